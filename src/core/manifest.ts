@@ -1,0 +1,184 @@
+// The manifest: the lineage of one run (generations, retired session ids, errors, sums).
+// Pure values in, new values out; the store adapter only serialises it atomically.
+
+export interface GenerationRecord {
+  generation: number;
+  session_id: string;
+  started_at: string;
+  ended_at: string | null;
+  peak_context: number;
+  context: number;
+  cost_usd: number;
+  num_turns: number;
+  handoff_path: string | null;
+  degraded: boolean;
+  reason: string | null;
+  end: 'running' | 'handoff' | 'degraded' | 'quit' | 'stopped' | 'crash';
+  /** set when a person edited the frozen document before the successor read it */
+  human_edit: { changed_sections: string[]; draft_path: string | null } | null;
+}
+
+export interface ManifestError {
+  generation: number;
+  at: string;
+  reason: string;
+}
+
+export interface Manifest {
+  version: 1;
+  step: string;
+  cwd: string;
+  window: number;
+  at: number;
+  /** failed attempts only (crashes); handoffs never count */
+  attempts: number;
+  /** always the newest successor */
+  session_id: string | null;
+  retired: string[];
+  /** the main-thread context the last turn actually saw */
+  context: number;
+  cost_usd: number;
+  num_turns: number;
+  errors: ManifestError[];
+  generations: GenerationRecord[];
+  /** the first human prompt of the lineage, for degraded documents */
+  original_prompt: string | null;
+  updated_at: string;
+}
+
+export function createManifest(init: { step: string; cwd: string; window: number; at: number; now: string }): Manifest {
+  return {
+    version: 1,
+    step: init.step,
+    cwd: init.cwd,
+    window: init.window,
+    at: init.at,
+    attempts: 0,
+    session_id: null,
+    retired: [],
+    context: 0,
+    cost_usd: 0,
+    num_turns: 0,
+    errors: [],
+    generations: [],
+    original_prompt: null,
+    updated_at: init.now,
+  };
+}
+
+// Sums are derived from the generations so they can never drift from them.
+function withTotals(m: Manifest, now: string): Manifest {
+  const last = m.generations.at(-1);
+  return {
+    ...m,
+    cost_usd: Math.round(m.generations.reduce((sum, g) => sum + g.cost_usd, 0) * 1e6) / 1e6,
+    num_turns: m.generations.reduce((sum, g) => sum + g.num_turns, 0),
+    context: last ? last.context : 0,
+    updated_at: now,
+  };
+}
+
+export function startGeneration(m: Manifest, g: { generation: number; sessionId: string; now: string }): Manifest {
+  const record: GenerationRecord = {
+    generation: g.generation,
+    session_id: g.sessionId,
+    started_at: g.now,
+    ended_at: null,
+    peak_context: 0,
+    context: 0,
+    cost_usd: 0,
+    num_turns: 0,
+    handoff_path: null,
+    degraded: false,
+    reason: null,
+    end: 'running',
+    human_edit: null,
+  };
+  return withTotals({ ...m, session_id: g.sessionId, generations: [...m.generations, record] }, g.now);
+}
+
+function updateCurrent(m: Manifest, now: string, patch: (g: GenerationRecord) => GenerationRecord): Manifest {
+  const last = m.generations.at(-1);
+  if (!last) return m;
+  return withTotals({ ...m, generations: [...m.generations.slice(0, -1), patch(last)] }, now);
+}
+
+export function recordUsage(m: Manifest, u: { context: number; costUsd?: number; numTurns?: number; now: string }): Manifest {
+  return updateCurrent(m, u.now, (g) => ({
+    ...g,
+    context: u.context,
+    peak_context: Math.max(g.peak_context, u.context),
+    cost_usd: u.costUsd ?? g.cost_usd,
+    num_turns: u.numTurns ?? g.num_turns,
+  }));
+}
+
+// A generation ends: its session id is retired; a degraded end adds an error with its reason.
+export function endGeneration(
+  m: Manifest,
+  e: { end: GenerationRecord['end']; now: string; handoffPath?: string | null; degraded?: boolean; reason?: string | null },
+): Manifest {
+  const last = m.generations.at(-1);
+  if (!last || last.ended_at !== null) return m;
+  const ended = updateCurrent(m, e.now, (g) => ({
+    ...g,
+    ended_at: e.now,
+    end: e.end,
+    handoff_path: e.handoffPath ?? g.handoff_path,
+    degraded: e.degraded ?? false,
+    reason: e.reason ?? null,
+  }));
+  const retired = e.end === 'handoff' || e.end === 'degraded' || e.end === 'crash' ? [...ended.retired, last.session_id] : ended.retired;
+  const errors =
+    e.degraded && e.reason ? [...ended.errors, { generation: last.generation, at: e.now, reason: e.reason }] : ended.errors;
+  return { ...ended, retired, errors, attempts: e.end === 'crash' ? ended.attempts + 1 : ended.attempts };
+}
+
+export function recordHumanEdit(
+  m: Manifest,
+  generation: number,
+  edit: { changedSections: string[]; draftPath: string | null; now: string },
+): Manifest {
+  const generations = m.generations.map((g) =>
+    g.generation === generation ? { ...g, human_edit: { changed_sections: edit.changedSections, draft_path: edit.draftPath } } : g,
+  );
+  return { ...m, generations, updated_at: edit.now };
+}
+
+export function recordOriginalPrompt(m: Manifest, prompt: string): Manifest {
+  return m.original_prompt === null ? { ...m, original_prompt: prompt } : m;
+}
+
+// Reads back a manifest from JSON text; anything malformed yields the problems, never a throw.
+export function parseManifest(text: string): { manifest: Manifest | null; problem: string | null } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { manifest: null, problem: 'the manifest is not valid JSON' };
+  }
+  if (typeof raw !== 'object' || raw === null) return { manifest: null, problem: 'the manifest is not a JSON object' };
+  const r = raw as Partial<Manifest>;
+  if (r.version !== 1 || !Array.isArray(r.generations) || !Array.isArray(r.retired) || typeof r.step !== 'string') {
+    return { manifest: null, problem: 'the manifest is missing version, step, generations or retired' };
+  }
+  return { manifest: r as Manifest, problem: null };
+}
+
+// A readable lineage for `flower-pty status`.
+export function describeManifest(m: Manifest): string[] {
+  const lines = [
+    `step ${m.step} · ${m.generations.length} generation(s) · window ${m.window} · handoff at ${m.at}`,
+    `current session ${m.session_id ?? '(none)'} · retired ${m.retired.length} · failed attempts ${m.attempts}`,
+    `cost $${m.cost_usd.toFixed(4)} · turns ${m.num_turns} · last context ${m.context}`,
+  ];
+  for (const g of m.generations) {
+    const edit = g.human_edit ? ` · edited by a person (${g.human_edit.changed_sections.join(', ') || 'no section changed'})` : '';
+    lines.push(
+      `  #${g.generation} ${g.session_id} ${g.end}${g.degraded ? ' (degraded)' : ''} peak ${g.peak_context}` +
+        `${g.handoff_path ? ` → ${g.handoff_path}` : ''}${g.reason ? ` · ${g.reason}` : ''}${edit}`,
+    );
+  }
+  for (const e of m.errors) lines.push(`  error in #${e.generation}: ${e.reason}`);
+  return lines;
+}

@@ -1,0 +1,27 @@
+// The core stays pure: nothing under src/core imports node:*, a pty, blessed, chokidar or any package.
+import t from 'tap';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const coreDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'core');
+const importRe = /(?:^|\s)(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm;
+
+t.test('src/core imports only relative core modules', async (t) => {
+  const files = readdirSync(coreDir).filter((f) => f.endsWith('.ts'));
+  t.ok(files.length >= 5, 'the core has its files');
+  for (const file of files) {
+    const text = readFileSync(join(coreDir, file), 'utf8');
+    for (const m of text.matchAll(importRe)) {
+      const spec = m[1] ?? m[2] ?? m[3] ?? '';
+      t.ok(spec.startsWith('./') && !spec.includes('..'), `${file} imports "${spec}"`);
+    }
+    t.notMatch(text, /\bprocess\.|\brequire\(|Date\.now\(\)/, `${file} reaches no process, require or clock`);
+  }
+});
+
+t.test('the checker itself catches a forbidden import', async (t) => {
+  const sample = "import { spawn } from 'node:child_process';\nimport blessed from 'blessed';\n";
+  const specs = [...sample.matchAll(importRe)].map((m) => m[1] ?? m[2] ?? m[3]);
+  t.same(specs, ['node:child_process', 'blessed']);
+});
