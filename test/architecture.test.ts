@@ -16,7 +16,8 @@ t.test('src/core imports only relative core modules', async (t) => {
       const spec = m[1] ?? m[2] ?? m[3] ?? '';
       t.ok(spec.startsWith('./') && !spec.includes('..'), `${file} imports "${spec}"`);
     }
-    t.notMatch(text, /\bprocess\.|\brequire\(|Date\.now\(\)/, `${file} reaches no process, require or clock`);
+    const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    t.notMatch(code, /\bprocess\.|\brequire\(|Date\.now\(\)/, `${file} reaches no process, require or clock`);
   }
 });
 
