@@ -1,0 +1,113 @@
+// Tests for the byte-level line splitter and the record parser: chunking, UTF-8 splits,
+// over-long lines, CRLF, junk lines.
+import t from 'tap';
+import { createLineSplitter } from '../../src/core/jsonl.js';
+import { parseRecord } from '../../src/core/transcript-record.js';
+
+const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+t.test('splits lines, carries the tail, flushes the last unterminated line', async (t) => {
+  const s = createLineSplitter();
+  t.same(s.push('a\nb'), ['a']);
+  t.same(s.push('c\n\nd'), ['bc', '']);
+  t.equal(s.lineNo, 3);
+  t.same(s.end(), ['d']);
+  t.equal(s.lineNo, 4);
+  t.same(s.end(), [], 'a second end has nothing left');
+});
+
+t.test('a multi-byte character split across chunks survives', async (t) => {
+  const text = '{"t":"交接 😀 ñ"}\n';
+  const b = bytes(text);
+  for (let cut = 1; cut < b.length; cut++) {
+    const s = createLineSplitter();
+    const lines = [...s.push(b.subarray(0, cut)), ...s.push(b.subarray(cut)), ...s.end()];
+    t.same(lines, ['{"t":"交接 😀 ñ"}'], `cut at byte ${cut}`);
+  }
+});
+
+t.test('one byte at a time gives the same lines as one chunk', async (t) => {
+  const text = 'first\nsecond ✓\r\nthird';
+  const whole = createLineSplitter();
+  const expected = [...whole.push(text), ...whole.end()];
+  const s = createLineSplitter();
+  const got: string[] = [];
+  for (const byte of bytes(text)) got.push(...s.push(new Uint8Array([byte])));
+  got.push(...s.end());
+  t.same(got, expected);
+  t.same(got, ['first', 'second ✓', 'third'], 'CR of CRLF is stripped');
+});
+
+t.test('over-long lines are dropped and counted, with their line numbers', async (t) => {
+  const s = createLineSplitter({ maxLineBytes: 10 });
+  const got = [
+    ...s.push('short\n0123456'),
+    ...s.push('789abcdef'), // line 2 passes the limit here, before its end
+    ...s.push('ghi\nok\n'),
+    ...s.push('0123456789A\nlast'), // line 4 is too long within one chunk
+    ...s.end(),
+  ];
+  t.same(got, ['short', 'ok', 'last']);
+  t.equal(s.dropped, 2);
+  t.same(s.droppedLines, [2, 4]);
+  t.equal(s.lineNo, 5, 'dropped lines still count for numbering');
+});
+
+t.test('an over-long unterminated last line is dropped at end()', async (t) => {
+  const s = createLineSplitter({ maxLineBytes: 4 });
+  t.same(s.push('abcdefgh'), []);
+  t.same(s.end(), []);
+  t.equal(s.dropped, 1);
+});
+
+t.test('a line exactly at the limit is kept', async (t) => {
+  const s = createLineSplitter({ maxLineBytes: 4 });
+  t.same([...s.push('ab'), ...s.push('cd\n')], ['abcd']);
+  t.equal(s.dropped, 0);
+  t.equal(s.bytes, 5);
+});
+
+t.test('parseRecord never throws and rejects junk', async (t) => {
+  for (const junk of ['', 'not json', '{"type":', '42', '[]', 'null', '{"no":"type"}', '{"type":7}']) {
+    t.equal(parseRecord(junk), null, JSON.stringify(junk));
+  }
+});
+
+t.test('parseRecord types the records the meter reads', async (t) => {
+  const a = parseRecord(
+    JSON.stringify({
+      type: 'assistant',
+      sessionId: 's1',
+      isSidechain: false,
+      message: {
+        id: 'msg_1',
+        model: 'claude-x',
+        stop_reason: null,
+        content: [{ type: 'text', text: 'hi' }, { type: 'tool_use', name: 'Bash', input: { command: 'ls' } }],
+        usage: { input_tokens: 1, cache_creation_input_tokens: 2, cache_read_input_tokens: 3, output_tokens: 4 },
+      },
+    }),
+  );
+  t.match(a, { kind: 'assistant', messageId: 'msg_1', model: 'claude-x', stopReason: null, isApiError: false, text: 'hi' });
+  t.same(a?.kind === 'assistant' ? a.usage : null, { input: 1, cacheCreation: 2, cacheRead: 3, output: 4 });
+  t.equal(a?.kind === 'assistant' ? a.contentChars : -1, 2 + 4 + JSON.stringify({ command: 'ls' }).length);
+
+  const syn = parseRecord('{"type":"assistant","isApiErrorMessage":true,"message":{"model":"<synthetic>","content":[{"type":"text","text":"Prompt is too long"}]}}');
+  t.match(syn, { kind: 'assistant', isApiError: true, text: 'Prompt is too long' });
+
+  const u = parseRecord('{"type":"user","message":{"content":[{"type":"tool_result","content":"abc"}]},"origin":{"kind":"human"}}');
+  t.match(u, { kind: 'user', hasToolResult: true, origin: 'human', contentChars: 3 });
+
+  const sys = parseRecord('{"type":"system","subtype":"compact_boundary","compactMetadata":{"preTokens":100,"trigger":"auto"}}');
+  t.match(sys, { kind: 'system', subtype: 'compact_boundary', compact: { preTokens: 100, postTokens: null, trigger: 'auto' } });
+
+  t.match(parseRecord('{"type":"cost-state","sessionId":"s","totalCostUSD":0.5}'), { kind: 'cost-state', totalCostUsd: 0.5 });
+  t.match(parseRecord('{"type":"api-request-blob","sessionId":"s"}'), { kind: 'other', type: 'api-request-blob', sessionId: 's' });
+  // Wrong-typed fields degrade to "unknown", never to a crash.
+  t.match(parseRecord('{"type":"assistant","message":{"usage":{"input_tokens":"9"},"content":5}}'), {
+    kind: 'assistant',
+    usage: { input: 0 },
+    text: '',
+    contentChars: 0,
+  });
+});
