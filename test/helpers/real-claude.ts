@@ -1,0 +1,226 @@
+// Runs the REAL claude binary in a pty against a mock API sandbox, with a headless terminal for the
+// screen and a hook recorder; every run is killed (process group included) at test teardown.
+import { spawn } from '@lydell/node-pty';
+import type { IPty } from '@lydell/node-pty';
+import xterm from '@xterm/headless';
+import unicode11 from '@xterm/addon-unicode11';
+import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Sandbox } from '../../src/mock/claude-sandbox.js';
+import { resolveRepoClaude } from '../../src/mock/claude-sandbox.js';
+
+// @xterm/* are CommonJS: named ESM imports fail (stack.md §3).
+const { Terminal } = xterm;
+const { Unicode11Addon } = unicode11;
+
+export interface Teardown {
+  teardown(fn: () => unknown): void;
+}
+
+export interface RunClaudeOptions {
+  t: Teardown;
+  sandbox: Sandbox;
+  // Appended after sandbox.claudeArgs, e.g. ['--session-id', id, '--settings', file, 'prompt'].
+  args: string[];
+  onData?: (data: string) => void;
+  cols?: number;
+  rows?: number;
+  bin?: string;
+}
+
+export interface ClaudeExit {
+  exitCode: number;
+  signal?: number;
+}
+
+export interface RunningClaude {
+  pty: IPty;
+  startedAt: number;
+  // Everything the pty printed so far, raw.
+  output(): string;
+  // The visible screen as plain text lines joined by '\n' (after the emulator has parsed all output).
+  screenText(): Promise<string>;
+  // Polls `predicate` every 50 ms; rejects after `ms` with `what` and the current screen in the message.
+  waitFor(predicate: () => boolean | Promise<boolean>, ms: number, what?: string): Promise<void>;
+  // Resolves with the screen once it contains `needle`.
+  waitForScreen(needle: string | RegExp, ms: number): Promise<string>;
+  exited: Promise<ClaudeExit>;
+  isExited(): boolean;
+  // Ends claude and everything it started; safe to call twice. Resolves once the pty has exited.
+  kill(): Promise<void>;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+// The idle prompt: an empty '❯' line with a rule above it and no "esc to interrupt" (busy) footer.
+export function looksReady(screen: string): boolean {
+  return /─{10,}\n❯\s*\n─{10,}/.test(screen) && !screen.includes('esc to interrupt');
+}
+
+export function runClaude(opts: RunClaudeOptions): RunningClaude {
+  const cols = opts.cols ?? 120;
+  const rows = opts.rows ?? 40;
+  const term = new Terminal({ cols, rows, allowProposedApi: true, scrollback: 1000 });
+  term.loadAddon(new Unicode11Addon());
+  term.unicode.activeVersion = '11';
+  const pty = spawn(opts.bin ?? resolveRepoClaude(), [...opts.sandbox.claudeArgs, ...opts.args], {
+    name: 'xterm-256color',
+    cols,
+    rows,
+    cwd: opts.sandbox.projectDir,
+    env: opts.sandbox.env,
+  });
+  const startedAt = Date.now();
+  let raw = '';
+  let exited = false;
+  // Claude asks for cursor position / device attributes; the emulator answers through the pty.
+  term.onData((data) => {
+    if (!exited) pty.write(data);
+  });
+  pty.onData((data) => {
+    raw += data;
+    term.write(data);
+    opts.onData?.(data);
+  });
+  const exitedPromise = new Promise<ClaudeExit>((resolve) => {
+    pty.onExit(({ exitCode, signal }) => {
+      exited = true;
+      resolve(signal === undefined ? { exitCode } : { exitCode, signal });
+    });
+  });
+
+  const screenText = (): Promise<string> =>
+    new Promise((resolve) => {
+      term.write('', () => {
+        const buffer = term.buffer.active;
+        const lines: string[] = [];
+        for (let y = 0; y < term.rows; y++) lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '');
+        resolve(lines.join('\n'));
+      });
+    });
+
+  const waitFor = async (predicate: () => boolean | Promise<boolean>, ms: number, what = 'condition'): Promise<void> => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      if (await predicate()) return;
+      if (Date.now() > deadline) {
+        throw new Error(`timed out after ${ms} ms waiting for ${what}; screen:\n${await screenText()}`);
+      }
+      await sleep(50);
+    }
+  };
+
+  const kill = async (): Promise<void> => {
+    if (!exited) {
+      // SIGTERM first so claude can restore the terminal and write its last records.
+      try {
+        pty.kill('SIGTERM');
+      } catch {
+        // already gone
+      }
+      await Promise.race([exitedPromise, sleep(3000)]);
+    }
+    // The pty child leads its own process group: take down tool shells it may have left behind.
+    try {
+      process.kill(-pty.pid, 'SIGKILL');
+    } catch {
+      // no such group: nothing left
+    }
+    await Promise.race([exitedPromise, sleep(1000)]);
+    term.dispose();
+  };
+  opts.t.teardown(kill);
+
+  return {
+    pty,
+    startedAt,
+    output: () => raw,
+    screenText,
+    waitFor,
+    async waitForScreen(needle, ms) {
+      let last = '';
+      await waitFor(
+        async () => {
+          last = await screenText();
+          return typeof needle === 'string' ? last.includes(needle) : needle.test(last);
+        },
+        ms,
+        `screen to show ${String(needle)}`,
+      );
+      return last;
+    },
+    exited: exitedPromise,
+    isExited: () => exited,
+    kill,
+  };
+}
+
+// The JSON objects of a JSONL file, one a line; a missing file or a bad line gives nothing for it.
+export function readJsonl(file: string): Record<string, unknown>[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .flatMap((line): Record<string, unknown>[] => {
+      try {
+        const parsed = JSON.parse(line) as unknown;
+        return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? [parsed as Record<string, unknown>] : [];
+      } catch {
+        return [];
+      }
+    });
+}
+
+export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop', 'StopFailure', 'Notification', 'SessionEnd'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+export interface HookRecorder {
+  // Pass to claude as `--settings <settingsPath>`.
+  settingsPath: string;
+  // The stdin payloads of `event`, in order (unparsable lines skipped).
+  payloads(event: HookEvent): Record<string, unknown>[];
+  // Queue a stdout answer for the next call of `event` (each answer is used once).
+  replyOnce(event: HookEvent, answer: Record<string, unknown>): void;
+}
+
+// The hook program: append the stdin JSON as one line to <dir>/<event>.jsonl, then print and drop the
+// first queued answer in <dir>/<event>.replies.json. CommonJS so node runs it without a package.json.
+const HOOK_SCRIPT = `
+const fs = require('fs'), path = require('path');
+const [dir, event] = process.argv.slice(2);
+let input = '';
+process.stdin.on('data', (c) => { input += c; });
+process.stdin.on('end', () => {
+  let line = input.trim();
+  try { line = JSON.stringify(JSON.parse(line)); } catch {}
+  fs.appendFileSync(path.join(dir, event + '.jsonl'), line + '\\n');
+  const queue = path.join(dir, event + '.replies.json');
+  if (!fs.existsSync(queue)) return;
+  const replies = JSON.parse(fs.readFileSync(queue, 'utf8'));
+  const next = replies.shift();
+  fs.writeFileSync(queue, JSON.stringify(replies));
+  if (next !== undefined) process.stdout.write(JSON.stringify(next));
+});
+`;
+
+// Writes a --settings file whose hooks record every payload of HOOK_EVENTS under `dir`.
+export function recordHooks(dir: string, extraSettings: Record<string, unknown> = {}): HookRecorder {
+  mkdirSync(dir, { recursive: true });
+  const script = join(dir, 'record-hook.cjs');
+  writeFileSync(script, HOOK_SCRIPT);
+  const command = (event: string): string => `'${process.execPath}' '${script}' '${dir}' ${event}`;
+  const hooks = Object.fromEntries(HOOK_EVENTS.map((event) => [event, [{ hooks: [{ type: 'command', command: command(event) }] }]]));
+  const settingsPath = join(dir, 'settings.json');
+  writeFileSync(settingsPath, JSON.stringify({ ...extraSettings, hooks }, null, 2));
+  return {
+    settingsPath,
+    payloads(event) {
+      return readJsonl(join(dir, `${event}.jsonl`));
+    },
+    replyOnce(event, answer) {
+      const queue = join(dir, `${event}.replies.json`);
+      const replies = existsSync(queue) ? (JSON.parse(readFileSync(queue, 'utf8')) as unknown[]) : [];
+      replies.push(answer);
+      writeFileSync(queue, JSON.stringify(replies));
+    },
+  };
+}
