@@ -1,0 +1,24 @@
+// The --events file: one JSON object a line, appended. Carries flower-pty's own events only
+// (never the environment or tokens), and never throws into the run.
+
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export interface EventsLog {
+  emit(event: string, fields?: Record<string, unknown>): void;
+}
+
+export function openEventsLog(path: string | null, now: () => Date = () => new Date()): EventsLog {
+  if (!path) return { emit() {} };
+  mkdirSync(dirname(path), { recursive: true });
+  return {
+    emit(event, fields = {}) {
+      // Synchronous on purpose: the line must be on disk even if we are killed right after.
+      try {
+        appendFileSync(path, JSON.stringify({ ts: now().toISOString(), event, ...fields }) + '\n', { mode: 0o644 });
+      } catch {
+        // a full disk must cost the log, not the run
+      }
+    },
+  };
+}

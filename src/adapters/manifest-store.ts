@@ -1,0 +1,36 @@
+// manifest.json on disk: read once at start (for --continue and `status`), written atomically
+// after every change so a kill at any moment leaves a whole file.
+
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseManifest, type Manifest } from '../core/manifest.js';
+import { writeFileAtomic } from './atomic-file.js';
+
+export function manifestPath(workbench: string): string {
+  return join(workbench, 'manifest.json');
+}
+
+export async function readManifest(workbench: string): Promise<{ manifest: Manifest | null; problem: string | null }> {
+  let text: string;
+  try {
+    text = await readFile(manifestPath(workbench), 'utf8');
+  } catch {
+    return { manifest: null, problem: `no manifest at ${manifestPath(workbench)}` };
+  }
+  return parseManifest(text);
+}
+
+// Writes are serialised: the newest state always lands last.
+export function createManifestWriter(workbench: string): { write(m: Manifest): Promise<void>; flush(): Promise<void> } {
+  let chain: Promise<void> = Promise.resolve();
+  return {
+    write(m) {
+      const text = JSON.stringify(m, null, 2) + '\n';
+      chain = chain.then(() => writeFileAtomic(manifestPath(workbench), text)).catch(() => undefined);
+      return chain;
+    },
+    flush() {
+      return chain;
+    },
+  };
+}

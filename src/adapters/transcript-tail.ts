@@ -1,0 +1,94 @@
+// Follows a growing JSONL transcript from a byte offset and hands new bytes to the caller.
+// The file appears only at the session's first message, grows by appends, and can be
+// truncated or replaced; all three are normal here, never errors.
+
+import { openSync, readSync, closeSync, fstatSync, statSync } from 'node:fs';
+
+export interface TranscriptTail {
+  readonly path: string;
+  /** read everything appended so far, synchronously: used right before answering a hook */
+  catchUp(): void;
+  close(): void;
+}
+
+export interface TailOptions {
+  path: string;
+  onChunk: (bytes: Uint8Array) => void;
+  /** the file shrank or was replaced: the caller restarts its reader from zero */
+  onReset: (reason: 'truncated' | 'replaced') => void;
+  pollMs?: number;
+  /** bytes read per poll before yielding, so a huge file never starves the terminal */
+  sliceBytes?: number;
+}
+
+const READ_BYTES = 1 << 20;
+
+export function openTranscriptTail(opts: TailOptions): TranscriptTail {
+  const buffer = Buffer.allocUnsafe(READ_BYTES);
+  let offset = 0;
+  let inode: number | null = null;
+  let closed = false;
+  const sliceBytes = opts.sliceBytes ?? 32 * READ_BYTES;
+
+  // Returns true when it stopped early (more to read).
+  function readSome(limit: number): boolean {
+    let st;
+    try {
+      st = statSync(opts.path);
+    } catch {
+      return false; // not there yet: the first message creates it
+    }
+    if (inode !== null && st.ino !== inode) {
+      offset = 0;
+      opts.onReset('replaced');
+    } else if (st.size < offset) {
+      offset = 0;
+      opts.onReset('truncated');
+    }
+    inode = st.ino;
+    if (st.size === offset) return false;
+    let fd: number;
+    try {
+      fd = openSync(opts.path, 'r');
+    } catch {
+      return false;
+    }
+    try {
+      const size = fstatSync(fd).size;
+      let read = 0;
+      while (offset < size && read < limit) {
+        const n = readSync(fd, buffer, 0, Math.min(READ_BYTES, size - offset), offset);
+        if (n <= 0) break;
+        offset += n;
+        read += n;
+        // A copy: the caller may keep a tail of it while we reuse the buffer.
+        opts.onChunk(Uint8Array.prototype.slice.call(buffer, 0, n));
+      }
+      return offset < size;
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  let timer: NodeJS.Timeout | null = null;
+  function schedule(delay: number): void {
+    if (closed) return;
+    timer = setTimeout(() => {
+      const more = readSome(sliceBytes);
+      schedule(more ? 0 : (opts.pollMs ?? 200));
+    }, delay);
+    timer.unref();
+  }
+  schedule(0);
+
+  return {
+    path: opts.path,
+    catchUp() {
+      if (!closed) while (readSome(Number.MAX_SAFE_INTEGER));
+    },
+    close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+    },
+  };
+}
