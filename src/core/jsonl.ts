@@ -11,8 +11,10 @@ export interface LineSplitter {
   push(chunk: Uint8Array | string): string[];
   /** flush a final line that has no '\n' */
   end(): string[];
-  /** lines handed out or dropped so far: the next line returned is `lineNo + 1` */
+  /** lines handed out or dropped so far */
   readonly lineNo: number;
+  /** the 1-based line number of the `index`-th line returned by the latest push()/end() */
+  lineNumber(index: number): number;
   /** lines dropped for being longer than maxLineBytes */
   readonly dropped: number;
   /** the line numbers of the dropped lines (first 100), so a caller can say "line N" */
@@ -36,8 +38,13 @@ export function createLineSplitter(options: LineSplitterOptions = {}): LineSplit
   let dropped = 0;
   let bytes = 0;
   const droppedLines: number[] = [];
+  // Numbering of the latest batch: where it started, and where in it lines were dropped.
+  let batchStart = 0;
+  let batchDrops: number[] = [];
+  let batchLength = 0;
 
   function drop(): void {
+    batchDrops.push(batchLength);
     lineNo += 1;
     dropped += 1;
     if (droppedLines.length < MAX_DROPPED_KEPT) droppedLines.push(lineNo);
@@ -81,6 +88,9 @@ export function createLineSplitter(options: LineSplitterOptions = {}): LineSplit
 
   return {
     push(chunk) {
+      batchStart = lineNo;
+      batchDrops = [];
+      batchLength = 0;
       const data = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
       bytes += data.length;
       const out: string[] = [];
@@ -98,6 +108,7 @@ export function createLineSplitter(options: LineSplitterOptions = {}): LineSplit
           drop();
         } else {
           out.push(takeLine(piece));
+          batchLength += 1;
         }
         start = nl + 1;
       }
@@ -105,6 +116,9 @@ export function createLineSplitter(options: LineSplitterOptions = {}): LineSplit
       return out;
     },
     end() {
+      batchStart = lineNo;
+      batchDrops = [];
+      batchLength = 0;
       if (skipping) {
         skipping = false;
         drop();
@@ -112,6 +126,11 @@ export function createLineSplitter(options: LineSplitterOptions = {}): LineSplit
       }
       if (partBytes === 0) return [];
       return [takeLine(new Uint8Array(0))];
+    },
+    lineNumber(index) {
+      let n = batchStart + index + 1;
+      for (const d of batchDrops) if (d <= index) n += 1;
+      return n;
     },
     get lineNo() {
       return lineNo;

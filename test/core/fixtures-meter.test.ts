@@ -37,9 +37,8 @@ function feedFile(file: string, meter: Meter = createMeter(), seed = 0): Fed {
   const signals: MeterSignal[] = [];
   const contextAt = new Map<number, number>();
   const take = (lines: string[]): void => {
-    const base = splitter.lineNo - lines.length; // fixtures have no over-long (dropped) lines
     for (const [i, line] of lines.entries()) {
-      const no = base + i + 1;
+      const no = splitter.lineNumber(i);
       const rec = parseRecord(line);
       if (rec) signals.push(...meter.feed(rec, no));
       contextAt.set(no, meter.context);

@@ -53,6 +53,15 @@ t.test('over-long lines are dropped and counted, with their line numbers', async
   t.equal(s.lineNo, 5, 'dropped lines still count for numbering');
 });
 
+t.test('lineNumber() numbers each returned line, dropped lines included', async (t) => {
+  const s = createLineSplitter({ maxLineBytes: 3 });
+  const lines = s.push('a\ntoolong\nb\nc\nlonger\nxx\nd');
+  t.same(lines, ['a', 'b', 'c', 'xx']);
+  t.same(lines.map((_, i) => s.lineNumber(i)), [1, 3, 4, 6]);
+  t.same(s.end(), ['d']);
+  t.equal(s.lineNumber(0), 7);
+});
+
 t.test('an over-long unterminated last line is dropped at end()', async (t) => {
   const s = createLineSplitter({ maxLineBytes: 4 });
   t.same(s.push('abcdefgh'), []);

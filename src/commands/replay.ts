@@ -1,0 +1,284 @@
+// `flower-pty replay <transcript.jsonl>`: streams a recorded transcript through the reader, the
+// meter and the decision machine, and prints what flower-pty would have done, and where.
+
+import { createReadStream, statSync } from 'node:fs';
+import { createLineSplitter, type LineSplitter } from '../core/jsonl.js';
+import { parseRecord } from '../core/transcript-record.js';
+import { createMeter, type Meter, type MeterSignal } from '../core/context-meter.js';
+import { resolvePolicy, type Policy } from '../core/policy.js';
+import { createMachine, transition, type MachineState } from '../core/machine.js';
+import { EXIT, FlowerError } from '../errors.js';
+
+export interface ReplayOptions {
+  file: string;
+  window?: number;
+  headroom?: number;
+  json: boolean;
+  out: (line: string) => void;
+}
+
+export type ReplayEvent =
+  | { event: 'reading'; line: number; context: number }
+  | { event: 'near'; line: number; context: number; warnAt: number }
+  | { event: 'handoff'; line: number; context: number; at: number }
+  | { event: 'compaction'; line: number; preTokens: number | null; meter: number }
+  | { event: 'overflow'; line: number }
+  | { event: 'session'; line: number; sessionId: string }
+  /** once, at the first reading: the window and lines in force (the model name is known by then) */
+  | { event: 'policy'; line: number; model: string | null; window: number; at: number; warnAt: number; windowSource: Policy['windowSource'] }
+  | {
+      event: 'summary';
+      lines: number;
+      readings: number;
+      peak: number;
+      window: number;
+      at: number;
+      warnAt: number;
+      handoffs: number;
+      compactions: number;
+      overflows: number;
+      dropped: number;
+      model: string | null;
+      windowSource: Policy['windowSource'];
+    };
+
+/** how far into a file we look for one JSON line before calling it "not a transcript" */
+export const SNIFF_BYTES = 64 * 1024;
+
+export interface Replayer {
+  /** feed raw bytes; returns the events they completed */
+  push(chunk: Uint8Array): ReplayEvent[];
+  /** end of input: the last line, then the summary */
+  end(): ReplayEvent[];
+  /** at least one line parsed as a transcript record */
+  readonly sawRecord: boolean;
+  readonly splitter: LineSplitter;
+}
+
+// The machine's timers never run in a replay (no child, no document): these only satisfy its config.
+const REPLAY_TIMERS = { writeTimeoutMs: 0, reviewMs: 0, quietMs: 0, maxCrashes: 1 } as const;
+
+// The streaming core of the command, with no I/O: bytes in, events out. The benchmark drives it.
+export function createReplayer(opts: { window?: number; headroom?: number }): Replayer {
+  const splitter = createLineSplitter();
+  const meter: Meter = createMeter();
+  // With --window the policy is known now (and a bad value fails before any reading);
+  // otherwise it waits for the transcript's model name at the first reading.
+  let policy: Policy | null = opts.window === undefined ? null : resolve(undefined);
+  let machine: MachineState | null = null;
+  let generation = 0;
+  let sawRecord = false;
+  let handoffs = 0;
+
+  function resolve(model: string | undefined): Policy {
+    // The seed's rule reads the model from ANTHROPIC_MODEL: the transcript's model plays that part.
+    return resolvePolicy({ window: opts.window, headroom: opts.headroom, env: model ? { ANTHROPIC_MODEL: model } : {} });
+  }
+
+  // A new generation: the start of the file, and after each compaction (Claude Code's stand-in for a handoff).
+  function spawn(p: Policy): MachineState {
+    generation += 1;
+    const config = { handoff: true, window: p.window, at: p.at, warnAt: p.warnAt, maxGenerations: Number.MAX_SAFE_INTEGER, ...REPLAY_TIMERS };
+    let s = transition(machine ?? createMachine(config), { type: 'spawned', now: 0, generation, successor: false }).state;
+    if (meter.sessionId !== null) s = transition(s, { type: 'session', now: 0, sessionId: meter.sessionId }).state;
+    return s;
+  }
+
+  function onReading(sig: Extract<MeterSignal, { kind: 'reading' }>, events: ReplayEvent[]): void {
+    if (policy === null || machine === null) {
+      policy ??= resolve(sig.model ?? undefined);
+      machine = spawn(policy);
+      const { window, at, warnAt, windowSource } = policy;
+      events.push({ event: 'policy', line: sig.line, model: sig.model, window, at, warnAt, windowSource });
+    }
+    events.push({ event: 'reading', line: sig.line, context: sig.context });
+    const wasPending = machine.pendingCut;
+    const step = transition(machine, { type: 'reading', now: 0, context: sig.context });
+    machine = step.state;
+    for (const e of step.effects) {
+      if (e.type === 'notify' && e.notice.name === 'near') {
+        events.push({ event: 'near', line: sig.line, context: sig.context, warnAt: e.notice.warnAt });
+      }
+    }
+    // The machine marks the crossing; the real run would cut at the next tool or turn boundary.
+    if (!wasPending && machine.pendingCut) {
+      handoffs += 1;
+      events.push({ event: 'handoff', line: sig.line, context: sig.context, at: machine.line });
+    }
+  }
+
+  function onSignal(sig: MeterSignal, events: ReplayEvent[]): void {
+    switch (sig.kind) {
+      case 'reading':
+        onReading(sig, events);
+        break;
+      case 'compaction':
+        // `meter` is the estimate (reading + what came after it), the measure Claude Code compacted on.
+        events.push({ event: 'compaction', line: sig.line, preTokens: sig.preTokens, meter: sig.estimateBefore });
+        if (policy !== null && machine !== null) machine = spawn(policy);
+        break;
+      case 'overflow':
+        events.push({ event: 'overflow', line: sig.line });
+        break;
+      case 'session':
+        events.push({ event: 'session', line: sig.line, sessionId: sig.sessionId });
+        if (machine !== null) machine = transition(machine, { type: 'session', now: 0, sessionId: sig.sessionId }).state;
+        break;
+      default:
+        break; // prompts, turn ends and interrupts change no decision in a replay
+    }
+  }
+
+  function take(lines: string[], events: ReplayEvent[]): void {
+    for (const [i, line] of lines.entries()) {
+      const rec = parseRecord(line);
+      if (rec === null) continue;
+      sawRecord = true;
+      for (const sig of meter.feed(rec, splitter.lineNumber(i))) onSignal(sig, events);
+    }
+  }
+
+  return {
+    push(chunk) {
+      const events: ReplayEvent[] = [];
+      take(splitter.push(chunk), events);
+      return events;
+    },
+    end() {
+      const events: ReplayEvent[] = [];
+      take(splitter.end(), events);
+      const p = policy ?? resolve(meter.model ?? undefined);
+      events.push({
+        event: 'summary',
+        lines: splitter.lineNo,
+        readings: meter.readings,
+        peak: meter.peak,
+        window: p.window,
+        at: p.at,
+        warnAt: p.warnAt,
+        handoffs,
+        compactions: meter.compactions,
+        overflows: meter.overflows,
+        dropped: splitter.dropped,
+        model: meter.model,
+        windowSource: p.windowSource,
+      });
+      return events;
+    },
+    get sawRecord() {
+      return sawRecord;
+    },
+    splitter,
+  };
+}
+
+// 130000 → "130.0K"; a window prints without decimals: 200000 → "200K", 1000000 → "1M".
+function tokens(n: number): string {
+  return n >= 1_000_000 ? `${(n / 1_000_000).toFixed(2)}M` : `${(n / 1000).toFixed(1)}K`;
+}
+function windowText(n: number): string {
+  if (n % 1_000_000 === 0) return `${n / 1_000_000}M`;
+  if (n % 1000 === 0) return `${n / 1000}K`;
+  return tokens(n);
+}
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+const BAR_CELLS = 20;
+function bar(context: number, window: number): string {
+  const filled = Math.max(0, Math.min(BAR_CELLS, Math.round((context / window) * BAR_CELLS)));
+  return '█'.repeat(filled) + '░'.repeat(BAR_CELLS - filled);
+}
+
+const WINDOW_SOURCE_TEXT: Record<Policy['windowSource'], string> = {
+  flag: 'from --window',
+  claude: 'reported by Claude Code',
+  'model-name': "from the transcript's model name; --window N to override",
+  default: 'the default; --window N to override',
+};
+
+// A readable timeline: a context bar per reading, one line per decision or event.
+function formatHuman(e: ReplayEvent, window: number): string {
+  const gutter = (line: number): string => String(line).padStart(7);
+  const pad = ' '.repeat(7);
+  switch (e.event) {
+    case 'policy':
+      return (
+        `model ${e.model ?? '(unknown)'} · window ${windowText(e.window)} (${WINDOW_SOURCE_TEXT[e.windowSource]}) · ` +
+        `near at ${tokens(e.warnAt)} · handoff at ${tokens(e.at)}\n   line  context`
+      );
+    case 'reading':
+      return `${gutter(e.line)}  ${bar(e.context, window)}  ${tokens(e.context)}/${windowText(window)}`;
+    case 'near':
+      return `${pad}  → near: ${tokens(e.context)} passed the warning line ${tokens(e.warnAt)}`;
+    case 'handoff':
+      return `${pad}  → HANDOFF here (at ${tokens(e.at)}): the document is asked for at the next tool or turn boundary`;
+    case 'compaction':
+      return `${gutter(e.line)}  × compaction: Claude Code compacted at ${e.preTokens === null ? '?' : tokens(e.preTokens)} (meter ${tokens(e.meter)}); a new generation starts`;
+    case 'overflow':
+      return `${gutter(e.line)}  ! overflow: the prompt did not fit; flower-pty would hand off (degraded) here`;
+    case 'session':
+      return `${gutter(e.line)}  ◇ session ${e.sessionId}`;
+    case 'summary':
+      return (
+        `\n${plural(e.lines, 'line')}, ${plural(e.readings, 'reading')}, peak ${tokens(e.peak)}/${windowText(e.window)} ` +
+        `(window ${WINDOW_SOURCE_TEXT[e.windowSource]}): ${plural(e.handoffs, 'handoff')}, ` +
+        `${plural(e.compactions, 'compaction')}, ${plural(e.overflows, 'overflow')}` +
+        (e.dropped > 0 ? `, ${plural(e.dropped, 'over-long line')} skipped` : '')
+      );
+  }
+}
+
+function fail(message: string, cause?: unknown): never {
+  throw new FlowerError(message, EXIT.usage, cause === undefined ? undefined : { cause });
+}
+
+function checkFile(file: string): void {
+  let st;
+  try {
+    st = statSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') fail(`replay: no such file ${file}: give the path of a transcript, e.g. ~/.claude/projects/<dir>/<session>.jsonl`);
+    fail(`replay: cannot read ${file} (${code ?? String(error)})`, error);
+  }
+  if (st.isDirectory()) fail(`replay: ${file} is a directory: give one transcript .jsonl file from it`);
+}
+
+// Streams the file (never read whole: transcripts reach a gigabyte) and prints the timeline.
+// Returns the exit code; a person's mistake is thrown as a one-line FlowerError (exit 2).
+export async function runReplay(opts: ReplayOptions): Promise<number> {
+  if (opts.window !== undefined && !(Number.isFinite(opts.window) && opts.window > 0)) {
+    fail(`replay: --window expects a positive token count like 200000 or 200k, got ${String(opts.window)}`);
+  }
+  checkFile(opts.file);
+  const replayer = createReplayer({ window: opts.window, headroom: opts.headroom });
+  let window = opts.window ?? 0;
+  const emit = (events: ReplayEvent[]): void => {
+    for (const e of events) {
+      if (e.event === 'policy') window = e.window;
+      opts.out(opts.json ? JSON.stringify(e) : formatHuman(e, window));
+    }
+  };
+  const notTranscript = (): never =>
+    fail(`replay: ${opts.file} is not a Claude Code transcript: no JSON record in its first ${SNIFF_BYTES / 1024} KB (expected a .jsonl file)`);
+  let firstByte: number | undefined;
+  try {
+    for await (const chunk of createReadStream(opts.file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+      firstByte ??= chunk.find((b) => b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09);
+      emit(replayer.push(chunk));
+      // A huge first JSON line may take more than 64 KB; anything else by then is not JSONL.
+      const sniffed = replayer.splitter.bytes >= SNIFF_BYTES;
+      if (sniffed && !replayer.sawRecord && (firstByte !== 0x7b || replayer.splitter.lineNo > 0)) notTranscript();
+    }
+  } catch (error) {
+    if (error instanceof FlowerError) throw error;
+    fail(`replay: reading ${opts.file} failed: ${error instanceof Error ? error.message : String(error)}`, error);
+  }
+  const tail = replayer.end();
+  if (!replayer.sawRecord) {
+    if (replayer.splitter.bytes === 0) fail(`replay: ${opts.file} is empty: nothing to replay`);
+    notTranscript();
+  }
+  emit(tail);
+  return EXIT.ok;
+}
