@@ -21,12 +21,15 @@ export async function readManifest(workbench: string): Promise<{ manifest: Manif
 }
 
 // Writes are serialised: the newest state always lands last.
-export function createManifestWriter(workbench: string): { write(m: Manifest): Promise<void>; flush(): Promise<void> } {
+export function createManifestWriter(
+  workbench: string,
+  onError: (error: unknown) => void,
+): { write(m: Manifest): Promise<void>; flush(): Promise<void> } {
   let chain: Promise<void> = Promise.resolve();
   return {
     write(m) {
       const text = JSON.stringify(m, null, 2) + '\n';
-      chain = chain.then(() => writeFileAtomic(manifestPath(workbench), text)).catch(() => undefined);
+      chain = chain.then(() => writeFileAtomic(manifestPath(workbench), text)).catch(onError);
       return chain;
     },
     flush() {

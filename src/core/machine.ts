@@ -64,7 +64,9 @@ export type MachineInput =
   | { type: 'release'; now: number }
   | { type: 'force-handoff'; now: number }
   | { type: 'quit'; now: number }
-  | { type: 'tick'; now: number };
+  | { type: 'tick'; now: number }
+  /** Claude Code reported its real window: the thresholds move with it */
+  | { type: 'window'; now: number; window: number; at: number; warnAt: number };
 
 export type Notice =
   | { name: 'generation-start'; generation: number; successor: boolean }
@@ -293,6 +295,10 @@ export function transition(s: MachineState, input: MachineInput): Step {
       return { state: s, effects: [] };
     case 'quit':
       return { state: { ...s, phase: 'stopped' }, effects: [{ type: 'end-child' }, { type: 'stop', exitCode: 0 }] };
+    case 'window': {
+      const config = { ...s.config, window: input.window, at: input.at, warnAt: input.warnAt };
+      return { state: { ...s, config, line: s.bornHigh ? s.line : input.at }, effects: [] };
+    }
     case 'tick':
       if (s.phase === 'writing' && s.writingSince !== null && input.now - s.writingSince >= s.config.writeTimeoutMs) {
         return degrade(s, input.now, `no handoff document within ${Math.round(s.config.writeTimeoutMs / 1000)}s`);

@@ -1,0 +1,148 @@
+// argv in, exit code out. Parses and validates flags with yargs, hands a run to its command,
+// and maps every error to one line and a documented exit code (see errors.ts).
+
+import yargs, { type Argv } from 'yargs';
+import { readFileSync } from 'node:fs';
+import { EXIT, FlowerError, reportFatal } from './errors.js';
+import { parseTokenCount } from './core/policy.js';
+
+const EXAMPLES: Array<[string, string]> = [
+  ['$0 "fix the failing tests in src/"', 'run claude with handoffs; the prompt starts generation 1'],
+  ['$0 --window 200k -- --model claude-sonnet-4-5', 'a 200k model: hand off at 150k (window − 50k headroom)'],
+  ['$0 --plain --events events.jsonl', 'claude full-screen, state in the title, events to a file'],
+  ['$0 --continue', 'pick a lineage up from the newest frozen document'],
+  ['$0 replay ~/.claude/projects/-my-proj/<id>.jsonl --window 200k', 'what flower-pty would have done on a recorded session'],
+  ['$0 status', 'print the lineage from .flower/manifest.json'],
+];
+
+function version(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+// A token count flag: "200k", "1m", "200000"; anything else is refused with the fix.
+function tokens(flag: string) {
+  return (value: unknown): number | undefined => (value === undefined ? undefined : parseTokenCount(flag, value));
+}
+
+function seconds(flag: string) {
+  return (value: unknown): number | undefined => {
+    if (value === undefined) return undefined;
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < 0) throw new FlowerError(`--${flag} expects a number of seconds (0 or more), got "${String(value)}"`);
+    return n;
+  };
+}
+
+function runOptions(y: Argv) {
+  return y
+    .positional('prompt', { type: 'string', describe: 'the task for the first session (later sessions start from the handoff document)' })
+    .options({
+      claude: { type: 'string', describe: 'path to the claude binary (else $FLOWER_PTY_CLAUDE, else PATH)' },
+      window: { type: 'string', coerce: tokens('window'), describe: "the model's context window (default: what Claude Code reports, else from the model name)" },
+      headroom: { type: 'string', coerce: tokens('headroom'), describe: 'tokens left free above the handoff line (default 50k)' },
+      'max-generations': { type: 'number', describe: 'the runaway brake (default 8)' },
+      workbench: { type: 'string', describe: 'folder for the documents and the manifest (default .flower); --no-workbench keeps nothing on disk' },
+      step: { type: 'string', default: 'work', describe: 'the step name used in the document file name' },
+      review: { type: 'string', coerce: seconds('review'), describe: 'seconds a frozen document waits for a person before the successor starts (default 10, 0 = none)' },
+      'write-timeout': { type: 'string', coerce: seconds('write-timeout'), describe: 'seconds the session has to write its document before a degraded one is used (default 300)' },
+      events: { type: 'string', describe: 'append one JSON object a line per event to this file' },
+      log: { type: 'string', describe: 'write diagnostic lines to this file' },
+      plain: { type: 'boolean', default: false, describe: 'claude full-screen with state in the terminal title (no split view)' },
+      handoff: { type: 'boolean', default: true, describe: 'hand off instead of auto-compact; --no-handoff runs claude unchanged' },
+      'keep-auto-compact': { type: 'boolean', default: false, describe: "keep Claude Code's auto-compact as a backstop (defeats the handoff: not recommended)" },
+      continue: { type: 'boolean', default: false, describe: 'resume a lineage: a new session seeded with the newest frozen document' },
+      notify: { type: 'boolean', default: true, describe: 'bell and desktop notification on handoff, degraded handoff, brake and exit' },
+      verbose: { type: 'boolean', alias: 'v', default: false, describe: 'print the endpoint, model, window, thresholds and the masked token, then start' },
+    });
+}
+
+export async function main(argv: string[]): Promise<void> {
+  try {
+    process.exitCode = await run(argv);
+  } catch (error) {
+    process.exitCode = reportFatal(error);
+  }
+}
+
+export async function run(argv: string[]): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const parser = yargs(argv)
+    .scriptName('flower-pty')
+    .usage('$0 [options] [prompt] [-- <claude args>]\n\nRuns the interactive Claude Code CLI and, before its context window fills, has the session write a\nhandoff document, freezes it to disk where you can edit it, and starts a fresh session from it.')
+    .parserConfiguration({ 'populate--': true, 'boolean-negation': true })
+    .command('$0 [prompt]', 'run claude under supervision (the default)', runOptions, async (args) => {
+      const { runCommand } = await import('./commands/run.js');
+      exitCode = await runCommand({
+        prompt: args.prompt ?? null,
+        claudeArgs: ((args['--'] ?? []) as Array<string | number>).map(String),
+        claude: args.claude,
+        window: args.window,
+        headroom: args.headroom,
+        maxGenerations: args['max-generations'],
+        workbench: args.workbench as string | boolean | undefined,
+        step: args.step,
+        review: args.review,
+        writeTimeout: args['write-timeout'],
+        events: args.events,
+        log: args.log,
+        plain: args.plain,
+        handoff: args.handoff,
+        keepAutoCompact: args['keep-auto-compact'],
+        continue: args.continue,
+        notify: args.notify,
+        verbose: args.verbose,
+      });
+    })
+    .command(
+      'replay <transcript>',
+      'dry run: what flower-pty would have done on a recorded transcript',
+      (y) =>
+        y
+          .positional('transcript', { type: 'string', demandOption: true, describe: 'a Claude Code transcript (.jsonl)' })
+          .options({
+            window: { type: 'string', coerce: tokens('window'), describe: 'context window (default: from the model name in the transcript)' },
+            headroom: { type: 'string', coerce: tokens('headroom'), describe: 'headroom (default 50k)' },
+            json: { type: 'boolean', default: false, describe: 'one JSON object a line' },
+          }),
+      async (args) => {
+        const { runReplay } = await import('./commands/replay.js');
+        exitCode = await runReplay({
+          file: args.transcript,
+          ...(args.window !== undefined ? { window: args.window } : {}),
+          ...(args.headroom !== undefined ? { headroom: args.headroom } : {}),
+          json: args.json,
+          out: (line) => process.stdout.write(line + '\n'),
+        });
+      },
+    )
+    .command(
+      'status',
+      'print the lineage recorded in the workbench manifest',
+      (y) => y.options({ workbench: { type: 'string', default: '.flower', describe: 'the workbench folder' }, json: { type: 'boolean', default: false } }),
+      async (args) => {
+        const { runStatus } = await import('./commands/status.js');
+        exitCode = await runStatus({ workbench: args.workbench, json: args.json, out: (line) => process.stdout.write(line + '\n') });
+      },
+    )
+    .example(EXAMPLES)
+    .epilog(
+      'Exit codes: 0 done · 1 internal error · 2 bad usage · 3 runaway brake · 4 claude kept crashing · 5 claude not found · 130 interrupted.\n' +
+        'Files: <workbench>/notes/交接-<step>.md (the current document, edit it freely), <workbench>/notes/archive/交接/ (earlier ones), <workbench>/manifest.json.',
+    )
+    .strict()
+    .help()
+    .alias('h', 'help')
+    .version(version())
+    .wrap(Math.min(110, process.stdout.columns || 100))
+    .fail((message, error) => {
+      if (error) throw error;
+      throw new FlowerError(`${message} (see flower-pty --help)`, EXIT.usage);
+    });
+  await parser.parseAsync();
+  return exitCode;
+}

@@ -1,0 +1,157 @@
+// The default command: validate everything a person can get wrong before anything starts,
+// pick the face (plain or split), supervise, and give the terminal back on every exit path.
+
+import { resolve, join } from 'node:path';
+import { statSync } from 'node:fs';
+import { EXIT, FlowerError } from '../errors.js';
+import { resolveClaude } from '../adapters/claude-binary.js';
+import { validateStep } from '../core/step-name.js';
+import { resolvePolicy } from '../core/policy.js';
+import { formatTokens } from '../core/handoff-prompts.js';
+import { refusedClaudeArg } from '../child-launch.js';
+import { readManifest } from '../adapters/manifest-store.js';
+import { openNotesStore } from '../adapters/notes-store.js';
+import { openLog } from '../adapters/log-file.js';
+import { supervise, type SuperviseOptions } from '../supervisor.js';
+import { createPlainHost } from '../hosts/plain-host.js';
+import type { Host } from '../hosts/host.js';
+
+export interface RunCommandOptions {
+  prompt: string | null;
+  claudeArgs: string[];
+  claude: string | undefined;
+  window: number | undefined;
+  headroom: number | undefined;
+  maxGenerations: number | undefined;
+  workbench: string | boolean | undefined;
+  step: string;
+  review: number | undefined;
+  writeTimeout: number | undefined;
+  events: string | undefined;
+  log: string | undefined;
+  plain: boolean;
+  handoff: boolean;
+  keepAutoCompact: boolean;
+  continue: boolean;
+  notify: boolean;
+  verbose: boolean;
+}
+
+export const DEFAULT_REVIEW_SECONDS = 10;
+export const DEFAULT_WRITE_TIMEOUT_SECONDS = 300;
+
+function mask(token: string | undefined): string {
+  if (!token) return '(none)';
+  return `${token.slice(0, 4)}${'*'.repeat(Math.min(12, Math.max(4, token.length - 4)))}`;
+}
+
+function modelOf(args: readonly string[], env: NodeJS.ProcessEnv): string {
+  const i = args.findIndex((a) => a === '--model' || a.startsWith('--model='));
+  if (i !== -1) return args[i]!.includes('=') ? args[i]!.split('=')[1]! : (args[i + 1] ?? '?');
+  return env.ANTHROPIC_MODEL || "(claude's default)";
+}
+
+export async function runCommand(o: RunCommandOptions): Promise<number> {
+  const cwd = process.cwd();
+  const stepCheck = validateStep(o.step);
+  if ('problem' in stepCheck) throw new FlowerError(stepCheck.problem);
+  const step = stepCheck.step;
+  if (o.maxGenerations !== undefined && (!Number.isInteger(o.maxGenerations) || o.maxGenerations < 1)) {
+    throw new FlowerError(`--max-generations expects a whole number of at least 1, got ${o.maxGenerations}`);
+  }
+  const refused = refusedClaudeArg(o.claudeArgs);
+  if (refused && o.handoff) {
+    throw new FlowerError(
+      `${refused} cannot be passed to claude: flower-pty starts every session fresh with its own session id; to pick up a lineage use flower-pty --continue`,
+    );
+  }
+  const workbench = o.workbench === false ? null : resolve(cwd, typeof o.workbench === 'string' ? o.workbench : '.flower');
+  if (workbench) {
+    try {
+      if (!statSync(workbench).isDirectory()) throw new FlowerError(`--workbench ${workbench} exists and is not a folder: choose another path`);
+    } catch (error) {
+      if (error instanceof FlowerError) throw error;
+    }
+  }
+  // Validate the policy now so a bad --window fails before claude starts.
+  const policy = resolvePolicy({
+    ...(o.window !== undefined ? { window: o.window } : {}),
+    ...(o.headroom !== undefined ? { headroom: o.headroom } : {}),
+    ...(o.maxGenerations !== undefined ? { maxGenerations: o.maxGenerations } : {}),
+    env: process.env,
+  });
+  const claude = resolveClaude({ ...(o.claude !== undefined ? { flag: o.claude } : {}), env: process.env, cwd });
+
+  let resume: SuperviseOptions['resume'] = null;
+  if (o.continue) {
+    if (!workbench) throw new FlowerError('--continue needs a workbench to read the lineage from: drop --no-workbench');
+    const { manifest, problem } = await readManifest(workbench);
+    if (!manifest) throw new FlowerError(`--continue found nothing to continue: ${problem}; start a run first`);
+    const document = await openNotesStore(workbench, manifest.step).read();
+    resume = { manifest, document };
+  }
+
+  if (o.verbose) {
+    const e = process.env;
+    const line = (s: string) => process.stderr.write(`flower-pty: ${s}\n`);
+    line(`claude ${claude}`);
+    line(`endpoint ${e.ANTHROPIC_BASE_URL || 'https://api.anthropic.com (default)'} · model ${modelOf(o.claudeArgs, e)}`);
+    line(`token ${mask(e.ANTHROPIC_AUTH_TOKEN || e.ANTHROPIC_API_KEY)}`);
+    line(`window ${formatTokens(policy.window)} (${policy.windowSource}${o.window === undefined ? '; Claude Code\'s own report will replace it' : ''}) · near at ${formatTokens(policy.warnAt)} · handoff at ${formatTokens(policy.at)} · max ${policy.maxGenerations} generations`);
+    line(`workbench ${workbench ?? '(none: documents only go through the prompt)'} · step ${step} · handoff ${o.handoff ? 'on' : 'off'}`);
+  }
+  if (o.keepAutoCompact && o.handoff) {
+    process.stderr.write(
+      'flower-pty: WARNING: --keep-auto-compact leaves Claude Code\'s auto-compact on. It may compact before the handoff line and nobody can tell who shrank the context: this defeats the handoff.\n',
+    );
+  }
+
+  const log = openLog(o.log ?? null);
+  const host: Host = createPlainHost({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+  const abort = new AbortController();
+  let signalled: NodeJS.Signals | null = null;
+  const onSignal = (sig: NodeJS.Signals) => {
+    signalled ??= sig;
+    abort.abort();
+  };
+  const restoreOnExit = () => host.restore();
+  process.on('exit', restoreOnExit);
+  for (const sig of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.on(sig, onSignal);
+  try {
+    const result = await supervise(
+      {
+        claude,
+        claudeArgs: o.claudeArgs,
+        prompt: o.prompt,
+        cwd,
+        env: process.env,
+        ...(o.window !== undefined ? { window: o.window } : {}),
+        ...(o.headroom !== undefined ? { headroom: o.headroom } : {}),
+        ...(o.maxGenerations !== undefined ? { maxGenerations: o.maxGenerations } : {}),
+        handoff: o.handoff,
+        keepAutoCompact: o.keepAutoCompact,
+        workbench,
+        step,
+        reviewMs: (o.review ?? DEFAULT_REVIEW_SECONDS) * 1000,
+        writeTimeoutMs: (o.writeTimeout ?? DEFAULT_WRITE_TIMEOUT_SECONDS) * 1000,
+        quietMs: 2_000,
+        eventsPath: o.events ? resolve(cwd, o.events) : null,
+        resume,
+        log: log.write,
+        signal: abort.signal,
+      },
+      host,
+    );
+    host.restore();
+    if (result.message) process.stderr.write(`flower-pty: ${result.message}\n`);
+    if (signalled) return 128 + ({ SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as Record<string, number>)[signalled]!;
+    if (workbench && result.exitCode === 0) process.stderr.write(`flower-pty: lineage in ${join(workbench, 'manifest.json')}\n`);
+    return result.exitCode;
+  } finally {
+    host.restore();
+    log.close();
+    for (const sig of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.off(sig, onSignal);
+    process.off('exit', restoreOnExit);
+  }
+}
+

@@ -1,0 +1,43 @@
+// The face of a run: where the child's screen goes and where keystrokes come from. The plain host
+// passes the terminal through; the split view paints panes. The supervisor only sees this port.
+
+export interface StatusView {
+  phase: 'starting' | 'working' | 'near' | 'writing' | 'review' | 'respawning' | 'stopped';
+  context: number;
+  window: number;
+  at: number;
+  warnAt: number;
+  generation: number;
+  maxGenerations: number;
+  handoff: boolean;
+  /** seconds left in the review window, when in review */
+  reviewLeft: number | null;
+  held: boolean;
+  workbench: string | null;
+  documentPath: string | null;
+  /** the last thing that happened, in words */
+  note: string;
+}
+
+export type HostCommand = 'force-handoff' | 'hold' | 'release' | 'quit' | 'edit-document';
+
+export interface Host {
+  /** the size the child's pty should have */
+  size(): { cols: number; rows: number };
+  onInput(listener: (data: string) => void): void;
+  onResize(listener: (cols: number, rows: number) => void): void;
+  onCommand(listener: (command: HostCommand) => void): void;
+  /** the child's output, titles already taken out */
+  childOutput(data: string): void;
+  childTitle(title: string): void;
+  status(view: StatusView): void;
+  /** a line for the person between generations (never drawn over a running claude) */
+  message(text: string): void;
+  /** the document changed on disk (or a new one was frozen) */
+  documentChanged(path: string, text: string | null): void;
+  /** a child is about to start or has ended */
+  childStarted(): void;
+  childEnded(): void;
+  /** give the terminal back exactly as it was; safe to call twice */
+  restore(): void;
+}

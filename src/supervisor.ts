@@ -1,0 +1,518 @@
+// The runtime: turns everything that happens (pty output and exit, transcript bytes, hooks,
+// ticks, keys) into machine inputs, and carries out the effects the machine returns.
+// It decides nothing itself; every decision is in core/machine.ts.
+
+import { randomUUID } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+
+import { createMachine, transition, reviewRemaining, type Effect, type MachineInput, type MachineState, type Notice } from './core/machine.js';
+import { resolvePolicy, type Policy } from './core/policy.js';
+import { createLineSplitter, type LineSplitter } from './core/jsonl.js';
+import { parseRecord } from './core/transcript-record.js';
+import { createMeter, type Meter, type MeterSignal } from './core/context-meter.js';
+import { isOverflowText } from './core/overflow.js';
+import { transcriptPathFor } from './core/claude-paths.js';
+import { parseDocument } from './core/handoff-parse.js';
+import { renderDocument } from './core/handoff-render.js';
+import { degradedDocument, diffSections, isDegraded, type HandoffDoc } from './core/handoff-doc.js';
+import { handoffRequest, successorPrompt } from './core/handoff-prompts.js';
+import { statusLine } from './core/status-text.js';
+import { createTitleFilter } from './core/title-filter.js';
+import {
+  createManifest, startGeneration, recordUsage, endGeneration, recordHumanEdit, recordOriginalPrompt, type Manifest,
+} from './core/manifest.js';
+import { openHookChannel, type HookChannel, type HookMessage } from './adapters/hook-channel.js';
+import { writeRunSettings, findUserStatusLine } from './adapters/run-settings.js';
+import { spawnPty, type PtySession } from './adapters/pty-session.js';
+import { openTranscriptTail, type TranscriptTail } from './adapters/transcript-tail.js';
+import { openNotesStore, type NotesStore } from './adapters/notes-store.js';
+import { createManifestWriter } from './adapters/manifest-store.js';
+import { openEventsLog, type EventsLog } from './adapters/events-log.js';
+import { launchArgs, launchEnv, promptArgument, type LaunchInput } from './child-launch.js';
+import type { Host, StatusView } from './hosts/host.js';
+
+export interface SuperviseOptions {
+  claude: string;
+  claudeArgs: string[];
+  prompt: string | null;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  window?: number;
+  headroom?: number;
+  maxGenerations?: number;
+  handoff: boolean;
+  keepAutoCompact: boolean;
+  workbench: string | null;
+  step: string;
+  reviewMs: number;
+  writeTimeoutMs: number;
+  quietMs: number;
+  eventsPath: string | null;
+  /** resume a lineage: the manifest and the newest frozen document from the workbench */
+  resume: { manifest: Manifest; document: string | null } | null;
+  log: (line: string) => void;
+  /** aborting ends the run cleanly (SIGTERM, SIGHUP, SIGINT) */
+  signal?: AbortSignal;
+}
+
+export interface SuperviseResult {
+  exitCode: number;
+  message?: string;
+}
+
+interface Generation {
+  n: number;
+  sessionId: string;
+  pty: PtySession;
+  tail: TranscriptTail | null;
+  splitter: LineSplitter;
+  meter: Meter;
+  ended: boolean;
+  crashed: boolean;
+}
+
+// The compiled hook client sits beside the compiled code; from sources, in ../dist.
+function hookClientPath(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const candidate of [join(here, 'hook-client.js'), join(here, '..', 'dist', 'hook-client.js')]) {
+    if (existsSync(candidate)) return candidate;
+  }
+  return join(here, 'hook-client.js');
+}
+
+function configDirOf(env: Record<string, string | undefined>): string {
+  return env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
+}
+
+export async function supervise(opts: SuperviseOptions, host: Host): Promise<SuperviseResult> {
+  let policy: Policy = resolvePolicy({
+    ...(opts.window !== undefined ? { window: opts.window } : {}),
+    ...(opts.headroom !== undefined ? { headroom: opts.headroom } : {}),
+    ...(opts.maxGenerations !== undefined ? { maxGenerations: opts.maxGenerations } : {}),
+    env: opts.env,
+  });
+  const events: EventsLog = openEventsLog(opts.eventsPath);
+  const notes: NotesStore | null = opts.workbench ? openNotesStore(opts.workbench, opts.step) : null;
+  const manifestWriter = opts.workbench ? createManifestWriter(opts.workbench, (e) => opts.log(`manifest write failed: ${e}`)) : null;
+  const cwdReal = realpathSync(opts.cwd);
+  const configDir = configDirOf(opts.env);
+  const runDir = await mkdtemp(join(tmpdir(), 'flower-pty-run-'));
+
+  let manifest: Manifest =
+    opts.resume?.manifest ??
+    createManifest({ step: opts.step, cwd: cwdReal, window: policy.window, at: policy.at, now: new Date().toISOString() });
+  let state: MachineState = createMachine(
+    {
+      handoff: opts.handoff,
+      window: policy.window,
+      at: policy.at,
+      warnAt: policy.warnAt,
+      maxGenerations: policy.maxGenerations,
+      writeTimeoutMs: opts.writeTimeoutMs,
+      reviewMs: opts.reviewMs,
+      quietMs: opts.quietMs,
+      maxCrashes: 3,
+    },
+    { generation: opts.resume ? manifest.generations.length : 0, attempts: manifest.attempts },
+  );
+  let gen: Generation | null = null;
+  let note = 'starting claude';
+  /** the document as frozen (before any human edit), to detect and record edits */
+  let frozen: { text: string; doc: HandoffDoc; generation: number; path: string | null } | null = null;
+  /** without a workbench the document lives only here, on its way to the successor */
+  let inMemoryDocument: string | null = opts.resume?.document ?? null;
+  let firstPrompt: string | null = null;
+  let finish!: (r: SuperviseResult) => void;
+  const finished = new Promise<SuperviseResult>((resolve) => (finish = resolve));
+  let stopped = false;
+  let effectChain: Promise<void> = Promise.resolve();
+
+  function saveManifest(next: Manifest): void {
+    manifest = next;
+    manifestWriter?.write(manifest);
+  }
+
+  function view(): StatusView {
+    const now = Date.now();
+    const phase: StatusView['phase'] =
+      state.phase === 'working' && state.nearSent ? 'near' : state.phase;
+    return {
+      phase,
+      context: gen?.meter.context ?? 0,
+      window: policy.window,
+      at: state.line,
+      warnAt: policy.warnAt,
+      generation: Math.max(1, state.generation),
+      maxGenerations: policy.maxGenerations,
+      handoff: opts.handoff,
+      reviewLeft: reviewRemaining(state, now),
+      held: state.held,
+      workbench: opts.workbench,
+      documentPath: notes?.currentPath ?? null,
+      note,
+    };
+  }
+  const refresh = (): void => host.status(view());
+
+  // ---- hook channel and per-run settings (only when handing off: --no-handoff leaves claude alone)
+  let channel: HookChannel | null = null;
+  let settingsPath: string | null = null;
+  let userStatusLine: string | null = null;
+  if (opts.handoff) {
+    channel = await openHookChannel({ handler: onHook });
+    userStatusLine = await findUserStatusLine({ configDir, cwd: cwdReal });
+    settingsPath = await writeRunSettings({ dir: runDir, hookCommand: [process.execPath, hookClientPath()], statusLine: true });
+  }
+
+  // ---- feeding the machine
+  function feed(input: MachineInput): Effect[] {
+    const step = transition(state, input);
+    state = step.state;
+    const answers: Effect[] = [];
+    for (const effect of step.effects) {
+      if (effect.type === 'answer') answers.push(effect);
+      // Effects run one after another: a freeze must be on disk before the next spawn reads it.
+      else effectChain = effectChain.then(() => perform(effect)).catch((error) => opts.log(`effect ${effect.type} failed: ${String(error)}`));
+    }
+    refresh();
+    return answers;
+  }
+
+  function notice(n: Notice): void {
+    const { name, ...fields } = n;
+    // 'done' and 'generation-start' are written by freeze/spawn with the path and session id.
+    if (name !== 'done' && name !== 'generation-start') events.emit(name, { generation: state.generation, ...fields });
+    if (name === 'near') note = 'getting close to the handoff line';
+    else if (name === 'writing') note = 'the session is writing its handoff document';
+    else if (name === 'born-high') note = 'this session started above the line; its line was lifted';
+    else if (name === 'crash') {
+      note = `claude exited unexpectedly (code ${n.code})`;
+      if (gen) gen.crashed = true;
+    }
+  }
+
+  async function perform(effect: Effect): Promise<void> {
+    switch (effect.type) {
+      case 'notify':
+        notice(effect.notice);
+        return;
+      case 'freeze':
+        await freeze(effect);
+        return;
+      case 'end-child':
+        if (gen && !gen.pty.exited) await gen.pty.terminate(5_000);
+        return;
+      case 'spawn':
+        await spawnGeneration(effect.generation, true);
+        return;
+      case 'stop':
+        await stop(effect.exitCode, effect.message);
+        return;
+      case 'answer':
+        return;
+    }
+  }
+
+  async function freeze(effect: Extract<Effect, { type: 'freeze' }>): Promise<void> {
+    const parsed = effect.text !== null ? parseDocument(effect.text) : null;
+    const original = manifest.original_prompt ?? firstPrompt ?? opts.prompt ?? '';
+    const doc: HandoffDoc = effect.degraded
+      ? degradedDocument({ originalPrompt: original, reason: effect.reason ?? 'unknown', ...(parsed ? { partial: parsed.doc } : {}) })
+      : (parsed as NonNullable<typeof parsed>).doc;
+    const text = renderDocument(doc, { step: opts.step });
+    const now = new Date();
+    let path: string | null = null;
+    if (notes) {
+      try {
+        const written = await notes.freeze(text, now);
+        path = written.path;
+        if (written.archived) events.emit('archived', { path: written.archived });
+      } catch (error) {
+        opts.log(`could not write the handoff document: ${String(error)}`);
+        events.emit('error', { message: `could not write the handoff document: ${String(error)}` });
+      }
+    }
+    inMemoryDocument = text;
+    frozen = { text, doc, generation: effect.generation, path };
+    if (gen) saveManifest(recordUsage(manifest, usageOf(gen.meter)));
+    saveManifest(
+      endGeneration(manifest, {
+        end: gen?.crashed ? 'crash' : effect.degraded ? 'degraded' : 'handoff',
+        now: now.toISOString(),
+        handoffPath: path,
+        degraded: effect.degraded,
+        ...(effect.reason ? { reason: effect.reason } : {}),
+      }),
+    );
+    const sections = Object.entries(doc).filter(([, body]) => body.trim() !== '').map(([key]) => key);
+    events.emit('done', {
+      generation: effect.generation,
+      context: gen?.meter.context ?? 0,
+      window: policy.window,
+      degraded: effect.degraded,
+      ...(effect.reason ? { reason: effect.reason } : {}),
+      path,
+      sections,
+    });
+    note = effect.degraded ? `degraded handoff: ${effect.reason}` : `handoff written${path ? ` to ${path}` : ''}`;
+    host.documentChanged(path ?? '', text);
+  }
+
+  function usageOf(meter: Meter): { context: number; costUsd?: number; numTurns: number; now: string } {
+    return {
+      context: meter.context,
+      ...(meter.costUsd !== null ? { costUsd: meter.costUsd } : {}),
+      numTurns: meter.numTurns,
+      now: new Date().toISOString(),
+    };
+  }
+
+  function onSignal(signal: MeterSignal, g: Generation): void {
+    if (g !== gen) return;
+    switch (signal.kind) {
+      case 'reading':
+        feed({ type: 'reading', now: Date.now(), context: signal.context });
+        saveManifest(recordUsage(manifest, usageOf(g.meter)));
+        return;
+      case 'overflow':
+        events.emit('overflow', { generation: g.n, text: signal.text.slice(0, 300) });
+        feed({ type: 'overflow', now: Date.now(), text: signal.text });
+        return;
+      case 'user-prompt':
+        firstPrompt ??= signal.text;
+        if (g.n === 1) saveManifest(recordOriginalPrompt(manifest, signal.text));
+        return;
+      case 'session':
+        if (signal.sessionId === g.sessionId) feed({ type: 'session', now: Date.now(), sessionId: signal.sessionId });
+        return;
+      case 'compaction':
+        events.emit('compaction', { generation: g.n, preTokens: signal.preTokens, meter: signal.meterBefore });
+        return;
+      default:
+        return;
+    }
+  }
+
+  function openTail(g: Generation, path: string): void {
+    g.tail?.close();
+    g.splitter = createLineSplitter();
+    g.meter = createMeter();
+    const splitter = () => g.splitter;
+    g.tail = openTranscriptTail({
+      path,
+      onChunk: (bytes) => {
+        for (const line of splitter().push(bytes)) {
+          const record = parseRecord(line);
+          if (!record) continue;
+          for (const signal of g.meter.feed(record, splitter().lineNo)) onSignal(signal, g);
+        }
+      },
+      onReset: (reason) => {
+        events.emit('transcript-reset', { generation: g.n, reason });
+        g.splitter = createLineSplitter();
+        g.meter = createMeter();
+      },
+    });
+  }
+
+  // ---- hooks: exact message boundaries, and the trusted channel for the handoff request
+  async function onHook(msg: HookMessage): Promise<string> {
+    const g = gen;
+    const payload = msg.payload;
+    const sessionId = typeof payload.session_id === 'string' ? payload.session_id : null;
+    if (msg.event === 'statusline') return onStatusLine(payload);
+    if (!g || g.ended) return '';
+    if (msg.event === 'SessionStart') {
+      const path = typeof payload.transcript_path === 'string' ? payload.transcript_path : null;
+      if (sessionId && sessionId !== g.sessionId) {
+        // /clear: a new id and a new file in the same process; follow it.
+        events.emit('session-changed', { generation: g.n, from: g.sessionId, to: sessionId, source: payload.source });
+        g.sessionId = sessionId;
+        if (path) openTail(g, path);
+      }
+      if (sessionId) feed({ type: 'session', now: Date.now(), sessionId });
+      return '';
+    }
+    if (sessionId !== null && sessionId !== g.sessionId) return ''; // a stale hook from a retired session
+    // The reading that crossed the line may have landed a moment before the hook fired.
+    g.tail?.catchUp();
+    switch (msg.event) {
+      case 'UserPromptSubmit':
+        if (typeof payload.prompt === 'string') {
+          firstPrompt ??= payload.prompt;
+          if (g.n === 1) saveManifest(recordOriginalPrompt(manifest, payload.prompt));
+        }
+        return '';
+      case 'PostToolUse':
+        return answer(feed({ type: 'tool-boundary', now: Date.now() }));
+      case 'Stop': {
+        const text = typeof payload.last_assistant_message === 'string' ? payload.last_assistant_message : '';
+        if (state.phase === 'writing') {
+          const parsed = parseDocument(text);
+          return answer(feed({ type: 'turn-end', now: Date.now(), document: { text, complete: parsed.missing.length === 0, missing: parsed.missing } }));
+        }
+        return answer(feed({ type: 'turn-end', now: Date.now() }));
+      }
+      case 'StopFailure': {
+        const details = `${String(payload.error_details ?? '')} ${String(payload.last_assistant_message ?? '')}`;
+        events.emit('api-error', { generation: g.n, error: String(payload.error ?? ''), details: details.slice(0, 300) });
+        if (isOverflowText(details)) feed({ type: 'overflow', now: Date.now(), text: details.trim() });
+        else if (state.phase === 'writing') feed({ type: 'turn-end', now: Date.now() });
+        return '';
+      }
+      default:
+        return '';
+    }
+  }
+
+  function answer(effects: Effect[]): string {
+    const block = effects.some((e) => e.type === 'answer' && e.decision === 'block-handoff');
+    if (!block) return '';
+    return JSON.stringify({ decision: 'block', reason: handoffRequest({ used: gen?.meter.context ?? 0, window: policy.window }) });
+  }
+
+  // Claude Code reports its real window to the status line; an explicit --window still wins.
+  function onStatusLine(payload: Record<string, unknown>): string {
+    const cw = payload.context_window as { context_window_size?: unknown } | undefined;
+    const size = typeof cw?.context_window_size === 'number' ? cw.context_window_size : undefined;
+    if (size && opts.window === undefined && size !== policy.window) {
+      try {
+        policy = resolvePolicy({
+          reportedWindow: size,
+          ...(opts.headroom !== undefined ? { headroom: opts.headroom } : {}),
+          ...(opts.maxGenerations !== undefined ? { maxGenerations: opts.maxGenerations } : {}),
+          env: opts.env,
+        });
+        feed({ type: 'window', now: Date.now(), window: policy.window, at: policy.at, warnAt: policy.warnAt });
+        events.emit('window', { window: policy.window, source: 'claude', at: policy.at, warnAt: policy.warnAt });
+        refresh();
+      } catch (error) {
+        opts.log(`ignoring the reported window ${size}: ${String(error)}`);
+      }
+    }
+    return statusLine(view());
+  }
+
+  // ---- generations
+  async function successorSeed(): Promise<string> {
+    const onDisk = notes ? await notes.read() : null;
+    const text = onDisk ?? inMemoryDocument ?? '';
+    const parsed = parseDocument(text);
+    const problems = [...parsed.problems];
+    if (notes && onDisk === null) problems.push(`the document ${notes.currentPath} was missing at spawn time; this is the copy flower-pty kept`);
+    if (parsed.missing.length > 0) events.emit('document-problem', { missing: parsed.missing, path: notes?.currentPath ?? null });
+    // A person changed it during review: keep the model's draft beside it and record how much.
+    if (frozen && onDisk !== null && onDisk !== frozen.text) {
+      const diff = diffSections(frozen.doc, parsed.doc);
+      const draftPath = notes ? await notes.saveDraft(frozen.text, new Date()) : null;
+      saveManifest(recordHumanEdit(manifest, frozen.generation, { changedSections: diff.changed, draftPath, now: new Date().toISOString() }));
+      events.emit('human-edit', { generation: frozen.generation, changed: diff.changed, draft: draftPath });
+    }
+    const degraded = isDegraded(parsed.doc) || parsed.degraded;
+    return successorPrompt(parsed.doc, { ...(notes ? { path: notes.currentPath } : {}), degraded, problems });
+  }
+
+  async function spawnGeneration(n: number, successor: boolean): Promise<void> {
+    if (stopped) return;
+    const sessionId = randomUUID();
+    let prompt = successor ? await successorSeed() : opts.prompt;
+    if (prompt) {
+      const spillPath = join(opts.workbench ? join(opts.workbench, 'notes') : runDir, `successor-prompt-${n}.md`);
+      const { arg, spill } = promptArgument(prompt, spillPath);
+      if (spill) await writeFile(spillPath, prompt, { mode: 0o644 });
+      prompt = arg;
+    }
+    const launch: LaunchInput = {
+      sessionId,
+      settingsPath,
+      userArgs: opts.claudeArgs,
+      prompt,
+      handoff: opts.handoff,
+      keepAutoCompact: opts.keepAutoCompact,
+      baseEnv: opts.env,
+      channel: channel ? { socketPath: channel.socketPath, token: channel.token } : null,
+      userStatusLine,
+    };
+    const { cols, rows } = host.size();
+    const pty = spawnPty({ file: opts.claude, args: opts.handoff ? launchArgs(launch) : [...opts.claudeArgs, ...(prompt ? [prompt] : [])], cwd: opts.cwd, env: launchEnv(launch), cols, rows });
+    const g: Generation = { n, sessionId, pty, tail: null, splitter: createLineSplitter(), meter: createMeter(), ended: false, crashed: false };
+    gen = g;
+    if (opts.handoff) openTail(g, transcriptPathFor(configDir, cwdReal, sessionId));
+    const titles = createTitleFilter();
+    pty.onData((data) => {
+      if (gen !== g) return;
+      const { output, title } = titles.push(data);
+      if (output) host.childOutput(output);
+      if (title !== null) host.childTitle(title);
+    });
+    pty.onExit((exit) => {
+      g.ended = true;
+      g.tail?.catchUp();
+      g.tail?.close();
+      host.childEnded();
+      events.emit('child-exit', { generation: n, code: exit.exitCode, ...(exit.signal ? { signal: exit.signal } : {}) });
+      if (gen === g) {
+        saveManifest(recordUsage(manifest, usageOf(g.meter)));
+        if (state.phase === 'review') host.message(`${note}; the successor starts in ${reviewRemaining(state, Date.now()) ?? 0}s`);
+        feed({ type: 'child-exit', now: Date.now(), code: exit.exitCode, ...(exit.signal ? { signal: exit.signal } : {}) });
+      }
+    });
+    host.childStarted();
+    saveManifest(startGeneration(manifest, { generation: n, sessionId, now: new Date().toISOString() }));
+    events.emit('generation-start', { generation: n, session_id: sessionId, successor, window: policy.window, at: policy.at });
+    note = successor ? 'a new session took over from the handoff document' : 'working';
+    feed({ type: 'spawned', now: Date.now(), generation: n, successor });
+  }
+
+  async function stop(exitCode: number, message?: string): Promise<void> {
+    if (stopped) return;
+    stopped = true;
+    if (message) events.emit('stopped', { exitCode, message });
+    saveManifest(endGeneration(manifest, { end: exitCode === 0 ? 'quit' : 'stopped', now: new Date().toISOString(), ...(message ? { reason: message } : {}) }));
+    if (gen && !gen.pty.exited) await gen.pty.terminate(5_000);
+    finish(message ? { exitCode, message } : { exitCode });
+  }
+
+  // ---- wiring the host
+  host.onInput((data) => {
+    if (gen && !gen.ended) gen.pty.write(data);
+  });
+  host.onResize((cols, rows) => gen?.pty.resize(cols, rows));
+  host.onCommand((command) => {
+    const now = Date.now();
+    if (command === 'force-handoff') feed({ type: 'force-handoff', now });
+    else if (command === 'hold') feed({ type: 'hold', now });
+    else if (command === 'release') feed({ type: 'release', now });
+    else if (command === 'quit') feed({ type: 'quit', now });
+  });
+  opts.signal?.addEventListener('abort', () => feed({ type: 'quit', now: Date.now() }), { once: true });
+  const ticker = setInterval(() => feed({ type: 'tick', now: Date.now() }), 250);
+
+  events.emit('start', {
+    window: policy.window, windowSource: policy.windowSource, at: policy.at, warnAt: policy.warnAt,
+    maxGenerations: policy.maxGenerations, handoff: opts.handoff, workbench: opts.workbench, step: opts.step,
+  });
+  try {
+    if (opts.resume) {
+      // --continue: a fresh session seeded with the newest frozen document.
+      await spawnGeneration(manifest.generations.length + 1, true);
+    } else {
+      await spawnGeneration(1, false);
+    }
+    return await finished;
+  } finally {
+    clearInterval(ticker);
+    await effectChain;
+    const last = gen as Generation | null; // assigned inside callbacks, which TypeScript cannot see
+    last?.tail?.close();
+    if (last && !last.pty.exited) await last.pty.terminate(2_000);
+    await channel?.close();
+    await manifestWriter?.flush();
+    await rm(runDir, { recursive: true, force: true });
+  }
+}
