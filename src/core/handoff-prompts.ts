@@ -58,6 +58,10 @@ export function successorPrompt(doc: HandoffDoc, opts: {path?: string; degraded:
   }
   const problems = (opts.problems ?? []).map((p) => stripControl(p).replace(/\n/g, ' ').trim()).filter((p) => p !== '');
   if (problems.length > 0) parts.push(`Problems found in the document:\n${problems.map((p) => `- ${p}`).join('\n')}`);
-  parts.push(`--- handoff document ---\n\n${renderSections(doc)}\n--- end of handoff document ---`);
+  const sections = renderSections(doc);
+  // Longer than any fence inside the bodies, so the block closes where it should (and parses back).
+  const longest = Math.max(2, ...Array.from(sections.matchAll(/^ {0,3}(`+)/gm), (m) => (m[1] ?? '').length));
+  const fence = '`'.repeat(longest + 1);
+  parts.push(`The handoff document:\n\n${fence}markdown\n${sections}${fence}`);
   return `${parts.join('\n\n')}\n`;
 }
