@@ -21,6 +21,8 @@ export interface MockApi {
   port: number;
   // Only POST /v1/messages calls, in arrival order (count_tokens and /api/hello are not recorded).
   requests: MockRequest[];
+  // Every HTTP request as "METHOD /path" (query dropped), side endpoints included, in arrival order.
+  hits: string[];
   // Resolves with the first recorded request (past or future) matching `predicate`; rejects after `timeoutMs`.
   waitForRequest(predicate: (req: MockRequest) => boolean, timeoutMs: number): Promise<MockRequest>;
   close(): Promise<void>;
@@ -64,6 +66,7 @@ function errorBody(type: string, message: string): Record<string, unknown> {
 
 export async function startMockApi(opts: MockApiOptions): Promise<MockApi> {
   const requests: MockRequest[] = [];
+  const hits: string[] = [];
   const waiters = new Set<{ predicate: (req: MockRequest) => boolean; resolve: (req: MockRequest) => void }>();
   const sockets = new Set<Socket>();
   let serial = 0;
@@ -140,6 +143,7 @@ export async function startMockApi(opts: MockApiOptions): Promise<MockApi> {
 
   function route(req: IncomingMessage, res: ServerResponse): void {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
+    hits.push(`${req.method ?? '?'} ${path}`);
     if (path === '/api/hello') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(req.method === 'HEAD' ? undefined : '{}');
@@ -177,6 +181,7 @@ export async function startMockApi(opts: MockApiOptions): Promise<MockApi> {
     url: `http://127.0.0.1:${port}`,
     port,
     requests,
+    hits,
     waitForRequest(predicate, timeoutMs) {
       const seen = requests.find(predicate);
       if (seen !== undefined) return Promise.resolve(seen);

@@ -171,7 +171,8 @@ export function readJsonl(file: string): Record<string, unknown>[] {
 }
 
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop', 'StopFailure', 'Notification', 'SessionEnd'] as const;
-export type HookEvent = (typeof HOOK_EVENTS)[number];
+// 'StatusLine' is not a hook: it is the statusLine command's stdin, recorded the same way.
+export type HookEvent = (typeof HOOK_EVENTS)[number] | 'StatusLine';
 
 export interface HookRecorder {
   // Pass to claude as `--settings <settingsPath>`.
@@ -202,7 +203,7 @@ process.stdin.on('end', () => {
 });
 `;
 
-// Writes a --settings file whose hooks record every payload of HOOK_EVENTS under `dir`.
+// Writes a --settings file whose hooks (and status line) record every payload of HOOK_EVENTS under `dir`.
 export function recordHooks(dir: string, extraSettings: Record<string, unknown> = {}): HookRecorder {
   mkdirSync(dir, { recursive: true });
   const script = join(dir, 'record-hook.cjs');
@@ -210,7 +211,8 @@ export function recordHooks(dir: string, extraSettings: Record<string, unknown> 
   const command = (event: string): string => `'${process.execPath}' '${script}' '${dir}' ${event}`;
   const hooks = Object.fromEntries(HOOK_EVENTS.map((event) => [event, [{ hooks: [{ type: 'command', command: command(event) }] }]]));
   const settingsPath = join(dir, 'settings.json');
-  writeFileSync(settingsPath, JSON.stringify({ ...extraSettings, hooks }, null, 2));
+  const statusLine = { type: 'command', command: command('StatusLine'), padding: 0 };
+  writeFileSync(settingsPath, JSON.stringify({ statusLine, ...extraSettings, hooks }, null, 2));
   return {
     settingsPath,
     payloads(event) {

@@ -175,6 +175,7 @@ t.test('side endpoints: /api/hello, count_tokens, unknown paths', async (tt) => 
   tt.equal(missing.status, 404);
   tt.match(await missing.json(), { type: 'error', error: { type: 'not_found_error', message: /GET \/v1\/models/ } });
   tt.equal(api.requests.length, 0, 'only /v1/messages calls are recorded');
+  tt.same(api.hits, ['HEAD /api/hello', 'POST /v1/messages/count_tokens', 'GET /v1/models'], 'every hit is listed');
   tt.match(api.url, /^http:\/\/127\.0\.0\.1:\d+$/, 'loopback only');
 });
 

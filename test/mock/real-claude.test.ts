@@ -39,7 +39,8 @@ t.test('a tool call then a text reply, end to end', async (tt) => {
   const r = await rig(tt, [bash('echo hello-from-tool', usageFor(12000)), text('done-MOCK-REPLY', usageFor(30000, 7))], 'please run the tool');
   await r.claude.waitFor(hookArrived(r, 'Stop'), 40000, 'the Stop hook');
 
-  tt.equal(r.api.requests.length, 2, 'exactly the two main calls, no side traffic');
+  tt.equal(r.api.requests.length, 2, 'exactly the two main calls');
+  tt.same(r.api.hits, ['POST /v1/messages', 'POST /v1/messages'], 'no side traffic (no /api/hello, no title call)');
   tt.ok(r.api.requests.every((req) => req.sessionId === r.sessionId && req.isMain), 'every request carries our session id');
   tt.match(r.api.requests[0]?.lastUserText, /please run the tool/, 'the positional prompt was sent');
   tt.match(r.api.requests[1]?.lastUserText, /hello-from-tool/, 'the tool result came back to the mock');
@@ -69,6 +70,10 @@ t.test('a tool call then a text reply, end to end', async (tt) => {
   const screen = await r.claude.waitForScreen('done-MOCK-REPLY', 10000);
   await r.claude.waitFor(async () => looksReady(await r.claude.screenText()), 10000, 'the idle prompt');
   tt.match(screen, /Sonnet 4\.5/, 'the sandbox model is in use');
+  tt.match(screen, /bypass permissions on/, 'bypass mode is on');
+  tt.notMatch(r.claude.output(), /WARNING|Do you want to use this API key|trust this folder/, 'no dialog was shown');
+  await r.claude.waitFor(() => r.hooks.payloads('StatusLine').some((p) => p.context_window && (p.context_window as { total_input_tokens?: number }).total_input_tokens === 30000), 10000, 'a status line with the reply usage');
+  tt.match(r.hooks.payloads('StatusLine').at(-1), { context_window: { context_window_size: 200000, total_input_tokens: 30000 } }, 'a 200k window');
 
   r.claude.pty.write('/exit');
   await new Promise((resolve) => setTimeout(resolve, 200));
