@@ -139,7 +139,8 @@ t.test('label matching', async (t) => {
   const cases: [string, string | undefined][] = [
     ['Doing', 'doing'], ['**doing**', 'doing'], ['🔧 Doing:', 'doing'], ['¿Qué se está haciendo?', 'doing'],
     ['Next (tomorrow)', 'next'], ['Doing · 现在在做', 'doing'], ['Doing / Next', undefined], ['交接 · Next', undefined],
-    ['next time', undefined], ['Context', undefined], ['x'.repeat(100), undefined], ['', undefined], ['/', undefined],
+    ['Siguiente', 'next'], ['Escena', 'scene'], ['callejones sin salida', 'deadends'], ['LO QUE NO FUNCIONÓ', 'deadends'],
+    ['Dead ends', 'deadends'], ['已定的事', 'decided'], ['next time', undefined], ['Context', undefined], ['x'.repeat(100), undefined], ['', undefined], ['/', undefined],
   ];
   for (const [input, want] of cases) t.equal(matchLabel(input), want, JSON.stringify(input));
 });
