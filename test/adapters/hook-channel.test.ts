@@ -3,13 +3,17 @@
 import t from 'tap';
 import { spawn, spawnSync } from 'node:child_process';
 import { createConnection } from 'node:net';
-import { existsSync, statSync, mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, statSync, mkdtempSync, writeFileSync, readFileSync, rmSync, mkdirSync, symlinkSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openHookChannel } from '../../src/adapters/hook-channel.js';
 import type { HookMessage, HookChannel } from '../../src/adapters/hook-channel.js';
 import { writeRunSettings } from '../../src/adapters/run-settings.js';
+import { startMockApi, scripted, bash, text, usageFor } from '../../src/mock/messages-api.js';
+import { createClaudeSandbox } from '../../src/mock/claude-sandbox.js';
+import { runClaude } from '../helpers/real-claude.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const client = join(repo, 'dist', 'hook-client.js');
@@ -309,4 +313,52 @@ t.test('the settings file command, run through /bin/sh -c like claude does, reac
     seen.map((m) => m.event),
     ['Stop', 'statusline'],
   );
+});
+
+t.test('the REAL claude 2.1.332 drives the channel: hooks, a Stop block that steers, the chained status line', async (t) => {
+  const seen: HookMessage[] = [];
+  let blocked = false;
+  const ch = await openHookChannel({
+    handler: (m) => {
+      seen.push(m);
+      if (m.event === 'statusline') return 'FLOWER-STATUS';
+      if (m.event !== 'Stop' || blocked) return '';
+      blocked = true;
+      return JSON.stringify({ decision: 'block', reason: 'CHANNEL-SAYS-WRITE-THE-DOC' });
+    },
+  });
+  t.teardown(() => ch.close());
+  const api = await startMockApi({ respond: scripted([bash('echo tool-ran', usageFor(9000)), text('first-answer', usageFor(10000)), text('second-answer', usageFor(11000))]) });
+  t.teardown(() => api.close());
+  const root = t.testdir({});
+  // The client reached through a hostile path, as a user's install folder might be; the shell must not run any of it.
+  const hostileDir = join(root, `my "tools" 'x' $(touch pwned)`);
+  mkdirSync(hostileDir);
+  const hostileClient = join(hostileDir, 'hook-client.js');
+  symlinkSync(client, hostileClient);
+  const settings = await writeRunSettings({ dir: ch.dir, hookCommand: [process.execPath, hostileClient], statusLine: true });
+  const sandbox = await createClaudeSandbox({
+    root,
+    baseUrl: api.url,
+    env: { DISABLE_AUTO_COMPACT: '1', ...channelEnv(ch), FLOWER_PTY_USER_STATUSLINE: 'cat >/dev/null; echo USER-LINE-OK' },
+  });
+  const claude = runClaude({ t, sandbox, args: ['--session-id', randomUUID(), '--settings', settings, 'run the tool please'] });
+  const events = (name: string): HookMessage[] => seen.filter((m) => m.event === name);
+  await claude.waitFor(() => events('Stop').length >= 2, 60_000, 'the second Stop through the channel');
+  await claude.waitForScreen('USER-LINE-OK', 20_000);
+
+  t.same(
+    events('Stop').map((m) => m.payload['last_assistant_message']),
+    ['first-answer', 'second-answer'],
+  );
+  t.equal(events('Stop')[1]?.payload['stop_hook_active'], true, 'the second turn was caused by our block');
+  t.match(api.requests[2]?.lastUserText, /CHANNEL-SAYS-WRITE-THE-DOC/, 'the block reason reached the model');
+  t.equal(events('SessionStart')[0]?.payload['source'], 'startup');
+  t.match(events('UserPromptSubmit')[0]?.payload['prompt'], /run the tool please/);
+  t.equal(events('PostToolUse')[0]?.payload['tool_name'], 'Bash');
+  t.ok(events('statusline').length >= 1, 'the status line relay reported to the supervisor');
+  t.match(events('statusline').at(-1)?.payload, { context_window: { context_window_size: Number } });
+  t.notMatch(await claude.screenText(), /FLOWER-STATUS/, 'the user status line is not clobbered');
+  t.equal(ch.rejected, 0);
+  for (const where of [root, sandbox.projectDir, hostileDir]) t.notOk(existsSync(join(where, 'pwned')), `nothing ran in ${where}`);
 });
