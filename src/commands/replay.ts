@@ -3,7 +3,7 @@
 
 import { createReadStream, statSync } from 'node:fs';
 import { createLineSplitter, type LineSplitter } from '../core/jsonl.js';
-import { parseRecord } from '../core/transcript-record.js';
+import { mayMoveMeter, parseRecord } from '../core/transcript-record.js';
 import { createMeter, type Meter, type MeterSignal } from '../core/context-meter.js';
 import { resolvePolicy, type Policy } from '../core/policy.js';
 import { createMachine, transition, type MachineState } from '../core/machine.js';
@@ -131,6 +131,9 @@ export function createReplayer(opts: { window?: number; headroom?: number }): Re
 
   function take(lines: string[], events: ReplayEvent[]): void {
     for (const [i, line] of lines.entries()) {
+      // Until one record has parsed, parse everything: that is how a non-transcript is recognised.
+      // After that, skipped rows only delay a session signal to the next message row.
+      if (sawRecord && !mayMoveMeter(line)) continue;
       const rec = parseRecord(line);
       if (rec === null) continue;
       sawRecord = true;

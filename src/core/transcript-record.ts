@@ -201,6 +201,15 @@ export function toRecord(value: unknown): TranscriptRecord | null {
   }
 }
 
+// Only these record types move the meter; a cheap substring test spares JSON.parse for the rest
+// (progress, api-request-blob, …), which are most of a transcript's bytes. False positives only cost
+// a parse. Claude Code writes compact JSON; the optional space covers pretty-printed copies.
+const METER_TYPES = /"type": ?"(?:assistant|user|system|cost-state)"/;
+
+export function mayMoveMeter(line: string): boolean {
+  return METER_TYPES.test(line);
+}
+
 // One JSONL line → a record, or null for junk (torn line, not JSON, no `type`). Never throws.
 export function parseRecord(line: string): TranscriptRecord | null {
   if (line.length === 0) return null;

@@ -2,7 +2,7 @@
 // over-long lines, CRLF, junk lines.
 import t from 'tap';
 import { createLineSplitter } from '../../src/core/jsonl.js';
-import { parseRecord } from '../../src/core/transcript-record.js';
+import { mayMoveMeter, parseRecord } from '../../src/core/transcript-record.js';
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 
@@ -119,4 +119,14 @@ t.test('parseRecord types the records the meter reads', async (t) => {
     text: '',
     contentChars: 0,
   });
+});
+
+t.test('mayMoveMeter passes every record type the meter reads and skips the bulk', async (t) => {
+  for (const type of ['assistant', 'user', 'system', 'cost-state']) {
+    t.ok(mayMoveMeter(`{"parentUuid":null,"type":"${type}","x":1}`), type);
+    t.ok(mayMoveMeter(`{"type": "${type}"}`), `${type}, pretty`);
+  }
+  for (const type of ['progress', 'api-request-blob', 'file-history-snapshot', 'mode', 'attachment']) {
+    t.notOk(mayMoveMeter(`{"type":"${type}","sessionId":"s"}`), type);
+  }
 });
