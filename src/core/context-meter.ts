@@ -53,6 +53,16 @@ export interface Meter {
   readonly interrupts: number;
 }
 
+// What the transcripts carry for the counters (checked on the fixtures):
+// - cost: 2.1.332 writes `cost-state` rows, cumulative per session (restored on --resume, reset by
+//   /clear: the new session's file starts its own); 2.1.39 writes no cost at all, hence `null`.
+// - turns: `system/turn_duration` ends a completed turn in 2.1.332, preceded by `stop_hook_summary`
+//   only when Stop hooks are configured; neither is written after an interrupt or a client-side
+//   "Prompt is too long" block, and 2.1.39 wrote turn_duration for only a few turns. So turn ends are
+//   a signal, not a count to trust: `numTurns` counts API responses instead, which every version has.
+// - the meter vs Claude Code's own compaction trigger (compactMetadata.preTokens, spotter 2.1.39):
+//   the reading (in+cc+cr) is 96.8%, 99.6%, 99.9% of it; with output tokens added, no better (the
+//   2.1.39 rows were written mid-stream with output_tokens 1); `estimate` is 99.3%, 100.0%, 99.9%.
 const CHARS_PER_TOKEN = 4; // Claude Code's rough estimator divides characters by 4
 const INTERRUPT_PREFIX = '[Request interrupted by user'; // also "… for tool use]"
 const SYNTHETIC_OVERFLOW_PREFIX = 'Prompt is too long'; // 2.1.332's client-side block and API 400 rows
