@@ -61,8 +61,9 @@ export interface Meter {
 //   "Prompt is too long" block, and 2.1.39 wrote turn_duration for only a few turns. So turn ends are
 //   a signal, not a count to trust: `numTurns` counts API responses instead, which every version has.
 // - the meter vs Claude Code's own compaction trigger (compactMetadata.preTokens, spotter 2.1.39):
-//   the reading (in+cc+cr) is 96.8%, 99.6%, 99.9% of it; with output tokens added, no better (the
-//   2.1.39 rows were written mid-stream with output_tokens 1); `estimate` is 99.3%, 100.0%, 99.9%.
+//   the reading (in+cc+cr) is 96.8%, 99.6%, 99.9% of it; adding output_tokens gives 96.8%, 99.98%,
+//   99.9%: neither choice holds 3% on 4d5611e5, whose last rows were written mid-stream (output_tokens 1)
+//   before an 8 KB tool call and a 28 KB tool result. `estimate` (below) is 99.3%, 100.0%, 99.9%.
 const CHARS_PER_TOKEN = 4; // Claude Code's rough estimator divides characters by 4
 const INTERRUPT_PREFIX = '[Request interrupted by user'; // also "… for tool use]"
 const SYNTHETIC_OVERFLOW_PREFIX = 'Prompt is too long'; // 2.1.332's client-side block and API 400 rows
