@@ -21,6 +21,22 @@ export interface HookChannel {
   close(): Promise<void>; // closes the server and removes the folder
 }
 
+// The variables claude's environment needs so the hook client finds this run (src/hook-client.ts reads
+// the same names; it imports nothing of ours to keep its start-up small).
+export const HOOK_ENV = {
+  socket: 'FLOWER_PTY_SOCKET',
+  token: 'FLOWER_PTY_TOKEN',
+  timeoutMs: 'FLOWER_PTY_HOOK_TIMEOUT_MS',
+  userStatusLine: 'FLOWER_PTY_USER_STATUSLINE',
+} as const;
+
+// The env entries to add to claude's environment for `channel`; the user's statusLine command, if any, is chained.
+export function hookChannelEnv(channel: HookChannel, userStatusLine: string | null): Record<string, string> {
+  const env: Record<string, string> = { [HOOK_ENV.socket]: channel.socketPath, [HOOK_ENV.token]: channel.token };
+  if (userStatusLine !== null) env[HOOK_ENV.userStatusLine] = userStatusLine;
+  return env;
+}
+
 export type HookHandler = (msg: HookMessage) => Promise<string> | string;
 
 // A statusLine payload is a few KiB and a hook payload rarely more; 8 MB only guards the supervisor's memory.
@@ -109,9 +125,9 @@ function serveConnection(socket: Socket, token: string, handler: HookHandler, re
   };
   const finish = (line: Buffer): void => {
     done = true;
-    socket.setTimeout(0); // from here the handler decides how long this takes
     const msg = parseRequest(line, token);
-    if (!msg) return refuse();
+    if (!msg) return refuse(); // the idle timer stays on: a refused client gets no more of our time
+    socket.setTimeout(0); // from here the handler decides how long this takes
     Promise.resolve()
       .then(() => handler(msg))
       .then(
@@ -127,7 +143,6 @@ function serveConnection(socket: Socket, token: string, handler: HookHandler, re
     size += take.length;
     if (size > MAX_LINE_BYTES) {
       done = true;
-      socket.setTimeout(0);
       return refuse();
     }
     chunks.push(take);

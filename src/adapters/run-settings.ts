@@ -2,6 +2,7 @@
 // flower-pty's hook client; plus a read-only lookup of the user's own statusLine command to chain to.
 import { writeFile, rename, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface RunSettingsInput {
   dir: string; // the private run folder
@@ -20,6 +21,14 @@ export const DEFAULT_HOOK_EVENTS: readonly string[] = [
   'Notification',
   'SessionEnd',
 ];
+
+// The argv that runs the built hook client with this node: dist/hook-client.js next to dist/adapters/.
+// Run from the TypeScript source (tests), it points at the built copy in dist/ all the same.
+export function defaultHookCommand(): string[] {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const client = new URL(fromSource ? '../../dist/hook-client.js' : '../hook-client.js', import.meta.url);
+  return [process.execPath, fileURLToPath(client)];
+}
 
 // Claude kills a hook after this many seconds; the client gives up on the supervisor well before (15 s).
 const HOOK_TIMEOUT_S = 60;

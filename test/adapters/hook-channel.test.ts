@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openHookChannel } from '../../src/adapters/hook-channel.js';
+import { openHookChannel, hookChannelEnv } from '../../src/adapters/hook-channel.js';
 import type { HookMessage, HookChannel } from '../../src/adapters/hook-channel.js';
 import { writeRunSettings } from '../../src/adapters/run-settings.js';
 import { startMockApi, scripted, bash, text, usageFor } from '../../src/mock/messages-api.js';
@@ -61,10 +61,7 @@ function runCommand(file: string, args: string[], env: Record<string, string>, s
 const runClient = (event: string, env: Record<string, string>, stdin: string): Promise<ClientRun> =>
   runCommand(process.execPath, [client, event], baseEnv(env), stdin);
 
-const channelEnv = (ch: HookChannel): Record<string, string> => ({
-  FLOWER_PTY_SOCKET: ch.socketPath,
-  FLOWER_PTY_TOKEN: ch.token,
-});
+const channelEnv = (ch: HookChannel): Record<string, string> => hookChannelEnv(ch, null);
 
 // Sends one raw request line over the socket and returns the raw answer.
 function rawRequest(socketPath: string, line: string | Buffer): Promise<string> {
@@ -99,6 +96,13 @@ t.test('the run folder is 0700, the socket 0600, the token 32 random bytes, the 
   t.not(a.token, b.token, 'each run has its own secret');
   t.not(a.dir, b.dir, 'each run has its own folder');
   t.ok(Buffer.byteLength(a.socketPath) <= 103, `socket path fits sun_path (${a.socketPath})`);
+});
+
+t.test('hookChannelEnv names the socket and secret, and the user status line only when there is one', async (t) => {
+  const ch = await openHookChannel({ handler: () => '' });
+  t.teardown(() => ch.close());
+  t.same(hookChannelEnv(ch, null), { FLOWER_PTY_SOCKET: ch.socketPath, FLOWER_PTY_TOKEN: ch.token });
+  t.same(hookChannelEnv(ch, 'my-line.sh'), { FLOWER_PTY_SOCKET: ch.socketPath, FLOWER_PTY_TOKEN: ch.token, FLOWER_PTY_USER_STATUSLINE: 'my-line.sh' });
 });
 
 t.test('opts.dir chooses the parent of the private folder; close removes the folder', async (t) => {
@@ -340,7 +344,7 @@ t.test('the REAL claude 2.1.332 drives the channel: hooks, a Stop block that ste
   const sandbox = await createClaudeSandbox({
     root,
     baseUrl: api.url,
-    env: { DISABLE_AUTO_COMPACT: '1', ...channelEnv(ch), FLOWER_PTY_USER_STATUSLINE: 'cat >/dev/null; echo USER-LINE-OK' },
+    env: { DISABLE_AUTO_COMPACT: '1', ...hookChannelEnv(ch, 'cat >/dev/null; echo USER-LINE-OK') },
   });
   const claude = runClaude({ t, sandbox, args: ['--session-id', randomUUID(), '--settings', settings, 'run the tool please'] });
   const events = (name: string): HookMessage[] => seen.filter((m) => m.event === name);

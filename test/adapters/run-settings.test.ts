@@ -4,8 +4,9 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, statSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { writeRunSettings, buildRunSettings, findUserStatusLine, shellQuote } from '../../src/adapters/run-settings.js';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeRunSettings, buildRunSettings, findUserStatusLine, shellQuote, defaultHookCommand } from '../../src/adapters/run-settings.js';
 
 interface Settings {
   hooks: Record<string, Array<{ hooks: Array<{ type: string; command: string; timeout: number }> }>>;
@@ -131,4 +132,15 @@ t.test('findUserStatusLine never writes', async (t) => {
   t.equal(await findUserStatusLine(where), 'U');
   t.same(snapshot(), before);
   t.equal(readFileSync(join(where.cwd, '.claude', 'settings.local.json'), 'utf8'), '{ broken');
+});
+
+t.test('defaultHookCommand points at dist/hook-client.js from the source and from the build', async (t) => {
+  const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const want = [process.execPath, join(repo, 'dist', 'hook-client.js')];
+  t.same(defaultHookCommand(), want, 'from the TypeScript source');
+  const built = join(repo, 'dist', 'adapters', 'run-settings.js');
+  if (!existsSync(built)) spawnSync(join(repo, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json'], { cwd: repo, stdio: 'ignore' });
+  const probe = `import(${JSON.stringify(built)}).then((m) => process.stdout.write(JSON.stringify(m.defaultHookCommand())))`;
+  const run = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
+  t.same(JSON.parse(run.stdout || 'null'), want, `from the build: ${run.stderr}`);
 });
