@@ -52,9 +52,10 @@ export interface RunningClaude {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-// The idle prompt: an empty '❯' line with a rule above it and no "esc to interrupt" (busy) footer.
+// Idle and taking input: the '❯' prompt box between two rules, no "esc to interrupt" (busy) footer and no
+// modal. The prompt line may hold a draft or a placeholder ("Resend your message to try again" after an error).
 export function looksReady(screen: string): boolean {
-  return /─{10,}\n❯\s*\n─{10,}/.test(screen) && !screen.includes('esc to interrupt');
+  return /─{10,}\n❯[^\n]*\n─{10,}/.test(screen) && !screen.includes('esc to interrupt') && !screen.includes('Enter to confirm');
 }
 
 export function runClaude(opts: RunClaudeOptions): RunningClaude {

@@ -110,4 +110,7 @@ t.test('a 400 prompt-too-long reply fires StopFailure, not Stop', async (tt) => 
   tt.equal(failure?.last_assistant_message, 'Prompt is too long');
   tt.equal(r.hooks.payloads('Stop').length, 0, 'no Stop hook for a failed turn');
   tt.equal(r.api.requests.length, 1, 'a 400 is not retried and, with auto-compact disabled, not compacted');
+  const screen = await r.claude.waitForScreen('Context limit reached', 10000);
+  tt.match(screen, /Once fixed, resend your message/, 'the prompt shows the error placeholder');
+  await r.claude.waitFor(async () => looksReady(await r.claude.screenText()), 10000, 'the idle prompt after the error');
 });
