@@ -14,6 +14,7 @@ import { openNotesStore } from '../adapters/notes-store.js';
 import { openLog } from '../adapters/log-file.js';
 import { supervise, type SuperviseOptions } from '../supervisor.js';
 import { createPlainHost } from '../hosts/plain-host.js';
+import { createSplitHost } from '../hosts/split-host.js';
 import type { Host } from '../hosts/host.js';
 
 export interface RunCommandOptions {
@@ -107,7 +108,7 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
   }
 
   const log = openLog(o.log ?? null);
-  const host: Host = createPlainHost({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+  const host: Host = o.plain || !process.stdout.isTTY ? createPlainHost({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }) : createSplitHost({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, documentPath: workbench ? openNotesStore(workbench, step).currentPath : null });
   const abort = new AbortController();
   let signalled: NodeJS.Signals | null = null;
   const onSignal = (sig: NodeJS.Signals) => {

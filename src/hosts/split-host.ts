@@ -1,0 +1,405 @@
+// The default face: claude's screen in one pane, the handoff document in another, a status bar
+// below, and a tmux-style prefix key for flower's own commands. blessed draws; stdin is read raw here.
+
+import { readFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import blessed from 'blessed';
+import type { Widgets } from 'blessed';
+
+import type { Host, HostCommand, StatusView } from './host.js';
+import { FlowerError } from '../errors.js';
+import { computeLayout, type Layout } from '../core/layout.js';
+import { createKeyRouter, DEFAULT_PREFIX, parsePrefix, prefixName, type Focus, type KeyAction, type PaneCommand } from '../core/keymap.js';
+import { documentLines, previewLines, type StyledLine } from '../core/document-view.js';
+import { createModeTracker, type ModeTracker } from '../core/terminal-modes.js';
+import { composeTitle } from '../core/title-filter.js';
+import { statusLine } from '../core/status-text.js';
+import { createSessionPane } from '../tui/session-pane.js';
+import { createDocumentPane } from '../tui/document-pane.js';
+import { createStatusBar } from '../tui/status-bar.js';
+import { createHelpOverlay } from '../tui/help-overlay.js';
+import { createFrameScheduler } from '../tui/frame-scheduler.js';
+import { runEditor } from '../tui/editor.js';
+
+export interface SplitHostOptions {
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  env: Record<string, string | undefined>;
+  /** the step's document file: shown at start when it exists, opened by "prefix e" */
+  documentPath: string | null;
+  /** "C-]" (default), "C-\\", ...; else $FLOWER_PTY_PREFIX */
+  prefix?: string;
+}
+
+const FLASH_MS = 4_000;
+
+interface ScreenInternals {
+  leave(): void;
+  enter(): void;
+  program: { cup(y: number, x: number): void; showCursor(): void; hideCursor(): void; flush(): void };
+}
+
+// Modes the child asks of "its" terminal that only the outer terminal can do: mirrored there.
+const MIRRORED = { paste: 2004, focus: 1004 } as const;
+
+function shortPath(path: string, room: number): string {
+  return path.length <= room ? path : `…${path.slice(path.length - Math.max(1, room - 1))}`;
+}
+
+function printable(key: string): string {
+  return [...key].map((c) => (c.charCodeAt(0) < 0x20 ? prefixName(c) : c === '\u007f' ? 'DEL' : c)).join('');
+}
+
+export function createSplitHost(o: SplitHostOptions): Host {
+  const { stdin, stdout, env } = o;
+  const prefixSetting = o.prefix ?? env.FLOWER_PTY_PREFIX ?? DEFAULT_PREFIX;
+  const parsedPrefix = parsePrefix(prefixSetting);
+  if ('problem' in parsedPrefix) throw new FlowerError(`${o.prefix ? 'prefix' : 'FLOWER_PTY_PREFIX'}: ${parsedPrefix.problem}`);
+  const prefix = parsedPrefix.byte;
+  const prefixLabel = prefixName(prefix);
+  const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
+
+  const inputListeners: Array<(data: string) => void> = [];
+  const resizeListeners: Array<(cols: number, rows: number) => void> = [];
+  const commandListeners: Array<(command: HostCommand) => void> = [];
+
+  // blessed gets a dead input: every byte from the person is ours to route (Esc, Alt, paste), and
+  // blessed never puts stdin in raw mode behind our back (stack.md §2).
+  const screen = blessed.screen({
+    input: new PassThrough() as unknown as NodeJS.ReadableStream,
+    output: stdout,
+    fullUnicode: true,
+    smartCSR: true,
+    warnings: false,
+    title: 'flower-pty',
+  } as unknown as Widgets.IScreenOptions);
+  // Parts of blessed its typings leave out: leave/enter the alternate screen, a buffered cursor.
+  const internals = screen as unknown as ScreenInternals;
+  const program = internals.program;
+
+  let documentVisible = true;
+  let focus: Focus = 'session';
+  let layout: Layout = computeLayout({ cols: screen.width as number, rows: screen.height as number, documentVisible });
+  const pane = createSessionPane({
+    screen,
+    cols: layout.inner.cols,
+    rows: layout.inner.rows,
+    onReply: (data) => emitInput(data),
+  });
+  const documentPane = createDocumentPane({ screen, noColor });
+  const statusBar = createStatusBar({ screen, noColor });
+  const help = createHelpOverlay({ screen, prefix: prefixLabel });
+  const router = createKeyRouter(prefix);
+
+  let modes: ModeTracker = createModeTracker();
+  let view: StatusView | null = null;
+  let childTitle = '';
+  let outerTitle = '';
+  let message: string | null = null;
+  let flash: string | null = null;
+  let flashTimer: NodeJS.Timeout | null = null;
+  let shownPath: string | null = null;
+  let documentShown = false;
+  let childRunning = false;
+  let childEverEnded = false;
+  let suspended = false;
+  let restored = false;
+  let cursorShown = false;
+  const mirrored = { paste: false, focus: false };
+  const wasRaw = stdin.isTTY ? stdin.isRaw : false;
+  const decoder = new StringDecoder('utf8');
+
+  const frames = createFrameScheduler(drawFrame);
+
+  function emitInput(data: string): void {
+    for (const listener of inputListeners) listener(data);
+  }
+
+  function emitCommand(command: HostCommand): void {
+    for (const listener of commandListeners) listener(command);
+  }
+
+  function drawFrame(): void {
+    if (restored || suspended) return;
+    screen.render();
+    const cursor = focus === 'session' && childRunning && help.hidden ? pane.cursor() : null;
+    if (cursor) {
+      program.cup(cursor.y, cursor.x);
+      if (!cursorShown) program.showCursor();
+      cursorShown = true;
+    } else if (cursorShown) {
+      program.hideCursor();
+      cursorShown = false;
+    }
+    program.flush();
+    mirrorModes();
+  }
+
+  function mirrorModes(force = false): void {
+    let seq = '';
+    for (const key of ['paste', 'focus'] as const) {
+      const want = key === 'paste' ? pane.bracketedPaste : pane.sendFocus;
+      if (want !== mirrored[key] || force) seq += `\u001b[?${MIRRORED[key]}${want ? 'h' : 'l'}`;
+      mirrored[key] = want;
+    }
+    if (seq) stdout.write(seq);
+  }
+
+  function mirrorOff(): string {
+    return `\u001b[?${MIRRORED.paste}l\u001b[?${MIRRORED.focus}l`;
+  }
+
+  function labels(): void {
+    const mark = (f: Focus) => (focus === f ? '▶ ' : '');
+    pane.box.setLabel(` ${mark('session')}claude${childTitle ? ` · ${childTitle.slice(0, 60)}` : ''} `);
+    const room = Math.max(8, (layout.document?.width ?? 40) - 12);
+    documentPane.box.setLabel(` ${mark('document')}${shownPath ? shortPath(shownPath, room) : 'handoff document'} `);
+    const border = (f: Focus) => (noColor ? {} : { fg: focus === f ? 'cyan' : 'default' });
+    pane.box.style.border = border('session');
+    documentPane.box.style.border = border('document');
+  }
+
+  function applyLayout(): void {
+    const before = layout.inner;
+    layout = computeLayout({ cols: screen.width as number, rows: screen.height as number, documentVisible });
+    const place = (box: Widgets.BoxElement, r: { left: number; top: number; width: number; height: number }) => {
+      box.left = r.left;
+      box.top = r.top;
+      box.width = r.width;
+      box.height = r.height;
+    };
+    place(pane.box, layout.session);
+    place(statusBar.box, layout.status);
+    if (layout.document) {
+      place(documentPane.box, layout.document);
+      documentPane.box.show();
+    } else {
+      documentPane.box.hide();
+      if (focus === 'document') focus = 'session';
+    }
+    labels();
+    refreshStatus();
+    const { cols, rows } = layout.inner;
+    if (cols !== before.cols || rows !== before.rows) {
+      // Resize both sides: the emulator here, the pty through the supervisor (stack.md §11.6).
+      pane.resize(cols, rows);
+      for (const listener of resizeListeners) listener(cols, rows);
+    }
+    frames.request();
+  }
+
+  function refreshStatus(): void {
+    if (!view) return;
+    const hint = focus === 'document' ? `document: j/k scroll · Tab back · ${prefixLabel} ? keys` : `${prefixLabel} ? for keys`;
+    if (statusBar.update(view, { hint, message: flash ?? message })) frames.request();
+  }
+
+  function showFlash(text: string): void {
+    flash = text;
+    if (flashTimer) clearTimeout(flashTimer);
+    flashTimer = setTimeout(() => {
+      flash = null;
+      flashTimer = null;
+      refreshStatus();
+    }, FLASH_MS);
+    flashTimer.unref();
+    refreshStatus();
+  }
+
+  function showDocument(path: string, text: string | null): void {
+    const lines: StyledLine[] = text === null
+      ? [{ style: 'flag', text: `! the document ${path} is not on disk (deleted or moved?)` }]
+      : documentLines(text);
+    const same = documentShown && path === shownPath;
+    shownPath = path || shownPath;
+    documentShown = true;
+    labels();
+    documentPane.show(lines, shownPath ?? 'handoff document', same);
+    frames.request();
+  }
+
+  function showPreview(): void {
+    if (documentShown || !view) return;
+    const lines = previewLines({ ...view, documentPath: view.documentPath ?? o.documentPath });
+    documentPane.show(lines, 'handoff document', true);
+  }
+
+  function readDocument(path: string): string | null {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch {
+      return null;
+    }
+  }
+
+  async function editDocument(): Promise<void> {
+    const path = shownPath || view?.documentPath || o.documentPath;
+    if (!path) {
+      showFlash('no document file: this run has no workbench');
+      return;
+    }
+    emitCommand('edit-document');
+    suspended = true;
+    frames.suspend(true);
+    stdout.write(mirrorOff());
+    internals.leave();
+    // A paused stdin stops reading the tty, so the editor gets every key.
+    if (stdin.isTTY) stdin.setRawMode(false);
+    stdin.pause();
+    const result = await runEditor(path, env);
+    if (restored) return;
+    if (stdin.isTTY) stdin.setRawMode(true);
+    stdin.resume();
+    internals.enter();
+    suspended = false;
+    mirrorModes(true);
+    showDocument(path, readDocument(path));
+    if (!result.ok && result.problem) showFlash(result.problem);
+    frames.suspend(false);
+    screen.alloc();
+    frames.request();
+  }
+
+  function command(c: PaneCommand): void {
+    switch (c) {
+      case 'focus':
+        if (focus === 'session' && !documentVisible) {
+          documentVisible = true;
+          applyLayout();
+        }
+        focus = focus === 'session' && layout.document ? 'document' : 'session';
+        labels();
+        refreshStatus();
+        break;
+      case 'edit':
+        void editDocument();
+        break;
+      case 'force-handoff':
+        emitCommand('force-handoff');
+        showFlash('asked for a handoff now');
+        break;
+      case 'hold-toggle':
+        emitCommand(view?.held ? 'release' : 'hold');
+        showFlash(view?.held ? 'released: the next session may start' : 'held: the next session waits for release');
+        break;
+      case 'toggle-document':
+        documentVisible = !documentVisible;
+        applyLayout();
+        break;
+      case 'quit':
+        emitCommand('quit');
+        showFlash('quitting: ending claude');
+        break;
+      case 'help':
+        help.show();
+        help.setFront();
+        break;
+      default:
+        documentPane.scroll(c);
+    }
+    frames.request();
+  }
+
+  function act(action: KeyAction): void {
+    if (action.type === 'send') emitInput(action.data);
+    else if (action.type === 'command') command(action.command);
+    else if (action.where === 'prefix') showFlash(`${prefixLabel} ${printable(action.key)} does nothing: ${prefixLabel} ? lists the keys`);
+    else showFlash(`the document pane has the keys: Tab or Esc gives them back to claude`);
+  }
+
+  function onStdin(chunk: Buffer): void {
+    if (suspended || restored) return;
+    const text = decoder.write(chunk);
+    if (!text) return;
+    if (!help.hidden) {
+      help.hide(); // any key closes the help, and is used up doing so
+      frames.request();
+      return;
+    }
+    for (const action of router.push(text, { focus, applicationCursor: pane.applicationCursor })) act(action);
+  }
+
+  screen.on('resize', applyLayout);
+  if (stdin.isTTY) stdin.setRawMode(true);
+  stdin.on('data', onStdin);
+  stdin.resume();
+
+  applyLayout();
+  const initial = o.documentPath ? readDocument(o.documentPath) : null;
+  if (o.documentPath && initial !== null) showDocument(o.documentPath, initial);
+  else documentPane.show([{ style: 'hint', text: 'starting…' }], 'handoff document', false);
+  frames.request();
+
+  return {
+    size() {
+      return { ...layout.inner };
+    },
+    onInput(listener) {
+      inputListeners.push(listener);
+    },
+    onResize(listener) {
+      resizeListeners.push(listener);
+    },
+    onCommand(listener) {
+      commandListeners.push(listener);
+    },
+    childOutput(data) {
+      modes.push(data);
+      pane.write(data, () => frames.request());
+    },
+    childTitle(title) {
+      childTitle = title;
+      labels();
+      const next = composeTitle(title, view ? statusLine(view) : '');
+      if (next !== outerTitle) screen.title = outerTitle = next;
+      frames.request();
+    },
+    status(next) {
+      if (view && next.note !== view.note) message = null;
+      view = next;
+      refreshStatus();
+      showPreview();
+    },
+    message(text) {
+      message = text;
+      // Between generations the session pane is free: say it there too, as the plain host does.
+      if (!childRunning) pane.write(`\r\n\u001b[1mflower-pty:\u001b[0m ${text}\r\n`, () => frames.request());
+      refreshStatus();
+    },
+    documentChanged(path, text) {
+      showDocument(path, text);
+    },
+    childStarted() {
+      if (childEverEnded) pane.reset();
+      childRunning = true;
+      frames.request();
+    },
+    childEnded() {
+      childRunning = false;
+      childEverEnded = true;
+      // A crashed child leaves its modes on (app cursor, paste...): turn them off in the emulator.
+      const reset = modes.resetSequence();
+      modes = createModeTracker();
+      if (reset) pane.write(reset, () => frames.request());
+      frames.request();
+    },
+    restore() {
+      if (restored) return;
+      restored = true;
+      frames.dispose();
+      if (flashTimer) clearTimeout(flashTimer);
+      stdin.off('data', onStdin);
+      try {
+        screen.destroy();
+      } catch {
+        // a half-torn-down screen must not stop the terminal from being given back
+      }
+      stdout.write(`${mirrorOff()}\u001b[?25h`);
+      if (stdin.isTTY) stdin.setRawMode(wasRaw);
+      stdin.pause();
+      pane.dispose();
+    },
+  };
+}

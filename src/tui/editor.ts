@@ -1,0 +1,24 @@
+// Runs the person's editor on a file with the terminal handed over ($VISUAL, then $EDITOR, then vi).
+// The command goes through the shell so "code --wait" style values work; the path is quoted.
+
+import { spawn } from 'node:child_process';
+
+export function editorCommand(env: Record<string, string | undefined>): string {
+  return env.VISUAL?.trim() || env.EDITOR?.trim() || 'vi';
+}
+
+export function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+export function runEditor(path: string, env: Record<string, string | undefined>): Promise<{ ok: boolean; problem?: string }> {
+  const command = editorCommand(env);
+  return new Promise((resolve) => {
+    const child = spawn(`${command} ${shellQuote(path)}`, { shell: true, stdio: 'inherit', env: env as NodeJS.ProcessEnv });
+    child.on('error', (error) => resolve({ ok: false, problem: `could not start the editor "${command}": ${error.message}; set $VISUAL or $EDITOR` }));
+    child.on('exit', (code, signal) => {
+      if (code === 0) resolve({ ok: true });
+      else resolve({ ok: false, problem: `the editor "${command}" ended with ${signal ?? `code ${code}`}${code === 127 ? ': not found, set $VISUAL or $EDITOR' : ''}` });
+    });
+  });
+}

@@ -1,0 +1,58 @@
+// Coalesces repaints: however many chunks arrive, at most one frame per FRAME_MS, and never one
+// render per chunk. Suspending (while an editor owns the terminal) keeps the request for later.
+
+export const FRAME_MS = 16;
+
+export interface FrameScheduler {
+  request(): void;
+  suspend(on: boolean): void;
+  /** frames actually rendered so far (the bench reports it) */
+  readonly frames: number;
+  dispose(): void;
+}
+
+export function createFrameScheduler(render: () => void, frameMs = FRAME_MS, now: () => number = () => performance.now()): FrameScheduler {
+  let timer: NodeJS.Timeout | null = null;
+  let dirty = false;
+  let suspended = false;
+  let disposed = false;
+  let last = -Infinity;
+  let frames = 0;
+
+  function run(): void {
+    timer = null;
+    if (!dirty || suspended || disposed) return;
+    dirty = false;
+    last = now();
+    frames++;
+    render();
+  }
+
+  function schedule(): void {
+    if (timer || suspended || disposed || !dirty) return;
+    timer = setTimeout(run, Math.max(0, last + frameMs - now()));
+  }
+
+  return {
+    request() {
+      dirty = true;
+      schedule();
+    },
+    suspend(on) {
+      suspended = on;
+      if (on && timer) {
+        clearTimeout(timer);
+        timer = null;
+      }
+      schedule();
+    },
+    get frames() {
+      return frames;
+    },
+    dispose() {
+      disposed = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+    },
+  };
+}

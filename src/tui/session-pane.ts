@@ -1,0 +1,156 @@
+// The session pane: the child's output parsed by @xterm/headless and painted cell by cell into a
+// blessed box's area of the screen buffer (colours, bold/underline/inverse, wide characters, cursor).
+
+import blessed from 'blessed';
+import type { Widgets } from 'blessed';
+import xtermHeadless from '@xterm/headless';
+import unicode11 from '@xterm/addon-unicode11';
+import type { IBufferCell, Terminal as XTerminal } from '@xterm/headless';
+
+// Both packages are CommonJS: default import, then destructure (stack.md §3).
+const { Terminal } = xtermHeadless;
+const { Unicode11Addon } = unicode11;
+
+// blessed's own typings say match() returns a string; it returns the palette index.
+const matchColor = (blessed.colors as unknown as { match(r: number, g: number, b: number): number }).match;
+
+export const SCROLLBACK = 1000;
+const DEFAULT_COLOR = 0x1ff;
+
+type Cell = [number, string];
+type Row = Cell[] & { dirty?: boolean };
+
+export interface SessionPane {
+  readonly box: Widgets.BoxElement;
+  readonly term: XTerminal;
+  /** child output; `parsed` runs once the emulator has applied it */
+  write(data: string, parsed?: () => void): void;
+  resize(cols: number, rows: number): void;
+  /** forget the previous child's screen and modes */
+  reset(): void;
+  /** where the child's cursor is on the outer screen, or null when hidden or scrolled away */
+  cursor(): { x: number; y: number } | null;
+  readonly applicationCursor: boolean;
+  readonly bracketedPaste: boolean;
+  readonly sendFocus: boolean;
+  dispose(): void;
+}
+
+// blessed attribute word: flags << 18 | fg << 9 | bg, flags bold 1, underline 2, blink 4, inverse 8,
+// invisible 16, colours 0-255 or 0x1ff for the default. Truecolor is quantised to the 256 palette.
+export function cellAttr(cell: IBufferCell): number {
+  let flags = 0;
+  if (cell.isBold()) flags |= 1;
+  if (cell.isUnderline()) flags |= 2;
+  if (cell.isBlink()) flags |= 4;
+  if (cell.isInverse()) flags |= 8;
+  if (cell.isInvisible()) flags |= 16;
+  const fg = cell.isFgDefault() ? DEFAULT_COLOR : cell.isFgRGB() ? rgbIndex(cell.getFgColor()) : cell.getFgColor();
+  const bg = cell.isBgDefault() ? DEFAULT_COLOR : cell.isBgRGB() ? rgbIndex(cell.getBgColor()) : cell.getBgColor();
+  return (flags << 18) | (fg << 9) | bg;
+}
+
+function rgbIndex(rgb: number): number {
+  return matchColor((rgb >> 16) & 0xff, (rgb >> 8) & 0xff, rgb & 0xff); // blessed caches by value
+}
+
+export function createSessionPane(opts: {
+  screen: Widgets.Screen;
+  cols: number;
+  rows: number;
+  /** what the emulator answers (DA, CPR...): it must reach the child (stack.md §11.3) */
+  onReply: (data: string) => void;
+  label?: string;
+  border?: Widgets.Border | 'line';
+}): SessionPane {
+  const term = new Terminal({ cols: opts.cols, rows: opts.rows, scrollback: SCROLLBACK, allowProposedApi: true });
+  // Unicode 11 widths match what Ink (and so claude) assumes for emoji (stack.md §3).
+  term.loadAddon(new Unicode11Addon());
+  term.unicode.activeVersion = '11';
+  const replies = [term.onData(opts.onReply), term.onBinary(opts.onReply)];
+
+  // DECTCEM is not in term.modes; watch it without swallowing it (returning false lets xterm act too).
+  let cursorVisible = true;
+  const watchCursor = (visible: boolean) => (params: (number | number[])[]) => {
+    if (params.includes(25)) cursorVisible = visible;
+    return false;
+  };
+  const hooks = [
+    term.parser.registerCsiHandler({ prefix: '?', final: 'h' }, watchCursor(true)),
+    term.parser.registerCsiHandler({ prefix: '?', final: 'l' }, watchCursor(false)),
+  ];
+
+  const box = blessed.box({
+    parent: opts.screen,
+    border: opts.border ?? 'line',
+    ...(opts.label ? { label: opts.label } : {}),
+    tags: false,
+  });
+
+  let origin: { x: number; y: number } | null = null;
+  const reuse = term.buffer.active.getNullCell();
+
+  // Runs inside screen.render(), after blessed drew the box: overwrite the inner area with the emulator.
+  box.on('render', (coords: { xi: number; xl: number; yi: number; yl: number }) => {
+    const el = box as unknown as { ileft: number; itop: number; iright: number; ibottom: number };
+    const lines = (opts.screen as unknown as { lines: Row[] }).lines;
+    const x0 = coords.xi + el.ileft;
+    const y0 = coords.yi + el.itop;
+    const width = Math.min(term.cols, coords.xl - el.iright - x0);
+    const height = Math.min(term.rows, coords.yl - el.ibottom - y0);
+    origin = { x: x0, y: y0 };
+    const buffer = term.buffer.active;
+    for (let y = 0; y < height; y++) {
+      const row = lines[y0 + y];
+      if (!row) continue;
+      const line = buffer.getLine(buffer.viewportY + y);
+      for (let x = 0; x < width; x++) {
+        const target = row[x0 + x];
+        if (!target) continue;
+        const cell = line?.getCell(x, reuse);
+        if (!cell) {
+          target[0] = (DEFAULT_COLOR << 9) | DEFAULT_COLOR;
+          target[1] = ' ';
+          continue;
+        }
+        target[0] = cellAttr(cell);
+        // The right half of a wide character is width 0 in xterm and a space blessed eats.
+        target[1] = cell.getWidth() === 0 ? ' ' : cell.getChars() || ' ';
+      }
+      row.dirty = true;
+    }
+  });
+
+  return {
+    box,
+    term,
+    write(data, parsed) {
+      term.write(data, parsed);
+    },
+    resize(cols, rows) {
+      if (cols !== term.cols || rows !== term.rows) term.resize(Math.max(1, cols), Math.max(1, rows));
+    },
+    reset() {
+      term.reset();
+      cursorVisible = true;
+    },
+    cursor() {
+      const buffer = term.buffer.active;
+      if (!cursorVisible || !origin || buffer.viewportY !== buffer.baseY) return null;
+      return { x: origin.x + buffer.cursorX, y: origin.y + buffer.cursorY };
+    },
+    get applicationCursor() {
+      return term.modes.applicationCursorKeysMode;
+    },
+    get bracketedPaste() {
+      return term.modes.bracketedPasteMode;
+    },
+    get sendFocus() {
+      return term.modes.sendFocusMode;
+    },
+    dispose() {
+      for (const d of [...replies, ...hooks]) d.dispose();
+      term.dispose();
+    },
+  };
+}

@@ -1,0 +1,30 @@
+// The status bar: two lines at the bottom of the screen, rebuilt from the supervisor's view and
+// only re-set when the text really changed (the supervisor reports four times a second).
+
+import blessed from 'blessed';
+import type { Widgets } from 'blessed';
+import { statusBarLines, type StatusBarInput } from '../core/status-bar.js';
+import { taggedSegments } from './styled-text.js';
+
+export interface StatusBar {
+  readonly box: Widgets.BoxElement;
+  /** true when the content changed and a frame is needed */
+  update(view: StatusBarInput, opts: { hint: string; message: string | null }): boolean;
+}
+
+export function createStatusBar(opts: { screen: Widgets.Screen; noColor: boolean }): StatusBar {
+  const box = blessed.box({ parent: opts.screen, tags: true, wrap: false });
+  let last = '';
+  return {
+    box,
+    update(view, o) {
+      const width = typeof box.width === 'number' ? box.width : 80;
+      const lines = statusBarLines(view, { width, hint: o.hint, message: o.message });
+      const content = lines.slice(0, Math.max(1, box.height as number)).map((s) => taggedSegments(s, opts.noColor)).join('\n');
+      if (content === last) return false;
+      last = content;
+      box.setContent(content);
+      return true;
+    },
+  };
+}
