@@ -10,7 +10,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openHookChannel, hookChannelEnv } from '../../src/adapters/hook-channel.js';
 import type { HookMessage, HookChannel } from '../../src/adapters/hook-channel.js';
-import { writeRunSettings } from '../../src/adapters/run-settings.js';
+import { writeRunSettings, findUserStatusLine } from '../../src/adapters/run-settings.js';
 import { startMockApi, scripted, bash, text, usageFor } from '../../src/mock/messages-api.js';
 import { createClaudeSandbox } from '../../src/mock/claude-sandbox.js';
 import { runClaude } from '../helpers/real-claude.js';
@@ -341,11 +341,15 @@ t.test('the REAL claude 2.1.332 drives the channel: hooks, a Stop block that ste
   const hostileClient = join(hostileDir, 'hook-client.js');
   symlinkSync(client, hostileClient);
   const settings = await writeRunSettings({ dir: ch.dir, hookCommand: [process.execPath, hostileClient], statusLine: true });
-  const sandbox = await createClaudeSandbox({
-    root,
-    baseUrl: api.url,
-    env: { DISABLE_AUTO_COMPACT: '1', ...hookChannelEnv(ch, 'cat >/dev/null; echo USER-LINE-OK') },
-  });
+  // The user has a statusLine of their own; --settings must win over it and our relay must chain to it.
+  const sandbox = await createClaudeSandbox({ root, baseUrl: api.url, env: { DISABLE_AUTO_COMPACT: '1' } });
+  const userSettingsFile = join(sandbox.configDir, 'settings.json');
+  const userSettings = JSON.parse(readFileSync(userSettingsFile, 'utf8')) as Record<string, unknown>;
+  userSettings['statusLine'] = { type: 'command', command: 'cat >/dev/null; echo USER-LINE-OK' };
+  writeFileSync(userSettingsFile, JSON.stringify(userSettings));
+  const userLine = await findUserStatusLine({ configDir: sandbox.configDir, cwd: sandbox.projectDir });
+  t.equal(userLine, 'cat >/dev/null; echo USER-LINE-OK');
+  Object.assign(sandbox.env, hookChannelEnv(ch, userLine));
   const claude = runClaude({ t, sandbox, args: ['--session-id', randomUUID(), '--settings', settings, 'run the tool please'] });
   const events = (name: string): HookMessage[] => seen.filter((m) => m.event === name);
   await claude.waitFor(() => events('Stop').length >= 2, 60_000, 'the second Stop through the channel');
@@ -360,7 +364,7 @@ t.test('the REAL claude 2.1.332 drives the channel: hooks, a Stop block that ste
   t.equal(events('SessionStart')[0]?.payload['source'], 'startup');
   t.match(events('UserPromptSubmit')[0]?.payload['prompt'], /run the tool please/);
   t.equal(events('PostToolUse')[0]?.payload['tool_name'], 'Bash');
-  t.ok(events('statusline').length >= 1, 'the status line relay reported to the supervisor');
+  t.ok(events('statusline').length >= 1, 'our relay, not the user statusLine, is what claude ran (--settings wins)');
   t.match(events('statusline').at(-1)?.payload, { context_window: { context_window_size: Number } });
   t.notMatch(await claude.screenText(), /FLOWER-STATUS/, 'the user status line is not clobbered');
   t.equal(ch.rejected, 0);
