@@ -4,7 +4,8 @@ import { spawn } from '@lydell/node-pty';
 import type { IPty } from '@lydell/node-pty';
 import xterm from '@xterm/headless';
 import unicode11 from '@xterm/addon-unicode11';
-import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Sandbox } from '../../src/mock/claude-sandbox.js';
 import { resolveRepoClaude } from '../../src/mock/claude-sandbox.js';
@@ -169,6 +170,15 @@ export function readJsonl(file: string): Record<string, unknown>[] {
         return [];
       }
     });
+}
+
+// A fresh sandbox root outside any git checkout (inside one, claude reads that repo's git state into its
+// prompt), removed at teardown. tap runs teardowns last-in first-out: call this before runClaude so claude
+// is killed before its files go.
+export function tempRoot(t: Teardown, prefix = 'flower-claude-'): string {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  t.teardown(() => rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
+  return root;
 }
 
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop', 'StopFailure', 'Notification', 'SessionEnd'] as const;

@@ -8,7 +8,7 @@ import { startMockApi, scripted, bash, text, usageFor, promptTooLong } from '../
 import type { MockApi, MockReply, MockRequest } from '../../src/mock/messages-api.js';
 import { createClaudeSandbox } from '../../src/mock/claude-sandbox.js';
 import type { Sandbox } from '../../src/mock/claude-sandbox.js';
-import { looksReady, readJsonl, recordHooks, runClaude } from '../helpers/real-claude.js';
+import { looksReady, readJsonl, recordHooks, runClaude, tempRoot } from '../helpers/real-claude.js';
 import type { HookEvent, HookRecorder, RunningClaude } from '../helpers/real-claude.js';
 
 interface Rig {
@@ -23,7 +23,7 @@ interface Rig {
 async function rig(tt: Test, steps: MockReply[] | ((req: MockRequest, i: number) => MockReply), prompt: string, beforeStart?: (hooks: HookRecorder) => void): Promise<Rig> {
   const api = await startMockApi({ respond: scripted(steps) });
   tt.teardown(() => api.close());
-  const root = tt.testdir({});
+  const root = tempRoot(tt);
   // Auto-compact off, as flower-pty runs claude: a 400 then ends the turn instead of compacting.
   const sandbox = await createClaudeSandbox({ root, baseUrl: api.url, env: { DISABLE_AUTO_COMPACT: '1' } });
   const hooks = recordHooks(join(root, 'hooks'));
