@@ -35,10 +35,12 @@ export function documentLines(text: string): StyledLine[] {
   }
   if (lines.length > 0) lines.push({ style: 'body', text: '' });
   let inCode = false;
-  for (const raw of stripControl(text).split('\n')) {
-    const line = clean(raw);
+  const all = stripControl(text).split('\n').map(clean);
+  // A fence before the first section wraps the whole document (a model's habit): not a code block.
+  const first = all.findIndex((line) => sectionStart(line) !== undefined);
+  all.forEach((line, i) => {
     if (FENCE.test(line)) {
-      inCode = !inCode;
+      if (i > first || first === -1) inCode = !inCode;
       lines.push({ style: 'code', text: line });
     } else if (inCode) lines.push({ style: 'code', text: line });
     else if (sectionStart(line) !== undefined) lines.push({ style: 'section', text: line });
@@ -46,7 +48,7 @@ export function documentLines(text: string): StyledLine[] {
     else if (line.includes(DEGRADED_MARKER)) lines.push({ style: 'degraded', text: line });
     else if (EMPTY_ALIASES.includes(line.trim().replace(/^[-*+]\s+/, ''))) lines.push({ style: 'empty', text: line });
     else lines.push({ style: 'body', text: line });
-  }
+  });
   while (lines.length > 0 && lines[lines.length - 1]?.text === '') lines.pop();
   return lines;
 }
