@@ -74,6 +74,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
     smartCSR: true,
     warnings: false,
     title: 'flower-pty',
+    terminal: env.TERM || 'xterm-256color',
   } as unknown as Widgets.IScreenOptions);
   // Parts of blessed its typings leave out: leave/enter the alternate screen, a buffered cursor.
   const internals = screen as unknown as ScreenInternals;

@@ -1,0 +1,155 @@
+// The split host against a virtual outer terminal: panes, status bar, documentChanged, keys to the
+// child and to the supervisor, emulator replies, resize, NO_COLOR and a clean restore.
+import t from 'tap';
+import type { Test } from 'tap';
+import { createSplitHost } from '../../src/hosts/split-host.js';
+import type { Host, HostCommand, StatusView } from '../../src/hosts/host.js';
+import { createVirtualTty, type VirtualTty } from './virtual-tty.js';
+
+const VIEW: StatusView = {
+  phase: 'working', context: 42_000, window: 200_000, at: 150_000, warnAt: 130_000, generation: 1, maxGenerations: 8,
+  handoff: true, reviewLeft: null, held: false, workbench: '/tmp/wb', documentPath: '/tmp/wb/notes/交接-work.md', note: 'working',
+};
+
+interface Rig { vt: VirtualTty; host: Host; input: string[]; commands: HostCommand[]; resizes: Array<[number, number]> }
+
+function rig(t: Test, opts: { cols?: number; rows?: number; env?: Record<string, string> } = {}): Rig {
+  const vt = createVirtualTty(opts.cols ?? 160, opts.rows ?? 40);
+  const host = createSplitHost({
+    stdin: vt.stdin, stdout: vt.stdout, stderr: vt.stderr, env: { TERM: 'xterm-256color', ...opts.env }, documentPath: null,
+  });
+  t.teardown(() => host.restore());
+  const r: Rig = { vt, host, input: [], commands: [], resizes: [] };
+  host.onInput((d) => r.input.push(d));
+  host.onCommand((c) => r.commands.push(c));
+  host.onResize((c, rows) => r.resizes.push([c, rows]));
+  return r;
+}
+
+const type = (r: Rig, keys: string) => new Promise<void>((resolve) => {
+  r.vt.stdin.write(keys);
+  setImmediate(resolve);
+});
+
+t.test('both panes, the plan before the first handoff and the status bar', async (t) => {
+  const r = rig(t);
+  r.host.status(VIEW);
+  r.host.childStarted();
+  r.host.childOutput('\u001b[1;32mfake-claude\u001b[0m ready\r\nfake> ');
+  const screen = await r.vt.waitFor((s) => s.includes('fake>') && s.includes('gen 1/8'), 'the child and the status bar');
+  const lines = screen.split('\n');
+  t.match(lines[0], /^┌─ ▶ claude ─+┐┌─ handoff document ─+┐$/, 'two bordered panes side by side');
+  t.match(lines[1], /^│fake-claude ready +││No handoff yet +│$/);
+  t.match(screen, /handoff at 150\.0K/);
+  t.match(screen, /\/tmp\/wb\/notes\/交接-work\.md/);
+  t.match(lines[38], /context 42\.0K\/200\.0K · about 108\.0K to the handoff .* gen 1\/8 · working/);
+  t.match(lines[39], /\/tmp\/wb · working +C-\] \? for keys $/);
+  t.same(r.host.size(), { cols: 94, rows: 36 });
+});
+
+t.test('documentChanged shows the document, a missing section flagged on top', async (t) => {
+  const r = rig(t);
+  r.host.status(VIEW);
+  r.host.documentChanged('/tmp/wb/notes/交接-work.md', '## Doing · 现在在做\nporting the tailer\n\n## Decided\nchokidar 5\n');
+  const screen = await r.vt.waitFor((s) => s.includes('porting the tailer'), 'the document text');
+  t.match(screen, /! missing required section: Next · 下一步/);
+  t.match(screen.split('\n')[0], /┌─ \/tmp\/wb\/notes\/交接-work\.md ─/, 'the pane is labelled with the path');
+  t.notMatch(screen, /No handoff yet/, 'the plan is gone once a document exists');
+  r.host.documentChanged('/tmp/wb/notes/交接-work.md', null);
+  await r.vt.waitFor((s) => /is not on disk/.test(s), 'the missing-file line');
+});
+
+t.test('keys: text to the child, prefix commands to the supervisor, the prefix twice sends it', async (t) => {
+  const r = rig(t);
+  r.host.status(VIEW);
+  await type(r, 'hello\r');
+  await type(r, '\u001dh');
+  await type(r, '\u001dp');
+  r.host.status({ ...VIEW, held: true });
+  await type(r, '\u001dp');
+  await type(r, '\u001d\u001d');
+  await type(r, '\u001dq');
+  t.same(r.input, ['hello\r', '\u001d']);
+  t.same(r.commands, ['force-handoff', 'hold', 'release', 'quit']);
+  await type(r, '\u001dz');
+  await r.vt.waitFor((s) => s.includes('C-] z does nothing'), 'the unknown-key note');
+});
+
+t.test('emulator replies reach the child; arrows follow its cursor-key mode', async (t) => {
+  const r = rig(t);
+  r.host.childStarted();
+  r.host.childOutput('\u001b[c');
+  await r.vt.waitFor(() => r.input.length > 0, 'a DA reply');
+  t.same(r.input, ['\u001b[?1;2c'], 'DA1 answered through the input listeners');
+  r.input.length = 0;
+  await type(r, '\u001bOA');
+  // The reply to a second DA proves the emulator has parsed the mode change before it.
+  r.host.childOutput('\u001b[?1h\u001b[c');
+  await r.vt.waitFor(() => r.input.length > 1, 'the second DA reply');
+  await type(r, '\u001b[A');
+  t.same(r.input, ['\u001b[A', '\u001b[?1;2c', '\u001bOA']);
+});
+
+t.test('resize and the document toggle re-lay out and report the new inner size', async (t) => {
+  const r = rig(t);
+  r.host.status(VIEW);
+  r.vt.resize(100, 40);
+  await r.vt.waitFor((s) => s.split('\n')[25]?.startsWith('┌─ handoff document') ?? false, 'the stacked layout');
+  t.same(r.resizes, [[98, 23]]);
+  t.same(r.host.size(), { cols: 98, rows: 23 });
+  await type(r, '\u001dd');
+  t.same(r.resizes.at(-1), [98, 36], 'hiding the document gives the session the height');
+  const screen = await r.vt.waitFor((s) => !s.includes('handoff document'), 'the document pane gone');
+  t.match(screen.split('\n')[37], /^└─+┘$/);
+});
+
+t.test('focus moves to the document pane, where j/k scroll and nothing reaches claude', async (t) => {
+  const r = rig(t);
+  r.host.status(VIEW);
+  const long = ['## Doing', ...Array.from({ length: 80 }, (_, i) => `line ${i + 1}`), '## Next', 'n'].join('\n');
+  r.host.documentChanged('/d.md', long);
+  await r.vt.waitFor((s) => s.includes('line 30'), 'the document');
+  await type(r, '\u001d\t');
+  await r.vt.waitFor((s) => s.includes('▶ /d.md') && s.includes('document: j/k scroll'), 'the focus mark and hint');
+  await type(r, 'jjjjj');
+  const screen = await r.vt.waitFor((s) => !s.includes('│line 1 ') && !s.match(/│## Doing/), 'the scrolled document');
+  t.match(screen, /line 40/);
+  t.same(r.input, [], 'no key went to claude');
+  await type(r, '\t');
+  await type(r, 'x');
+  t.same(r.input, ['x'], 'Tab gave the keyboard back');
+});
+
+t.test('NO_COLOR: our own chrome has no colour, the child keeps its own', async (t) => {
+  const colourOf = async (r: Rig, word: string) => {
+    const screen = await r.vt.waitFor((s) => s.includes(word), word);
+    const y = screen.split('\n').findIndex((l) => l.includes(word));
+    const x = screen.split('\n')[y]!.indexOf(word);
+    const cell = r.vt.term.buffer.active.getLine(r.vt.term.buffer.active.viewportY + y)!.getCell(x)!;
+    return cell.isFgDefault() ? 'default' : cell.getFgColor();
+  };
+  const coloured = rig(t);
+  coloured.host.status(VIEW);
+  t.not(await colourOf(coloured, 'context 42.0K/'), 'default', 'the meter is coloured');
+  coloured.host.restore();
+  const plain = rig(t, { env: { NO_COLOR: '1' } });
+  plain.host.status(VIEW);
+  plain.host.childOutput('\u001b[31mRED\u001b[0m');
+  t.equal(await colourOf(plain, 'context 42.0K/'), 'default', 'no colour in the status bar');
+  t.equal(await colourOf(plain, 'RED'), 1, "the child's red is kept");
+});
+
+t.test('restore gives the terminal back and is safe to call twice', async (t) => {
+  const r = rig(t);
+  r.host.childStarted();
+  r.host.childOutput('\u001b[?2004h');
+  await r.vt.waitFor(() => r.vt.written().includes('\u001b[?2004h'), 'bracketed paste mirrored to the outer terminal');
+  t.equal(r.vt.term.buffer.active.type, 'alternate');
+  r.host.restore();
+  r.host.restore();
+  await r.vt.lines();
+  t.equal(r.vt.term.buffer.active.type, 'normal', 'back on the normal screen');
+  t.equal(r.vt.term.modes.bracketedPasteMode, false, 'bracketed paste off again');
+  t.equal(r.vt.term.modes.applicationCursorKeysMode, false, 'cursor keys back to normal');
+  t.match(r.vt.written().slice(-40), /\u001b\[\?25h/, 'the cursor shown last');
+});
