@@ -1,0 +1,105 @@
+// The emulator-to-blessed bridge: cells, colours and attributes land in blessed's screen buffer;
+// wide characters leave the blank blessed expects; the cursor follows DECTCEM; frames coalesce.
+import t from 'tap';
+import type { Test } from 'tap';
+import { PassThrough, Writable } from 'node:stream';
+import blessed from 'blessed';
+import type { Widgets } from 'blessed';
+import { createSessionPane, type SessionPane } from '../../src/tui/session-pane.js';
+import { createFrameScheduler } from '../../src/tui/frame-scheduler.js';
+
+type Cell = [number, string];
+
+function offscreen(t: Test, cols = 40, rows = 10): Widgets.Screen {
+  const output = Object.assign(new Writable({ write: (_c, _e, cb) => cb() }), { isTTY: true, columns: cols, rows });
+  const screen = blessed.screen({ input: new PassThrough(), output, terminal: 'xterm-256color', fullUnicode: true } as unknown as Widgets.IScreenOptions);
+  t.teardown(() => screen.destroy());
+  return screen;
+}
+
+function paneOn(t: Test, screen: Widgets.Screen, replies: string[] = []): SessionPane {
+  const pane = createSessionPane({ screen, cols: 38, rows: 8, onReply: (d) => replies.push(d) });
+  pane.box.width = 40;
+  pane.box.height = 10;
+  t.teardown(() => pane.dispose());
+  return pane;
+}
+
+const write = (pane: SessionPane, data: string) => new Promise<void>((resolve) => pane.write(data, resolve));
+const cells = (screen: Widgets.Screen, y: number): Cell[] => (screen as unknown as { lines: Cell[][] }).lines[y]!;
+const attr = (a: number) => ({ flags: a >> 18, fg: (a >> 9) & 0x1ff, bg: a & 0x1ff });
+
+t.test('text lands inside the border with its colours and attributes', async (t) => {
+  const screen = offscreen(t);
+  const pane = paneOn(t, screen);
+  await write(pane, 'plain \u001b[1;31mB\u001b[0m\u001b[4;44mU\u001b[0m\u001b[7mI\u001b[0m\u001b[38;5;208mP\u001b[38;2;255;100;0mT\u001b[0m');
+  screen.render();
+  const row = cells(screen, 1);
+  t.equal(row.slice(1, 7).map((c) => c[1]).join(''), 'plain ', 'row 1, column 1: inside the border');
+  t.equal(row[0]![1], '│');
+  t.same(attr(row[1]![0]), { flags: 0, fg: 0x1ff, bg: 0x1ff }, 'default colours');
+  t.same(attr(row[7]![0]), { flags: 1, fg: 1, bg: 0x1ff }, 'bold red');
+  t.same(attr(row[8]![0]), { flags: 2, fg: 0x1ff, bg: 4 }, 'underline on blue');
+  t.same(attr(row[9]![0]).flags, 8, 'inverse');
+  t.equal(attr(row[10]![0]).fg, 208, 'palette 208 kept');
+  t.equal(attr(row[11]![0]).fg, 202, 'truecolor #ff6400 quantised to the nearest palette entry');
+});
+
+t.test('a wide character fills two cells: the glyph, then the blank blessed eats', async (t) => {
+  const screen = offscreen(t);
+  const pane = paneOn(t, screen);
+  await write(pane, '中😀x');
+  screen.render();
+  t.same(cells(screen, 1).slice(1, 6).map((c) => c[1]), ['中', ' ', '😀', ' ', 'x']);
+  t.same(pane.cursor(), { x: 6, y: 1 }, 'Unicode 11: the emoji is two columns, so the cursor is at 1+5');
+});
+
+t.test('the cursor is reported only while the child shows it', async (t) => {
+  const screen = offscreen(t);
+  const pane = paneOn(t, screen);
+  await write(pane, '\r\nab');
+  screen.render();
+  t.same(pane.cursor(), { x: 3, y: 2 });
+  await write(pane, '\u001b[?25l');
+  t.equal(pane.cursor(), null, 'hidden');
+  await write(pane, '\u001b[?25h');
+  t.same(pane.cursor(), { x: 3, y: 2 }, 'shown again');
+});
+
+t.test('queries are answered to the child; modes are readable; reset forgets them', async (t) => {
+  const screen = offscreen(t);
+  const replies: string[] = [];
+  const pane = paneOn(t, screen, replies);
+  await write(pane, 'abc\u001b[6n\u001b[?1h\u001b[?2004h\u001b[?1004h');
+  t.same(replies, ['\u001b[1;4R'], 'cursor position report');
+  t.ok(pane.applicationCursor && pane.bracketedPaste && pane.sendFocus);
+  pane.reset();
+  t.notOk(pane.applicationCursor || pane.bracketedPaste || pane.sendFocus);
+});
+
+t.test('resize changes the emulator; the scrollback keeps what scrolled off', async (t) => {
+  const screen = offscreen(t);
+  const pane = paneOn(t, screen);
+  pane.resize(20, 5);
+  t.equal(pane.term.cols, 20);
+  t.equal(pane.term.rows, 5);
+  await write(pane, Array.from({ length: 30 }, (_, i) => `l${i}`).join('\r\n'));
+  t.equal(pane.term.buffer.active.length, 30);
+});
+
+t.test('frames coalesce: a thousand requests in a burst make one render', async (t) => {
+  let renders = 0;
+  const frames = createFrameScheduler(() => renders++, 16);
+  t.teardown(() => frames.dispose());
+  for (let i = 0; i < 1000; i++) frames.request();
+  await new Promise((r) => setTimeout(r, 60));
+  t.equal(renders, 1);
+  frames.request();
+  frames.suspend(true);
+  await new Promise((r) => setTimeout(r, 60));
+  t.equal(renders, 1, 'nothing is drawn while suspended');
+  frames.suspend(false);
+  await new Promise((r) => setTimeout(r, 60));
+  t.equal(renders, 2, 'the request made while suspended is drawn on resume');
+  t.equal(frames.frames, 2);
+});

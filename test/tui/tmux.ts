@@ -1,0 +1,45 @@
+// Drives a command in a private tmux server (its own -L socket, killed at teardown) and reads the
+// screen back as a person would see it. NCURSES_NO_UTF8_ACS=1 makes blessed draw Unicode boxes.
+import { execFileSync } from 'node:child_process';
+
+export interface Tmux {
+  capture(): string;
+  send(...keys: string[]): void;
+  /** literal text, no key names */
+  type(text: string): void;
+  resize(cols: number, rows: number): void;
+  display(format: string): string;
+  waitFor(match: (screen: string) => boolean, what: string, ms?: number): Promise<string>;
+}
+
+let counter = 0;
+
+export function startTmux(t: { teardown(fn: () => void): void }, opts: { cols: number; rows: number; command: string }): Tmux {
+  const socket = `flower-test-${process.pid}-${++counter}`;
+  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+  tmux('new-session', '-d', '-s', 'main', '-x', String(opts.cols), '-y', String(opts.rows), opts.command);
+  t.teardown(() => {
+    try {
+      tmux('kill-server');
+    } catch {
+      // already gone
+    }
+  });
+  const capture = () => tmux('capture-pane', '-p', '-t', 'main');
+  return {
+    capture,
+    send: (...keys) => void tmux('send-keys', '-t', 'main', ...keys),
+    type: (text) => void tmux('send-keys', '-t', 'main', '-l', text),
+    resize: (cols, rows) => void tmux('resize-window', '-t', 'main', '-x', String(cols), '-y', String(rows)),
+    display: (format) => tmux('display-message', '-p', '-t', 'main', format).trim(),
+    async waitFor(match, what, ms = 10_000) {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const screen = capture();
+        if (match(screen)) return screen;
+        if (Date.now() > deadline) throw new Error(`tmux never showed ${what}; the screen:\n${screen}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+  };
+}
