@@ -1,0 +1,108 @@
+// Runs the BUILT flower-pty (bin/flower-pty.js → dist) in a real pty, supervising the REAL claude
+// against the scripted mock API in a throwaway sandbox. Used by the end-to-end tests.
+import { mkdtempSync, readFileSync, existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startMockApi, type MockApi, type Respond } from '../../src/mock/messages-api.js';
+import { createClaudeSandbox, resolveRepoClaude, type Sandbox } from '../../src/mock/claude-sandbox.js';
+import { runClaude, readJsonl, type RunningClaude, type Teardown } from './real-claude.js';
+
+export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const FLOWER_BIN = join(REPO, 'bin', 'flower-pty.js');
+
+export interface FlowerRun {
+  api: MockApi;
+  sandbox: Sandbox;
+  run: RunningClaude;
+  workbench: string;
+  eventsPath: string;
+  events(): Record<string, unknown>[];
+  waitForEvent(name: string, ms: number, match?: (e: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  manifest(): Record<string, any>;
+  documentPath: string;
+  archived(): string[];
+}
+
+export interface FlowerRunOptions {
+  t: Teardown & { testdirName?: string };
+  respond: Respond;
+  flowerArgs?: string[];
+  prompt?: string;
+  claudeArgs?: string[];
+  env?: Record<string, string>;
+  step?: string;
+}
+
+export async function startFlower(opts: FlowerRunOptions): Promise<FlowerRun> {
+  const api = await startMockApi({ respond: opts.respond });
+  opts.t.teardown(() => api.close());
+  const root = mkdtempSync(join(tmpdir(), 'flower-e2e-'));
+  const sandbox = await createClaudeSandbox({ root, baseUrl: api.url, ...(opts.env ? { env: opts.env } : {}) });
+  const workbench = join(root, 'wb');
+  const eventsPath = join(root, 'events.jsonl');
+  const step = opts.step ?? 'work';
+  const args = [
+    FLOWER_BIN,
+    '--plain',
+    '--claude', resolveRepoClaude(),
+    '--workbench', workbench,
+    '--events', eventsPath,
+    '--step', step,
+    ...(opts.flowerArgs ?? []),
+    ...(opts.prompt !== undefined ? [opts.prompt] : []),
+    '--',
+    ...(opts.claudeArgs ?? sandbox.claudeArgs),
+  ];
+  // runClaude prepends sandbox.claudeArgs: here the program is node running flower-pty.
+  const run = runClaude({ t: opts.t, sandbox: { ...sandbox, claudeArgs: [] }, args, bin: process.execPath, cols: 120, rows: 40 });
+  const events = () => readJsonl(eventsPath);
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  return {
+    api,
+    sandbox,
+    run,
+    workbench,
+    eventsPath,
+    events,
+    async waitForEvent(name, ms, match = () => true) {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const found = events().find((e) => e.event === name && match(e));
+        if (found) return found;
+        if (Date.now() > deadline) {
+          throw new Error(`no "${name}" event within ${ms} ms; events so far:\n${events().map((e) => JSON.stringify(e)).join('\n')}\nscreen:\n${await run.screenText()}`);
+        }
+        await sleep(100);
+      }
+    },
+    manifest() {
+      return JSON.parse(readFileSync(join(workbench, 'manifest.json'), 'utf8'));
+    },
+    documentPath: join(workbench, 'notes', `交接-${step}.md`),
+    archived() {
+      const dir = join(workbench, 'notes', 'archive', '交接');
+      return existsSync(dir) ? readdirSync(dir).sort() : [];
+    },
+  };
+}
+
+// The handoff request as the model sees it (a Stop-hook or PostToolUse system reminder).
+export const HANDOFF_ASK = /Write the handoff document NOW/;
+export const TAKING_OVER = /You are TAKING OVER/;
+
+export function handoffDoc(marker: string): string {
+  return [
+    'Here is the handoff.',
+    '## Doing',
+    `Counting the files of the toy project (${marker}).`,
+    '## Decided',
+    'Use plain bash; no new dependencies.',
+    '## Dead ends',
+    'find -printf was not portable; gave up on it.',
+    '## Next',
+    `Run the final count and report it (${marker}).`,
+    '## Scene',
+    'project root, counts.txt',
+  ].join('\n');
+}
