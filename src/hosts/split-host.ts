@@ -88,6 +88,9 @@ export function createSplitHost(o: SplitHostOptions): Host {
     cols: layout.inner.cols,
     rows: layout.inner.rows,
     onReply: (data) => emitInput(data),
+    onBell: () => {
+      if (!suspended && !restored) stdout.write('\u0007');
+    },
   });
   const documentPane = createDocumentPane({ screen, noColor });
   const statusBar = createStatusBar({ screen, noColor });

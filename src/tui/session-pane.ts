@@ -60,6 +60,8 @@ export function createSessionPane(opts: {
   rows: number;
   /** what the emulator answers (DA, CPR...): it must reach the child (stack.md §11.3) */
   onReply: (data: string) => void;
+  /** the child rang the bell (the emulator swallows BEL; the person should still hear it) */
+  onBell?: () => void;
   label?: string;
   border?: Widgets.Border | 'line';
 }): SessionPane {
@@ -67,7 +69,7 @@ export function createSessionPane(opts: {
   // Unicode 11 widths match what Ink (and so claude) assumes for emoji (stack.md §3).
   term.loadAddon(new Unicode11Addon());
   term.unicode.activeVersion = '11';
-  const replies = [term.onData(opts.onReply), term.onBinary(opts.onReply)];
+  const replies = [term.onData(opts.onReply), term.onBinary(opts.onReply), term.onBell(() => opts.onBell?.())];
 
   // DECTCEM is not in term.modes; watch it without swallowing it (returning false lets xterm act too).
   let cursorVisible = true;

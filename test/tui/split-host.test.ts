@@ -90,6 +90,15 @@ t.test('emulator replies reach the child; arrows follow its cursor-key mode', as
   t.same(r.input, ['\u001b[A', '\u001b[?1;2c', '\u001bOA']);
 });
 
+t.test("the child's bell reaches the person's terminal", async (t) => {
+  const r = rig(t);
+  r.host.childStarted();
+  const before = r.vt.written().split('\u0007').length;
+  r.host.childOutput('ding\u0007');
+  await r.vt.waitFor(() => r.vt.written().split('\u0007').length > before, 'a BEL on stdout');
+  t.pass('the bell was forwarded');
+});
+
 t.test('resize and the document toggle re-lay out and report the new inner size', async (t) => {
   const r = rig(t);
   r.host.status(VIEW);
