@@ -140,6 +140,8 @@ export async function run(argv: string[]): Promise<number> {
     .version(version())
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((message, error) => {
+      // yargs wraps an error thrown by a coerce function (our value checks) in a YError.
+      if (error && error.name === 'YError') throw new FlowerError(error.message, EXIT.usage);
       if (error) throw error;
       throw new FlowerError(`${message} (see flower-pty --help)`, EXIT.usage);
     });
