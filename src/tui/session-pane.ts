@@ -13,6 +13,8 @@ const { Unicode11Addon } = unicode11;
 
 // blessed's own typings say match() returns a string; it returns the palette index.
 const matchColor = (blessed.colors as unknown as { match(r: number, g: number, b: number): number }).match;
+// Not in the typings either: the width table blessed's draw() uses to decide what to skip.
+const blessedWidth = (blessed as unknown as { unicode: { charWidth(s: string): number } }).unicode.charWidth;
 
 export const SCROLLBACK = 1000;
 const DEFAULT_COLOR = 0x1ff;
@@ -106,6 +108,7 @@ export function createSessionPane(opts: {
       const row = lines[y0 + y];
       if (!row) continue;
       const line = buffer.getLine(buffer.viewportY + y);
+      let wide = '';
       for (let x = 0; x < width; x++) {
         const target = row[x0 + x];
         if (!target) continue;
@@ -116,8 +119,15 @@ export function createSessionPane(opts: {
           continue;
         }
         target[0] = cellAttr(cell);
-        // The right half of a wide character is width 0 in xterm and a space blessed eats.
-        target[1] = cell.getWidth() === 0 ? ' ' : cell.getChars() || ' ';
+        const chars = cell.getChars();
+        if (cell.getWidth() === 0) {
+          // The right half of a wide character: blessed eats a space after what it knows is wide
+          // (CJK); after an emoji its older table calls narrow, only an empty cell keeps columns right.
+          target[1] = blessedWidth(wide) === 2 ? ' ' : '';
+        } else {
+          target[1] = chars || ' ';
+          wide = chars;
+        }
       }
       row.dirty = true;
     }

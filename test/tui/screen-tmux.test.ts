@@ -36,6 +36,16 @@ function flower(t: Test, opts: { cols: number; rows: number; args: string; docum
   return { tmux: startTmux(t, { cols: opts.cols, rows: opts.rows, command }), wb, docPath };
 }
 
+// Display columns of a captured line: CJK and emoji take two (enough for what the fake prints).
+function columns(line: string): number {
+  let n = 0;
+  for (const ch of line) {
+    const cp = ch.codePointAt(0) ?? 0;
+    n += cp >= 0x1f300 || (cp >= 0x2e80 && cp <= 0x9fff) || (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xff00 && cp <= 0xff60) ? 2 : 1;
+  }
+  return n;
+}
+
 // Golden screens: the temp path normalised; UPDATE_GOLDEN=1 rewrites them.
 function golden(t: Test, name: string, screen: string, wb: string): void {
   const normal = screen.split(wb).join('<WB>').replace(/\/tmp\/flower-tui-\w+/g, '<ROOT>').replace(/ +$/gm, '');
@@ -53,7 +63,8 @@ t.test('wide terminal: claude beside its document, keys, prefix commands, editor
   let rows = screen.split('\n');
   t.match(rows[0], /^┌─ ▶ claude ─+┐┌─ .*交接-work\.md ─+┐$/, 'two panes with their labels');
   t.match(rows[3], /^│fake-claude> +││## Doing · 现在在做 +│$/, "the fake's prompt is inside the session pane, the document beside it");
-  t.match(rows[1], /^│fake-claude ready truecolor inverse ✓ 中文 +││# 交接 · work +│$/, 'wide characters keep the borders aligned');
+  t.match(rows[1], /^│fake-claude ready truecolor inverse ✓ 中文 😀x +││# 交接 · work +│$/, 'nothing slips in after a wide emoji');
+  t.equal(columns(rows[1]!.slice(0, rows[1]!.indexOf('││'))), 95, 'CJK and emoji keep the border in its column');
   t.match(rows[2], /size 94x36/, 'the child got the pane inner size');
   t.match(rows[38], /^ context 0\/200\.0K · handoff off .* gen 1\/8 · working$/);
   t.match(rows[39], /C-\] \? for keys$/, 'the key hint (tmux trims the trailing blank)');

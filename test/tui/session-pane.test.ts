@@ -45,12 +45,13 @@ t.test('text lands inside the border with its colours and attributes', async (t)
   t.equal(attr(row[11]![0]).fg, 202, 'truecolor #ff6400 quantised to the nearest palette entry');
 });
 
-t.test('a wide character fills two cells: the glyph, then the blank blessed eats', async (t) => {
+t.test('a wide character fills two cells: the glyph, then what keeps blessed in the right column', async (t) => {
   const screen = offscreen(t);
   const pane = paneOn(t, screen);
   await write(pane, '中😀x');
   screen.render();
-  t.same(cells(screen, 1).slice(1, 6).map((c) => c[1]), ['中', ' ', '😀', ' ', 'x']);
+  // blessed eats the space after CJK; its table says the emoji is narrow, so it gets an empty cell.
+  t.same(cells(screen, 1).slice(1, 6).map((c) => c[1]), ['中', ' ', '😀', '', 'x']);
   t.same(pane.cursor(), { x: 6, y: 1 }, 'Unicode 11: the emoji is two columns, so the cursor is at 1+5');
 });
 
