@@ -95,7 +95,8 @@ export function resolvePolicy(input: PolicyInput): Policy {
   if (!Number.isInteger(headroom) || headroom < 0) {
     throw new PolicyError(`--headroom expects a non-negative token count, got ${headroom}`);
   }
-  if (headroom >= window) {
+  // Only an explicit headroom is refused: with the default one, a small window falls to the 10k floor (the seed's rule).
+  if (input.headroom !== undefined && headroom >= window) {
     throw new PolicyError(
       `--headroom ${headroom} is not smaller than the window ${window}: use a headroom below the window, e.g. --headroom 50k`,
     );
