@@ -200,6 +200,12 @@ export function createSplitHost(o: SplitHostOptions): Host {
     if (statusBar.update(view, { hint, message: flash ?? message })) frames.request();
   }
 
+  // The outer terminal's title carries the state too, as in --plain (a tab shows it when hidden).
+  function writeTitle(): void {
+    const next = composeTitle(childTitle, view ? statusLine(view) : '');
+    if (next !== outerTitle) screen.title = outerTitle = next;
+  }
+
   function showFlash(text: string): void {
     flash = text;
     if (flashTimer) clearTimeout(flashTimer);
@@ -284,10 +290,13 @@ export function createSplitHost(o: SplitHostOptions): Host {
         emitCommand('force-handoff');
         showFlash('asked for a handoff now');
         break;
-      case 'hold-toggle':
-        emitCommand(view?.held ? 'release' : 'hold');
-        showFlash(view?.held ? 'released: the next session may start' : 'held: the next session waits for release');
+      case 'hold-toggle': {
+        // Decide before emitting: the supervisor reports the new state back synchronously.
+        const release = Boolean(view?.held);
+        emitCommand(release ? 'release' : 'hold');
+        showFlash(release ? 'released: the next session may start' : 'held: the next session waits for release');
         break;
+      }
       case 'toggle-document':
         documentVisible = !documentVisible;
         applyLayout();
@@ -356,8 +365,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
     childTitle(title) {
       childTitle = title;
       labels();
-      const next = composeTitle(title, view ? statusLine(view) : '');
-      if (next !== outerTitle) screen.title = outerTitle = next;
+      writeTitle();
       frames.request();
     },
     status(next) {
@@ -365,6 +373,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
       view = next;
       refreshStatus();
       showPreview();
+      writeTitle();
     },
     message(text) {
       message = text;

@@ -75,6 +75,18 @@ t.test('keys: text to the child, prefix commands to the supervisor, the prefix t
   await r.vt.waitFor((s) => s.includes('C-] z does nothing'), 'the unknown-key note');
 });
 
+t.test('hold and release say what happened, though the supervisor answers synchronously', async (t) => {
+  const r = rig(t);
+  r.host.status(VIEW);
+  // As the supervisor does: the new state is reported back inside the command call.
+  r.host.onCommand((c) => r.host.status({ ...VIEW, held: c === 'hold' }));
+  await type(r, '\u001dp');
+  await r.vt.waitFor((s) => s.includes('held: the next session waits'), 'the hold note');
+  await type(r, '\u001dp');
+  await r.vt.waitFor((s) => s.includes('released: the next session may start'), 'the release note');
+  t.same(r.commands, ['hold', 'release']);
+});
+
 t.test('emulator replies reach the child; arrows follow its cursor-key mode', async (t) => {
   const r = rig(t);
   r.host.childStarted();
