@@ -83,6 +83,13 @@ t.test('wide terminal: claude beside its document, keys, prefix commands, editor
   tmux.send('C-]', 'C-]');
   await tmux.waitFor((s) => s.includes('key: ^]'), 'the prefix twice reaching the child as one byte');
 
+  tmux.type('paste');
+  tmux.send('Enter');
+  await tmux.waitFor((s) => s.includes('bracketed paste on'), 'the child asking for bracketed paste');
+  tmux.run('set-buffer', 'pasted \u001d text');
+  tmux.run('paste-buffer', '-p', '-t', 'main');
+  await tmux.waitFor((s) => s.includes('paste: pasted ^] text'), 'a bracketed paste arriving whole, its C-] byte not taken as the prefix');
+
   tmux.send('C-]', 'd');
   screen = await tmux.waitFor((s) => s.includes('resized 158x36'), 'the child resized when the document pane is hidden');
   t.notMatch(screen, /交接-work\.md/, 'the document pane is gone');

@@ -9,6 +9,8 @@ export interface Tmux {
   type(text: string): void;
   resize(cols: number, rows: number): void;
   display(format: string): string;
+  /** any other tmux command against this server */
+  run(...args: string[]): string;
   waitFor(match: (screen: string) => boolean, what: string, ms?: number): Promise<string>;
 }
 
@@ -32,6 +34,7 @@ export function startTmux(t: { teardown(fn: () => void): void }, opts: { cols: n
     type: (text) => void tmux('send-keys', '-t', 'main', '-l', text),
     resize: (cols, rows) => void tmux('resize-window', '-t', 'main', '-x', String(cols), '-y', String(rows)),
     display: (format) => tmux('display-message', '-p', '-t', 'main', format).trim(),
+    run: (...args) => tmux(...args),
     async waitFor(match, what, ms = 10_000) {
       const deadline = Date.now() + ms;
       for (;;) {
