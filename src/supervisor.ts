@@ -4,7 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +34,8 @@ import { openNotesStore, type NotesStore } from './adapters/notes-store.js';
 import { createManifestWriter } from './adapters/manifest-store.js';
 import { openEventsLog, type EventsLog } from './adapters/events-log.js';
 import { launchArgs, launchEnv, promptArgument, type LaunchInput } from './child-launch.js';
+import { watchFile, type FileWatch } from './adapters/file-watch.js';
+import { notificationSequence } from './core/notification.js';
 import type { Host, StatusView } from './hosts/host.js';
 
 export interface SuperviseOptions {
@@ -58,6 +60,8 @@ export interface SuperviseOptions {
   log: (line: string) => void;
   /** aborting ends the run cleanly (SIGTERM, SIGHUP, SIGINT) */
   signal?: AbortSignal;
+  /** where bell and desktop notifications go (null: --no-notify or not a terminal) */
+  notify: ((sequence: string) => void) | null;
 }
 
 export interface SuperviseResult {
@@ -260,6 +264,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
       sections,
     });
     note = effect.degraded ? `degraded handoff: ${effect.reason}` : `handoff written${path ? ` to ${path}` : ''}`;
+    alert(effect.degraded ? 'flower-pty: degraded handoff' : 'flower-pty: handoff done', effect.degraded ? (effect.reason ?? '') : (path ?? 'document ready'));
     host.documentChanged(path ?? '', text);
   }
 
@@ -371,9 +376,62 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
   }
 
   function answer(effects: Effect[]): string {
-    const block = effects.some((e) => e.type === 'answer' && e.decision === 'block-handoff');
-    if (!block) return '';
-    return JSON.stringify({ decision: 'block', reason: handoffRequest({ used: gen?.meter.context ?? 0, window: policy.window }) });
+    const decision = effects.find((e): e is Extract<Effect, { type: 'answer' }> => e.type === 'answer')?.decision ?? 'pass';
+    if (decision === 'block-handoff') {
+      return JSON.stringify({ decision: 'block', reason: handoffRequest({ used: gen?.meter.context ?? 0, window: policy.window }) });
+    }
+    if (decision === 'block-note' && editNote) {
+      const reason = editNote;
+      editNote = null;
+      events.emit('edit-sent', { generation: state.generation });
+      return JSON.stringify({ decision: 'block', reason });
+    }
+    return '';
+  }
+
+  // ---- the document on disk: a person may edit it at any time
+  let docWatch: FileWatch | null = null;
+  /** the text the successor started from, to describe a later edit as a diff */
+  let seededText: string | null = null;
+  let editNote: string | null = null;
+  async function onDocumentChange(kind: 'changed' | 'removed'): Promise<void> {
+    if (!notes) return;
+    const text = kind === 'removed' ? null : await notes.read();
+    host.documentChanged(notes.currentPath, text);
+    if (text === null) {
+      events.emit('document-removed', { path: notes.currentPath, phase: state.phase });
+      note = 'the document was removed; the successor will get the copy flower-pty kept';
+      refresh();
+      return;
+    }
+    if (frozen && text === frozen.text && state.phase === 'review') return; // our own freeze
+    const parsed = parseDocument(text);
+    if (parsed.missing.length > 0) {
+      events.emit('document-problem', { path: notes.currentPath, missing: parsed.missing });
+      note = `the edited document lacks ${parsed.missing.join(', ')}: the successor gets what parses and a note`;
+    } else {
+      note = 'the document was edited';
+    }
+    if (state.phase === 'working' && state.successor && seededText !== null && text !== seededText) {
+      const diff = diffSections(parseDocument(seededText).doc, parsed.doc);
+      if (diff.changed.length === 0) return;
+      editNote =
+        `A person edited the handoff document you started from (${notes.currentPath}). ` +
+        `Changed: ${diff.changed.join(', ')}. Take this into account from now on; re-read the file if needed.\n\n${diff.summary}`;
+      seededText = text;
+      events.emit('edit-pending', { generation: state.generation, changed: diff.changed });
+      if (frozen) saveManifest(recordHumanEdit(manifest, frozen.generation, { changedSections: diff.changed, draftPath: null, now: new Date().toISOString() }));
+    }
+    feed({ type: 'human-edit', now: Date.now() });
+  }
+  if (notes) {
+    // chokidar cannot see a file appear in a folder that does not exist yet: make the folder first.
+    await mkdir(dirname(notes.currentPath), { recursive: true });
+    docWatch = watchFile(notes.currentPath, (kind) => void onDocumentChange(kind));
+  }
+
+  function alert(title: string, body: string): void {
+    opts.notify?.(notificationSequence(title, body));
   }
 
   // Claude Code reports its real window to the status line; an explicit --window still wins.
@@ -414,6 +472,8 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
       events.emit('human-edit', { generation: frozen.generation, changed: diff.changed, draft: draftPath });
     }
     const degraded = isDegraded(parsed.doc) || parsed.degraded;
+    seededText = text;
+    editNote = null;
     return successorPrompt(parsed.doc, { ...(notes ? { path: notes.currentPath } : {}), degraded, problems });
   }
 
@@ -456,6 +516,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
       g.tail?.close();
       host.childEnded();
       events.emit('child-exit', { generation: n, code: exit.exitCode, ...(exit.signal ? { signal: exit.signal } : {}) });
+      if (gen === g && state.phase !== 'review' && state.phase !== 'respawning') alert('flower-pty: claude exited', `code ${exit.exitCode}`);
       if (gen === g) {
         saveManifest(recordUsage(manifest, usageOf(g.meter)));
         if (state.phase === 'review') host.message(`${note}; the successor starts in ${reviewRemaining(state, Date.now()) ?? 0}s`);
@@ -473,6 +534,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
     if (stopped) return;
     stopped = true;
     if (message) events.emit('stopped', { exitCode, message });
+    if (exitCode !== 0) alert('flower-pty: stopped', message ?? `exit ${exitCode}`);
     saveManifest(endGeneration(manifest, { end: exitCode === 0 ? 'quit' : 'stopped', now: new Date().toISOString(), ...(message ? { reason: message } : {}) }));
     if (gen && !gen.pty.exited) await gen.pty.terminate(5_000);
     finish(message ? { exitCode, message } : { exitCode });
@@ -507,6 +569,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
     return await finished;
   } finally {
     clearInterval(ticker);
+    await docWatch?.close();
     await effectChain;
     const last = gen as Generation | null; // assigned inside callbacks, which TypeScript cannot see
     last?.tail?.close();

@@ -140,6 +140,7 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
         resume,
         log: log.write,
         signal: abort.signal,
+        notify: o.notify && process.stdout.isTTY ? (sequence) => process.stdout.write(sequence) : null,
       },
       host,
     );

@@ -42,6 +42,8 @@ export interface MachineState {
   readonly crashes: number;
   /** failed attempts (crashes); handoffs never count */
   readonly attempts: number;
+  /** a person edited the document this successor started from: tell it at the next boundary */
+  readonly pendingNote: boolean;
 }
 
 export interface DocumentArrival {
@@ -79,7 +81,7 @@ export type Notice =
 
 export type Effect =
   /** the answer to the hook that delivered this input: block with the handoff request, or let it pass */
-  | { type: 'answer'; decision: 'block-handoff' | 'pass' }
+  | { type: 'answer'; decision: 'block-handoff' | 'block-note' | 'pass' }
   | { type: 'notify'; notice: Notice }
   /** freeze the document: the model's text, or a degraded one built from what parsed */
   | { type: 'freeze'; generation: number; text: string | null; degraded: boolean; reason?: string }
@@ -120,10 +122,17 @@ export function createMachine(config: MachineConfig, start: { generation?: numbe
     held: false,
     crashes: 0,
     attempts: start.attempts ?? 0,
+    pendingNote: false,
   };
 }
 
 const PASS: Effect = { type: 'answer', decision: 'pass' };
+
+// A boundary with nothing to cut: deliver a pending edit note, or let it pass.
+function atBoundary(s: MachineState): Step {
+  if (s.pendingNote && s.phase === 'working') return { state: { ...s, pendingNote: false }, effects: [{ type: 'answer', decision: 'block-note' }] };
+  return { state: s, effects: [PASS] };
+}
 
 // A session can act on a handoff only once it is known and the feature is on.
 function canHandOff(s: MachineState): boolean {
@@ -242,6 +251,7 @@ export function transition(s: MachineState, input: MachineInput): Step {
           pendingCut: false,
           writingSince: null,
           reviewUntil: null,
+          pendingNote: false,
         },
         effects: [{ type: 'notify', notice: { name: 'generation-start', generation: input.generation, successor: input.successor } }],
       };
@@ -251,7 +261,7 @@ export function transition(s: MachineState, input: MachineInput): Step {
       return onReading(s, input.context);
     case 'tool-boundary':
       if (canHandOff(s) && s.pendingCut) return cut(s, input.now, 'tool-boundary');
-      return { state: s, effects: [PASS] };
+      return atBoundary(s);
     case 'turn-end': {
       if (s.phase === 'writing') {
         const doc = input.document;
@@ -267,7 +277,7 @@ export function transition(s: MachineState, input: MachineInput): Step {
       }
       const settled = { ...s, crashes: 0 };
       if (canHandOff(settled) && settled.pendingCut) return cut(settled, input.now, 'turn-end');
-      return { state: settled, effects: [PASS] };
+      return atBoundary(settled);
     }
     case 'overflow':
       // The session can no longer run a turn: degrade at once (never a failed attempt).
@@ -282,6 +292,8 @@ export function transition(s: MachineState, input: MachineInput): Step {
       if (s.phase === 'review' && s.reviewUntil !== null) {
         return { state: { ...s, reviewUntil: Math.max(s.reviewUntil, input.now + s.config.quietMs) }, effects: [] };
       }
+      // The successor already read the file: the change reaches it as a note at its next boundary.
+      if (s.phase === 'working' && s.successor) return { state: { ...s, pendingNote: true }, effects: [] };
       return { state: s, effects: [] };
     case 'hold':
       return { state: { ...s, held: true }, effects: [] };

@@ -172,3 +172,17 @@ t.test('force-handoff and quit', async (t) => {
   t.same(quit.effects, [{ type: 'end-child' }, { type: 'stop', exitCode: 0 }]);
   t.same(run(quit.state, { type: 'turn-end', now: 2 }).effects, [{ type: 'answer', decision: 'pass' }], 'a stopped machine lets hooks pass');
 });
+
+t.test('a person edits the document after the successor started: a note at its next boundary', async (t) => {
+  const first = working();
+  t.equal(run(first, { type: 'human-edit', now: 1 }).state.pendingNote, false, 'generation 1 has no document to be told about');
+  const succ = working(config, 2, true);
+  let { state, effects } = run(succ, { type: 'human-edit', now: 1 });
+  t.same(effects, []);
+  ({ state, effects } = run(state, { type: 'tool-boundary', now: 2 }));
+  t.same(names(effects), ['answer:block-note']);
+  ({ effects } = run(state, { type: 'turn-end', now: 3 }));
+  t.same(names(effects), ['answer:pass'], 'delivered once');
+  const both = run(succ, { type: 'reading', now: 1, context: 100_000 }, { type: 'human-edit', now: 1 }, { type: 'reading', now: 2, context: 160_000 }, { type: 'turn-end', now: 3 });
+  t.same(names(both.effects).filter((n) => n.startsWith('answer')), ['answer:block-handoff'], 'a due handoff wins over the note');
+});
