@@ -11,7 +11,6 @@ import type { Host, HostCommand, StatusView } from './host.js';
 import { FlowerError } from '../errors.js';
 import { computeLayout, type Layout } from '../core/layout.js';
 import { createKeyRouter, DEFAULT_PREFIX, parsePrefix, prefixName, type Focus, type KeyAction, type PaneCommand } from '../core/keymap.js';
-import { documentLines, previewLines, type StyledLine } from '../core/document-view.js';
 import { createModeTracker, type ModeTracker } from '../core/terminal-modes.js';
 import { composeTitle } from '../core/title-filter.js';
 import { statusLine } from '../core/status-text.js';
@@ -20,7 +19,8 @@ import { createDocumentPane } from '../tui/document-pane.js';
 import { createStatusBar } from '../tui/status-bar.js';
 import { createHelpOverlay } from '../tui/help-overlay.js';
 import { createFrameScheduler } from '../tui/frame-scheduler.js';
-import { runEditor } from '../tui/editor.js';
+import { handOverTerminal, runEditor } from '../tui/editor.js';
+import { createOuterModes } from '../tui/outer-modes.js';
 
 export interface SplitHostOptions {
   stdin: NodeJS.ReadStream;
@@ -39,13 +39,6 @@ interface ScreenInternals {
   leave(): void;
   enter(): void;
   program: { cup(y: number, x: number): void; showCursor(): void; hideCursor(): void; flush(): void };
-}
-
-// Modes the child asks of "its" terminal that only the outer terminal can do: mirrored there.
-const MIRRORED = { paste: 2004, focus: 1004 } as const;
-
-function shortPath(path: string, room: number): string {
-  return path.length <= room ? path : `…${path.slice(path.length - Math.max(1, room - 1))}`;
 }
 
 function printable(key: string): string {
@@ -104,14 +97,12 @@ export function createSplitHost(o: SplitHostOptions): Host {
   let message: string | null = null;
   let flash: string | null = null;
   let flashTimer: NodeJS.Timeout | null = null;
-  let shownPath: string | null = null;
-  let documentShown = false;
   let childRunning = false;
   let childEverEnded = false;
   let suspended = false;
   let restored = false;
   let cursorShown = false;
-  const mirrored = { paste: false, focus: false };
+  const outer = createOuterModes((seq) => stdout.write(seq));
   const wasRaw = stdin.isTTY ? stdin.isRaw : false;
   const decoder = new StringDecoder('utf8');
 
@@ -138,31 +129,13 @@ export function createSplitHost(o: SplitHostOptions): Host {
       cursorShown = false;
     }
     program.flush();
-    mirrorModes();
-  }
-
-  function mirrorModes(force = false): void {
-    let seq = '';
-    for (const key of ['paste', 'focus'] as const) {
-      const want = key === 'paste' ? pane.bracketedPaste : pane.sendFocus;
-      if (want !== mirrored[key] || force) seq += `\u001b[?${MIRRORED[key]}${want ? 'h' : 'l'}`;
-      mirrored[key] = want;
-    }
-    if (seq) stdout.write(seq);
-  }
-
-  function mirrorOff(): string {
-    return `\u001b[?${MIRRORED.paste}l\u001b[?${MIRRORED.focus}l`;
+    outer.sync({ paste: pane.bracketedPaste, focus: pane.sendFocus });
   }
 
   function labels(): void {
-    const mark = (f: Focus) => (focus === f ? '▶ ' : '');
-    pane.box.setLabel(` ${mark('session')}claude${childTitle ? ` · ${childTitle.slice(0, 60)}` : ''} `);
-    const room = Math.max(8, (layout.document?.width ?? 40) - 12);
-    documentPane.box.setLabel(` ${mark('document')}${shownPath ? shortPath(shownPath, room) : 'handoff document'} `);
-    const border = (f: Focus) => (noColor ? {} : { fg: focus === f ? 'cyan' : 'default' });
-    pane.box.style.border = border('session');
-    documentPane.box.style.border = border('document');
+    pane.box.setLabel(` ${focus === 'session' ? '▶ ' : ''}claude${childTitle ? ` · ${childTitle.slice(0, 60)}` : ''} `);
+    pane.box.style.border = noColor ? {} : { fg: focus === 'session' ? 'cyan' : 'default' };
+    documentPane.setFocus(focus === 'document');
   }
 
   function applyLayout(): void {
@@ -219,21 +192,8 @@ export function createSplitHost(o: SplitHostOptions): Host {
   }
 
   function showDocument(path: string, text: string | null): void {
-    const lines: StyledLine[] = text === null
-      ? [{ style: 'flag', text: `! the document ${path} is not on disk (deleted or moved?)` }]
-      : documentLines(text);
-    const same = documentShown && path === shownPath;
-    shownPath = path || shownPath;
-    documentShown = true;
-    labels();
-    documentPane.show(lines, shownPath ?? 'handoff document', same);
+    documentPane.showDocument(path, text);
     frames.request();
-  }
-
-  function showPreview(): void {
-    if (documentShown || !view) return;
-    const lines = previewLines({ ...view, documentPath: view.documentPath ?? o.documentPath });
-    documentPane.show(lines, 'handoff document', true);
   }
 
   function readDocument(path: string): string | null {
@@ -245,30 +205,30 @@ export function createSplitHost(o: SplitHostOptions): Host {
   }
 
   async function editDocument(): Promise<void> {
-    const path = shownPath || view?.documentPath || o.documentPath;
+    const path = documentPane.path || view?.documentPath || o.documentPath;
     if (!path) {
       showFlash('no document file: this run has no workbench');
       return;
     }
     emitCommand('edit-document');
-    suspended = true;
-    frames.suspend(true);
-    stdout.write(mirrorOff());
-    internals.leave();
-    // A paused stdin stops reading the tty, so the editor gets every key.
-    if (stdin.isTTY) stdin.setRawMode(false);
-    stdin.pause();
-    const result = await runEditor(path, env);
+    const result = await handOverTerminal({
+      stdin,
+      leave() {
+        suspended = true;
+        frames.suspend(true);
+        stdout.write(outer.off());
+        internals.leave();
+      },
+      ours: () => !restored,
+      enter() {
+        internals.enter();
+        suspended = false;
+        frames.suspend(false);
+      },
+    }, () => runEditor(path, env));
     if (restored) return;
-    if (stdin.isTTY) stdin.setRawMode(true);
-    stdin.resume();
-    internals.enter();
-    suspended = false;
-    mirrorModes(true);
     showDocument(path, readDocument(path));
     if (!result.ok && result.problem) showFlash(result.problem);
-    frames.suspend(false);
-    screen.alloc();
     frames.request();
   }
 
@@ -342,7 +302,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
   applyLayout();
   const initial = o.documentPath ? readDocument(o.documentPath) : null;
   if (o.documentPath && initial !== null) showDocument(o.documentPath, initial);
-  else documentPane.show([{ style: 'hint', text: 'starting…' }], 'handoff document', false);
+  else documentPane.showNote('starting…');
   frames.request();
 
   return {
@@ -372,7 +332,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
       if (view && next.note !== view.note) message = null;
       view = next;
       refreshStatus();
-      showPreview();
+      documentPane.showPlan({ ...next, documentPath: next.documentPath ?? o.documentPath });
       writeTitle();
     },
     message(text) {
@@ -409,7 +369,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
       } catch {
         // a half-torn-down screen must not stop the terminal from being given back
       }
-      stdout.write(`${mirrorOff()}\u001b[?25h`);
+      stdout.write(`${outer.off()}\u001b[?25h`);
       if (stdin.isTTY) stdin.setRawMode(wasRaw);
       stdin.pause();
       pane.dispose();

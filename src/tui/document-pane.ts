@@ -1,19 +1,30 @@
-// The document pane: the handoff document (or the plan before the first one) as styled, wrapped,
-// scrollable text in a bordered blessed box labelled with the file's path.
+// The document pane: the handoff document (or, until there is one, the plan) as styled, wrapped,
+// scrollable text in a bordered blessed box labelled with the file's path and the focus mark.
 
 import blessed from 'blessed';
 import type { Widgets } from 'blessed';
-import type { StyledLine } from '../core/document-view.js';
+import { documentLines, previewLines, type PreviewInput, type StyledLine } from '../core/document-view.js';
 import type { PaneCommand } from '../core/keymap.js';
 import { taggedLines } from './styled-text.js';
 
 export interface DocumentPane {
   readonly box: Widgets.BoxElement;
-  /** new content; `keepScroll` when it is the same document edited, not a new one */
-  show(lines: readonly StyledLine[], label: string, keepScroll: boolean): void;
+  /** the file shown, once a document has been shown */
+  readonly path: string | null;
+  /** a document's text, or null when the file is gone; the scroll stays when it is the same file */
+  showDocument(path: string, text: string | null): void;
+  /** what will happen; ignored once a document has been shown */
+  showPlan(input: PreviewInput): void;
+  showNote(text: string): void;
+  /** relabel: the focus mark, the border colour, the path cut to the pane's width */
+  setFocus(focused: boolean): void;
   scroll(command: PaneCommand): void;
   /** the plain text currently shown (tests read it) */
   text(): string;
+}
+
+export function shortPath(path: string, room: number): string {
+  return path.length <= room ? path : `…${path.slice(path.length - Math.max(1, room - 1))}`;
 }
 
 export function createDocumentPane(opts: { screen: Widgets.Screen; noColor: boolean }): DocumentPane {
@@ -27,16 +38,43 @@ export function createDocumentPane(opts: { screen: Widgets.Screen; noColor: bool
     scrollbar: { ch: ' ', style: { inverse: true } },
   });
   let shown: readonly StyledLine[] = [];
+  let path: string | null = null;
+  let focused = false;
+
+  function show(lines: readonly StyledLine[], keepScroll: boolean): void {
+    const position = box.getScroll();
+    shown = lines;
+    box.setContent(taggedLines(lines, opts.noColor));
+    if (keepScroll) box.scrollTo(position);
+    else box.setScroll(0);
+  }
+
+  function label(): void {
+    const room = Math.max(8, (typeof box.width === 'number' ? box.width : 40) - 8);
+    box.setLabel(` ${focused ? '▶ ' : ''}${path ? shortPath(path, room) : 'handoff document'} `);
+    box.style.border = opts.noColor ? {} : { fg: focused ? 'cyan' : 'default' };
+  }
 
   return {
     box,
-    show(lines, label, keepScroll) {
-      const position = box.getScroll();
-      shown = lines;
-      box.setLabel(` ${label} `);
-      box.setContent(taggedLines(lines, opts.noColor));
-      if (keepScroll) box.scrollTo(position);
-      else box.setScroll(0);
+    get path() {
+      return path;
+    },
+    showDocument(next, text) {
+      const same = next === path;
+      path = next || path;
+      label();
+      show(text === null ? [{ style: 'flag', text: `! the document ${next} is not on disk (deleted or moved?)` }] : documentLines(text), same);
+    },
+    showPlan(input) {
+      if (path === null) show(previewLines(input), true);
+    },
+    showNote(text) {
+      show([{ style: 'hint', text }], false);
+    },
+    setFocus(f) {
+      focused = f;
+      label();
     },
     scroll(command) {
       const page = Math.max(1, (box.height as number) - 3);

@@ -22,3 +22,24 @@ export function runEditor(path: string, env: Record<string, string | undefined>)
     });
   });
 }
+
+// Gives the terminal to `run` (a full-screen editor) and takes it back: the screen leaves, stdin
+// stops reading (a paused tty stream stops reading the fd, so the editor gets every key), raw off.
+// Nothing is taken back if the terminal was given back for good meanwhile (`ours` turned false).
+export async function handOverTerminal<T>(
+  io: { stdin: NodeJS.ReadStream; leave(): void; enter(): void; ours(): boolean },
+  run: () => Promise<T>,
+): Promise<T> {
+  io.leave();
+  if (io.stdin.isTTY) io.stdin.setRawMode(false);
+  io.stdin.pause();
+  try {
+    return await run();
+  } finally {
+    if (io.ours()) {
+      if (io.stdin.isTTY) io.stdin.setRawMode(true);
+      io.stdin.resume();
+      io.enter();
+    }
+  }
+}

@@ -132,6 +132,8 @@ t.test('focus moves to the document pane, where j/k scroll and nothing reaches c
   await r.vt.waitFor((s) => s.includes('line 30'), 'the document');
   await type(r, '\u001d\t');
   await r.vt.waitFor((s) => s.includes('▶ /d.md') && s.includes('document: j/k scroll'), 'the focus mark and hint');
+  r.host.documentChanged('/d.md', long.replace('line 1\n', 'CHANGED\n'));
+  await r.vt.waitFor((s) => s.includes('CHANGED') && s.includes('▶ /d.md'), 'the focus mark kept when the document changes');
   await type(r, 'jjjjj');
   const screen = await r.vt.waitFor((s) => !s.includes('│line 1 ') && !s.match(/│## Doing/), 'the scrolled document');
   t.match(screen, /line 40/);

@@ -1,0 +1,30 @@
+// Modes the child asks of "its" terminal that only the real, outer terminal can provide: bracketed
+// paste (so pastes arrive marked) and focus reports. Mirrored there; all off on every hand-back.
+
+const MODE = { paste: 2004, focus: 1004 } as const;
+
+export interface OuterModes {
+  /** bring the outer terminal in line with what the child wants; `force` re-sends everything */
+  sync(want: { paste: boolean; focus: boolean }, force?: boolean): void;
+  /** the sequence that turns every mirrored mode off (the state is forgotten, so sync re-sends) */
+  off(): string;
+}
+
+export function createOuterModes(write: (sequence: string) => void): OuterModes {
+  const on = { paste: false, focus: false };
+  return {
+    sync(want, force = false) {
+      let seq = '';
+      for (const key of ['paste', 'focus'] as const) {
+        if (want[key] !== on[key] || force) seq += `\u001b[?${MODE[key]}${want[key] ? 'h' : 'l'}`;
+        on[key] = want[key];
+      }
+      if (seq) write(seq);
+    },
+    off() {
+      on.paste = false;
+      on.focus = false;
+      return `\u001b[?${MODE.paste}l\u001b[?${MODE.focus}l`;
+    },
+  };
+}
