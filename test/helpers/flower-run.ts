@@ -32,15 +32,23 @@ export interface FlowerRunOptions {
   claudeArgs?: string[];
   env?: Record<string, string>;
   step?: string;
+  /** run again in the same sandbox, workbench and mock (e.g. for --continue) */
+  again?: FlowerRun;
 }
 
 export async function startFlower(opts: FlowerRunOptions): Promise<FlowerRun> {
-  const api = await startMockApi({ respond: opts.respond });
-  opts.t.teardown(() => api.close());
-  const root = mkdtempSync(join(tmpdir(), 'flower-e2e-'));
-  const sandbox = await createClaudeSandbox({ root, baseUrl: api.url, ...(opts.env ? { env: opts.env } : {}) });
-  const workbench = join(root, 'wb');
-  const eventsPath = join(root, 'events.jsonl');
+  let api: MockApi;
+  let sandbox: Sandbox;
+  if (opts.again) {
+    ({ api, sandbox } = opts.again);
+  } else {
+    api = await startMockApi({ respond: opts.respond });
+    opts.t.teardown(() => api.close());
+    const root = mkdtempSync(join(tmpdir(), 'flower-e2e-'));
+    sandbox = await createClaudeSandbox({ root, baseUrl: api.url, ...(opts.env ? { env: opts.env } : {}) });
+  }
+  const workbench = join(sandbox.root, 'wb');
+  const eventsPath = join(sandbox.root, 'events.jsonl');
   const step = opts.step ?? 'work';
   const args = [
     FLOWER_BIN,
