@@ -51,6 +51,7 @@ t.test('real claude in the split view: meter, handoff document in the pane, revi
   t.match(screen, /## Doing/);
   t.match(screen, /Run the final count and report it \(DOC-1\)/);
   t.match(screen, /review · successor in \d+s/);
+  t.match(screen, / context 6\d\.\dK\/100\.0K · handoff due /, 'the meter moved past the line');
 
   tmux.send('C-]', 'p');
   await tmux.waitFor((s) => /review · held/.test(s), 'held after prefix p', 10_000);
