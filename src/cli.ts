@@ -13,6 +13,7 @@ const EXAMPLES: Array<[string, string]> = [
   ['$0 --continue', 'pick a lineage up from the newest frozen document'],
   ['$0 replay ~/.claude/projects/-my-proj/<id>.jsonl --window 200k', 'what flower-pty would have done on a recorded session'],
   ['$0 status', 'print the lineage from .flower/manifest.json'],
+  ['$0 demo', 'a full handoff cycle in about a minute, offline, in a throwaway folder'],
 ];
 
 function version(): string {
@@ -127,6 +128,27 @@ export async function run(argv: string[]): Promise<number> {
       async (args) => {
         const { runStatus } = await import('./commands/status.js');
         exitCode = await runStatus({ workbench: args.workbench, json: args.json, out: (line) => process.stdout.write(line + '\n') });
+      },
+    )
+    .command(
+      'demo',
+      'watch a whole handoff cycle in about a minute: the real claude against a built-in scripted model on 127.0.0.1 (no account, no network, a throwaway folder)',
+      (y) =>
+        y.options({
+          plain: { type: 'boolean', default: false, describe: 'claude full-screen with state in the terminal title (no split view)' },
+          'keep-going': { type: 'boolean', default: false, describe: "don't end after the successor's first turn: quit claude yourself" },
+          claude: { type: 'string', describe: "path to the claude binary (else $FLOWER_PTY_CLAUDE, else the repo's pinned one, else PATH)" },
+          review: { type: 'string', coerce: seconds('review'), describe: 'seconds the frozen document waits for your edit (default 8)' },
+        }),
+      async (args) => {
+        const { runDemo } = await import('./commands/demo.js');
+        exitCode = await runDemo({
+          plain: args.plain,
+          keepGoing: args['keep-going'],
+          claude: args.claude,
+          review: args.review ?? 8,
+          out: (line) => process.stdout.write(line + '\n'),
+        });
       },
     )
     .example(EXAMPLES)

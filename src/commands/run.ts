@@ -12,7 +12,7 @@ import { refusedClaudeArg } from '../child-launch.js';
 import { readManifest } from '../adapters/manifest-store.js';
 import { openNotesStore } from '../adapters/notes-store.js';
 import { openLog } from '../adapters/log-file.js';
-import { supervise, type SuperviseOptions } from '../supervisor.js';
+import { supervise, type SuperviseOptions, type SuperviseResult } from '../supervisor.js';
 import { createPlainHost } from '../hosts/plain-host.js';
 import { createSplitHost } from '../hosts/split-host.js';
 import type { Host } from '../hosts/host.js';
@@ -108,18 +108,8 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
   }
 
   const log = openLog(o.log ?? null);
-  const host: Host = o.plain || !process.stdout.isTTY ? createPlainHost({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }) : createSplitHost({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, documentPath: workbench ? openNotesStore(workbench, step).currentPath : null });
-  const abort = new AbortController();
-  let signalled: NodeJS.Signals | null = null;
-  const onSignal = (sig: NodeJS.Signals) => {
-    signalled ??= sig;
-    abort.abort();
-  };
-  const restoreOnExit = () => host.restore();
-  process.on('exit', restoreOnExit);
-  for (const sig of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.on(sig, onSignal);
   try {
-    const result = await supervise(
+    const result = await superviseInTerminal(
       {
         claude,
         claudeArgs: o.claudeArgs,
@@ -139,19 +129,60 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
         eventsPath: o.events ? resolve(cwd, o.events) : null,
         resume,
         log: log.write,
+      },
+      { plain: o.plain, notify: o.notify, documentPath: workbench ? openNotesStore(workbench, step).currentPath : null },
+    );
+    if (result.message) process.stderr.write(`flower-pty: ${result.message}\n`);
+    if (result.signalled) return signalExitCode(result.signalled);
+    if (workbench && result.exitCode === 0) process.stderr.write(`flower-pty: lineage in ${join(workbench, 'manifest.json')}\n`);
+    return result.exitCode;
+  } finally {
+    log.close();
+  }
+}
+
+/** how a run is shown: the split view on a terminal unless --plain; `decorate` wraps the host (the demo narrates through it) */
+export interface TerminalFace {
+  plain: boolean;
+  notify: boolean;
+  documentPath: string | null;
+  decorate?: (host: Host) => Host;
+}
+
+export function signalExitCode(signal: NodeJS.Signals): number {
+  return 128 + (({ SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as Record<string, number>)[signal] ?? 0);
+}
+
+// Picks the face, supervises with the signal handlers installed, and gives the terminal back on
+// every exit path. Shared by the run command and the demo.
+export async function superviseInTerminal(
+  options: Omit<SuperviseOptions, 'signal' | 'notify'>,
+  face: TerminalFace,
+): Promise<SuperviseResult & { signalled: NodeJS.Signals | null }> {
+  const chosen: Host = face.plain || !process.stdout.isTTY ? createPlainHost({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }) : createSplitHost({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, documentPath: face.documentPath });
+  const host = face.decorate ? face.decorate(chosen) : chosen;
+  const abort = new AbortController();
+  let signalled: NodeJS.Signals | null = null;
+  const onSignal = (sig: NodeJS.Signals) => {
+    signalled ??= sig;
+    abort.abort();
+  };
+  const restoreOnExit = () => host.restore();
+  process.on('exit', restoreOnExit);
+  for (const sig of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.on(sig, onSignal);
+  try {
+    const result = await supervise(
+      {
+        ...options,
         signal: abort.signal,
-        notify: o.notify && process.stdout.isTTY ? (sequence) => process.stdout.write(sequence) : null,
+        notify: face.notify && process.stdout.isTTY ? (sequence) => process.stdout.write(sequence) : null,
       },
       host,
     );
     host.restore();
-    if (result.message) process.stderr.write(`flower-pty: ${result.message}\n`);
-    if (signalled) return 128 + ({ SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as Record<string, number>)[signalled]!;
-    if (workbench && result.exitCode === 0) process.stderr.write(`flower-pty: lineage in ${join(workbench, 'manifest.json')}\n`);
-    return result.exitCode;
+    return { ...result, signalled };
   } finally {
     host.restore();
-    log.close();
     for (const sig of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.off(sig, onSignal);
     process.off('exit', restoreOnExit);
   }

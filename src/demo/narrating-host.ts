@@ -1,0 +1,49 @@
+// A Host decorator for the demo: puts the narration into the status note (the split view's status
+// bar; in --plain, the terminal title, the only place flower-pty may write while claude runs), and
+// lets the demo quit the run through the supervisor's own command path.
+
+import type { Host, HostCommand, StatusView } from '../hosts/host.js';
+
+export interface NarratingHost extends Host {
+  /** ask the supervisor to end the run cleanly, as the quit key would */
+  quit(): void;
+}
+
+export function narratingHost(inner: Host, narrate: (view: StatusView) => string, opts: { plain: boolean }): NarratingHost {
+  let command: ((c: HostCommand) => void) | null = null;
+  let narration = '';
+  let childTitle = '';
+  const showTitle = () => inner.childTitle(narration ? `${narration} · ${childTitle}` : childTitle);
+  // Explicit delegation, not a spread: a host may keep its methods on a prototype.
+  return {
+    size: () => inner.size(),
+    onInput: (listener) => inner.onInput(listener),
+    onResize: (listener) => inner.onResize(listener),
+    childOutput: (data) => inner.childOutput(data),
+    message: (text) => inner.message(text),
+    documentChanged: (path, text) => inner.documentChanged(path, text),
+    childStarted: () => inner.childStarted(),
+    childEnded: () => inner.childEnded(),
+    restore: () => inner.restore(),
+    onCommand(listener) {
+      command = listener;
+      inner.onCommand(listener);
+    },
+    status(view) {
+      const said = narrate(view);
+      inner.status({ ...view, note: said });
+      if (opts.plain && said !== narration) {
+        narration = said;
+        showTitle();
+      }
+    },
+    childTitle(title) {
+      childTitle = title;
+      if (opts.plain) showTitle();
+      else inner.childTitle(title);
+    },
+    quit() {
+      command?.('quit');
+    },
+  };
+}
