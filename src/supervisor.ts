@@ -7,8 +7,6 @@ import { realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { existsSync } from 'node:fs';
 
 import { createMachine, transition, reviewRemaining, type Effect, type MachineInput, type MachineState, type Notice } from './core/machine.js';
 import { resolvePolicy, type Policy } from './core/policy.js';
@@ -27,7 +25,7 @@ import {
   createManifest, startGeneration, recordUsage, endGeneration, recordHumanEdit, recordOriginalPrompt, type Manifest,
 } from './core/manifest.js';
 import { openHookChannel, type HookChannel, type HookMessage } from './adapters/hook-channel.js';
-import { writeRunSettings, findUserStatusLine } from './adapters/run-settings.js';
+import { writeRunSettings, findUserStatusLine, defaultHookCommand } from './adapters/run-settings.js';
 import { spawnPty, type PtySession } from './adapters/pty-session.js';
 import { openTranscriptTail, type TranscriptTail } from './adapters/transcript-tail.js';
 import { openNotesStore, type NotesStore } from './adapters/notes-store.js';
@@ -80,15 +78,6 @@ interface Generation {
   crashed: boolean;
 }
 
-// The compiled hook client sits beside the compiled code; from sources, in ../dist.
-function hookClientPath(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  for (const candidate of [join(here, 'hook-client.js'), join(here, '..', 'dist', 'hook-client.js')]) {
-    if (existsSync(candidate)) return candidate;
-  }
-  return join(here, 'hook-client.js');
-}
-
 function configDirOf(env: Record<string, string | undefined>): string {
   return env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
 }
@@ -110,6 +99,8 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
   let manifest: Manifest =
     opts.resume?.manifest ??
     createManifest({ step: opts.step, cwd: cwdReal, window: policy.window, at: policy.at, now: new Date().toISOString() });
+  // A lineage picked up after flower-pty was killed: close the generation it could not close.
+  manifest = endGeneration(manifest, { end: 'stopped', now: new Date().toISOString(), reason: 'flower-pty stopped before this generation ended' });
   let state: MachineState = createMachine(
     {
       handoff: opts.handoff,
@@ -170,7 +161,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
   if (opts.handoff) {
     channel = await openHookChannel({ handler: onHook });
     userStatusLine = await findUserStatusLine({ configDir, cwd: cwdReal });
-    settingsPath = await writeRunSettings({ dir: runDir, hookCommand: [process.execPath, hookClientPath()], statusLine: true });
+    settingsPath = await writeRunSettings({ dir: runDir, hookCommand: defaultHookCommand(), statusLine: true });
   }
 
   // ---- feeding the machine
@@ -223,7 +214,10 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
   }
 
   async function freeze(effect: Extract<Effect, { type: 'freeze' }>): Promise<void> {
-    const parsed = effect.text !== null ? parseDocument(effect.text) : null;
+    // No text from the model (a crash, a deadline): the document this generation started from is the
+    // last good state; a successor that dies at once must not replace it with an empty shell.
+    const source = effect.text ?? (effect.degraded ? seededText : null);
+    const parsed = source !== null ? parseDocument(source) : null;
     const original = manifest.original_prompt ?? firstPrompt ?? opts.prompt ?? '';
     const doc: HandoffDoc = effect.degraded
       ? degradedDocument({ originalPrompt: original, reason: effect.reason ?? 'unknown', ...(parsed ? { partial: parsed.doc } : {}) })
