@@ -1,0 +1,77 @@
+// Faults in the child, with the fake claude: exits and kills mid-turn, mid-writing, right after a
+// handoff, and a crash loop. The run goes on (degraded, recorded) or hits the documented brake (exit 4).
+import t from 'tap';
+import { startFake, fakeDoc } from './fake-flower.js';
+import { DEGRADED_MARKER } from '../../src/core/handoff-doc.js';
+import { readFileSync } from 'node:fs';
+
+const FAST = ['--window', '100k', '--review', '0'];
+const promptOf = (argv: string[]) => argv[argv.indexOf('--') + 1] ?? '';
+
+t.test('claude exits with an error mid-turn: degraded handoff, recorded as a crash, the run goes on', async (t) => {
+  const f = startFake({
+    t,
+    script: { runs: [{ steps: [{ turn: 20_000 }, { exit: 7 }] }], default: { steps: [{ turn: 8_000 }] } },
+    prompt: 'ORIGINAL: fix the flaky test',
+    flowerArgs: FAST,
+  });
+  const done = await f.waitForEvent('done', 20_000);
+  t.equal(done.degraded, true);
+  t.match(done.reason, /exited with code 7 during working/);
+  await f.waitForEvent('generation-start', 20_000, (e) => e.generation === 2);
+  const m = await f.manifestWhen((m) => m.generations?.length >= 2);
+  t.match(m.generations[0], { generation: 1, end: 'crash', degraded: true });
+  t.equal(m.attempts, 1, 'a crash is a failed attempt');
+  t.match(m.errors, [{ generation: 1, reason: /code 7/ }]);
+  const doc = readFileSync(f.documentPath, 'utf8');
+  t.ok(doc.includes(DEGRADED_MARKER));
+  t.match(doc, /ORIGINAL: fix the flaky test/, 'the original prompt survives in the degraded document');
+  await f.run.waitFor(() => f.spawns().length >= 2, 10_000, 'second spawn');
+  t.match(promptOf(f.spawns()[1]!.argv), /TAKING OVER[\s\S]*DEGRADED/, 'the successor is told');
+});
+
+t.test('claude SIGKILLed while writing its handoff: degraded, the run goes on', async (t) => {
+  const f = startFake({
+    t,
+    script: { runs: [{ steps: [{ turn: 60_000 }], handoff: { signal: 'SIGKILL' } }], default: { steps: [{ turn: 8_000 }] } },
+    prompt: 'go',
+    flowerArgs: FAST,
+  });
+  await f.waitForEvent('writing', 20_000);
+  const done = await f.waitForEvent('done', 20_000);
+  t.equal(done.degraded, true);
+  t.match(done.reason, /signal 9\) during writing/);
+  await f.waitForEvent('generation-start', 20_000, (e) => e.generation === 2);
+  const m = await f.manifestWhen((m) => m.generations?.length >= 2);
+  t.match(m.generations[0], { end: 'crash' });
+});
+
+t.test('a successor that dies at once is respawned from the last frozen document, not an emptied one', async (t) => {
+  const f = startFake({
+    t,
+    script: {
+      runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('MARKER-GEN1') } }, { steps: [{ exit: 1 }] }],
+      default: { steps: [{ turn: 8_000 }] },
+    },
+    prompt: 'go',
+    flowerArgs: FAST,
+  });
+  await f.waitForEvent('generation-start', 30_000, (e) => e.generation === 3);
+  await f.run.waitFor(() => f.spawns().length >= 3, 10_000, 'third spawn');
+  const third = promptOf(f.spawns()[2]!.argv);
+  t.match(third, /MARKER-GEN1/, "generation 1's work reaches generation 3");
+  t.match(third, /DEGRADED/, 'marked degraded: generation 2 crashed');
+  t.match(readFileSync(f.documentPath, 'utf8'), /MARKER-GEN1/, 'the current document still carries it');
+  t.ok(f.archived().length >= 1, 'the good document is archived too');
+});
+
+t.test('repeated crashes hit the brake (exit 4), not a restart storm', async (t) => {
+  const f = startFake({ t, script: { default: { steps: [{ sleep: 100 }, { exit: 3 }] } }, prompt: 'go', flowerArgs: FAST });
+  const exit = await f.run.exited;
+  t.equal(exit.exitCode, 4);
+  t.match(f.run.output(), /crashed 3 times in a row/);
+  t.equal(f.spawns().length, 3, 'three attempts, no more');
+  const m = await f.manifestWhen((m) => m.attempts >= 3);
+  t.equal(m.attempts, 3);
+  t.match(f.events().find((e) => e.event === 'stopped'), { exitCode: 4 });
+});
