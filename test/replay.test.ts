@@ -5,9 +5,10 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runReplay, type ReplayEvent } from '../src/commands/replay.js';
+import { fixturesDir } from './helpers/fixtures.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const fixtures = path.resolve(repoRoot, '../shared/fixtures');
+const fixtures = fixturesDir();
 const spotterCompacted = [
   '4d5611e5-241a-462a-8d15-5122611a9569.jsonl',
   '8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl',

@@ -7,9 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { createLineSplitter } from '../../src/core/jsonl.js';
 import { parseRecord } from '../../src/core/transcript-record.js';
 import { createMeter, type Meter, type MeterSignal } from '../../src/core/context-meter.js';
+import { fixturesDir } from '../helpers/fixtures.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const fixtures = path.resolve(repoRoot, '../shared/fixtures');
+const fixtures = fixturesDir();
 const spotter = path.join(fixtures, 'spotter-2.1.39');
 const cc332 = path.join(fixtures, 'claude-2.1.332');
 
