@@ -348,6 +348,8 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
         }
         return '';
       case 'PostToolUse':
+        // A subagent's tool call is not the main thread's boundary: blocking it would hand the request to the subagent.
+        if (typeof payload.agent_id === 'string' && payload.agent_id !== '') return '';
         return answer(feed({ type: 'tool-boundary', now: Date.now() }));
       case 'Stop': {
         const text = typeof payload.last_assistant_message === 'string' ? payload.last_assistant_message : '';
@@ -529,7 +531,9 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
     stopped = true;
     if (message) events.emit('stopped', { exitCode, message });
     if (exitCode !== 0) alert('flower-pty: stopped', message ?? `exit ${exitCode}`);
-    saveManifest(endGeneration(manifest, { end: exitCode === 0 ? 'quit' : 'stopped', now: new Date().toISOString(), ...(message ? { reason: message } : {}) }));
+    // The crash that tripped the brake is a failed attempt like the ones before it.
+    const end = gen?.crashed ? 'crash' : exitCode === 0 ? 'quit' : 'stopped';
+    saveManifest(endGeneration(manifest, { end, now: new Date().toISOString(), ...(message ? { reason: message } : {}) }));
     if (gen && !gen.pty.exited) await gen.pty.terminate(5_000);
     finish(message ? { exitCode, message } : { exitCode });
   }
