@@ -48,16 +48,16 @@ function runOptions(y: Argv) {
       headroom: { type: 'string', coerce: tokens('headroom'), describe: 'tokens left free above the handoff line (default 50k)' },
       'max-generations': { type: 'number', describe: 'the runaway brake (default 8)' },
       workbench: { type: 'string', describe: 'folder for the documents and the manifest (default .flower); --no-workbench keeps nothing on disk' },
-      step: { type: 'string', default: 'work', describe: 'the step name used in the document file name' },
+      step: { type: 'string', describe: 'the step name used in the document file name (default work)' },
       review: { type: 'string', coerce: seconds('review'), describe: 'seconds a frozen document waits for a person before the successor starts (default 10, 0 = none)' },
       'write-timeout': { type: 'string', coerce: seconds('write-timeout'), describe: 'seconds the session has to write its document before a degraded one is used (default 300)' },
       events: { type: 'string', describe: 'append one JSON object a line per event to this file' },
       log: { type: 'string', describe: 'write diagnostic lines to this file' },
-      plain: { type: 'boolean', default: false, describe: 'claude full-screen with state in the terminal title (no split view)' },
+      plain: { type: 'boolean', describe: 'claude full-screen with state in the terminal title (no split view; also when stdout is not a terminal)' },
       handoff: { type: 'boolean', default: true, describe: 'hand off instead of auto-compact; --no-handoff runs claude unchanged' },
       'keep-auto-compact': { type: 'boolean', default: false, describe: "keep Claude Code's auto-compact as a backstop (defeats the handoff: not recommended)" },
       continue: { type: 'boolean', default: false, describe: 'resume a lineage: a new session seeded with the newest frozen document' },
-      notify: { type: 'boolean', default: true, describe: 'bell and desktop notification on handoff, degraded handoff, brake and exit' },
+      notify: { type: 'boolean', describe: 'bell and desktop notification on handoff, degraded handoff, brake and exit' },
       verbose: { type: 'boolean', alias: 'v', default: false, describe: 'print the endpoint, model, window, thresholds and the masked token, then start' },
     });
 }
@@ -78,24 +78,28 @@ export async function run(argv: string[]): Promise<number> {
     .parserConfiguration({ 'populate--': true, 'boolean-negation': true })
     .command('$0 [prompt]', 'run claude under supervision (the default)', runOptions, async (args) => {
       const { runCommand } = await import('./commands/run.js');
+      // Flags win over FLOWER_PTY_* variables, which win over <workbench>/config.json, then the user's file.
+      const { loadConfig } = await import('./adapters/config-file.js');
+      const given = args.workbench as string | boolean | undefined;
+      const cfg = loadConfig({ cwd: process.cwd(), env: process.env, ...(given === false || typeof given === 'string' ? { workbenchFlag: given } : {}) }).values;
       exitCode = await runCommand({
         prompt: args.prompt ?? null,
         claudeArgs: ((args['--'] ?? []) as Array<string | number>).map(String),
-        claude: args.claude,
-        window: args.window,
-        headroom: args.headroom,
-        maxGenerations: args['max-generations'],
-        workbench: args.workbench as string | boolean | undefined,
-        step: args.step,
-        review: args.review,
-        writeTimeout: args['write-timeout'],
-        events: args.events,
-        log: args.log,
-        plain: args.plain,
+        claude: args.claude ?? (process.env.FLOWER_PTY_CLAUDE ? undefined : cfg.claude),
+        window: args.window ?? cfg.window,
+        headroom: args.headroom ?? cfg.headroom,
+        maxGenerations: args['max-generations'] ?? cfg['max-generations'],
+        workbench: given ?? cfg.workbench,
+        step: args.step ?? cfg.step ?? 'work',
+        review: args.review ?? cfg.review,
+        writeTimeout: args['write-timeout'] ?? cfg['write-timeout'],
+        events: args.events ?? cfg.events,
+        log: args.log ?? cfg.log,
+        plain: args.plain ?? cfg.plain ?? false,
         handoff: args.handoff,
         keepAutoCompact: args['keep-auto-compact'],
         continue: args.continue,
-        notify: args.notify,
+        notify: args.notify ?? cfg.notify ?? true,
         verbose: args.verbose,
       });
     })
@@ -154,7 +158,8 @@ export async function run(argv: string[]): Promise<number> {
     .example(EXAMPLES)
     .epilog(
       'Exit codes: 0 done · 1 internal error · 2 bad usage · 3 runaway brake · 4 claude kept crashing · 5 claude not found · 130 interrupted.\n' +
-        'Files: <workbench>/notes/交接-<step>.md (the current document, edit it freely), <workbench>/notes/archive/交接/ (earlier ones), <workbench>/manifest.json.',
+        'Files: <workbench>/notes/交接-<step>.md (the current document, edit it freely), <workbench>/notes/archive/交接/ (earlier ones), <workbench>/manifest.json.\n' +
+        'Config: flags win over FLOWER_PTY_* variables (FLOWER_PTY_WINDOW, _HEADROOM, _REVIEW, _STEP, _WORKBENCH, ...), then <workbench>/config.json, then $XDG_CONFIG_HOME/flower-pty/config.json.',
     )
     .strict()
     .help()

@@ -1,0 +1,160 @@
+// Settings from outside the command line: the project's <workbench>/config.json, the user's
+// $XDG_CONFIG_HOME/flower-pty/config.json and FLOWER_PTY_* variables. Flags win over env, env over
+// project, project over user. A bad file or value is one line naming where it came from (exit 2).
+
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { EXIT, FlowerError } from '../errors.js';
+import { parseTokenCount } from '../core/policy.js';
+
+export interface ConfigValues {
+  window?: number;
+  headroom?: number;
+  'max-generations'?: number;
+  workbench?: string;
+  step?: string;
+  review?: number;
+  'write-timeout'?: number;
+  events?: string;
+  log?: string;
+  plain?: boolean;
+  notify?: boolean;
+  claude?: string;
+}
+
+export type ConfigKey = keyof ConfigValues;
+
+type Kind = 'tokens' | 'seconds' | 'count' | 'string' | 'boolean';
+
+// Every key a file may hold, with its FLOWER_PTY_* variable. Unknown keys are refused: a typo
+// that is silently ignored is a setting that silently does not apply.
+export const CONFIG_KEYS: Readonly<Record<ConfigKey, { kind: Kind; env: string }>> = {
+  window: { kind: 'tokens', env: 'FLOWER_PTY_WINDOW' },
+  headroom: { kind: 'tokens', env: 'FLOWER_PTY_HEADROOM' },
+  'max-generations': { kind: 'count', env: 'FLOWER_PTY_MAX_GENERATIONS' },
+  workbench: { kind: 'string', env: 'FLOWER_PTY_WORKBENCH' },
+  step: { kind: 'string', env: 'FLOWER_PTY_STEP' },
+  review: { kind: 'seconds', env: 'FLOWER_PTY_REVIEW' },
+  'write-timeout': { kind: 'seconds', env: 'FLOWER_PTY_WRITE_TIMEOUT' },
+  events: { kind: 'string', env: 'FLOWER_PTY_EVENTS' },
+  log: { kind: 'string', env: 'FLOWER_PTY_LOG' },
+  plain: { kind: 'boolean', env: 'FLOWER_PTY_PLAIN' },
+  notify: { kind: 'boolean', env: 'FLOWER_PTY_NOTIFY' },
+  claude: { kind: 'string', env: 'FLOWER_PTY_CLAUDE' },
+};
+
+const isKey = (key: string): key is ConfigKey => Object.hasOwn(CONFIG_KEYS, key);
+
+// One value checked against its kind; a string from the environment is read as a person types it.
+function checkValue(kind: Kind, raw: unknown): { value: number | string | boolean } | { problem: string } {
+  switch (kind) {
+    case 'tokens': {
+      if (typeof raw !== 'number' && typeof raw !== 'string') return { problem: `expects a token count like 200000 or "200k", got ${JSON.stringify(raw)}` };
+      try {
+        return { value: parseTokenCount('value', raw) };
+      } catch {
+        return { problem: `expects a token count like 200000 or "200k", got ${JSON.stringify(raw)}` };
+      }
+    }
+    case 'seconds':
+    case 'count': {
+      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+      if (kind === 'seconds' && Number.isFinite(n) && n >= 0) return { value: n };
+      if (kind === 'count' && Number.isInteger(n) && n >= 1) return { value: n };
+      return { problem: kind === 'seconds' ? `expects a number of seconds (0 or more), got ${JSON.stringify(raw)}` : `expects a whole number of at least 1, got ${JSON.stringify(raw)}` };
+    }
+    case 'string':
+      if (typeof raw === 'string' && raw.trim() !== '') return { value: raw };
+      return { problem: `expects a non-empty string, got ${JSON.stringify(raw)}` };
+    case 'boolean': {
+      if (typeof raw === 'boolean') return { value: raw };
+      const word = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
+      if (['1', 'true', 'yes', 'on'].includes(word)) return { value: true };
+      if (['0', 'false', 'no', 'off'].includes(word)) return { value: false };
+      return { problem: `expects true or false, got ${JSON.stringify(raw)}` };
+    }
+  }
+}
+
+function setValue(into: ConfigValues, key: ConfigKey, value: number | string | boolean): void {
+  (into as Record<string, unknown>)[key] = value;
+}
+
+// A JSON object of known keys, every value checked. Never throws anything but a FlowerError.
+export function parseConfigText(text: string, source: string): ConfigValues {
+  let data: unknown;
+  try {
+    data = JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new FlowerError(`${source}: not valid JSON (${error instanceof Error ? error.message : String(error)}); fix or remove the file`, EXIT.usage);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new FlowerError(`${source}: expected a JSON object like {"window": "200k"}; fix or remove the file`, EXIT.usage);
+  }
+  const values: ConfigValues = {};
+  for (const [key, raw] of Object.entries(data)) {
+    if (!isKey(key)) throw new FlowerError(`${source}: unknown key "${key}" (known: ${Object.keys(CONFIG_KEYS).join(', ')})`, EXIT.usage);
+    const checked = checkValue(CONFIG_KEYS[key].kind, raw);
+    if ('problem' in checked) throw new FlowerError(`${source}: "${key}" ${checked.problem}`, EXIT.usage);
+    setValue(values, key, checked.value);
+  }
+  return values;
+}
+
+// A missing file is no configuration; an unreadable or malformed one is an error.
+export function readConfigFile(path: string): ConfigValues {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return {};
+    if (code === 'EISDIR') throw new FlowerError(`${path}: is a folder, not a config file; remove it or make it a JSON file`, EXIT.usage);
+    throw new FlowerError(`${path}: cannot be read (${code ?? String(error)})`, EXIT.usage);
+  }
+  return parseConfigText(text, path);
+}
+
+export function configFromEnv(env: Readonly<Record<string, string | undefined>>): ConfigValues {
+  const values: ConfigValues = {};
+  for (const [key, spec] of Object.entries(CONFIG_KEYS) as Array<[ConfigKey, { kind: Kind; env: string }]>) {
+    // FLOWER_PTY_CLAUDE is read where claude is resolved, so its errors name the variable.
+    if (key === 'claude') continue;
+    const raw = env[spec.env];
+    if (raw === undefined || raw === '') continue;
+    const checked = checkValue(spec.kind, raw);
+    if ('problem' in checked) throw new FlowerError(`${spec.env} ${checked.problem}`, EXIT.usage);
+    setValue(values, key, checked.value);
+  }
+  return values;
+}
+
+export function userConfigPath(env: Readonly<Record<string, string | undefined>>): string {
+  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+  return join(base, 'flower-pty', 'config.json');
+}
+
+export interface LoadedConfig {
+  values: ConfigValues;
+  /** the files that were looked at, in order of precedence (highest first) */
+  files: string[];
+}
+
+// The merged settings below the flags. The project file sits in the workbench, which the flag,
+// FLOWER_PTY_WORKBENCH or the user's file may move (a project file cannot move itself: circular).
+export function loadConfig(opts: { cwd: string; env: Readonly<Record<string, string | undefined>>; workbenchFlag?: string | false }): LoadedConfig {
+  const fromEnv = configFromEnv(opts.env);
+  const user = userConfigPath(opts.env);
+  const fromUser = readConfigFile(user);
+  const files: string[] = [];
+  let project: ConfigValues = {};
+  if (opts.workbenchFlag !== false) {
+    const workbench = resolve(opts.cwd, opts.workbenchFlag ?? fromEnv.workbench ?? fromUser.workbench ?? '.flower');
+    const path = join(workbench, 'config.json');
+    files.push(path);
+    project = readConfigFile(path);
+  }
+  files.push(user);
+  return { values: { ...fromUser, ...project, ...fromEnv }, files };
+}
