@@ -2,7 +2,8 @@
 // prompt, document, status bar, keys, prefix commands, the editor, resize, quit; a few golden screens.
 import t from 'tap';
 import type { Test } from 'tap';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync, renameSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,7 +60,7 @@ function golden(t: Test, name: string, screen: string, wb: string): void {
 
 t.test('wide terminal: claude beside its document, keys, prefix commands, editor, resize, quit', async (t) => {
   const { tmux, wb, docPath } = flower(t, { cols: 160, rows: 40, args: '--no-handoff --window 200k', document: DOCUMENT });
-  let screen = await tmux.waitFor((s) => s.includes('fake-claude> ') && s.includes('wiring the split view'), 'the prompt and the document');
+  let screen = await tmux.waitFor((s) => s.includes('fake-claude> ') && s.includes('wiring the split view'), 'the prompt and the document', 30_000);
   let rows = screen.split('\n');
   t.match(rows[0], /^┌─ ▶ claude ─+┐┌─ .*交接-work\.md ─+┐$/, 'two panes with their labels');
   t.match(rows[3], /^│fake-claude> +││## Doing · 现在在做 +│$/, "the fake's prompt is inside the session pane, the document beside it");
@@ -101,6 +102,17 @@ t.test('wide terminal: claude beside its document, keys, prefix commands, editor
   t.match(readFileSync(docPath, 'utf8'), /edited by fake-editor/);
   t.equal(tmux.display('#{alternate_on}'), '1', 'back on the split screen after the editor');
 
+  // Edits from outside (the supervisor watches the file): sed -i (temp + rename), then an atomic
+  // write that drops a required section, which the pane flags.
+  execFileSync('sed', ['-i', 's/run the tmux screen tests/changed by sed from outside/', docPath]);
+  await tmux.waitFor((s) => s.includes('changed by sed from outside'), 'the document pane after sed -i');
+  writeFileSync(`${docPath}.tmp`, '## Doing · 现在在做\nrewritten by a rename\n');
+  renameSync(`${docPath}.tmp`, docPath);
+  screen = await tmux.waitFor((s) => s.includes('rewritten by a rename'), 'the document pane after an atomic rename');
+  t.match(screen, /! missing required section: Next · 下一步/, 'the broken document is flagged');
+  writeFileSync(docPath, readFileSync(docPath, 'utf8') + '\n## Next · 下一步\nrun the tmux screen tests\n\nedited by fake-editor\n');
+  await tmux.waitFor((s) => !s.includes('missing required section') && s.includes('edited by fake-editor'), 'the flag gone after the fix');
+
   tmux.resize(100, 40);
   screen = await tmux.waitFor((s) => s.includes('resized 98x23'), 'the child told of the stacked size');
   rows = screen.split('\n');
@@ -117,7 +129,7 @@ t.test('wide terminal: claude beside its document, keys, prefix commands, editor
 
 t.test('with handoff on and no document yet, the pane explains the plan', async (t) => {
   const { tmux, wb } = flower(t, { cols: 160, rows: 40, args: '--window 200k' });
-  const screen = await tmux.waitFor((s) => s.includes('fake-claude> ') && s.includes('handoff at 150.0K'), 'the prompt and the plan');
+  const screen = await tmux.waitFor((s) => s.includes('fake-claude> ') && s.includes('handoff at 150.0K'), 'the prompt and the plan', 30_000);
   t.match(screen, /about 150\.0K to the handoff/);
   t.match(screen, /notes\/交接-work\.md/);
   golden(t, 'wide-plan', screen, wb);
