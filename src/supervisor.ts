@@ -455,10 +455,18 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
   // ---- generations
   async function successorSeed(): Promise<string> {
     const onDisk = notes ? await notes.read() : null;
-    const text = onDisk ?? inMemoryDocument ?? '';
+    // Nothing was ever frozen (--continue after flower-pty died mid-writing): never an empty seed; the
+    // original prompt, marked degraded, is the least the successor needs.
+    const text =
+      onDisk ??
+      inMemoryDocument ??
+      renderDocument(
+        degradedDocument({ originalPrompt: manifest.original_prompt ?? firstPrompt ?? opts.prompt ?? '', reason: 'no handoff document was frozen before the previous session ended' }),
+        { step: opts.step },
+      );
     const parsed = parseDocument(text);
     const problems = [...parsed.problems];
-    if (notes && onDisk === null) problems.push(`the document ${notes.currentPath} was missing at spawn time; this is the copy flower-pty kept`);
+    if (notes && onDisk === null && inMemoryDocument !== null) problems.push(`the document ${notes.currentPath} was missing at spawn time; this is the copy flower-pty kept`);
     if (parsed.missing.length > 0) events.emit('document-problem', { missing: parsed.missing, path: notes?.currentPath ?? null });
     // A person changed it during review: keep the model's draft beside it and record how much.
     if (frozen && onDisk !== null && onDisk !== frozen.text) {

@@ -1,7 +1,7 @@
 // Atomic file writes: a temp file in the same folder, fsync, then rename over the target, so a
 // reader (or a crash, or SIGKILL) only ever sees the old file or the new one, never half of one.
 
-import { open, rename, mkdir, unlink } from 'node:fs/promises';
+import { open, rename, mkdir, unlink, readdir } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -26,4 +26,34 @@ export async function writeFileAtomic(path: string, data: string): Promise<void>
     await unlink(temp).catch(() => undefined);
     throw error;
   }
+}
+
+// The temp names writeFileAtomic uses: `.<name>.<pid>.<8 hex>.tmp`.
+const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+// A process SIGKILLed mid-write leaves its temp behind (the target itself is whole): remove the ones
+// whose writer is gone, so they do not pile up run after run. A live writer's temp is left alone.
+export async function removeStaleTemps(dir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const m = TEMP_NAME.exec(name);
+    if (!m || processAlive(Number(m[1]))) continue;
+    await unlink(join(dir, name)).then(() => removed.push(name), () => undefined);
+  }
+  return removed;
 }

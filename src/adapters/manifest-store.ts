@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseManifest, type Manifest } from '../core/manifest.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic, removeStaleTemps } from './atomic-file.js';
 
 export function manifestPath(workbench: string): string {
   return join(workbench, 'manifest.json');
@@ -25,7 +25,8 @@ export function createManifestWriter(
   workbench: string,
   onError: (error: unknown) => void,
 ): { write(m: Manifest): Promise<void>; flush(): Promise<void> } {
-  let chain: Promise<void> = Promise.resolve();
+  // First, what a killed predecessor may have left half-written beside the manifest.
+  let chain: Promise<void> = removeStaleTemps(workbench).then(() => undefined, onError);
   return {
     write(m) {
       const text = JSON.stringify(m, null, 2) + '\n';

@@ -3,7 +3,7 @@
 
 import { readFile, rename, mkdir, stat, copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic, removeStaleTemps } from './atomic-file.js';
 
 export const HANDOFF_DIR_NAME = '交接';
 
@@ -43,10 +43,14 @@ export function openNotesStore(workbench: string, step: string): NotesStore {
   const notesDir = join(workbench, 'notes');
   const currentPath = join(notesDir, `${HANDOFF_DIR_NAME}-${step}.md`);
   const archiveDir = join(notesDir, 'archive', HANDOFF_DIR_NAME);
+  // Temps a killed predecessor left behind, swept once before this run's first write.
+  let swept: Promise<unknown> | null = null;
+  const sweep = () => (swept ??= Promise.all([removeStaleTemps(notesDir), removeStaleTemps(archiveDir)]));
   return {
     currentPath,
     archiveDir,
     async freeze(text, now) {
+      await sweep();
       let archived: string | null = null;
       if (await exists(currentPath)) {
         await mkdir(archiveDir, { recursive: true });
@@ -60,6 +64,7 @@ export function openNotesStore(workbench: string, step: string): NotesStore {
       return { path: currentPath, archived };
     },
     async read() {
+      await sweep();
       try {
         return await readFile(currentPath, 'utf8');
       } catch {
