@@ -63,6 +63,11 @@ function runOptions(y: Argv) {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // `flower-pty replay x | head`: a reader that goes away is the end of the output, not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   try {
     process.exitCode = await run(argv);
   } catch (error) {

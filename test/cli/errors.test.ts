@@ -82,3 +82,11 @@ t.test('status prints the lineage of a workbench', async (t) => {
   const json = flower(['status', '--workbench', wb, '--json']);
   t.same(JSON.parse(json.out).retired, ['a']);
 });
+
+t.test('a closed pipe ends replay quietly', async (t) => {
+  const { fixturesDir } = await import('../helpers/fixtures.js');
+  const file = join(fixturesDir(), 'spotter-2.1.39', '4d5611e5-241a-462a-8d15-5122611a9569.jsonl');
+  const r = spawnSync('/bin/sh', ['-c', `'${process.execPath}' '${FLOWER_BIN}' replay '${file}' | head -n 1`], { encoding: 'utf8', timeout: 30_000 });
+  t.equal(r.stdout.split('\n').length, 2, 'one line read');
+  t.notMatch(r.stderr, /EPIPE|Unhandled/, 'no crash report');
+});
