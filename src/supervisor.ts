@@ -553,7 +553,11 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
   host.onResize((cols, rows) => gen?.pty.resize(cols, rows));
   host.onCommand((command) => {
     const now = Date.now();
-    if (command === 'force-handoff') feed({ type: 'force-handoff', now });
+    if (command === 'force-handoff') {
+      // Hooks are the only trusted channel, so the handoff waits for claude's next message boundary.
+      note = 'handoff armed: it happens at the next message boundary (if claude is idle, send it a message)';
+      feed({ type: 'force-handoff', now });
+    }
     else if (command === 'hold') feed({ type: 'hold', now });
     else if (command === 'release') feed({ type: 'release', now });
     else if (command === 'quit') feed({ type: 'quit', now });
