@@ -1,0 +1,78 @@
+// The package as a stranger gets it: the packed file list (built code and bin in; tests, fixtures,
+// sources and maps out), then a global install of the tarball from an empty npm cache into a temp
+// prefix, and the installed command's --help, --version, replay, a missing-claude error and a demo.
+import t from 'tap';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fixturesDir } from './helpers/fixtures.js';
+import { REPO } from './helpers/flower-run.js';
+import { resolveRepoClaude } from '../src/mock/claude-sandbox.js';
+
+function npm(args: string[], cwd: string) {
+  const r = spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+interface PackEntry { files: Array<{ path: string }>; filename: string }
+
+t.test('the packed file list: bin and dist in; no tests, fixtures, sources or maps', async (t) => {
+  // --ignore-scripts: the suite already built dist; a prepack rebuild would race other tests reading it.
+  const r = npm(['pack', '--dry-run', '--json', '--ignore-scripts'], REPO);
+  t.equal(r.code, 0, r.err);
+  const entry = (JSON.parse(r.out) as PackEntry[])[0]!;
+  const files = entry.files.map((f) => f.path);
+  for (const needed of ['package.json', 'README.md', 'bin/flower-pty.js', 'dist/cli.js', 'dist/hook-client.js', 'dist/supervisor.js', 'dist/commands/demo.js', 'dist/demo/demo-model.js', 'dist/mock/messages-api.js', 'dist/mock/claude-sandbox.js', 'dist/mock/sse.js']) {
+    t.ok(files.includes(needed), `ships ${needed}`);
+  }
+  t.same(files.filter((f) => /^(test|fixtures|src|scripts|\.ci)\//.test(f)), [], 'no test/, fixtures, src/, scripts/ or .ci/');
+  t.same(files.filter((f) => f.endsWith('.map') || f.endsWith('.ts') || f.endsWith('.tgz')), [], 'no maps, no TypeScript, no tarballs');
+  t.same(files.filter((f) => !/^(bin|dist)\//.test(f) && !['package.json', 'README.md', 'LICENSE'].includes(f)), [], 'nothing else at the top');
+});
+
+t.test('global install from the tarball with an empty cache; the installed command works', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'flower-pack-'));
+  const pack = npm(['pack', '--ignore-scripts', '--pack-destination', dir, '--json'], REPO);
+  t.equal(pack.code, 0, pack.err);
+  const tarball = join(dir, (JSON.parse(pack.out) as PackEntry[])[0]!.filename);
+  const prefix = join(dir, 'prefix');
+  // Empty cache: every dependency comes from the registry, as on a fresh machine. @lydell/node-pty
+  // needs no compiler and no install script, so nothing is approved or built here.
+  const install = npm(['install', '-g', '--prefix', prefix, '--cache', join(dir, 'cache'), '--no-audit', '--no-fund', tarball], dir);
+  t.equal(install.code, 0, install.err);
+  t.notMatch(install.err, /gyp|install-scripts/, 'no native build, no install-script warning');
+  const bin = join(prefix, 'bin', 'flower-pty');
+  const pkgDir = join(prefix, 'lib', 'node_modules', 'flower-pty');
+  t.notOk(readdirSync(pkgDir).includes('src'), 'no sources in the installed package');
+  t.notOk(readdirSync(join(prefix, 'lib', 'node_modules')).includes('@anthropic-ai'), 'claude is a devDependency: not installed with the package');
+
+  // An empty PATH apart from node's own folder: no claude anywhere but where we point.
+  const env = { PATH: `${join(prefix, 'bin')}:${process.execPath.replace(/\/node$/, '')}:/usr/bin:/bin`, HOME: join(dir, 'home'), NO_COLOR: '1' };
+  const run = (args: string[]) => spawnSync(bin, args, { cwd: dir, encoding: 'utf8', env, input: '', timeout: 240_000 });
+
+  const help = run(['--help']);
+  t.equal(help.status, 0, help.stderr);
+  t.match(help.stdout, /flower-pty \[options\] \[prompt\]/);
+  t.match(help.stdout, /demo/);
+  const version = run(['--version']);
+  t.equal(version.stdout.trim(), JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version);
+
+  const fixture = join(fixturesDir(), 'spotter-2.1.39', '4d5611e5-241a-462a-8d15-5122611a9569.jsonl');
+  const replay = run(['replay', fixture, '--window', '200k', '--json']);
+  t.equal(replay.status, 0, replay.stderr);
+  const events = replay.stdout.trim().split('\n').map((l) => JSON.parse(l) as { event: string });
+  t.ok(events.some((e) => e.event === 'handoff'), 'the installed replay finds the handoff');
+  t.equal(events.at(-1)?.event, 'summary');
+
+  const missing = run(['demo', '--plain']);
+  t.equal(missing.status, 5, 'no claude: exit 5');
+  t.match(missing.stderr, /^flower-pty: the demo needs Claude Code and found none: run `npm install` in the flower-pty repo .*npm install -g @anthropic-ai\/claude-code/);
+
+  // The demo from the installed package, with the repo's pinned claude: the hook client, the mock
+  // and the demo model must all be inside the package.
+  const demo = spawnSync(bin, ['demo', '--plain'], { cwd: dir, encoding: 'utf8', env: { ...env, FLOWER_PTY_CLAUDE: resolveRepoClaude() }, input: '', timeout: 240_000 });
+  t.equal(demo.status, 0, demo.stderr);
+  t.match(demo.stdout, /flower-pty demo: a full handoff cycle in \d+s\./);
+  t.match(demo.stdout, /the successor started from the document and did its Next/);
+});
