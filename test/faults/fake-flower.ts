@@ -42,6 +42,8 @@ export interface FakeRunOptions {
   root?: string;
   claude?: string;
   env?: Record<string, string>;
+  /** run flower-pty under this umask (through sh, which then execs node) */
+  umask?: string;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -76,7 +78,9 @@ export function startFake(opts: FakeRunOptions): FakeRun {
     FLOWER_BIN, '--plain', '--claude', opts.claude ?? FAKE_CLAUDE, '--workbench', workbench, '--events', eventsPath,
     '--step', step, ...(opts.flowerArgs ?? []), ...(opts.prompt !== undefined ? [opts.prompt] : []), '--', ...(opts.claudeArgs ?? []),
   ];
-  const run = runClaude({ t: opts.t, sandbox, args, bin: process.execPath, cols: 100, rows: 30 });
+  const run = opts.umask
+    ? runClaude({ t: opts.t, sandbox, args: ['-c', `umask ${opts.umask} && exec "$0" "$@"`, process.execPath, ...args], bin: '/bin/sh', cols: 100, rows: 30 })
+    : runClaude({ t: opts.t, sandbox, args, bin: process.execPath, cols: 100, rows: 30 });
   const events = () => readJsonl(eventsPath);
   return {
     run, root, project, workbench, configDir, argvPath, events,
