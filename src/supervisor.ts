@@ -10,9 +10,8 @@ import { dirname, join } from 'node:path';
 
 import { createMachine, transition, reviewRemaining, type Effect, type MachineInput, type MachineState, type Notice } from './core/machine.js';
 import { resolvePolicy, type Policy } from './core/policy.js';
-import { createLineSplitter, type LineSplitter } from './core/jsonl.js';
-import { parseRecord } from './core/transcript-record.js';
-import { createMeter, type Meter, type MeterSignal } from './core/context-meter.js';
+import type { Meter, MeterSignal } from './core/context-meter.js';
+import { createTranscriptReader, type TranscriptReader } from './core/transcript-reader.js';
 import { isOverflowText } from './core/overflow.js';
 import { transcriptPathFor } from './core/claude-paths.js';
 import { parseDocument } from './core/handoff-parse.js';
@@ -72,8 +71,7 @@ interface Generation {
   sessionId: string;
   pty: PtySession;
   tail: TranscriptTail | null;
-  splitter: LineSplitter;
-  meter: Meter;
+  reader: TranscriptReader;
   ended: boolean;
   crashed: boolean;
 }
@@ -138,7 +136,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
       state.phase === 'working' && state.nearSent ? 'near' : state.phase;
     return {
       phase,
-      context: gen?.meter.context ?? 0,
+      context: gen?.reader.meter.context ?? 0,
       window: policy.window,
       at: state.line,
       warnAt: policy.warnAt,
@@ -237,7 +235,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
     }
     inMemoryDocument = text;
     frozen = { text, doc, generation: effect.generation, path };
-    if (gen) saveManifest(recordUsage(manifest, usageOf(gen.meter)));
+    if (gen) saveManifest(recordUsage(manifest, usageOf(gen.reader.meter)));
     saveManifest(
       endGeneration(manifest, {
         end: gen?.crashed ? 'crash' : effect.degraded ? 'degraded' : 'handoff',
@@ -250,7 +248,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
     const sections = Object.entries(doc).filter(([, body]) => body.trim() !== '').map(([key]) => key);
     events.emit('done', {
       generation: effect.generation,
-      context: gen?.meter.context ?? 0,
+      context: gen?.reader.meter.context ?? 0,
       window: policy.window,
       degraded: effect.degraded,
       ...(effect.reason ? { reason: effect.reason } : {}),
@@ -276,7 +274,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
     switch (signal.kind) {
       case 'reading':
         feed({ type: 'reading', now: Date.now(), context: signal.context });
-        saveManifest(recordUsage(manifest, usageOf(g.meter)));
+        saveManifest(recordUsage(manifest, usageOf(g.reader.meter)));
         return;
       case 'overflow':
         events.emit('overflow', { generation: g.n, text: signal.text.slice(0, 300) });
@@ -299,22 +297,15 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
 
   function openTail(g: Generation, path: string): void {
     g.tail?.close();
-    g.splitter = createLineSplitter();
-    g.meter = createMeter();
-    const splitter = () => g.splitter;
+    g.reader = createTranscriptReader();
     g.tail = openTranscriptTail({
       path,
       onChunk: (bytes) => {
-        for (const line of splitter().push(bytes)) {
-          const record = parseRecord(line);
-          if (!record) continue;
-          for (const signal of g.meter.feed(record, splitter().lineNo)) onSignal(signal, g);
-        }
+        for (const signal of g.reader.push(bytes)) onSignal(signal, g);
       },
       onReset: (reason) => {
         events.emit('transcript-reset', { generation: g.n, reason });
-        g.splitter = createLineSplitter();
-        g.meter = createMeter();
+        g.reader = createTranscriptReader();
       },
     });
   }
@@ -374,7 +365,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
   function answer(effects: Effect[]): string {
     const decision = effects.find((e): e is Extract<Effect, { type: 'answer' }> => e.type === 'answer')?.decision ?? 'pass';
     if (decision === 'block-handoff') {
-      return JSON.stringify({ decision: 'block', reason: handoffRequest({ used: gen?.meter.context ?? 0, window: policy.window }) });
+      return JSON.stringify({ decision: 'block', reason: handoffRequest({ used: gen?.reader.meter.context ?? 0, window: policy.window }) });
     }
     if (decision === 'block-note' && editNote) {
       const reason = editNote;
@@ -504,7 +495,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
     };
     const { cols, rows } = host.size();
     const pty = spawnPty({ file: opts.claude, args: opts.handoff ? launchArgs(launch) : [...opts.claudeArgs, ...(prompt ? [prompt] : [])], cwd: opts.cwd, env: launchEnv(launch), cols, rows });
-    const g: Generation = { n, sessionId, pty, tail: null, splitter: createLineSplitter(), meter: createMeter(), ended: false, crashed: false };
+    const g: Generation = { n, sessionId, pty, tail: null, reader: createTranscriptReader(), ended: false, crashed: false };
     gen = g;
     if (opts.handoff) openTail(g, transcriptPathFor(configDir, cwdReal, sessionId));
     const titles = createTitleFilter();
@@ -522,7 +513,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
       events.emit('child-exit', { generation: n, code: exit.exitCode, ...(exit.signal ? { signal: exit.signal } : {}) });
       if (gen === g && state.phase !== 'review' && state.phase !== 'respawning') alert('flower-pty: claude exited', `code ${exit.exitCode}`);
       if (gen === g) {
-        saveManifest(recordUsage(manifest, usageOf(g.meter)));
+        saveManifest(recordUsage(manifest, usageOf(g.reader.meter)));
         if (state.phase === 'review') host.message(`${note}; the successor starts in ${reviewRemaining(state, Date.now()) ?? 0}s`);
         feed({ type: 'child-exit', now: Date.now(), code: exit.exitCode, ...(exit.signal ? { signal: exit.signal } : {}) });
       }

@@ -2,9 +2,9 @@
 // meter and the decision machine, and prints what flower-pty would have done, and where.
 
 import { createReadStream, statSync } from 'node:fs';
-import { createLineSplitter, type LineSplitter } from '../core/jsonl.js';
-import { mayMoveMeter, parseRecord } from '../core/transcript-record.js';
-import { createMeter, type Meter, type MeterSignal } from '../core/context-meter.js';
+import type { LineSplitter } from '../core/jsonl.js';
+import type { MeterSignal } from '../core/context-meter.js';
+import { createTranscriptReader } from '../core/transcript-reader.js';
 import { resolvePolicy, type Policy } from '../core/policy.js';
 import { createMachine, transition, type MachineState } from '../core/machine.js';
 import { EXIT, FlowerError } from '../errors.js';
@@ -60,14 +60,13 @@ const REPLAY_TIMERS = { writeTimeoutMs: 0, reviewMs: 0, quietMs: 0, maxCrashes: 
 
 // The streaming core of the command, with no I/O: bytes in, events out. The benchmark drives it.
 export function createReplayer(opts: { window?: number; headroom?: number }): Replayer {
-  const splitter = createLineSplitter();
-  const meter: Meter = createMeter();
+  const reader = createTranscriptReader();
+  const { splitter, meter } = reader;
   // With --window the policy is known now (and a bad value fails before any reading);
   // otherwise it waits for the transcript's model name at the first reading.
   let policy: Policy | null = opts.window === undefined ? null : resolve(undefined);
   let machine: MachineState | null = null;
   let generation = 0;
-  let sawRecord = false;
   let handoffs = 0;
 
   function resolve(model: string | undefined): Policy {
@@ -129,27 +128,15 @@ export function createReplayer(opts: { window?: number; headroom?: number }): Re
     }
   }
 
-  function take(lines: string[], events: ReplayEvent[]): void {
-    for (const [i, line] of lines.entries()) {
-      // Until one record has parsed, parse everything: that is how a non-transcript is recognised.
-      // After that, skipped rows only delay a session signal to the next message row.
-      if (sawRecord && !mayMoveMeter(line)) continue;
-      const rec = parseRecord(line);
-      if (rec === null) continue;
-      sawRecord = true;
-      for (const sig of meter.feed(rec, splitter.lineNumber(i))) onSignal(sig, events);
-    }
-  }
-
   return {
     push(chunk) {
       const events: ReplayEvent[] = [];
-      take(splitter.push(chunk), events);
+      for (const sig of reader.push(chunk)) onSignal(sig, events);
       return events;
     },
     end() {
       const events: ReplayEvent[] = [];
-      take(splitter.end(), events);
+      for (const sig of reader.end()) onSignal(sig, events);
       const p = policy ?? resolve(meter.model ?? undefined);
       events.push({
         event: 'summary',
@@ -169,7 +156,7 @@ export function createReplayer(opts: { window?: number; headroom?: number }): Re
       return events;
     },
     get sawRecord() {
-      return sawRecord;
+      return reader.sawRecord;
     },
     splitter,
   };
