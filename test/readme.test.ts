@@ -30,7 +30,7 @@ const ELSEWHERE: Record<string, { by: string; contains: string[] }> = {
   'npm ci': { by: '.ci/run', contains: ['npm ci'] },
   'npm test': { by: '.ci/run', contains: ['npm test'] },
   'npm run demo': { by: 'test/demo.test.ts', contains: ["'run', 'demo'"] },
-  'flower-pty demo --plain': { by: 'test/demo.test.ts', contains: ["'demo', '--plain'"] },
+  'flower-pty demo --plain': { by: 'test/packaging.test.ts', contains: ["['demo', '--plain']"] },
   'npm pack': { by: 'test/packaging.test.ts', contains: ["'pack'"] },
   'npm install -g ./flower-pty-*.tgz': { by: 'test/packaging.test.ts', contains: ["'install', '-g'"] },
   // The default command with a prompt: the e2e test runs it against the scripted mock (no login here).
