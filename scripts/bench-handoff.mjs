@@ -1,0 +1,96 @@
+// Handoff overhead with the REAL claude against the mock API: from the writing turn's request (the
+// mock answers it at once) to the successor's first request, split into flower-pty's part and the
+// successor claude's own start-up; beside a bare claude's start-up to its first request.
+// A part of scripts/bench.mjs; returns numbers, prints nothing itself.
+import { spawn } from '@lydell/node-pty';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
+const FLOWER = join(REPO, 'bin', 'flower-pty.js');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const ASK = /Write the handoff document NOW/;
+const DOC = '## Doing\nBenchmarking the handoff.\n## Decided\nNothing.\n## Next\nReport the numbers.\n';
+
+async function until(predicate, ms, what) {
+  const deadline = Date.now() + ms;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+function ptyRun(file, args, sandbox) {
+  const pty = spawn(file, args, { name: 'xterm-256color', cols: 120, rows: 40, cwd: sandbox.projectDir, env: sandbox.env });
+  // claude asks the terminal for its attributes and cursor; answer like a terminal would.
+  pty.onData((d) => {
+    if (d.includes('\u001b[c')) pty.write('\u001b[?62;22c');
+    if (d.includes('\u001b[6n')) pty.write('\u001b[1;1R');
+  });
+  return {
+    pty,
+    kill() {
+      try {
+        process.kill(-pty.pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    },
+  };
+}
+
+export async function handoffOverhead({ rounds = 1 } = {}) {
+  const { startMockApi, text, usageFor } = await import(join(REPO, 'dist', 'mock', 'messages-api.js'));
+  const { createClaudeSandbox, resolveRepoClaude } = await import(join(REPO, 'dist', 'mock', 'claude-sandbox.js'));
+  const claude = resolveRepoClaude();
+  const samples = [];
+  const bare = [];
+  for (let round = 0; round < rounds; round++) {
+    let firstSession;
+    const api = await startMockApi({
+      respond: (req) => {
+        if (!req.isMain) return text('side');
+        firstSession ??= req.sessionId;
+        if (req.sessionId !== firstSession) return text('successor here', usageFor(12_000));
+        return ASK.test(req.lastUserText) ? text(DOC, usageFor(56_000)) : text('worked', usageFor(55_000));
+      },
+    });
+    const root = mkdtempSync(join(tmpdir(), 'flower-bench-handoff-'));
+    let run = null;
+    try {
+      const sandbox = await createClaudeSandbox({ root, baseUrl: api.url });
+      const events = join(root, 'events.jsonl');
+      run = ptyRun(process.execPath, [FLOWER, '--plain', '--claude', claude, '--workbench', join(root, 'wb'), '--events', events, '--window', '100k', '--review', '0', 'start the work', '--', ...sandbox.claudeArgs], sandbox);
+      const readEvents = () => (existsSync(events) ? readFileSync(events, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
+      const gen2 = () => readEvents().find((e) => e.event === 'generation-start' && e.generation === 2);
+      await until(() => gen2() && api.requests.some((r) => r.isMain && r.sessionId === gen2().session_id), 120_000, 'the successor\'s first request');
+      const ask = api.requests.find((r) => r.isMain && ASK.test(r.lastUserText));
+      const successor = api.requests.find((r) => r.isMain && r.sessionId === gen2().session_id);
+      const spawnedAt = Date.parse(gen2().ts);
+      samples.push({ total: successor.receivedAt - ask.receivedAt, flower: spawnedAt - ask.receivedAt, claudeStart: successor.receivedAt - spawnedAt });
+      run.kill();
+      run = null;
+      // Bare claude: spawn to its first main request, same sandbox, same kind of prompt.
+      const before = api.requests.length;
+      const t0 = Date.now();
+      run = ptyRun(claude, [...sandbox.claudeArgs, 'start the work'], sandbox);
+      await until(() => api.requests.slice(before).some((r) => r.isMain), 120_000, 'bare claude\'s first request');
+      bare.push(api.requests.slice(before).find((r) => r.isMain).receivedAt - t0);
+    } finally {
+      run?.kill();
+      await api.close();
+      await sleep(300);
+      rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+    }
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return {
+    rounds,
+    totalMs: median(samples.map((s) => s.total)),
+    flowerMs: median(samples.map((s) => s.flower)),
+    successorStartMs: median(samples.map((s) => s.claudeStart)),
+    bareStartMs: median(bare),
+  };
+}

@@ -1,0 +1,94 @@
+// Transcript tail catch-up: the supervisor's pipeline (tail → line splitter → record → meter) over a
+// synthetic transcript of real fixture lines, then the cost of one more append, and peak RSS. One
+// child process per size so RSS is that case's own. A part of scripts/bench.mjs; prints nothing itself.
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, createWriteStream, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = fileURLToPath(import.meta.url);
+const REPO = join(dirname(HERE), '..');
+const FIXTURES = [process.env.FLOWER_PTY_FIXTURES, join(REPO, '..', 'shared', 'fixtures'), '/work/shared/fixtures'].find((p) => p && existsSync(p));
+
+function fixtureBlocks() {
+  const files = readdirSync(FIXTURES, { recursive: true }).map(String).filter((f) => f.endsWith('.jsonl') && !f.includes('subagents'));
+  return files.map((f) => readFileSync(join(FIXTURES, f))).filter((b) => b.length > 0);
+}
+
+export async function writeTranscript(path, bytes) {
+  const blocks = fixtureBlocks();
+  const out = createWriteStream(path);
+  let written = 0;
+  for (let i = 0; written < bytes; i++) {
+    const b = blocks[i % blocks.length];
+    written += b.length;
+    if (!out.write(b)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'close');
+  return written;
+}
+
+// Child mode: catch up on `file` the way the supervisor does, then time single appends.
+if (process.argv[2] === '--one') {
+  const file = process.argv[3];
+  const { openTranscriptTail } = await import(join(REPO, 'dist', 'adapters', 'transcript-tail.js'));
+  const { createTranscriptReader } = await import(join(REPO, 'dist', 'core', 'transcript-reader.js'));
+  const size = statSync(file).size;
+  const reader = createTranscriptReader(); // the supervisor's own pipeline: splitter, parser, meter
+  const meter = reader.meter;
+  let seen = 0;
+  let readings = 0;
+  const cpu0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  let resolveDone;
+  const done = new Promise((r) => (resolveDone = r));
+  const tail = openTranscriptTail({
+    path: file,
+    pollMs: 50,
+    onChunk(bytes) {
+      seen += bytes.length;
+      for (const s of reader.push(bytes)) if (s.kind === 'reading') readings += 1;
+      if (seen >= size) resolveDone();
+    },
+    onReset() {},
+  });
+  const keepAlive = setInterval(() => {}, 1000); // the tail's timer is unref'd, as it should be in the supervisor
+  await done;
+  clearInterval(keepAlive);
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const cpu = process.cpuUsage(cpu0);
+  const context = meter.context;
+  // Per append: one assistant record with new usage, read with catchUp() as a hook does.
+  const appends = [];
+  for (let i = 0; i < 200; i++) {
+    const line = JSON.stringify({ type: 'assistant', sessionId: 's', message: { id: `m${i}`, model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'x'.repeat(400) }], usage: { input_tokens: 10, cache_read_input_tokens: 1000 + i, output_tokens: 5 } } }) + '\n';
+    appendFileSync(file, line);
+    const a0 = process.hrtime.bigint();
+    tail.catchUp();
+    appends.push(Number(process.hrtime.bigint() - a0) / 1e3);
+  }
+  tail.close();
+  appends.sort((a, b) => a - b);
+  console.log(JSON.stringify({
+    bytes: size, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, readings, context, afterAppends: meter.context,
+    appendP50us: appends[100], appendP99us: appends[198], maxRssMb: process.resourceUsage().maxRSS / 1024,
+  }));
+  process.exit(0);
+}
+
+// Catch-up of a `mb` MB transcript in a fresh process; the file is made in os.tmpdir() and removed.
+export async function tailCatchUp(mb) {
+  const dir = mkdtempSync(join(tmpdir(), 'flower-bench-tail-'));
+  try {
+    const file = join(dir, 'transcript.jsonl');
+    await writeTranscript(file, mb * 1e6);
+    const r = spawnSync(process.execPath, [HERE, '--one', file], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    if (r.status !== 0) return { error: r.stderr.trim().split('\n').slice(-1)[0] };
+    return JSON.parse(r.stdout.trim().split('\n').at(-1));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,239 @@
+// Terminal paths side by side: a key in and its echo out (p50/p99), a large ANSI stream's throughput
+// (MB/s and CPU seconds), and idle CPU, each through flower-pty --plain, the split view, tmux, and direct.
+// A part of scripts/bench.mjs; exports functions that return numbers, prints nothing itself.
+import { spawn } from '@lydell/node-pty';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync, chmodSync, readFileSync, createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
+const FLOWER = join(REPO, 'bin', 'flower-pty.js');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const TICKS = 100; // clock ticks per second in /proc/<pid>/stat (USER_HZ on Linux)
+
+// The child for every path: echoes each key (raw mode) or cats a file, then waits.
+const ECHO = `#!/usr/bin/env node
+process.stdin.setRawMode(true);
+process.stdout.write('ready\\r\\n');
+process.stdin.on('data', (d) => { if (d[0] === 4) process.exit(0); process.stdout.write(d); });
+`;
+const CAT = (file) => `#!/bin/sh\ncat '${file}'\nprintf '\\n__END__\\n'\nsleep 600\n`;
+
+export function cpuOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS; // utime + stime
+  } catch {
+    return NaN;
+  }
+}
+
+function workdir() {
+  const dir = mkdtempSync(join(tmpdir(), 'flower-bench-term-'));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+function program(dir, name, text) {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+// How each path starts `prog`; `watch` is the pid whose CPU is the path's own cost.
+function launchers(dir) {
+  const socket = `flower-bench-${process.pid}`;
+  const env = { ...process.env, TERM: 'xterm-256color', HOME: dir, CLAUDE_CONFIG_DIR: join(dir, 'cfg') };
+  const flower = (extra) => (prog) => ({ file: process.execPath, args: [FLOWER, ...extra, '--no-handoff', '--no-workbench', '--no-notify', '--claude', prog], env });
+  return {
+    direct: (prog) => ({ file: prog, args: [], env }),
+    'flower-pty --plain': flower(['--plain']),
+    'flower-pty split view': flower([]),
+    tmux: (prog) => ({
+      file: 'tmux',
+      args: ['-L', socket, '-f', '/dev/null', 'new-session', '-x', '120', '-y', '40', prog],
+      env,
+      serverPid: () => Number(execFileSync('tmux', ['-L', socket, 'display-message', '-p', '#{pid}'], { encoding: 'utf8' }).trim()),
+      cleanup: () => {
+        try {
+          execFileSync('tmux', ['-L', socket, 'kill-server'], { stdio: 'ignore' });
+        } catch {
+          // already gone
+        }
+      },
+    }),
+  };
+}
+
+function start(launch) {
+  const pty = spawn(launch.file, launch.args, { name: 'xterm-256color', cols: 120, rows: 40, cwd: tmpdir(), env: launch.env });
+  let out = '';
+  let bytes = 0;
+  const listeners = new Set();
+  pty.onData((d) => {
+    bytes += d.length;
+    out = (out + d).slice(-4096);
+    for (const l of listeners) l(d);
+  });
+  // Answer the outer-terminal queries blessed and tmux send, as a real terminal would.
+  pty.onData((d) => {
+    if (d.includes('\u001b[c')) pty.write('\u001b[?62;22c');
+    if (d.includes('\u001b[6n')) pty.write('\u001b[1;1R');
+  });
+  const exited = new Promise((r) => pty.onExit(r));
+  return {
+    pty,
+    exited,
+    get bytes() {
+      return bytes;
+    },
+    until(predicate, ms) {
+      return new Promise((resolve, reject) => {
+        if (predicate(out)) return resolve();
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`timed out; last output: ${JSON.stringify(out.slice(-300))}`));
+        }, ms);
+        const check = (d) => {
+          if (predicate(out, d)) {
+            clearTimeout(timer);
+            listeners.delete(check);
+            resolve();
+          }
+        };
+        listeners.add(check);
+      });
+    },
+    kill() {
+      try {
+        process.kill(-pty.pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+      try {
+        pty.kill('SIGKILL');
+      } catch {
+        // gone
+      }
+    },
+  };
+}
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+// Keystroke round trip: a letter written to the outer pty until that letter comes back out.
+export async function keystrokes({ keys = 200 } = {}) {
+  const { dir, cleanup } = workdir();
+  const echo = program(dir, 'echo.mjs', ECHO);
+  const results = {};
+  try {
+    for (const [name, make] of Object.entries(launchers(dir))) {
+      const launch = make(echo);
+      const run = start(launch);
+      try {
+        await run.until((o) => o.includes('ready'), 20_000);
+        await sleep(500); // let the first frames settle
+        const times = [];
+        for (let i = 0; i < keys; i++) {
+          const key = String.fromCharCode(97 + (i % 26));
+          const t0 = process.hrtime.bigint();
+          const seen = run.until((_o, d) => d !== undefined && d.includes(key), 5_000);
+          run.pty.write(key);
+          await seen;
+          times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+          await sleep(5);
+        }
+        times.sort((a, b) => a - b);
+        results[name] = { p50: percentile(times, 50), p99: percentile(times, 99) };
+      } catch (error) {
+        results[name] = { error: String(error.message ?? error).slice(0, 120) };
+      } finally {
+        run.kill();
+        launch.cleanup?.();
+        await Promise.race([run.exited, sleep(2000)]);
+      }
+    }
+  } finally {
+    cleanup();
+  }
+  return results;
+}
+
+async function ansiFile(path, bytes) {
+  const out = createWriteStream(path);
+  let written = 0;
+  for (let i = 0; written < bytes; i++) {
+    const line = `\u001b[3${i % 8}m${'context handoff 中文 '.repeat(4)}\u001b[0m \u001b[38;2;${i % 256};100;200mline ${i}\u001b[0m\r\n`;
+    written += Buffer.byteLength(line);
+    if (!out.write(line)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'close');
+  return written;
+}
+
+// Throughput: a child cats `mb` MB of ANSI; the time until the end marker comes out, and the path's CPU.
+export async function throughput({ mb = 50 } = {}) {
+  const { dir, cleanup } = workdir();
+  const file = join(dir, 'stream.txt');
+  const bytes = await ansiFile(file, mb * 1e6);
+  const cat = program(dir, 'cat.sh', CAT(file));
+  const results = {};
+  try {
+    for (const [name, make] of Object.entries(launchers(dir))) {
+      const launch = make(cat);
+      const t0 = process.hrtime.bigint();
+      const run = start(launch);
+      try {
+        await run.until((o) => o.includes('__END__'), 300_000);
+        const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+        const watch = launch.serverPid ? launch.serverPid() : name === 'direct' ? null : run.pty.pid;
+        results[name] = { mbps: bytes / 1e6 / seconds, seconds, cpu: watch === null ? null : cpuOf(watch) };
+      } catch (error) {
+        results[name] = { error: String(error.message ?? error).slice(0, 120) };
+      } finally {
+        run.kill();
+        launch.cleanup?.();
+        await Promise.race([run.exited, sleep(2000)]);
+      }
+    }
+  } finally {
+    cleanup();
+  }
+  return results;
+}
+
+// Idle CPU: the supervisor (and the tmux server) with the child sitting idle for `seconds`.
+export async function idle({ seconds = 60 } = {}) {
+  const { dir, cleanup } = workdir();
+  const echo = program(dir, 'echo.mjs', ECHO);
+  const results = {};
+  try {
+    for (const [name, make] of Object.entries(launchers(dir))) {
+      if (name === 'direct') continue;
+      const launch = make(echo);
+      const run = start(launch);
+      try {
+        await run.until((o) => o.includes('ready'), 20_000);
+        await sleep(1000);
+        const pid = launch.serverPid ? launch.serverPid() : run.pty.pid;
+        const c0 = cpuOf(pid);
+        await sleep(seconds * 1000);
+        const cpu = cpuOf(pid) - c0;
+        results[name] = { cpu, seconds, percent: (cpu / seconds) * 100 };
+      } catch (error) {
+        results[name] = { error: String(error.message ?? error).slice(0, 120) };
+      } finally {
+        run.kill();
+        launch.cleanup?.();
+        await Promise.race([run.exited, sleep(2000)]);
+      }
+    }
+  } finally {
+    cleanup();
+  }
+  return results;
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// `npm run bench`: every figure beside its reference, measured in the same run on this machine, printed
+// as a Markdown table with the targets of issue 6. Asserts nothing. `--quick` finishes in under 2 minutes
+// (fewer keys, smaller streams, no 1 GB transcript, 10 s idle); the full run takes several minutes.
+import { spawnSync } from 'node:child_process';
+import os from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { keystrokes, throughput, idle } from './bench-terminal.mjs';
+import { tailCatchUp } from './bench-tail.mjs';
+import { handoffOverhead } from './bench-handoff.mjs';
+
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
+const quick = process.argv.includes('--quick');
+const plan = quick
+  ? { keys: 60, streamMb: 10, tails: [200], idleS: 10, replayMb: 50, rounds: 1 }
+  : { keys: 300, streamMb: 100, tails: [200, 1000], idleS: 60, replayMb: 200, rounds: 3 };
+
+const f = (n, digits = 1) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(digits) : '–');
+const log = (s) => process.stderr.write(`bench: ${s}\n`);
+const rows = [];
+const row = (...cells) => rows.push(`| ${cells.join(' | ')} |`);
+const PATHS = ['direct', 'flower-pty --plain', 'flower-pty split view', 'tmux'];
+
+log(`keystroke round trip, ${plan.keys} keys per path`);
+const keys = await keystrokes({ keys: plan.keys });
+log(`throughput, ${plan.streamMb} MB of ANSI per path`);
+const stream = await throughput({ mb: plan.streamMb });
+log(`idle CPU, ${plan.idleS} s per path`);
+const quiet = await idle({ seconds: plan.idleS });
+const tails = [];
+for (const mb of plan.tails) {
+  log(`transcript tail catch-up, ${mb} MB`);
+  tails.push([mb, await tailCatchUp(mb)]);
+}
+log(`handoff overhead with the real claude, ${plan.rounds} round(s)`);
+let handoff;
+try {
+  handoff = await handoffOverhead({ rounds: plan.rounds });
+} catch (error) {
+  handoff = { error: String(error.message ?? error) };
+}
+log(`replay throughput (${plan.replayMb} MB)`);
+const replay = spawnSync(process.execPath, [join(REPO, 'scripts', 'bench-replay.mjs'), String(plan.replayMb)], { encoding: 'utf8' });
+
+const cpu = os.cpus()[0]?.model ?? 'unknown cpu';
+console.log(`Taken ${new Date().toISOString().slice(0, 10)} on ${cpu}, ${os.cpus().length} cpus, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, node ${process.version}; load average ${os.loadavg()[0].toFixed(1)} at the end${quick ? '; --quick' : ''}.\n`);
+row('measure', 'path', 'value', 'reference (same run)', 'target');
+row('---', '---', '---', '---', '---');
+const direct = keys.direct ?? {};
+for (const path of PATHS) {
+  const k = keys[path] ?? {};
+  const added = path === 'direct' ? '' : ` (adds ${f(k.p99 - direct.p99, 2)} ms p99)`;
+  const target = path === 'flower-pty --plain' ? 'adds < 1 ms p99' : path === 'flower-pty split view' ? 'adds < 5 ms p99' : '';
+  row('keystroke round trip p50 / p99', path, k.error ?? `${f(k.p50, 2)} / ${f(k.p99, 2)} ms${added}`, path === 'direct' ? '' : `direct ${f(direct.p50, 2)} / ${f(direct.p99, 2)} ms`, target);
+}
+const tmuxStream = stream.tmux ?? {};
+for (const path of PATHS) {
+  const s = stream[path] ?? {};
+  row(`throughput, ${plan.streamMb} MB ANSI`, path, s.error ?? `${f(s.mbps)} MB/s${s.cpu !== null && s.cpu !== undefined ? `, ${f(s.cpu, 2)} CPU s` : ''}`, path === 'tmux' ? '' : `tmux ${f(tmuxStream.mbps)} MB/s, ${f(tmuxStream.cpu, 2)} CPU s (server)`, path.startsWith('flower') ? '≥ tmux' : '');
+}
+for (const path of PATHS.slice(1)) {
+  const q = quiet[path] ?? {};
+  row(`idle CPU, child idle ${plan.idleS} s`, path, q.error ?? `${f(q.percent, 2)} % of a core (${f(q.cpu, 2)} CPU s)`, path === 'tmux' ? '' : `tmux server ${f(quiet.tmux?.percent, 2)} %`, path.startsWith('flower') ? '< 0.5 %' : '');
+}
+for (const [mb, r] of tails) {
+  row(`transcript tail catch-up, ${mb} MB`, 'tail → reader → meter', r.error ?? `${f(r.bytes / 1e6 / r.seconds)} MB/s (${f(r.seconds, 2)} s, ${f(r.bytes / 1e6 / r.cpuSeconds)} MB/cpu-s), peak RSS ${f(r.maxRssMb, 0)} MB`, '', '≥ 100 MB/s, RSS flat');
+  if (!r.error) row(`one append after ${mb} MB`, 'catchUp() in a hook', `p50 ${f(r.appendP50us, 0)} µs / p99 ${f(r.appendP99us, 0)} µs`, '', '');
+}
+row('handoff overhead', 'end of writing turn → successor\'s first request', handoff.error ?? `${f(handoff.totalMs, 0)} ms total = ${f(handoff.flowerMs, 0)} ms flower-pty + ${f(handoff.successorStartMs, 0)} ms claude start-up (median of ${handoff.rounds})`, handoff.error ? '' : `bare claude start-up ${f(handoff.bareStartMs, 0)} ms`, 'flower-pty part < 1 s');
+console.log(rows.join('\n'));
+console.log('\nReplay (scripts/bench-replay.mjs):\n');
+console.log('```');
+console.log((replay.stdout || replay.stderr).trim());
+console.log('```');
