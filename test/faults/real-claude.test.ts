@@ -1,0 +1,64 @@
+// Faults with the REAL claude against the mock API: claude SIGKILLed mid-turn, a 529 overloaded, a
+// stream cut halfway, and flower-pty SIGKILLed (claude must notice its pty closed and exit).
+import t from 'tap';
+import { execFileSync } from 'node:child_process';
+import { text, usageFor, type MockRequest, type MockReply } from '../../src/mock/messages-api.js';
+import { startFlower } from '../helpers/flower-run.js';
+import { alive } from './fake-flower.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const claudePid = (flowerPid: number): number => Number(execFileSync('pgrep', ['-P', String(flowerPid)]).toString().trim().split('\n')[0]);
+
+function mainOnly(main: (req: MockRequest, i: number) => MockReply) {
+  let i = 0;
+  let first: string | undefined;
+  return (req: MockRequest): MockReply => {
+    if (!req.isMain) return text('side');
+    first ??= req.sessionId;
+    if (req.sessionId !== first) return text('successor here', usageFor(12_000));
+    return main(req, i++);
+  };
+}
+
+t.test('claude SIGKILLed mid-turn: degraded handoff, the next generation starts', async (t) => {
+  const f = await startFlower({ t, respond: mainOnly(() => ({ kind: 'hang' })), prompt: 'ORIGINAL-REAL: go', flowerArgs: ['--window', '100k', '--review', '0'] });
+  await f.api.waitForRequest((r) => r.isMain, 60_000);
+  process.kill(claudePid(f.run.pty.pid), 'SIGKILL');
+  const done = await f.waitForEvent('done', 30_000);
+  t.equal(done.degraded, true);
+  t.match(done.reason, /signal 9\) during working/);
+  await f.waitForEvent('generation-start', 30_000, (e) => e.generation === 2);
+  t.match(f.manifest().generations[0], { end: 'crash' });
+});
+
+t.test('a 529 overloaded (no retry): reported, the run keeps working', async (t) => {
+  const f = await startFlower({
+    t,
+    respond: mainOnly(() => ({ kind: 'error', status: 529, type: 'overloaded_error', message: 'Overloaded', retry: false })),
+    prompt: 'go',
+    flowerArgs: ['--window', '100k', '--review', '0'],
+  });
+  await f.waitForEvent('api-error', 60_000);
+  await sleep(1500);
+  t.notOk(f.events().some((e) => e.event === 'done' || e.event === 'stopped'), 'no handoff, no stop: a failed call is not a full context');
+  t.notOk(f.run.isExited(), 'flower-pty still running');
+});
+
+t.test('a stream cut halfway: no crash, no handoff', async (t) => {
+  const f = await startFlower({ t, respond: mainOnly((_r, i) => (i === 0 ? { kind: 'cut', afterText: 'half of a long answer '.repeat(20) } : text('recovered', usageFor(20_000)))), prompt: 'go', flowerArgs: ['--window', '100k', '--review', '0'] });
+  await f.api.waitForRequest((r) => r.isMain, 60_000);
+  await sleep(8000);
+  t.notOk(f.events().some((e) => e.event === 'done' || e.event === 'stopped' || e.event === 'child-exit'), 'the generation goes on');
+  t.notOk(f.run.isExited());
+});
+
+t.test('flower-pty SIGKILLed: the real claude notices its pty closed and exits', async (t) => {
+  const f = await startFlower({ t, respond: mainOnly(() => text('idle now', usageFor(10_000))), prompt: 'go', flowerArgs: ['--window', '100k'] });
+  await f.run.waitForScreen(/idle now/, 60_000);
+  const pid = claudePid(f.run.pty.pid);
+  t.ok(alive(pid));
+  process.kill(f.run.pty.pid, 'SIGKILL');
+  await f.run.exited;
+  await f.run.waitFor(() => !alive(pid), 15_000, 'claude to exit').catch(() => undefined);
+  t.notOk(alive(pid), 'no orphaned claude');
+});
