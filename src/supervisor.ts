@@ -245,6 +245,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
         ...(effect.reason ? { reason: effect.reason } : {}),
       }),
     );
+    await manifestWriter?.flush();
     const sections = Object.entries(doc).filter(([, body]) => body.trim() !== '').map(([key]) => key);
     events.emit('done', {
       generation: effect.generation,
@@ -520,9 +521,11 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
     });
     host.childStarted();
     saveManifest(startGeneration(manifest, { generation: n, sessionId, now: new Date().toISOString() }));
-    events.emit('generation-start', { generation: n, session_id: sessionId, successor, window: policy.window, at: policy.at });
     note = successor ? 'a new session took over from the handoff document' : 'working';
     feed({ type: 'spawned', now: Date.now(), generation: n, successor });
+    // An event announces what is already on disk: a kill right after it still finds the generation in the manifest.
+    await manifestWriter?.flush();
+    events.emit('generation-start', { generation: n, session_id: sessionId, successor, window: policy.window, at: policy.at });
   }
 
   async function stop(exitCode: number, message?: string): Promise<void> {
