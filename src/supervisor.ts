@@ -150,7 +150,15 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
       note,
     };
   }
-  const refresh = (): void => host.status(view());
+  // The tick runs four times a second; the face only hears about a view that changed (idle CPU).
+  let lastView = '';
+  const refresh = (): void => {
+    const next = view();
+    const key = JSON.stringify(next);
+    if (key === lastView) return;
+    lastView = key;
+    host.status(next);
+  };
 
   // ---- hook channel and per-run settings (only when handing off: --no-handoff leaves claude alone)
   let channel: HookChannel | null = null;
@@ -199,6 +207,8 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
         return;
       case 'end-child':
         if (gen && !gen.pty.exited) await gen.pty.terminate(5_000);
+        // With no review window the successor can start now rather than at the next tick.
+        feed({ type: 'tick', now: Date.now() });
         return;
       case 'spawn':
         await spawnGeneration(effect.generation, true);
