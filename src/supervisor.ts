@@ -226,7 +226,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
     // last good state; a successor that dies at once must not replace it with an empty shell.
     const source = effect.text ?? (effect.degraded ? seededText : null);
     const parsed = source !== null ? parseDocument(source) : null;
-    const original = manifest.original_prompt ?? firstPrompt ?? opts.prompt ?? '';
+    const original = originalPrompt();
     const doc: HandoffDoc = effect.degraded
       ? degradedDocument({ originalPrompt: original, reason: effect.reason ?? 'unknown', ...(parsed ? { partial: parsed.doc } : {}) })
       : (parsed as NonNullable<typeof parsed>).doc;
@@ -269,6 +269,11 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
     note = effect.degraded ? `degraded handoff: ${effect.reason}` : `handoff written${path ? ` to ${path}` : ''}`;
     alert(effect.degraded ? 'flower-pty: degraded handoff' : 'flower-pty: handoff done', effect.degraded ? (effect.reason ?? '') : (path ?? 'document ready'));
     host.documentChanged(path ?? '', text);
+  }
+
+  // What a degraded document carries in its scene: the lineage's first human prompt.
+  function originalPrompt(): string {
+    return manifest.original_prompt ?? firstPrompt ?? opts.prompt ?? '';
   }
 
   function usageOf(meter: Meter): { context: number; costUsd?: number; numTurns: number; now: string } {
@@ -445,6 +450,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
           env: opts.env,
         });
         feed({ type: 'window', now: Date.now(), window: policy.window, at: policy.at, warnAt: policy.warnAt });
+        saveManifest({ ...manifest, window: policy.window, at: policy.at });
         events.emit('window', { window: policy.window, source: 'claude', at: policy.at, warnAt: policy.warnAt });
         refresh();
       } catch (error) {
@@ -463,7 +469,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
       onDisk ??
       inMemoryDocument ??
       renderDocument(
-        degradedDocument({ originalPrompt: manifest.original_prompt ?? firstPrompt ?? opts.prompt ?? '', reason: 'no handoff document was frozen before the previous session ended' }),
+        degradedDocument({ originalPrompt: originalPrompt(), reason: 'no handoff document was frozen before the previous session ended' }),
         { step: opts.step },
       );
     const parsed = parseDocument(text);

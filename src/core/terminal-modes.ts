@@ -8,6 +8,8 @@ export interface ModeTracker {
   push(output: string): void;
   /** the sequence that undoes everything still on; '' when the terminal is clean */
   resetSequence(): string;
+  /** whether the child has this private mode on now (e.g. 1006, SGR mouse encoding) */
+  isOn(mode: number): boolean;
 }
 
 export function createModeTracker(): ModeTracker {
@@ -30,6 +32,9 @@ export function createModeTracker(): ModeTracker {
       // keep an unfinished sequence for the next chunk; a finished one is already counted
       const lastEsc = text.lastIndexOf('\u001b');
       carry = lastEsc !== -1 && text.length - lastEsc < CARRY && !/[hl]/.test(text.slice(lastEsc + 2)) ? text.slice(lastEsc) : '';
+    },
+    isOn(mode) {
+      return on.has(mode);
     },
     resetSequence() {
       let seq = '';

@@ -10,6 +10,7 @@ import type { Widgets } from 'blessed';
 import type { Host, HostCommand, StatusView } from './host.js';
 import { FlowerError } from '../errors.js';
 import { computeLayout, type Layout } from '../core/layout.js';
+import { extractMouse, routeMouse, type MouseEvent } from '../core/mouse.js';
 import { createKeyRouter, DEFAULT_PREFIX, parsePrefix, prefixName, type Focus, type KeyAction, type PaneCommand } from '../core/keymap.js';
 import { createModeTracker, type ModeTracker } from '../core/terminal-modes.js';
 import { composeTitle } from '../core/title-filter.js';
@@ -129,7 +130,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
       cursorShown = false;
     }
     program.flush();
-    outer.sync({ paste: pane.bracketedPaste, focus: pane.sendFocus });
+    outer.sync({ paste: pane.bracketedPaste, focus: pane.sendFocus, mouse: pane.mouseTracking !== 'none' });
   }
 
   function labels(): void {
@@ -291,7 +292,18 @@ export function createSplitHost(o: SplitHostOptions): Host {
       frames.request();
       return;
     }
-    for (const action of router.push(text, { focus, applicationCursor: pane.applicationCursor })) act(action);
+    const { events, rest } = extractMouse(text);
+    for (const event of events) onMouse(event);
+    if (rest) for (const action of router.push(rest, { focus, applicationCursor: pane.applicationCursor })) act(action);
+  }
+
+  function onMouse(event: MouseEvent): void {
+    const route = routeMouse(event, layout, { tracking: pane.mouseTracking, sgr: modes.isOn(1006) });
+    if (route?.to === 'child') emitInput(route.data);
+    else if (route?.to === 'document') {
+      documentPane.scroll(route.scroll === 'up' ? 'scroll-up' : 'scroll-down');
+      frames.request();
+    }
   }
 
   screen.on('resize', applyLayout);

@@ -1,6 +1,7 @@
 // The session pane: the child's output parsed by @xterm/headless and painted cell by cell into a
 // blessed box's area of the screen buffer (colours, bold/underline/inverse, wide characters, cursor).
 
+import type { MouseTracking } from '../core/mouse.js';
 import blessed from 'blessed';
 import type { Widgets } from 'blessed';
 import xtermHeadless from '@xterm/headless';
@@ -35,6 +36,8 @@ export interface SessionPane {
   readonly applicationCursor: boolean;
   readonly bracketedPaste: boolean;
   readonly sendFocus: boolean;
+  /** the mouse tracking the child asked for (9 / 1000 / 1002 / 1003) */
+  readonly mouseTracking: MouseTracking;
   dispose(): void;
 }
 
@@ -159,6 +162,9 @@ export function createSessionPane(opts: {
     },
     get sendFocus() {
       return term.modes.sendFocusMode;
+    },
+    get mouseTracking() {
+      return term.modes.mouseTrackingMode;
     },
     dispose() {
       for (const d of [...replies, ...hooks]) d.dispose();

@@ -34,12 +34,14 @@ t.test('the editor runs on the file; a failing or missing editor is one line wit
 t.test('outer modes: only changes are written, off() forgets so the next sync re-sends', async (t) => {
   const out: string[] = [];
   const modes = createOuterModes((s) => out.push(s));
-  modes.sync({ paste: true, focus: false });
-  modes.sync({ paste: true, focus: false });
+  modes.sync({ paste: true, focus: false, mouse: false });
+  modes.sync({ paste: true, focus: false, mouse: false });
   t.same(out, ['\u001b[?2004h'], 'nothing written when nothing changed');
-  modes.sync({ paste: false, focus: true });
+  modes.sync({ paste: false, focus: true, mouse: false });
   t.equal(out[1], '\u001b[?2004l\u001b[?1004h');
-  t.equal(modes.off(), '\u001b[?2004l\u001b[?1004l');
-  modes.sync({ paste: false, focus: true });
+  t.equal(modes.off(), '\u001b[?2004l\u001b[?1004l\u001b[?1003l\u001b[?1006l');
+  modes.sync({ paste: false, focus: true, mouse: false });
   t.equal(out[2], '\u001b[?1004h', 'after off() the wanted mode is sent again');
+  modes.sync({ paste: false, focus: true, mouse: true });
+  t.equal(out[3], '\u001b[?1003h\u001b[?1006h', 'mouse reports asked of the outer terminal as any-event + SGR');
 });

@@ -176,3 +176,22 @@ t.test('restore gives the terminal back and is safe to call twice', async (t) =>
   t.equal(r.vt.term.modes.applicationCursorKeysMode, false, 'cursor keys back to normal');
   t.match(r.vt.written().slice(-40), /\u001b\[\?25h/, 'the cursor shown last');
 });
+
+t.test('mouse: mirrored to the outer terminal only while claude asks; clicks translated into the pane', async (t) => {
+  const r = rig(t);
+  r.host.childStarted();
+  r.host.childOutput('ready');
+  await type(r, '\u001b[<0;10;5M');
+  t.same(r.input, [], 'no tracking asked: a mouse report reaches nobody');
+  r.host.childOutput('\u001b[?1000h\u001b[?1006h');
+  await r.vt.waitFor(() => r.vt.written().includes('\u001b[?1003h\u001b[?1006h'), 'the outer terminal asked for mouse reports');
+  // outer (10,5) is pane column 9 - 1 = 8, row 5 - 1 - 1 = 3 (the border takes one cell each way)
+  await type(r, '\u001b[<0;10;5M\u001b[<0;10;5m');
+  t.same(r.input, ['\u001b[<0;9;4M', '\u001b[<0;9;4m']);
+  await type(r, '\u001b[<35;10;5M');
+  t.same(r.input.length, 2, 'motion is dropped in vt200 mode');
+  await type(r, 'x\u001b[<0;150;5My');
+  t.same(r.input.slice(2).join(''), 'xy', 'a click on the document pane goes nowhere, keys around it still do');
+  r.host.childOutput('\u001b[?1000l');
+  await r.vt.waitFor(() => r.vt.written().includes('\u001b[?1003l\u001b[?1006l'), 'mouse reports switched off again');
+});
