@@ -134,7 +134,7 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
     );
     if (result.message) process.stderr.write(`flower-pty: ${result.message}\n`);
     if (result.signalled) return signalExitCode(result.signalled);
-    if (workbench && result.exitCode === 0) process.stderr.write(`flower-pty: lineage in ${join(workbench, 'manifest.json')}\n`);
+    if (workbench && result.exitCode === 0) process.stderr.write(`flower-pty: lineage in ${join(workbench, 'manifest.json')}; pick it up again with flower-pty --continue (not claude --resume)\n`);
     return result.exitCode;
   } finally {
     log.close();
