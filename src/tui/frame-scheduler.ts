@@ -1,7 +1,10 @@
 // Coalesces repaints: however many chunks arrive, at most one frame per FRAME_MS, and never one
 // render per chunk. Suspending (while an editor owns the terminal) keeps the request for later.
+// Typing is not a flood: when the last frame drew a single request (a keystroke's echo), the next
+// is drawn at once (QUICK_MS), so an echo does not wait out a whole frame (split-view keystroke latency).
 
 export const FRAME_MS = 16;
+export const QUICK_MS = 0;
 
 export interface FrameScheduler {
   request(): void;
@@ -18,11 +21,15 @@ export function createFrameScheduler(render: () => void, frameMs = FRAME_MS, now
   let disposed = false;
   let last = -Infinity;
   let frames = 0;
+  let requests = 0;
+  let busy = false;
 
   function run(): void {
     timer = null;
     if (!dirty || suspended || disposed) return;
     dirty = false;
+    busy = requests > 1;
+    requests = 0;
     last = now();
     frames++;
     render();
@@ -30,12 +37,13 @@ export function createFrameScheduler(render: () => void, frameMs = FRAME_MS, now
 
   function schedule(): void {
     if (timer || suspended || disposed || !dirty) return;
-    timer = setTimeout(run, Math.max(0, last + frameMs - now()));
+    timer = setTimeout(run, Math.max(0, last + (busy ? frameMs : Math.min(QUICK_MS, frameMs)) - now()));
   }
 
   return {
     request() {
       dirty = true;
+      requests++;
       schedule();
     },
     suspend(on) {

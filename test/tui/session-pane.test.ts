@@ -104,3 +104,28 @@ t.test('frames coalesce: a thousand requests in a burst make one render', async 
   t.equal(renders, 2, 'the request made while suspended is drawn on resume');
   t.equal(frames.frames, 2);
 });
+
+t.test('frames: a lone request after a quiet frame is drawn at once; a flood keeps the frame rate', async (t) => {
+  let clock = 0;
+  const stamps: number[] = [];
+  const frames = createFrameScheduler(() => stamps.push(clock), 16, () => clock);
+  t.teardown(() => frames.dispose());
+  const tick = () => new Promise((r) => setTimeout(r, 5));
+  frames.request();
+  await tick();
+  clock = 3; // an echo 3 ms after the last frame: no need to wait out 16 ms
+  frames.request();
+  await tick();
+  t.same(stamps, [0, 3]);
+  for (let i = 0; i < 50; i++) frames.request(); // a burst: drawn once, and then the frame rate holds
+  clock = 4;
+  await tick();
+  t.same(stamps, [0, 3, 4]);
+  frames.request();
+  clock = 6;
+  await tick();
+  t.same(stamps, [0, 3, 4], 'after a busy frame the next waits for the full frame');
+  clock = 20;
+  await new Promise((r) => setTimeout(r, 30));
+  t.same(stamps, [0, 3, 4, 20]);
+});
