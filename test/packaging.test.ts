@@ -2,7 +2,7 @@
 // sources and maps out), then a global install of the tarball from an empty npm cache into a temp
 // prefix, and the installed command's --help, --version, replay, a missing-claude error and a demo.
 import t from 'tap';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -10,9 +10,19 @@ import { fixturesDir } from './helpers/fixtures.js';
 import { REPO } from './helpers/flower-run.js';
 import { resolveRepoClaude } from '../src/mock/claude-sandbox.js';
 
-function npm(args: string[], cwd: string) {
-  const r = spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+function npm(args: string[], cwd: string, env: Record<string, string | undefined> = process.env) {
+  const r = spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...env, npm_config_update_notifier: 'false' } });
   return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+// A PATH holding node and npm and nothing else: no cc, c++, g++, make or python, as on a machine
+// without a C++ toolchain. An install that needed a native build would fail here.
+function toolchainFreeEnv(dir: string): Record<string, string | undefined> {
+  const bin = join(dir, 'bare-bin');
+  mkdirSync(bin, { recursive: true });
+  symlinkSync(process.execPath, join(bin, 'node'));
+  symlinkSync(realpathSync(spawnSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).stdout.trim()), join(bin, 'npm'));
+  return { ...process.env, PATH: bin, npm_config_python: join(dir, 'no-python') };
 }
 
 interface PackEntry { files: Array<{ path: string }>; filename: string }
@@ -39,7 +49,11 @@ t.test('global install from the tarball with an empty cache; the installed comma
   const prefix = join(dir, 'prefix');
   // Empty cache: every dependency comes from the registry, as on a fresh machine. @lydell/node-pty
   // needs no compiler and no install script, so nothing is approved or built here.
-  const install = npm(['install', '-g', '--prefix', prefix, '--cache', join(dir, 'cache'), '--no-audit', '--no-fund', tarball], dir);
+  const bare = toolchainFreeEnv(dir);
+  for (const tool of ['cc', 'c++', 'g++', 'make', 'python3']) {
+    t.equal(spawnSync('/bin/sh', ['-c', `command -v ${tool} >/dev/null || exit 9`], { env: bare }).status, 9, `no ${tool} on the install's PATH`);
+  }
+  const install = npm(['install', '-g', '--prefix', prefix, '--cache', join(dir, 'cache'), '--no-audit', '--no-fund', tarball], dir, bare);
   t.equal(install.code, 0, install.err);
   t.notMatch(install.err, /gyp|install-scripts/, 'no native build, no install-script warning');
   const bin = join(prefix, 'bin', 'flower-pty');
