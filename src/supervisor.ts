@@ -15,9 +15,8 @@ import { createTranscriptReader, type TranscriptReader } from './core/transcript
 import { isOverflowText } from './core/overflow.js';
 import { transcriptPathFor } from './core/claude-paths.js';
 import { parseDocument } from './core/handoff-parse.js';
-import { renderDocument } from './core/handoff-render.js';
-import { degradedDocument, diffSections, isDegraded, type HandoffDoc } from './core/handoff-doc.js';
-import { handoffRequest, successorPrompt } from './core/handoff-prompts.js';
+import { handoffRequest } from './core/handoff-prompts.js';
+import { documentToFreeze, seedSuccessor, editNote, type FrozenDocument } from './core/handoff-lineage.js';
 import { statusLine } from './core/status-text.js';
 import { createTitleFilter } from './core/title-filter.js';
 import {
@@ -116,7 +115,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
   let gen: Generation | null = null;
   let note = 'starting claude';
   /** the document as frozen (before any human edit), to detect and record edits */
-  let frozen: { text: string; doc: HandoffDoc; generation: number; path: string | null } | null = null;
+  let frozen: (FrozenDocument & { generation: number; path: string | null }) | null = null;
   /** without a workbench the document lives only here, on its way to the successor */
   let inMemoryDocument: string | null = opts.resume?.document ?? null;
   let firstPrompt: string | null = null;
@@ -222,15 +221,14 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
   }
 
   async function freeze(effect: Extract<Effect, { type: 'freeze' }>): Promise<void> {
-    // No text from the model (a crash, a deadline): the document this generation started from is the
-    // last good state; a successor that dies at once must not replace it with an empty shell.
-    const source = effect.text ?? (effect.degraded ? seededText : null);
-    const parsed = source !== null ? parseDocument(source) : null;
-    const original = originalPrompt();
-    const doc: HandoffDoc = effect.degraded
-      ? degradedDocument({ originalPrompt: original, reason: effect.reason ?? 'unknown', ...(parsed ? { partial: parsed.doc } : {}) })
-      : (parsed as NonNullable<typeof parsed>).doc;
-    const text = renderDocument(doc, { step: opts.step });
+    const { text, doc } = documentToFreeze({
+      text: effect.text,
+      degraded: effect.degraded,
+      ...(effect.reason ? { reason: effect.reason } : {}),
+      seededText,
+      originalPrompt: originalPrompt(),
+      step: opts.step,
+    });
     const now = new Date();
     let path: string | null = null;
     if (notes) {
@@ -383,9 +381,9 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
     if (decision === 'block-handoff') {
       return JSON.stringify({ decision: 'block', reason: handoffRequest({ used: gen?.reader.meter.context ?? 0, window: policy.window }) });
     }
-    if (decision === 'block-note' && editNote) {
-      const reason = editNote;
-      editNote = null;
+    if (decision === 'block-note' && pendingEditNote) {
+      const reason = pendingEditNote;
+      pendingEditNote = null;
       events.emit('edit-sent', { generation: state.generation });
       return JSON.stringify({ decision: 'block', reason });
     }
@@ -396,7 +394,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
   let docWatch: FileWatch | null = null;
   /** the text the successor started from, to describe a later edit as a diff */
   let seededText: string | null = null;
-  let editNote: string | null = null;
+  let pendingEditNote: string | null = null;
   async function onDocumentChange(kind: 'changed' | 'removed'): Promise<void> {
     if (!notes) return;
     const text = kind === 'removed' ? null : await notes.read();
@@ -416,14 +414,12 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
       note = 'the document was edited';
     }
     if (state.phase === 'working' && state.successor && seededText !== null && text !== seededText) {
-      const diff = diffSections(parseDocument(seededText).doc, parsed.doc);
-      if (diff.changed.length === 0) return;
-      editNote =
-        `A person edited the handoff document you started from (${notes.currentPath}). ` +
-        `Changed: ${diff.changed.join(', ')}. Take this into account from now on; re-read the file if needed.\n\n${diff.summary}`;
+      const edit = editNote(notes.currentPath, seededText, text);
+      if (!edit) return;
+      pendingEditNote = edit.note;
       seededText = text;
-      events.emit('edit-pending', { generation: state.generation, changed: diff.changed });
-      if (frozen) saveManifest(recordHumanEdit(manifest, frozen.generation, { changedSections: diff.changed, draftPath: null, now: new Date().toISOString() }));
+      events.emit('edit-pending', { generation: state.generation, changed: edit.changed });
+      if (frozen) saveManifest(recordHumanEdit(manifest, frozen.generation, { changedSections: edit.changed, draftPath: null, now: new Date().toISOString() }));
     }
     feed({ type: 'human-edit', now: Date.now() });
   }
@@ -463,30 +459,17 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
   // ---- generations
   async function successorSeed(): Promise<string> {
     const onDisk = notes ? await notes.read() : null;
-    // Nothing was ever frozen (--continue after flower-pty died mid-writing): never an empty seed; the
-    // original prompt, marked degraded, is the least the successor needs.
-    const text =
-      onDisk ??
-      inMemoryDocument ??
-      renderDocument(
-        degradedDocument({ originalPrompt: originalPrompt(), reason: 'no handoff document was frozen before the previous session ended' }),
-        { step: opts.step },
-      );
-    const parsed = parseDocument(text);
-    const problems = [...parsed.problems];
-    if (notes && onDisk === null && inMemoryDocument !== null) problems.push(`the document ${notes.currentPath} was missing at spawn time; this is the copy flower-pty kept`);
-    if (parsed.missing.length > 0) events.emit('document-problem', { missing: parsed.missing, path: notes?.currentPath ?? null });
+    const seed = seedSuccessor({ onDisk, kept: inMemoryDocument, frozen, path: notes?.currentPath ?? null, originalPrompt: originalPrompt(), step: opts.step });
+    if (seed.missing.length > 0) events.emit('document-problem', { missing: seed.missing, path: notes?.currentPath ?? null });
     // A person changed it during review: keep the model's draft beside it and record how much.
-    if (frozen && onDisk !== null && onDisk !== frozen.text) {
-      const diff = diffSections(frozen.doc, parsed.doc);
+    if (frozen && seed.humanEdit) {
       const draftPath = notes ? await notes.saveDraft(frozen.text, new Date()) : null;
-      saveManifest(recordHumanEdit(manifest, frozen.generation, { changedSections: diff.changed, draftPath, now: new Date().toISOString() }));
-      events.emit('human-edit', { generation: frozen.generation, changed: diff.changed, draft: draftPath });
+      saveManifest(recordHumanEdit(manifest, frozen.generation, { changedSections: seed.humanEdit.changed, draftPath, now: new Date().toISOString() }));
+      events.emit('human-edit', { generation: frozen.generation, changed: seed.humanEdit.changed, draft: draftPath });
     }
-    const degraded = isDegraded(parsed.doc) || parsed.degraded;
-    seededText = text;
-    editNote = null;
-    return successorPrompt(parsed.doc, { ...(notes ? { path: notes.currentPath } : {}), degraded, problems });
+    seededText = seed.seededText;
+    pendingEditNote = null;
+    return seed.prompt;
   }
 
   async function spawnGeneration(n: number, successor: boolean): Promise<void> {

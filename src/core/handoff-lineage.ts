@@ -1,0 +1,87 @@
+// The document decisions around a handoff, as values: what gets frozen, what a successor is
+// seeded with, and the note a running successor gets when a person edits its document.
+
+import { degradedDocument, diffSections, isDegraded, type HandoffDoc, type SectionKey } from './handoff-doc.js';
+import { parseDocument } from './handoff-parse.js';
+import { renderDocument } from './handoff-render.js';
+import { successorPrompt } from './handoff-prompts.js';
+
+export interface FrozenDocument {
+  text: string;
+  doc: HandoffDoc;
+}
+
+// The document to freeze: the model's, or a degraded one built from what parsed. With no text from
+// the model (a crash, a deadline), the document this generation started from is the last good state:
+// a successor that dies at once must not replace it with an empty shell.
+export function documentToFreeze(input: {
+  text: string | null;
+  degraded: boolean;
+  reason?: string;
+  seededText: string | null;
+  originalPrompt: string;
+  step: string;
+}): FrozenDocument {
+  const source = input.text ?? (input.degraded ? input.seededText : null);
+  const parsed = source !== null ? parseDocument(source) : null;
+  const doc: HandoffDoc =
+    input.degraded || parsed === null
+      ? degradedDocument({ originalPrompt: input.originalPrompt, reason: input.reason ?? 'unknown', ...(parsed ? { partial: parsed.doc } : {}) })
+      : parsed.doc;
+  return { text: renderDocument(doc, { step: input.step }), doc };
+}
+
+export interface SuccessorSeed {
+  prompt: string;
+  /** the text the successor starts from, to describe a later edit as a diff */
+  seededText: string;
+  missing: SectionKey[];
+  /** a person changed the frozen document before the successor read it */
+  humanEdit: { changed: SectionKey[] } | null;
+}
+
+// The successor's first prompt from the document as it is on disk now (human edits included); the
+// copy kept in memory if the file is gone; never an empty seed.
+export function seedSuccessor(input: {
+  onDisk: string | null;
+  kept: string | null;
+  frozen: FrozenDocument | null;
+  path: string | null;
+  originalPrompt: string;
+  step: string;
+}): SuccessorSeed {
+  const text =
+    input.onDisk ??
+    input.kept ??
+    renderDocument(
+      degradedDocument({ originalPrompt: input.originalPrompt, reason: 'no handoff document was frozen before the previous session ended' }),
+      { step: input.step },
+    );
+  const parsed = parseDocument(text);
+  const problems = [...parsed.problems];
+  if (input.path && input.onDisk === null && input.kept !== null) {
+    problems.push(`the document ${input.path} was missing at spawn time; this is the copy flower-pty kept`);
+  }
+  const humanEdit =
+    input.frozen && input.onDisk !== null && input.onDisk !== input.frozen.text ? { changed: diffSections(input.frozen.doc, parsed.doc).changed } : null;
+  const degraded = isDegraded(parsed.doc) || parsed.degraded;
+  return {
+    prompt: successorPrompt(parsed.doc, { ...(input.path ? { path: input.path } : {}), degraded, problems }),
+    seededText: text,
+    missing: parsed.missing,
+    humanEdit,
+  };
+}
+
+// A person edited the document a running successor started from: the note it gets at its next
+// boundary, or null when no section changed.
+export function editNote(path: string, seededText: string, editedText: string): { note: string; changed: SectionKey[] } | null {
+  const diff = diffSections(parseDocument(seededText).doc, parseDocument(editedText).doc);
+  if (diff.changed.length === 0) return null;
+  return {
+    changed: diff.changed,
+    note:
+      `A person edited the handoff document you started from (${path}). ` +
+      `Changed: ${diff.changed.join(', ')}. Take this into account from now on; re-read the file if needed.\n\n${diff.summary}`,
+  };
+}
