@@ -57,9 +57,6 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
   const stepCheck = validateStep(o.step);
   if ('problem' in stepCheck) throw new FlowerError(stepCheck.problem);
   const step = stepCheck.step;
-  if (o.maxGenerations !== undefined && (!Number.isInteger(o.maxGenerations) || o.maxGenerations < 1)) {
-    throw new FlowerError(`--max-generations expects a whole number of at least 1, got ${o.maxGenerations}`);
-  }
   const refused = refusedClaudeArg(o.claudeArgs);
   if (refused && o.handoff) {
     throw new FlowerError(
@@ -98,7 +95,8 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
     line(`claude ${claude}`);
     line(`endpoint ${e.ANTHROPIC_BASE_URL || 'https://api.anthropic.com (default)'} · model ${modelOf(o.claudeArgs, e)}`);
     line(`token ${mask(e.ANTHROPIC_AUTH_TOKEN || e.ANTHROPIC_API_KEY)}`);
-    line(`window ${formatTokens(policy.window)} (${policy.windowSource}${o.window === undefined ? '; Claude Code\'s own report will replace it' : ''}) · near at ${formatTokens(policy.warnAt)} · handoff at ${formatTokens(policy.at)} · max ${policy.maxGenerations} generations`);
+    const source = policy.windowSource === 'flag' ? 'given' : policy.windowSource; // by flag, FLOWER_PTY_WINDOW or config
+    line(`window ${formatTokens(policy.window)} (${source}${o.window === undefined ? '; Claude Code\'s own report will replace it' : ''}) · near at ${formatTokens(policy.warnAt)} · handoff at ${formatTokens(policy.at)} · max ${policy.maxGenerations} generations`);
     line(`workbench ${workbench ?? '(none: documents only go through the prompt)'} · step ${step} · handoff ${o.handoff ? 'on' : 'off'}`);
   }
   if (o.keepAutoCompact && o.handoff) {

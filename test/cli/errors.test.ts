@@ -90,3 +90,9 @@ t.test('a closed pipe ends replay quietly', async (t) => {
   t.equal(r.stdout.split('\n').length, 2, 'one line read');
   t.notMatch(r.stderr, /EPIPE|Unhandled/, 'no crash report');
 });
+
+t.test('--max-generations 0 is refused before anything starts', async (t) => {
+  const r = flower(['--max-generations', '0', '--claude', fakeClaude]);
+  t.equal(r.code, 2);
+  t.match(r.err, /--max-generations expects a whole number of at least 1, got 0/);
+});

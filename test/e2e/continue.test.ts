@@ -17,7 +17,7 @@ t.test('stop mid-lineage, then --continue', async (t) => {
     return text(`successor ${req.sessionId?.slice(0, 8)} here`, usageFor(12_000));
   };
   const f = await startFlower({ t, respond, prompt: 'go', flowerArgs: ['--window', '100k', '--review', '0', '-v'] });
-  t.match(await f.run.waitForScreen(/token sk-m\*+/, 20_000), /window 100.0K \(flag\) · near at 30.0K · handoff at 50.0K · max 8 generations/);
+  t.match(await f.run.waitForScreen(/token sk-m\*+/, 20_000), /window 100.0K \(given\) · near at 30.0K · handoff at 50.0K · max 8 generations/);
   t.notMatch(f.run.output(), /sk-mock-sandbox-token/, 'the token itself is never printed');
   const start2 = await f.waitForEvent('generation-start', 90_000, (e) => e.generation === 2);
   await f.api.waitForRequest((r) => r.sessionId === start2.session_id, 60_000);
