@@ -133,7 +133,12 @@ export async function run(argv: string[]): Promise<number> {
     .command(
       'status',
       'print the lineage recorded in the workbench manifest',
-      (y) => y.options({ workbench: { type: 'string', default: '.flower', describe: 'the workbench folder' }, json: { type: 'boolean', default: false } }),
+      (y) =>
+        y.options({
+          // the same folder a run would use when FLOWER_PTY_WORKBENCH names one
+          workbench: { type: 'string', default: process.env.FLOWER_PTY_WORKBENCH || '.flower', describe: 'the workbench folder (default $FLOWER_PTY_WORKBENCH, else .flower)' },
+          json: { type: 'boolean', default: false },
+        }),
       async (args) => {
         const { runStatus } = await import('./commands/status.js');
         exitCode = await runStatus({ workbench: args.workbench, json: args.json, out: (line) => process.stdout.write(line + '\n') });

@@ -81,6 +81,9 @@ t.test('status prints the lineage of a workbench', async (t) => {
   t.match(r.out, /#1 a handoff peak 151000 → \/p\/.flower\/notes\/交接-work.md/);
   const json = flower(['status', '--workbench', wb, '--json']);
   t.same(JSON.parse(json.out).retired, ['a']);
+  const fromEnv = flower(['status'], { FLOWER_PTY_WORKBENCH: wb });
+  t.equal(fromEnv.code, 0, 'FLOWER_PTY_WORKBENCH names the workbench as it does for a run');
+  t.match(fromEnv.out, /step work · 2 generation\(s\)/);
 });
 
 t.test('a closed pipe ends replay quietly', async (t) => {
