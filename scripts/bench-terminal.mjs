@@ -3,8 +3,7 @@
 // A part of scripts/bench.mjs; exports functions that return numbers, prints nothing itself.
 import { spawn } from '@lydell/node-pty';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, chmodSync, readFileSync, createWriteStream } from 'node:fs';
-import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync, chmodSync, readFileSync, openSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -124,30 +123,20 @@ function start(launch) {
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-// Keystroke round trip: a letter written to the outer pty until that letter comes back out.
-export async function keystrokes({ keys = 200 } = {}) {
+// Runs `measure` once per path (skipping `skip`), each path in its own child, always cleaned up; a path
+// that fails reports its error instead of a number. `t0` is taken just before the child starts.
+async function perPath(program, measure, skip = []) {
   const { dir, cleanup } = workdir();
-  const echo = program(dir, 'echo.mjs', ECHO);
   const results = {};
   try {
+    const child = program(dir);
     for (const [name, make] of Object.entries(launchers(dir))) {
-      const launch = make(echo);
+      if (skip.includes(name)) continue;
+      const launch = make(child);
+      const t0 = process.hrtime.bigint();
       const run = start(launch);
       try {
-        await run.until((o) => o.includes('ready'), 20_000);
-        await sleep(500); // let the first frames settle
-        const times = [];
-        for (let i = 0; i < keys; i++) {
-          const key = String.fromCharCode(97 + (i % 26));
-          const t0 = process.hrtime.bigint();
-          const seen = run.until((_o, d) => d !== undefined && d.includes(key), 5_000);
-          run.pty.write(key);
-          await seen;
-          times.push(Number(process.hrtime.bigint() - t0) / 1e6);
-          await sleep(5);
-        }
-        times.sort((a, b) => a - b);
-        results[name] = { p50: percentile(times, 50), p99: percentile(times, 99) };
+        results[name] = await measure({ run, launch, name, t0 });
       } catch (error) {
         results[name] = { error: String(error.message ?? error).slice(0, 120) };
       } finally {
@@ -162,78 +151,77 @@ export async function keystrokes({ keys = 200 } = {}) {
   return results;
 }
 
-async function ansiFile(path, bytes) {
-  const out = createWriteStream(path);
+const echoProgram = (dir) => program(dir, 'echo.mjs', ECHO);
+
+// Keystroke round trip: a letter written to the outer pty until that letter comes back out.
+export async function keystrokes({ keys = 200 } = {}) {
+  return perPath(echoProgram, async ({ run }) => {
+    await run.until((o) => o.includes('ready'), 20_000);
+    await sleep(500); // let the first frames settle
+    const times = [];
+    for (let i = 0; i < keys; i++) {
+      const key = String.fromCharCode(97 + (i % 26));
+      const t0 = process.hrtime.bigint();
+      const seen = run.until((_o, d) => d !== undefined && d.includes(key), 5_000);
+      run.pty.write(key);
+      await seen;
+      times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      await sleep(5);
+    }
+    times.sort((a, b) => a - b);
+    return { p50: percentile(times, 50), p99: percentile(times, 99) };
+  });
+}
+
+// A large ANSI stream on disk, written in blocks (a 100 MB file never sits in memory at once).
+function ansiFileSync(path, bytes) {
+  const fd = openSync(path, 'w');
   let written = 0;
-  for (let i = 0; written < bytes; i++) {
-    const line = `\u001b[3${i % 8}m${'context handoff 中文 '.repeat(4)}\u001b[0m \u001b[38;2;${i % 256};100;200mline ${i}\u001b[0m\r\n`;
-    written += Buffer.byteLength(line);
-    if (!out.write(line)) await once(out, 'drain');
+  try {
+    for (let i = 0; written < bytes; ) {
+      const lines = [];
+      for (let n = 0; n < 2000 && written < bytes; n++, i++) {
+        const line = `\u001b[3${i % 8}m${'context handoff 中文 '.repeat(4)}\u001b[0m \u001b[38;2;${i % 256};100;200mline ${i}\u001b[0m\r\n`;
+        lines.push(line);
+        written += Buffer.byteLength(line);
+      }
+      writeSync(fd, lines.join(''));
+    }
+  } finally {
+    closeSync(fd);
   }
-  out.end();
-  await once(out, 'close');
   return written;
 }
 
 // Throughput: a child cats `mb` MB of ANSI; the time until the end marker comes out, and the path's CPU.
 export async function throughput({ mb = 50 } = {}) {
-  const { dir, cleanup } = workdir();
-  const file = join(dir, 'stream.txt');
-  const bytes = await ansiFile(file, mb * 1e6);
-  const cat = program(dir, 'cat.sh', CAT(file));
-  const results = {};
-  try {
-    for (const [name, make] of Object.entries(launchers(dir))) {
-      const launch = make(cat);
-      const t0 = process.hrtime.bigint();
-      const run = start(launch);
-      try {
-        await run.until((o) => o.includes('__END__'), 300_000);
-        const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-        const watch = launch.serverPid ? launch.serverPid() : name === 'direct' ? null : run.pty.pid;
-        results[name] = { mbps: bytes / 1e6 / seconds, seconds, cpu: watch === null ? null : cpuOf(watch) };
-      } catch (error) {
-        results[name] = { error: String(error.message ?? error).slice(0, 120) };
-      } finally {
-        run.kill();
-        launch.cleanup?.();
-        await Promise.race([run.exited, sleep(2000)]);
-      }
-    }
-  } finally {
-    cleanup();
-  }
-  return results;
+  let bytes = 0;
+  const catProgram = (dir) => {
+    const file = join(dir, 'stream.txt');
+    bytes = ansiFileSync(file, mb * 1e6);
+    return program(dir, 'cat.sh', CAT(file));
+  };
+  return perPath(catProgram, async ({ run, launch, name, t0 }) => {
+    await run.until((o) => o.includes('__END__'), 300_000);
+    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    const watch = launch.serverPid ? launch.serverPid() : name === 'direct' ? null : run.pty.pid;
+    return { mbps: bytes / 1e6 / seconds, seconds, cpu: watch === null ? null : cpuOf(watch) };
+  });
 }
 
 // Idle CPU: the supervisor (and the tmux server) with the child sitting idle for `seconds`.
 export async function idle({ seconds = 60 } = {}) {
-  const { dir, cleanup } = workdir();
-  const echo = program(dir, 'echo.mjs', ECHO);
-  const results = {};
-  try {
-    for (const [name, make] of Object.entries(launchers(dir))) {
-      if (name === 'direct') continue;
-      const launch = make(echo);
-      const run = start(launch);
-      try {
-        await run.until((o) => o.includes('ready'), 20_000);
-        await sleep(1000);
-        const pid = launch.serverPid ? launch.serverPid() : run.pty.pid;
-        const c0 = cpuOf(pid);
-        await sleep(seconds * 1000);
-        const cpu = cpuOf(pid) - c0;
-        results[name] = { cpu, seconds, percent: (cpu / seconds) * 100 };
-      } catch (error) {
-        results[name] = { error: String(error.message ?? error).slice(0, 120) };
-      } finally {
-        run.kill();
-        launch.cleanup?.();
-        await Promise.race([run.exited, sleep(2000)]);
-      }
-    }
-  } finally {
-    cleanup();
-  }
-  return results;
+  return perPath(
+    echoProgram,
+    async ({ run, launch }) => {
+      await run.until((o) => o.includes('ready'), 20_000);
+      await sleep(1000);
+      const pid = launch.serverPid ? launch.serverPid() : run.pty.pid;
+      const c0 = cpuOf(pid);
+      await sleep(seconds * 1000);
+      const cpu = cpuOf(pid) - c0;
+      return { cpu, seconds, percent: (cpu / seconds) * 100 };
+    },
+    ['direct'],
+  );
 }
