@@ -5,20 +5,8 @@ import t from 'tap';
 import { readFileSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { text, bash, usageFor, promptTooLong, type MockRequest, type MockReply } from '../../src/mock/messages-api.js';
-import { startFlower, handoffDoc, HANDOFF_ASK, TAKING_OVER } from '../helpers/flower-run.js';
+import { startFlower, handoffDoc, bySession, HANDOFF_ASK, TAKING_OVER } from '../helpers/flower-run.js';
 import { DEGRADED_MARKER } from '../../src/core/handoff-doc.js';
-
-// Answers by session: `first` for generation 1's main calls, a plain reply for successors.
-function bySession(first: (req: MockRequest, i: number) => MockReply) {
-  let firstSession: string | undefined;
-  let i = 0;
-  return (req: MockRequest): MockReply => {
-    if (!req.isMain) return text('side');
-    firstSession ??= req.sessionId;
-    if (req.sessionId !== firstSession) return text('successor here, continuing', usageFor(12_000));
-    return first(req, i++);
-  };
-}
 
 t.test('a long autonomous turn is cut at the next tool boundary', async (t) => {
   const respond = bySession((req, i) => {

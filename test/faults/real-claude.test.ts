@@ -2,26 +2,15 @@
 // stream cut halfway, and flower-pty SIGKILLed (claude must notice its pty closed and exit).
 import t from 'tap';
 import { execFileSync } from 'node:child_process';
-import { text, usageFor, type MockRequest, type MockReply } from '../../src/mock/messages-api.js';
-import { startFlower } from '../helpers/flower-run.js';
+import { text, usageFor } from '../../src/mock/messages-api.js';
+import { startFlower, bySession } from '../helpers/flower-run.js';
 import { alive } from './fake-flower.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const claudePid = (flowerPid: number): number => Number(execFileSync('pgrep', ['-P', String(flowerPid)]).toString().trim().split('\n')[0]);
 
-function mainOnly(main: (req: MockRequest, i: number) => MockReply) {
-  let i = 0;
-  let first: string | undefined;
-  return (req: MockRequest): MockReply => {
-    if (!req.isMain) return text('side');
-    first ??= req.sessionId;
-    if (req.sessionId !== first) return text('successor here', usageFor(12_000));
-    return main(req, i++);
-  };
-}
-
 t.test('claude SIGKILLed mid-turn: degraded handoff, the next generation starts', async (t) => {
-  const f = await startFlower({ t, respond: mainOnly(() => ({ kind: 'hang' })), prompt: 'ORIGINAL-REAL: go', flowerArgs: ['--window', '100k', '--review', '0'] });
+  const f = await startFlower({ t, respond: bySession(() => ({ kind: 'hang' })), prompt: 'ORIGINAL-REAL: go', flowerArgs: ['--window', '100k', '--review', '0'] });
   await f.api.waitForRequest((r) => r.isMain, 60_000);
   process.kill(claudePid(f.run.pty.pid), 'SIGKILL');
   const done = await f.waitForEvent('done', 30_000);
@@ -34,7 +23,7 @@ t.test('claude SIGKILLed mid-turn: degraded handoff, the next generation starts'
 t.test('a 529 overloaded (no retry): reported, the run keeps working', async (t) => {
   const f = await startFlower({
     t,
-    respond: mainOnly(() => ({ kind: 'error', status: 529, type: 'overloaded_error', message: 'Overloaded', retry: false })),
+    respond: bySession(() => ({ kind: 'error', status: 529, type: 'overloaded_error', message: 'Overloaded', retry: false })),
     prompt: 'go',
     flowerArgs: ['--window', '100k', '--review', '0'],
   });
@@ -45,7 +34,7 @@ t.test('a 529 overloaded (no retry): reported, the run keeps working', async (t)
 });
 
 t.test('a stream cut halfway: no crash, no handoff', async (t) => {
-  const f = await startFlower({ t, respond: mainOnly((_r, i) => (i === 0 ? { kind: 'cut', afterText: 'half of a long answer '.repeat(20) } : text('recovered', usageFor(20_000)))), prompt: 'go', flowerArgs: ['--window', '100k', '--review', '0'] });
+  const f = await startFlower({ t, respond: bySession((_r, i) => (i === 0 ? { kind: 'cut', afterText: 'half of a long answer '.repeat(20) } : text('recovered', usageFor(20_000)))), prompt: 'go', flowerArgs: ['--window', '100k', '--review', '0'] });
   await f.api.waitForRequest((r) => r.isMain, 60_000);
   await sleep(8000);
   t.notOk(f.events().some((e) => e.event === 'done' || e.event === 'stopped' || e.event === 'child-exit'), 'the generation goes on');
@@ -53,7 +42,7 @@ t.test('a stream cut halfway: no crash, no handoff', async (t) => {
 });
 
 t.test('flower-pty SIGKILLed: the real claude notices its pty closed and exits', async (t) => {
-  const f = await startFlower({ t, respond: mainOnly(() => text('idle now', usageFor(10_000))), prompt: 'go', flowerArgs: ['--window', '100k'] });
+  const f = await startFlower({ t, respond: bySession(() => text('idle now', usageFor(10_000))), prompt: 'go', flowerArgs: ['--window', '100k'] });
   await f.run.waitForScreen(/idle now/, 60_000);
   const pid = claudePid(f.run.pty.pid);
   t.ok(alive(pid));

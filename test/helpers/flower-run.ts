@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startMockApi, type MockApi, type Respond } from '../../src/mock/messages-api.js';
+import { startMockApi, text, usageFor, type MockApi, type MockReply, type MockRequest, type Respond } from '../../src/mock/messages-api.js';
 import { createClaudeSandbox, resolveRepoClaude, type Sandbox } from '../../src/mock/claude-sandbox.js';
 import { runClaude, readJsonl, type RunningClaude, type Teardown } from './real-claude.js';
 
@@ -113,4 +113,17 @@ export function handoffDoc(marker: string): string {
     '## Scene',
     'project root, counts.txt',
   ].join('\n');
+}
+
+// Answers by session: `first` scripts generation 1's main calls (with their index), successors get a
+// plain reply, side calls a short one.
+export function bySession(first: (req: MockRequest, i: number) => MockReply, successor: MockReply = text('successor here, continuing', usageFor(12_000))): Respond {
+  let firstSession: string | undefined;
+  let i = 0;
+  return (req: MockRequest): MockReply => {
+    if (!req.isMain) return text('side');
+    firstSession ??= req.sessionId;
+    if (req.sessionId !== firstSession) return successor;
+    return first(req, i++);
+  };
 }
