@@ -2,7 +2,7 @@
 // (test/fixtures/fake-claude.mjs) in a throwaway root: fast fault tests without the real claude.
 import { mkdirSync, readFileSync, writeFileSync, existsSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { FLOWER_BIN, REPO } from '../helpers/flower-run.js';
+import { FLOWER_BIN, REPO, workbenchView, type WorkbenchView } from '../helpers/flower-run.js';
 import { runClaude, readJsonl, tempRoot, type RunningClaude, type Teardown } from '../helpers/real-claude.js';
 import type { Sandbox } from '../../src/mock/claude-sandbox.js';
 
@@ -13,20 +13,13 @@ export interface FakeScript {
   default?: unknown;
 }
 
-export interface FakeRun {
+export interface FakeRun extends WorkbenchView {
   run: RunningClaude;
   root: string;
   project: string;
   workbench: string;
   configDir: string;
   argvPath: string;
-  events(): Record<string, unknown>[];
-  waitForEvent(name: string, ms: number, match?: (e: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
-  manifest(): Record<string, any>;
-  /** the manifest once `ready` holds for it (writes are asynchronous), or the last one read after `ms` */
-  manifestWhen(ready: (m: Record<string, any>) => boolean, ms?: number): Promise<Record<string, any>>;
-  documentPath: string;
-  archived(): string[];
   /** every spawn of the fake claude: its argv and pid, in order */
   spawns(): { argv: string[]; pid: number; envKeys: string[] }[];
 }
@@ -45,8 +38,6 @@ export interface FakeRunOptions {
   /** run flower-pty under this umask (through sh, which then execs node) */
   umask?: string;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function startFake(opts: FakeRunOptions): FakeRun {
   const root = opts.root ?? realpathSync(tempRoot(opts.t, 'flower-fault-'));
@@ -81,39 +72,9 @@ export function startFake(opts: FakeRunOptions): FakeRun {
   const run = opts.umask
     ? runClaude({ t: opts.t, sandbox, args: ['-c', `umask ${opts.umask} && exec "$0" "$@"`, process.execPath, ...args], bin: '/bin/sh', cols: 100, rows: 30 })
     : runClaude({ t: opts.t, sandbox, args, bin: process.execPath, cols: 100, rows: 30 });
-  const events = () => readJsonl(eventsPath);
   return {
-    run, root, project, workbench, configDir, argvPath, events,
-    async waitForEvent(name, ms, match = () => true) {
-      const deadline = Date.now() + ms;
-      for (;;) {
-        const found = events().find((e) => e.event === name && match(e));
-        if (found) return found;
-        if (Date.now() > deadline) {
-          throw new Error(`no "${name}" event within ${ms} ms; events:\n${events().map((e) => JSON.stringify(e)).join('\n')}\noutput:\n${run.output().slice(-2000)}`);
-        }
-        await sleep(50);
-      }
-    },
-    manifest: () => JSON.parse(readFileSync(join(workbench, 'manifest.json'), 'utf8')),
-    async manifestWhen(ready, ms = 10_000) {
-      const deadline = Date.now() + ms;
-      for (;;) {
-        let m: Record<string, any> = {};
-        try {
-          m = JSON.parse(readFileSync(join(workbench, 'manifest.json'), 'utf8'));
-        } catch {
-          // not written yet
-        }
-        if (ready(m) || Date.now() > deadline) return m;
-        await sleep(50);
-      }
-    },
-    documentPath: join(workbench, 'notes', `交接-${step}.md`),
-    archived() {
-      const dir = join(workbench, 'notes', 'archive', '交接');
-      return existsSync(dir) ? readdirSync(dir).sort() : [];
-    },
+    run, root, project, workbench, configDir, argvPath,
+    ...workbenchView({ workbench, eventsPath, step, context: async () => `output:\n${run.output().slice(-2000)}` }),
     spawns: () => readJsonl(argvPath) as any,
   };
 }

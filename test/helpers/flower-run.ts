@@ -11,17 +11,12 @@ import { runClaude, readJsonl, type RunningClaude, type Teardown } from './real-
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FLOWER_BIN = join(REPO, 'bin', 'flower-pty.js');
 
-export interface FlowerRun {
+export interface FlowerRun extends WorkbenchView {
   api: MockApi;
   sandbox: Sandbox;
   run: RunningClaude;
   workbench: string;
   eventsPath: string;
-  events(): Record<string, unknown>[];
-  waitForEvent(name: string, ms: number, match?: (e: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
-  manifest(): Record<string, any>;
-  documentPath: string;
-  archived(): string[];
 }
 
 export interface FlowerRunOptions {
@@ -64,14 +59,34 @@ export async function startFlower(opts: FlowerRunOptions): Promise<FlowerRun> {
   ];
   // runClaude prepends sandbox.claudeArgs: here the program is node running flower-pty.
   const run = runClaude({ t: opts.t, sandbox: { ...sandbox, claudeArgs: [] }, args, bin: process.execPath, cols: 120, rows: 40 });
-  const events = () => readJsonl(eventsPath);
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   return {
     api,
     sandbox,
     run,
     workbench,
     eventsPath,
+    ...workbenchView({ workbench, eventsPath, step, context: () => run.screenText().then((screen) => `screen:\n${screen}`) }),
+  };
+}
+
+export interface WorkbenchView {
+  events(): Record<string, unknown>[];
+  waitForEvent(name: string, ms: number, match?: (e: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  manifest(): Record<string, any>;
+  /** the manifest once `ready` holds for it (writes are asynchronous), or the last one read after `ms` */
+  manifestWhen(ready: (m: Record<string, any>) => boolean, ms?: number): Promise<Record<string, any>>;
+  documentPath: string;
+  archived(): string[];
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// What a test reads of a run's workbench and events file, whatever claude (real or fake) ran in it.
+// `context` says what to show beside the events when an expected one never comes.
+export function workbenchView(o: { workbench: string; eventsPath: string; step: string; context: () => Promise<string> }): WorkbenchView {
+  const events = () => readJsonl(o.eventsPath);
+  const manifestFile = join(o.workbench, 'manifest.json');
+  return {
     events,
     async waitForEvent(name, ms, match = () => true) {
       const deadline = Date.now() + ms;
@@ -79,17 +94,28 @@ export async function startFlower(opts: FlowerRunOptions): Promise<FlowerRun> {
         const found = events().find((e) => e.event === name && match(e));
         if (found) return found;
         if (Date.now() > deadline) {
-          throw new Error(`no "${name}" event within ${ms} ms; events so far:\n${events().map((e) => JSON.stringify(e)).join('\n')}\nscreen:\n${await run.screenText()}`);
+          throw new Error(`no "${name}" event within ${ms} ms; events so far:\n${events().map((e) => JSON.stringify(e)).join('\n')}\n${await o.context()}`);
         }
-        await sleep(100);
+        await sleep(50);
       }
     },
-    manifest() {
-      return JSON.parse(readFileSync(join(workbench, 'manifest.json'), 'utf8'));
+    manifest: () => JSON.parse(readFileSync(manifestFile, 'utf8')),
+    async manifestWhen(ready, ms = 10_000) {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        let m: Record<string, any> = {};
+        try {
+          m = JSON.parse(readFileSync(manifestFile, 'utf8'));
+        } catch {
+          // not written yet
+        }
+        if (ready(m) || Date.now() > deadline) return m;
+        await sleep(50);
+      }
     },
-    documentPath: join(workbench, 'notes', `交接-${step}.md`),
+    documentPath: join(o.workbench, 'notes', `交接-${o.step}.md`),
     archived() {
-      const dir = join(workbench, 'notes', 'archive', '交接');
+      const dir = join(o.workbench, 'notes', 'archive', '交接');
       return existsSync(dir) ? readdirSync(dir).sort() : [];
     },
   };
