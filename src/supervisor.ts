@@ -243,9 +243,10 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
     }
     inMemoryDocument = text;
     frozen = { text, doc, generation: effect.generation, path };
-    if (gen) saveManifest(recordUsage(manifest, usageOf(gen.reader.meter)));
+    // The last usage and the end of the generation land in one write.
+    const used = gen ? recordUsage(manifest, usageOf(gen.reader.meter)) : manifest;
     saveManifest(
-      endGeneration(manifest, {
+      endGeneration(used, {
         end: gen?.crashed ? 'crash' : effect.degraded ? 'degraded' : 'handoff',
         now: now.toISOString(),
         handoffPath: path,
