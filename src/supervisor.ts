@@ -151,7 +151,11 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
   }
   // The tick runs four times a second; the face only hears about a view that changed (idle CPU).
   let lastView = '';
+  // While a freeze is on its way to disk the machine already says "review": the face waits for the
+  // document, so it never shows a review countdown beside "No handoff yet".
+  let freezing = false;
   const refresh = (): void => {
+    if (freezing) return;
     const next = view();
     const key = JSON.stringify(next);
     if (key === lastView) return;
@@ -176,8 +180,12 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
     const answers: Effect[] = [];
     for (const effect of step.effects) {
       if (effect.type === 'answer') answers.push(effect);
-      // Effects run one after another: a freeze must be on disk before the next spawn reads it.
-      else effectChain = effectChain.then(() => perform(effect)).catch((error) => opts.log(`effect ${effect.type} failed: ${String(error)}`));
+      else {
+        // Set now, not when the effect runs: the refresh below must already hold the view.
+        if (effect.type === 'freeze') freezing = true;
+        // Effects run one after another: a freeze must be on disk before the next spawn reads it.
+        effectChain = effectChain.then(() => perform(effect)).catch((error) => opts.log(`effect ${effect.type} failed: ${String(error)}`));
+      }
     }
     refresh();
     return answers;
@@ -202,7 +210,12 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
         notice(effect.notice);
         return;
       case 'freeze':
-        await freeze(effect);
+        try {
+          await freeze(effect);
+        } finally {
+          freezing = false;
+          refresh();
+        }
         return;
       case 'end-child':
         if (gen && !gen.pty.exited) await gen.pty.terminate(5_000);
