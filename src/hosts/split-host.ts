@@ -277,7 +277,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
   }
 
   function act(action: KeyAction): void {
-    if (action.type === 'send') emitInput(action.data);
+    if (action.type === 'send') pane.input(action.data);
     else if (action.type === 'command') command(action.command);
     else if (action.where === 'prefix') showFlash(`${prefixLabel} ${printable(action.key)} does nothing: ${prefixLabel} ? lists the keys`);
     else showFlash(`the document pane has the keys: Tab or Esc gives them back to claude`);
@@ -299,7 +299,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
 
   function onMouse(event: MouseEvent): void {
     const route = routeMouse(event, layout, { tracking: pane.mouseTracking, sgr: modes.isOn(1006) });
-    if (route?.to === 'child') emitInput(route.data);
+    if (route?.to === 'child') pane.input(route.data);
     else if (route?.to === 'document') {
       documentPane.scroll(route.scroll === 'up' ? 'scroll-up' : 'scroll-down');
       frames.request();

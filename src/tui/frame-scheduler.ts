@@ -2,6 +2,8 @@
 // render per chunk. Suspending (while an editor owns the terminal) keeps the request for later.
 // Typing is not a flood: when the last frame drew a single request (a keystroke's echo), the next
 // is drawn at once (QUICK_MS), so an echo does not wait out a whole frame (split-view keystroke latency).
+// "At once" is setImmediate, not setTimeout(0): Node clamps a timeout to at least 1 ms, a whole
+// millisecond on every echo; an immediate still runs after the I/O phase, so chunks read together coalesce.
 
 export const FRAME_MS = 16;
 export const QUICK_MS = 0;
@@ -15,7 +17,7 @@ export interface FrameScheduler {
 }
 
 export function createFrameScheduler(render: () => void, frameMs = FRAME_MS, now: () => number = () => performance.now()): FrameScheduler {
-  let timer: NodeJS.Timeout | null = null;
+  let timer: { cancel(): void } | null = null;
   let dirty = false;
   let suspended = false;
   let disposed = false;
@@ -37,7 +39,14 @@ export function createFrameScheduler(render: () => void, frameMs = FRAME_MS, now
 
   function schedule(): void {
     if (timer || suspended || disposed || !dirty) return;
-    timer = setTimeout(run, Math.max(0, last + (busy ? frameMs : Math.min(QUICK_MS, frameMs)) - now()));
+    const wait = last + (busy ? frameMs : Math.min(QUICK_MS, frameMs)) - now();
+    if (wait <= 0) {
+      const immediate = setImmediate(run);
+      timer = { cancel: () => clearImmediate(immediate) };
+    } else {
+      const timeout = setTimeout(run, wait);
+      timer = { cancel: () => clearTimeout(timeout) };
+    }
   }
 
   return {
@@ -49,7 +58,7 @@ export function createFrameScheduler(render: () => void, frameMs = FRAME_MS, now
     suspend(on) {
       suspended = on;
       if (on && timer) {
-        clearTimeout(timer);
+        timer.cancel();
         timer = null;
       }
       schedule();
@@ -59,7 +68,7 @@ export function createFrameScheduler(render: () => void, frameMs = FRAME_MS, now
     },
     dispose() {
       disposed = true;
-      if (timer) clearTimeout(timer);
+      timer?.cancel();
       timer = null;
     },
   };

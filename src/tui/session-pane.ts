@@ -28,6 +28,8 @@ export interface SessionPane {
   readonly term: XTerminal;
   /** child output; `parsed` runs once the emulator has applied it */
   write(data: string, parsed?: () => void): void;
+  /** a person's keys for the child: they come back through `onReply` */
+  input(data: string): void;
   resize(cols: number, rows: number): void;
   /** forget the previous child's screen and modes */
   reset(): void;
@@ -70,7 +72,8 @@ export function createSessionPane(opts: {
   label?: string;
   border?: Widgets.Border | 'line';
 }): SessionPane {
-  const term = new Terminal({ cols: opts.cols, rows: opts.rows, scrollback: SCROLLBACK, allowProposedApi: true });
+  // logLevel off: xterm logs through console, which here is the screen being drawn.
+  const term = new Terminal({ cols: opts.cols, rows: opts.rows, scrollback: SCROLLBACK, allowProposedApi: true, logLevel: 'off' });
   // Unicode 11 widths match what Ink (and so claude) assumes for emoji (stack.md §3).
   term.loadAddon(new Unicode11Addon());
   term.unicode.activeVersion = '11';
@@ -141,6 +144,12 @@ export function createSessionPane(opts: {
     term,
     write(data, parsed) {
       term.write(data, parsed);
+    },
+    input(data) {
+      // Through the emulator rather than straight to the child: xterm then parses the next write (the
+      // echo) synchronously instead of a setTimeout later, a millisecond off every keystroke, and
+      // scrolls a pane that was scrolled back to the bottom, as a terminal does when you type.
+      term.input(data, true);
     },
     resize(cols, rows) {
       if (cols !== term.cols || rows !== term.rows) term.resize(Math.max(1, cols), Math.max(1, rows));

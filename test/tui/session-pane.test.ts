@@ -129,3 +129,28 @@ t.test('frames: a lone request after a quiet frame is drawn at once; a flood kee
   await new Promise((r) => setTimeout(r, 30));
   t.same(stamps, [0, 3, 4, 20]);
 });
+
+t.test("a person's keys go through the emulator: they reach the child, and the echo is parsed at once", async (t) => {
+  const screen = offscreen(t);
+  const replies: string[] = [];
+  const pane = paneOn(t, screen, replies);
+  await write(pane, 'ready\r\n');
+  pane.input('k');
+  t.same(replies, ['k'], 'the key goes out through onReply, unchanged');
+  let parsed = false;
+  pane.write('k', () => (parsed = true));
+  // No await: after user input xterm parses the next write synchronously (no setTimeout on the echo).
+  t.ok(parsed, 'the echo is parsed before write() returns');
+  t.equal(pane.term.buffer.active.getLine(1)?.translateToString(true), 'k');
+  pane.write('later', () => {});
+  t.equal(pane.term.buffer.active.getLine(1)?.translateToString(true), 'k', 'output without a key before it is parsed asynchronously, as before');
+});
+
+t.test('frames: a quick frame is drawn on the next turn of the event loop, not after a timer', async (t) => {
+  let renders = 0;
+  const frames = createFrameScheduler(() => renders++, 16);
+  t.teardown(() => frames.dispose());
+  frames.request();
+  await new Promise((r) => setImmediate(r));
+  t.equal(renders, 1, 'drawn by the immediate queued before ours');
+});
