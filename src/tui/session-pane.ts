@@ -146,9 +146,8 @@ export function createSessionPane(opts: {
       term.write(data, parsed);
     },
     input(data) {
-      // Through the emulator rather than straight to the child: xterm then parses the next write (the
-      // echo) synchronously instead of a setTimeout later, a millisecond off every keystroke, and
-      // scrolls a pane that was scrolled back to the bottom, as a terminal does when you type.
+      // Through the emulator rather than straight to the child: after user input xterm parses the next
+      // write (the echo) synchronously instead of a setTimeout later, a millisecond off every keystroke.
       term.input(data, true);
     },
     resize(cols, rows) {
