@@ -39,14 +39,21 @@ async function resume(t: Test, killed: FakeRun, generations: number): Promise<Fa
   return f;
 }
 
-t.test('killed while working (generation 2, after one handoff)', async (t) => {
+// One handoff carrying `marker`, no review window, then the successor follows `successorRun`:
+// returns once generation 2 has started.
+async function inGenerationTwo(t: Test, marker: string, successorRun: unknown): Promise<FakeRun> {
   const f = startFake({
     t,
-    script: { runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('KEEP-ME') } }, { steps: [{ turn: 9_000 }] }] },
+    script: { runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc(marker) } }, successorRun] },
     prompt: 'go',
     flowerArgs: ['--window', '100k', '--review', '0'],
   });
   await f.waitForEvent('generation-start', 20_000, (e) => e.generation === 2);
+  return f;
+}
+
+t.test('killed while working (generation 2, after one handoff)', async (t) => {
+  const f = await inGenerationTwo(t, 'KEEP-ME', { steps: [{ turn: 9_000 }] });
   await f.run.waitFor(() => f.spawns().length === 2, 10_000, 'second spawn');
   await killFlower(t, f);
   checkFiles(t, f.workbench);
@@ -76,13 +83,7 @@ t.test('killed during the review window', async (t) => {
 });
 
 t.test('killed while respawning (successor starting)', async (t) => {
-  const f = startFake({
-    t,
-    script: { runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('RESPAWN') } }, { steps: [{ sleep: 60_000 }] }] },
-    prompt: 'go',
-    flowerArgs: ['--window', '100k', '--review', '0'],
-  });
-  await f.waitForEvent('generation-start', 20_000, (e) => e.generation === 2);
+  const f = await inGenerationTwo(t, 'RESPAWN', { steps: [{ sleep: 60_000 }] });
   await killFlower(t, f);
   checkFiles(t, f.workbench);
   const r = await resume(t, f, 2);
