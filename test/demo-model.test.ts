@@ -53,7 +53,7 @@ t.test("the successor quotes the Next it was given, a person's edit included, th
 });
 
 t.test('narration: one short sentence for every phase', async (t) => {
-  const base: StatusView = { phase: 'working', context: 0, window: 100_000, at: 50_000, warnAt: 30_000, generation: 1, maxGenerations: 8, handoff: true, reviewLeft: null, held: false, workbench: null, documentPath: null, note: '' };
+  const base: StatusView = { phase: 'working', context: 0, window: 100_000, at: 50_000, warnAt: 30_000, generation: 1, maxGenerations: 8, handoff: true, reviewLeft: null, held: false, workbench: null, documentPath: null, note: '', attention: null };
   const phases: StatusView['phase'][] = ['starting', 'working', 'near', 'writing', 'review', 'respawning', 'stopped'];
   const said = phases.map((phase) => narrate({ ...base, phase, reviewLeft: 7 }, { split: true }));
   t.equal(new Set(said).size, phases.length, 'each phase says something different');

@@ -56,7 +56,7 @@ export interface Replayer {
 }
 
 // The machine's timers never run in a replay (no child, no document): these only satisfy its config.
-const REPLAY_TIMERS = { writeTimeoutMs: 0, reviewMs: 0, quietMs: 0, maxCrashes: 1 } as const;
+const REPLAY_TIMERS = { writeTimeoutMs: 0, reviewMs: 0, quietMs: 0, blockCompaction: true, stopBlockCap: 8, maxCrashes: 1 } as const;
 
 // The streaming core of the command, with no I/O: bytes in, events out. The benchmark drives it.
 export function createReplayer(opts: { window?: number; headroom?: number }): Replayer {

@@ -6,6 +6,8 @@ import type { AssistantRecord, SystemRecord, TranscriptRecord, UserRecord } from
 
 export type MeterSignal =
   | { kind: 'reading'; line: number; context: number; messageId: string | null; model: string | null }
+  /** the text of a main-thread response row: what a Stop hook's `last_assistant_message` is matched against */
+  | { kind: 'assistant-text'; line: number; text: string; messageId: string | null }
   | { kind: 'turn-end'; line: number; source: 'turn_duration' | 'stop_hook_summary' }
   | {
       kind: 'compaction';
@@ -135,11 +137,11 @@ export function createMeter(): Meter {
       return;
     }
     turnOpen = true;
-    if (r.messageId !== null && r.messageId === anchorId) {
+    const sameResponse = r.messageId !== null && r.messageId === anchorId;
+    if (sameResponse) {
       // Another content-block row of the same response: same input-side usage, counted once.
       anchorChars += r.contentChars;
       anchorOutput = Math.max(anchorOutput, u?.output ?? 0);
-      if (total === context) return;
     } else {
       numTurns += 1;
       resetAnchor();
@@ -147,11 +149,14 @@ export function createMeter(): Meter {
       anchorOutput = u?.output ?? 0;
       anchorChars = r.contentChars;
     }
-    context = total;
-    readings += 1;
-    if (total > peak) peak = total;
-    if (r.model !== null) model = r.model;
-    out.push({ kind: 'reading', line, context, messageId: r.messageId, model });
+    if (!sameResponse || total !== context) {
+      context = total;
+      readings += 1;
+      if (total > peak) peak = total;
+      if (r.model !== null) model = r.model;
+      out.push({ kind: 'reading', line, context, messageId: r.messageId, model });
+    }
+    if (r.text !== '') out.push({ kind: 'assistant-text', line, text: r.text, messageId: r.messageId });
   }
 
   function onUser(r: UserRecord, line: number, out: MeterSignal[]): void {

@@ -19,6 +19,10 @@ export interface MachineConfig {
   quietMs: number;
   /** consecutive crashes before the run stops instead of restarting forever */
   maxCrashes: number;
+  /** answer an automatic compaction's PreCompact hook with a block (off with --keep-auto-compact) */
+  blockCompaction: boolean;
+  /** consecutive Stop blocks Claude Code honours before it overrides one (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP) */
+  stopBlockCap: number;
 }
 
 export interface MachineState {
@@ -44,6 +48,12 @@ export interface MachineState {
   readonly attempts: number;
   /** a person edited the document this successor started from: tell it at the next boundary */
   readonly pendingNote: boolean;
+  /** the turn ended and no prompt has been submitted since: claude sits at its prompt */
+  readonly idle: boolean;
+  /** a person typed into claude's prompt since it went idle: never type over their draft */
+  readonly typed: boolean;
+  /** Stop hooks answered with a block in a row (Claude Code overrides the one past its cap) */
+  readonly stopBlocks: number;
 }
 
 export interface DocumentArrival {
@@ -58,9 +68,18 @@ export type MachineInput =
   | { type: 'session'; now: number; sessionId: string }
   | { type: 'reading'; now: number; context: number }
   | { type: 'tool-boundary'; now: number }
-  | { type: 'turn-end'; now: number; document?: DocumentArrival }
+  /** `via: 'transcript'`: no hook can carry an answer (hooks missing), so a cut is typed instead */
+  | { type: 'turn-end'; now: number; document?: DocumentArrival; via?: 'hook' | 'transcript' }
+  /** a prompt went in (typed, pasted or positional): the session is busy again */
+  | { type: 'prompt'; now: number }
+  /** a person typed into claude's prompt */
+  | { type: 'typed'; now: number }
+  | { type: 'pre-compact'; now: number; trigger: 'auto' | 'manual' | 'other' }
+  /** claude could not be started (binary gone, spawn error): `message` says why */
+  | { type: 'spawn-failed'; now: number; message: string }
   | { type: 'overflow'; now: number; text: string }
-  | { type: 'child-exit'; now: number; code: number; signal?: number }
+  /** `early`: claude died in its first seconds before any turn; the message carries its last lines */
+  | { type: 'child-exit'; now: number; code: number; signal?: number; early?: string }
   | { type: 'human-edit'; now: number }
   | { type: 'hold'; now: number }
   | { type: 'release'; now: number }
@@ -73,7 +92,7 @@ export type MachineInput =
 export type Notice =
   | { name: 'generation-start'; generation: number; successor: boolean }
   | { name: 'near'; context: number; warnAt: number }
-  | { name: 'writing'; context: number; at: number; cut: 'turn-end' | 'tool-boundary' }
+  | { name: 'writing'; context: number; at: number; cut: 'turn-end' | 'tool-boundary' | 'typed' | 'pre-compact' }
   | { name: 'done'; context: number; window: number; degraded: boolean; reason?: string }
   | { name: 'born-high'; context: number; line: number }
   | { name: 'crash'; code: number; signal?: number; crashes: number }
@@ -81,7 +100,9 @@ export type Notice =
 
 export type Effect =
   /** the answer to the hook that delivered this input: block with the handoff request, or let it pass */
-  | { type: 'answer'; decision: 'block-handoff' | 'block-note' | 'pass' }
+  | { type: 'answer'; decision: 'block-handoff' | 'block-note' | 'block-compact' | 'pass' }
+  /** no hook boundary can carry the request (claude idle, or hooks missing): type it into claude's prompt */
+  | { type: 'type-request' }
   | { type: 'notify'; notice: Notice }
   /** freeze the document: the model's text, or a degraded one built from what parsed */
   | { type: 'freeze'; generation: number; text: string | null; degraded: boolean; reason?: string }
@@ -123,15 +144,25 @@ export function createMachine(config: MachineConfig, start: { generation?: numbe
     crashes: 0,
     attempts: start.attempts ?? 0,
     pendingNote: false,
+    idle: false,
+    typed: false,
+    stopBlocks: 0,
   };
 }
 
 const PASS: Effect = { type: 'answer', decision: 'pass' };
 
 // A boundary with nothing to cut: deliver a pending edit note, or let it pass.
-function atBoundary(s: MachineState): Step {
-  if (s.pendingNote && s.phase === 'working') return { state: { ...s, pendingNote: false }, effects: [{ type: 'answer', decision: 'block-note' }] };
-  return { state: s, effects: [PASS] };
+function atBoundary(s: MachineState, stop: boolean): Step {
+  if (s.pendingNote && s.phase === 'working' && !(stop && capped(s))) {
+    return { state: { ...s, pendingNote: false, stopBlocks: stop ? s.stopBlocks + 1 : s.stopBlocks }, effects: [{ type: 'answer', decision: 'block-note' }] };
+  }
+  return { state: stop ? { ...s, stopBlocks: 0 } : s, effects: [PASS] };
+}
+
+// One more Stop block would be overridden by Claude Code: let this Stop pass, keep what is pending.
+function capped(s: MachineState): boolean {
+  return s.stopBlocks >= s.config.stopBlockCap;
 }
 
 // A session can act on a handoff only once it is known and the feature is on.
@@ -158,15 +189,21 @@ function degrade(s: MachineState, now: number, reason: string, text: string | nu
   return retire(s, now, { type: 'freeze', generation: s.generation, text, degraded: true, reason }, 'degraded');
 }
 
-// Ask the session to write its document at this boundary.
-function cut(s: MachineState, now: number, at: 'turn-end' | 'tool-boundary'): Step {
+// Ask the session to write its document at this boundary: in the hook's answer, or typed at an idle prompt.
+function cut(s: MachineState, now: number, at: 'turn-end' | 'tool-boundary' | 'typed'): Step {
+  const ask: Effect = at === 'typed' ? { type: 'type-request' } : { type: 'answer', decision: 'block-handoff' };
   return {
-    state: { ...s, phase: 'writing', pendingCut: false, writingSince: now },
-    effects: [
-      { type: 'answer', decision: 'block-handoff' },
-      { type: 'notify', notice: { name: 'writing', context: s.context, at: s.line, cut: at } },
-    ],
+    state: { ...s, phase: 'writing', pendingCut: false, writingSince: now, stopBlocks: at === 'turn-end' ? s.stopBlocks + 1 : s.stopBlocks },
+    effects: [ask, { type: 'notify', notice: { name: 'writing', context: s.context, at: s.line, cut: at } }],
   };
+}
+
+// Claude sits idle at its prompt with nothing typed and a cut is due: nobody will make a boundary, so type the request.
+function cutIfIdle(step: Step, now: number): Step {
+  const s = step.state;
+  if (!(canHandOff(s) && s.pendingCut && s.idle && !s.typed)) return step;
+  const typed = cut(s, now, 'typed');
+  return { state: typed.state, effects: [...step.effects, ...typed.effects] };
 }
 
 function onReading(s: MachineState, context: number): Step {
@@ -195,12 +232,38 @@ function onReading(s: MachineState, context: number): Step {
   return { state: next, effects };
 }
 
+function onTurnEnd(s: MachineState, input: Extract<MachineInput, { type: 'turn-end' }>): Step {
+  const viaHook = input.via !== 'transcript';
+  if (s.phase === 'writing') {
+    const doc = input.document;
+    const crashesReset = { ...s, crashes: 0, idle: true, typed: false, stopBlocks: 0 };
+    if (doc && doc.complete) {
+      return retire(crashesReset, input.now, { type: 'freeze', generation: s.generation, text: doc.text, degraded: false }, 'handoff');
+    }
+    const reason = doc ? `the handoff document is incomplete: missing ${doc.missing.join(', ')}` : 'the writing turn ended without a document';
+    const step = degrade(crashesReset, input.now, reason, doc?.text ?? null);
+    return { state: step.state, effects: [PASS, ...step.effects] };
+  }
+  const settled: MachineState = { ...s, crashes: 0, idle: true, typed: false };
+  if (canHandOff(settled) && settled.pendingCut) {
+    // No hook to answer, or Claude Code would override one more block: type the request at the idle prompt.
+    if (!viaHook || capped(settled)) return cutIfIdle({ state: { ...settled, stopBlocks: 0 }, effects: [PASS] }, input.now);
+    return cut(settled, input.now, 'turn-end');
+  }
+  return atBoundary(settled, viaHook);
+}
+
 function onChildExit(s: MachineState, input: Extract<MachineInput, { type: 'child-exit' }>): Step {
   // We ended it ourselves, or the run is over: nothing to decide.
   if (s.phase === 'review' || s.phase === 'respawning' || s.phase === 'stopped') return { state: s, effects: [] };
   // A clean exit is the person leaving (/exit, Ctrl-C twice): honour it.
   if (input.code === 0 && input.signal === undefined) {
     return { state: { ...s, phase: 'stopped' }, effects: [{ type: 'stop', exitCode: 0 }] };
+  }
+  // Dead before its first turn (not logged in, a bad flag, no network): restarting cannot help, and
+  // a degraded document of an empty session would only replace the last good one.
+  if (input.early !== undefined) {
+    return { state: { ...s, phase: 'stopped', attempts: s.attempts + 1 }, effects: [{ type: 'stop', exitCode: 4, message: input.early }] };
   }
   const crashes = s.crashes + 1;
   const crashed: MachineState = { ...s, crashes, attempts: s.attempts + 1 };
@@ -232,7 +295,7 @@ function startNext(s: MachineState): Step {
 }
 
 export function transition(s: MachineState, input: MachineInput): Step {
-  if (s.phase === 'stopped') return { state: s, effects: input.type === 'tool-boundary' || input.type === 'turn-end' ? [PASS] : [] };
+  if (s.phase === 'stopped') return { state: s, effects: input.type === 'tool-boundary' || input.type === 'turn-end' || input.type === 'pre-compact' ? [PASS] : [] };
   switch (input.type) {
     case 'spawned':
       return {
@@ -252,33 +315,33 @@ export function transition(s: MachineState, input: MachineInput): Step {
           writingSince: null,
           reviewUntil: null,
           pendingNote: false,
+          idle: false,
+          typed: false,
+          stopBlocks: 0,
         },
         effects: [{ type: 'notify', notice: { name: 'generation-start', generation: input.generation, successor: input.successor } }],
       };
     case 'session':
       return { state: { ...s, sessionId: input.sessionId }, effects: [] };
     case 'reading':
-      return onReading(s, input.context);
+      return cutIfIdle(onReading(s, input.context), input.now);
     case 'tool-boundary':
       if (canHandOff(s) && s.pendingCut) return cut(s, input.now, 'tool-boundary');
-      return atBoundary(s);
-    case 'turn-end': {
-      if (s.phase === 'writing') {
-        const doc = input.document;
-        const crashesReset = { ...s, crashes: 0 };
-        if (doc && doc.complete) {
-          return retire(crashesReset, input.now, { type: 'freeze', generation: s.generation, text: doc.text, degraded: false }, 'handoff');
-        }
-        const reason = doc
-          ? `the handoff document is incomplete: missing ${doc.missing.join(', ')}`
-          : 'the writing turn ended without a document';
-        const step = degrade(crashesReset, input.now, reason, doc?.text ?? null);
-        return { state: step.state, effects: [PASS, ...step.effects] };
+      return atBoundary(s, false);
+    case 'turn-end':
+      return onTurnEnd(s, input);
+    case 'prompt':
+      return { state: { ...s, idle: false, typed: false, stopBlocks: 0 }, effects: [] };
+    case 'typed':
+      return s.idle && !s.typed ? { state: { ...s, typed: true }, effects: [] } : { state: s, effects: [] };
+    case 'pre-compact':
+      // An automatic compaction is a crossing flower-pty missed: block it and hand off at the next boundary.
+      if (input.trigger === 'auto' && s.config.blockCompaction && s.config.handoff && (s.phase === 'working' || s.phase === 'writing')) {
+        return { state: s.phase === 'working' ? { ...s, pendingCut: true } : s, effects: [{ type: 'answer', decision: 'block-compact' }] };
       }
-      const settled = { ...s, crashes: 0 };
-      if (canHandOff(settled) && settled.pendingCut) return cut(settled, input.now, 'turn-end');
-      return atBoundary(settled);
-    }
+      return { state: s, effects: [PASS] };
+    case 'spawn-failed':
+      return { state: { ...s, phase: 'stopped' }, effects: [{ type: 'stop', exitCode: 5, message: input.message }] };
     case 'overflow':
       // The session can no longer run a turn: degrade at once (never a failed attempt).
       if (s.phase === 'working' || s.phase === 'writing') {
@@ -303,7 +366,8 @@ export function transition(s: MachineState, input: MachineInput): Step {
       return { state: released, effects: [] };
     }
     case 'force-handoff':
-      if (canHandOff(s)) return { state: { ...s, pendingCut: true }, effects: [] };
+      // Claude idle at its prompt: nobody will make a boundary, so the request is typed now.
+      if (canHandOff(s)) return cutIfIdle({ state: { ...s, pendingCut: true }, effects: [] }, input.now);
       return { state: s, effects: [] };
     case 'quit':
       return { state: { ...s, phase: 'stopped' }, effects: [{ type: 'end-child' }, { type: 'stop', exitCode: 0 }] };

@@ -1,23 +1,8 @@
 // The face of a run: where the child's screen goes and where keystrokes come from. The plain host
 // passes the terminal through; the split view paints panes. The supervisor only sees this port.
 
-export interface StatusView {
-  phase: 'starting' | 'working' | 'near' | 'writing' | 'review' | 'respawning' | 'stopped';
-  context: number;
-  window: number;
-  at: number;
-  warnAt: number;
-  generation: number;
-  maxGenerations: number;
-  handoff: boolean;
-  /** seconds left in the review window, when in review */
-  reviewLeft: number | null;
-  held: boolean;
-  workbench: string | null;
-  documentPath: string | null;
-  /** the last thing that happened, in words */
-  note: string;
-}
+import type { StatusView } from '../core/status-view.js';
+export type { StatusView };
 
 export type HostCommand = 'force-handoff' | 'hold' | 'release' | 'quit' | 'edit-document';
 

@@ -5,7 +5,7 @@ import type { MachineConfig, MachineInput, MachineState, Effect } from '../../sr
 
 const config: MachineConfig = {
   handoff: true, window: 200_000, at: 150_000, warnAt: 130_000, maxGenerations: 8,
-  writeTimeoutMs: 60_000, reviewMs: 10_000, quietMs: 2_000, maxCrashes: 3,
+  writeTimeoutMs: 60_000, reviewMs: 10_000, quietMs: 2_000, blockCompaction: true, stopBlockCap: 8, maxCrashes: 3,
 };
 
 function run(state: MachineState, ...inputs: MachineInput[]): { state: MachineState; effects: Effect[] } {
@@ -26,7 +26,7 @@ function working(cfg: MachineConfig = config, generation = 1, successor = false)
 t.test('crossing the line asks at the next turn end, not before', async (t) => {
   let { state, effects } = run(working(), { type: 'reading', now: 2, context: 100_000 }, { type: 'turn-end', now: 3 });
   t.same(names(effects), ['answer:pass'], 'below the line the turn ends normally');
-  ({ state, effects } = run(state, { type: 'reading', now: 4, context: 151_000 }));
+  ({ state, effects } = run(state, { type: 'prompt', now: 4 }, { type: 'reading', now: 4, context: 151_000 }));
   t.same(names(effects), ['notify:near'], 'crossing only marks the cut; no injection mid-stream');
   t.equal(state.phase, 'working');
   ({ state, effects } = run(state, { type: 'turn-end', now: 5 }));
@@ -140,7 +140,7 @@ t.test('a successor born above the line is not handed off in a loop', async (t) 
   const { state, effects } = run(succ, { type: 'reading', now: 1, context: 155_000 }, { type: 'turn-end', now: 2 });
   t.same(names(effects), ['notify:born-high', 'notify:near', 'answer:pass'], 'no handoff at its first turn end');
   t.equal(state.line, 155_000 + 11_000, 'the line is lifted halfway to the client block (177k)');
-  const later = run(state, { type: 'reading', now: 3, context: 166_000 }, { type: 'turn-end', now: 4 });
+  const later = run(state, { type: 'prompt', now: 3 }, { type: 'reading', now: 3, context: 166_000 }, { type: 'turn-end', now: 4 });
   t.same(names(later.effects), ['answer:block-handoff', 'notify:writing'], 'it still hands off before the client block');
   const tiny = working({ ...config, window: 20_000, at: 10_000, warnAt: 1_000 }, 2, true);
   const braked = run(tiny, { type: 'reading', now: 1, context: 15_000 });
@@ -185,4 +185,51 @@ t.test('a person edits the document after the successor started: a note at its n
   t.same(names(effects), ['answer:pass'], 'delivered once');
   const both = run(succ, { type: 'reading', now: 1, context: 100_000 }, { type: 'human-edit', now: 1 }, { type: 'reading', now: 2, context: 160_000 }, { type: 'turn-end', now: 3 });
   t.same(names(both.effects).filter((n) => n.startsWith('answer')), ['answer:block-handoff'], 'a due handoff wins over the note');
+});
+
+t.test('a crossing first seen with claude idle is typed at once; a draft a person is typing is never typed over', async (t) => {
+  const idle = run(working(), { type: 'reading', now: 2, context: 100_000 }, { type: 'turn-end', now: 3 }).state;
+  const crossed = run(idle, { type: 'reading', now: 4, context: 151_000 });
+  t.same(names(crossed.effects), ['notify:near', 'type-request', 'notify:writing'], 'the turn already ended: the request is typed');
+  t.equal(crossed.state.phase, 'writing');
+  const drafting = run(idle, { type: 'typed', now: 4 }, { type: 'reading', now: 5, context: 151_000 });
+  t.same(names(drafting.effects), ['notify:near'], 'a person is typing: wait for their turn to end');
+  t.equal(drafting.state.pendingCut, true);
+  const theirTurn = run(drafting.state, { type: 'prompt', now: 6 }, { type: 'turn-end', now: 7 });
+  t.same(names(theirTurn.effects), ['answer:block-handoff', 'notify:writing'], 'cut at the end of their turn');
+});
+
+t.test('without hooks, a transcript turn end with a cut due types the request', async (t) => {
+  const due = run(working(), { type: 'prompt', now: 1 }, { type: 'reading', now: 2, context: 152_000 }).state;
+  const ended = run(due, { type: 'turn-end', now: 3, via: 'transcript' });
+  t.same(names(ended.effects), ['answer:pass', 'type-request', 'notify:writing']);
+  const doc = run(ended.state, { type: 'turn-end', now: 4, via: 'transcript', document: { text: 'd', complete: true, missing: [] } });
+  t.equal(doc.state.phase, 'review', 'the reply in the transcript is the document');
+});
+
+t.test('Stop blocks in a row stay under the cap Claude Code honours', async (t) => {
+  let state = run(working({ ...config, stopBlockCap: 2 }), { type: 'prompt', now: 1 }).state;
+  state = { ...state, stopBlocks: 2 };
+  const due = run(state, { type: 'reading', now: 2, context: 152_000 }, { type: 'turn-end', now: 3 });
+  t.notOk(names(due.effects).includes('answer:block-handoff'), 'a third block would be overridden: it is not sent');
+  t.same(names(due.effects), ['notify:near', 'answer:pass', 'type-request', 'notify:writing'], 'the request is typed at the idle prompt instead');
+  const fresh = run(working(), { type: 'prompt', now: 1 }, { type: 'reading', now: 2, context: 152_000 }, { type: 'turn-end', now: 3 });
+  t.equal(fresh.state.stopBlocks, 1, 'a block is counted');
+  t.equal(run(fresh.state, { type: 'prompt', now: 4 }).state.stopBlocks, 0, 'a new prompt resets the chain');
+});
+
+t.test('an automatic compaction while handing off is blocked and becomes a crossing; a manual one is the person\'s', async (t) => {
+  const auto = run(working(), { type: 'pre-compact', now: 1, trigger: 'auto' });
+  t.same(names(auto.effects), ['answer:block-compact']);
+  t.equal(auto.state.pendingCut, true);
+  t.same(names(run(working(), { type: 'pre-compact', now: 1, trigger: 'manual' }).effects), ['answer:pass']);
+  t.same(names(run(working({ ...config, blockCompaction: false }), { type: 'pre-compact', now: 1, trigger: 'auto' }).effects), ['answer:pass'], '--keep-auto-compact blocks nothing');
+});
+
+t.test('claude dead before its first turn stops the run at once; a spawn that fails stops it too', async (t) => {
+  const early = run(working(), { type: 'child-exit', now: 2, code: 1, early: 'claude exited with code 1 ...: Invalid API key' });
+  t.same(early.effects, [{ type: 'stop', exitCode: 4, message: 'claude exited with code 1 ...: Invalid API key' }]);
+  t.equal(early.state.phase, 'stopped');
+  const failed = run(createMachine(config), { type: 'spawn-failed', now: 1, message: 'no "claude" on PATH' });
+  t.same(failed.effects, [{ type: 'stop', exitCode: 5, message: 'no "claude" on PATH' }]);
 });

@@ -8,7 +8,7 @@ import { createVirtualTty, type VirtualTty } from './virtual-tty.js';
 
 const VIEW: StatusView = {
   phase: 'working', context: 42_000, window: 200_000, at: 150_000, warnAt: 130_000, generation: 1, maxGenerations: 8,
-  handoff: true, reviewLeft: null, held: false, workbench: '/tmp/wb', documentPath: '/tmp/wb/notes/交接-work.md', note: 'working',
+  handoff: true, reviewLeft: null, held: false, workbench: '/tmp/wb', documentPath: '/tmp/wb/notes/交接-work.md', note: 'working', attention: null
 };
 
 interface Rig { vt: VirtualTty; host: Host; input: string[]; commands: HostCommand[]; resizes: Array<[number, number]> }

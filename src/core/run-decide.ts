@@ -1,0 +1,620 @@
+// decide(): everything that happens to a run (a hook, a transcript reading, claude's exit, a file
+// edit, an effect's result, the clock) in, the new run and the effects to carry out, out. Every
+// decision of a run lives here or in the machine it drives; the runtime only moves values.
+
+import { transition, type Effect, type MachineInput, type Notice } from './machine.js';
+import { resolvePolicy } from './policy.js';
+import { endGeneration, recordHumanEdit, recordOriginalPrompt, recordUsage, startGeneration, type Manifest } from './manifest.js';
+import { documentToFreeze, editNote, seedSuccessor } from './handoff-lineage.js';
+import { parseDocument } from './handoff-parse.js';
+import { handoffRequest } from './handoff-prompts.js';
+import { isOverflowText } from './overflow.js';
+import { statusLine } from './status-text.js';
+import { runView, nextWake, continueAt } from './run-view.js';
+import type { HookEvent } from './hook-event.js';
+import type { GenerationFacts, RunEffect, RunEvent, RunState } from './run-state.js';
+
+export interface Decision {
+  state: RunState;
+  effects: RunEffect[];
+}
+
+const iso = (now: number) => new Date(now).toISOString();
+
+// The one line typed into claude's prompt when no hook can carry the request; the request itself is in the file.
+export const TYPED_REQUEST_LINE =
+  'flower-pty: your context window is nearly full. Read the file {file} now and do exactly what it asks: reply with your handoff document.';
+
+// Claude Code's own continuation after a usage limit resets: never a person's prompt.
+const AUTO_CONTINUE_PREFIX = 'Your claude.ai usage limit has reset';
+
+// A small builder so each branch reads as a list of what happens.
+class Out {
+  effects: RunEffect[] = [];
+  constructor(public s: RunState) {}
+  set(patch: Partial<RunState>): void {
+    this.s = { ...this.s, ...patch };
+  }
+  gen(patch: Partial<GenerationFacts>): void {
+    if (this.s.gen) this.s = { ...this.s, gen: { ...this.s.gen, ...patch } };
+  }
+  do(effect: RunEffect): void {
+    this.effects.push(effect);
+  }
+  emit(name: string, fields: Record<string, unknown> = {}): void {
+    this.do({ type: 'emit', name, fields });
+  }
+  manifest(next: Manifest, flush = false): void {
+    this.set({ manifest: next });
+    this.do({ type: 'save-manifest', manifest: next, flush });
+  }
+  alert(title: string, body: string): void {
+    this.do({ type: 'alert', title, body });
+  }
+}
+
+export function decide(state: RunState, event: RunEvent): Decision {
+  const o = new Out(state);
+  if (state.finished) {
+    if (event.type === 'hook') o.do({ type: 'reply', id: event.id, output: '' });
+    return { state, effects: o.effects };
+  }
+  route(o, event);
+  // Every decision ends with the face's view (only when it changed) and the next wake-up.
+  const view = runView(o.s, event.now);
+  const key = JSON.stringify(view);
+  if (!o.s.freezing && key !== o.s.lastView) {
+    o.set({ lastView: key });
+    o.do({ type: 'show-status', view });
+  }
+  const wake = nextWake(o.s, event.now);
+  if (wake !== o.s.wake) {
+    o.set({ wake });
+    o.do({ type: 'wake-at', at: wake });
+  }
+  return { state: o.s, effects: o.effects };
+}
+
+function route(o: Out, event: RunEvent): void {
+  switch (event.type) {
+    case 'start':
+      return onStart(o, event.now);
+    case 'spawned':
+      return onSpawned(o, event);
+    case 'spawn-failed':
+      o.emit('spawn-failed', { generation: event.generation, message: event.message });
+      feed(o, { type: 'spawn-failed', now: event.now, message: event.message });
+      return;
+    case 'child-exit':
+      return onChildExit(o, event);
+    case 'transcript':
+      return onTranscript(o, event);
+    case 'transcript-reset':
+      if (o.s.gen) o.emit('transcript-reset', { generation: o.s.gen.n, reason: event.reason });
+      return;
+    case 'hook':
+      return onHook(o, event.id, event.hook, event.now);
+    case 'document-written':
+      return onDocumentWritten(o, event);
+    case 'seed-read':
+      return onSeedRead(o, event);
+    case 'draft-saved':
+      o.manifest(recordHumanEdit(o.s.manifest, event.generation, { changedSections: event.changed, draftPath: event.path, now: iso(event.now) }));
+      o.emit('human-edit', { generation: event.generation, changed: event.changed, draft: event.path });
+      return;
+    case 'document-changed':
+      return onDocumentChanged(o, event.text, event.now);
+    case 'typed':
+      // A person at the keyboard of a parked session decides when to continue it.
+      if (o.s.waiting?.kind === 'parked' && !o.s.waiting.continued) o.set({ waiting: { ...o.s.waiting, continued: true } });
+      feed(o, { type: 'typed', now: event.now });
+      return;
+    case 'command':
+      if (event.command === 'force-handoff') {
+        o.set({ note: 'handoff armed: it happens at the next message boundary (typed at once if claude is idle)' });
+      }
+      feed(o, { type: event.command, now: event.now });
+      return;
+    case 'tick':
+      return onTick(o, event.now);
+  }
+}
+
+// ---- the machine, and what its effects mean for the run
+
+function feed(o: Out, input: MachineInput): Effect[] {
+  const step = transition(o.s.machine, input);
+  o.set({ machine: step.state });
+  const answers: Effect[] = [];
+  for (const effect of step.effects) {
+    switch (effect.type) {
+      case 'answer':
+        answers.push(effect);
+        break;
+      case 'notify':
+        notice(o, effect.notice, input.now);
+        break;
+      case 'freeze':
+        freeze(o, effect, input.now);
+        break;
+      case 'end-child':
+        o.do({ type: 'end-child' });
+        break;
+      case 'spawn':
+        o.do({ type: 'read-seed', generation: effect.generation });
+        break;
+      case 'type-request':
+        o.do({ type: 'type-into-child', request: request(o), line: TYPED_REQUEST_LINE });
+        break;
+      case 'stop':
+        stop(o, effect.exitCode, input.now, effect.message);
+        break;
+    }
+  }
+  return answers;
+}
+
+function request(o: Out): string {
+  return handoffRequest({ used: o.s.gen?.context ?? 0, window: o.s.policy.window });
+}
+
+// The hook's stdout for the machine's answer.
+function answerText(o: Out, answers: Effect[]): string {
+  const decision = answers.find((e): e is Extract<Effect, { type: 'answer' }> => e.type === 'answer')?.decision ?? 'pass';
+  switch (decision) {
+    case 'block-handoff':
+      return JSON.stringify({ decision: 'block', reason: request(o) });
+    case 'block-note': {
+      const reason = o.s.pendingEditNote;
+      if (!reason) return '';
+      o.set({ pendingEditNote: null });
+      o.emit('edit-sent', { generation: o.s.machine.generation });
+      return JSON.stringify({ decision: 'block', reason });
+    }
+    case 'block-compact':
+      o.emit('compaction-blocked', { generation: o.s.machine.generation, context: o.s.gen?.context ?? 0 });
+      o.set({ note: 'an automatic compaction was blocked: the session hands off instead' });
+      return JSON.stringify({ decision: 'block', reason: 'flower-pty hands this session off with a handoff document instead of compacting it.' });
+    case 'pass':
+      return '';
+  }
+}
+
+function notice(o: Out, n: Notice, now: number): void {
+  const { name, ...fields } = n;
+  // 'done' and 'generation-start' are emitted once the manifest that records them is on disk.
+  if (name !== 'done' && name !== 'generation-start') o.emit(name, { generation: o.s.machine.generation, ...fields });
+  if (name === 'near') o.set({ note: 'getting close to the handoff line' });
+  else if (name === 'writing') o.set({ note: n.cut === 'typed' ? 'claude was idle: the handoff request was typed into its prompt' : 'the session is writing its handoff document' });
+  else if (name === 'born-high') o.set({ note: 'this session started above the line; its line was lifted' });
+  else if (name === 'crash') {
+    o.set({ note: `claude exited unexpectedly (code ${n.code})` });
+    o.gen({ crashed: true });
+  }
+  void now;
+}
+
+function freeze(o: Out, effect: Extract<Effect, { type: 'freeze' }>, now: number): void {
+  const { text } = documentToFreeze({
+    text: effect.text,
+    degraded: effect.degraded,
+    ...(effect.reason ? { reason: effect.reason } : {}),
+    seededText: o.s.seededText,
+    originalPrompt: originalPrompt(o),
+    step: o.s.settings.step,
+  });
+  o.set({ freezing: true, pendingFreeze: { generation: effect.generation, text, degraded: effect.degraded, reason: effect.reason ?? null } });
+  void now;
+  o.do({ type: 'write-document', generation: effect.generation, text });
+}
+
+function onDocumentWritten(o: Out, e: Extract<RunEvent, { type: 'document-written' }>): void {
+  const pending = o.s.pendingFreeze;
+  if (!pending || pending.generation !== e.generation) return;
+  if (e.error) {
+    o.do({ type: 'log', line: `could not write the handoff document: ${e.error}` });
+    o.emit('error', { message: `could not write the handoff document: ${e.error}` });
+  }
+  if (e.archived) o.emit('archived', { path: e.archived });
+  const doc = parseDocument(pending.text).doc;
+  const g = o.s.gen;
+  const used = g ? recordUsage(o.s.manifest, usage(g, e.now)) : o.s.manifest;
+  o.manifest(
+    endGeneration(used, {
+      end: g?.crashed ? 'crash' : pending.degraded ? 'degraded' : 'handoff',
+      now: iso(e.now),
+      handoffPath: e.path,
+      degraded: pending.degraded,
+      ...(pending.reason ? { reason: pending.reason } : {}),
+    }),
+    true,
+  );
+  const sections = Object.entries(doc).filter(([, body]) => body.trim() !== '').map(([key]) => key);
+  o.emit('done', {
+    generation: e.generation,
+    context: g?.context ?? 0,
+    window: o.s.policy.window,
+    degraded: pending.degraded,
+    ...(pending.reason ? { reason: pending.reason } : {}),
+    path: e.path,
+    sections,
+  });
+  o.set({
+    frozen: { text: pending.text, doc, generation: e.generation, path: e.path },
+    kept: pending.text,
+    freezing: false,
+    note: pending.degraded ? `degraded handoff: ${pending.reason}` : `handoff written${e.path ? ` to ${e.path}` : ''}`,
+    pendingFreeze: null,
+  });
+  o.alert(pending.degraded ? 'flower-pty: degraded handoff' : 'flower-pty: handoff done', pending.degraded ? (pending.reason ?? '') : (e.path ?? 'document ready'));
+  o.emit(pending.degraded ? 'degraded' : 'review', { generation: e.generation, path: e.path, ...(pending.reason ? { reason: pending.reason } : {}) });
+  o.do({ type: 'show-document', path: e.path ?? '', text: pending.text });
+  // With no review window (or an expired one) the successor may start now.
+  onTick(o, e.now);
+}
+
+function usage(g: GenerationFacts, now: number): { context: number; costUsd?: number; numTurns: number; now: string } {
+  return { context: g.context, ...(g.costUsd !== null ? { costUsd: g.costUsd } : {}), numTurns: g.numTurns, now: iso(now) };
+}
+
+// What a degraded document carries in its scene: the lineage's first human prompt.
+function originalPrompt(o: Out): string {
+  return o.s.manifest.original_prompt ?? o.s.firstPrompt ?? o.s.settings.prompt ?? '';
+}
+
+function stop(o: Out, exitCode: number, now: number, message?: string): void {
+  if (message) o.emit('stopped', { exitCode, message });
+  if (exitCode !== 0) o.alert('flower-pty: stopped', message ?? `exit ${exitCode}`);
+  // The crash that tripped the brake is a failed attempt like the ones before it.
+  const end = o.s.gen?.crashed ? 'crash' : exitCode === 0 ? 'quit' : 'stopped';
+  o.manifest(endGeneration(o.s.manifest, { end, now: iso(now), ...(message ? { reason: message } : {}) }), true);
+  o.emit('ended', { exitCode, ...(message ? { message } : {}) });
+  o.set({ finished: true, stopWait: null, waiting: null });
+  o.do({ type: 'finish', exitCode, ...(message ? { message } : {}) });
+}
+
+// ---- generations
+
+function onStart(o: Out, now: number): void {
+  const p = o.s.policy;
+  o.emit('start', {
+    window: p.window, windowSource: p.windowSource, at: p.at, warnAt: p.warnAt, maxGenerations: p.maxGenerations,
+    handoff: o.s.settings.handoff, workbench: o.s.settings.workbench, step: o.s.settings.step,
+  });
+  // --continue: a fresh session seeded with the newest frozen document.
+  if (o.s.machine.generation > 0) o.do({ type: 'read-seed', generation: o.s.manifest.generations.length + 1 });
+  else o.do({ type: 'spawn', generation: 1, successor: false, prompt: o.s.settings.prompt });
+  void now;
+}
+
+function onSeedRead(o: Out, e: Extract<RunEvent, { type: 'seed-read' }>): void {
+  const s = o.s;
+  const seed = seedSuccessor({ onDisk: e.onDisk, kept: s.kept, frozen: s.frozen, path: s.settings.documentPath, originalPrompt: originalPrompt(o), step: s.settings.step });
+  if (seed.missing.length > 0) o.emit('document-problem', { missing: seed.missing, path: s.settings.documentPath });
+  // A person changed it during review: keep the model's draft beside it and record how much.
+  if (s.frozen && seed.humanEdit) o.do({ type: 'save-draft', generation: s.frozen.generation, text: s.frozen.text, changed: seed.humanEdit.changed });
+  o.set({ seededText: seed.seededText, pendingEditNote: null });
+  o.do({ type: 'spawn', generation: e.generation, successor: true, prompt: seed.prompt });
+}
+
+function onSpawned(o: Out, e: Extract<RunEvent, { type: 'spawned' }>): void {
+  o.set({
+    gen: {
+      n: e.generation, sessionId: e.sessionId, transcriptPath: e.transcriptPath, spawnedAt: e.now, context: 0, costUsd: null,
+      numTurns: 0, crashed: false, ended: false, hooks: 0, lastText: null, turnEndAt: null,
+    },
+    note: e.successor ? 'a new session took over from the handoff document' : 'working',
+    stopWait: null,
+    waiting: null,
+  });
+  // An event announces what is already on disk: a kill right after it still finds the generation in the manifest.
+  o.manifest(startGeneration(o.s.manifest, { generation: e.generation, sessionId: e.sessionId, now: iso(e.now) }), true);
+  feed(o, { type: 'spawned', now: e.now, generation: e.generation, successor: e.successor });
+  o.emit('generation-start', { generation: e.generation, session_id: e.sessionId, successor: e.successor, window: o.s.policy.window, at: o.s.policy.at });
+}
+
+function onChildExit(o: Out, e: Extract<RunEvent, { type: 'child-exit' }>): void {
+  const g = o.s.gen;
+  if (!g) return;
+  o.gen({ ended: true });
+  o.emit('child-exit', { generation: g.n, code: e.code, ...(e.signal ? { signal: e.signal } : {}) });
+  const phase = o.s.machine.phase;
+  if (phase !== 'review' && phase !== 'respawning') o.alert('flower-pty: claude exited', `code ${e.code}`);
+  o.manifest(recordUsage(o.s.manifest, usage(g, e.now)));
+  if (phase === 'review') {
+    o.do({ type: 'show-message', text: `${o.s.note}; the successor starts in ${Math.max(0, Math.ceil(((o.s.machine.reviewUntil ?? e.now) - e.now) / 1000))}s` });
+  }
+  // Dead before any turn, in its first seconds: claude could not start (login, a flag, the network).
+  const early =
+    e.code !== 0 && e.signal === undefined && g.numTurns === 0 && g.context === 0 && e.now - g.spawnedAt < o.s.settings.earlyExitMs
+      ? `claude exited with code ${e.code} ${Math.round((e.now - g.spawnedAt) / 100) / 10}s after it started, before its first turn; nothing to hand off. Its last lines: ${e.lastLines.trim() || '(none)'}`
+      : undefined;
+  feed(o, { type: 'child-exit', now: e.now, code: e.code, ...(e.signal ? { signal: e.signal } : {}), ...(early ? { early } : {}) });
+  // A review window of 0 (or one already over) goes on as soon as the old claude is gone.
+  onTick(o, e.now);
+}
+
+// ---- the transcript
+
+function onTranscript(o: Out, e: Extract<RunEvent, { type: 'transcript' }>): void {
+  const g = o.s.gen;
+  if (!g || g.ended) return;
+  const signal = e.signal;
+  switch (signal.kind) {
+    case 'reading':
+      o.gen({ context: e.usage.context, costUsd: e.usage.costUsd, numTurns: e.usage.numTurns });
+      feed(o, { type: 'reading', now: e.now, context: signal.context });
+      o.manifest(recordUsage(o.s.manifest, usage(o.s.gen!, e.now)));
+      return;
+    case 'assistant-text':
+      o.gen({ lastText: signal.text });
+      if (o.s.stopWait && sameText(signal.text, o.s.stopWait.text)) {
+        // The turn's last response has landed: the Stop hook can be answered with it counted.
+        const wait = o.s.stopWait;
+        o.set({ stopWait: null });
+        answerStop(o, wait.id, wait.text, e.now);
+      }
+      return;
+    case 'overflow':
+      o.emit('overflow', { generation: g.n, text: signal.text.slice(0, 300) });
+      feed(o, { type: 'overflow', now: e.now, text: signal.text });
+      return;
+    case 'user-prompt':
+      humanPrompt(o, signal.text);
+      feed(o, { type: 'prompt', now: e.now });
+      return;
+    case 'session':
+      if (signal.sessionId === g.sessionId) feed(o, { type: 'session', now: e.now, sessionId: signal.sessionId });
+      return;
+    case 'compaction':
+      o.emit('compaction', { generation: g.n, preTokens: signal.preTokens, meter: signal.meterBefore });
+      return;
+    case 'turn-end':
+      if (o.s.hooksMissing) {
+        turnEnd(o, null, o.s.gen?.lastText ?? '', e.now, 'transcript');
+      } else if (g.hooks === 0 || o.s.machine.phase === 'writing') {
+        o.gen({ turnEndAt: e.now });
+      }
+      return;
+    default:
+      return;
+  }
+}
+
+function humanPrompt(o: Out, text: string): void {
+  if (text.startsWith(AUTO_CONTINUE_PREFIX) || text.startsWith('flower-pty: ')) return;
+  if (o.s.firstPrompt === null) o.set({ firstPrompt: text });
+  if (o.s.gen?.n === 1) o.manifest(recordOriginalPrompt(o.s.manifest, text));
+}
+
+// The Stop payload's text and the transcript's row of it: the same reply, modulo surrounding whitespace.
+function sameText(a: string, b: string): boolean {
+  const x = a.trim();
+  const y = b.trim();
+  return x === y || (x.length > 0 && y.length > 0 && (x.endsWith(y) || y.endsWith(x)));
+}
+
+// ---- hooks: exact message boundaries, and the trusted channel for the handoff request
+
+function onHook(o: Out, id: number, hook: HookEvent, now: number): void {
+  const reply = (output: string) => o.do({ type: 'reply', id, output });
+  const g = o.s.gen;
+  if (hook.kind === 'statusline') return reply(onStatusLine(o, hook, now));
+  if (!g || g.ended) return reply('');
+  if (o.s.hooksMissing) {
+    o.set({ hooksMissing: false, note: 'hooks are arriving again' });
+    o.emit('hooks-back', { generation: g.n });
+  }
+  o.gen({ hooks: g.hooks + 1, turnEndAt: null });
+  if (hook.kind === 'session-start') {
+    if (hook.sessionId && hook.sessionId !== g.sessionId) {
+      // /clear: a new id and a new file in the same process; follow it.
+      o.emit('session-changed', { generation: g.n, from: g.sessionId, to: hook.sessionId, source: hook.source });
+      o.gen({ sessionId: hook.sessionId, lastText: null });
+      if (hook.transcriptPath) {
+        o.gen({ transcriptPath: hook.transcriptPath });
+        o.do({ type: 'follow-transcript', path: hook.transcriptPath });
+      }
+    }
+    if (hook.sessionId) feed(o, { type: 'session', now, sessionId: hook.sessionId });
+    return reply('');
+  }
+  if (hook.sessionId !== null && hook.sessionId !== o.s.gen!.sessionId) return reply(''); // a stale hook from a retired session
+  switch (hook.kind) {
+    case 'prompt-submit':
+      if (hook.prompt !== null) humanPrompt(o, hook.prompt);
+      resumeIfParked(o, now);
+      clearWaiting(o, ['permission', 'idle']);
+      feed(o, { type: 'prompt', now });
+      return reply('');
+    case 'pre-tool':
+      return reply('');
+    case 'post-tool':
+      clearWaiting(o, ['permission', 'idle']);
+      resumeIfParked(o, now);
+      // A subagent's tool call is not the main thread's boundary: blocking it would hand the request to the subagent.
+      if (hook.subagent) return reply('');
+      return reply(answerText(o, feed(o, { type: 'tool-boundary', now })));
+    case 'permission-request':
+      o.set({ waiting: { kind: 'permission', what: hook.summary } });
+      o.emit('needs-permission', { generation: o.s.machine.generation, tool: hook.tool, what: hook.summary });
+      return reply('');
+    case 'notification':
+      return reply(onNotification(o, hook, now));
+    case 'pre-compact':
+      return reply(answerText(o, feed(o, { type: 'pre-compact', now, trigger: hook.trigger })));
+    case 'stop': {
+      clearWaiting(o, ['permission']);
+      resumeIfParked(o, now);
+      const last = o.s.gen!.lastText;
+      // The Stop hook can run before the turn's last response reaches the transcript: wait for it
+      // (bounded), so a crossing made by that response is decided at this boundary, not after it.
+      if (hook.lastMessage.trim() !== '' && (last === null || !sameText(last, hook.lastMessage)) && o.s.machine.phase === 'working') {
+        o.set({ stopWait: { id, text: hook.lastMessage, until: now + o.s.settings.stopWaitMs } });
+        return;
+      }
+      answerStop(o, id, hook.lastMessage, now);
+      return;
+    }
+    case 'stop-failure':
+      return reply(onStopFailure(o, hook, now));
+    default:
+      return reply('');
+  }
+}
+
+function answerStop(o: Out, id: number, text: string, now: number): void {
+  o.do({ type: 'reply', id, output: turnEnd(o, id, text, now, 'hook') });
+}
+
+// A turn ended (a Stop hook, or the transcript when hooks are missing): the machine decides.
+function turnEnd(o: Out, _id: number | null, text: string, now: number, via: 'hook' | 'transcript'): string {
+  o.gen({ turnEndAt: null });
+  if (o.s.machine.phase === 'writing') {
+    const parsed = parseDocument(text);
+    return answerText(o, feed(o, { type: 'turn-end', now, via, document: { text, complete: parsed.missing.length === 0, missing: parsed.missing } }));
+  }
+  return answerText(o, feed(o, { type: 'turn-end', now, via }));
+}
+
+function onStopFailure(o: Out, hook: Extract<HookEvent, { kind: 'stop-failure' }>, now: number): string {
+  const details = `${hook.details} ${hook.lastMessage}`;
+  o.emit('api-error', { generation: o.s.machine.generation, error: hook.error, details: details.slice(0, 300) });
+  if (isOverflowText(details)) {
+    feed(o, { type: 'overflow', now, text: details.trim() });
+    return '';
+  }
+  if (hook.error === 'rate_limit') {
+    // Parked, not idle, not crashed, not a boundary: whatever is pending stays pending.
+    const until = o.s.waiting?.kind === 'parked' ? o.s.waiting.until : null;
+    const autoContinue = /usage limit|hit your/i.test(hook.lastMessage) || !/API Error/i.test(hook.lastMessage);
+    const since = o.s.waiting?.kind === 'parked' ? o.s.waiting.since : now;
+    o.set({ waiting: { kind: 'parked', since, until, autoContinue, continued: false }, note: 'parked on a usage limit' });
+    o.emit('parked', { generation: o.s.machine.generation, until: until === null ? null : iso(until), autoContinue });
+    return '';
+  }
+  if (o.s.machine.phase === 'writing') feed(o, { type: 'turn-end', now });
+  return '';
+}
+
+function onNotification(o: Out, hook: Extract<HookEvent, { kind: 'notification' }>, now: number): string {
+  if (hook.type === 'idle_prompt' && o.s.waiting === null) {
+    o.set({ waiting: { kind: 'idle' } });
+    o.emit('idle', { generation: o.s.machine.generation, message: hook.message });
+  } else if (hook.type === 'permission_prompt' && o.s.waiting?.kind !== 'permission') {
+    o.set({ waiting: { kind: 'permission', what: 'a tool' } });
+    o.emit('needs-permission', { generation: o.s.machine.generation, what: hook.message });
+  } else if (hook.type === 'quota_auto_resume_fired') {
+    resumeIfParked(o, now);
+  }
+  return '';
+}
+
+function resumeIfParked(o: Out, now: number): void {
+  if (o.s.waiting?.kind !== 'parked') return;
+  o.set({ waiting: null, note: 'resumed after the usage limit' });
+  o.emit('resumed', { generation: o.s.machine.generation, at: iso(now) });
+}
+
+function clearWaiting(o: Out, kinds: Array<'permission' | 'idle'>): void {
+  const w = o.s.waiting;
+  if (w && (kinds as string[]).includes(w.kind)) o.set({ waiting: null });
+}
+
+// Claude Code reports its real window (and its usage limits) to the status line; an explicit --window still wins.
+function onStatusLine(o: Out, hook: Extract<HookEvent, { kind: 'statusline' }>, now: number): string {
+  const s = o.s;
+  if (hook.windowSize !== null && s.settings.policy.window === undefined && hook.windowSize !== s.policy.window) {
+    try {
+      const policy = resolvePolicy({ ...s.settings.policy, reportedWindow: hook.windowSize });
+      o.set({ policy });
+      feed(o, { type: 'window', now, window: policy.window, at: policy.at, warnAt: policy.warnAt });
+      o.manifest({ ...o.s.manifest, window: policy.window, at: policy.at });
+      o.emit('window', { window: policy.window, source: 'claude', at: policy.at, warnAt: policy.warnAt });
+    } catch (error) {
+      o.do({ type: 'log', line: `ignoring the reported window ${hook.windowSize}: ${String(error)}` });
+    }
+  }
+  if (hook.rateLimitResetsAt !== null && o.s.waiting?.kind === 'parked' && o.s.waiting.until === null) {
+    o.set({ waiting: { ...o.s.waiting, until: hook.rateLimitResetsAt * 1000 } });
+  }
+  return statusLine(runView(o.s, now));
+}
+
+// ---- the document on disk: a person may edit it at any time
+
+function onDocumentChanged(o: Out, text: string | null, now: number): void {
+  const s = o.s;
+  const path = s.settings.documentPath;
+  if (!path) return;
+  o.do({ type: 'show-document', path, text });
+  if (text === null) {
+    o.emit('document-removed', { path, phase: s.machine.phase });
+    o.set({ note: 'the document was removed; the successor will get the copy flower-pty kept' });
+    return;
+  }
+  if (s.frozen && text === s.frozen.text && s.machine.phase === 'review') return; // our own freeze
+  const parsed = parseDocument(text);
+  if (parsed.missing.length > 0) {
+    o.emit('document-problem', { path, missing: parsed.missing });
+    o.set({ note: `the edited document lacks ${parsed.missing.join(', ')}: the successor gets what parses and a note` });
+  } else {
+    o.set({ note: 'the document was edited' });
+  }
+  if (s.machine.phase === 'working' && s.machine.successor && s.seededText !== null && text !== s.seededText) {
+    const edit = editNote(path, s.seededText, text);
+    if (!edit) return;
+    o.set({ pendingEditNote: edit.note, seededText: text });
+    o.emit('edit-pending', { generation: s.machine.generation, changed: edit.changed });
+    if (s.frozen) o.manifest(recordHumanEdit(o.s.manifest, s.frozen.generation, { changedSections: edit.changed, draftPath: null, now: iso(now) }));
+  }
+  feed(o, { type: 'human-edit', now });
+}
+
+// ---- the clock
+
+function onTick(o: Out, now: number): void {
+  const s = o.s;
+  if (s.finished) return;
+  if (s.stopWait && now >= s.stopWait.until) {
+    // The response never showed up in time: decide from what the transcript holds.
+    const wait = s.stopWait;
+    o.set({ stopWait: null });
+    o.do({ type: 'log', line: `the Stop hook's last response did not reach the transcript within ${o.s.settings.stopWaitMs} ms` });
+    answerStop(o, wait.id, wait.text, now);
+  }
+  checkHooks(o, now);
+  continueAfterReset(o, now);
+  // The successor waits for the document on disk and for the old claude to be gone.
+  const g = o.s.gen;
+  if (o.s.freezing || (o.s.machine.phase === 'review' && g !== null && !g.ended)) return;
+  feed(o, { type: 'tick', now });
+}
+
+// No hook came: hooks disabled by a policy, ignored by this release, or a broken hook command. Say so
+// once, and from now on take the transcript's turn ends as the boundaries (the request gets typed).
+function checkHooks(o: Out, now: number): void {
+  const g = o.s.gen;
+  if (!g || g.ended || g.hooks > 0 || o.s.hooksMissing || !o.s.settings.handoff) return;
+  const silentStart = now - g.spawnedAt >= o.s.settings.hooklessAfterMs;
+  const silentTurn = g.turnEndAt !== null && now - g.turnEndAt >= o.s.settings.turnHooklessAfterMs;
+  if (!silentStart && !silentTurn) return;
+  const already = o.s.manifest.errors.some((e) => e.reason.startsWith('no hook arrived'));
+  o.set({ hooksMissing: true, note: "no hook from claude: handoffs are typed into claude's prompt when it is idle" });
+  if (!already) {
+    o.emit('hooks-missing', { generation: g.n, after: silentTurn ? 'a turn ended with no Stop hook' : `${Math.round((now - g.spawnedAt) / 1000)}s without any hook` });
+    o.do({ type: 'log', line: 'no hook arrived from claude (disabled by a policy, or a broken hook command): falling back to typed requests at idle prompts' });
+    o.alert('flower-pty: hooks missing', 'handoffs will be typed into the idle prompt');
+  }
+  // A turn already ended: it is the boundary the hooks did not bring.
+  if (silentTurn) turnEnd(o, null, g.lastText ?? '', now, 'transcript');
+}
+
+// An API-key session parked on a limit does not continue by itself: continue it once after the reset.
+function continueAfterReset(o: Out, now: number): void {
+  const w = o.s.waiting;
+  if (w?.kind !== 'parked' || w.autoContinue || w.continued || now < continueAt(w, o.s.settings.parkedRetryMs)) return;
+  o.set({ waiting: { ...w, continued: true }, note: 'the usage limit reset: continuing the session once' });
+  o.do({ type: 'type-into-child', request: '', line: 'continue' });
+}
+

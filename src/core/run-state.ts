@@ -1,0 +1,188 @@
+// The run as one value: the handoff machine, the policy, the manifest, the documents and what is
+// known of the current generation, plus the events that happen to a run and the effects it asks for.
+// `decide()` (run-decide.ts) is the only function that moves it.
+
+import { createMachine, type MachineState } from './machine.js';
+import { resolvePolicy, type Policy, type PolicyInput } from './policy.js';
+import { createManifest, endGeneration, type Manifest } from './manifest.js';
+import type { FrozenDocument } from './handoff-lineage.js';
+import type { MeterSignal } from './context-meter.js';
+import type { HookEvent } from './hook-event.js';
+import type { SectionKey } from './handoff-doc.js';
+import type { StatusView } from './status-view.js';
+
+export interface RunSettings {
+  handoff: boolean;
+  keepAutoCompact: boolean;
+  step: string;
+  cwd: string;
+  workbench: string | null;
+  /** the current document's path in the workbench (null without one) */
+  documentPath: string | null;
+  /** generation 1's prompt (null: claude starts at an empty prompt) */
+  prompt: string | null;
+  /** everything the policy is resolved from except Claude Code's own report */
+  policy: Omit<PolicyInput, 'reportedWindow'>;
+  reviewMs: number;
+  writeTimeoutMs: number;
+  quietMs: number;
+  /** how long a Stop hook may wait for its turn's last response to reach the transcript */
+  stopWaitMs: number;
+  /** a claude that dies this soon, before any turn, could not start: stop rather than restart */
+  earlyExitMs: number;
+  /** no hook at all this long after a spawn (or after a turn ended in the transcript): hooks are missing */
+  hooklessAfterMs: number;
+  turnHooklessAfterMs: number;
+  stopBlockCap: number;
+  /** a parked session with no reset time (API-key logins) is continued this long after it parked */
+  parkedRetryMs: number;
+}
+
+export interface GenerationFacts {
+  n: number;
+  sessionId: string;
+  transcriptPath: string;
+  spawnedAt: number;
+  context: number;
+  costUsd: number | null;
+  numTurns: number;
+  crashed: boolean;
+  ended: boolean;
+  /** hook calls seen from this generation (0: maybe hooks are not running) */
+  hooks: number;
+  /** the newest response text in the transcript, to match a Stop hook's last_assistant_message */
+  lastText: string | null;
+  /** when the transcript last showed a turn end, if no Stop hook has followed it yet */
+  turnEndAt: number | null;
+}
+
+/** what a person may need to know at once, beside the meter */
+export type Waiting =
+  /** `until`: the reset, when Claude Code said (subscription logins); `continued`: typed once, or a person is there */
+  | { kind: 'parked'; since: number; until: number | null; autoContinue: boolean; continued: boolean }
+  | { kind: 'permission'; what: string }
+  | { kind: 'idle' };
+
+export interface RunState {
+  readonly settings: RunSettings;
+  readonly machine: MachineState;
+  readonly policy: Policy;
+  readonly manifest: Manifest;
+  readonly gen: GenerationFacts | null;
+  /** the document as frozen (before any human edit), to detect and record edits */
+  readonly frozen: (FrozenDocument & { generation: number; path: string | null }) | null;
+  /** the newest document, kept in memory: the successor's seed when the file is gone or there is no workbench */
+  readonly kept: string | null;
+  /** the text the running successor started from, to describe a later edit */
+  readonly seededText: string | null;
+  readonly pendingEditNote: string | null;
+  readonly firstPrompt: string | null;
+  readonly note: string;
+  /** a freeze is on its way to disk: the face keeps the old view until the document is there */
+  readonly freezing: boolean;
+  readonly pendingFreeze: { generation: number; text: string; degraded: boolean; reason: string | null } | null;
+  /** a Stop hook waiting for its turn's last response to reach the transcript */
+  readonly stopWait: { id: number; text: string; until: number } | null;
+  readonly hooksMissing: boolean;
+  readonly waiting: Waiting | null;
+  readonly lastView: string;
+  readonly wake: number | null;
+  readonly finished: boolean;
+}
+
+export type RunCommand = 'force-handoff' | 'hold' | 'release' | 'quit';
+
+export type RunEvent =
+  | { type: 'start'; now: number }
+  | { type: 'spawned'; now: number; generation: number; successor: boolean; sessionId: string; transcriptPath: string }
+  | { type: 'spawn-failed'; now: number; generation: number; message: string }
+  | { type: 'child-exit'; now: number; code: number; signal?: number; lastLines: string }
+  | { type: 'transcript'; now: number; signal: MeterSignal; usage: { context: number; costUsd: number | null; numTurns: number } }
+  | { type: 'transcript-reset'; now: number; reason: string }
+  | { type: 'hook'; now: number; id: number; hook: HookEvent }
+  | { type: 'document-written'; now: number; generation: number; path: string | null; archived: string | null; error: string | null }
+  | { type: 'seed-read'; now: number; generation: number; onDisk: string | null }
+  | { type: 'draft-saved'; now: number; generation: number; changed: SectionKey[]; path: string | null }
+  | { type: 'document-changed'; now: number; text: string | null }
+  | { type: 'typed'; now: number }
+  | { type: 'command'; now: number; command: RunCommand }
+  | { type: 'tick'; now: number };
+
+export type RunEffect =
+  /** the answer to hook call `id` (its stdout) */
+  | { type: 'reply'; id: number; output: string }
+  | { type: 'write-document'; generation: number; text: string }
+  | { type: 'read-seed'; generation: number }
+  | { type: 'save-draft'; generation: number; text: string; changed: SectionKey[] }
+  /** start claude; answered by `spawned` or `spawn-failed` */
+  | { type: 'spawn'; generation: number; successor: boolean; prompt: string | null }
+  | { type: 'end-child' }
+  /** put `request` in a file and type `line` (with `{file}` replaced by its path) into claude's prompt, then Enter */
+  | { type: 'type-into-child'; request: string; line: string }
+  | { type: 'follow-transcript'; path: string }
+  | { type: 'save-manifest'; manifest: Manifest; flush: boolean }
+  | { type: 'emit'; name: string; fields: Record<string, unknown> }
+  | { type: 'show-status'; view: StatusView }
+  | { type: 'show-document'; path: string; text: string | null }
+  | { type: 'show-message'; text: string }
+  | { type: 'alert'; title: string; body: string }
+  | { type: 'log'; line: string }
+  /** the next moment something is due (null: nothing; no timer fires while nothing is due) */
+  | { type: 'wake-at'; at: number | null }
+  | { type: 'finish'; exitCode: number; message?: string };
+
+export const RUN_DEFAULTS = {
+  stopWaitMs: 3_000,
+  earlyExitMs: 15_000,
+  hooklessAfterMs: 30_000,
+  turnHooklessAfterMs: 5_000,
+  stopBlockCap: 8,
+  parkedRetryMs: 5 * 60_000,
+} as const;
+
+// A new run, or a lineage picked up with --continue (`resume`: its manifest and newest document).
+export function createRun(settings: RunSettings, now: string, resume: { manifest: Manifest; document: string | null } | null): RunState {
+  const policy = resolvePolicy(settings.policy);
+  // A lineage picked up after flower-pty was killed: close the generation it could not close.
+  const manifest = endGeneration(
+    resume?.manifest ?? createManifest({ step: settings.step, cwd: settings.cwd, window: policy.window, at: policy.at, now }),
+    { end: 'stopped', now, reason: 'flower-pty stopped before this generation ended' },
+  );
+  const machine = createMachine(
+    {
+      handoff: settings.handoff,
+      window: policy.window,
+      at: policy.at,
+      warnAt: policy.warnAt,
+      maxGenerations: policy.maxGenerations,
+      writeTimeoutMs: settings.writeTimeoutMs,
+      reviewMs: settings.reviewMs,
+      quietMs: settings.quietMs,
+      maxCrashes: 3,
+      blockCompaction: !settings.keepAutoCompact,
+      stopBlockCap: settings.stopBlockCap,
+    },
+    { generation: resume ? manifest.generations.length : 0, attempts: manifest.attempts },
+  );
+  return {
+    settings,
+    machine,
+    policy,
+    manifest,
+    gen: null,
+    frozen: null,
+    kept: resume?.document ?? null,
+    seededText: null,
+    pendingEditNote: null,
+    firstPrompt: null,
+    note: 'starting claude',
+    freezing: false,
+    pendingFreeze: null,
+    stopWait: null,
+    hooksMissing: false,
+    waiting: null,
+    lastView: '',
+    wake: null,
+    finished: false,
+  };
+}

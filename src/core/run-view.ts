@@ -1,0 +1,64 @@
+// What the faces show of a run, and when the run next needs the clock: both pure functions of the
+// run. A run with nothing due sets no timer at all (idle CPU).
+
+import { reviewRemaining } from './machine.js';
+import { formatClock } from './clock-text.js';
+import type { RunState, Waiting } from './run-state.js';
+import type { StatusView } from './status-view.js';
+
+export function attentionText(w: Waiting | null, hooksMissing: boolean): string | null {
+  if (w?.kind === 'parked') return w.until === null ? 'parked on a usage limit' : `parked until ${formatClock(w.until)}`;
+  if (w?.kind === 'permission') return `waiting for your permission: ${w.what}`;
+  if (w?.kind === 'idle') return 'waiting for you';
+  if (hooksMissing) return 'no hooks: requests are typed';
+  return null;
+}
+
+export function runView(s: RunState, now: number): StatusView {
+  const m = s.machine;
+  return {
+    phase: m.phase === 'working' && m.nearSent ? 'near' : m.phase,
+    context: s.gen?.context ?? 0,
+    window: s.policy.window,
+    at: m.line,
+    warnAt: s.policy.warnAt,
+    generation: Math.max(1, m.generation),
+    maxGenerations: s.policy.maxGenerations,
+    handoff: s.settings.handoff,
+    reviewLeft: reviewRemaining(m, now),
+    held: m.held,
+    workbench: s.settings.workbench,
+    documentPath: s.settings.documentPath,
+    note: s.note,
+    attention: attentionText(s.waiting, s.hooksMissing),
+  };
+}
+
+// The earliest moment a decision is due: the write deadline, the review's end (and each second of
+// its countdown), a Stop hook's wait, the hook check, an API-key session's continue.
+export function nextWake(s: RunState, now: number): number | null {
+  if (s.finished) return null;
+  const due: number[] = [];
+  const m = s.machine;
+  if (m.phase === 'writing' && m.writingSince !== null) due.push(m.writingSince + m.config.writeTimeoutMs);
+  if (m.phase === 'review' && m.reviewUntil !== null && !m.held) {
+    due.push(m.reviewUntil);
+    // the countdown a face shows moves once a second
+    due.push(now + ((m.reviewUntil - now) % 1000 || 1000));
+  }
+  if (s.stopWait) due.push(s.stopWait.until);
+  const g = s.gen;
+  if (g && !g.ended && g.hooks === 0 && !s.hooksMissing && s.settings.handoff) {
+    due.push(g.spawnedAt + s.settings.hooklessAfterMs);
+    if (g.turnEndAt !== null) due.push(g.turnEndAt + s.settings.turnHooklessAfterMs);
+  }
+  const w = s.waiting;
+  if (w?.kind === 'parked' && !w.autoContinue && !w.continued) due.push(continueAt(w, s.settings.parkedRetryMs));
+  const future = due.filter((t) => Number.isFinite(t));
+  return future.length === 0 ? null : Math.max(now, Math.min(...future));
+}
+
+// When an API-key session parked on a limit is continued: a little after its reset, else after a back-off.
+export function continueAt(w: { since: number; until: number | null }, retryMs: number): number {
+  return w.until !== null ? w.until + 5_000 : w.since + retryMs;
+}

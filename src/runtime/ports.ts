@@ -1,0 +1,92 @@
+// The runtime's narrow ports: everything a run touches in the world, each a small interface whose
+// subscriptions return something to dispose. Real adapters sit behind them (real-ports.ts); the
+// middle layer of tests puts fakes and a fake clock here and runs a whole lineage in milliseconds.
+
+import type { Manifest } from '../core/manifest.js';
+import type { MeterSignal } from '../core/context-meter.js';
+
+export interface Disposable {
+  dispose(): void;
+}
+
+export interface ChildExit {
+  code: number;
+  signal?: number;
+}
+
+/** one running claude */
+export interface ChildHandle {
+  readonly exited: boolean;
+  write(data: string): void;
+  resize(cols: number, rows: number): void;
+  /** SIGTERM, then SIGKILL after graceMs; resolves when it is gone */
+  terminate(graceMs: number): Promise<void>;
+}
+
+export interface ChildSpec {
+  generation: number;
+  sessionId: string;
+  prompt: string | null;
+  cols: number;
+  rows: number;
+}
+
+export interface ChildPort {
+  /** throws a one-line Error when claude cannot be started (binary gone, spawn failure) */
+  spawn(spec: ChildSpec, on: { data(data: string): void; exit(exit: ChildExit): void }): Promise<ChildHandle>;
+  /** where Claude Code writes this session's transcript */
+  transcriptPath(sessionId: string): string;
+  /** a file for a request typed into claude's prompt (the prompt gets one line naming it) */
+  writeRequest(generation: number, text: string): Promise<string>;
+}
+
+export interface TranscriptFollow extends Disposable {
+  /** read what was appended so far, synchronously (signals are delivered before this returns) */
+  catchUp(): void;
+}
+
+export interface TranscriptPort {
+  follow(
+    path: string,
+    on: {
+      signal(signal: MeterSignal, usage: { context: number; costUsd: number | null; numTurns: number }): void;
+      reset(reason: string): void;
+    },
+  ): TranscriptFollow;
+}
+
+export interface DocumentPort {
+  /** null without a workbench: the document then lives only in memory */
+  readonly currentPath: string | null;
+  freeze(text: string, now: Date): Promise<{ path: string | null; archived: string | null }>;
+  read(): Promise<string | null>;
+  saveDraft(text: string, now: Date): Promise<string | null>;
+  watch(onChange: (text: string | null) => void): Disposable;
+}
+
+export interface LineagePort {
+  write(manifest: Manifest): void;
+  flush(): Promise<void>;
+}
+
+export interface EventsPort {
+  emit(name: string, fields: Record<string, unknown>): void;
+}
+
+export interface ClockPort {
+  now(): number;
+  /** one wake-up at `at` (ms since the epoch) */
+  wakeAt(at: number, fire: () => void): Disposable;
+}
+
+export interface Ports {
+  child: ChildPort;
+  transcript: TranscriptPort;
+  documents: DocumentPort;
+  lineage: LineagePort;
+  events: EventsPort;
+  clock: ClockPort;
+  log(line: string): void;
+  /** bell and desktop notification, or nothing */
+  alert(title: string, body: string): void;
+}

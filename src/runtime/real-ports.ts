@@ -1,0 +1,162 @@
+// The ports made of the real adapters: node-pty for claude, the transcript tail and reader, the
+// notes store, the atomic manifest writer, the events file, chokidar, and the wall clock.
+
+import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { createTranscriptReader } from '../core/transcript-reader.js';
+import { transcriptPathFor } from '../core/claude-paths.js';
+import { notificationSequence } from '../core/notification.js';
+import { launchArgs, launchEnv, promptArgument, type LaunchInput } from '../child-launch.js';
+import { resolveClaude } from '../adapters/claude-binary.js';
+import { spawnPty } from '../adapters/pty-session.js';
+import { openTranscriptTail } from '../adapters/transcript-tail.js';
+import { openNotesStore } from '../adapters/notes-store.js';
+import { createManifestWriter } from '../adapters/manifest-store.js';
+import { openEventsLog } from '../adapters/events-log.js';
+import { watchFile } from '../adapters/file-watch.js';
+import type { ChildPort, ClockPort, DocumentPort, EventsPort, LineagePort, TranscriptPort } from './ports.js';
+
+export interface ChildLaunchConfig {
+  /** the claude found at start-up; looked up again before every spawn (Claude Code updates itself) */
+  claude: string;
+  claudeArgs: string[];
+  cwd: string;
+  cwdReal: string;
+  configDir: string;
+  env: Record<string, string | undefined>;
+  handoff: boolean;
+  keepAutoCompact: boolean;
+  settingsPath: string | null;
+  channel: { socketPath: string; token: string } | null;
+  userStatusLine: string | null;
+  /** where a too-long prompt and a typed request go (the workbench's notes, else the private run folder) */
+  spillDir: string;
+}
+
+// The binary as it is now: the same path if it is still there (an update replaces what it points to),
+// else whatever PATH has; a one-line error when there is none.
+function currentClaude(config: ChildLaunchConfig): string {
+  try {
+    return resolveClaude({ flag: config.claude, env: config.env as NodeJS.ProcessEnv, cwd: config.cwd });
+  } catch {
+    return resolveClaude({ env: config.env as NodeJS.ProcessEnv, cwd: config.cwd });
+  }
+}
+
+export function realChildPort(config: ChildLaunchConfig): ChildPort {
+  return {
+    async spawn(spec, on) {
+      const claude = currentClaude(config);
+      let prompt = spec.prompt;
+      if (prompt) {
+        const spillPath = join(config.spillDir, `successor-prompt-${spec.generation}.md`);
+        const { arg, spill } = promptArgument(prompt, spillPath);
+        if (spill) await writeFile(spillPath, prompt, { mode: 0o644 });
+        prompt = arg;
+      }
+      const launch: LaunchInput = {
+        sessionId: spec.sessionId,
+        settingsPath: config.settingsPath,
+        userArgs: config.claudeArgs,
+        prompt,
+        handoff: config.handoff,
+        keepAutoCompact: config.keepAutoCompact,
+        baseEnv: config.env,
+        channel: config.channel,
+        userStatusLine: config.userStatusLine,
+      };
+      const args = config.handoff ? launchArgs(launch) : [...config.claudeArgs, ...(prompt ? [prompt] : [])];
+      const pty = spawnPty({ file: claude, args, cwd: config.cwd, env: launchEnv(launch), cols: spec.cols, rows: spec.rows });
+      pty.onData(on.data);
+      pty.onExit((exit) => on.exit({ code: exit.exitCode, ...(exit.signal ? { signal: exit.signal } : {}) }));
+      return {
+        get exited() {
+          return pty.exited;
+        },
+        write: (data) => pty.write(data),
+        resize: (cols, rows) => pty.resize(cols, rows),
+        terminate: async (graceMs) => {
+          await pty.terminate(graceMs);
+        },
+      };
+    },
+    transcriptPath: (sessionId) => transcriptPathFor(config.configDir, config.cwdReal, sessionId),
+    async writeRequest(generation, text) {
+      const path = join(config.spillDir, `handoff-request-${generation}-${randomUUID().slice(0, 8)}.md`);
+      await writeFile(path, text, { mode: 0o644 });
+      return path;
+    },
+  };
+}
+
+export function realTranscriptPort(): TranscriptPort {
+  return {
+    follow(path, on) {
+      let reader = createTranscriptReader();
+      const tail = openTranscriptTail({
+        path,
+        onChunk: (bytes) => {
+          for (const signal of reader.push(bytes)) {
+            const m = reader.meter;
+            on.signal(signal, { context: m.context, costUsd: m.costUsd, numTurns: m.numTurns });
+          }
+        },
+        onReset: (reason) => {
+          reader = createTranscriptReader();
+          on.reset(reason);
+        },
+      });
+      return { catchUp: () => tail.catchUp(), dispose: () => tail.close() };
+    },
+  };
+}
+
+export function realDocumentPort(workbench: string | null, step: string): DocumentPort {
+  if (!workbench) {
+    return {
+      currentPath: null,
+      freeze: async () => ({ path: null, archived: null }),
+      read: async () => null,
+      saveDraft: async () => null,
+      watch: () => ({ dispose() {} }),
+    };
+  }
+  const notes = openNotesStore(workbench, step);
+  return {
+    currentPath: notes.currentPath,
+    freeze: (text, now) => notes.freeze(text, now),
+    read: () => notes.read(),
+    saveDraft: (text, now) => notes.saveDraft(text, now),
+    watch(onChange) {
+      const w = watchFile(notes.currentPath, (kind) => {
+        if (kind === 'removed') onChange(null);
+        else void notes.read().then(onChange);
+      });
+      return { dispose: () => void w.close() };
+    },
+  };
+}
+
+export function realLineagePort(workbench: string | null, log: (line: string) => void): LineagePort {
+  const writer = workbench ? createManifestWriter(workbench, (e) => log(`manifest write failed: ${String(e)}`)) : null;
+  return { write: (m) => void writer?.write(m), flush: async () => writer?.flush() };
+}
+
+export function realEventsPort(path: string | null): EventsPort {
+  const log = openEventsLog(path);
+  return { emit: (name, fields) => log.emit(name, fields) };
+}
+
+export const wallClock: ClockPort = {
+  now: () => Date.now(),
+  wakeAt(at, fire) {
+    const timer = setTimeout(fire, Math.max(0, at - Date.now()));
+    return { dispose: () => clearTimeout(timer) };
+  },
+};
+
+export function terminalAlert(notify: ((sequence: string) => void) | null): (title: string, body: string) => void {
+  return (title, body) => notify?.(notificationSequence(title, body));
+}

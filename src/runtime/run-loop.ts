@@ -1,0 +1,261 @@
+// The runtime: one serial event loop. Everything that happens becomes a RunEvent, `decide()` (in the
+// core) returns the new run and its effects, and the effects are carried out one after another
+// through the ports. An effect's result, and its failure, comes back as an event: nothing here
+// decides, and nothing can leave the run waiting on an effect that silently failed.
+
+import { randomUUID } from 'node:crypto';
+
+import { decide } from '../core/run-decide.js';
+import { toHookEvent } from '../core/hook-event.js';
+import { createTitleFilter } from '../core/title-filter.js';
+import type { RunEffect, RunEvent, RunState } from '../core/run-state.js';
+import type { Host } from '../hosts/host.js';
+import type { ChildHandle, Disposable, Ports, TranscriptFollow } from './ports.js';
+
+export interface RunResult {
+  exitCode: number;
+  message?: string;
+}
+
+export interface RunLoop {
+  /** a hook call from claude: resolves with what the hook prints */
+  hook(event: string, payload: Record<string, unknown>): Promise<string>;
+  /** ends the run as a quit would (a signal, a kill from a client) */
+  quit(): void;
+  readonly done: Promise<RunResult>;
+  /** the run as it stands (for tests and the server's `ls`) */
+  readonly state: RunState;
+}
+
+// What the child printed last, for a claude that dies before its first turn (its own error message).
+const LAST_OUTPUT_BYTES = 2_000;
+
+export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLoop {
+  let state = initial;
+  const queue: RunEvent[] = [];
+  let draining = false;
+  let effects: Promise<void> = Promise.resolve();
+  let child: { handle: ChildHandle; generation: number; tail: TranscriptFollow | null } | null = null;
+  let lastOutput = '';
+  let wake: Disposable | null = null;
+  let watch: Disposable | null = null;
+  let nextHookId = 1;
+  const pendingHooks = new Map<number, (output: string) => void>();
+  let finish!: (r: RunResult) => void;
+  const done = new Promise<RunResult>((resolve) => (finish = resolve));
+
+  function post(event: RunEvent): void {
+    queue.push(event);
+    if (draining) return;
+    draining = true;
+    try {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const step = decide(state, next);
+        state = step.state;
+        for (const effect of step.effects) schedule(effect);
+      }
+    } finally {
+      draining = false;
+    }
+  }
+
+  const now = () => ports.clock.now();
+
+  // Effects that only move a value out run at once (a hook's answer must not wait behind a disk
+  // write); the ones that touch the world run in order, one after another.
+  function schedule(effect: RunEffect): void {
+    switch (effect.type) {
+      case 'reply': {
+        const resolve = pendingHooks.get(effect.id);
+        pendingHooks.delete(effect.id);
+        resolve?.(effect.output);
+        return;
+      }
+      case 'show-status':
+        face.status(effect.view);
+        return;
+      case 'show-document':
+        face.documentChanged(effect.path, effect.text);
+        return;
+      case 'show-message':
+        face.message(effect.text);
+        return;
+      case 'alert':
+        ports.alert(effect.title, effect.body);
+        return;
+      case 'log':
+        ports.log(effect.line);
+        return;
+      case 'wake-at':
+        wake?.dispose();
+        wake = effect.at === null ? null : ports.clock.wakeAt(effect.at, () => post({ type: 'tick', now: now() }));
+        return;
+      default:
+        effects = effects.then(() => perform(effect)).catch((error: unknown) => ports.log(`effect ${effect.type} failed: ${String(error)}`));
+    }
+  }
+
+  async function perform(effect: RunEffect): Promise<void> {
+    switch (effect.type) {
+      case 'emit':
+        ports.events.emit(effect.name, effect.fields);
+        return;
+      case 'save-manifest':
+        ports.lineage.write(effect.manifest);
+        if (effect.flush) await ports.lineage.flush();
+        return;
+      case 'write-document':
+        try {
+          const written = await ports.documents.freeze(effect.text, new Date(now()));
+          post({ type: 'document-written', now: now(), generation: effect.generation, path: written.path, archived: written.archived, error: null });
+        } catch (error) {
+          post({ type: 'document-written', now: now(), generation: effect.generation, path: null, archived: null, error: String(error) });
+        }
+        return;
+      case 'read-seed': {
+        const onDisk = await ports.documents.read().catch(() => null);
+        post({ type: 'seed-read', now: now(), generation: effect.generation, onDisk });
+        return;
+      }
+      case 'save-draft': {
+        const path = await ports.documents.saveDraft(effect.text, new Date(now())).catch((error: unknown) => {
+          ports.log(`could not keep the model's draft: ${String(error)}`);
+          return null;
+        });
+        post({ type: 'draft-saved', now: now(), generation: effect.generation, changed: effect.changed, path });
+        return;
+      }
+      case 'spawn':
+        await spawn(effect.generation, effect.successor, effect.prompt);
+        return;
+      case 'end-child':
+        // Not awaited: the exit arrives as an event, and hook answers must not queue behind it.
+        if (child && !child.handle.exited) void child.handle.terminate(5_000);
+        return;
+      case 'type-into-child':
+        await typeIntoChild(effect.request, effect.line);
+        return;
+      case 'follow-transcript':
+        if (child) {
+          child.tail?.dispose();
+          child.tail = follow(effect.path);
+        }
+        return;
+      case 'finish':
+        await end(effect.exitCode, effect.message);
+        return;
+      default:
+        return;
+    }
+  }
+
+  function follow(path: string): TranscriptFollow {
+    return ports.transcript.follow(path, {
+      signal: (signal, usage) => post({ type: 'transcript', now: now(), signal, usage }),
+      reset: (reason) => post({ type: 'transcript-reset', now: now(), reason }),
+    });
+  }
+
+  async function spawn(generation: number, successor: boolean, prompt: string | null): Promise<void> {
+    const sessionId = randomUUID();
+    const { cols, rows } = face.size();
+    const titles = createTitleFilter();
+    lastOutput = '';
+    let self: typeof child = null;
+    try {
+      const handle = await ports.child.spawn(
+        { generation, sessionId, prompt, cols, rows },
+        {
+          data: (data) => {
+            if (child !== self) return;
+            lastOutput = (lastOutput + data).slice(-LAST_OUTPUT_BYTES);
+            const { output, title } = titles.push(data);
+            if (output) face.childOutput(output);
+            if (title !== null) face.childTitle(title);
+          },
+          exit: (exit) => {
+            if (!self) return;
+            self.tail?.catchUp();
+            self.tail?.dispose();
+            if (child !== self) return;
+            face.childEnded();
+            post({ type: 'child-exit', now: now(), code: exit.code, ...(exit.signal ? { signal: exit.signal } : {}), lastLines: lastLines(lastOutput) });
+          },
+        },
+      );
+      self = { handle, generation, tail: null };
+      child = self;
+      if (state.settings.handoff) self.tail = follow(ports.child.transcriptPath(sessionId));
+      face.childStarted();
+      post({ type: 'spawned', now: now(), generation, successor, sessionId, transcriptPath: ports.child.transcriptPath(sessionId) });
+    } catch (error) {
+      post({ type: 'spawn-failed', now: now(), generation, message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  async function typeIntoChild(request: string, line: string): Promise<void> {
+    if (!child || child.handle.exited) return;
+    const target = child.handle;
+    const file = request === '' ? '' : await ports.child.writeRequest(child.generation, request);
+    target.write(line.replace('{file}', file));
+    // Enter as its own write, a moment later: bytes right after a burst can be taken as part of a paste.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    if (!target.exited) target.write('\r');
+  }
+
+  async function end(exitCode: number, message?: string): Promise<void> {
+    wake?.dispose();
+    wake = null;
+    watch?.dispose();
+    for (const resolve of pendingHooks.values()) resolve('');
+    pendingHooks.clear();
+    if (child && !child.handle.exited) await child.handle.terminate(5_000);
+    child?.tail?.dispose();
+    await ports.lineage.flush();
+    finish(message ? { exitCode, message } : { exitCode });
+  }
+
+  // ---- the face: keys and sizes go straight to claude; commands are events
+  face.onInput((data) => {
+    if (child && !child.handle.exited) child.handle.write(data);
+    post({ type: 'typed', now: now() });
+  });
+  face.onResize((cols, rows) => child?.handle.resize(cols, rows));
+  face.onCommand((command) => {
+    if (command === 'force-handoff' || command === 'hold' || command === 'release' || command === 'quit') post({ type: 'command', now: now(), command });
+  });
+  watch = ports.documents.currentPath ? ports.documents.watch((text) => post({ type: 'document-changed', now: now(), text })) : null;
+
+  post({ type: 'start', now: now() });
+
+  return {
+    hook(event, payload) {
+      return new Promise<string>((resolve) => {
+        if (state.finished) return resolve('');
+        // The reading that crossed the line may have landed a moment before the hook fired.
+        child?.tail?.catchUp();
+        const id = nextHookId++;
+        pendingHooks.set(id, resolve);
+        post({ type: 'hook', now: now(), id, hook: toHookEvent(event, payload) });
+      });
+    },
+    quit: () => post({ type: 'command', now: now(), command: 'quit' }),
+    done,
+    get state() {
+      return state;
+    },
+  };
+}
+
+// The last few non-empty lines a dying claude printed, without escapes, for a one-line message.
+function lastLines(output: string): string {
+  // eslint-disable-next-line no-control-regex
+  const plain = output.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(\u0007|\u001b\\)|\u001b[@-_]/g, '').replace(/\r/g, '\n');
+  return plain
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+    .slice(-3)
+    .join(' / ')
+    .slice(0, 400);
+}

@@ -1,0 +1,216 @@
+// Fake ports for the runtime's middle layer of tests: a clock that only moves when told, a claude
+// that is a record of what it was sent, transcripts fed through the REAL transcript reader from
+// in-memory rows, an in-memory notes folder, and a face that remembers what it was told.
+import { createTranscriptReader, type TranscriptReader } from '../../src/core/transcript-reader.js';
+import { createRun, RUN_DEFAULTS, type RunSettings } from '../../src/core/run-state.js';
+import { startRunLoop, type RunLoop } from '../../src/runtime/run-loop.js';
+import type { ChildExit, ChildPort, ClockPort, DocumentPort, Ports, TranscriptPort } from '../../src/runtime/ports.js';
+import type { Host, HostCommand, StatusView } from '../../src/hosts/host.js';
+import type { Manifest } from '../../src/core/manifest.js';
+
+type Json = Record<string, unknown>;
+
+export function fakeClock(start = 1_000_000): ClockPort & { advance(ms: number): Promise<void>; pending(): number } {
+  let now = start;
+  let timers: Array<{ at: number; fire: () => void; live: boolean }> = [];
+  return {
+    now: () => now,
+    wakeAt(at, fire) {
+      const timer = { at, fire, live: true };
+      timers.push(timer);
+      return { dispose: () => void (timer.live = false) };
+    },
+    async advance(ms) {
+      const end = now + ms;
+      for (;;) {
+        timers = timers.filter((x) => x.live);
+        const due = timers.filter((x) => x.at <= end).sort((a, b) => a.at - b.at)[0];
+        if (!due) break;
+        now = Math.max(now, due.at);
+        due.live = false;
+        due.fire();
+        await settle();
+      }
+      now = end;
+      await settle();
+    },
+    pending: () => timers.filter((x) => x.live).length,
+  };
+}
+
+/** lets queued effects (promise chains) run */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+}
+
+export interface FakeChild {
+  generation: number;
+  sessionId: string;
+  prompt: string | null;
+  written: string[];
+  exited: boolean;
+  exit(e: ChildExit): void;
+  print(data: string): void;
+}
+
+export interface World {
+  clock: ReturnType<typeof fakeClock>;
+  children: FakeChild[];
+  /** appends rows to a session's transcript; the reader sees them at the next catch-up or at once */
+  append(sessionId: string, rows: Json[], opts?: { visible?: boolean }): void;
+  /** rows appended but not yet visible: what a Stop hook running early does not see */
+  reveal(sessionId: string): void;
+  documents: Map<string, string>;
+  archived: string[];
+  manifests: Manifest[];
+  events: Array<{ name: string; fields: Record<string, unknown> }>;
+  views: StatusView[];
+  shown: Array<{ path: string; text: string | null }>;
+  requests: string[];
+  logs: string[];
+  alerts: string[];
+  spawnError: string | null;
+  loop: RunLoop;
+  hook(event: string, payload: Json): Promise<string>;
+  command(c: HostCommand): void;
+  type(data: string): void;
+  /** the newest child */
+  child(): FakeChild;
+}
+
+export function settings(over: Partial<RunSettings> = {}): RunSettings {
+  return {
+    handoff: true, keepAutoCompact: false, step: 'work', cwd: '/p', workbench: '/p/.flower', documentPath: '/p/.flower/notes/doc.md',
+    prompt: 'build the thing', policy: { window: 200_000 }, reviewMs: 10_000, writeTimeoutMs: 300_000, quietMs: 2_000,
+    ...RUN_DEFAULTS, ...over,
+  };
+}
+
+export function startWorld(over: Partial<RunSettings> = {}): World {
+  const clock = fakeClock();
+  const transcripts = new Map<string, { reader: TranscriptReader; visible: string; hidden: string; on: Parameters<TranscriptPort['follow']>[1] | null; read: number }>();
+  const w = {
+    clock, children: [] as FakeChild[], documents: new Map<string, string>(), archived: [] as string[], manifests: [] as Manifest[],
+    events: [] as World['events'], views: [] as StatusView[], shown: [] as World['shown'], requests: [] as string[], logs: [] as string[],
+    alerts: [] as string[], spawnError: null as string | null,
+  } as unknown as World;
+  const pathOf = (sessionId: string) => `/config/projects/-p/${sessionId}.jsonl`;
+  const entry = (path: string) => {
+    let e = transcripts.get(path);
+    if (!e) transcripts.set(path, (e = { reader: createTranscriptReader(), visible: '', hidden: '', on: null, read: 0 }));
+    return e;
+  };
+  const deliver = (path: string) => {
+    const e = entry(path);
+    if (!e.on) return;
+    const fresh = e.visible.slice(e.read);
+    e.read = e.visible.length;
+    for (const signal of e.reader.push(fresh)) {
+      const m = e.reader.meter;
+      e.on.signal(signal, { context: m.context, costUsd: m.costUsd, numTurns: m.numTurns });
+    }
+  };
+  w.append = (sessionId, rows, opts = {}) => {
+    const e = entry(pathOf(sessionId));
+    const text = rows.map((r) => JSON.stringify({ sessionId, ...r }) + '\n').join('');
+    if (opts.visible === false) e.hidden += text;
+    else {
+      e.visible += e.hidden + text;
+      e.hidden = '';
+      deliver(pathOf(sessionId));
+    }
+  };
+  w.reveal = (sessionId) => w.append(sessionId, []);
+  const child: ChildPort = {
+    async spawn(spec, on) {
+      if (w.spawnError) throw new Error(w.spawnError);
+      const c: FakeChild = {
+        generation: spec.generation, sessionId: spec.sessionId, prompt: spec.prompt, written: [], exited: false,
+        exit: (e) => {
+          if (c.exited) return;
+          c.exited = true;
+          on.exit(e);
+        },
+        print: (data) => on.data(data),
+      };
+      w.children.push(c);
+      return {
+        get exited() {
+          return c.exited;
+        },
+        write: (data) => void c.written.push(data),
+        resize() {},
+        terminate: async () => c.exit({ code: 0, signal: 15 }),
+      };
+    },
+    transcriptPath: pathOf,
+    async writeRequest(generation, text) {
+      w.requests.push(text);
+      return `/p/.flower/notes/handoff-request-${generation}.md`;
+    },
+  };
+  const transcript: TranscriptPort = {
+    follow(path, on) {
+      const e = entry(path);
+      e.on = on;
+      return { catchUp: () => deliver(path), dispose: () => void (e.on = null) };
+    },
+  };
+  const s = settings(over);
+  const documents: DocumentPort = {
+    currentPath: s.documentPath,
+    async freeze(text) {
+      const path = s.documentPath!;
+      const old = w.documents.get(path);
+      if (old !== undefined) w.archived.push(old);
+      w.documents.set(path, text);
+      return { path, archived: old !== undefined ? '/p/.flower/notes/archive/old.md' : null };
+    },
+    read: async () => w.documents.get(s.documentPath!) ?? null,
+    saveDraft: async () => '/p/.flower/notes/archive/draft.md',
+    watch: () => ({ dispose() {} }),
+  };
+  const ports: Ports = {
+    child, transcript, documents, clock,
+    lineage: { write: (m) => void w.manifests.push(m), flush: async () => {} },
+    events: { emit: (name, fields) => void w.events.push({ name, fields }) },
+    log: (line) => void w.logs.push(line),
+    alert: (title, body) => void w.alerts.push(`${title}: ${body}`),
+  };
+  let input: (d: string) => void = () => {};
+  let commands: (c: HostCommand) => void = () => {};
+  const face: Host = {
+    size: () => ({ cols: 100, rows: 30 }),
+    onInput: (l) => void (input = l),
+    onResize() {},
+    onCommand: (l) => void (commands = l),
+    childOutput() {},
+    childTitle() {},
+    status: (v) => void w.views.push(v),
+    message() {},
+    documentChanged: (path, text) => void w.shown.push({ path, text }),
+    childStarted() {},
+    childEnded() {},
+    restore() {},
+  };
+  w.loop = startRunLoop(createRun(s, new Date(clock.now()).toISOString(), null), ports, face);
+  w.hook = (event, payload) => w.loop.hook(event, payload);
+  w.command = (c) => commands(c);
+  w.type = (d) => input(d);
+  w.child = () => w.children.at(-1)!;
+  return w;
+}
+
+// Transcript rows of the shapes Claude Code 2.1.332 writes (enough for the reader).
+let ids = 0;
+export function response(context: number, text: string): Json {
+  ids += 1;
+  return {
+    type: 'assistant', isSidechain: false,
+    message: { id: `msg_${ids}`, model: 'claude-sonnet-4-5', stop_reason: 'end_turn', content: [{ type: 'text', text }], usage: { input_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: context - 10, output_tokens: 20 } },
+  };
+}
+export const prompt = (text: string): Json => ({ type: 'user', message: { role: 'user', content: text } });
+export const turnEnd = (): Json => ({ type: 'system', subtype: 'turn_duration', durationMs: 1000 });
+
+export const COMPLETE_DOC = '# Handoff\n\n## Doing\nbuilding the thing\n\n## Decided\nuse tap\n\n## Dead ends\nnone\n\n## Next\n1. finish it\n\n## Scene\nsrc/\n';

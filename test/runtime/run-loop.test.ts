@@ -1,0 +1,195 @@
+// The runtime on fake ports and a fake clock, no processes: whole lineages, the Stop race, hooks
+// that never come, usage limits, permission waits, failed spawns and early deaths, in milliseconds.
+import t from 'tap';
+import { startWorld, settle, response, prompt, turnEnd, COMPLETE_DOC, type World } from './fake-ports.js';
+
+const block = (out: string) => (out === '' ? null : (JSON.parse(out) as { decision: string; reason: string }));
+
+async function started(w: World): Promise<string> {
+  await settle();
+  const sid = w.child().sessionId;
+  await w.hook('SessionStart', { session_id: sid, source: 'startup' });
+  return sid;
+}
+
+t.test('a whole handoff: cut at the turn end, freeze, review, the successor seeded with the document', async (t) => {
+  const w = startWorld();
+  const sid = await started(w);
+  t.equal(w.child().prompt, 'build the thing');
+  w.append(sid, [prompt('build the thing'), response(80_000, 'working on it')]);
+  t.equal(block(await w.hook('Stop', { session_id: sid, last_assistant_message: 'working on it' })), null, 'below the line the turn ends');
+  w.append(sid, [prompt('more'), response(155_000, 'crossed')]);
+  const cut = block(await w.hook('Stop', { session_id: sid, last_assistant_message: 'crossed' }));
+  t.equal(cut?.decision, 'block', 'the crossing turn is cut at its end');
+  t.match(cut?.reason, /handoff/i);
+  w.append(sid, [response(160_000, COMPLETE_DOC)]);
+  t.equal(await w.hook('Stop', { session_id: sid, last_assistant_message: COMPLETE_DOC }), '');
+  await settle();
+  t.equal(w.documents.get('/p/.flower/notes/doc.md')?.includes('building the thing'), true, 'frozen to disk');
+  t.ok(w.child().exited, 'the old claude was ended');
+  t.equal(w.views.at(-1)?.phase, 'review');
+  t.ok(w.events.findIndex((e) => e.name === 'review') > -1, 'a review event for the notify command');
+  t.equal(w.children.length, 1, 'the review window is open');
+  await w.clock.advance(10_000);
+  t.equal(w.children.length, 2, 'the successor started when the review window closed');
+  t.match(w.child().prompt, /TAKING OVER[\s\S]*building the thing/);
+  t.equal(w.manifests.at(-1)?.generations.length, 2);
+  t.equal(w.manifests.at(-1)?.generations[0]?.end, 'handoff');
+});
+
+t.test('the Stop race: the turn\'s crossing response lands after the hook ran, and the turn is still cut', async (t) => {
+  const w = startWorld();
+  const sid = await started(w);
+  w.append(sid, [prompt('go'), response(100_000, 'step one')]);
+  // The crossing response is written, but not yet visible when the Stop hook runs.
+  w.append(sid, [response(152_000, 'the crossing reply')], { visible: false });
+  const answer = w.hook('Stop', { session_id: sid, last_assistant_message: 'the crossing reply' });
+  await settle();
+  let settledYet = false;
+  void answer.then(() => (settledYet = true));
+  await settle();
+  t.equal(settledYet, false, 'the hook waits for its response to reach the transcript');
+  w.reveal(sid);
+  t.equal(block(await answer)?.decision, 'block', 'decided with the crossing counted');
+  t.equal(w.views.at(-1)?.phase, 'writing');
+});
+
+t.test('the Stop race, response never seen: the hook is answered after the bounded wait, and the idle crossing is typed', async (t) => {
+  const w = startWorld({ stopWaitMs: 2_000 });
+  const sid = await started(w);
+  w.append(sid, [prompt('go'), response(100_000, 'step one')]);
+  const answer = w.hook('Stop', { session_id: sid, last_assistant_message: 'never written' });
+  await w.clock.advance(2_000);
+  t.equal(await answer, '', 'after the wait the turn ends from the old reading');
+  // The crossing shows up only now, with claude idle: nobody will make a boundary, so the request is typed.
+  w.append(sid, [response(153_000, 'late row')]);
+  await settle();
+  await new Promise((r) => setTimeout(r, 400));
+  t.equal(w.requests.length, 1, 'the request went to a file');
+  t.match(w.requests[0], /Doing/);
+  t.match(w.child().written.join(''), /flower-pty: your context window is nearly full\. Read the file \/p\/\.flower\/notes\/handoff-request-1\.md/);
+  t.equal(w.child().written.at(-1), '\r', 'then Enter, as its own write');
+  t.equal(w.views.at(-1)?.phase, 'writing');
+});
+
+t.test('no hook ever arrives: said once, and the handoff is typed at the idle prompt and read from the transcript', async (t) => {
+  const w = startWorld({ hooklessAfterMs: 20_000 });
+  await settle();
+  const sid = w.child().sessionId;
+  w.append(sid, [prompt('go'), response(155_000, 'did stuff'), turnEnd()]);
+  await w.clock.advance(5_000);
+  t.ok(w.events.some((e) => e.name === 'hooks-missing'), 'noticed within seconds of a turn end with no Stop hook');
+  t.equal(w.events.filter((e) => e.name === 'hooks-missing').length, 1, 'said once');
+  await new Promise((r) => setTimeout(r, 400));
+  t.equal(w.requests.length, 1, 'the request was typed');
+  t.match(w.views.at(-1)?.attention, /no hooks/);
+  w.append(sid, [prompt('flower-pty: your context window is nearly full. Read the file x'), response(160_000, COMPLETE_DOC), turnEnd()]);
+  await settle();
+  t.match(w.documents.get('/p/.flower/notes/doc.md'), /building the thing/, 'the reply in the transcript was frozen');
+  t.equal(w.manifests.at(-1)?.original_prompt, 'go', 'the typed request is not the lineage\'s prompt');
+});
+
+t.test('parked on a usage limit: shown, evented, the pending cut kept, the auto-continuation is not a person\'s prompt', async (t) => {
+  const w = startWorld();
+  const sid = await started(w);
+  w.append(sid, [prompt('go'), response(155_000, 'crossed mid turn')]);
+  await w.hook('StopFailure', { session_id: sid, error: 'rate_limit', last_assistant_message: "You've hit your 5-hour limit · resets 3:04am (UTC)" });
+  const reset = Math.floor(w.clock.now() / 1000) + 600;
+  await w.hook('statusline', { session_id: sid, rate_limits: { five_hour: { used_percentage: 100, resets_at: reset } } });
+  await settle();
+  t.match(w.views.at(-1)?.attention, /^parked until \d\d:\d\d$/);
+  t.ok(w.events.some((e) => e.name === 'parked'));
+  t.equal(w.views.at(-1)?.phase, 'near', 'parked is not a boundary: no handoff asked yet');
+  t.equal(w.requests.length, 0, 'a subscription session continues by itself: nothing typed');
+  await w.clock.advance(700_000);
+  t.equal(w.child().written.length, 0, 'never typed over Claude Code\'s own auto-continue');
+  await w.hook('Notification', { session_id: sid, notification_type: 'quota_auto_resume_fired', message: '' });
+  await w.hook('UserPromptSubmit', { session_id: sid, prompt: 'Your claude.ai usage limit has reset. Continue the task you were working on' });
+  t.ok(w.events.some((e) => e.name === 'resumed'));
+  t.equal(w.views.at(-1)?.attention, null);
+  t.equal(w.manifests.at(-1)?.original_prompt, 'go');
+  w.append(sid, [response(156_000, 'went on')]);
+  t.equal(block(await w.hook('Stop', { session_id: sid, last_assistant_message: 'went on' }))?.decision, 'block', 'the pending handoff happens at the next boundary');
+});
+
+t.test('an API-key session parked on a limit is continued once after the back-off', async (t) => {
+  const w = startWorld({ parkedRetryMs: 60_000 });
+  const sid = await started(w);
+  w.append(sid, [prompt('go'), response(50_000, 'x')]);
+  await w.hook('StopFailure', { session_id: sid, error: 'rate_limit', last_assistant_message: 'API Error: Request rejected (429) · This request would exceed your account\'s rate limit.' });
+  await w.clock.advance(59_000);
+  t.equal(w.child().written.length, 0);
+  await w.clock.advance(2_000);
+  await new Promise((r) => setTimeout(r, 400));
+  t.same(w.child().written, ['continue', '\r'], 'typed once');
+  await w.clock.advance(600_000);
+  t.equal(w.child().written.length, 2, 'only once');
+});
+
+t.test('a permission wait is a state that clears when the tool runs', async (t) => {
+  const w = startWorld();
+  const sid = await started(w);
+  await w.hook('PermissionRequest', { session_id: sid, tool_name: 'Bash', tool_input: { command: 'touch x' } });
+  t.equal(w.views.at(-1)?.attention, 'waiting for your permission: Bash touch x');
+  await settle();
+  t.match(w.events.find((e) => e.name === 'needs-permission')?.fields, { tool: 'Bash', what: 'Bash touch x' });
+  await w.hook('PostToolUse', { session_id: sid, tool_name: 'Bash' });
+  t.equal(w.views.at(-1)?.attention, null);
+  await w.hook('Notification', { session_id: sid, notification_type: 'idle_prompt', message: 'Claude is waiting for your input' });
+  t.equal(w.views.at(-1)?.attention, 'waiting for you');
+  await settle();
+  t.ok(w.events.some((e) => e.name === 'idle'));
+});
+
+t.test('a PreCompact while handing off is blocked and becomes a crossing', async (t) => {
+  const w = startWorld();
+  const sid = await started(w);
+  w.append(sid, [prompt('go'), response(100_000, 'x')]);
+  t.equal(block(await w.hook('PreCompact', { session_id: sid, trigger: 'auto' }))?.decision, 'block');
+  await settle();
+  t.ok(w.events.some((e) => e.name === 'compaction-blocked'));
+  t.equal(block(await w.hook('PostToolUse', { session_id: sid }))?.decision, 'block', 'cut at the next boundary');
+  t.equal(await w.hook('PreCompact', { session_id: sid, trigger: 'manual' }), '', 'a manual /compact is the person\'s choice');
+});
+
+t.test('claude dead in its first seconds: one stop with its own last lines, no degraded document, no respawn', async (t) => {
+  const w = startWorld();
+  await settle();
+  w.child().print('\u001b[31mInvalid API key · Please run /login\u001b[0m\r\n');
+  await w.clock.advance(1_200);
+  w.child().exit({ code: 1 });
+  const result = await w.loop.done;
+  t.equal(result.exitCode, 4);
+  t.match(result.message, /before its first turn.*Invalid API key · Please run \/login/);
+  t.equal(w.documents.size, 0, 'no degraded document');
+  t.equal(w.children.length, 1, 'no chain of empty generations');
+});
+
+t.test('a spawn that fails never leaves the run respawning: a clean stop with the lineage intact', async (t) => {
+  const w = startWorld({ reviewMs: 0 });
+  const sid = await started(w);
+  w.append(sid, [prompt('go'), response(155_000, 'x')]);
+  await w.hook('Stop', { session_id: sid, last_assistant_message: 'x' });
+  w.spawnError = 'no "claude" on PATH: install Claude Code';
+  w.append(sid, [response(156_000, COMPLETE_DOC)]);
+  await w.hook('Stop', { session_id: sid, last_assistant_message: COMPLETE_DOC });
+  const result = await w.loop.done;
+  t.equal(result.exitCode, 5);
+  t.match(result.message, /no "claude" on PATH/);
+  t.equal(w.manifests.at(-1)?.generations[0]?.end, 'handoff', 'the handoff is recorded: --continue can pick it up');
+  t.ok(w.documents.get('/p/.flower/notes/doc.md'));
+});
+
+t.test('an idle run sets no timer; a quit ends it', async (t) => {
+  const w = startWorld({ hooklessAfterMs: 30_000 });
+  const sid = await started(w);
+  w.append(sid, [prompt('go'), response(10_000, 'x')]);
+  await w.hook('Stop', { session_id: sid, last_assistant_message: 'x' });
+  await settle();
+  t.equal(w.clock.pending(), 0, 'nothing is due, so nothing will fire');
+  w.command('quit');
+  const result = await w.loop.done;
+  t.equal(result.exitCode, 0);
+  t.equal(w.manifests.at(-1)?.generations[0]?.end, 'quit');
+  t.ok(w.events.some((e) => e.name === 'ended'));
+});
