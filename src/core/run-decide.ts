@@ -309,6 +309,8 @@ function onSpawned(o: Out, e: Extract<RunEvent, { type: 'spawned' }>): void {
   });
   // An event announces what is already on disk: a kill right after it still finds the generation in the manifest.
   o.manifest(startGeneration(o.s.manifest, { generation: e.generation, sessionId: e.sessionId, now: iso(e.now) }), true);
+  // Only a run that hands off reads the transcript (--no-handoff leaves claude alone).
+  if (o.s.settings.handoff) o.do({ type: 'follow-transcript', path: e.transcriptPath });
   feed(o, { type: 'spawned', now: e.now, generation: e.generation, successor: e.successor });
   o.emit('generation-start', { generation: e.generation, session_id: e.sessionId, successor: e.successor, window: o.s.policy.window, at: o.s.policy.at });
 }
@@ -329,6 +331,8 @@ function onChildExit(o: Out, e: Extract<RunEvent, { type: 'child-exit' }>): void
     e.code !== 0 && e.signal === undefined && g.numTurns === 0 && g.context === 0 && e.now - g.spawnedAt < o.s.settings.earlyExitMs
       ? `claude exited with code ${e.code} ${Math.round((e.now - g.spawnedAt) / 100) / 10}s after it started, before its first turn; nothing to hand off. Its last lines: ${e.lastLines.trim() || '(none)'}`
       : undefined;
+  // It is a failed attempt all the same (the manifest counts it).
+  if (early) o.gen({ crashed: true });
   feed(o, { type: 'child-exit', now: e.now, code: e.code, ...(e.signal ? { signal: e.signal } : {}), ...(early ? { early } : {}) });
   // A review window of 0 (or one already over) goes on as soon as the old claude is gone.
   onTick(o, e.now);

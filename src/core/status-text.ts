@@ -13,6 +13,8 @@ export interface StatusInput {
   handoff: boolean;
   reviewLeft: number | null;
   held: boolean;
+  /** "parked until 03:04", "waiting for your permission: Bash touch x" (absent: nothing) */
+  attention?: string | null;
 }
 
 export function meterText(s: Pick<StatusInput, 'context' | 'window' | 'at' | 'handoff' | 'phase'>): string {
@@ -26,5 +28,6 @@ export function meterText(s: Pick<StatusInput, 'context' | 'window' | 'at' | 'ha
 export function statusLine(s: StatusInput): string {
   const parts = [meterText(s), `gen ${s.generation}/${s.maxGenerations}`, s.phase];
   if (s.phase === 'review') parts.push(s.held ? 'held' : `successor in ${s.reviewLeft ?? 0}s`);
+  if (s.attention) parts.push(s.attention);
   return `flower ${parts.join(' · ')}`;
 }

@@ -185,7 +185,6 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
       );
       self = { handle, generation, tail: null };
       child = self;
-      if (state.settings.handoff) self.tail = follow(ports.child.transcriptPath(sessionId));
       face.childStarted();
       post({ type: 'spawned', now: now(), generation, successor, sessionId, transcriptPath: ports.child.transcriptPath(sessionId) });
     } catch (error) {
@@ -231,7 +230,6 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
   return {
     hook(event, payload) {
       return new Promise<string>((resolve) => {
-        if (state.finished) return resolve('');
         // The reading that crossed the line may have landed a moment before the hook fired.
         child?.tail?.catchUp();
         const id = nextHookId++;

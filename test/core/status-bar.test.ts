@@ -39,3 +39,15 @@ t.test('second line: workbench and note on the left, the key hint flush right', 
   t.match(long, /… C-\] \? for keys $/);
   t.match(statusBarLines(view, { width: 100, hint: 'h', message: 'handoff written' })[1]?.[0]?.text, /handoff written/, 'a message replaces the note');
 });
+
+t.test('what needs a person is on the status bar and in the title text', async (t) => {
+  const { statusLine } = await import('../../src/core/status-text.js');
+  const s: StatusBarInput = {
+    phase: 'working', context: 50_000, window: 200_000, at: 150_000, warnAt: 130_000, generation: 1, maxGenerations: 8,
+    handoff: true, reviewLeft: null, held: false, workbench: '/p/.flower', note: '', attention: 'waiting for your permission: Bash touch x',
+  };
+  const first = statusBarLines(s, { width: 160, hint: 'C-] ?' })[0]!.map((x) => x.text).join('');
+  t.match(first, /gen 1\/8 · working · waiting for your permission: Bash touch x/);
+  t.match(statusLine(s), /· parked|waiting for your permission: Bash touch x$/);
+  t.notMatch(statusLine({ ...s, attention: null }), /waiting/);
+});

@@ -46,27 +46,30 @@ t.test('claude SIGKILLed while writing its handoff: degraded, the run goes on', 
   t.match(m.generations[0], { end: 'crash' });
 });
 
-t.test('a successor that dies at once is respawned from the last frozen document, not an emptied one', async (t) => {
+t.test('a successor that dies before its first turn stops the run at once; the last frozen document stays as it was', async (t) => {
   const f = startFake({
     t,
     script: {
-      runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('MARKER-GEN1') } }, { steps: [{ exit: 1 }] }],
+      runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('MARKER-GEN1') } }, { steps: [{ print: 'Error: Invalid API key · Please run /login\r\n' }, { exit: 1 }] }],
       default: { steps: [{ turn: 8_000 }] },
     },
     prompt: 'go',
     flowerArgs: FAST,
   });
-  await f.waitForEvent('generation-start', 30_000, (e) => e.generation === 3);
-  await f.run.waitFor(() => f.spawns().length >= 3, 10_000, 'third spawn');
-  const third = promptOf(f.spawns()[2]!.argv);
-  t.match(third, /MARKER-GEN1/, "generation 1's work reaches generation 3");
-  t.match(third, /DEGRADED/, 'marked degraded: generation 2 crashed');
-  t.match(readFileSync(f.documentPath, 'utf8'), /MARKER-GEN1/, 'the current document still carries it');
-  t.ok(f.archived().length >= 1, 'the good document is archived too');
+  const exit = await f.run.exited;
+  t.equal(exit.exitCode, 4, 'a clean stop, not a restart');
+  t.match(f.run.output(), /before its first turn.*Invalid API key · Please run \/login/, "claude's own last lines in the message");
+  t.equal(f.spawns().length, 2, 'no chain of empty generations');
+  const doc = readFileSync(f.documentPath, 'utf8');
+  t.match(doc, /MARKER-GEN1/, 'the current document is the good one');
+  t.notOk(doc.includes(DEGRADED_MARKER), 'no degraded document replaced it');
+  const m = await f.manifestWhen((m) => m.generations?.[1]?.ended_at);
+  t.match(m.generations[1], { end: 'crash', reason: /before its first turn/ });
+  t.match(f.events().find((e) => e.event === 'stopped'), { exitCode: 4 });
 });
 
 t.test('repeated crashes hit the brake (exit 4), not a restart storm', async (t) => {
-  const f = startFake({ t, script: { default: { steps: [{ sleep: 100 }, { exit: 3 }] } }, prompt: 'go', flowerArgs: FAST });
+  const f = startFake({ t, script: { default: { steps: [{ tool: 8_000 }, { exit: 3 }] } }, prompt: 'go', flowerArgs: FAST });
   const exit = await f.run.exited;
   t.equal(exit.exitCode, 4);
   t.match(f.run.output(), /crashed 3 times in a row/);

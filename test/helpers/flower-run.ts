@@ -29,6 +29,8 @@ export interface FlowerRunOptions {
   step?: string;
   /** run again in the same sandbox, workbench and mock (e.g. for --continue) */
   again?: FlowerRun;
+  /** change the sandbox before claude starts (its settings, say) */
+  prepare?: (sandbox: Sandbox) => void;
 }
 
 export async function startFlower(opts: FlowerRunOptions): Promise<FlowerRun> {
@@ -41,6 +43,7 @@ export async function startFlower(opts: FlowerRunOptions): Promise<FlowerRun> {
     opts.t.teardown(() => api.close());
     const root = mkdtempSync(join(tmpdir(), 'flower-e2e-'));
     sandbox = await createClaudeSandbox({ root, baseUrl: api.url, ...(opts.env ? { env: opts.env } : {}) });
+    opts.prepare?.(sandbox);
   }
   const workbench = join(sandbox.root, 'wb');
   const eventsPath = join(sandbox.root, 'events.jsonl');
