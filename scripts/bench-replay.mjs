@@ -3,7 +3,7 @@
 // transcript made of fixture lines; prints MB/s and peak RSS per case. Asserts nothing.
 // Run after `npm run build`: node scripts/bench-replay.mjs [megabytes]
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, readFileSync, readdirSync, rmSync, statSync, mkdtempSync } from 'node:fs';
+import { createWriteStream, readFileSync, readdirSync, rmSync, statSync, mkdtempSync } from 'node:fs';
 import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(import.meta.url);
 const repo = path.resolve(path.dirname(here), '..');
-const fixtures = [process.env.FLOWER_PTY_FIXTURES, path.resolve(repo, '../shared/fixtures'), '/work/shared/fixtures'].find((p) => p && existsSync(p)) ?? path.resolve(repo, '../shared/fixtures');
+// The real transcripts live in the repository (test/fixtures/shared), so a fresh clone can bench.
+const fixtures = path.join(repo, 'test', 'fixtures', 'shared');
 
 // Child mode: replay one file and report; a fresh process per case so peak RSS is that case's own.
 if (process.argv[2] === '--one') {

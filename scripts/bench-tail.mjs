@@ -2,7 +2,7 @@
 // synthetic transcript of real fixture lines, then the cost of one more append, and peak RSS. One
 // child process per size so RSS is that case's own. A part of scripts/bench.mjs; prints nothing itself.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, createWriteStream, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, createWriteStream, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 const HERE = fileURLToPath(import.meta.url);
 const REPO = join(dirname(HERE), '..');
-const FIXTURES = [process.env.FLOWER_PTY_FIXTURES, join(REPO, '..', 'shared', 'fixtures'), '/work/shared/fixtures'].find((p) => p && existsSync(p));
+// The real transcripts live in the repository (test/fixtures/shared), so a fresh clone can bench.
+const FIXTURES = join(REPO, 'test', 'fixtures', 'shared');
 
 function fixtureBlocks() {
   const files = readdirSync(FIXTURES, { recursive: true }).map(String).filter((f) => f.endsWith('.jsonl') && !f.includes('subagents'));

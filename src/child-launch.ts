@@ -2,6 +2,8 @@
 // Pure composition of values; the supervisor does the spawning.
 
 import { buildChildEnv } from './core/child-env.js';
+import { CLAUDE_ENV, CLAUDE_FLAGS, HOOK_ENV, RESUMING_FLAGS } from './claude-code/launch.js';
+import { blockingLimitOverride } from './claude-code/limits.js';
 
 export interface LaunchInput {
   sessionId: string;
@@ -13,25 +15,29 @@ export interface LaunchInput {
   baseEnv: Record<string, string | undefined>;
   channel: { socketPath: string; token: string } | null;
   userStatusLine: string | null;
+  /** the policy window: claude's own refusal line is lifted to it (limits.ts); absent, a line no window reaches */
+  window?: number;
 }
+
+// Without a known window the override must still never refuse below the real one: only the API decides.
+const NO_WINDOW_OVERRIDE = 100_000_000;
 
 // Linux limits one argv string to 128 KiB (MAX_ARG_STRLEN); stay well below it.
 export const MAX_PROMPT_ARG_BYTES = 100 * 1024;
 
-// Flags that would make a successor resume or fork instead of starting fresh.
-const RESUMING_FLAGS = new Set(['--resume', '-r', '--continue', '-c', '--fork-session', '--session-id']);
+const RESUMING = new Set(RESUMING_FLAGS);
 
 export function refusedClaudeArg(args: readonly string[]): string | null {
   for (const arg of args) {
     const flag = arg.split('=')[0] ?? arg;
-    if (RESUMING_FLAGS.has(flag)) return flag;
+    if (RESUMING.has(flag)) return flag;
   }
   return null;
 }
 
 export function launchArgs(input: LaunchInput): string[] {
-  const args = ['--session-id', input.sessionId];
-  if (input.settingsPath) args.push('--settings', input.settingsPath);
+  const args: string[] = [CLAUDE_FLAGS.sessionId, input.sessionId];
+  if (input.settingsPath) args.push(CLAUDE_FLAGS.settings, input.settingsPath);
   args.push(...input.userArgs);
   // `--` keeps a prompt that starts with '-' from being read as a flag.
   if (input.prompt) args.push('--', input.prompt);
@@ -41,15 +47,20 @@ export function launchArgs(input: LaunchInput): string[] {
 export function launchEnv(input: LaunchInput): Record<string, string> {
   const set: Record<string, string> = {};
   const remove: string[] = [];
-  if (input.handoff && !input.keepAutoCompact) set.DISABLE_AUTO_COMPACT = '1';
-  if (input.channel) {
-    set.FLOWER_PTY_SOCKET = input.channel.socketPath;
-    set.FLOWER_PTY_TOKEN = input.channel.token;
-  } else {
-    remove.push('FLOWER_PTY_SOCKET', 'FLOWER_PTY_TOKEN');
+  if (input.handoff && !input.keepAutoCompact) {
+    set[CLAUDE_ENV.disableAutoCompact] = '1';
+    // With auto-compact off claude refuses a prompt at window − 23k by itself (a 200k window: 177k), so a
+    // writing turn that starts at 150k could be refused; lift the line to what the API accepts (issue 11).
+    set[CLAUDE_ENV.blockingLimitOverride] = String(input.window !== undefined ? blockingLimitOverride(input.window) : NO_WINDOW_OVERRIDE);
   }
-  if (input.userStatusLine) set.FLOWER_PTY_USER_STATUSLINE = input.userStatusLine;
-  else remove.push('FLOWER_PTY_USER_STATUSLINE');
+  if (input.channel) {
+    set[HOOK_ENV.socket] = input.channel.socketPath;
+    set[HOOK_ENV.token] = input.channel.token;
+  } else {
+    remove.push(HOOK_ENV.socket, HOOK_ENV.token);
+  }
+  if (input.userStatusLine) set[HOOK_ENV.userStatusLine] = input.userStatusLine;
+  else remove.push(HOOK_ENV.userStatusLine);
   return buildChildEnv(input.baseEnv, set, remove);
 }
 

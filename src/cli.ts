@@ -14,6 +14,7 @@ const EXAMPLES: Array<[string, string]> = [
   ['$0 replay ~/.claude/projects/-my-proj/<id>.jsonl --window 200k', 'what flower-pty would have done on a recorded session'],
   ['$0 status', 'print the lineage from .flower/manifest.json'],
   ['$0 demo', 'a full handoff cycle in about a minute, offline, in a throwaway folder'],
+  ['$0 doctor', 'will flower-pty work here? claude, login, config folder, hooks, transcript'],
 ];
 
 function version(): string {
@@ -165,9 +166,18 @@ export async function run(argv: string[]): Promise<number> {
         });
       },
     )
+    .command(
+      'doctor',
+      'check in one screen whether claude, its login, its config folder, hooks and transcript writing will work with flower-pty (never calls the API)',
+      (y) => y.options({ claude: { type: 'string', describe: 'path to the claude binary (else $FLOWER_PTY_CLAUDE, else PATH)' } }),
+      async (args) => {
+        const { runDoctor } = await import('./commands/doctor.js');
+        exitCode = await runDoctor({ claude: args.claude, env: process.env, cwd: process.cwd(), out: (line) => process.stdout.write(line + '\n') });
+      },
+    )
     .example(EXAMPLES)
     .epilog(
-      'Exit codes: 0 done · 1 internal error · 2 bad usage · 3 runaway brake · 4 claude kept crashing · 5 claude not found · 130 interrupted.\n' +
+      'Exit codes: 0 done · 1 internal error · 2 bad usage · 3 runaway brake · 4 claude kept crashing · 5 claude not found or too old · 6 doctor found a problem · 130 interrupted.\n' +
         'Split view keys: the prefix C-] (change with FLOWER_PTY_PREFIX), then Tab focus · j/k/PgUp/PgDn scroll the document · e edit it in $EDITOR · h hand off now · p hold/release the successor · d hide/show the document · q quit · ? help · C-] C-] sends C-].\n' +
         'Files: <workbench>/notes/交接-<step>.md (the current document, edit it freely), <workbench>/notes/archive/交接/ (earlier ones), <workbench>/manifest.json.\n' +
         'Config: flags win over FLOWER_PTY_* variables (FLOWER_PTY_WINDOW, _HEADROOM, _REVIEW, _STEP, _WORKBENCH, ...), then <workbench>/config.json, then $XDG_CONFIG_HOME/flower-pty/config.json.',

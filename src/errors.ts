@@ -7,7 +7,8 @@ export const EXIT = {
   usage: 2, // bad flags, bad values, a missing file
   brake: 3, // the runaway brake (max generations, a session born above the line)
   crashLoop: 4, // claude kept crashing
-  claudeMissing: 5, // no claude binary found
+  claudeMissing: 5, // no usable claude: not found, or older than the minimum release (src/claude-code/release.ts)
+  doctor: 6, // flower-pty doctor found a FAIL
   interrupted: 130, // stopped by a signal
 } as const;
 

@@ -2,6 +2,8 @@
 // supervisor over the hook channel and prints its answer. Node built-ins only: it starts on every tool call.
 import { createConnection } from 'node:net';
 import { spawn } from 'node:child_process';
+// The one module of ours it loads: the variable names, pure and tiny (start-up stays small).
+import { HOOK_ENV, FLOWER_ENV_PREFIX, STATUSLINE_EVENT } from './claude-code/launch.js';
 
 // Every failure path prints nothing and exits 0: claude must never be stuck or scolded because of flower-pty.
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -12,12 +14,12 @@ const MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
 async function main(): Promise<void> {
   const event = process.argv[2] ?? '';
   const env = process.env;
-  const timeoutMs = positiveInt(env['FLOWER_PTY_HOOK_TIMEOUT_MS']) ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = positiveInt(env[HOOK_ENV.timeoutMs]) ?? DEFAULT_TIMEOUT_MS;
   // Belt and braces: whatever hangs (stdin never closed, a wedged socket), leave on time with nothing said.
   setTimeout(() => process.exit(0), timeoutMs + USER_STATUSLINE_CAP_MS + 1_000).unref();
 
   const stdin = await readStdin();
-  const userCommand = event === 'statusline' ? env['FLOWER_PTY_USER_STATUSLINE'] : undefined;
+  const userCommand = event === STATUSLINE_EVENT ? env[HOOK_ENV.userStatusLine] : undefined;
   const [supervisorText, userText] = await Promise.all([
     askSupervisor(event, stdin, env, timeoutMs),
     userCommand ? runUserStatusLine(userCommand, stdin, env) : Promise.resolve(null),
@@ -44,8 +46,8 @@ function readStdin(): Promise<Buffer> {
 
 // One round trip: resolves with the answer's `output`, or '' on any failure or after timeoutMs.
 function askSupervisor(event: string, stdin: Buffer, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<string> {
-  const socketPath = env['FLOWER_PTY_SOCKET'];
-  const token = env['FLOWER_PTY_TOKEN'];
+  const socketPath = env[HOOK_ENV.socket];
+  const token = env[HOOK_ENV.token];
   const payload = parseObject(stdin);
   if (!socketPath || !token || !event || !payload || stdin.length > MAX_PAYLOAD_BYTES) return Promise.resolve('');
   return new Promise((resolve) => {
@@ -91,7 +93,7 @@ function readOutput(bytes: Buffer): string {
 function runUserStatusLine(command: string, stdin: Buffer, env: NodeJS.ProcessEnv): Promise<string | null> {
   const childEnv = { ...env };
   // The user's script has no business with the run's secret.
-  for (const key of Object.keys(childEnv)) if (key.startsWith('FLOWER_PTY_')) delete childEnv[key];
+  for (const key of Object.keys(childEnv)) if (key.startsWith(FLOWER_ENV_PREFIX)) delete childEnv[key];
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let settled = false;

@@ -26,3 +26,20 @@ t.test('the checker itself catches a forbidden import', async (t) => {
   const specs = [...sample.matchAll(importRe)].map((m) => m[1] ?? m[2] ?? m[3]);
   t.same(specs, ['node:child_process', 'blessed']);
 });
+
+// The dialect (src/claude-code) is pure too, but for probe.ts, its one adapter (it runs `claude --version`):
+// its files import only each other and the pure core.
+t.test('src/claude-code is pure but for probe.ts', async (t) => {
+  const dialectDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'claude-code');
+  const files = readdirSync(dialectDir).filter((f) => f.endsWith('.ts') && f !== 'probe.ts');
+  t.ok(files.length >= 5, 'the dialect has its pure files');
+  for (const file of files) {
+    const text = readFileSync(join(dialectDir, file), 'utf8');
+    for (const m of text.matchAll(importRe)) {
+      const spec = m[1] ?? m[2] ?? m[3] ?? '';
+      t.ok((spec.startsWith('./') && !spec.includes('..')) || /^\.\.\/core\/[\w-]+\.js$/.test(spec), `${file} imports "${spec}"`);
+    }
+    const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    t.notMatch(code, /\bprocess\.|\brequire\(|Date\.now\(\)/, `${file} reaches no process, require or clock`);
+  }
+});

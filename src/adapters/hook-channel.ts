@@ -7,6 +7,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FlowerError, EXIT } from '../errors.js';
+import { HOOK_ENV } from '../claude-code/launch.js';
 
 export interface HookMessage {
   event: string; // hook_event_name, or 'statusline'
@@ -21,14 +22,9 @@ export interface HookChannel {
   close(): Promise<void>; // closes the server and removes the folder
 }
 
-// The variables claude's environment needs so the hook client finds this run (src/hook-client.ts reads
-// the same names; it imports nothing of ours to keep its start-up small).
-export const HOOK_ENV = {
-  socket: 'FLOWER_PTY_SOCKET',
-  token: 'FLOWER_PTY_TOKEN',
-  timeoutMs: 'FLOWER_PTY_HOOK_TIMEOUT_MS',
-  userStatusLine: 'FLOWER_PTY_USER_STATUSLINE',
-} as const;
+// The variables claude's environment needs so the hook client finds this run: defined once in the
+// dialect (src/hook-client.ts reads the same constant).
+export { HOOK_ENV };
 
 // The env entries to add to claude's environment for `channel`; the user's statusLine command, if any, is chained.
 export function hookChannelEnv(channel: HookChannel, userStatusLine: string | null): Record<string, string> {

@@ -1,26 +1,24 @@
-// Per-run Claude Code settings (`claude --settings <file>`): hooks and the status line all routed to
-// flower-pty's hook client; plus a read-only lookup of the user's own statusLine command to chain to.
+// Writes the per-run Claude Code settings (`claude --settings <file>`) that src/claude-code/settings.ts
+// builds for the release; plus a read-only lookup of the user's own statusLine command to chain to.
 import { writeFile, rename, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildSettings, hookEventsFor, shellQuote } from '../claude-code/settings.js';
+import type { Release } from '../claude-code/release.js';
+
+export { shellQuote };
 
 export interface RunSettingsInput {
   dir: string; // the private run folder
   hookCommand: string[]; // argv of the hook client, e.g. [process.execPath, '/abs/dist/hook-client.js']
-  events?: string[]; // default DEFAULT_HOOK_EVENTS
+  events?: string[]; // default: the hooks `release` knows (src/claude-code/settings.ts)
+  /** the release the probe found (src/claude-code/probe.ts); absent or null: the newest */
+  release?: Release | null;
   statusLine: boolean; // install the status-line relay
 }
 
-// The events the supervisor listens to (claude-code-facts.md §4.3 for what each carries).
-export const DEFAULT_HOOK_EVENTS: readonly string[] = [
-  'Stop',
-  'StopFailure',
-  'PostToolUse',
-  'SessionStart',
-  'UserPromptSubmit',
-  'Notification',
-  'SessionEnd',
-];
+// The events registered for the newest release (claude-code-facts.md §4.3 for what each carries).
+export const DEFAULT_HOOK_EVENTS: readonly string[] = hookEventsFor(null);
 
 // The argv that runs the built hook client with this node: dist/hook-client.js next to dist/adapters/.
 // Run from the TypeScript source (tests), it points at the built copy in dist/ all the same.
@@ -29,9 +27,6 @@ export function defaultHookCommand(): string[] {
   const client = new URL(fromSource ? '../../dist/hook-client.js' : '../hook-client.js', import.meta.url);
   return [process.execPath, fileURLToPath(client)];
 }
-
-// Claude kills a hook after this many seconds; the client gives up on the supervisor well before (15 s).
-const HOOK_TIMEOUT_S = 60;
 
 // Writes `<dir>/settings.json` (mode 0600, replaced atomically) and returns its path.
 export async function writeRunSettings(input: RunSettingsInput): Promise<string> {
@@ -44,27 +39,9 @@ export async function writeRunSettings(input: RunSettingsInput): Promise<string>
   return file;
 }
 
-// The settings object (claude-code-facts.md §4.2 shape); no matcher, so every tool and every source fires.
+// The settings object for the input's release (the dialect builds it).
 export function buildRunSettings(input: RunSettingsInput): Record<string, unknown> {
-  const base = input.hookCommand.map(shellQuote).join(' ');
-  const hooks: Record<string, unknown> = {};
-  for (const event of input.events ?? DEFAULT_HOOK_EVENTS) {
-    hooks[event] = [{ hooks: [{ type: 'command', command: `${base} ${shellWord(event)}`, timeout: HOOK_TIMEOUT_S }] }];
-  }
-  const settings: Record<string, unknown> = { hooks };
-  if (input.statusLine) settings['statusLine'] = { type: 'command', command: `${base} statusline`, padding: 0 };
-  return settings;
-}
-
-// Claude runs a hook command through a shell, so every argv element goes in single quotes: spaces,
-// double quotes, `$()` and backticks stay literal; a single quote becomes '\''.
-export function shellQuote(arg: string): string {
-  return `'${arg.replace(/'/g, `'\\''`)}'`;
-}
-
-// Event names are plain identifiers and read better bare; anything else is quoted like argv.
-function shellWord(word: string): string {
-  return /^[A-Za-z0-9_]+$/.test(word) ? word : shellQuote(word);
+  return buildSettings(input);
 }
 
 // The user's statusLine command, from the first of local project, project, and user settings that

@@ -5,6 +5,7 @@ import { resolve, join } from 'node:path';
 import { statSync } from 'node:fs';
 import { EXIT, FlowerError } from '../errors.js';
 import { resolveClaude } from '../adapters/claude-binary.js';
+import { requireSupportedRelease } from '../claude-code/probe.js';
 import { validateStep } from '../core/step-name.js';
 import { resolvePolicy } from '../core/policy.js';
 import { formatTokens } from '../core/handoff-prompts.js';
@@ -79,6 +80,8 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
     env: process.env,
   });
   const claude = resolveClaude({ ...(o.claude !== undefined ? { flag: o.claude } : {}), env: process.env, cwd });
+  // Know the release before spawning: too old is refused here, the rest is what the settings may register.
+  const release = await requireSupportedRelease({ claude, env: process.env, verbose: o.verbose, say: (s) => process.stderr.write(`flower-pty: ${s}\n`) });
 
   let resume: SuperviseOptions['resume'] = null;
   if (o.continue) {

@@ -6,6 +6,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, statSync, existsSy
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseRelease } from '../../src/claude-code/release.js';
 import { writeRunSettings, buildRunSettings, findUserStatusLine, shellQuote, defaultHookCommand } from '../../src/adapters/run-settings.js';
 
 interface Settings {
@@ -28,7 +29,7 @@ t.test('the settings file: mode 0600, one command hook per default event, the st
   t.equal(statSync(file).mode & 0o777, 0o600);
   t.same(readdirSync(dir), ['settings.json'], 'no temp file left behind');
   const s = readSettings(file);
-  t.same(Object.keys(s.hooks), ['Stop', 'StopFailure', 'PostToolUse', 'SessionStart', 'UserPromptSubmit', 'Notification', 'SessionEnd']);
+  t.same(Object.keys(s.hooks), ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PermissionRequest', 'Stop', 'StopFailure', 'Notification', 'PreCompact', 'SessionEnd'], 'the newest release: every hook flower-pty handles');
   t.same(s.hooks['Stop'], [
     { hooks: [{ type: 'command', command: "'/usr/bin/node' '/opt/fp/dist/hook-client.js' Stop", timeout: 60 }] },
   ]);
@@ -144,3 +145,13 @@ t.test('defaultHookCommand points at dist/hook-client.js from the source and fro
   const run = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
   t.same(JSON.parse(run.stdout || 'null'), want, `from the build: ${run.stderr}`);
 });
+
+t.test('an older release gets only the hooks it knows: no StopFailure before 2.1.78', async (t) => {
+  const dir = tempDir(t);
+  const hooksOf = async (version: string): Promise<string[]> =>
+    Object.keys(readSettings(await writeRunSettings({ dir, hookCommand: ['c'], release: parseRelease(version), statusLine: false })).hooks);
+  t.notOk((await hooksOf('2.1.77')).includes('StopFailure'), '2.1.77 would refuse the whole file over it');
+  t.ok((await hooksOf('2.1.78')).includes('StopFailure'));
+  t.ok((await hooksOf('2.1.47')).includes('PermissionRequest'));
+});
+

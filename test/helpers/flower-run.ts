@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMockApi, text, usageFor, type MockApi, type MockReply, type MockRequest, type Respond } from '../../src/mock/messages-api.js';
-import { createClaudeSandbox, resolveRepoClaude, type Sandbox } from '../../src/mock/claude-sandbox.js';
-import { runClaude, readJsonl, type RunningClaude, type Teardown } from './real-claude.js';
+import { createClaudeSandbox, type Sandbox } from '../../src/mock/claude-sandbox.js';
+import { runClaude, readJsonl, testClaude, type RunningClaude, type Teardown } from './real-claude.js';
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FLOWER_BIN = join(REPO, 'bin', 'flower-pty.js');
@@ -51,7 +51,7 @@ export async function startFlower(opts: FlowerRunOptions): Promise<FlowerRun> {
   const args = [
     FLOWER_BIN,
     '--plain',
-    '--claude', resolveRepoClaude(),
+    '--claude', testClaude(),
     '--workbench', workbench,
     '--events', eventsPath,
     '--step', step,

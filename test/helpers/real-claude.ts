@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Sandbox } from '../../src/mock/claude-sandbox.js';
 import { resolveRepoClaude } from '../../src/mock/claude-sandbox.js';
+import { hasFeature, parseRelease, type Release } from '../../src/claude-code/release.js';
 
 // @xterm/* are CommonJS: named ESM imports fail (stack.md §3).
 const { Terminal } = xterm;
@@ -51,6 +52,17 @@ export interface RunningClaude {
   kill(): Promise<void>;
 }
 
+// The claude the end-to-end tests run: FLOWER_PTY_TEST_CLAUDE (the canary points it at a release it
+// installed, scripts/canary.mjs), else the pinned one in node_modules.
+export function testClaude(): string {
+  return process.env.FLOWER_PTY_TEST_CLAUDE || resolveRepoClaude();
+}
+
+// The release of testClaude(), as the canary announces it (FLOWER_PTY_TEST_CLAUDE_RELEASE); null: the newest.
+export function testRelease(): Release | null {
+  return parseRelease(process.env.FLOWER_PTY_TEST_CLAUDE_RELEASE ?? '');
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 // Idle and taking input: the '❯' prompt box between two rules, no "esc to interrupt" (busy) footer and no
@@ -65,7 +77,7 @@ export function runClaude(opts: RunClaudeOptions): RunningClaude {
   const term = new Terminal({ cols, rows, allowProposedApi: true, scrollback: 1000 });
   term.loadAddon(new Unicode11Addon());
   term.unicode.activeVersion = '11';
-  const pty = spawn(opts.bin ?? resolveRepoClaude(), [...opts.sandbox.claudeArgs, ...opts.args], {
+  const pty = spawn(opts.bin ?? testClaude(), [...opts.sandbox.claudeArgs, ...opts.args], {
     name: 'xterm-256color',
     cols,
     rows,
@@ -220,7 +232,9 @@ export function recordHooks(dir: string, extraSettings: Record<string, unknown> 
   const script = join(dir, 'record-hook.cjs');
   writeFileSync(script, HOOK_SCRIPT);
   const command = (event: string): string => `'${process.execPath}' '${script}' '${dir}' ${event}`;
-  const hooks = Object.fromEntries(HOOK_EVENTS.map((event) => [event, [{ hooks: [{ type: 'command', command: command(event) }] }]]));
+  // A release refuses the whole file over a hook it does not know (StopFailure before 2.1.78).
+  const known = HOOK_EVENTS.filter((event) => event !== 'StopFailure' || hasFeature(testRelease(), 'stopFailure'));
+  const hooks = Object.fromEntries(known.map((event) => [event, [{ hooks: [{ type: 'command', command: command(event) }] }]]));
   const settingsPath = join(dir, 'settings.json');
   const statusLine = { type: 'command', command: command('StatusLine'), padding: 0 };
   writeFileSync(settingsPath, JSON.stringify({ statusLine, ...extraSettings, hooks }, null, 2));

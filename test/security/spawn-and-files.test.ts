@@ -4,12 +4,14 @@
 import t from 'tap';
 import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { startFake, fakeDoc, walk, FAKE_CLAUDE } from '../faults/fake-flower.js';
 import { validateStep } from '../../src/core/step-name.js';
 import { openNotesStore } from '../../src/adapters/notes-store.js';
 
 t.test('step names never leave the notes folder', async (t) => {
-  const wb = '/work/bench';
+  // Any absolute folder will do: nothing is written, only paths are computed.
+  const wb = join(tmpdir(), 'flower-bench');
   for (const raw of ['../../x', '/etc/passwd', 'a\u0000b', '..', 'x/../../y', '..\\..\\z', '~/.ssh/k', 'a\nb']) {
     const checked = validateStep(raw);
     if ('problem' in checked) {

@@ -1,0 +1,123 @@
+// Claude Code's hook payloads (claude-code-facts.md §4.3, §4.4, §12) as one discriminated union of
+// validated fields: readHook() takes the event name and the untrusted stdin JSON and keeps only fields of
+// the expected type, so callers never take a Record<string, unknown> apart inline. Pure.
+
+/** the fields every hook payload carries; null when absent or of the wrong type */
+export interface HookBase {
+  sessionId: string | null;
+  transcriptPath: string | null;
+  cwd: string | null;
+  /** set only inside a subagent: its calls are not the main thread's boundaries */
+  agentId: string | null;
+}
+
+export interface StatusLineInput {
+  event: 'statusline';
+  sessionId: string | null;
+  transcriptPath: string | null;
+  modelId: string | null;
+  /** context_window.context_window_size, from 2.0.65 */
+  contextWindowSize: number | null;
+  /** context_window.used_percentage; null before the first reply */
+  usedPercentage: number | null;
+  /** the release that built the payload, e.g. "2.1.332" */
+  version: string | null;
+}
+
+export type HookEvent =
+  | (HookBase & { event: 'SessionStart'; source: string | null; model: string | null })
+  | (HookBase & { event: 'UserPromptSubmit'; prompt: string | null })
+  | (HookBase & { event: 'PreToolUse'; toolName: string | null; toolUseId: string | null; toolInput: Record<string, unknown> | null })
+  | (HookBase & { event: 'PostToolUse'; toolName: string | null; toolUseId: string | null })
+  | (HookBase & { event: 'PermissionRequest'; toolName: string | null; toolInput: Record<string, unknown> | null })
+  | (HookBase & { event: 'Stop'; stopHookActive: boolean; lastAssistantMessage: string | null })
+  | (HookBase & { event: 'StopFailure'; error: string | null; errorDetails: string | null; lastAssistantMessage: string | null })
+  | (HookBase & { event: 'Notification'; message: string | null; notificationType: string | null })
+  | (HookBase & { event: 'PreCompact'; trigger: string | null; customInstructions: string | null })
+  | (HookBase & { event: 'PostCompact'; trigger: string | null; compactSummary: string | null })
+  | (HookBase & { event: 'SessionEnd'; reason: string | null })
+  | StatusLineInput
+  | (HookBase & { event: 'unknown'; name: string });
+
+export type HookEventName = Exclude<HookEvent['event'], 'unknown' | 'statusline'>;
+
+/** every hook flower-pty can handle, in the order the settings file lists them */
+export const HANDLED_HOOKS: readonly HookEventName[] = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PreToolUse',
+  'PostToolUse',
+  'PermissionRequest',
+  'Stop',
+  'StopFailure',
+  'Notification',
+  'PreCompact',
+  'PostCompact',
+  'SessionEnd',
+];
+
+type Fields = Record<string, unknown>;
+
+function isObject(value: unknown): value is Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function str(p: Fields, key: string): string | null {
+  const value = p[key];
+  return typeof value === 'string' ? value : null;
+}
+
+function num(p: Fields, key: string): number | null {
+  const value = p[key];
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+function obj(p: Fields, key: string): Fields | null {
+  const value = p[key];
+  return isObject(value) ? value : null;
+}
+
+// The event name the hook client was started with wins over hook_event_name: it is what the settings
+// file registered. A payload that is not an object reads as one with no fields.
+export function readHook(event: string, payload: unknown): HookEvent {
+  const p: Fields = isObject(payload) ? payload : {};
+  if (event === 'statusline') {
+    const window = obj(p, 'context_window') ?? {};
+    return {
+      event: 'statusline',
+      sessionId: str(p, 'session_id'),
+      transcriptPath: str(p, 'transcript_path'),
+      modelId: str(obj(p, 'model') ?? {}, 'id'),
+      contextWindowSize: num(window, 'context_window_size'),
+      usedPercentage: num(window, 'used_percentage'),
+      version: str(p, 'version'),
+    };
+  }
+  const base: HookBase = { sessionId: str(p, 'session_id'), transcriptPath: str(p, 'transcript_path'), cwd: str(p, 'cwd'), agentId: str(p, 'agent_id') || null };
+  switch (event) {
+    case 'SessionStart':
+      return { ...base, event, source: str(p, 'source'), model: str(p, 'model') };
+    case 'UserPromptSubmit':
+      return { ...base, event, prompt: str(p, 'prompt') };
+    case 'PreToolUse':
+      return { ...base, event, toolName: str(p, 'tool_name'), toolUseId: str(p, 'tool_use_id'), toolInput: obj(p, 'tool_input') };
+    case 'PostToolUse':
+      return { ...base, event, toolName: str(p, 'tool_name'), toolUseId: str(p, 'tool_use_id') };
+    case 'PermissionRequest':
+      return { ...base, event, toolName: str(p, 'tool_name'), toolInput: obj(p, 'tool_input') };
+    case 'Stop':
+      return { ...base, event, stopHookActive: p['stop_hook_active'] === true, lastAssistantMessage: str(p, 'last_assistant_message') };
+    case 'StopFailure':
+      return { ...base, event, error: str(p, 'error'), errorDetails: str(p, 'error_details'), lastAssistantMessage: str(p, 'last_assistant_message') };
+    case 'Notification':
+      return { ...base, event, message: str(p, 'message'), notificationType: str(p, 'notification_type') };
+    case 'PreCompact':
+      return { ...base, event, trigger: str(p, 'trigger'), customInstructions: str(p, 'custom_instructions') };
+    case 'PostCompact':
+      return { ...base, event, trigger: str(p, 'trigger'), compactSummary: str(p, 'compact_summary') };
+    case 'SessionEnd':
+      return { ...base, event, reason: str(p, 'reason') };
+    default:
+      return { ...base, event: 'unknown', name: event };
+  }
+}

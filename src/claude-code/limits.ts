@@ -1,0 +1,22 @@
+// Claude Code's numeric limits that shape a handoff (claude-code-facts.md §2.2, §2.4, §12), in one place.
+// The client-side refusal line stays in core/policy.ts (the state machine uses it and core imports only
+// core) and is re-exported here. Pure.
+import { CLAUDE_ENV } from './launch.js';
+
+export { clientBlockLimit } from '../core/policy.js';
+
+// flower-pty sets CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE to the window itself: the writing turn may then climb
+// to whatever the API accepts, and only the API's own "prompt is too long" refuses it (verified on 2.1.332
+// by test/claude-code/blocking-limit.test.ts: a 178k prompt on a 200k window is sent instead of refused).
+export function blockingLimitOverride(window: number): number {
+  return window;
+}
+
+// Claude Code honours this many consecutive Stop blocks and overrides the next one with a warning
+// (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP, default 8); the count resets at each new user prompt.
+export const STOP_BLOCK_CAP_DEFAULT = 8;
+
+export function stopBlockCap(env: Readonly<Record<string, string | undefined>>): number {
+  const n = Number(env[CLAUDE_ENV.stopHookBlockCap]);
+  return Number.isSafeInteger(n) && n > 0 ? n : STOP_BLOCK_CAP_DEFAULT;
+}

@@ -1,0 +1,61 @@
+// The per-run settings file (`claude --settings <file>`, claude-code-facts.md §4.2) for one release:
+// every hook flower-pty handles that THIS release knows, all routed to the hook client, plus the status
+// line. A release refuses the whole file over one hook name it does not know, with a blocking "Settings
+// Error" dialog (2.1.77 and StopFailure, issue 11), so a hook is listed only from its first release. Pure.
+
+import { hasFeature, type Feature, type Release } from './release.js';
+import { HANDLED_HOOKS, type HookEventName } from './hooks.js';
+import { STATUSLINE_EVENT } from './launch.js';
+
+// The hooks that arrived after the oldest supported release; the rest exist on every one of them.
+const HOOK_FEATURE: Partial<Record<HookEventName, Feature>> = {
+  StopFailure: 'stopFailure',
+  PermissionRequest: 'permissionRequest',
+  PreCompact: 'preCompact',
+};
+
+// PostCompact is read when it comes (readHook) but not registered: flower-pty decides nothing on it, and
+// its first release is unknown, so listing it could cost an old release its whole settings file.
+const UNREGISTERED: ReadonlySet<HookEventName> = new Set<HookEventName>(['PostCompact']);
+
+/** the hook events to register for `release` (null: unknown, taken as the newest) */
+export function hookEventsFor(release: Release | null): HookEventName[] {
+  return HANDLED_HOOKS.filter((event) => {
+    if (UNREGISTERED.has(event)) return false;
+    const feature = HOOK_FEATURE[event];
+    return feature === undefined || hasFeature(release, feature);
+  });
+}
+
+// Claude kills a hook after this many seconds; the client gives up on the supervisor well before (15 s).
+export const HOOK_TIMEOUT_S = 60;
+
+export interface SettingsInput {
+  hookCommand: readonly string[]; // argv of the hook client: node and the absolute dist/hook-client.js
+  events?: readonly string[]; // default: hookEventsFor(release)
+  release?: Release | null;
+  statusLine: boolean; // install the status-line relay
+}
+
+// The settings object; no matcher, so every tool and every source fires.
+export function buildSettings(input: SettingsInput): Record<string, unknown> {
+  const base = input.hookCommand.map(shellQuote).join(' ');
+  const hooks: Record<string, unknown> = {};
+  for (const event of input.events ?? hookEventsFor(input.release ?? null)) {
+    hooks[event] = [{ hooks: [{ type: 'command', command: `${base} ${shellWord(event)}`, timeout: HOOK_TIMEOUT_S }] }];
+  }
+  const settings: Record<string, unknown> = { hooks };
+  if (input.statusLine) settings['statusLine'] = { type: 'command', command: `${base} ${STATUSLINE_EVENT}`, padding: 0 };
+  return settings;
+}
+
+// Claude runs a hook command through a shell, so every argv element goes in single quotes: spaces,
+// double quotes, `$()` and backticks stay literal; a single quote becomes '\''.
+export function shellQuote(arg: string): string {
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+// Event names are plain identifiers and read better bare; anything else is quoted like argv.
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_]+$/.test(word) ? word : shellQuote(word);
+}
