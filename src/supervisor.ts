@@ -9,6 +9,8 @@ import { dirname, join } from 'node:path';
 
 import { createRun, RUN_DEFAULTS } from './core/run-state.js';
 import type { Manifest } from './core/manifest.js';
+import type { Release } from './claude-code/release.js';
+import { stopBlockCap } from './claude-code/limits.js';
 import { openHookChannel, type HookChannel } from './adapters/hook-channel.js';
 import { writeRunSettings, findUserStatusLine, defaultHookCommand } from './adapters/run-settings.js';
 import { startRunLoop, type RunLoop } from './runtime/run-loop.js';
@@ -36,6 +38,8 @@ export interface SuperviseOptions {
   eventsPath: string | null;
   /** resume a lineage: the manifest and the newest frozen document from the workbench */
   resume: { manifest: Manifest; document: string | null } | null;
+  /** the release `claude --version` reported (null: unknown, taken as the newest): what the settings may register */
+  release?: Release | null;
   log: (line: string) => void;
   /** aborting ends the run cleanly (SIGTERM, SIGHUP, SIGINT) */
   signal?: AbortSignal;
@@ -81,6 +85,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
         writeTimeoutMs: opts.writeTimeoutMs,
         quietMs: opts.quietMs,
         ...RUN_DEFAULTS,
+        stopBlockCap: stopBlockCap(opts.env),
         ...opts.timings,
       },
       new Date().toISOString(),
@@ -93,7 +98,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
     if (opts.handoff) {
       channel = await openHookChannel({ handler: (msg) => loop?.hook(msg.event, msg.payload) ?? '' });
       userStatusLine = await findUserStatusLine({ configDir, cwd: cwdReal });
-      settingsPath = await writeRunSettings({ dir: runDir, hookCommand: defaultHookCommand(), statusLine: true });
+      settingsPath = await writeRunSettings({ dir: runDir, hookCommand: defaultHookCommand(), statusLine: true, release: opts.release ?? null });
     }
     // chokidar cannot see a file appear in a folder that does not exist yet: make the folder first.
     if (documents.currentPath) await mkdir(dirname(documents.currentPath), { recursive: true });

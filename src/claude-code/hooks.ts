@@ -22,6 +22,8 @@ export interface StatusLineInput {
   usedPercentage: number | null;
   /** the release that built the payload, e.g. "2.1.332" */
   version: string | null;
+  /** a subscription session at 100% of a usage limit: when the latest such limit resets (unix seconds), §12 */
+  rateLimitResetsAt: number | null;
 }
 
 export type HookEvent =
@@ -77,6 +79,17 @@ function obj(p: Fields, key: string): Fields | null {
   return isObject(value) ? value : null;
 }
 
+// rate_limits.{five_hour,seven_day}: the latest reset among the limits that are used up.
+function exhaustedLimitReset(limits: Fields | null): number | null {
+  let reset: number | null = null;
+  for (const value of Object.values(limits ?? {})) {
+    if (!isObject(value) || num(value, 'used_percentage') === null || (num(value, 'used_percentage') as number) < 100) continue;
+    const at = num(value, 'resets_at');
+    if (at !== null) reset = Math.max(reset ?? 0, at);
+  }
+  return reset;
+}
+
 // The event name the hook client was started with wins over hook_event_name: it is what the settings
 // file registered. A payload that is not an object reads as one with no fields.
 export function readHook(event: string, payload: unknown): HookEvent {
@@ -91,6 +104,7 @@ export function readHook(event: string, payload: unknown): HookEvent {
       contextWindowSize: num(window, 'context_window_size'),
       usedPercentage: num(window, 'used_percentage'),
       version: str(p, 'version'),
+      rateLimitResetsAt: exhaustedLimitReset(obj(p, 'rate_limits')),
     };
   }
   const base: HookBase = { sessionId: str(p, 'session_id'), transcriptPath: str(p, 'transcript_path'), cwd: str(p, 'cwd'), agentId: str(p, 'agent_id') || null };

@@ -129,6 +129,7 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
         quietMs: 2_000,
         eventsPath: o.events ? resolve(cwd, o.events) : null,
         resume,
+        release,
         log: log.write,
       },
       { plain: o.plain, notify: o.notify, documentPath: workbench ? openNotesStore(workbench, step).currentPath : null },

@@ -283,7 +283,7 @@ function onStart(o: Out, now: number): void {
   });
   // --continue: a fresh session seeded with the newest frozen document.
   if (o.s.machine.generation > 0) o.do({ type: 'read-seed', generation: o.s.manifest.generations.length + 1 });
-  else o.do({ type: 'spawn', generation: 1, successor: false, prompt: o.s.settings.prompt });
+  else o.do({ type: 'spawn', generation: 1, successor: false, prompt: o.s.settings.prompt, window: o.s.policy.window });
   void now;
 }
 
@@ -294,7 +294,7 @@ function onSeedRead(o: Out, e: Extract<RunEvent, { type: 'seed-read' }>): void {
   // A person changed it during review: keep the model's draft beside it and record how much.
   if (s.frozen && seed.humanEdit) o.do({ type: 'save-draft', generation: s.frozen.generation, text: s.frozen.text, changed: seed.humanEdit.changed });
   o.set({ seededText: seed.seededText, pendingEditNote: null });
-  o.do({ type: 'spawn', generation: e.generation, successor: true, prompt: seed.prompt });
+  o.do({ type: 'spawn', generation: e.generation, successor: true, prompt: seed.prompt, window: o.s.policy.window });
 }
 
 function onSpawned(o: Out, e: Extract<RunEvent, { type: 'spawned' }>): void {

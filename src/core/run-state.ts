@@ -115,7 +115,7 @@ export type RunEffect =
   | { type: 'read-seed'; generation: number }
   | { type: 'save-draft'; generation: number; text: string; changed: SectionKey[] }
   /** start claude; answered by `spawned` or `spawn-failed` */
-  | { type: 'spawn'; generation: number; successor: boolean; prompt: string | null }
+  | { type: 'spawn'; generation: number; successor: boolean; prompt: string | null; window: number }
   | { type: 'end-child' }
   /** put `request` in a file and type `line` (with `{file}` replaced by its path) into claude's prompt, then Enter */
   | { type: 'type-into-child'; request: string; line: string }

@@ -27,6 +27,8 @@ export interface ChildSpec {
   generation: number;
   sessionId: string;
   prompt: string | null;
+  /** the policy window: claude's own refusal line is lifted to it */
+  window: number;
   cols: number;
   rows: number;
 }

@@ -66,6 +66,7 @@ export function realChildPort(config: ChildLaunchConfig): ChildPort {
         baseEnv: config.env,
         channel: config.channel,
         userStatusLine: config.userStatusLine,
+        window: spec.window,
       };
       const args = config.handoff ? launchArgs(launch) : [...config.claudeArgs, ...(prompt ? [prompt] : [])];
       const pty = spawnPty({ file: claude, args, cwd: config.cwd, env: launchEnv(launch), cols: spec.cols, rows: spec.rows });

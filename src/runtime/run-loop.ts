@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { decide } from '../core/run-decide.js';
-import { toHookEvent } from '../core/hook-event.js';
+import { toHookEvent } from '../claude-code/run-hook.js';
 import { createTitleFilter } from '../core/title-filter.js';
 import type { RunEffect, RunEvent, RunState } from '../core/run-state.js';
 import type { Host } from '../hosts/host.js';
@@ -126,7 +126,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
         return;
       }
       case 'spawn':
-        await spawn(effect.generation, effect.successor, effect.prompt);
+        await spawn(effect.generation, effect.successor, effect.prompt, effect.window);
         return;
       case 'end-child':
         // Not awaited: the exit arrives as an event, and hook answers must not queue behind it.
@@ -156,7 +156,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
     });
   }
 
-  async function spawn(generation: number, successor: boolean, prompt: string | null): Promise<void> {
+  async function spawn(generation: number, successor: boolean, prompt: string | null, window: number): Promise<void> {
     const sessionId = randomUUID();
     const { cols, rows } = face.size();
     const titles = createTitleFilter();
@@ -164,7 +164,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
     let self: typeof child = null;
     try {
       const handle = await ports.child.spawn(
-        { generation, sessionId, prompt, cols, rows },
+        { generation, sessionId, prompt, window, cols, rows },
         {
           data: (data) => {
             if (child !== self) return;

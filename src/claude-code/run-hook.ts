@@ -1,0 +1,37 @@
+// A validated hook payload of any release (hooks.ts readHook) as the run's own HookEvent: the one
+// place where Claude Code's field names meet the core's decisions. Pure.
+
+import { readHook } from './hooks.js';
+import { toolSummary, type HookEvent } from '../core/hook-event.js';
+
+// `event` is the name the hook client was registered for, or 'statusline'.
+export function toHookEvent(event: string, payload: unknown): HookEvent {
+  const h = readHook(event, payload);
+  if (h.event === 'statusline') return { kind: 'statusline', sessionId: h.sessionId, windowSize: h.contextWindowSize && h.contextWindowSize > 0 ? h.contextWindowSize : null, rateLimitResetsAt: h.rateLimitResetsAt };
+  const sessionId = h.sessionId;
+  const subagent = h.agentId !== null;
+  switch (h.event) {
+    case 'SessionStart':
+      return { kind: 'session-start', sessionId, transcriptPath: h.transcriptPath, source: h.source ?? 'startup' };
+    case 'UserPromptSubmit':
+      return { kind: 'prompt-submit', sessionId, prompt: h.prompt };
+    case 'PostToolUse':
+      return { kind: 'post-tool', sessionId, subagent, tool: h.toolName ?? '' };
+    case 'PreToolUse':
+      return { kind: 'pre-tool', sessionId, subagent, tool: h.toolName ?? '' };
+    case 'PermissionRequest': {
+      const tool = h.toolName ?? 'a tool';
+      return { kind: 'permission-request', sessionId, tool, summary: toolSummary(tool, h.toolInput) };
+    }
+    case 'Stop':
+      return { kind: 'stop', sessionId, lastMessage: h.lastAssistantMessage ?? '', stopHookActive: h.stopHookActive };
+    case 'StopFailure':
+      return { kind: 'stop-failure', sessionId, error: h.error ?? '', details: h.errorDetails ?? '', lastMessage: h.lastAssistantMessage ?? '' };
+    case 'Notification':
+      return { kind: 'notification', sessionId, type: h.notificationType ?? '', message: h.message ?? '' };
+    case 'PreCompact':
+      return { kind: 'pre-compact', sessionId, trigger: h.trigger === 'auto' || h.trigger === 'manual' ? h.trigger : 'other' };
+    default:
+      return { kind: 'other', sessionId, event: h.event === 'unknown' ? h.name : h.event };
+  }
+}
