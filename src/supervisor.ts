@@ -58,6 +58,8 @@ export interface SuperviseOptions {
   signal?: AbortSignal;
   /** where bell and desktop notifications go (null: --no-notify or not a terminal) */
   notify: ((sequence: string) => void) | null;
+  /** --notify-command: run for each event worth a person's attention (adapters/notify-command.ts); null or absent: none */
+  notifyCommand?: string | null;
 }
 
 export interface SuperviseResult {

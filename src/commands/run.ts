@@ -12,6 +12,7 @@ import { refusedClaudeArg } from '../child-launch.js';
 import { readManifest } from '../adapters/manifest-store.js';
 import { openNotesStore } from '../adapters/notes-store.js';
 import { openLog } from '../adapters/log-file.js';
+import { checkNotifyCommand } from '../adapters/notify-command.js';
 import { supervise, type SuperviseOptions, type SuperviseResult } from '../supervisor.js';
 import { createPlainHost } from '../hosts/plain-host.js';
 import { createSplitHost } from '../hosts/split-host.js';
@@ -35,6 +36,8 @@ export interface RunCommandOptions {
   keepAutoCompact: boolean;
   continue: boolean;
   notify: boolean;
+  /** --notify-command: a shell command run for each event that needs a person (null: none) */
+  notifyCommand: string | null;
   verbose: boolean;
 }
 
@@ -78,6 +81,7 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
     ...(o.maxGenerations !== undefined ? { maxGenerations: o.maxGenerations } : {}),
     env: process.env,
   });
+  if (o.notifyCommand !== null) checkNotifyCommand(o.notifyCommand);
   const claude = resolveClaude({ ...(o.claude !== undefined ? { flag: o.claude } : {}), env: process.env, cwd });
 
   let resume: SuperviseOptions['resume'] = null;
@@ -127,6 +131,7 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
         eventsPath: o.events ? resolve(cwd, o.events) : null,
         resume,
         log: log.write,
+        notifyCommand: o.notifyCommand,
       },
       { plain: o.plain, notify: o.notify, documentPath: workbench ? openNotesStore(workbench, step).currentPath : null },
     );
