@@ -59,6 +59,7 @@ function runOptions(y: Argv) {
       'keep-auto-compact': { type: 'boolean', default: false, describe: "keep Claude Code's auto-compact as a backstop (defeats the handoff: not recommended)" },
       continue: { type: 'boolean', default: false, describe: 'resume a lineage: a new session seeded with the newest frozen document' },
       notify: { type: 'boolean', describe: 'bell and desktop notification on handoff, degraded handoff, brake and exit' },
+      'notify-command': { type: 'string', describe: 'run this shell command for each event that needs a person (the event in $FLOWER_PTY_EVENT, $FLOWER_PTY_MESSAGE)' },
       verbose: { type: 'boolean', alias: 'v', default: false, describe: 'print the endpoint, model, window, thresholds and the masked token, then start' },
     });
 }
@@ -106,6 +107,7 @@ export async function run(argv: string[]): Promise<number> {
         keepAutoCompact: args['keep-auto-compact'],
         continue: args.continue,
         notify: args.notify ?? cfg.notify ?? true,
+        notifyCommand: args['notify-command'] ?? cfg['notify-command'] ?? null,
         verbose: args.verbose,
       });
     })

@@ -14,6 +14,8 @@ import { stopBlockCap } from './claude-code/limits.js';
 import { openHookChannel, type HookChannel } from './adapters/hook-channel.js';
 import { writeRunSettings, findUserStatusLine, defaultHookCommand } from './adapters/run-settings.js';
 import { startRunLoop, type RunLoop } from './runtime/run-loop.js';
+import { createNotifier } from './adapters/notify-command.js';
+import { readGitFacts } from './adapters/git-facts.js';
 import {
   realChildPort, realDocumentPort, realEventsPort, realLineagePort, realTranscriptPort, terminalAlert, wallClock,
 } from './runtime/real-ports.js';
@@ -47,6 +49,8 @@ export interface SuperviseOptions {
   notify: ((sequence: string) => void) | null;
   /** timings of the walk-away checks, for tests (defaults: RUN_DEFAULTS) */
   timings?: Partial<Pick<typeof RUN_DEFAULTS, 'stopWaitMs' | 'earlyExitMs' | 'hooklessAfterMs' | 'turnHooklessAfterMs' | 'parkedRetryMs'>>;
+  /** --notify-command: run for each event worth a person's attention (adapters/notify-command.ts); null or absent: none */
+  notifyCommand?: string | null;
 }
 
 export interface SuperviseResult {
@@ -109,6 +113,10 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
       handoff: opts.handoff, keepAutoCompact: opts.keepAutoCompact, settingsPath,
       channel: channel ? { socketPath: channel.socketPath, token: channel.token } : null, userStatusLine, spillDir,
     });
+    // The notify command is told through its environment only, never blocks the run, and is rate-limited.
+    const notifier = opts.notifyCommand
+      ? createNotifier({ command: opts.notifyCommand, log: (line) => opts.log(`notify-command: ${line}`), env: opts.env, run: `${opts.step} in ${cwdReal}`, cwd: cwdReal })
+      : null;
     loop = startRunLoop(
       state,
       {
@@ -120,13 +128,18 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
         clock: wallClock,
         log: opts.log,
         alert: terminalAlert(opts.notify),
+        tell: (event) => void notifier?.notify(event),
+        gitFacts: () => readGitFacts({ cwd: opts.cwd, env: opts.env }),
       },
       host,
     );
     const running = loop;
     if (opts.signal?.aborted) running.quit();
     else opts.signal?.addEventListener('abort', () => running.quit(), { once: true });
-    return await running.done;
+    const result = await running.done;
+    // The last notification (the run ended) gets a moment to leave before the process does.
+    await notifier?.drain(3_000);
+    return result;
   } finally {
     await channel?.close();
     await rm(runDir, { recursive: true, force: true });

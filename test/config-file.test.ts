@@ -72,6 +72,11 @@ t.test('bad input: one line naming the source and the problem, exit code 2, neve
   }
   t.same(parseConfigText('{"plain": "yes", "notify": false, "window": "1m"}', 'cfg'), { plain: true, notify: false, window: 1_000_000 });
   t.throws(() => configFromEnv({ FLOWER_PTY_HEADROOM: 'lots' }), /^FLOWER_PTY_HEADROOM expects a token count/);
+  // The notify command is kept byte for byte: it is run by /bin/sh exactly as the person wrote it.
+  const command = `notify-send flower-pty "$FLOWER_PTY_MESSAGE"`;
+  t.same(parseConfigText(JSON.stringify({ 'notify-command': command }), 'cfg'), { 'notify-command': command });
+  t.same(configFromEnv({ FLOWER_PTY_NOTIFY_COMMAND: command }), { 'notify-command': command });
+  t.throws(() => parseConfigText('{"notify-command": ""}', 'cfg'), /^cfg: "notify-command" expects a non-empty string/);
   const dir = mkdtempSync(join(tmpdir(), 'flower-config-dir-'));
   t.throws(() => readConfigFile(dir), /is a folder, not a config file/);
 });
@@ -98,7 +103,7 @@ t.test('the built cli: flags > env > project > user in -v, and a bad file stops 
   writeFileSync(join(cwd, '.flower', 'config.json'), '{"window": 200000, "colour": "red"}');
   r = cli(base, cwd, env);
   t.equal(r.code, 2);
-  t.equal(r.stderr.trim(), `flower-pty: ${join(cwd, '.flower', 'config.json')}: unknown key "colour" (known: window, headroom, max-generations, workbench, step, review, write-timeout, events, log, plain, notify, claude)`);
+  t.equal(r.stderr.trim(), `flower-pty: ${join(cwd, '.flower', 'config.json')}: unknown key "colour" (known: window, headroom, max-generations, workbench, step, review, write-timeout, events, log, plain, notify, notify-command, claude)`);
   t.notMatch(r.stderr, /lineage in/, 'nothing started');
   r = cli(base, cwd, { ...env, FLOWER_PTY_REVIEW: 'soon' });
   t.equal(r.code, 2, 'a bad variable is refused before the files are read');

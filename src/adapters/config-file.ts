@@ -20,6 +20,7 @@ export interface ConfigValues {
   log?: string;
   plain?: boolean;
   notify?: boolean;
+  'notify-command'?: string;
   claude?: string;
 }
 
@@ -41,6 +42,7 @@ export const CONFIG_KEYS: Readonly<Record<ConfigKey, { kind: Kind; env: string }
   log: { kind: 'string', env: 'FLOWER_PTY_LOG' },
   plain: { kind: 'boolean', env: 'FLOWER_PTY_PLAIN' },
   notify: { kind: 'boolean', env: 'FLOWER_PTY_NOTIFY' },
+  'notify-command': { kind: 'string', env: 'FLOWER_PTY_NOTIFY_COMMAND' },
   claude: { kind: 'string', env: 'FLOWER_PTY_CLAUDE' },
 };
 

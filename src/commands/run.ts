@@ -13,6 +13,7 @@ import { refusedClaudeArg } from '../child-launch.js';
 import { readManifest } from '../adapters/manifest-store.js';
 import { openNotesStore } from '../adapters/notes-store.js';
 import { openLog } from '../adapters/log-file.js';
+import { checkNotifyCommand } from '../adapters/notify-command.js';
 import { supervise, type SuperviseOptions, type SuperviseResult } from '../supervisor.js';
 import { createPlainHost } from '../hosts/plain-host.js';
 import { createSplitHost } from '../hosts/split-host.js';
@@ -36,6 +37,8 @@ export interface RunCommandOptions {
   keepAutoCompact: boolean;
   continue: boolean;
   notify: boolean;
+  /** --notify-command: a shell command run for each event that needs a person (null: none) */
+  notifyCommand: string | null;
   verbose: boolean;
 }
 
@@ -79,6 +82,7 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
     ...(o.maxGenerations !== undefined ? { maxGenerations: o.maxGenerations } : {}),
     env: process.env,
   });
+  if (o.notifyCommand !== null) checkNotifyCommand(o.notifyCommand);
   const claude = resolveClaude({ ...(o.claude !== undefined ? { flag: o.claude } : {}), env: process.env, cwd });
   // Know the release before spawning: too old is refused here, the rest is what the settings may register.
   const release = await requireSupportedRelease({ claude, env: process.env, verbose: o.verbose, say: (s) => process.stderr.write(`flower-pty: ${s}\n`) });
@@ -131,6 +135,7 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
         resume,
         release,
         log: log.write,
+        notifyCommand: o.notifyCommand,
       },
       { plain: o.plain, notify: o.notify, documentPath: workbench ? openNotesStore(workbench, step).currentPath : null },
     );

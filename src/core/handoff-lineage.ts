@@ -5,6 +5,7 @@ import { degradedDocument, diffSections, isDegraded, type HandoffDoc, type Secti
 import { parseDocument } from './handoff-parse.js';
 import { renderDocument } from './handoff-render.js';
 import { successorPrompt } from './handoff-prompts.js';
+import { restoreSceneFacts, withSceneFacts, type SceneFacts } from './scene-facts.js';
 
 export interface FrozenDocument {
   text: string;
@@ -13,7 +14,8 @@ export interface FrozenDocument {
 
 // The document to freeze: the model's, or a degraded one built from what parsed. With no text from
 // the model (a crash, a deadline), the document this generation started from is the last good state:
-// a successor that dies at once must not replace it with an empty shell.
+// a successor that dies at once must not replace it with an empty shell. With `facts`, the Scene ends
+// with flower-pty's own block (core/scene-facts.ts), replacing any older one.
 export function documentToFreeze(input: {
   text: string | null;
   degraded: boolean;
@@ -21,6 +23,7 @@ export function documentToFreeze(input: {
   seededText: string | null;
   originalPrompt: string;
   step: string;
+  facts?: SceneFacts;
 }): FrozenDocument {
   const source = input.text ?? (input.degraded ? input.seededText : null);
   const parsed = source !== null ? parseDocument(source) : null;
@@ -28,6 +31,10 @@ export function documentToFreeze(input: {
     input.degraded || parsed === null
       ? degradedDocument({ originalPrompt: input.originalPrompt, reason: input.reason ?? 'unknown', ...(parsed ? { partial: parsed.doc } : {}) })
       : parsed.doc;
+  if (input.facts) {
+    const withFacts = { ...doc, scene: withSceneFacts(doc.scene, input.facts) };
+    return { text: renderDocument(withFacts, { step: input.step }), doc: withFacts };
+  }
   return { text: renderDocument(doc, { step: input.step }), doc };
 }
 
@@ -38,6 +45,8 @@ export interface SuccessorSeed {
   missing: SectionKey[];
   /** a person changed the frozen document before the successor read it */
   humanEdit: { changed: SectionKey[] } | null;
+  /** a person's edit removed flower-pty's facts from the Scene; the prompt has them back (worth a log line) */
+  factsRestored: boolean;
 }
 
 // The successor's first prompt from the document as it is on disk now (human edits included); the
@@ -65,11 +74,14 @@ export function seedSuccessor(input: {
   const humanEdit =
     input.frozen && input.onDisk !== null && input.onDisk !== input.frozen.text ? { changed: diffSections(input.frozen.doc, parsed.doc).changed } : null;
   const degraded = isDegraded(parsed.doc) || parsed.degraded;
+  // The facts are flower-pty's, not the person's to lose by accident: a removed block comes back.
+  const facts = input.frozen ? restoreSceneFacts(parsed.doc.scene, input.frozen.doc.scene) : { scene: parsed.doc.scene, restored: false };
   return {
-    prompt: successorPrompt(parsed.doc, { ...(input.path ? { path: input.path } : {}), degraded, problems }),
+    prompt: successorPrompt({ ...parsed.doc, scene: facts.scene }, { ...(input.path ? { path: input.path } : {}), degraded, problems }),
     seededText: text,
     missing: parsed.missing,
     humanEdit,
+    factsRestored: facts.restored,
   };
 }
 

@@ -11,6 +11,7 @@ import { handoffRequest } from './handoff-prompts.js';
 import { isOverflowText } from './overflow.js';
 import { statusLine } from './status-text.js';
 import { runView, nextWake, continueAt } from './run-view.js';
+import { notifyEventOf } from './notify-policy.js';
 import type { HookEvent } from './hook-event.js';
 import type { GenerationFacts, RunEffect, RunEvent, RunState } from './run-state.js';
 
@@ -43,6 +44,8 @@ class Out {
   }
   emit(name: string, fields: Record<string, unknown> = {}): void {
     this.do({ type: 'emit', name, fields });
+    const tell = notifyEventOf(name, fields);
+    if (tell) this.do({ type: 'tell-person', event: tell });
   }
   manifest(next: Manifest, flush = false): void {
     this.set({ manifest: next });
@@ -104,6 +107,8 @@ function route(o: Out, event: RunEvent): void {
       return;
     case 'document-changed':
       return onDocumentChanged(o, event.text, event.now);
+    case 'facts-gathered':
+      return onFacts(o, event);
     case 'typed':
       // A person at the keyboard of a parked session decides when to continue it.
       if (o.s.waiting?.kind === 'parked' && !o.s.waiting.continued) o.set({ waiting: { ...o.s.waiting, continued: true } });
@@ -194,23 +199,32 @@ function notice(o: Out, n: Notice, now: number): void {
   void now;
 }
 
+// A freeze first gathers what flower-pty knows for certain (the Scene's facts), then writes.
 function freeze(o: Out, effect: Extract<Effect, { type: 'freeze' }>, now: number): void {
+  o.set({ freezing: true, pendingFreeze: { generation: effect.generation, modelText: effect.text, text: null, degraded: effect.degraded, reason: effect.reason ?? null } });
+  void now;
+  o.do({ type: 'gather-facts', generation: effect.generation });
+}
+
+function onFacts(o: Out, e: Extract<RunEvent, { type: 'facts-gathered' }>): void {
+  const pending = o.s.pendingFreeze;
+  if (!pending || pending.generation !== e.generation || pending.text !== null) return;
   const { text } = documentToFreeze({
-    text: effect.text,
-    degraded: effect.degraded,
-    ...(effect.reason ? { reason: effect.reason } : {}),
+    text: pending.modelText,
+    degraded: pending.degraded,
+    ...(pending.reason ? { reason: pending.reason } : {}),
     seededText: o.s.seededText,
     originalPrompt: originalPrompt(o),
     step: o.s.settings.step,
+    facts: { transcriptPath: o.s.gen?.transcriptPath ?? null, git: e.git },
   });
-  o.set({ freezing: true, pendingFreeze: { generation: effect.generation, text, degraded: effect.degraded, reason: effect.reason ?? null } });
-  void now;
-  o.do({ type: 'write-document', generation: effect.generation, text });
+  o.set({ pendingFreeze: { ...pending, text } });
+  o.do({ type: 'write-document', generation: e.generation, text });
 }
 
 function onDocumentWritten(o: Out, e: Extract<RunEvent, { type: 'document-written' }>): void {
   const pending = o.s.pendingFreeze;
-  if (!pending || pending.generation !== e.generation) return;
+  if (!pending || pending.generation !== e.generation || pending.text === null) return;
   if (e.error) {
     o.do({ type: 'log', line: `could not write the handoff document: ${e.error}` });
     o.emit('error', { message: `could not write the handoff document: ${e.error}` });
@@ -291,6 +305,7 @@ function onSeedRead(o: Out, e: Extract<RunEvent, { type: 'seed-read' }>): void {
   const s = o.s;
   const seed = seedSuccessor({ onDisk: e.onDisk, kept: s.kept, frozen: s.frozen, path: s.settings.documentPath, originalPrompt: originalPrompt(o), step: s.settings.step });
   if (seed.missing.length > 0) o.emit('document-problem', { missing: seed.missing, path: s.settings.documentPath });
+  if (seed.factsRestored) o.emit('facts-restored', { path: s.settings.documentPath });
   // A person changed it during review: keep the model's draft beside it and record how much.
   if (s.frozen && seed.humanEdit) o.do({ type: 'save-draft', generation: s.frozen.generation, text: s.frozen.text, changed: seed.humanEdit.changed });
   o.set({ seededText: seed.seededText, pendingEditNote: null });
@@ -494,7 +509,7 @@ function onStopFailure(o: Out, hook: Extract<HookEvent, { kind: 'stop-failure' }
     const autoContinue = /usage limit|hit your/i.test(hook.lastMessage) || !/API Error/i.test(hook.lastMessage);
     const since = o.s.waiting?.kind === 'parked' ? o.s.waiting.since : now;
     o.set({ waiting: { kind: 'parked', since, until, autoContinue, continued: false }, note: 'parked on a usage limit' });
-    o.emit('parked', { generation: o.s.machine.generation, until: until === null ? null : iso(until), autoContinue });
+    o.emit('parked', { generation: o.s.machine.generation, until: until === null ? null : iso(until), ...(until !== null ? { untilMs: until } : {}), autoContinue });
     return '';
   }
   if (o.s.machine.phase === 'writing') feed(o, { type: 'turn-end', now });

@@ -10,6 +10,8 @@ import type { MeterSignal } from './context-meter.js';
 import type { HookEvent } from './hook-event.js';
 import type { SectionKey } from './handoff-doc.js';
 import type { StatusView } from './status-view.js';
+import type { NotifyEvent } from './notify-policy.js';
+import type { GitFacts } from './scene-facts.js';
 
 export interface RunSettings {
   handoff: boolean;
@@ -80,7 +82,8 @@ export interface RunState {
   readonly note: string;
   /** a freeze is on its way to disk: the face keeps the old view until the document is there */
   readonly freezing: boolean;
-  readonly pendingFreeze: { generation: number; text: string; degraded: boolean; reason: string | null } | null;
+  /** a freeze waiting for its facts (`text` null) or for the disk */
+  readonly pendingFreeze: { generation: number; modelText: string | null; text: string | null; degraded: boolean; reason: string | null } | null;
   /** a Stop hook waiting for its turn's last response to reach the transcript */
   readonly stopWait: { id: number; text: string; until: number } | null;
   readonly hooksMissing: boolean;
@@ -104,6 +107,7 @@ export type RunEvent =
   | { type: 'seed-read'; now: number; generation: number; onDisk: string | null }
   | { type: 'draft-saved'; now: number; generation: number; changed: SectionKey[]; path: string | null }
   | { type: 'document-changed'; now: number; text: string | null }
+  | { type: 'facts-gathered'; now: number; generation: number; git: GitFacts | null }
   | { type: 'typed'; now: number }
   | { type: 'command'; now: number; command: RunCommand }
   | { type: 'tick'; now: number };
@@ -112,6 +116,10 @@ export type RunEffect =
   /** the answer to hook call `id` (its stdout) */
   | { type: 'reply'; id: number; output: string }
   | { type: 'write-document'; generation: number; text: string }
+  /** what flower-pty knows for certain at a freeze (git HEAD, changed files); answered by `facts-gathered` */
+  | { type: 'gather-facts'; generation: number }
+  /** the --notify-command, for an event worth a person's attention (rate-limited by the notifier) */
+  | { type: 'tell-person'; event: NotifyEvent }
   | { type: 'read-seed'; generation: number }
   | { type: 'save-draft'; generation: number; text: string; changed: SectionKey[] }
   /** start claude; answered by `spawned` or `spawn-failed` */

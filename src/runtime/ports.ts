@@ -4,6 +4,8 @@
 
 import type { Manifest } from '../core/manifest.js';
 import type { MeterSignal } from '../core/context-meter.js';
+import type { NotifyEvent } from '../core/notify-policy.js';
+import type { GitFacts } from '../core/scene-facts.js';
 
 export interface Disposable {
   dispose(): void;
@@ -91,4 +93,8 @@ export interface Ports {
   log(line: string): void;
   /** bell and desktop notification, or nothing */
   alert(title: string, body: string): void;
+  /** the --notify-command (rate-limited there), or nothing */
+  tell(event: NotifyEvent): void;
+  /** the git work tree's HEAD and changed files, or null outside one */
+  gitFacts(): Promise<GitFacts | null>;
 }

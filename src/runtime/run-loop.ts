@@ -83,6 +83,9 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
       case 'alert':
         ports.alert(effect.title, effect.body);
         return;
+      case 'tell-person':
+        ports.tell(effect.event);
+        return;
       case 'log':
         ports.log(effect.line);
         return;
@@ -112,6 +115,11 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
           post({ type: 'document-written', now: now(), generation: effect.generation, path: null, archived: null, error: String(error) });
         }
         return;
+      case 'gather-facts': {
+        const git = await ports.gitFacts().catch(() => null);
+        post({ type: 'facts-gathered', now: now(), generation: effect.generation, git });
+        return;
+      }
       case 'read-seed': {
         const onDisk = await ports.documents.read().catch(() => null);
         post({ type: 'seed-read', now: now(), generation: effect.generation, onDisk });

@@ -36,6 +36,7 @@ const cases: Array<[string, string[], number, RegExp, Record<string, string>?]> 
   ['a step with nothing usable', ['--step', '../..', '--claude', fakeClaude], 2, /--step "..\/.." has no usable characters/],
   ['resuming in claude args', ['--claude', fakeClaude, '--', '--resume', 'abc'], 2, /--resume cannot be passed to claude: .*flower-pty --continue/],
   ['--continue with nothing to continue', ['--continue', '--claude', fakeClaude], 2, /--continue found nothing to continue: no manifest at .*start a run first/],
+  ['a blank notify command', ['--notify-command', ' ', '--claude', fakeClaude], 2, /--notify-command expects a shell command, e\.g\. 'notify-send/],
   ['a negative review', ['--review', '-3', '--claude', fakeClaude], 2, /--review expects a number of seconds/],
   ['replay of a missing file', ['replay', '/nonexistent.jsonl'], 2, /replay: no such file \/nonexistent.jsonl/],
   ['status without a run', ['status', '--workbench', '/nonexistent-wb'], 2, /no manifest at \/nonexistent-wb\/manifest.json: run flower-pty first/],
@@ -57,7 +58,7 @@ t.test('--help shows usage, examples and exit codes; --version the version', asy
   t.match(help.out, /flower-pty \[options\] \[prompt\] \[-- <claude args>\]/);
   t.match(help.out, /Examples:/);
   t.match(help.out, /Exit codes: 0 done/);
-  for (const flag of ['--window', '--headroom', '--workbench', '--step', '--review', '--events', '--plain', '--handoff', '--keep-auto-compact', '--continue', '--verbose']) t.match(help.out, flag);
+  for (const flag of ['--window', '--headroom', '--workbench', '--step', '--review', '--events', '--plain', '--handoff', '--keep-auto-compact', '--continue', '--verbose', '--notify-command']) t.match(help.out, flag);
   const version = flower(['--version']);
   t.equal(version.code, 0);
   t.match(version.out.trim(), /^\d+\.\d+\.\d+$/);

@@ -69,6 +69,8 @@ export interface World {
   requests: string[];
   logs: string[];
   alerts: string[];
+  /** the events the notify command was given */
+  told: string[];
   spawnError: string | null;
   loop: RunLoop;
   hook(event: string, payload: Json): Promise<string>;
@@ -92,7 +94,7 @@ export function startWorld(over: Partial<RunSettings> = {}): World {
   const w = {
     clock, children: [] as FakeChild[], documents: new Map<string, string>(), archived: [] as string[], manifests: [] as Manifest[],
     events: [] as World['events'], views: [] as StatusView[], shown: [] as World['shown'], requests: [] as string[], logs: [] as string[],
-    alerts: [] as string[], spawnError: null as string | null,
+    alerts: [] as string[], told: [] as string[], spawnError: null as string | null,
   } as unknown as World;
   const pathOf = (sessionId: string) => `/config/projects/-p/${sessionId}.jsonl`;
   const entry = (path: string) => {
@@ -176,6 +178,8 @@ export function startWorld(over: Partial<RunSettings> = {}): World {
     events: { emit: (name, fields) => void w.events.push({ name, fields }) },
     log: (line) => void w.logs.push(line),
     alert: (title, body) => void w.alerts.push(`${title}: ${body}`),
+    tell: (event) => void w.told.push(event.name),
+    gitFacts: async () => ({ head: 'abc1234', changedFiles: 2 }),
   };
   let input: (d: string) => void = () => {};
   let commands: (c: HostCommand) => void = () => {};

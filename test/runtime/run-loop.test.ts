@@ -25,7 +25,10 @@ t.test('a whole handoff: cut at the turn end, freeze, review, the successor seed
   w.append(sid, [response(160_000, COMPLETE_DOC)]);
   t.equal(await w.hook('Stop', { session_id: sid, last_assistant_message: COMPLETE_DOC }), '');
   await settle();
-  t.equal(w.documents.get('/p/.flower/notes/doc.md')?.includes('building the thing'), true, 'frozen to disk');
+  const frozen = w.documents.get('/p/.flower/notes/doc.md') ?? '';
+  t.equal(frozen.includes('building the thing'), true, 'frozen to disk');
+  t.match(frozen, /\[flower-pty facts · written by flower-pty, not by the model\]\n- previous session's transcript[^\n]*\/config\/projects\/-p\/[0-9a-f-]+\.jsonl\n- git HEAD abc1234, 2 files changed/, 'the Scene ends with what flower-pty knows for certain');
+  t.ok(w.told.includes('review'), 'the notify command hears that a document waits');
   t.ok(w.child().exited, 'the old claude was ended');
   t.equal(w.views.at(-1)?.phase, 'review');
   t.ok(w.events.findIndex((e) => e.name === 'review') > -1, 'a review event for the notify command');
@@ -106,6 +109,7 @@ t.test('parked on a usage limit: shown, evented, the pending cut kept, the auto-
   await w.hook('Notification', { session_id: sid, notification_type: 'quota_auto_resume_fired', message: '' });
   await w.hook('UserPromptSubmit', { session_id: sid, prompt: 'Your claude.ai usage limit has reset. Continue the task you were working on' });
   t.ok(w.events.some((e) => e.name === 'resumed'));
+  t.same(w.told.filter((x) => x === 'parked' || x === 'resumed'), ['parked', 'resumed'], 'told both');
   t.equal(w.views.at(-1)?.attention, null);
   t.equal(w.manifests.at(-1)?.original_prompt, 'go');
   w.append(sid, [response(156_000, 'went on')]);
@@ -163,6 +167,8 @@ t.test('claude dead in its first seconds: one stop with its own last lines, no d
   t.match(result.message, /before its first turn.*Invalid API key · Please run \/login/);
   t.equal(w.documents.size, 0, 'no degraded document');
   t.equal(w.children.length, 1, 'no chain of empty generations');
+  await settle();
+  t.equal(w.told.at(-1), 'crash-stop');
 });
 
 t.test('a spawn that fails never leaves the run respawning: a clean stop with the lineage intact', async (t) => {
@@ -192,4 +198,6 @@ t.test('an idle run sets no timer; a quit ends it', async (t) => {
   t.equal(result.exitCode, 0);
   t.equal(w.manifests.at(-1)?.generations[0]?.end, 'quit');
   t.ok(w.events.some((e) => e.name === 'ended'));
+  await settle();
+  t.equal(w.told.at(-1), 'ended');
 });

@@ -1,0 +1,150 @@
+// Which run events are worth a person's attention through --notify-command, the one-line message of each,
+// the environment the command gets them in, and the rate limit that keeps one stuck state from paging a
+// phone every few seconds. Pure: the clock comes in as `now` (ms), the adapter runs the command.
+
+export const NOTIFY_EVENTS = ['needs-permission', 'idle', 'parked', 'resumed', 'review', 'degraded', 'brake', 'crash-stop', 'ended'] as const;
+export type NotifyEventName = (typeof NOTIFY_EVENTS)[number];
+
+export type NotifyEvent =
+  /** claude waits for a person to approve a tool call; `tool` is what it asks for, e.g. "Bash touch x" */
+  | { name: 'needs-permission'; tool: string }
+  /** claude sits at its prompt waiting for its person */
+  | { name: 'idle' }
+  /** a usage limit parked the session; `resetsAtMs` is when it lifts (null: unknown) */
+  | { name: 'parked'; resetsAtMs: number | null }
+  | { name: 'resumed' }
+  /** a frozen handoff document waits for a person to read or edit it */
+  | { name: 'review'; document: string }
+  /** the session did not write its document: a mechanical one was used */
+  | { name: 'degraded'; reason: string; document: string | null }
+  | { name: 'brake'; reason: string }
+  | { name: 'crash-stop'; reason: string }
+  | { name: 'ended'; reason: string };
+
+/** one command run: the values the environment carries */
+export interface NotifySend {
+  event: NotifyEventName;
+  message: string;
+  document: string | null;
+}
+
+export interface NotifyState {
+  /** when each key (event + message) was last sent, in ms */
+  readonly lastSent: Readonly<Record<string, number>>;
+}
+
+export const INITIAL_NOTIFY_STATE: NotifyState = { lastSent: {} };
+
+/** a repeat of the same event with the same message inside this window is not sent again */
+export const DEFAULT_NOTIFY_WINDOW_MS = 5 * 60_000;
+
+// What ends a run is said every time: it happens once, and a person must never miss it.
+const NEVER_SUPPRESSED: ReadonlySet<NotifyEventName> = new Set(['brake', 'crash-stop', 'ended']);
+
+const MAX_DETAIL = 300;
+
+// Text from a transcript or a tool call may hold control characters or escapes; a notification shows
+// them raw (a terminal, a phone), so they become spaces, and a runaway command line is cut short.
+export function cleanNotifyText(text: string): string {
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/ {2,}/g, ' ').trim();
+  return flat.length > MAX_DETAIL ? `${flat.slice(0, MAX_DETAIL - 1)}…` : flat;
+}
+
+// A run event (as core/run-decide.ts emits it) as a notification, or null when it is not worth a person's
+// attention. Exit 3 is the brake, 4 a crash stop (errors.ts).
+export function notifyEventOf(name: string, fields: Record<string, unknown>): NotifyEvent | null {
+  const text = (key: string) => (typeof fields[key] === 'string' ? (fields[key] as string) : '');
+  switch (name) {
+    case 'needs-permission':
+      return { name, tool: text('what') || text('tool') || 'a tool' };
+    case 'idle':
+    case 'resumed':
+      return { name };
+    case 'parked':
+      return { name, resetsAtMs: typeof fields.untilMs === 'number' ? fields.untilMs : null };
+    case 'review':
+      return { name, document: text('path') || '(kept in memory: no workbench)' };
+    case 'degraded':
+      return { name, reason: text('reason'), document: text('path') || null };
+    case 'ended': {
+      const code = fields.exitCode;
+      const reason = text('message') || (code === 0 ? 'claude was quit' : `exit ${String(code)}`);
+      if (code === 3) return { name: 'brake', reason };
+      if (code === 4) return { name: 'crash-stop', reason };
+      return { name: 'ended', reason };
+    }
+    default:
+      return null;
+  }
+}
+
+// "03:04", the local wall-clock time a person compares with their own clock.
+function clockText(ms: number): string {
+  const at = new Date(ms);
+  return `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
+}
+
+export function notifyMessage(event: NotifyEvent): string {
+  switch (event.name) {
+    case 'needs-permission':
+      return `waiting for your permission: ${cleanNotifyText(event.tool)}`;
+    case 'idle':
+      return 'claude is idle, waiting for you';
+    case 'parked':
+      return event.resetsAtMs === null ? 'parked on a usage limit' : `parked on a usage limit until ${clockText(event.resetsAtMs)}`;
+    case 'resumed':
+      return 'the usage limit has lifted: the session goes on';
+    case 'review':
+      return `a handoff document waits for your review: ${cleanNotifyText(event.document)}`;
+    case 'degraded':
+      return `degraded handoff (the session did not write its document): ${cleanNotifyText(event.reason)}`;
+    case 'brake':
+      return `stopped by the brake: ${cleanNotifyText(event.reason)}`;
+    case 'crash-stop':
+      return `stopped after claude crashed: ${cleanNotifyText(event.reason)}`;
+    case 'ended':
+      return `the run ended: ${cleanNotifyText(event.reason)}`;
+  }
+}
+
+function documentOf(event: NotifyEvent): string | null {
+  if (event.name === 'review') return event.document;
+  if (event.name === 'degraded') return event.document;
+  return null;
+}
+
+// Whether to run the command for `event` now, and the state after. A repeat (same event, same message)
+// within `windowMs` of the last one sent is dropped; the end of a run never is.
+export function decideNotify(
+  state: NotifyState,
+  event: NotifyEvent,
+  now: number,
+  windowMs: number = DEFAULT_NOTIFY_WINDOW_MS,
+): { state: NotifyState; send?: NotifySend } {
+  const message = notifyMessage(event);
+  const key = `${event.name}\u0000${message}`;
+  const last = state.lastSent[key];
+  if (!NEVER_SUPPRESSED.has(event.name) && last !== undefined && now - last < windowMs) return { state };
+  return {
+    state: { lastSent: { ...state.lastSent, [key]: now } },
+    send: { event: event.name, message, document: documentOf(event) },
+  };
+}
+
+/** what identifies the run to the command: a label (e.g. the step and generation) and the folder */
+export interface NotifyRun {
+  run: string;
+  cwd: string;
+}
+
+// The only channel from flower-pty to the command: nothing is ever spliced into the command text.
+export function notifyEnv(send: NotifySend, run: NotifyRun): Record<string, string> {
+  const env: Record<string, string> = {
+    FLOWER_PTY_EVENT: send.event,
+    FLOWER_PTY_MESSAGE: `flower-pty (${cleanNotifyText(run.run)}): ${send.message}`,
+    FLOWER_PTY_RUN: run.run,
+    FLOWER_PTY_CWD: run.cwd,
+  };
+  if (send.document !== null) env.FLOWER_PTY_DOCUMENT = send.document;
+  return env;
+}
