@@ -14,9 +14,9 @@ export type NotifyEvent =
   | { name: 'parked'; resetsAtMs: number | null }
   | { name: 'resumed' }
   /** a frozen handoff document waits for a person to read or edit it */
-  | { name: 'review'; document: string }
+  | { name: 'review'; document: string; generation?: number }
   /** the session did not write its document: a mechanical one was used */
-  | { name: 'degraded'; reason: string; document: string | null }
+  | { name: 'degraded'; reason: string; document: string | null; generation?: number }
   | { name: 'brake'; reason: string }
   | { name: 'crash-stop'; reason: string }
   | { name: 'ended'; reason: string };
@@ -63,9 +63,11 @@ export function notifyEventOf(name: string, fields: Record<string, unknown>): No
     case 'parked':
       return { name, resetsAtMs: typeof fields.untilMs === 'number' ? fields.untilMs : null };
     case 'review':
-      return { name, document: text('path') || '(kept in memory: no workbench)' };
-    case 'degraded':
-      return { name, reason: text('reason'), document: text('path') || null };
+    case 'degraded': {
+      const generation = typeof fields.generation === 'number' ? { generation: fields.generation } : {};
+      if (name === 'review') return { name, document: text('path') || '(kept in memory: no workbench)', ...generation };
+      return { name, reason: text('reason'), document: text('path') || null, ...generation };
+    }
     case 'ended': {
       const code = fields.exitCode;
       const reason = text('message') || (code === 0 ? 'claude was quit' : `exit ${String(code)}`);
@@ -95,9 +97,10 @@ export function notifyMessage(event: NotifyEvent): string {
     case 'resumed':
       return 'the usage limit has lifted: the session goes on';
     case 'review':
-      return `a handoff document waits for your review: ${cleanNotifyText(event.document)}`;
+      // Each generation's document is news of its own: the generation keeps the rate limit from eating it.
+      return `${event.generation !== undefined ? `generation ${event.generation}'s` : 'a'} handoff document waits for your review: ${cleanNotifyText(event.document)}`;
     case 'degraded':
-      return `degraded handoff (the session did not write its document): ${cleanNotifyText(event.reason)}`;
+      return `degraded handoff${event.generation !== undefined ? ` of generation ${event.generation}` : ''} (the session did not write its document): ${cleanNotifyText(event.reason)}`;
     case 'brake':
       return `stopped by the brake: ${cleanNotifyText(event.reason)}`;
     case 'crash-stop':

@@ -93,3 +93,18 @@ t.test('the environment carries the event; the document only where there is one'
   tt.notOk('FLOWER_PTY_DOCUMENT' in notifyEnv(idle, run));
   tt.equal(decideNotify(INITIAL_NOTIFY_STATE, one.degraded, 0).send?.document, '/p/.flower/notes/交接-work.md');
 });
+
+t.test('run events map to notifications; each generation\'s document is news of its own', async (t) => {
+  const { notifyEventOf } = await import('../../src/core/notify-policy.js');
+  const first = notifyEventOf('review', { generation: 1, path: '/p/doc.md' })!;
+  const second = notifyEventOf('review', { generation: 2, path: '/p/doc.md' })!;
+  const a = decideNotify(INITIAL_NOTIFY_STATE, first, 0);
+  const b = decideNotify(a.state, second, 1_000);
+  t.ok(a.send && b.send, 'two reviews of the same file in a row both go out');
+  t.match(b.send?.message, /^generation 2's handoff document waits for your review: \/p\/doc\.md$/);
+  t.same(notifyEventOf('ended', { exitCode: 3, message: 'stopped after 8 generations' }), { name: 'brake', reason: 'stopped after 8 generations' });
+  t.same(notifyEventOf('ended', { exitCode: 4, message: 'claude crashed 3 times' }), { name: 'crash-stop', reason: 'claude crashed 3 times' });
+  t.same(notifyEventOf('ended', { exitCode: 0 }), { name: 'ended', reason: 'claude was quit' });
+  t.same(notifyEventOf('needs-permission', { what: 'Bash touch x' }), { name: 'needs-permission', tool: 'Bash touch x' });
+  t.equal(notifyEventOf('near', { context: 1 }), null, 'not every event pages a person');
+});

@@ -2,7 +2,8 @@
 // response is cut at that turn's end in every cycle; with hooks disabled by a policy the run says so
 // and still hands off (typed at the idle prompt); a permission wait is told at once.
 import t from 'tap';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bash, text, usageFor, type MockRequest } from '../../src/mock/messages-api.js';
 import { startFlower, handoffDoc, HANDOFF_ASK } from '../helpers/flower-run.js';
@@ -28,7 +29,12 @@ function autonomousTurns() {
 }
 
 t.test('every cycle asks for the document at the end of the turn whose last response crossed the line', async (t) => {
-  const f = await startFlower({ t, respond: autonomousTurns(), prompt: 'do the five steps', flowerArgs: ['--window', '100k', '--review', '0', '--max-generations', '3'] });
+  const notifyLog = join(tmpdir(), `flower-notify-${process.pid}-${Date.now()}.log`);
+  t.teardown(() => rmSync(notifyLog, { force: true }));
+  const f = await startFlower({
+    t, respond: autonomousTurns(), prompt: 'do the five steps',
+    flowerArgs: ['--window', '100k', '--review', '0', '--max-generations', '3', '--notify-command', `printf '%s|%s\\n' "$FLOWER_PTY_EVENT" "$FLOWER_PTY_DOCUMENT" >> ${notifyLog}`],
+  });
   const second = await f.waitForEvent('done', 240_000, (e) => e.generation === 2);
   t.equal(second.degraded, false);
   const writing = f.events().filter((e) => e.event === 'writing');
@@ -37,7 +43,11 @@ t.test('every cycle asks for the document at the end of the turn whose last resp
   const asks = f.api.requests.filter((r) => r.isMain && HANDOFF_ASK.test(r.lastUserText));
   t.equal(asks.length, 2);
   for (const ask of asks) t.match(ask.lastUserText, /Stop hook feedback/, 'asked through the Stop hook, not typed later');
-  t.match(readFileSync(f.documentPath, 'utf8'), /CYCLE-2/);
+  const doc = readFileSync(f.documentPath, 'utf8');
+  t.match(doc, /CYCLE-2/);
+  t.match(doc, /\[flower-pty facts · written by flower-pty, not by the model\]\n- previous session's transcript[^\n]*\.jsonl/, 'the Scene says where the predecessor\'s transcript is');
+  await f.run.waitFor(() => existsSync(notifyLog) && readFileSync(notifyLog, 'utf8').split('\n').filter((l) => l.startsWith('review|')).length >= 2, 20_000, 'the notify command ran for each review');
+  t.match(readFileSync(notifyLog, 'utf8'), new RegExp(`^review\\|${f.documentPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'), 'the document path reached it through the environment');
 });
 
 t.test('hooks disabled by a policy: said once, and the handoff is still asked at the idle prompt and frozen', async (t) => {

@@ -1,9 +1,11 @@
 // Faults in the child, with the fake claude: exits and kills mid-turn, mid-writing, right after a
 // handoff, and a crash loop. The run goes on (degraded, recorded) or hits the documented brake (exit 4).
 import t from 'tap';
-import { startFake, fakeDoc } from './fake-flower.js';
+import { startFake, fakeDoc, FAKE_CLAUDE } from './fake-flower.js';
+import { tempRoot } from '../helpers/real-claude.js';
+import { join } from 'node:path';
 import { DEGRADED_MARKER } from '../../src/core/handoff-doc.js';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, unlinkSync, writeFileSync } from 'node:fs';
 
 const FAST = ['--window', '100k', '--review', '0'];
 const promptOf = (argv: string[]) => argv[argv.indexOf('--') + 1] ?? '';
@@ -77,4 +79,28 @@ t.test('repeated crashes hit the brake (exit 4), not a restart storm', async (t)
   const m = await f.manifestWhen((m) => m.attempts >= 3);
   t.equal(m.attempts, 3);
   t.match(f.events().find((e) => e.event === 'stopped'), { exitCode: 4 });
+});
+
+t.test('the claude binary removed between generations (an update gone wrong): one line, a clean stop, the lineage intact', async (t) => {
+  const root = realpathSync(tempRoot(t, 'flower-gone-'));
+  const bin = join(root, 'bin');
+  mkdirSync(bin);
+  const claude = join(bin, 'claude');
+  writeFileSync(claude, `#!/bin/sh\nexec "${process.execPath}" "${FAKE_CLAUDE}" "$@"\n`, { mode: 0o755 });
+  const f = startFake({
+    t, root, claude,
+    script: { runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('BEFORE-THE-UPDATE') } }], default: { steps: [{ turn: 8_000 }] } },
+    prompt: 'go',
+    flowerArgs: ['--window', '100k', '--review', '3'],
+    env: { PATH: `${join(root, 'empty')}:/usr/bin:/bin` },
+  });
+  await f.waitForEvent('done', 30_000);
+  unlinkSync(claude);
+  const exit = await f.run.exited;
+  t.equal(exit.exitCode, 5, 'the documented exit code for a missing claude');
+  t.match(f.run.output(), /flower-pty: .*claude/);
+  t.notMatch(f.run.output(), /at .*\.js:\d+/, 'no stack trace');
+  const m = await f.manifestWhen((m) => m.generations?.[0]?.end === 'handoff');
+  t.equal(m.generations.length, 1, 'no half-started generation recorded');
+  t.match(readFileSync(f.documentPath, 'utf8'), /BEFORE-THE-UPDATE/, 'the document is there for --continue');
 });
