@@ -13,6 +13,7 @@ const EXAMPLES: Array<[string, string]> = [
   ['$0 --continue', 'pick a lineage up from the newest frozen document'],
   ['$0 replay ~/.claude/projects/-my-proj/<id>.jsonl --window 200k', 'what flower-pty would have done on a recorded session'],
   ['$0 status', 'print the lineage from .flower/manifest.json'],
+  ['$0 report --open', 'the lineage as one self-contained HTML page (.flower/report.html): curves, timeline, documents'],
   ['$0 demo', 'a full handoff cycle in about a minute, offline, in a throwaway folder'],
 ];
 
@@ -142,6 +143,30 @@ export async function run(argv: string[]): Promise<number> {
       async (args) => {
         const { runStatus } = await import('./commands/status.js');
         exitCode = await runStatus({ workbench: args.workbench, json: args.json, out: (line) => process.stdout.write(line + '\n') });
+      },
+    )
+    .command(
+      'report',
+      'write the lineage as one self-contained HTML page: context curves, timeline, documents, edits, cost',
+      (y) =>
+        y.options({
+          workbench: { type: 'string', default: process.env.FLOWER_PTY_WORKBENCH || '.flower', describe: 'the workbench folder (default $FLOWER_PTY_WORKBENCH, else .flower)' },
+          output: { alias: 'o', type: 'string', describe: 'the HTML file to write (default <workbench>/report.html)' },
+          events: { type: 'string', describe: "the run's --events file (default: the workbench config's events key, if any)" },
+          open: { type: 'boolean', default: false, describe: "open the page with the platform's opener (xdg-open / open)" },
+          json: { type: 'boolean', default: false, describe: 'print the same data as one JSON document instead of writing the page' },
+        }),
+      async (args) => {
+        const { runReport } = await import('./commands/report.js');
+        exitCode = await runReport({
+          workbench: args.workbench,
+          ...(args.output !== undefined ? { output: args.output } : {}),
+          ...(args.events !== undefined ? { events: args.events } : {}),
+          open: args.open,
+          json: args.json,
+          env: process.env,
+          out: (line) => process.stdout.write(line + '\n'),
+        });
       },
     )
     .command(
