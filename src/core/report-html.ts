@@ -246,6 +246,7 @@ ${legend}
 <h2>Generations</h2>
 ${timelineHtml(m)}
 ${m.generations.map((g, i) => generationHtml(g, GENERATION_COLOURS[i % GENERATION_COLOURS.length] as string)).join('\n')}
+${m.otherDocuments.length > 0 ? `<h2>Documents no generation of this lineage claims</h2>\n${m.otherDocuments.map(documentHtml).join('\n')}` : ''}
 <footer>Made by flower-pty report at ${when(m.generatedAt)} from the manifest, the documents, the events file and the transcripts. Self-contained: no script, no network.</footer>
 </body></html>
 `;

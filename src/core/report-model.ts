@@ -115,6 +115,8 @@ export interface ReportModel {
   /** missing or doubtful data, in words */
   notes: string[];
   generations: GenerationReport[];
+  /** frozen documents no generation claims (no manifest, or an older lineage's archive) */
+  otherDocuments: DocumentReport[];
 }
 
 const END_WORDS: Record<GenerationReport['end'], string> = {
@@ -373,5 +375,8 @@ export function buildReport(input: ReportInput): ReportModel {
     thresholds: window !== null && at !== null ? { window, at, warnAt: Math.max(POLICY_DEFAULTS.warnFloor, at - POLICY_DEFAULTS.warnGap) } : null,
     notes,
     generations,
+    otherDocuments: input.documents
+      .filter((d) => d.kind !== 'draft' && ![...docs.values()].includes(d))
+      .map((d) => ({ path: d.path, text: d.text, bytes: d.bytes, truncated: d.truncated, edit: null })),
   };
 }

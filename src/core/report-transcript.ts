@@ -92,12 +92,16 @@ export function createTranscriptScanner(opts: { at: number | null; maxPoints?: n
   const compactions: TranscriptScan['compactions'] = [];
   const overflows: TranscriptScan['overflows'] = [];
 
+  // A line cut across chunks is joined first: the pattern may straddle the cut.
   function lineTime(pieces: Uint8Array[]): number | null {
-    for (let k = pieces.length - 1; k >= 0; k--) {
-      const t = timestampIn(pieces[k] as Uint8Array);
-      if (t !== null) return t;
+    if (pieces.length <= 1) return pieces.length === 0 ? null : timestampIn(pieces[0] as Uint8Array);
+    const whole = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
+    let offset = 0;
+    for (const p of pieces) {
+      whole.set(p, offset);
+      offset += p.length;
     }
-    return null;
+    return timestampIn(whole);
   }
 
   function addPoint(p: CurvePoint): void {
@@ -146,7 +150,7 @@ export function createTranscriptScanner(opts: { at: number | null; maxPoints?: n
       if (start < chunk.length) {
         const rest = chunk.subarray(start);
         take(reader.push(rest), []);
-        partial.push(rest);
+        partial.push(rest.slice()); // a caller may reuse its buffer
       }
     },
     end() {
