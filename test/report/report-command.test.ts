@@ -83,7 +83,7 @@ t.test("the chart's points are the transcript's readings (x: their timestamps, y
       });
   }
   for (const m of html.matchAll(/<polyline class="curve" data-generation="(\d+)"[^>]*points="([^"]+)"/g)) {
-    const back = (m[2] as string).split(' ').map((pair) => {
+    const back = (m[2] as string).split(' ').map((pair): [number, number] => {
       const [x, y] = pair.split(',').map(Number) as [number, number];
       return [scale.t0 + ((x - CHART.left) / plotW) * (scale.t1 - scale.t0), scale.yMax * (1 - (y - CHART.top) / plotH)];
     });
