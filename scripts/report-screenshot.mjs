@@ -29,9 +29,10 @@ export async function loadInChromium(htmlFile, pngFile, { width = 1100, height =
     await page.goto(url, { waitUntil: 'load' });
     const polylines = await page.locator('svg.chart polyline').count();
     const title = await page.title();
+    const scripts = await page.locator('script').count();
     await page.screenshot({ path: pngFile, fullPage });
     // The page's own document load is a request too; everything else would be the network.
-    return { url, requests: requests.filter((u) => u !== url), errors, polylines, title };
+    return { url, requests: requests.filter((u) => u !== url), errors, polylines, scripts, title };
   } finally {
     await browser.close();
   }
