@@ -13,7 +13,7 @@ import { writeFileAtomic } from '../adapters/atomic-file.js';
 import { HANDOFF_DIR_NAME } from '../adapters/notes-store.js';
 import { transcriptPathFor } from '../core/claude-paths.js';
 import { createTranscriptScanner } from '../core/report-transcript.js';
-import { buildReport, lineageGenerations, parseEvents, type DocumentFile, type EventRecord, type TranscriptInput } from '../core/report-model.js';
+import { buildReport, cleanManifest, lineageGenerations, parseEvents, type DocumentFile, type EventRecord, type TranscriptInput } from '../core/report-model.js';
 import { renderReportHtml } from '../core/report-html.js';
 import type { Manifest } from '../core/manifest.js';
 import { EXIT, FlowerError } from '../errors.js';
@@ -177,7 +177,8 @@ export async function runReport(opts: ReportOptions): Promise<number> {
     );
   }
   const read = await readManifest(workbench);
-  const manifest = read.manifest;
+  const cleaned = read.manifest ? cleanManifest(read.manifest) : null;
+  const manifest = cleaned?.manifest ?? null;
   const manifestMissing = !existsSync(manifestPath(workbench));
   const manifestProblem = manifest ? null : manifestMissing ? `no manifest at ${manifestPath(workbench)}` : `the manifest ${manifestPath(workbench)} is malformed (${read.problem})`;
   const ev = await readEvents(opts, workbench, manifest);
@@ -205,6 +206,7 @@ export async function runReport(opts: ReportOptions): Promise<number> {
     now: (opts.now?.() ?? new Date()).toISOString(),
     manifest,
     manifestProblem,
+    manifestDropped: cleaned?.dropped ?? 0,
     events: ev.events,
     eventsPath: ev.path,
     eventsProblem: ev.problem,

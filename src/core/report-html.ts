@@ -33,7 +33,7 @@ table.timeline{border-collapse:collapse;width:100%;font-size:13px;background:#ff
 .timeline th,.timeline td{border:1px solid var(--line);padding:4px 6px;text-align:left;vertical-align:top}
 .timeline th{background:#f3f4f6}.num{text-align:right!important;white-space:nowrap}
 .end-handoff{color:#15803d}.end-degraded,.end-crash,.end-stopped{color:#b91c1c}.end-running{color:#2563eb}
-.problems{margin:0;padding-left:16px;color:#991b1b}
+.problems{margin:0;padding-left:16px;color:#991b1b}.remark{color:#1d4ed8}
 .doc{background:#fff;border:1px solid var(--line);border-radius:6px;padding:4px 16px}
 .doc h3,.doc h4,.doc h5,.doc h6{margin:12px 0 4px}
 pre,code{font:12px/1.45 ui-monospace,SFMono-Regular,Menlo,monospace}
@@ -199,12 +199,13 @@ function timelineHtml(m: ReportModel): string {
   const rows = m.generations.map((g, i) => {
     const colour = GENERATION_COLOURS[i % GENERATION_COLOURS.length] as string;
     const problems = g.problems.length > 0 ? `<ul class="problems">${g.problems.map((p) => `<li>${e(p)}</li>`).join('')}</ul>` : '';
+    const remarks = g.remarks.map((r) => `<div class="remark">${e(r)}</div>`).join('');
     return (
       `<tr><td><a href="#gen-${g.n}"><span class="swatch" style="background:${colour}"></span>#${g.n}</a></td>` +
       `<td>${when(g.startedAt)}</td><td>${when(g.endedAt)}</td>` +
       `<td class="end-${g.end}">${e(g.endWords)}</td><td class="num">${formatDuration(g.durationMs)}</td>` +
       `<td class="num">${formatTokens(g.peak)}</td><td class="num">${money(g.costUsd)}</td><td class="num">${g.turns ?? '—'}</td>` +
-      `<td>${problems || '—'}</td></tr>`
+      `<td>${problems}${remarks}${problems || remarks ? '' : '—'}</td></tr>`
     );
   });
   return (

@@ -38,6 +38,8 @@ export interface ReportInput {
   now: string;
   manifest: Manifest | null;
   manifestProblem: string | null;
+  /** generation records cleanManifest left out */
+  manifestDropped?: number;
   events: EventRecord[] | null;
   eventsPath: string | null;
   eventsProblem: string | null;
@@ -69,6 +71,8 @@ export interface GenerationReport {
   turns: number | null;
   /** errors and degraded reasons, in words */
   problems: string[];
+  /** what a person did, in words (not an error) */
+  remarks: string[];
   transcript: {
     path: string | null;
     found: boolean;
@@ -137,6 +141,64 @@ function ms(iso: string | null | undefined): number | null {
 
 function isoOf(t: number | null): string | null {
   return t === null ? null : new Date(t).toISOString();
+}
+
+const ENDS: ReadonlyArray<GenerationRecord['end']> = ['running', 'handoff', 'degraded', 'quit', 'stopped', 'crash'];
+
+const numberOr = (x: unknown, fallback: number): number => (typeof x === 'number' && Number.isFinite(x) ? x : fallback);
+const stringOr = <T>(x: unknown, fallback: T): string | T => (typeof x === 'string' ? x : fallback);
+
+// One generation record as the report can trust it: wrong types become defaults, an unknown end
+// becomes 'quit' or 'running' by whether it has an end time; no session id drops the record.
+function cleanGeneration(raw: unknown, index: number): GenerationRecord | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const g = raw as Record<string, unknown>;
+  const sessionId = stringOr(g.session_id, null);
+  if (sessionId === null) return null;
+  const endedAt = stringOr(g.ended_at, null);
+  const edit = g.human_edit as Record<string, unknown> | null | undefined;
+  return {
+    generation: numberOr(g.generation, index + 1),
+    session_id: sessionId,
+    started_at: stringOr(g.started_at, ''),
+    ended_at: endedAt,
+    peak_context: numberOr(g.peak_context, 0),
+    context: numberOr(g.context, 0),
+    cost_usd: numberOr(g.cost_usd, 0),
+    num_turns: numberOr(g.num_turns, 0),
+    handoff_path: stringOr(g.handoff_path, null),
+    degraded: g.degraded === true,
+    reason: stringOr(g.reason, null),
+    end: ENDS.includes(g.end as GenerationRecord['end']) ? (g.end as GenerationRecord['end']) : endedAt === null ? 'running' : 'quit',
+    human_edit:
+      typeof edit === 'object' && edit !== null
+        ? {
+            changed_sections: Array.isArray(edit.changed_sections) ? edit.changed_sections.filter((x): x is string => typeof x === 'string') : [],
+            draft_path: stringOr(edit.draft_path, null),
+          }
+        : null,
+  };
+}
+
+// A parsed manifest is only checked at its top level: every field the report reads is checked here,
+// so a hand-edited or half-broken file cannot put markup or a crash into the page.
+export function cleanManifest(m: Manifest): { manifest: Manifest; dropped: number } {
+  const generations = m.generations.map(cleanGeneration).filter((g): g is GenerationRecord => g !== null);
+  const errors = Array.isArray(m.errors)
+    ? m.errors.filter((e) => typeof e === 'object' && e !== null && typeof e.reason === 'string' && typeof e.generation === 'number')
+    : [];
+  return {
+    manifest: {
+      ...m,
+      cwd: stringOr(m.cwd, ''),
+      window: numberOr(m.window, 0),
+      at: numberOr(m.at, 0),
+      errors,
+      generations,
+      original_prompt: stringOr(m.original_prompt, null),
+    },
+    dropped: m.generations.length - generations.length,
+  };
 }
 
 // The generations of the lineage: the manifest's, else the events file's generation-start lines.
@@ -214,10 +276,6 @@ function problemsOf(g: GenerationRecord, manifest: Manifest | null, events: read
       out.push(`the document lacked: ${e.missing.join(', ')}`);
     }
   }
-  if (g.human_edit) {
-    const changed = g.human_edit.changed_sections;
-    out.push(`a person edited its document (${changed.length > 0 ? changed.join(', ') : 'no section changed'})`);
-  }
   return [...new Set(out)];
 }
 
@@ -283,6 +341,7 @@ export function buildReport(input: ReportInput): ReportModel {
   if (input.manifestProblem) {
     notes.push(`${input.manifestProblem}: ${gens.length > 0 ? 'the generations come from the events file' : 'only the documents are shown'}`);
   }
+  if (input.manifestDropped) notes.push(`${input.manifestDropped} generation record(s) of the manifest have no session id: left out`);
   if (input.eventsProblem) notes.push(input.eventsProblem);
   const docs = assignDocuments(gens, input.documents);
   const drafts = new Map(input.documents.filter((d) => d.kind === 'draft').map((d) => [d.path, d]));
@@ -327,6 +386,9 @@ export function buildReport(input: ReportInput): ReportModel {
       costUsd: manifest ? g.cost_usd : (scan?.costUsd ?? null),
       turns: manifest ? g.num_turns : (scan?.turns ?? null),
       problems,
+      remarks: g.human_edit
+        ? [`a person edited its document (${g.human_edit.changed_sections.length > 0 ? g.human_edit.changed_sections.join(', ') : 'no section changed'})`]
+        : [],
       transcript: {
         path: tin?.path ?? null,
         found: scan !== null,
@@ -357,8 +419,10 @@ export function buildReport(input: ReportInput): ReportModel {
   const endedAt = ends.length > 0 ? Math.max(...ends) : null;
   const last = generations.at(-1);
   const live = last?.end === 'running';
-  const window = manifest?.window ?? null;
-  const at = manifest?.at ?? null;
+  // Without a manifest the run's own `start` (or a later `window`) event says where the lines were.
+  const announced = [...events].reverse().find((x) => (x.event === 'window' || x.event === 'start') && typeof x.window === 'number' && typeof x.at === 'number');
+  const window = manifest && manifest.window > 0 ? manifest.window : ((announced?.window as number | undefined) ?? null);
+  const at = manifest && manifest.at > 0 ? manifest.at : ((announced?.at as number | undefined) ?? null);
   return {
     version: 1,
     generatedAt: input.now,
