@@ -344,7 +344,10 @@ export function buildReport(input: ReportInput): ReportModel {
   if (input.manifestDropped) notes.push(`${input.manifestDropped} generation record(s) of the manifest have no session id: left out`);
   if (input.eventsProblem) notes.push(input.eventsProblem);
   const docs = assignDocuments(gens, input.documents);
-  const drafts = new Map(input.documents.filter((d) => d.kind === 'draft').map((d) => [d.path, d]));
+  // By name too: the manifest records absolute paths, and a workbench may have been moved since.
+  const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
+  const draftFiles = input.documents.filter((d) => d.kind === 'draft');
+  const drafts = new Map([...draftFiles.map((d): [string, DocumentFile] => [baseName(d.path), d]), ...draftFiles.map((d): [string, DocumentFile] => [d.path, d])]);
   const nowMs = ms(input.now) ?? 0;
   let previous: { doc: DocumentFile | undefined; gen: GenerationRecord } | null = null;
   const generations: GenerationReport[] = [];
@@ -363,7 +366,7 @@ export function buildReport(input: ReportInput): ReportModel {
     let document: DocumentReport | null = null;
     if (doc) {
       const draftPath = g.human_edit?.draft_path ?? null;
-      const draft = draftPath ? drafts.get(draftPath) : undefined;
+      const draft = draftPath ? (drafts.get(draftPath) ?? drafts.get(baseName(draftPath))) : undefined;
       document = {
         path: doc.path, text: doc.text, bytes: doc.bytes, truncated: doc.truncated,
         edit: g.human_edit

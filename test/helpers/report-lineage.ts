@@ -21,8 +21,10 @@ export interface SyntheticGeneration {
   draft?: string;
   reason?: string;
   cost?: number;
-  /** junk lines put into the transcript */
+  /** junk lines put into the transcript, before its readings */
   junk?: string[];
+  /** lines put after its readings */
+  tail?: string[];
   /** leave no transcript */
   noTranscript?: boolean;
 }
@@ -80,6 +82,7 @@ export function makeLineage(gens: SyntheticGeneration[], opts: { window?: number
       mkdirSync(join(configDir, 'projects', project.replace(/[^a-zA-Z0-9]/g, '-')), { recursive: true });
       const lines = [userLine(g.sessionId, 'go on', start + 1), ...(g.junk ?? [])];
       g.readings.forEach((r, k) => lines.push(assistantLine(g.sessionId, k, r.context, start + r.after)));
+      lines.push(...(g.tail ?? []));
       writeFileSync(path, lines.join('\n') + '\n');
     }
     const peak = Math.max(0, ...g.readings.map((r) => r.context));

@@ -176,6 +176,26 @@ t.test('transcripts gone or full of junk: marked on the page, never fatal', asyn
   t.notMatch(html, /<script/i);
 });
 
+t.test('compactions and overflows are marked on the chart, with their lines and numbers', async (t) => {
+  const sid = 'eeeeeeee-0000-4000-8000-000000000001';
+  const at = (s: number): string => new Date(T0 + s * 1000).toISOString();
+  const l = makeLineage([
+    {
+      sessionId: sid, readings: [{ after: 10_000, context: 100_000 }, { after: 20_000, context: 190_000 }], end: 'quit',
+      tail: [
+        JSON.stringify({ parentUuid: null, isSidechain: false, type: 'system', subtype: 'compact_boundary', compactMetadata: { trigger: 'auto', preTokens: 191_000, postTokens: 9_000 }, timestamp: at(30), sessionId: sid }),
+        JSON.stringify({ type: 'assistant', isSidechain: false, sessionId: sid, timestamp: at(40), isApiErrorMessage: true, message: { id: 'e', model: '<synthetic>', role: 'assistant', content: [{ type: 'text', text: 'Prompt is too long' }], usage: { input_tokens: 0, output_tokens: 0 } } }),
+      ],
+    },
+  ]);
+  t.teardown(() => rmSync(l.root, { recursive: true, force: true }));
+  t.equal(report(l).code, 0);
+  const html = page(l);
+  t.match(html, /<g class="compaction" data-generation="1">[^]*?compaction at line 4: Claude Code compacted at 191\.0K<\/title>/);
+  t.match(html, /<g class="overflow" data-generation="1">[^]*?overflow at line 5: Prompt is too long<\/title>/);
+  t.match(html, 'overflow at transcript line 5: Prompt is too long', 'and in the timeline, in words');
+});
+
 t.test('a 10 MB document is cut: the page stays small and says so', async (t) => {
   const huge = doc('next') + '\n' + '- a very long scene line with <tags> & more\n'.repeat(240_000);
   const l = makeLineage([{ sessionId: 'cccccccc-0000-4000-8000-000000000001', readings: [{ after: 1000, context: 1000 }], end: 'handoff', document: huge }, { sessionId: 'cccccccc-0000-4000-8000-000000000002', readings: [], end: 'quit' }]);
