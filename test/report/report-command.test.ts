@@ -2,7 +2,7 @@
 // chart's points against the transcript readings, --json, and every kind of bad or missing input.
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync, rmSync, mkdirSync, statSync } from 'node:fs';
+import { readFileSync, writeFileSync, rmSync, mkdirSync, statSync, existsSync, chmodSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeLineage, doc, T0, GEN_SPAN, type Lineage } from '../helpers/report-lineage.js';
@@ -222,4 +222,23 @@ t.test('--open with no opener on the PATH: the page is written, then one line, e
   t.equal(r.code, 2);
   t.match(r.err, /^flower-pty: report: written to .*report\.html, but there is no (xdg-open|open) on the PATH to open it: open that file in a browser\n$/);
   t.ok(statSync(join(l.workbench, 'report.html')).size > 0);
+});
+
+t.test("--open hands the page to the platform's opener", async (t) => {
+  const l = three();
+  t.teardown(() => rmSync(l.root, { recursive: true, force: true }));
+  const fakeBin = join(l.root, 'fake-bin');
+  const said = join(l.root, 'opened.txt');
+  mkdirSync(fakeBin);
+  for (const name of ['xdg-open', 'open']) {
+    // written aside then renamed: the test never sees a half-written file
+    writeFileSync(join(fakeBin, name), `#!/bin/sh\nprintf '%s' "$1" > ${JSON.stringify(said + '.tmp')} && mv ${JSON.stringify(said + '.tmp')} ${JSON.stringify(said)}\n`);
+    chmodSync(join(fakeBin, name), 0o755);
+  }
+  const r = report(l, ['--open'], { PATH: `${fakeBin}:${process.env.PATH ?? ''}` });
+  t.equal(r.code, 0, r.err);
+  // The opener is detached: wait for it, bounded, however slow the machine is.
+  const deadline = Date.now() + 30_000;
+  while (!existsSync(said) && Date.now() < deadline) await new Promise((ok) => setTimeout(ok, 50));
+  t.equal(existsSync(said) ? readFileSync(said, 'utf8') : null, join(l.workbench, 'report.html'));
 });
