@@ -123,6 +123,9 @@ export interface ReportModel {
   otherDocuments: DocumentReport[];
 }
 
+/** problems listed per generation; a night of API errors must not make the page long */
+const MAX_PROBLEMS = 20;
+
 const END_WORDS: Record<GenerationReport['end'], string> = {
   handoff: 'handed off: it wrote its document',
   degraded: 'degraded handoff: flower-pty wrote the document for it',
@@ -361,7 +364,9 @@ export function buildReport(input: ReportInput): ReportModel {
     if (tin?.problem) problems.push(tin.problem);
     if (scan && scan.junkLines > 0) problems.push(`${scan.junkLines} line(s) of its transcript were not JSON records and were skipped`);
     if (scan && scan.droppedLines > 0) problems.push(`${scan.droppedLines} over-long transcript line(s) were skipped`);
-    for (const o of scan?.overflows ?? []) problems.push(`overflow at transcript line ${o.line}: ${o.text}`);
+    for (const o of (scan?.overflows ?? []).slice(0, MAX_PROBLEMS)) problems.push(`overflow at transcript line ${o.line}: ${o.text}`);
+    if (scan && scan.overflowCount > MAX_PROBLEMS) problems.push(`${scan.overflowCount} overflows in all`);
+    if (scan && scan.compactionCount > scan.compactions.length) problems.push(`${scan.compactionCount} compactions in all; the first ${scan.compactions.length} are marked`);
     const doc = docs.get(g.generation);
     let document: DocumentReport | null = null;
     if (doc) {
@@ -388,7 +393,7 @@ export function buildReport(input: ReportInput): ReportModel {
       peak: Math.max(g.peak_context, scan?.peak ?? 0),
       costUsd: manifest ? g.cost_usd : (scan?.costUsd ?? null),
       turns: manifest ? g.num_turns : (scan?.turns ?? null),
-      problems,
+      problems: problems.length > MAX_PROBLEMS ? [...problems.slice(0, MAX_PROBLEMS), `… and ${problems.length - MAX_PROBLEMS} more`] : problems,
       remarks: g.human_edit
         ? [`a person edited its document (${g.human_edit.changed_sections.length > 0 ? g.human_edit.changed_sections.join(', ') : 'no section changed'})`]
         : [],

@@ -28,8 +28,11 @@ export interface TranscriptScan {
   untimed: boolean;
   /** the first reading at or above the handoff line */
   crossing: CurvePoint | null;
+  /** the first MAX_MARKS of each; the totals are below */
   compactions: Array<TranscriptMark & { preTokens: number | null; before: number }>;
   overflows: Array<TranscriptMark & { text: string }>;
+  compactionCount: number;
+  overflowCount: number;
   /** non-empty lines that are not JSON objects (junk), and over-long lines the splitter skipped */
   junkLines: number;
   droppedLines: number;
@@ -47,6 +50,8 @@ const QUOTE = 0x22;
 const PATTERN = Array.from('"timestamp":"', (c) => c.charCodeAt(0));
 const MAX_STAMP = 40;
 const OVERFLOW_TEXT_CHARS = 300;
+/** compactions and overflows kept with their place; past this they are only counted (meter.compactions, meter.overflows) */
+export const MAX_MARKS = 100;
 
 // The record's own timestamp: the LAST top-level `"timestamp":"…"` (Claude Code writes it after the
 // message, and a string inside the message would have its quotes escaped). Searched from the end.
@@ -126,9 +131,9 @@ export function createTranscriptScanner(opts: { at: number | null; maxPoints?: n
         const p = { t: lastT ?? s.line, v: s.context, line: s.line };
         if (lastT === null) waiting.push(p);
         else addPoint(p);
-      } else if (s.kind === 'compaction') {
+      } else if (s.kind === 'compaction' && compactions.length < MAX_MARKS) {
         compactions.push({ t: own, line: s.line, preTokens: s.preTokens, before: s.meterBefore });
-      } else if (s.kind === 'overflow') {
+      } else if (s.kind === 'overflow' && overflows.length < MAX_MARKS) {
         overflows.push({ t: own, line: s.line, text: s.text.slice(0, OVERFLOW_TEXT_CHARS) });
       }
     }
@@ -174,6 +179,8 @@ export function createTranscriptScanner(opts: { at: number | null; maxPoints?: n
         crossing,
         compactions,
         overflows,
+        compactionCount: m.compactions,
+        overflowCount: m.overflows,
         junkLines,
         droppedLines: reader.splitter.dropped,
         firstAt,

@@ -33,7 +33,7 @@ function scan(over: Partial<TranscriptScan>): TranscriptInput {
     path: '/t.jsonl', problem: null,
     scan: {
       bytes: 10, lines: 10, readings: 0, peak: 0, context: 0, costUsd: null, turns: 0, model: null, points: [], untimed: false, crossing: null,
-      compactions: [], overflows: [], junkLines: 0, droppedLines: 0, firstAt: null, lastAt: null, ...over,
+      compactions: [], overflows: [], compactionCount: 0, overflowCount: 0, junkLines: 0, droppedLines: 0, firstAt: null, lastAt: null, ...over,
     },
   };
 }
@@ -114,4 +114,11 @@ t.test('a manifest with junk in its records: cleaned, never markup or a crash', 
   t.notMatch(html, /<script/i);
   t.match(html, '2 generation record(s) of the manifest have no session id: left out');
   t.match(html, 'a person edited its document (next)');
+});
+
+t.test('a night of errors is listed up to a bound, then counted', async (t) => {
+  const events = Array.from({ length: 500 }, (_, i) => ({ ts: iso(101), event: 'api-error', generation: 1, error: `overloaded ${i}` }));
+  const g = buildReport(input({ manifest: lineage(1), events })).generations[0];
+  t.equal(g?.problems.length, 21);
+  t.equal(g?.problems.at(-1), '… and 480 more');
 });

@@ -1,6 +1,6 @@
 // The report's transcript scan: the live meter's reader fed line by line, plus each line's time.
 import t from 'tap';
-import { createTranscriptScanner, timestampIn } from '../../src/core/report-transcript.js';
+import { createTranscriptScanner, MAX_MARKS, timestampIn } from '../../src/core/report-transcript.js';
 import { assistantLine, userLine } from '../helpers/report-lineage.js';
 
 const enc = new TextEncoder();
@@ -75,4 +75,14 @@ t.test('an overflow row is marked with its text', async (t) => {
   s.push(enc.encode(`${assistantLine(SID, 1, 100, T)}\n${row}\n`));
   const r = s.end();
   t.same(r.overflows.map((o) => [(o.t ?? 0) - T, o.text]), [[9000, 'Prompt is too long']]);
+  t.equal(r.overflowCount, 1);
+});
+
+t.test('compaction marks are bounded; the count is not', async (t) => {
+  const boundary = (k: number): string => JSON.stringify({ type: 'system', subtype: 'compact_boundary', isSidechain: false, sessionId: SID, timestamp: new Date(T + k).toISOString(), compactMetadata: { preTokens: 1000, postTokens: 10 } });
+  const s = createTranscriptScanner({ at: null });
+  s.push(enc.encode(Array.from({ length: MAX_MARKS + 50 }, (_, k) => `${assistantLine(SID, k, 1000, T + k)}\n${boundary(k)}\n`).join('')));
+  const r = s.end();
+  t.equal(r.compactions.length, MAX_MARKS);
+  t.equal(r.compactionCount, MAX_MARKS + 50);
 });
