@@ -21,7 +21,7 @@ if (process.argv[2] === '--one') {
   const { runReport } = await import(dist('commands/report.js'));
   const cpu0 = process.cpuUsage();
   const start = process.hrtime.bigint();
-  await runReport({ workbench, output, open: false, json: false, env: process.env, out: () => {} });
+  await runReport({ workbench, cwd: process.cwd(), output, open: false, json: false, env: process.env, out: () => {} });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const cpu = process.cpuUsage(cpu0);
   // resourceUsage().maxRSS is in kilobytes on Linux.

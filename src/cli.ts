@@ -150,7 +150,7 @@ export async function run(argv: string[]): Promise<number> {
       'write the lineage as one self-contained HTML page: context curves, timeline, documents, edits, cost',
       (y) =>
         y.options({
-          workbench: { type: 'string', default: process.env.FLOWER_PTY_WORKBENCH || '.flower', describe: 'the workbench folder (default $FLOWER_PTY_WORKBENCH, else .flower)' },
+          workbench: { type: 'string', describe: 'the workbench folder (found as a run finds it: $FLOWER_PTY_WORKBENCH, your config, else .flower)' },
           output: { alias: 'o', type: 'string', describe: 'the HTML file to write (default <workbench>/report.html)' },
           events: { type: 'string', describe: "the run's --events file (default: the workbench config's events key, if any)" },
           open: { type: 'boolean', default: false, describe: "open the page with the platform's opener (xdg-open / open)" },
@@ -159,7 +159,8 @@ export async function run(argv: string[]): Promise<number> {
       async (args) => {
         const { runReport } = await import('./commands/report.js');
         exitCode = await runReport({
-          workbench: args.workbench,
+          ...(args.workbench !== undefined ? { workbench: args.workbench } : {}),
+          cwd: process.cwd(),
           ...(args.output !== undefined ? { output: args.output } : {}),
           ...(args.events !== undefined ? { events: args.events } : {}),
           open: args.open,

@@ -6,9 +6,9 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { homedir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { manifestPath, readManifest } from '../adapters/manifest-store.js';
-import { readConfigFile } from '../adapters/config-file.js';
+import { loadConfig } from '../adapters/config-file.js';
 import { writeFileAtomic } from '../adapters/atomic-file.js';
 import { HANDOFF_DIR_NAME } from '../adapters/notes-store.js';
 import { transcriptPathFor } from '../core/claude-paths.js';
@@ -19,7 +19,9 @@ import type { Manifest } from '../core/manifest.js';
 import { EXIT, FlowerError } from '../errors.js';
 
 export interface ReportOptions {
-  workbench: string;
+  /** --workbench; else found as the run command finds it (FLOWER_PTY_WORKBENCH, the user's config, .flower) */
+  workbench?: string;
+  cwd: string;
   output?: string;
   events?: string;
   open: boolean;
@@ -96,21 +98,31 @@ async function readSpilledPrompts(workbench: string): Promise<Map<number, { path
   return out;
 }
 
-// The events file: --events, else the `events` key of the workbench's config.json.
-async function readEvents(
-  opts: ReportOptions,
-  workbench: string,
-  manifest: Manifest | null,
-): Promise<{ events: EventRecord[] | null; path: string | null; problem: string | null }> {
-  let path = opts.events ?? null;
-  if (path === null) {
-    try {
-      const configured = readConfigFile(join(workbench, 'config.json')).events;
-      if (typeof configured === 'string') path = resolve(manifest?.cwd ?? dirname(workbench), configured);
-    } catch {
-      // a broken config.json is the run command's error to report; the report goes on without events
-    }
+// --events is the reader's own path: relative to where the report runs.
+function eventsFlag(opts: ReportOptions): string | null {
+  return opts.events === undefined ? null : resolve(opts.cwd, opts.events);
+}
+
+// The workbench and the events file as the run command finds them: the flag, then FLOWER_PTY_*,
+// then the project's <workbench>/config.json, then the user's config. A broken config file is the
+// run command's error to stop on; the report says so on the page and goes on from the flags.
+function configured(opts: ReportOptions): { workbench: string; events: string | null; problem: string | null } {
+  try {
+    const cfg = loadConfig({ cwd: opts.cwd, env: opts.env, ...(opts.workbench !== undefined ? { workbenchFlag: opts.workbench } : {}) }).values;
+    return { workbench: resolve(opts.cwd, opts.workbench ?? cfg.workbench ?? '.flower'), events: eventsFlag(opts) ?? cfg.events ?? null, problem: null };
+  } catch (error) {
+    const problem = `the configuration was not read: ${error instanceof Error ? error.message : String(error)}`;
+    return { workbench: resolve(opts.cwd, opts.workbench ?? opts.env.FLOWER_PTY_WORKBENCH ?? '.flower'), events: eventsFlag(opts), problem };
   }
+}
+
+async function readEvents(
+  given: string | null,
+  manifest: Manifest | null,
+  cwd: string,
+): Promise<{ events: EventRecord[] | null; path: string | null; problem: string | null }> {
+  // A relative path from the configuration is the run's: it was given in the folder the run started in.
+  const path = given === null ? null : resolve(manifest?.cwd || cwd, given);
   if (path === null) return { events: null, path: null, problem: null };
   try {
     const st = await stat(path);
@@ -163,7 +175,8 @@ function openInBrowser(file: string, env: Readonly<Record<string, string | undef
 }
 
 export async function runReport(opts: ReportOptions): Promise<number> {
-  const workbench = resolve(opts.workbench);
+  const setup = configured(opts);
+  const workbench = setup.workbench;
   let isDir = false;
   try {
     isDir = statSync(workbench).isDirectory();
@@ -181,7 +194,7 @@ export async function runReport(opts: ReportOptions): Promise<number> {
   const manifest = cleaned?.manifest ?? null;
   const manifestMissing = !existsSync(manifestPath(workbench));
   const manifestProblem = manifest ? null : manifestMissing ? `no manifest at ${manifestPath(workbench)}` : `the manifest ${manifestPath(workbench)} is malformed (${read.problem})`;
-  const ev = await readEvents(opts, workbench, manifest);
+  const ev = await readEvents(setup.events, manifest, opts.cwd);
   const documents = await readDocuments(workbench, manifest?.step ?? null);
   const gens = lineageGenerations(manifest, ev.events);
   if (!manifest && gens.length === 0 && documents.length === 0) {
@@ -209,7 +222,7 @@ export async function runReport(opts: ReportOptions): Promise<number> {
     manifestDropped: cleaned?.dropped ?? 0,
     events: ev.events,
     eventsPath: ev.path,
-    eventsProblem: ev.problem,
+    eventsProblem: [setup.problem, ev.problem].filter((p) => p !== null).join('; ') || null,
     documents,
     transcripts,
     spilledPrompts: await readSpilledPrompts(workbench),

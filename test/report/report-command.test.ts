@@ -242,3 +242,17 @@ t.test("--open hands the page to the platform's opener", async (t) => {
   while (!existsSync(said) && Date.now() < deadline) await new Promise((ok) => setTimeout(ok, 50));
   t.equal(existsSync(said) ? readFileSync(said, 'utf8') : null, join(l.workbench, 'report.html'));
 });
+
+t.test('run from the project folder with no flags: the workbench and the events file are found as a run finds them', async (t) => {
+  const l = three();
+  t.teardown(() => rmSync(l.root, { recursive: true, force: true }));
+  writeFileSync(join(l.workbench, 'config.json'), JSON.stringify({ events: 'events.jsonl' }));
+  writeFileSync(join(l.project, 'events.jsonl'), JSON.stringify({ ts: new Date(T0 + 450_000).toISOString(), event: 'writing', generation: 1, context: 155_500 }) + '\n');
+  const r = spawnSync(process.execPath, [bin, 'report'], { cwd: l.project, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: l.root, CLAUDE_CONFIG_DIR: l.configDir }, timeout: 60_000 });
+  t.equal(r.status, 0, r.stderr);
+  t.match(page(l), 'handoff asked for at 155.5K (the events file)');
+  writeFileSync(join(l.workbench, 'config.json'), '{ broken');
+  const broken = spawnSync(process.execPath, [bin, 'report'], { cwd: l.project, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: l.root, CLAUDE_CONFIG_DIR: l.configDir }, timeout: 60_000 });
+  t.equal(broken.status, 0, 'a broken config.json does not stop the report');
+  t.match(page(l), /the configuration was not read: .*config\.json/);
+});
