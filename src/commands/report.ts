@@ -194,7 +194,9 @@ export async function runReport(opts: ReportOptions): Promise<number> {
   const manifest = cleaned?.manifest ?? null;
   const manifestMissing = !existsSync(manifestPath(workbench));
   const manifestProblem = manifest ? null : manifestMissing ? `no manifest at ${manifestPath(workbench)}` : `the manifest ${manifestPath(workbench)} is malformed (${read.problem})`;
-  const ev = await readEvents(setup.events, manifest, opts.cwd);
+  // A manifest that records its run's events file (an `events_path` field) beats the configuration.
+  const recorded = (read.manifest as { events_path?: unknown } | null)?.events_path;
+  const ev = await readEvents(eventsFlag(opts) ?? (typeof recorded === 'string' ? recorded : null) ?? setup.events, manifest, opts.cwd);
   const documents = await readDocuments(workbench, manifest?.step ?? null);
   const gens = lineageGenerations(manifest, ev.events);
   if (!manifest && gens.length === 0 && documents.length === 0) {

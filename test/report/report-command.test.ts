@@ -251,6 +251,11 @@ t.test('run from the project folder with no flags: the workbench and the events 
   const r = spawnSync(process.execPath, [bin, 'report'], { cwd: l.project, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: l.root, CLAUDE_CONFIG_DIR: l.configDir }, timeout: 60_000 });
   t.equal(r.status, 0, r.stderr);
   t.match(page(l), 'handoff asked for at 155.5K (the events file)');
+  const recorded = join(l.root, 'recorded-events.jsonl');
+  writeFileSync(recorded, JSON.stringify({ ts: new Date(T0 + 460_000).toISOString(), event: 'writing', generation: 1, context: 156_500 }) + '\n');
+  writeFileSync(join(l.workbench, 'manifest.json'), JSON.stringify({ ...l.manifest, events_path: recorded }));
+  t.equal(spawnSync(process.execPath, [bin, 'report'], { cwd: l.project, env: { PATH: process.env.PATH ?? '', HOME: l.root, CLAUDE_CONFIG_DIR: l.configDir } }).status, 0);
+  t.match(page(l), 'handoff asked for at 156.5K (the events file)', "a manifest's events_path beats the configuration");
   writeFileSync(join(l.workbench, 'config.json'), '{ broken');
   const broken = spawnSync(process.execPath, [bin, 'report'], { cwd: l.project, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: l.root, CLAUDE_CONFIG_DIR: l.configDir }, timeout: 60_000 });
   t.equal(broken.status, 0, 'a broken config.json does not stop the report');
