@@ -214,7 +214,7 @@ export async function runReport(opts: ReportOptions): Promise<number> {
       transcripts.set(g.session_id, { path: expected, scan: null, problem: `its transcript is gone (looked for ${expected})` });
       continue;
     }
-    transcripts.set(g.session_id, await scanTranscript(path, manifest?.at ?? null, opts.maxPoints));
+    transcripts.set(g.session_id, await scanTranscript(path, manifest && manifest.at > 0 ? manifest.at : null, opts.maxPoints));
   }
   const model = buildReport({
     workbench,
@@ -234,7 +234,7 @@ export async function runReport(opts: ReportOptions): Promise<number> {
     opts.out(JSON.stringify(model));
     return EXIT.ok;
   }
-  const file = resolve(opts.output ?? join(workbench, 'report.html'));
+  const file = resolve(opts.cwd, opts.output ?? join(workbench, 'report.html'));
   const html = renderReportHtml(model);
   try {
     await writeFileAtomic(file, html);
