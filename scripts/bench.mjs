@@ -9,12 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { keystrokes, throughput, idle } from './bench-terminal.mjs';
 import { tailCatchUp } from './bench-tail.mjs';
 import { handoffOverhead } from './bench-handoff.mjs';
+import { reportBench } from './bench-report.mjs';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
 const plan = quick
-  ? { keys: 60, streamMb: 10, tails: [200], idleS: 10, replayMb: 50, rounds: 1 }
-  : { keys: 1000, streamMb: 100, tails: [200, 1000], idleS: 60, replayMb: 200, rounds: 3 };
+  ? { keys: 60, streamMb: 10, tails: [200], idleS: 10, replayMb: 50, rounds: 1, reportMb: 200, reportRefMb: null }
+  : { keys: 1000, streamMb: 100, tails: [200, 1000], idleS: 60, replayMb: 200, rounds: 3, reportMb: 1000, reportRefMb: 200 };
 
 const f = (n, digits = 1) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(digits) : '–');
 const log = (s) => process.stderr.write(`bench: ${s}\n`);
@@ -42,6 +43,10 @@ try {
 }
 log(`replay throughput (${plan.replayMb} MB)`);
 const replay = spawnSync(process.execPath, [join(REPO, 'scripts', 'bench-replay.mjs'), String(plan.replayMb)], { encoding: 'utf8' });
+log(`report of 8 generations, ${plan.reportMb} MB of transcripts`);
+const report = await reportBench({ totalMb: plan.reportMb, generations: 8 });
+// A smaller lineage beside it shows whether memory grows with the transcripts (it should not).
+const reportRef = plan.reportRefMb ? await reportBench({ totalMb: plan.reportRefMb, generations: 8 }) : null;
 
 const cpu = os.cpus()[0]?.model ?? 'unknown cpu';
 console.log(`Taken ${new Date().toISOString().slice(0, 10)} on ${cpu}, ${os.cpus().length} cpus, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, node ${process.version}; load average ${os.loadavg()[0].toFixed(1)} at the end${quick ? '; --quick' : ''}.\n`);
@@ -70,6 +75,7 @@ for (const [mb, r] of tails) {
   if (!r.error) row(`one append after ${mb} MB`, 'catchUp() in a hook', `p50 ${f(r.appendP50us, 0)} µs / p99 ${f(r.appendP99us, 0)} µs`, '', '');
 }
 row('handoff overhead', 'end of writing turn → successor\'s first request', handoff.error ?? `${f(handoff.totalMs, 0)} ms total = ${f(handoff.flowerMs, 0)} ms flower-pty + ${f(handoff.successorStartMs, 0)} ms claude start-up (median of ${handoff.rounds})`, handoff.error ? '' : `bare claude start-up ${f(handoff.bareStartMs, 0)} ms`, 'flower-pty part < 1 s');
+row(`flower-pty report, 8 generations, ${plan.reportMb} MB of transcripts`, 'stream → reader → model → page', report.error ?? `${f(report.seconds, 2)} s (${f(report.bytes / 1e6 / report.seconds, 0)} MB/s, ${f(report.cpuSeconds, 2)} CPU s), peak RSS ${f(report.maxRssMb, 0)} MB, page ${f(report.pageBytes / 1024, 0)} KB`, reportRef && !reportRef.error ? `${f(reportRef.bytes / 1e6, 0)} MB: ${f(reportRef.seconds, 2)} s, peak RSS ${f(reportRef.maxRssMb, 0)} MB, page ${f(reportRef.pageBytes / 1024, 0)} KB` : '', 'seconds, RSS flat, page small enough to mail');
 console.log(rows.join('\n'));
 console.log('\nReplay (scripts/bench-replay.mjs):\n');
 console.log('```');

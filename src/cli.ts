@@ -13,6 +13,7 @@ const EXAMPLES: Array<[string, string]> = [
   ['$0 --continue', 'pick a lineage up from the newest frozen document'],
   ['$0 replay ~/.claude/projects/-my-proj/<id>.jsonl --window 200k', 'what flower-pty would have done on a recorded session'],
   ['$0 status', 'print the lineage from .flower/manifest.json'],
+  ['$0 report --open', 'the lineage as one self-contained HTML page (.flower/report.html): curves, timeline, documents'],
   ['$0 demo', 'a full handoff cycle in about a minute, offline, in a throwaway folder'],
   ['$0 doctor', 'will flower-pty work here? claude, login, config folder, hooks, transcript'],
 ];
@@ -145,6 +146,31 @@ export async function run(argv: string[]): Promise<number> {
       async (args) => {
         const { runStatus } = await import('./commands/status.js');
         exitCode = await runStatus({ workbench: args.workbench, json: args.json, out: (line) => process.stdout.write(line + '\n') });
+      },
+    )
+    .command(
+      'report',
+      'write the lineage as one self-contained HTML page: context curves, timeline, documents, edits, cost',
+      (y) =>
+        y.options({
+          workbench: { type: 'string', describe: 'the workbench folder (found as a run finds it: $FLOWER_PTY_WORKBENCH, your config, else .flower)' },
+          output: { alias: 'o', type: 'string', describe: 'the HTML file to write (default <workbench>/report.html)' },
+          events: { type: 'string', describe: "the run's --events file (default: the workbench config's events key, if any)" },
+          open: { type: 'boolean', default: false, describe: "open the page with the platform's opener (xdg-open / open)" },
+          json: { type: 'boolean', default: false, describe: 'print the same data as one JSON document instead of writing the page' },
+        }),
+      async (args) => {
+        const { runReport } = await import('./commands/report.js');
+        exitCode = await runReport({
+          ...(args.workbench !== undefined ? { workbench: args.workbench } : {}),
+          cwd: process.cwd(),
+          ...(args.output !== undefined ? { output: args.output } : {}),
+          ...(args.events !== undefined ? { events: args.events } : {}),
+          open: args.open,
+          json: args.json,
+          env: process.env,
+          out: (line) => process.stdout.write(line + '\n'),
+        });
       },
     )
     .command(

@@ -75,6 +75,17 @@ const HERE: Record<string, (t: Test) => void> = {
     t.match(r.out, /#1 aaaaaaaa-1111 handoff/);
     t.match(r.out, /current session bbbbbbbb-2222 · retired 1/);
   },
+  'flower-pty report': (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'flower-readme-'));
+    mkdirSync(join(dir, '.flower'));
+    let m = createManifest({ step: 'work', cwd: dir, window: 100_000, at: 50_000, now: '2026-01-01T00:00:00.000Z' });
+    m = startGeneration(m, { generation: 1, sessionId: 'aaaaaaaa-1111', now: '2026-01-01T00:00:01.000Z' });
+    writeFileSync(join(dir, '.flower', 'manifest.json'), JSON.stringify(m));
+    const r = spawnSync(process.execPath, [FLOWER_BIN, 'report'], { cwd: dir, encoding: 'utf8', env: { ...process.env, CLAUDE_CONFIG_DIR: join(dir, 'config') } });
+    t.equal(r.status, 0, r.stderr);
+    t.match(r.stdout, /^report: .*\.flower\/report\.html \(1 generation\(s\)/, 'the page is written where the README says');
+    t.match(readFileSync(join(dir, '.flower', 'report.html'), 'utf8'), /^<!doctype html>/);
+  },
   'flower-pty replay ~/.claude/projects/-home-me-proj/SESSION.jsonl --window 200k': (t) => {
     const fixture = join(fixturesDir(), 'spotter-2.1.39', '4d5611e5-241a-462a-8d15-5122611a9569.jsonl');
     const r = flower(['replay', fixture, '--window', '200k']);

@@ -1,0 +1,248 @@
+// `flower-pty report`: a lineage as one self-contained HTML page (or one JSON document). Reads the
+// manifest, the frozen documents and their archive, the events file and every generation's
+// transcript (streamed, never read whole), hands them to the pure model, and writes the page.
+
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { homedir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { manifestPath, readManifest } from '../adapters/manifest-store.js';
+import { loadConfig } from '../adapters/config-file.js';
+import { writeFileAtomic } from '../adapters/atomic-file.js';
+import { HANDOFF_DIR_NAME } from '../adapters/notes-store.js';
+import { transcriptPathFor } from '../core/claude-paths.js';
+import { createTranscriptScanner } from '../core/report-transcript.js';
+import { buildReport, cleanManifest, lineageGenerations, parseEvents, type DocumentFile, type EventRecord, type TranscriptInput } from '../core/report-model.js';
+import { renderReportHtml } from '../core/report-html.js';
+import type { Manifest } from '../core/manifest.js';
+import { EXIT, FlowerError } from '../errors.js';
+
+export interface ReportOptions {
+  /** --workbench; else found as the run command finds it (FLOWER_PTY_WORKBENCH, the user's config, .flower) */
+  workbench?: string;
+  cwd: string;
+  output?: string;
+  events?: string;
+  open: boolean;
+  json: boolean;
+  env: Readonly<Record<string, string | undefined>>;
+  out: (line: string) => void;
+  now?: () => Date;
+  /** the curve's point budget per generation */
+  maxPoints?: number;
+}
+
+/** documents (and recorded prompts) longer than this are cut on the page: a 10 MB document must not make a 10 MB page */
+export const DOCUMENT_LIMIT = 256 * 1024;
+/** an events file is flower-pty's own short lines; past this it is not read */
+const EVENTS_LIMIT = 64 * 1024 * 1024;
+const CHUNK = 1 << 20;
+
+function configDirOf(env: Readonly<Record<string, string | undefined>>): string {
+  return env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
+}
+
+// The first `limit` bytes of a file and its size; null when it cannot be read.
+async function readHead(path: string, limit: number): Promise<{ text: string; bytes: number; truncated: boolean } | null> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+    const { size } = await handle.stat();
+    const buffer = Buffer.alloc(Math.min(size, limit));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return { text: buffer.subarray(0, bytesRead).toString('utf8'), bytes: size, truncated: size > limit };
+  } catch {
+    return null;
+  } finally {
+    await handle?.close();
+  }
+}
+
+async function listDir(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).sort();
+  } catch {
+    return [];
+  }
+}
+
+async function readDocuments(workbench: string, step: string | null): Promise<DocumentFile[]> {
+  const notes = join(workbench, 'notes');
+  const archive = join(notes, 'archive', HANDOFF_DIR_NAME);
+  const prefix = `${HANDOFF_DIR_NAME}-`;
+  const currentNames = (await listDir(notes)).filter((n) => n.endsWith('.md') && (step === null ? n.startsWith(prefix) : n === `${prefix}${step}.md`));
+  const archived = (await listDir(archive)).filter((n) => n.endsWith('.md') && (step === null || n.startsWith(`${step}-`)));
+  const files: Array<{ path: string; kind: DocumentFile['kind'] }> = [
+    ...archived.map((n) => ({ path: join(archive, n), kind: n.endsWith('.draft.md') ? ('draft' as const) : ('archive' as const) })),
+    // Without a manifest the step is unknown: the newest current document stands for the lineage.
+    ...currentNames.slice(-1).map((n) => ({ path: join(notes, n), kind: 'current' as const })),
+  ];
+  const out: DocumentFile[] = [];
+  for (const f of files) {
+    const head = await readHead(f.path, DOCUMENT_LIMIT);
+    if (head) out.push({ path: f.path, kind: f.kind, ...head });
+  }
+  return out;
+}
+
+async function readSpilledPrompts(workbench: string): Promise<Map<number, { path: string; text: string; truncated: boolean }>> {
+  const notes = join(workbench, 'notes');
+  const out = new Map<number, { path: string; text: string; truncated: boolean }>();
+  for (const name of await listDir(notes)) {
+    const m = /^successor-prompt-(\d+)\.md$/.exec(name);
+    if (!m) continue;
+    const head = await readHead(join(notes, name), DOCUMENT_LIMIT);
+    if (head) out.set(Number(m[1]), { path: join(notes, name), text: head.text, truncated: head.truncated });
+  }
+  return out;
+}
+
+// --events is the reader's own path: relative to where the report runs.
+function eventsFlag(opts: ReportOptions): string | null {
+  return opts.events === undefined ? null : resolve(opts.cwd, opts.events);
+}
+
+// The workbench and the events file as the run command finds them: the flag, then FLOWER_PTY_*,
+// then the project's <workbench>/config.json, then the user's config. A broken config file is the
+// run command's error to stop on; the report says so on the page and goes on from the flags.
+function configured(opts: ReportOptions): { workbench: string; events: string | null; problem: string | null } {
+  try {
+    const cfg = loadConfig({ cwd: opts.cwd, env: opts.env, ...(opts.workbench !== undefined ? { workbenchFlag: opts.workbench } : {}) }).values;
+    return { workbench: resolve(opts.cwd, opts.workbench ?? cfg.workbench ?? '.flower'), events: eventsFlag(opts) ?? cfg.events ?? null, problem: null };
+  } catch (error) {
+    const problem = `the configuration was not read: ${error instanceof Error ? error.message : String(error)}`;
+    return { workbench: resolve(opts.cwd, opts.workbench ?? opts.env.FLOWER_PTY_WORKBENCH ?? '.flower'), events: eventsFlag(opts), problem };
+  }
+}
+
+async function readEvents(
+  given: string | null,
+  manifest: Manifest | null,
+  cwd: string,
+): Promise<{ events: EventRecord[] | null; path: string | null; problem: string | null }> {
+  // A relative path from the configuration is the run's: it was given in the folder the run started in.
+  const path = given === null ? null : resolve(manifest?.cwd || cwd, given);
+  if (path === null) return { events: null, path: null, problem: null };
+  try {
+    const st = await stat(path);
+    if (st.size > EVENTS_LIMIT) return { events: null, path, problem: `the events file ${path} is over ${EVENTS_LIMIT / 1048576} MB: not read` };
+    const { events, junk } = parseEvents(await readFile(path, 'utf8'));
+    return { events, path, problem: junk > 0 ? `${junk} line(s) of the events file ${path} were not events and were skipped` : null };
+  } catch {
+    return { events: null, path, problem: `the events file ${path} cannot be read` };
+  }
+}
+
+// Where a session's transcript is: the cwd's folder, else any project folder (a cwd that moved).
+async function findTranscript(configDir: string, cwd: string | null, sessionId: string): Promise<string | null> {
+  if (cwd) {
+    const path = transcriptPathFor(configDir, cwd, sessionId);
+    if (existsSync(path)) return path;
+  }
+  const projects = join(configDir, 'projects');
+  for (const dir of await listDir(projects)) {
+    const path = join(projects, dir, `${sessionId}.jsonl`);
+    if (existsSync(path)) return path;
+  }
+  return null;
+}
+
+// Streams one transcript through the live meter's reader, chunk by chunk, in bounded memory.
+async function scanTranscript(path: string, at: number | null, maxPoints: number | undefined): Promise<TranscriptInput> {
+  const scanner = createTranscriptScanner({ at, ...(maxPoints !== undefined ? { maxPoints } : {}) });
+  try {
+    for await (const chunk of createReadStream(path, { highWaterMark: CHUNK }) as AsyncIterable<Buffer>) scanner.push(chunk);
+  } catch (error) {
+    return { path, scan: null, problem: `its transcript ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+  }
+  return { path, scan: scanner.end(), problem: null };
+}
+
+function onPath(command: string, env: Readonly<Record<string, string | undefined>>): boolean {
+  return (env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, command)));
+}
+
+// The platform's opener, detached: the browser outlives this command.
+function openInBrowser(file: string, env: Readonly<Record<string, string | undefined>>): void {
+  const opener = process.platform === 'darwin' ? 'open' : 'xdg-open';
+  if (!onPath(opener, env)) {
+    throw new FlowerError(`report: written to ${file}, but there is no ${opener} on the PATH to open it: open that file in a browser`, EXIT.usage);
+  }
+  const child = spawn(opener, [file], { detached: true, stdio: 'ignore', env: { ...env } as NodeJS.ProcessEnv });
+  child.on('error', () => {});
+  child.unref();
+}
+
+export async function runReport(opts: ReportOptions): Promise<number> {
+  const setup = configured(opts);
+  const workbench = setup.workbench;
+  let isDir = false;
+  try {
+    isDir = statSync(workbench).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) {
+    throw new FlowerError(
+      `report: no workbench at ${workbench} (a --no-workbench run keeps no lineage on disk, so there is nothing to report): point --workbench at a run's folder`,
+      EXIT.usage,
+    );
+  }
+  const read = await readManifest(workbench);
+  const cleaned = read.manifest ? cleanManifest(read.manifest) : null;
+  const manifest = cleaned?.manifest ?? null;
+  const manifestMissing = !existsSync(manifestPath(workbench));
+  const manifestProblem = manifest ? null : manifestMissing ? `no manifest at ${manifestPath(workbench)}` : `the manifest ${manifestPath(workbench)} is malformed (${read.problem})`;
+  // A manifest that records its run's events file (an `events_path` field) beats the configuration.
+  const recorded = (read.manifest as { events_path?: unknown } | null)?.events_path;
+  const ev = await readEvents(eventsFlag(opts) ?? (typeof recorded === 'string' ? recorded : null) ?? setup.events, manifest, opts.cwd);
+  const documents = await readDocuments(workbench, manifest?.step ?? null);
+  const gens = lineageGenerations(manifest, ev.events);
+  if (!manifest && gens.length === 0 && documents.length === 0) {
+    throw new FlowerError(
+      `report: nothing to report in ${workbench}: ${manifestProblem}, no events file and no documents (a --no-workbench run keeps none)`,
+      EXIT.usage,
+    );
+  }
+  const configDir = configDirOf(opts.env);
+  const transcripts = new Map<string, TranscriptInput>();
+  for (const g of gens) {
+    const path = await findTranscript(configDir, manifest?.cwd ?? null, g.session_id);
+    if (path === null) {
+      const expected = manifest ? transcriptPathFor(configDir, manifest.cwd, g.session_id) : `${configDir}/projects/*/${g.session_id}.jsonl`;
+      transcripts.set(g.session_id, { path: expected, scan: null, problem: `its transcript is gone (looked for ${expected})` });
+      continue;
+    }
+    transcripts.set(g.session_id, await scanTranscript(path, manifest && manifest.at > 0 ? manifest.at : null, opts.maxPoints));
+  }
+  const model = buildReport({
+    workbench,
+    now: (opts.now?.() ?? new Date()).toISOString(),
+    manifest,
+    manifestProblem,
+    manifestDropped: cleaned?.dropped ?? 0,
+    events: ev.events,
+    eventsPath: ev.path,
+    eventsProblem: [setup.problem, ev.problem].filter((p) => p !== null).join('; ') || null,
+    documents,
+    transcripts,
+    spilledPrompts: await readSpilledPrompts(workbench),
+    documentLimit: DOCUMENT_LIMIT,
+  });
+  if (opts.json) {
+    opts.out(JSON.stringify(model));
+    return EXIT.ok;
+  }
+  const file = resolve(opts.cwd, opts.output ?? join(workbench, 'report.html'));
+  const html = renderReportHtml(model);
+  try {
+    await writeFileAtomic(file, html);
+  } catch (error) {
+    throw new FlowerError(`report: cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, EXIT.usage, { cause: error });
+  }
+  const size = Buffer.byteLength(html);
+  opts.out(`report: ${file} (${model.generations.length} generation(s), ${(size / 1024).toFixed(1)} KB${model.notes.length > 0 ? `; missing data: ${model.notes.length} note(s) on the page` : ''})`);
+  if (opts.open) openInBrowser(file, opts.env);
+  return EXIT.ok;
+}
