@@ -78,6 +78,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
         cwd: cwdReal,
         workbench: opts.workbench,
         documentPath: documents.currentPath,
+        eventsPath: opts.eventsPath,
         prompt: opts.prompt,
         policy: {
           ...(opts.window !== undefined ? { window: opts.window } : {}),
@@ -112,6 +113,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
       claude: opts.claude, claudeArgs: opts.claudeArgs, cwd: opts.cwd, cwdReal, configDir, env: opts.env,
       handoff: opts.handoff, keepAutoCompact: opts.keepAutoCompact, settingsPath,
       channel: channel ? { socketPath: channel.socketPath, token: channel.token } : null, userStatusLine, spillDir,
+      recordPrompts: opts.workbench !== null,
     });
     // The notify command is told through its environment only, never blocks the run, and is rate-limited.
     const notifier = opts.notifyCommand

@@ -43,6 +43,8 @@ export interface Manifest {
   generations: GenerationRecord[];
   /** the first human prompt of the lineage, for degraded documents */
   original_prompt: string | null;
+  /** the --events file of the run that wrote this manifest, for `flower-pty report` (absent: none) */
+  events_path?: string | null;
   updated_at: string;
 }
 

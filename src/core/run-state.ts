@@ -21,6 +21,8 @@ export interface RunSettings {
   workbench: string | null;
   /** the current document's path in the workbench (null without one) */
   documentPath: string | null;
+  /** the --events file, recorded in the manifest for the report (null: none) */
+  eventsPath: string | null;
   /** generation 1's prompt (null: claude starts at an empty prompt) */
   prompt: string | null;
   /** everything the policy is resolved from except Claude Code's own report */
@@ -152,10 +154,11 @@ export const RUN_DEFAULTS = {
 export function createRun(settings: RunSettings, now: string, resume: { manifest: Manifest; document: string | null } | null): RunState {
   const policy = resolvePolicy(settings.policy);
   // A lineage picked up after flower-pty was killed: close the generation it could not close.
-  const manifest = endGeneration(
+  const closed = endGeneration(
     resume?.manifest ?? createManifest({ step: settings.step, cwd: settings.cwd, window: policy.window, at: policy.at, now }),
     { end: 'stopped', now, reason: 'flower-pty stopped before this generation ended' },
   );
+  const manifest = settings.eventsPath ? { ...closed, events_path: settings.eventsPath } : closed;
   const machine = createMachine(
     {
       handoff: settings.handoff,

@@ -27,6 +27,8 @@ export interface ChildHandle {
 
 export interface ChildSpec {
   generation: number;
+  /** seeded from a handoff document (its first prompt is kept in the workbench for the report) */
+  successor: boolean;
   sessionId: string;
   prompt: string | null;
   /** the policy window: claude's own refusal line is lifted to it */

@@ -33,6 +33,8 @@ export interface ChildLaunchConfig {
   userStatusLine: string | null;
   /** where a too-long prompt and a typed request go (the workbench's notes, else the private run folder) */
   spillDir: string;
+  /** keep every successor's first prompt in spillDir (a workbench: the report shows what each session was told) */
+  recordPrompts: boolean;
 }
 
 // The binary as it is now: the same path if it is still there (an update replaces what it points to),
@@ -53,7 +55,7 @@ export function realChildPort(config: ChildLaunchConfig): ChildPort {
       if (prompt) {
         const spillPath = join(config.spillDir, `successor-prompt-${spec.generation}.md`);
         const { arg, spill } = promptArgument(prompt, spillPath);
-        if (spill) await writeFile(spillPath, prompt, { mode: 0o644 });
+        if (spill || (spec.successor && config.recordPrompts)) await writeFile(spillPath, prompt, { mode: 0o644 });
         prompt = arg;
       }
       const launch: LaunchInput = {

@@ -172,7 +172,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
     let self: typeof child = null;
     try {
       const handle = await ports.child.spawn(
-        { generation, sessionId, prompt, window, cols, rows },
+        { generation, successor, sessionId, prompt, window, cols, rows },
         {
           data: (data) => {
             if (child !== self) return;

@@ -44,8 +44,8 @@ t.test("a report of the demo's lineage", async (t) => {
   t.ok(g1.curve.length >= 4 && g2.curve.length >= 1, 'both curves drawn');
   t.equal(Math.max(...g1.curve.map((p) => p.v)), g1.peak, "the curve's top is the generation's peak");
   t.ok(g1.document?.text.includes('## Next'), 'the frozen document');
-  t.equal(g2.firstPrompt?.source, 'reproduced');
-  t.equal(g2.firstPrompt?.text, firstHumanPrompt(g2.transcript.path ?? ''), "the reproduced prompt is the one the real successor got");
+  t.equal(g2.firstPrompt?.source, 'recorded', 'the run keeps every successor\'s first prompt in the workbench');
+  t.equal(g2.firstPrompt?.text, firstHumanPrompt(g2.transcript.path ?? ''), "the recorded prompt is the one the real successor got");
   const page = readFileSync(join(workbench, 'report.html'), 'utf8');
   t.match(page, '<dt>generations</dt><dd>2</dd>');
   t.equal((page.match(/<polyline/g) ?? []).length, 2);

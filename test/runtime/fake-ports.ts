@@ -83,7 +83,7 @@ export interface World {
 export function settings(over: Partial<RunSettings> = {}): RunSettings {
   return {
     handoff: true, keepAutoCompact: false, step: 'work', cwd: '/p', workbench: '/p/.flower', documentPath: '/p/.flower/notes/doc.md',
-    prompt: 'build the thing', policy: { window: 200_000 }, reviewMs: 10_000, writeTimeoutMs: 300_000, quietMs: 2_000,
+    eventsPath: null, prompt: 'build the thing', policy: { window: 200_000 }, reviewMs: 10_000, writeTimeoutMs: 300_000, quietMs: 2_000,
     ...RUN_DEFAULTS, ...over,
   };
 }

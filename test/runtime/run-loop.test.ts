@@ -201,3 +201,10 @@ t.test('an idle run sets no timer; a quit ends it', async (t) => {
   await settle();
   t.equal(w.told.at(-1), 'ended');
 });
+
+t.test('the manifest records the events file, so the report finds it without a flag', async (t) => {
+  const w = startWorld({ eventsPath: '/p/events.jsonl' });
+  await started(w);
+  t.equal(w.manifests.at(-1)?.events_path, '/p/events.jsonl');
+  t.equal(startWorld().manifests.at(-1)?.events_path, undefined, 'none given, none recorded');
+});
