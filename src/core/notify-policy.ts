@@ -109,6 +109,10 @@ export interface NotifyRun {
   cwd: string;
 }
 
+// Every variable notifyEnv may set: the command's base environment is cleared of them first, so an event
+// without a document never shows one inherited from elsewhere (a flower-pty inside a notify command).
+export const NOTIFY_ENV_KEYS = ['FLOWER_PTY_EVENT', 'FLOWER_PTY_MESSAGE', 'FLOWER_PTY_RUN', 'FLOWER_PTY_CWD', 'FLOWER_PTY_DOCUMENT'] as const;
+
 // The only channel from flower-pty to the command: nothing is ever spliced into the command text.
 export function notifyEnv(send: NotifySend, run: NotifyRun): Record<string, string> {
   const env: Record<string, string> = {
