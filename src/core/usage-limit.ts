@@ -1,0 +1,41 @@
+// A usage limit as Claude Code 2.1.332 records it (claude-code-facts.md §12): the StopFailure that parks a
+// session, the synthetic transcript row that says until when, and the isMeta turn Claude Code types itself
+// when a subscription's limit lifts. Pure readers of raw JSON (a hook payload, a transcript row).
+
+type Obj = Record<string, unknown>;
+const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+export interface UsageLimit {
+  /** when the limit lifts, in ms; null when Claude Code did not say (an API-key login's row) */
+  resetsAtMs: number | null;
+  /** "five_hour", "seven_day", …; null when unknown */
+  limitType: string | null;
+  /** a subscription's limit (apiError usage_limit_reached): Claude Code continues by itself after the reset;
+   *  otherwise (an API-key or token login) nothing continues unless someone types */
+  autoContinues: boolean;
+}
+
+// StopFailure with error rate_limit: parked, not idle, not crashed, not a turn boundary.
+export function isParkingFailure(payload: unknown): boolean {
+  return isObj(payload) && payload.hook_event_name === 'StopFailure' && payload.error === 'rate_limit';
+}
+
+// The synthetic assistant row of a refused request, or null for any other row.
+export function usageLimitOfRow(row: unknown): UsageLimit | null {
+  if (!isObj(row) || row.type !== 'assistant' || row.isApiErrorMessage !== true) return null;
+  if (row.apiErrorStatus !== 429 && row.error !== 'rate_limit') return null;
+  const params = isObj(row.apiErrorParams) ? row.apiErrorParams : {};
+  const info = isObj(params.rate_limit_info) ? params.rate_limit_info : {};
+  const resetsAt = typeof info.resetsAt === 'number' && Number.isFinite(info.resetsAt) && info.resetsAt > 0 ? info.resetsAt * 1000 : null;
+  return {
+    resetsAtMs: resetsAt,
+    limitType: typeof info.rateLimitType === 'string' ? info.rateLimitType : null,
+    autoContinues: row.apiError === 'usage_limit_reached',
+  };
+}
+
+// The user turn Claude Code sends by itself when a subscription's limit lifts: never a person's prompt
+// (not a lineage's original prompt, not a reason to reset anything).
+export function isAutoContinuation(row: unknown): boolean {
+  return isObj(row) && row.type === 'user' && row.isMeta === true && isObj(row.origin) && row.origin.kind === 'auto-continuation';
+}
