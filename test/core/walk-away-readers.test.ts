@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixturesDir } from '../helpers/fixtures.js';
 import { isAutoContinuation, isParkingFailure, usageLimitOfRow } from '../../src/core/usage-limit.js';
-import { permissionSubject } from '../../src/core/permission-subject.js';
+import { permissionSubject, refusedToolUseId } from '../../src/core/permission-wait.js';
 import { oneLine } from '../../src/core/one-line.js';
 
 const rows = (name: string): Record<string, unknown>[] =>
@@ -58,4 +58,19 @@ t.test('oneLine keeps spaces, drops breaks and escapes, cuts only past the limit
   tt.equal(oneLine(' a\r\n\tb\u2028c\u0085 '), 'a b c');
   tt.equal(oneLine('abcdef', 6), 'abcdef');
   tt.equal(oneLine('abcdefg', 6), 'abcde…');
+});
+
+t.test('a refused tool call is known by its transcript row', async (tt) => {
+  // The row 2.1.332 writes when a person answers "No" (or Esc) to a permission prompt (trimmed).
+  const refused = {
+    type: 'user',
+    message: { role: 'user', content: [{ type: 'tool_result', content: "The user doesn't want to proceed with this tool use.", is_error: true, tool_use_id: 'toolu_1' }] },
+    toolUseResult: 'User rejected tool use',
+    toolDenialKind: 'user-rejected',
+    toolDenialBeforeRun: true,
+  };
+  tt.equal(refusedToolUseId(refused), 'toolu_1');
+  tt.equal(refusedToolUseId({ ...refused, toolDenialKind: undefined }), null, 'a tool result that ran');
+  tt.equal(refusedToolUseId(transcriptRows[2]), null);
+  tt.equal(refusedToolUseId('x'), null);
 });

@@ -1,6 +1,6 @@
 // The walk-away faults of the mock (src/mock/fault-markers.ts) against the REAL claude 2.1.332 in a pty, every
 // hook recorded: each marker must produce what claude-code-facts.md §12 says the real service makes claude do.
-// Here a permission wait that an approval ends, and an automatic compaction announced by PreCompact (and held
+// Here a permission wait that an approval ends (and one a refusal ends), and an automatic compaction announced by PreCompact (and held
 // off when PreCompact blocks it); usage limits are in usage-limit.test.ts. Measured timings go to the TAP
 // output as comments.
 import t from 'tap';
@@ -8,7 +8,8 @@ import type { Test } from 'tap';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { MOCK_SUMMARY, isCompactionRequest, markerReplies } from '../../src/mock/fault-markers.js';
-import { hookArrival, readJsonl, seconds as secs, startClaudeRig, typeLine, WALK_AWAY_EVENTS } from '../helpers/real-claude.js';
+import { refusedToolUseId } from '../../src/core/permission-wait.js';
+import { hookArrival, looksReady, readJsonl, seconds as secs, startClaudeRig, typeLine, WALK_AWAY_EVENTS } from '../helpers/real-claude.js';
 import type { ClaudeRig, ClaudeRigOptions } from '../helpers/real-claude.js';
 
 // A claude on the marker-driven mock with every walk-away hook recorded.
@@ -37,6 +38,19 @@ t.test('a tool call that needs permission: PermissionRequest at once, approval r
   await hookArrival(r, 'Stop', 30_000);
   tt.match(r.hooks.payloads('Stop')[0]?.last_assistant_message, /^Mock reply 1 /);
   tt.comment(`measured: PermissionRequest ${secs(askedAt - preAt)} after PreToolUse, permission_prompt ${secs(notifiedAt - askedAt)} after PermissionRequest (hook recorder arrival, polled every 50 ms)`);
+});
+
+t.test('a refused permission: no hook at all, only the transcript row of the refusal', async (tt) => {
+  const r = await rig(tt, 'make a file MOCK_TOUCH=x', { claudeArgs: ['--permission-mode', 'default'] });
+  await hookArrival(r, 'PermissionRequest', 60_000);
+  await r.claude.waitForScreen(/3\. No/, 20_000);
+  r.claude.pty.write('3');
+  await r.claude.waitFor(() => transcript(r).some((row) => refusedToolUseId(row) !== null), 20_000, 'the refusal row');
+  const toolUse = r.hooks.payloads('PreToolUse')[0]?.tool_use_id;
+  tt.equal(transcript(r).map(refusedToolUseId).find((id) => id !== null), toolUse, 'the row names the refused call');
+  await r.claude.waitFor(async () => looksReady(await r.claude.screenText()), 20_000, 'the idle prompt');
+  tt.notOk(existsSync(join(r.sandbox.projectDir, 'x')), 'the tool did not run');
+  for (const event of ['PostToolUse', 'Stop', 'StopFailure'] as const) tt.equal(r.hooks.payloads(event).length, 0, `no ${event}`);
 });
 
 // Auto-compact left on (no DISABLE_AUTO_COMPACT). 199990 tokens is past the mock's 200000 window once the next
