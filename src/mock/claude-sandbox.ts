@@ -63,13 +63,14 @@ export async function createClaudeSandbox(opts: SandboxOptions): Promise<Sandbox
   await Promise.all([mkdir(home, { recursive: true }), mkdir(configDir, { recursive: true }), mkdir(requestedProject, { recursive: true })]);
   // claude keys trust and transcripts by realpath(cwd) (claude-code-facts.md §3.1).
   const projectDir = await realpath(requestedProject);
+  const login = opts.login ?? 'token';
   const globalConfig = {
     hasCompletedOnboarding: true,
     lastOnboardingVersion: PINNED_CLAUDE_VERSION,
     theme: 'dark',
     projects: { [projectDir]: { hasTrustDialogAccepted: true } },
     // An API key raises "Do you want to use this API key?" unless it was approved (by its last 20 characters).
-    customApiKeyResponses: { approved: [SANDBOX_API_KEY.slice(-20)], rejected: [] },
+    ...(login === 'api-key' ? { customApiKeyResponses: { approved: [SANDBOX_API_KEY.slice(-20)], rejected: [] } } : {}),
   };
   await writeFile(join(configDir, '.claude.json'), `${JSON.stringify(globalConfig, null, 2)}\n`);
   // Read only from user/policy settings, never from --settings (claude-code-facts.md §1).
@@ -80,7 +81,7 @@ export async function createClaudeSandbox(opts: SandboxOptions): Promise<Sandbox
     base,
     {
       ANTHROPIC_BASE_URL: opts.baseUrl,
-      ...loginEnv(opts.login ?? 'token'),
+      ...loginEnv(login),
       ANTHROPIC_MODEL: opts.model ?? DEFAULT_SANDBOX_MODEL,
       CLAUDE_CONFIG_DIR: configDir,
       HOME: home,
