@@ -16,6 +16,7 @@ export interface ConfigValues {
   step?: string;
   review?: number;
   'write-timeout'?: number;
+  'parked-retry'?: number;
   events?: string;
   log?: string;
   plain?: boolean;
@@ -38,6 +39,7 @@ export const CONFIG_KEYS: Readonly<Record<ConfigKey, { kind: Kind; env: string }
   step: { kind: 'string', env: 'FLOWER_PTY_STEP' },
   review: { kind: 'seconds', env: 'FLOWER_PTY_REVIEW' },
   'write-timeout': { kind: 'seconds', env: 'FLOWER_PTY_WRITE_TIMEOUT' },
+  'parked-retry': { kind: 'seconds', env: 'FLOWER_PTY_PARKED_RETRY' },
   events: { kind: 'string', env: 'FLOWER_PTY_EVENTS' },
   log: { kind: 'string', env: 'FLOWER_PTY_LOG' },
   plain: { kind: 'boolean', env: 'FLOWER_PTY_PLAIN' },

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { EXIT, FlowerError } from '../errors.js';
-import { decideNotify, notifyEnv, DEFAULT_NOTIFY_WINDOW_MS, INITIAL_NOTIFY_STATE } from '../core/notify-policy.js';
+import { decideNotify, notifyEnv, DEFAULT_NOTIFY_WINDOW_MS, INITIAL_NOTIFY_STATE, NOTIFY_ENV_KEYS } from '../core/notify-policy.js';
 import type { NotifyEvent, NotifyRun, NotifyState } from '../core/notify-policy.js';
 
 export const DEFAULT_NOTIFY_TIMEOUT_MS = 15_000;
@@ -72,12 +72,13 @@ export function createNotifier(opts: NotifierOptions): Notifier {
   const now = opts.now ?? Date.now;
   let state: NotifyState = INITIAL_NOTIFY_STATE;
   const live = new Set<Promise<void>>();
+  const baseEnv = Object.fromEntries(Object.entries(opts.env).filter(([key]) => !(NOTIFY_ENV_KEYS as readonly string[]).includes(key)));
 
   function start(env: Record<string, string>, event: string): void {
     let child: ChildProcess;
     try {
       // Detached: its own process group, so the time limit takes down whatever the command started too.
-      child = spawn('/bin/sh', ['-c', command], { cwd: opts.cwd, env: { ...opts.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn('/bin/sh', ['-c', command], { cwd: opts.cwd, env: { ...baseEnv, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (error) {
       opts.log(`notify-command (${event}): could not start: ${String(error)}`);
       return;

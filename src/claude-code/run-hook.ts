@@ -2,7 +2,8 @@
 // place where Claude Code's field names meet the core's decisions. Pure.
 
 import { readHook } from './hooks.js';
-import { toolSummary, type HookEvent } from '../core/hook-event.js';
+import type { HookEvent } from '../core/hook-event.js';
+import { permissionSubject } from '../core/permission-wait.js';
 
 // `event` is the name the hook client was registered for, or 'statusline'.
 export function toHookEvent(event: string, payload: unknown): HookEvent {
@@ -21,7 +22,7 @@ export function toHookEvent(event: string, payload: unknown): HookEvent {
       return { kind: 'pre-tool', sessionId, subagent, tool: h.toolName ?? '' };
     case 'PermissionRequest': {
       const tool = h.toolName ?? 'a tool';
-      return { kind: 'permission-request', sessionId, tool, summary: toolSummary(tool, h.toolInput) };
+      return { kind: 'permission-request', sessionId, tool, summary: permissionSubject({ tool_name: tool, tool_input: h.toolInput }) };
     }
     case 'Stop':
       return { kind: 'stop', sessionId, lastMessage: h.lastAssistantMessage ?? '', stopHookActive: h.stopHookActive };

@@ -30,6 +30,7 @@ export interface RunCommandOptions {
   step: string;
   review: number | undefined;
   writeTimeout: number | undefined;
+  parkedRetry?: number | undefined;
   events: string | undefined;
   log: string | undefined;
   plain: boolean;
@@ -130,6 +131,7 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
         step,
         reviewMs: (o.review ?? DEFAULT_REVIEW_SECONDS) * 1000,
         writeTimeoutMs: (o.writeTimeout ?? DEFAULT_WRITE_TIMEOUT_SECONDS) * 1000,
+        ...(o.parkedRetry !== undefined ? { timings: { parkedRetryMs: o.parkedRetry * 1000 } } : {}),
         quietMs: 2_000,
         eventsPath: o.events ? resolve(cwd, o.events) : null,
         resume,

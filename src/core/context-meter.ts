@@ -20,6 +20,8 @@ export type MeterSignal =
       estimateBefore: number;
     }
   | { kind: 'overflow'; line: number; text: string }
+  /** a request refused by a usage limit: parked until `resetsAtMs` (null: not said), continuing by itself or not */
+  | { kind: 'usage-limit'; line: number; resetsAtMs: number | null; autoContinues: boolean }
   | { kind: 'user-prompt'; line: number; text: string }
   | { kind: 'interrupt'; line: number }
   | { kind: 'session'; line: number; sessionId: string; previous: string | null };
@@ -116,6 +118,7 @@ export function createMeter(): Meter {
 
   function onAssistant(r: AssistantRecord, line: number, out: MeterSignal[]): void {
     if (r.isApiError) {
+      if (r.usageLimit) out.push({ kind: 'usage-limit', line, resetsAtMs: r.usageLimit.resetsAtMs, autoContinues: r.usageLimit.autoContinues });
       // A synthetic row carries zero usage: it must never become the reading.
       const overflow =
         r.text.startsWith(SYNTHETIC_OVERFLOW_PREFIX) ||

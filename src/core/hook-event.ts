@@ -1,5 +1,5 @@
 // Claude Code's hook calls as the run decides on them: only what a decision needs, with the words a
-// person reads ("Bash touch x"). The dialect (src/claude-code/run-hook.ts) builds them from the
+// person reads ("Bash touch x", permission-wait.ts). The dialect (src/claude-code/run-hook.ts) builds them from the
 // validated payloads of each release. Pure.
 
 export type HookEvent =
@@ -14,14 +14,3 @@ export type HookEvent =
   | { kind: 'notification'; sessionId: string | null; type: string; message: string }
   | { kind: 'pre-compact'; sessionId: string | null; trigger: 'auto' | 'manual' | 'other' }
   | { kind: 'other'; sessionId: string | null; event: string };
-
-// What a tool call was, in a few words for a status bar ("Bash touch x"); one line, bounded.
-export function toolSummary(tool: string, input: Record<string, unknown> | null): string {
-  const pick = (k: string) => (typeof input?.[k] === 'string' ? (input[k] as string) : null);
-  const detail = pick('command') ?? pick('file_path') ?? pick('path') ?? pick('url') ?? pick('pattern') ?? pick('description') ?? '';
-  // Control characters never reach a terminal from here.
-  // eslint-disable-next-line no-control-regex
-  const oneLine = detail.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim();
-  return oneLine === '' ? tool : `${tool} ${oneLine.length > 60 ? `${oneLine.slice(0, 59)}…` : oneLine}`;
-}
-

@@ -2,6 +2,8 @@
 // the environment the command gets them in, and the rate limit that keeps one stuck state from paging a
 // phone every few seconds. Pure: the clock comes in as `now` (ms), the adapter runs the command.
 
+import { oneLine } from './one-line.js';
+
 export const NOTIFY_EVENTS = ['needs-permission', 'idle', 'parked', 'resumed', 'review', 'degraded', 'brake', 'crash-stop', 'ended'] as const;
 export type NotifyEventName = (typeof NOTIFY_EVENTS)[number];
 
@@ -46,8 +48,7 @@ const MAX_DETAIL = 300;
 // Text from a transcript or a tool call may hold control characters or escapes; a notification shows
 // them raw (a terminal, a phone), so they become spaces, and a runaway command line is cut short.
 export function cleanNotifyText(text: string): string {
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/ {2,}/g, ' ').trim();
-  return flat.length > MAX_DETAIL ? `${flat.slice(0, MAX_DETAIL - 1)}…` : flat;
+  return oneLine(text, MAX_DETAIL);
 }
 
 // A run event (as core/run-decide.ts emits it) as a notification, or null when it is not worth a person's
@@ -139,6 +140,10 @@ export interface NotifyRun {
   run: string;
   cwd: string;
 }
+
+// Every variable notifyEnv may set: the command's base environment is cleared of them first, so an event
+// without a document never shows one inherited from elsewhere (a flower-pty inside a notify command).
+export const NOTIFY_ENV_KEYS = ['FLOWER_PTY_EVENT', 'FLOWER_PTY_MESSAGE', 'FLOWER_PTY_RUN', 'FLOWER_PTY_CWD', 'FLOWER_PTY_DOCUMENT'] as const;
 
 // The only channel from flower-pty to the command: nothing is ever spliced into the command text.
 export function notifyEnv(send: NotifySend, run: NotifyRun): Record<string, string> {

@@ -388,6 +388,14 @@ function onTranscript(o: Out, e: Extract<RunEvent, { type: 'transcript' }>): voi
     case 'compaction':
       o.emit('compaction', { generation: g.n, preTokens: signal.preTokens, meter: signal.meterBefore });
       return;
+    case 'usage-limit':
+      // The transcript's row is the exact word: until when, and whether Claude Code goes on by itself.
+      park(o, e.now, signal.resetsAtMs, signal.autoContinues);
+      return;
+    case 'interrupt':
+      // A refused permission fires no hook: its only trace is this interrupt row.
+      clearWaiting(o, ['permission']);
+      return;
     case 'turn-end':
       if (o.s.hooksMissing) {
         turnEnd(o, null, o.s.gen?.lastText ?? '', e.now, 'transcript');
@@ -504,16 +512,25 @@ function onStopFailure(o: Out, hook: Extract<HookEvent, { kind: 'stop-failure' }
     return '';
   }
   if (hook.error === 'rate_limit') {
-    // Parked, not idle, not crashed, not a boundary: whatever is pending stays pending.
-    const until = o.s.waiting?.kind === 'parked' ? o.s.waiting.until : null;
-    const autoContinue = /usage limit|hit your/i.test(hook.lastMessage) || !/API Error/i.test(hook.lastMessage);
-    const since = o.s.waiting?.kind === 'parked' ? o.s.waiting.since : now;
-    o.set({ waiting: { kind: 'parked', since, until, autoContinue, continued: false }, note: 'parked on a usage limit' });
-    o.emit('parked', { generation: o.s.machine.generation, until: until === null ? null : iso(until), ...(until !== null ? { untilMs: until } : {}), autoContinue });
+    // An API login's screen says "API Error"; a subscription's says it hit its limit (the transcript row, if it
+    // comes, says so exactly).
+    park(o, now, null, !/^API Error/i.test(hook.lastMessage.trim()));
     return '';
   }
   if (o.s.machine.phase === 'writing') feed(o, { type: 'turn-end', now });
   return '';
+}
+
+// Parked, not idle, not crashed, not a boundary: whatever is pending stays pending. Said once per park;
+// a later word (the transcript row, the status line) only adds the reset time.
+function park(o: Out, now: number, until: number | null, autoContinue: boolean): void {
+  const w = o.s.waiting;
+  if (w?.kind === 'parked') {
+    o.set({ waiting: { ...w, until: until ?? w.until, autoContinue: until !== null ? autoContinue : w.autoContinue } });
+    return;
+  }
+  o.set({ waiting: { kind: 'parked', since: now, until, autoContinue, continued: false }, note: 'parked on a usage limit' });
+  o.emit('parked', { generation: o.s.machine.generation, until: until === null ? null : iso(until), ...(until !== null ? { untilMs: until } : {}), autoContinue });
 }
 
 function onNotification(o: Out, hook: Extract<HookEvent, { kind: 'notification' }>, now: number): string {

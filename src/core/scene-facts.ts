@@ -4,6 +4,8 @@
 // model copied forward from its own seed, or wrote itself) is replaced by the fresh one; when seeding the
 // successor, a block a person's edit removed is put back rather than silently lost.
 
+import { oneLine } from './one-line.js';
+
 export interface GitFacts {
   head: string;
   /** entries of `git status --porcelain`: changed, added, deleted and untracked files */
@@ -18,7 +20,6 @@ export interface SceneFacts {
 // The first line of the block; the block runs from it to the end of its paragraph (a blank line or the end).
 export const FACTS_HEADING = '[flower-pty facts · written by flower-pty, not by the model]';
 
-const oneLine = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
 
 // The block for `facts`, or '' when there is nothing certain to say.
 export function renderSceneFacts(facts: SceneFacts): string {

@@ -1,6 +1,8 @@
 // Claude Code transcript records (one JSONL line each), narrowed from `unknown` by guards.
 // Only the fields the meter needs are typed; everything else stays a generic record.
 
+import { usageLimitOfRow, type UsageLimit } from './usage-limit.js';
+
 export interface Usage {
   input: number;
   cacheCreation: number;
@@ -28,6 +30,8 @@ export interface AssistantRecord extends Envelope {
   /** the text blocks joined, for "Prompt is too long" detection */
   text: string;
   errorDetails: string | null;
+  /** a usage-limit row (HTTP 429): until when, and whether Claude Code continues by itself (usage-limit.ts) */
+  usageLimit: UsageLimit | null;
   /** characters of content the model wrote (text, thinking, tool input), for token estimates */
   contentChars: number;
 }
@@ -148,6 +152,7 @@ function toAssistant(r: Obj, env: Envelope): AssistantRecord {
     isApiError: r.isApiErrorMessage === true || model === '<synthetic>',
     text: joinedText(m.content),
     errorDetails: str(r.errorDetails),
+    usageLimit: usageLimitOfRow(r),
     contentChars: contentChars(m.content),
   };
 }

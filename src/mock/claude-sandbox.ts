@@ -13,6 +13,17 @@ export const PINNED_CLAUDE_VERSION = '2.1.332';
 // A catalogued 200k-window model; unknown ids are assumed to have 1M (claude-code-facts.md §5).
 export const DEFAULT_SANDBOX_MODEL = 'claude-sonnet-4-5';
 
+export type SandboxLogin = 'token' | 'api-key' | 'oauth';
+
+const SANDBOX_API_KEY = 'sk-ant-api03-mock-sandbox-key-0123456789abcdef';
+
+// The credential variable of each login; a mock accepts any value.
+function loginEnv(login: SandboxLogin): Record<string, string> {
+  if (login === 'token') return { ANTHROPIC_AUTH_TOKEN: 'sk-mock-sandbox-token' };
+  if (login === 'api-key') return { ANTHROPIC_API_KEY: SANDBOX_API_KEY };
+  return { CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat01-mock-sandbox-token' };
+}
+
 export interface SandboxOptions {
   root: string;
   baseUrl: string;
@@ -20,6 +31,10 @@ export interface SandboxOptions {
   model?: string;
   // Extra variables for claude (win over everything else), e.g. DISABLE_AUTO_COMPACT.
   env?: Record<string, string>;
+  // How claude logs in to the mock (default 'token'): 'token' a bearer token (ANTHROPIC_AUTH_TOKEN), 'api-key'
+  // an API key (ANTHROPIC_API_KEY, pre-approved), 'oauth' a subscription login (CLAUDE_CODE_OAUTH_TOKEN), the
+  // only one Claude Code continues by itself after a usage limit resets (claude-code-facts.md §12).
+  login?: SandboxLogin;
   // The env the sandbox starts from (default process.env); its ANTHROPIC_* and CLAUDE_* keys are dropped.
   baseEnv?: Record<string, string | undefined>;
 }
@@ -48,11 +63,14 @@ export async function createClaudeSandbox(opts: SandboxOptions): Promise<Sandbox
   await Promise.all([mkdir(home, { recursive: true }), mkdir(configDir, { recursive: true }), mkdir(requestedProject, { recursive: true })]);
   // claude keys trust and transcripts by realpath(cwd) (claude-code-facts.md §3.1).
   const projectDir = await realpath(requestedProject);
+  const login = opts.login ?? 'token';
   const globalConfig = {
     hasCompletedOnboarding: true,
     lastOnboardingVersion: PINNED_CLAUDE_VERSION,
     theme: 'dark',
     projects: { [projectDir]: { hasTrustDialogAccepted: true } },
+    // An API key raises "Do you want to use this API key?" unless it was approved (by its last 20 characters).
+    ...(login === 'api-key' ? { customApiKeyResponses: { approved: [SANDBOX_API_KEY.slice(-20)], rejected: [] } } : {}),
   };
   await writeFile(join(configDir, '.claude.json'), `${JSON.stringify(globalConfig, null, 2)}\n`);
   // Read only from user/policy settings, never from --settings (claude-code-facts.md §1).
@@ -63,8 +81,7 @@ export async function createClaudeSandbox(opts: SandboxOptions): Promise<Sandbox
     base,
     {
       ANTHROPIC_BASE_URL: opts.baseUrl,
-      // A bearer token, not ANTHROPIC_API_KEY: an API key raises the "use this key?" dialog.
-      ANTHROPIC_AUTH_TOKEN: 'sk-mock-sandbox-token',
+      ...loginEnv(login),
       ANTHROPIC_MODEL: opts.model ?? DEFAULT_SANDBOX_MODEL,
       CLAUDE_CONFIG_DIR: configDir,
       HOME: home,

@@ -82,7 +82,7 @@ export async function startMockApi(opts: MockApiOptions): Promise<MockApi> {
     const requestId = replyIds.messageId.replace('msg_', 'req_');
     if (reply.kind === 'hang') return; // the socket is destroyed by close()
     if (reply.kind === 'error') {
-      const extra: Record<string, string> = { 'request-id': requestId };
+      const extra: Record<string, string> = { ...reply.headers, 'request-id': requestId };
       if (reply.retry === false) extra['x-should-retry'] = 'false';
       sendJson(res, reply.status, errorBody(reply.type, reply.message), extra);
       return;

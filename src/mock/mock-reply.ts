@@ -12,8 +12,9 @@ export interface MockUsage {
 export type MockReply =
   | { kind: 'text'; text: string; usage?: MockUsage; delayMs?: number }
   | { kind: 'tool'; name: string; input: Record<string, unknown>; text?: string; usage?: MockUsage; delayMs?: number }
-  // `retry: false` sends `x-should-retry: false`, so the SDK inside claude gives up at once on a 5xx.
-  | { kind: 'error'; status: number; type: string; message: string; retry?: boolean }
+  // `retry: false` sends `x-should-retry: false`, so the SDK inside claude gives up at once on a 5xx;
+  // `headers` go out with the error (e.g. the unified rate-limit headers of a usage limit).
+  | { kind: 'error'; status: number; type: string; message: string; retry?: boolean; headers?: Record<string, string> }
   // Stream half of `afterText`'s reply, then destroy the socket mid-stream.
   | { kind: 'cut'; afterText: string }
   // Never answer; the socket stays open until the mock closes.

@@ -49,6 +49,14 @@ t.test('a hostile message and document reach the command as data, never as code'
   tt.match(lines, [/notify-command \(review\): exit 0/]);
 });
 
+t.test('an inherited FLOWER_PTY_DOCUMENT never reaches an event that has none', async (tt) => {
+  const dir = tempDir(tt);
+  const notifier = createNotifier(options(dir, `printf '%s' "\${FLOWER_PTY_DOCUMENT-unset}" > doc.txt`, [], { env: { PATH: process.env.PATH, FLOWER_PTY_DOCUMENT: '/stale.md' } }));
+  notifier.notify({ name: 'idle' });
+  await notifier.drain(20_000);
+  tt.equal(readFileSync(join(dir, 'doc.txt'), 'utf8'), 'unset');
+});
+
 t.test('the command text is run exactly as written (a pipeline, a redirect)', async (tt) => {
   const dir = tempDir(tt);
   const lines: string[] = [];

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMockApi, text, usageFor, type MockApi, type MockReply, type MockRequest, type Respond } from '../../src/mock/messages-api.js';
-import { createClaudeSandbox, type Sandbox } from '../../src/mock/claude-sandbox.js';
+import { createClaudeSandbox, type Sandbox, type SandboxLogin } from '../../src/mock/claude-sandbox.js';
 import { runClaude, readJsonl, testClaude, type RunningClaude, type Teardown } from './real-claude.js';
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -26,6 +26,8 @@ export interface FlowerRunOptions {
   prompt?: string;
   claudeArgs?: string[];
   env?: Record<string, string>;
+  /** how claude logs in to the mock (default 'token'; 'oauth' for a subscription's usage-limit behaviour) */
+  login?: SandboxLogin;
   step?: string;
   /** run again in the same sandbox, workbench and mock (e.g. for --continue) */
   again?: FlowerRun;
@@ -42,7 +44,7 @@ export async function startFlower(opts: FlowerRunOptions): Promise<FlowerRun> {
     api = await startMockApi({ respond: opts.respond });
     opts.t.teardown(() => api.close());
     const root = mkdtempSync(join(tmpdir(), 'flower-e2e-'));
-    sandbox = await createClaudeSandbox({ root, baseUrl: api.url, ...(opts.env ? { env: opts.env } : {}) });
+    sandbox = await createClaudeSandbox({ root, baseUrl: api.url, ...(opts.env ? { env: opts.env } : {}), ...(opts.login ? { login: opts.login } : {}) });
     opts.prepare?.(sandbox);
   }
   const workbench = join(sandbox.root, 'wb');

@@ -7,9 +7,12 @@ import unicode11 from '@xterm/addon-unicode11';
 import { readFileSync, writeFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Sandbox } from '../../src/mock/claude-sandbox.js';
-import { resolveRepoClaude } from '../../src/mock/claude-sandbox.js';
+import type { Sandbox, SandboxLogin } from '../../src/mock/claude-sandbox.js';
+import { createClaudeSandbox, resolveRepoClaude } from '../../src/mock/claude-sandbox.js';
 import { hasFeature, parseRelease, type Release } from '../../src/claude-code/release.js';
+import { startMockApi } from '../../src/mock/messages-api.js';
+import type { MockApi, Respond } from '../../src/mock/messages-api.js';
+import { randomUUID } from 'node:crypto';
 
 // @xterm/* are CommonJS: named ESM imports fail (stack.md §3).
 const { Terminal } = xterm;
@@ -194,8 +197,10 @@ export function tempRoot(t: Teardown, prefix = 'flower-claude-'): string {
 }
 
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop', 'StopFailure', 'Notification', 'SessionEnd'] as const;
+// The events of a walk-away run (claude-code-facts.md §12) on top of HOOK_EVENTS: pass to recordHooks.
+export const WALK_AWAY_EVENTS = [...HOOK_EVENTS, 'PreToolUse', 'PermissionRequest', 'PreCompact', 'PostCompact'] as const;
 // 'StatusLine' is not a hook: it is the statusLine command's stdin, recorded the same way.
-export type HookEvent = (typeof HOOK_EVENTS)[number] | 'StatusLine';
+export type HookEvent = (typeof WALK_AWAY_EVENTS)[number] | 'StatusLine';
 
 export interface HookRecorder {
   // Pass to claude as `--settings <settingsPath>`.
@@ -226,14 +231,14 @@ process.stdin.on('end', () => {
 });
 `;
 
-// Writes a --settings file whose hooks (and status line) record every payload of HOOK_EVENTS under `dir`.
-export function recordHooks(dir: string, extraSettings: Record<string, unknown> = {}): HookRecorder {
+// Writes a --settings file whose hooks (and status line) record every payload of `events` under `dir`.
+export function recordHooks(dir: string, extraSettings: Record<string, unknown> = {}, events: readonly HookEvent[] = HOOK_EVENTS): HookRecorder {
   mkdirSync(dir, { recursive: true });
   const script = join(dir, 'record-hook.cjs');
   writeFileSync(script, HOOK_SCRIPT);
   const command = (event: string): string => `'${process.execPath}' '${script}' '${dir}' ${event}`;
   // A release refuses the whole file over a hook it does not know (StopFailure before 2.1.78).
-  const known = HOOK_EVENTS.filter((event) => event !== 'StopFailure' || hasFeature(testRelease(), 'stopFailure'));
+  const known = events.filter((event) => event !== 'StopFailure' || hasFeature(testRelease(), 'stopFailure'));
   const hooks = Object.fromEntries(known.map((event) => [event, [{ hooks: [{ type: 'command', command: command(event) }] }]]));
   const settingsPath = join(dir, 'settings.json');
   const statusLine = { type: 'command', command: command('StatusLine'), padding: 0 };
@@ -251,3 +256,54 @@ export function recordHooks(dir: string, extraSettings: Record<string, unknown> 
     },
   };
 }
+
+// One mock, one sandbox, one claude with recorded hooks and `prompt` as its first turn.
+export interface ClaudeRig {
+  api: MockApi;
+  sandbox: Sandbox;
+  hooks: HookRecorder;
+  claude: RunningClaude;
+  sessionId: string;
+}
+
+export interface ClaudeRigOptions {
+  respond: Respond;
+  prompt: string;
+  login?: SandboxLogin;
+  // claude's extra environment (default: auto-compact off, as flower-pty runs claude).
+  env?: Record<string, string>;
+  // Replaces the sandbox's bypass mode, e.g. ['--permission-mode', 'default'].
+  claudeArgs?: string[];
+  events?: readonly HookEvent[];
+  // Runs before claude starts, e.g. to queue a hook's answer.
+  beforeStart?: (hooks: HookRecorder) => void;
+}
+
+export async function startClaudeRig(t: Teardown, o: ClaudeRigOptions): Promise<ClaudeRig> {
+  const api = await startMockApi({ respond: o.respond });
+  t.teardown(() => api.close());
+  const root = tempRoot(t);
+  const created = await createClaudeSandbox({ root, baseUrl: api.url, login: o.login ?? 'token', env: o.env ?? { DISABLE_AUTO_COMPACT: '1' } });
+  const sandbox = o.claudeArgs ? { ...created, claudeArgs: o.claudeArgs } : created;
+  const hooks = recordHooks(join(root, 'hooks'), {}, o.events ?? HOOK_EVENTS);
+  o.beforeStart?.(hooks);
+  const sessionId = randomUUID();
+  const claude = runClaude({ t, sandbox, args: ['--session-id', sessionId, '--settings', hooks.settingsPath, o.prompt] });
+  return { api, sandbox, hooks, claude, sessionId };
+}
+
+// Waits for the `count`th payload of `event` and returns when it was seen (polled every 50 ms).
+export async function hookArrival(r: ClaudeRig, event: HookEvent, ms: number, count = 1): Promise<number> {
+  await r.claude.waitFor(() => r.hooks.payloads(event).length >= count, ms, `${count} ${event} hook(s)`);
+  return Date.now();
+}
+
+// Types `line` at claude's idle prompt and submits it (the pause lets the paste settle before Enter).
+export async function typeLine(claude: RunningClaude, line: string): Promise<void> {
+  await claude.waitFor(async () => looksReady(await claude.screenText()), 20_000, 'the idle prompt');
+  claude.pty.write(line);
+  await sleep(300);
+  claude.pty.write('\r');
+}
+
+export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;

@@ -23,6 +23,18 @@ t.test('seeds onboarding, trust and the bypass acceptance', async (tt) => {
   tt.same(sb.claudeArgs, ['--permission-mode', 'bypassPermissions']);
 });
 
+t.test('each login sets its one credential; an API key is pre-approved so no dialog asks about it', async (tt) => {
+  const credentials = ['ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN'];
+  const expected = { token: 'ANTHROPIC_AUTH_TOKEN', 'api-key': 'ANTHROPIC_API_KEY', oauth: 'CLAUDE_CODE_OAUTH_TOKEN' } as const;
+  for (const login of ['token', 'api-key', 'oauth'] as const) {
+    const sb = await createClaudeSandbox({ root: tt.testdir({}), baseUrl: 'http://127.0.0.1:9', login, baseEnv: { PATH: '/usr/bin' } });
+    tt.same(credentials.filter((key) => key in sb.env), [expected[login]], login);
+    const config = readJson(join(sb.configDir, '.claude.json')) as { customApiKeyResponses?: { approved: string[] } };
+    if (login === 'api-key') tt.same(config.customApiKeyResponses?.approved, [sb.env.ANTHROPIC_API_KEY?.slice(-20)]);
+    else tt.notOk('customApiKeyResponses' in config);
+  }
+});
+
 t.test('trust and transcripts are keyed by the realpath of a symlinked project dir', async (tt) => {
   const root = tt.testdir({ real: {} });
   symlinkSync(join(root, 'real'), join(root, 'link'));

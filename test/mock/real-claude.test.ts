@@ -2,35 +2,16 @@
 // hook payloads, a Stop hook that blocks once, and a 400 prompt-too-long that fires StopFailure.
 import t from 'tap';
 import type { Test } from 'tap';
-import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import { startMockApi, scripted, bash, text, usageFor, promptTooLong } from '../../src/mock/messages-api.js';
-import type { MockApi, MockReply, MockRequest } from '../../src/mock/messages-api.js';
-import { createClaudeSandbox } from '../../src/mock/claude-sandbox.js';
-import type { Sandbox } from '../../src/mock/claude-sandbox.js';
-import { looksReady, readJsonl, recordHooks, runClaude, tempRoot } from '../helpers/real-claude.js';
-import type { HookEvent, HookRecorder, RunningClaude } from '../helpers/real-claude.js';
+import { scripted, bash, text, usageFor, promptTooLong } from '../../src/mock/messages-api.js';
+import type { MockReply, MockRequest } from '../../src/mock/messages-api.js';
+import { looksReady, readJsonl, startClaudeRig } from '../helpers/real-claude.js';
+import type { ClaudeRig, HookEvent, HookRecorder } from '../helpers/real-claude.js';
 
-interface Rig {
-  api: MockApi;
-  sandbox: Sandbox;
-  hooks: HookRecorder;
-  claude: RunningClaude;
-  sessionId: string;
-}
+type Rig = ClaudeRig;
 
-// One mock, one sandbox, one claude with recorded hooks and `prompt` as its first turn.
-async function rig(tt: Test, steps: MockReply[] | ((req: MockRequest, i: number) => MockReply), prompt: string, beforeStart?: (hooks: HookRecorder) => void): Promise<Rig> {
-  const api = await startMockApi({ respond: scripted(steps) });
-  tt.teardown(() => api.close());
-  const root = tempRoot(tt);
-  // Auto-compact off, as flower-pty runs claude: a 400 then ends the turn instead of compacting.
-  const sandbox = await createClaudeSandbox({ root, baseUrl: api.url, env: { DISABLE_AUTO_COMPACT: '1' } });
-  const hooks = recordHooks(join(root, 'hooks'));
-  beforeStart?.(hooks);
-  const sessionId = randomUUID();
-  const claude = runClaude({ t: tt, sandbox, args: ['--session-id', sessionId, '--settings', hooks.settingsPath, prompt] });
-  return { api, sandbox, hooks, claude, sessionId };
+// Auto-compact off, as flower-pty runs claude: a 400 then ends the turn instead of compacting.
+function rig(tt: Test, steps: MockReply[] | ((req: MockRequest, i: number) => MockReply), prompt: string, beforeStart?: (hooks: HookRecorder) => void): Promise<Rig> {
+  return startClaudeRig(tt, { respond: scripted(steps), prompt, ...(beforeStart ? { beforeStart } : {}) });
 }
 
 const hookArrived = (r: Rig, event: HookEvent, count = 1) => () => r.hooks.payloads(event).length >= count;
