@@ -31,6 +31,9 @@ const ELSEWHERE: Record<string, { by: string; contains: string[] }> = {
   'npm test': { by: '.ci/run', contains: ['npm test'] },
   'npm run demo': { by: 'test/demo.test.ts', contains: ["'run', 'demo'"] },
   'flower-pty demo --plain': { by: 'test/packaging.test.ts', contains: ["['demo', '--plain']"] },
+  // Installs releases from the registry and runs the e2e tests against each: far too slow for npm test.
+  'npm run canary -- 2.1.78 2.1.200 latest': { by: 'scripts/canary.mjs', contains: ['npm run canary -- 2.1.78 2.1.200 latest'] },
+  'flower-pty doctor': { by: 'test/claude-code/doctor.test.ts', contains: ["'doctor'"] },
   'npm pack': { by: 'test/packaging.test.ts', contains: ["'pack'"] },
   'npm install -g ./flower-pty-*.tgz': { by: 'test/packaging.test.ts', contains: ["'install', '-g'"] },
   // The default command with a prompt: the e2e test runs it against the scripted mock (no login here).

@@ -85,8 +85,6 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
   });
   if (o.notifyCommand !== null) checkNotifyCommand(o.notifyCommand);
   const claude = resolveClaude({ ...(o.claude !== undefined ? { flag: o.claude } : {}), env: process.env, cwd });
-  // Know the release before spawning: too old is refused here, the rest is what the settings may register.
-  const release = await requireSupportedRelease({ claude, env: process.env, verbose: o.verbose, say: (s) => process.stderr.write(`flower-pty: ${s}\n`) });
 
   let resume: SuperviseOptions['resume'] = null;
   if (o.continue) {
@@ -96,6 +94,10 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
     const document = await openNotesStore(workbench, manifest.step).read();
     resume = { manifest, document };
   }
+
+  // The release, right before spawning (every usage error first): too old is refused here; the rest
+  // decides which hooks the settings may register.
+  const release = await requireSupportedRelease({ claude, env: process.env, verbose: o.verbose, say: (s) => process.stderr.write(`flower-pty: ${s}\n`) });
 
   if (o.verbose) {
     const e = process.env;
