@@ -371,6 +371,7 @@ function onTranscript(o: Out, e: Extract<RunEvent, { type: 'transcript' }>): voi
         // The turn's last response has landed: the Stop hook can be answered with it counted.
         const wait = o.s.stopWait;
         o.set({ stopWait: null });
+        o.emit('stop-waited', { generation: g.n, ms: e.now - wait.since, landed: true });
         answerStop(o, wait.id, wait.text, e.now);
       }
       return;
@@ -477,7 +478,7 @@ function onHook(o: Out, id: number, hook: HookEvent, now: number): void {
       // The Stop hook can run before the turn's last response reaches the transcript: wait for it
       // (bounded), so a crossing made by that response is decided at this boundary, not after it.
       if (hook.lastMessage.trim() !== '' && (last === null || !sameText(last, hook.lastMessage)) && o.s.machine.phase === 'working') {
-        o.set({ stopWait: { id, text: hook.lastMessage, until: now + o.s.settings.stopWaitMs } });
+        o.set({ stopWait: { id, text: hook.lastMessage, since: now, until: now + o.s.settings.stopWaitMs } });
         return;
       }
       answerStop(o, id, hook.lastMessage, now);
@@ -617,6 +618,7 @@ function onTick(o: Out, now: number): void {
     const wait = s.stopWait;
     o.set({ stopWait: null });
     o.do({ type: 'log', line: `the Stop hook's last response did not reach the transcript within ${o.s.settings.stopWaitMs} ms` });
+    o.emit('stop-waited', { generation: o.s.machine.generation, ms: now - wait.since, landed: false });
     answerStop(o, wait.id, wait.text, now);
   }
   checkHooks(o, now);

@@ -87,7 +87,7 @@ export interface RunState {
   /** a freeze waiting for its facts (`text` null) or for the disk */
   readonly pendingFreeze: { generation: number; modelText: string | null; text: string | null; degraded: boolean; reason: string | null } | null;
   /** a Stop hook waiting for its turn's last response to reach the transcript */
-  readonly stopWait: { id: number; text: string; until: number } | null;
+  readonly stopWait: { id: number; text: string; since: number; until: number } | null;
   readonly hooksMissing: boolean;
   readonly waiting: Waiting | null;
   readonly lastView: string;

@@ -40,6 +40,9 @@ t.test('every cycle asks for the document at the end of the turn whose last resp
   const writing = f.events().filter((e) => e.event === 'writing');
   t.equal(writing.length, 2, 'two cycles, two requests');
   for (const w of writing) t.match(w, { cut: 'turn-end', context: 56_000 }, `generation ${String(w.generation)}: cut at the crossing turn's end`);
+  // How often the Stop hook ran before its turn's last response was in the transcript (the race this fixes).
+  const waits = f.events().filter((e) => e.event === 'stop-waited');
+  t.comment(`Stop hooks that waited for their response: ${waits.length} (${waits.map((w) => `${String(w.ms)} ms${w.landed ? '' : ', never landed'}`).join(', ')})`);
   const asks = f.api.requests.filter((r) => r.isMain && HANDOFF_ASK.test(r.lastUserText));
   t.equal(asks.length, 2);
   for (const ask of asks) t.match(ask.lastUserText, /Stop hook feedback/, 'asked through the Stop hook, not typed later');

@@ -54,6 +54,8 @@ t.test('the Stop race: the turn\'s crossing response lands after the hook ran, a
   t.equal(settledYet, false, 'the hook waits for its response to reach the transcript');
   w.reveal(sid);
   t.equal(block(await answer)?.decision, 'block', 'decided with the crossing counted');
+  await settle();
+  t.match(w.events.find((e) => e.name === 'stop-waited')?.fields, { landed: true }, 'the wait is in the events file');
   t.equal(w.views.at(-1)?.phase, 'writing');
 });
 
