@@ -145,6 +145,27 @@ export async function run(argv: string[]): Promise<number> {
       },
     )
     .command(
+      'ls',
+      "list this user's live runs on this machine (a run whose server is gone is not listed; its socket is removed)",
+      (y) => y.options({ json: { type: 'boolean', default: false, describe: 'one JSON array of runs' } }),
+      async (args) => {
+        const { runLs } = await import('./commands/ls.js');
+        exitCode = await runLs({ json: args.json, env: process.env, out: (line) => process.stdout.write(line + '\n') });
+      },
+    )
+    .command(
+      'kill [id]',
+      'end a live run cleanly (no id: the run of this folder, else the only one); flower-pty --continue picks the lineage up later',
+      (y) =>
+        y
+          .positional('id', { type: 'string', describe: 'the run id (flower-pty ls)' })
+          .options({ workbench: { type: 'string', describe: "the workbench whose run to end when no id is given (default: the one a run here would use)" } }),
+      async (args) => {
+        const { runKill } = await import('./commands/kill.js');
+        exitCode = await runKill({ id: args.id, workbench: args.workbench, cwd: process.cwd(), env: process.env, out: (line) => process.stdout.write(line + '\n') });
+      },
+    )
+    .command(
       'demo',
       'watch a whole handoff cycle in about a minute: the real claude against a built-in scripted model on 127.0.0.1 (no account, no network, a throwaway folder)',
       (y) =>
