@@ -59,6 +59,7 @@ function runOptions(y: Argv) {
       continue: { type: 'boolean', default: false, describe: 'resume a lineage: a new session seeded with the newest frozen document' },
       notify: { type: 'boolean', describe: 'bell and desktop notification on handoff, degraded handoff, brake and exit' },
       verbose: { type: 'boolean', alias: 'v', default: false, describe: 'print the endpoint, model, window, thresholds and the masked token, then start' },
+      'detach-key': { type: 'string', describe: 'with --plain: a control key (e.g. C-\\) that detaches when pressed alone; the split view detaches with C-] d' },
     });
 }
 
@@ -106,8 +107,34 @@ export async function run(argv: string[]): Promise<number> {
         continue: args.continue,
         notify: args.notify ?? cfg.notify ?? true,
         verbose: args.verbose,
+        ...(args['detach-key'] !== undefined ? { detachKey: args['detach-key'] } : {}),
       });
     })
+    .command(
+      'attach [id]',
+      'attach this terminal to a live run (no id: the run of this folder, else the only one); over ssh: ssh host -t flower-pty attach',
+      (y) =>
+        y
+          .positional('id', { type: 'string', describe: 'the run id (flower-pty ls)' })
+          .options({
+            plain: { type: 'boolean', default: false, describe: 'claude full-screen with state in the terminal title (no split view)' },
+            'detach-key': { type: 'string', describe: 'with --plain: a control key (e.g. C-\\) that detaches when pressed alone' },
+            workbench: { type: 'string', default: process.env.FLOWER_PTY_WORKBENCH || '.flower', describe: "the workbench whose run to attach to when no id is given (default $FLOWER_PTY_WORKBENCH, else .flower)" },
+          }),
+      async (args) => {
+        const { runAttach } = await import('./commands/attach.js');
+        exitCode = await runAttach({ id: args.id, plain: args.plain, detachKey: args['detach-key'], workbench: args.workbench });
+      },
+    )
+    .command(
+      '__serve <spec>',
+      false, // hidden: a client starts the run server with it
+      (y) => y.positional('spec', { type: 'string', demandOption: true }),
+      async (args) => {
+        const { runServe } = await import('./server/serve-command.js');
+        await runServe(args.spec);
+      },
+    )
     .command(
       'replay <transcript>',
       'dry run: what flower-pty would have done on a recorded transcript',
@@ -189,7 +216,7 @@ export async function run(argv: string[]): Promise<number> {
     .example(EXAMPLES)
     .epilog(
       'Exit codes: 0 done · 1 internal error · 2 bad usage · 3 runaway brake · 4 claude kept crashing · 5 claude not found · 130 interrupted.\n' +
-        'Split view keys: the prefix C-] (change with FLOWER_PTY_PREFIX), then Tab focus · j/k/PgUp/PgDn scroll the document · e edit it in $EDITOR · h hand off now · p hold/release the successor · d hide/show the document · q quit · ? help · C-] C-] sends C-].\n' +
+        'Split view keys: the prefix C-] (change with FLOWER_PTY_PREFIX), then Tab focus · j/k/PgUp/PgDn scroll the document · e edit it in $EDITOR · h hand off now · p hold/release the successor · z hide/show the document · d detach · q quit · ? help · C-] C-] sends C-].\n' +
         'Files: <workbench>/notes/交接-<step>.md (the current document, edit it freely), <workbench>/notes/archive/交接/ (earlier ones), <workbench>/manifest.json.\n' +
         'Config: flags win over FLOWER_PTY_* variables (FLOWER_PTY_WINDOW, _HEADROOM, _REVIEW, _STEP, _WORKBENCH, ...), then <workbench>/config.json, then $XDG_CONFIG_HOME/flower-pty/config.json.',
     )

@@ -1,7 +1,8 @@
-// The default command: validate everything a person can get wrong before anything starts,
-// pick the face (plain or split), supervise, and give the terminal back on every exit path.
+// The default command: validate everything a person can get wrong before anything starts, start
+// the run's server, and attach this terminal to it as the first client (plain or split face).
+// superviseInTerminal (the run in this process, one face) stays for the demo.
 
-import { resolve, join } from 'node:path';
+import { resolve } from 'node:path';
 import { statSync } from 'node:fs';
 import { EXIT, FlowerError } from '../errors.js';
 import { resolveClaude } from '../adapters/claude-binary.js';
@@ -11,7 +12,9 @@ import { formatTokens } from '../core/handoff-prompts.js';
 import { refusedClaudeArg } from '../child-launch.js';
 import { readManifest } from '../adapters/manifest-store.js';
 import { openNotesStore } from '../adapters/notes-store.js';
-import { openLog } from '../adapters/log-file.js';
+import { parsePrefix } from '../core/keymap.js';
+import { startRunServer } from '../server/start-server.js';
+import { attachTerminal, faceSize } from '../client/attach-client.js';
 import { supervise, type SuperviseOptions, type SuperviseResult } from '../supervisor.js';
 import { createPlainHost } from '../hosts/plain-host.js';
 import { createSplitHost } from '../hosts/split-host.js';
@@ -36,6 +39,8 @@ export interface RunCommandOptions {
   continue: boolean;
   notify: boolean;
   verbose: boolean;
+  /** --plain: a control key that detaches when pressed alone */
+  detachKey?: string;
 }
 
 export const DEFAULT_REVIEW_SECONDS = 10;
@@ -105,15 +110,17 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
     );
   }
 
-  const log = openLog(o.log ?? null);
-  try {
-    const result = await superviseInTerminal(
-      {
+  // The run lives in a server of its own; this terminal is its first client (tmux's model).
+  const plain = o.plain || !process.stdout.isTTY;
+  const detachKey = plainDetachKey(o.detachKey);
+  const size = faceSize(plain, process.stdout);
+  const server = await startRunServer(
+    {
+      options: {
         claude,
         claudeArgs: o.claudeArgs,
         prompt: o.prompt,
         cwd,
-        env: process.env,
         ...(o.window !== undefined ? { window: o.window } : {}),
         ...(o.headroom !== undefined ? { headroom: o.headroom } : {}),
         ...(o.maxGenerations !== undefined ? { maxGenerations: o.maxGenerations } : {}),
@@ -126,17 +133,26 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
         quietMs: 2_000,
         eventsPath: o.events ? resolve(cwd, o.events) : null,
         resume,
-        log: log.write,
       },
-      { plain: o.plain, notify: o.notify, documentPath: workbench ? openNotesStore(workbench, step).currentPath : null },
-    );
-    if (result.message) process.stderr.write(`flower-pty: ${result.message}\n`);
-    if (result.signalled) return signalExitCode(result.signalled);
-    if (workbench && result.exitCode === 0) process.stderr.write(`flower-pty: lineage in ${join(workbench, 'manifest.json')}; pick it up again with flower-pty --continue (not claude --resume)\n`);
-    return result.exitCode;
-  } finally {
-    log.close();
-  }
+      logPath: o.log ? resolve(cwd, o.log) : null,
+      ...size,
+    },
+    process.env,
+  );
+  return attachTerminal({
+    socketPath: server.socketPath,
+    plain,
+    detachKey,
+    documentPath: workbench ? openNotesStore(workbench, step).currentPath : null,
+  });
+}
+
+// --detach-key for --plain: one control key that, pressed alone, detaches; refused when it is one of claude's.
+export function plainDetachKey(name: string | undefined): string | null {
+  if (name === undefined) return null;
+  const parsed = parsePrefix(name);
+  if ('problem' in parsed) throw new FlowerError(`--detach-key: ${parsed.problem}`);
+  return parsed.byte;
 }
 
 /** how a run is shown: the split view on a terminal unless --plain; `decorate` wraps the host (the demo narrates through it) */

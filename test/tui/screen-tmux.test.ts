@@ -91,10 +91,10 @@ t.test('wide terminal: claude beside its document, keys, prefix commands, editor
   tmux.run('paste-buffer', '-p', '-t', 'main');
   await tmux.waitFor((s) => s.includes('paste: pasted ^] text'), 'a bracketed paste arriving whole, its C-] byte not taken as the prefix');
 
-  tmux.send('C-]', 'd');
+  tmux.send('C-]', 'z');
   screen = await tmux.waitFor((s) => s.includes('resized 158x36'), 'the child resized when the document pane is hidden');
   t.notMatch(screen, /交接-work\.md/, 'the document pane is gone');
-  tmux.send('C-]', 'd');
+  tmux.send('C-]', 'z');
   screen = await tmux.waitFor((s) => s.includes('resized 94x36') && s.includes('wiring the split view'), 'the document pane back');
 
   tmux.send('C-]', 'e');
