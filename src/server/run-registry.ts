@@ -7,7 +7,8 @@ import { join, resolve } from 'node:path';
 import { FlowerError } from '../errors.js';
 import { pickRun } from '../core/run-list.js';
 import { createFrameReader, encodeFrame, parseServerMessage, WIRE_VERSION, type ClientMessage, type RunInfo, type ServerMessage } from './wire.js';
-import { socketId } from './socket-dir.js';
+import { socketId, tempSocketPid } from './socket-dir.js';
+import { processAlive } from '../adapters/process-alive.js';
 import { loadConfig } from '../adapters/config-file.js';
 
 // short: a live server answers info at once; a loaded machine (and a busy server) still gets two seconds
@@ -113,6 +114,11 @@ export async function listRuns(dir: string, timeoutMs: number = QUERY_TIMEOUT_MS
     else if (!result.ok && result.stale) {
       if (await removeStale(socket)) listing.removed.push(socket);
     } else listing.silent.push({ socket, reason: result.ok ? 'no info' : result.reason });
+  }
+  // a server SIGKILLed between listen and link leaves its temp name: swept once its pid is gone
+  for (const name of names) {
+    const pid = tempSocketPid(name);
+    if (pid !== null && !processAlive(pid) && (await removeStale(join(dir, name)))) listing.removed.push(join(dir, name));
   }
   listing.runs.sort((a, b) => a.started.localeCompare(b.started) || a.id.localeCompare(b.id));
   return listing;

@@ -72,6 +72,12 @@ export function socketId(name: string): string | null {
   return /^[a-z0-9]{1,32}\.sock$/.test(name) ? name.slice(0, -SOCKET_SUFFIX.length) : null;
 }
 
+// The pid of the process that listened on a temp socket name (see listenPrivate), or null.
+export function tempSocketPid(name: string): number | null {
+  const m = /^\.[a-z0-9]{1,32}\.(\d+)\.tmp$/.exec(name);
+  return m ? Number(m[1]) : null;
+}
+
 // A socket made 0600: for a server that listened some other way.
 export async function restrictSocket(path: string): Promise<void> {
   await chmod(path, 0o600);
@@ -90,7 +96,7 @@ export async function listenPrivate(server: Server, dir: string, id: string): Pr
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) {
     throw new FlowerError(`the socket path ${path} is longer than unix sockets allow (${MAX_SOCKET_PATH_BYTES} bytes); set XDG_RUNTIME_DIR or TMPDIR to a shorter directory`);
   }
-  const temp = join(dir, `.${id}.${process.pid}.tmp`);
+  const temp = join(dir, `.${id}.${process.pid}.tmp`); // tempSocketPid reads this name
   await unlink(temp).catch(() => undefined); // a temp left by a SIGKILLed process of the same pid
   await new Promise<void>((resolveListen, rejectListen) => {
     const onError = (error: Error): void => rejectListen(error);

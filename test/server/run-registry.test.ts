@@ -1,7 +1,8 @@
 // Tests for the live-run registry against tiny in-test servers that speak the wire protocol: listing,
 // stale sockets removed (only ours, only sockets), silent and refusing servers kept but not listed.
 import t, { type Test } from 'tap';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
 import { linkSync as linkFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -55,6 +56,19 @@ t.test('a stale socket is removed; a file that is not a socket is left alone', a
   t.same(listing.runs.map((r) => r.id), ['aaaaaa']);
   t.same(listing.removed, [stale]);
   t.same((await readdir(dir)).sort(), ['aaaaaa.sock', 'ffffff.sock'], 'the stale socket is gone, the plain file stays');
+});
+
+t.test('a temp socket left between listen and link is swept once its pid is gone', async (t) => {
+  const dir = await socketDir(t);
+  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+  const left = await staleSocket(dir, 'tmp000');
+  const deadTemp = join(dir, `.tmp000.${dead}.tmp`);
+  await rename(left, deadTemp);
+  const liveTemp = join(dir, `.tmp111.${process.pid}.tmp`);
+  await rename(await staleSocket(dir, 'tmp111'), liveTemp);
+  const listing = await listRuns(dir);
+  t.same(listing.removed, [deadTemp]);
+  t.same((await readdir(dir)).filter((n) => n.endsWith('.tmp')), [`.tmp111.${process.pid}.tmp`], 'a live process may still be starting: its temp stays');
 });
 
 t.test('a silent, refusing or garbage-speaking server is not listed and its socket stays', async (t) => {

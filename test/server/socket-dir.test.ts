@@ -5,6 +5,7 @@ import { mkdtemp, mkdir, chmod, symlink, writeFile, lstat, rm, chown, readdir } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, createConnection } from 'node:net';
+import { spawnSync } from 'node:child_process';
 import { FlowerError } from '../../src/errors.js';
 import { listenPrivate, openSocketDir, socketDirPath, socketId, socketPath, socketDirProblem } from '../../src/server/socket-dir.js';
 
@@ -109,4 +110,24 @@ t.test('a socket path too long for sun_path is refused with the fix', async (t) 
   const deep = join(runtime, 'x'.repeat(90));
   await mkdir(deep, { mode: 0o700 });
   await t.rejects(listenPrivate(createServer(), deep, 'abc123'), { name: 'FlowerError', message: /longer than unix sockets allow.*XDG_RUNTIME_DIR or TMPDIR/ });
+});
+
+t.test('another user cannot connect: the 0700 folder and the 0600 socket refuse them', { skip: process.getuid?.() !== 0 ? 'needs root to act as another user' : false }, async (t) => {
+  const runtime = await runtimeDir(t);
+  await chmod(runtime, 0o755); // only our folder stands in the way, as under a real /run/user/<uid>
+  const dir = await openSocketDir({ XDG_RUNTIME_DIR: runtime });
+  const server = createServer((s) => s.on('error', () => undefined).end());
+  const path = await listenPrivate(server, dir, 'abc123');
+  t.teardown(() => new Promise<void>((r) => server.close(() => r())));
+  const connectAsNobody = (): string => {
+    const script = `require('net').createConnection(${JSON.stringify(path)}).on('connect', () => { console.log('connected'); process.exit(0) }).on('error', (e) => { console.log(e.code); process.exit(0) })`;
+    const r = spawnSync(process.execPath, ['-e', script], { uid: 65534, gid: 65534, encoding: 'utf8', timeout: 20_000 });
+    return r.stdout.trim();
+  };
+  t.equal(connectAsNobody(), 'EACCES', 'refused by the kernel before the server sees anything');
+  // the control: opened up, the same user gets in, so the refusal above was the modes' doing
+  await chmod(dir, 0o755);
+  await chmod(path, 0o666);
+  t.equal(connectAsNobody(), 'connected');
+  await t.rejects(openSocketDir({ XDG_RUNTIME_DIR: runtime }), { message: /open to other users \(mode 755\)/ }, 'and flower-pty would refuse that folder');
 });
