@@ -119,6 +119,11 @@ t.test('kill: a run that does not end is a non-zero line, bounded', async (t) =>
   t.match(error, { exitCode: 1, message: /^run hhhhhh did not end: the run did not answer within 0.7 s; its server is pid \d+ \(kill \d+ ends it less cleanly\)$/ });
   t.ok(Date.now() - started < 10_000, 'bounded');
   t.same(lines, []);
+
+  const silent = await fake(t, p.dir, 'ssssss', { behaviour: 'silent' });
+  const named = await runKill({ id: 'ssssss', cwd: '/', env: p.env, out: (l) => lines.push(l), timeoutMs: 700 }).catch((e: Error) => e);
+  t.match(named, { exitCode: 1, message: /^run ssssss did not end: the run did not answer within 0.7 s; flower-pty status in its folder names its pid$/ }, 'a run too busy for ls is still asked when named');
+  t.match(silent.received.map((m) => m.t), ['hello', 'info', 'hello', 'kill']);
 });
 
 t.test('status says whether a run is live on the workbench and how many clients it has', async (t) => {
