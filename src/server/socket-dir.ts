@@ -57,7 +57,8 @@ export async function openSocketDir(env: NodeJS.ProcessEnv = process.env): Promi
   }
   const problem = await socketDirProblem(dir, uid);
   if (problem) {
-    throw new FlowerError(`refusing the socket directory ${dir}: it is ${problem}; if you did not make it, remove it (rm -rf '${dir}') and run again`);
+    // in a sticky /tmp a folder another user made cannot be removed by us: a folder of our own is the way out
+    throw new FlowerError(`refusing the socket directory ${dir}: it is ${problem}; if you did not make it, remove it (rm -rf '${dir}') or set XDG_RUNTIME_DIR (or TMPDIR) to a folder of your own, and run again`);
   }
   return dir;
 }
