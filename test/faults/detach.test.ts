@@ -149,3 +149,17 @@ t.test('a second flower-pty on a workbench with a live run is refused in one lin
   t.match(lines[0], new RegExp(`flower-pty: .*flower-pty attach ${run.id}`));
   t.equal(f.spawns().length, 1, 'no second claude');
 });
+
+t.test('a terminal attached during the review window sees the frozen document and the countdown', async (t) => {
+  const f = startFake({ t, script: { runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('FROZEN-FOR-REVIEW') } }] }, prompt: 'go', flowerArgs: ['--window', '100k', '--review', '60'] });
+  await f.waitForEvent('done', 20_000);
+  process.kill(f.run.pty.pid, 'SIGKILL');
+  await f.run.exited;
+  const b = f.attach([], { cols: 120, rows: 40 }); // the split view
+  const screen = await b.waitForScreen(/successor in \d+s/, 20_000);
+  t.match(screen, /FROZEN-FOR-REVIEW/, 'the document pane holds the frozen document');
+  t.match(screen, /review/);
+  const first = Number(/successor in (\d+)s/.exec(screen)![1]);
+  await b.waitFor(async () => Number(/successor in (\d+)s/.exec(await b.screenText())?.[1] ?? first) < first, 10_000, 'the countdown to move');
+  t.equal(f.spawns().length, 1, 'the successor waits for the window');
+});
