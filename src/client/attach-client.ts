@@ -7,8 +7,6 @@ import { createConnection, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { FlowerError, EXIT } from '../errors.js';
 import type { Host } from '../hosts/host.js';
-import { createPlainHost } from '../hosts/plain-host.js';
-import { createSplitHost } from '../hosts/split-host.js';
 import { computeLayout } from '../core/layout.js';
 import { createFrameReader, encodeFrame, parseServerMessage, WIRE_VERSION, type ClientMessage, type RunInfo, type ServerMessage } from '../server/wire.js';
 
@@ -38,6 +36,9 @@ const PLAIN_CLEAR = '\u001b[0m\u001b[H\u001b[2J\u001b[3J';
 
 export async function attachClient(o: AttachOptions): Promise<AttachResult> {
   const plain = o.plain || !o.stdout.isTTY;
+  // Only the face in use is loaded: --plain never pays for blessed (attach is a command a person waits on).
+  const { createPlainHost } = plain ? await import('../hosts/plain-host.js') : { createPlainHost: null };
+  const { createSplitHost } = plain ? { createSplitHost: null } : await import('../hosts/split-host.js');
   const socket = await connect(o.socketPath);
   const send = (message: ClientMessage) => {
     if (!socket.destroyed) socket.write(encodeFrame(message));
@@ -85,7 +86,7 @@ export async function attachClient(o: AttachOptions): Promise<AttachResult> {
 
     function face(welcome: RunInfo): Host {
       const documentPath = welcome.status?.documentPath ?? o.documentPath;
-      if (plain) {
+      if (createPlainHost) {
         const h = createPlainHost({ stdin: o.stdin, stdout: o.stdout, stderr: o.stderr });
         const key = o.detachKey;
         h.onInput((data) => {
@@ -94,7 +95,7 @@ export async function attachClient(o: AttachOptions): Promise<AttachResult> {
         });
         return h;
       }
-      const h = createSplitHost({ stdin: o.stdin, stdout: o.stdout, stderr: o.stderr, env: o.env, documentPath, onDetach: () => detach('asked') });
+      const h = createSplitHost!({ stdin: o.stdin, stdout: o.stdout, stderr: o.stderr, env: o.env, documentPath, onDetach: () => detach('asked') });
       h.onInput((data) => send({ t: 'input', data }));
       return h;
     }
