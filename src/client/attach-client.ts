@@ -17,6 +17,9 @@ export interface AttachOptions {
   detachKey: string | null;
   /** the step's document, shown before the server's own word on it */
   documentPath: string | null;
+  /** the terminal that started the run: --plain paints the first screen where the cursor is, under what
+   * flower-pty printed before (-v), rather than clearing it (claude has hardly drawn anything yet) */
+  starter?: boolean;
   env: Record<string, string | undefined>;
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
@@ -123,7 +126,7 @@ export async function attachClient(o: AttachOptions): Promise<AttachResult> {
       if (!host) return;
       switch (message.t) {
         case 'screen':
-          host.childOutput((plain ? PLAIN_CLEAR : SPLIT_CLEAR) + message.data);
+          host.childOutput((plain ? (o.starter ? '' : PLAIN_CLEAR) : SPLIT_CLEAR) + message.data);
           return;
         case 'output':
           host.childOutput(message.data);
@@ -203,7 +206,7 @@ export function attachOutcome(result: AttachResult): { lines: string[]; exitCode
 }
 
 /** this process's terminal attached until detach or the run's end; prints the outcome, returns the exit code */
-export async function attachTerminal(o: Pick<AttachOptions, 'socketPath' | 'plain' | 'detachKey' | 'documentPath'>): Promise<number> {
+export async function attachTerminal(o: Pick<AttachOptions, 'socketPath' | 'plain' | 'detachKey' | 'documentPath' | 'starter'>): Promise<number> {
   const result = await attachClient({ ...o, env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
   const outcome = attachOutcome(result);
   for (const line of outcome.lines) process.stderr.write(`flower-pty: ${line}\n`);

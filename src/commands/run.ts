@@ -144,6 +144,7 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
     plain,
     detachKey,
     documentPath: workbench ? openNotesStore(workbench, step).currentPath : null,
+    starter: true,
   });
 }
 

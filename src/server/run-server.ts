@@ -14,6 +14,7 @@ import { encodeFrame, versionMismatchReason, WIRE_VERSION, type ClientMessage, t
 import { createServerHost } from './server-host.js';
 import { openClientLink, type ClientLink } from './client-link.js';
 import { readRunSpec, type RunSpec } from './run-spec.js';
+import { serverLogPath, removeIfEmpty } from './start-server.js';
 import { openSocketDir, listenPrivate, socketPath as socketPathOf } from './socket-dir.js';
 import { acquireWorkbenchLock } from '../adapters/workbench-lock.js';
 
@@ -187,6 +188,7 @@ async function start(spec: RunSpec): Promise<Started> {
       release();
       host.restore();
       log.close();
+      removeIfEmpty(serverLogPath(socketDir, spec.id));
       return exitCode;
     },
   };
@@ -199,3 +201,4 @@ function closeAll(server: Server, clients: ClientLink[], bye: ServerMessage): Pr
     // A client that does not hang up after its bye is cut at 2 s (client-link): the server still ends.
   });
 }
+

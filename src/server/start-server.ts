@@ -3,7 +3,7 @@
 // wait on a pipe for its one line: `ready` once it listens and holds the workbench, or the error.
 
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, rmSync, statSync, existsSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, statSync, existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,7 +61,7 @@ export async function startRunServer(spec: Omit<RunSpec, 'id'>, env: NodeJS.Proc
   } catch (error) {
     rmSync(specPath, { force: true });
     // a server that never came up leaves nothing behind; its log goes unless it says why
-    if (statSafe(logPath) === 0) unlinkSafe(logPath);
+    removeIfEmpty(logPath);
     throw error;
   } finally {
     pipe.destroy();
@@ -100,18 +100,11 @@ function lastLine(path: string): string {
   }
 }
 
-function statSafe(path: string): number {
+/** a log with nothing in it says nothing: it goes, so the socket folder stays tidy */
+export function removeIfEmpty(path: string): void {
   try {
-    return statSync(path).size;
+    if (statSync(path).size === 0) rmSync(path, { force: true });
   } catch {
-    return -1;
-  }
-}
-
-function unlinkSafe(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // already gone
+    // not there
   }
 }
