@@ -135,6 +135,7 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
         resume,
       },
       logPath: o.log ? resolve(cwd, o.log) : null,
+      notify: o.notify && Boolean(process.stdout.isTTY),
       ...size,
     },
     process.env,

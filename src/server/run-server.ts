@@ -53,16 +53,13 @@ async function start(spec: RunSpec): Promise<Started> {
   let endedBy: 'kill' | NodeJS.Signals | null = null;
 
   const attached = () => [...clients].filter((c) => c.role === 'attach');
-  const host = createServerHost({
-    cols: spec.cols,
-    rows: spec.rows,
-    broadcast(message) {
-      const targets = attached();
-      if (targets.length === 0) return; // nobody to tell: not even the cost of encoding it
-      const frame = encodeFrame(message);
-      for (const client of targets) client.send(frame);
-    },
-  });
+  const broadcast = (message: ServerMessage): void => {
+    const targets = attached();
+    if (targets.length === 0) return; // nobody to tell: not even the cost of encoding it
+    const frame = encodeFrame(message);
+    for (const client of targets) client.send(frame);
+  };
+  const host = createServerHost({ cols: spec.cols, rows: spec.rows, broadcast });
   // With nobody attached, nobody's terminal answers claude's queries (cursor position, device
   // attributes): the server's emulator does, so a successor starting unwatched does not wait on them.
   host.screen.onReply((data) => {
@@ -175,7 +172,9 @@ async function start(spec: RunSpec): Promise<Started> {
     async run() {
       let result: SuperviseResult;
       try {
-        result = await supervise({ ...spec.options, env: process.env, log: log.write, signal: abort.signal, notify: null }, host);
+        // A notification goes to the terminals as output, around the emulator: it is not part of claude's screen.
+        const notify = spec.notify ? (sequence: string) => broadcast({ t: 'output', data: sequence }) : null;
+        result = await supervise({ ...spec.options, env: process.env, log: log.write, signal: abort.signal, notify }, host);
       } catch (error) {
         result = { exitCode: EXIT.internal, message: `internal error (please report): ${error instanceof Error ? error.message : String(error)}` };
         process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);

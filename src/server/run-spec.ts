@@ -13,6 +13,8 @@ export interface RunSpec {
   options: Omit<SuperviseOptions, 'env' | 'log' | 'signal' | 'notify'>;
   /** the --log file, if any */
   logPath: string | null;
+  /** bell and desktop notifications: sent to the attached terminals (none attached: nobody to ring) */
+  notify: boolean;
   /** the first client's size: the first claude starts at it */
   cols: number;
   rows: number;
