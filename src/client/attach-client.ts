@@ -206,9 +206,15 @@ export function attachOutcome(result: AttachResult): { lines: string[]; exitCode
 }
 
 /** this process's terminal attached until detach or the run's end; prints the outcome, returns the exit code */
-export async function attachTerminal(o: Pick<AttachOptions, 'socketPath' | 'plain' | 'detachKey' | 'documentPath' | 'starter'>): Promise<number> {
+export async function attachTerminal(
+  o: Pick<AttachOptions, 'socketPath' | 'plain' | 'detachKey' | 'documentPath' | 'starter'> & { serverExited?: Promise<void> },
+): Promise<number> {
   const result = await attachClient({ ...o, env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
   const outcome = attachOutcome(result);
   for (const line of outcome.lines) process.stderr.write(`flower-pty: ${line}\n`);
+  // The terminal that started the server is its parent: a server that died is reaped before this
+  // process goes, or it would linger as a zombie that looks alive to the workbench lock (where no
+  // init reaps orphans, as in some containers).
+  if (result.kind === 'lost' && o.serverExited) await Promise.race([o.serverExited, new Promise((r) => setTimeout(r, 1_000))]);
   return outcome.exitCode;
 }

@@ -113,6 +113,12 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
   // The run lives in a server of its own; this terminal is its first client (tmux's model).
   const plain = o.plain || !process.stdout.isTTY;
   const detachKey = plainDetachKey(o.detachKey);
+  // The face's own setting is checked before the server starts: a run nobody can attach to helps no one.
+  const prefix = process.env.FLOWER_PTY_PREFIX;
+  if (!plain && prefix !== undefined) {
+    const parsed = parsePrefix(prefix);
+    if ('problem' in parsed) throw new FlowerError(`FLOWER_PTY_PREFIX: ${parsed.problem}`);
+  }
   const size = faceSize(plain, process.stdout);
   const server = await startRunServer(
     {
@@ -146,6 +152,7 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
     detachKey,
     documentPath: workbench ? openNotesStore(workbench, step).currentPath : null,
     starter: true,
+    serverExited: server.exited,
   });
 }
 

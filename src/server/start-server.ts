@@ -30,6 +30,8 @@ export interface StartedServer {
   socketPath: string;
   pid: number;
   logPath: string;
+  /** resolves when the server exits while this process is still its parent */
+  exited: Promise<void>;
 }
 
 export async function startRunServer(spec: Omit<RunSpec, 'id'>, env: NodeJS.ProcessEnv): Promise<StartedServer> {
@@ -52,6 +54,7 @@ export async function startRunServer(spec: Omit<RunSpec, 'id'>, env: NodeJS.Proc
     closeSync(log);
   }
   const pipe = child.stdio[3] as Readable;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     const line = await readyLine(pipe, child, logPath);
     if (line !== 'ready') {
@@ -67,7 +70,7 @@ export async function startRunServer(spec: Omit<RunSpec, 'id'>, env: NodeJS.Proc
     pipe.destroy();
     child.unref();
   }
-  return { id, socketPath: socketPath(dir, id), pid: child.pid ?? 0, logPath };
+  return { id, socketPath: socketPath(dir, id), pid: child.pid ?? 0, logPath, exited };
 }
 
 function readyLine(pipe: Readable, child: ReturnType<typeof spawn>, logPath: string): Promise<string> {
