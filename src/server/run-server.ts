@@ -185,7 +185,7 @@ async function start(spec: RunSpec): Promise<Started> {
       rmSync(socketPath, { force: true });
       await closeAll(server, [...clients], bye);
       release();
-      host.restore();
+      host.screen.dispose();
       log.close();
       removeIfEmpty(serverLogPath(socketDir, spec.id));
       return exitCode;

@@ -73,7 +73,7 @@ export function createServerHost(o: { cols: number; rows: number; broadcast: (me
       o.broadcast({ t: 'child', state: 'ended' });
     },
     restore() {
-      screen.dispose();
+      // No terminal here to give back; the screen outlives the run's last words (the server disposes it).
     },
   };
 }

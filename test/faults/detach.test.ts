@@ -54,18 +54,18 @@ t.test('SIGHUP (the terminal closed) detaches: modes reset, exit 0, the run goes
   t.equal(f.spawns().length, 1, 'the same claude');
 });
 
-t.test('a client SIGKILLed in each phase: the run goes on unattended and is attachable', async (t) => {
+t.test('a client SIGKILLed, or its terminal closed, in each phase: the run goes on unattended and is attachable', async (t) => {
   const phases: Array<{ phase: string; args: string[]; run: unknown; at: (f: FakeRun) => Promise<unknown> }> = [
     { phase: 'working', args: ['--review', '0'], run: { steps: [{ sleep: 1500 }, { turn: 60_000 }], handoff: { text: fakeDoc('W') } }, at: (f) => f.waitForEvent('generation-start', 20_000) },
     { phase: 'writing', args: ['--review', '0', '--write-timeout', '2'], run: { steps: [{ turn: 60_000 }], handoff: 'hang' }, at: (f) => f.waitForEvent('writing', 20_000) },
     { phase: 'review', args: ['--review', '3'], run: { steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('R') } }, at: (f) => f.waitForEvent('done', 20_000) },
     { phase: 'respawning', args: ['--review', '0'], run: { steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('S') } }, at: (f) => f.waitForEvent('done', 20_000) },
   ];
-  for (const p of phases) {
-    await t.test(p.phase, async (t) => {
+  for (const p of phases) for (const signal of ['SIGKILL', 'SIGHUP'] as const) {
+    await t.test(`${p.phase}, ${signal}`, async (t) => {
       const f = startFake({ t, script: { runs: [p.run, { steps: [{ print: 'SUCCESSOR-UP\r\n' }] }] }, prompt: 'go', flowerArgs: ['--window', '100k', ...p.args] });
       await p.at(f);
-      process.kill(f.run.pty.pid, 'SIGKILL');
+      process.kill(f.run.pty.pid, signal);
       await f.run.exited;
       const start = await f.waitForEvent('generation-start', 30_000, (e) => e.generation === 2);
       t.equal(start.successor, true, 'the handoff happened with nobody attached');
