@@ -35,7 +35,7 @@ export type AttachResult =
 // How a freshly attached face wipes what its terminal showed before the first paint: the split
 // view's emulator takes a full reset; a real terminal (plain) is homed and cleared, not reset.
 const SPLIT_CLEAR = '\u001bc';
-const PLAIN_CLEAR = '\u001b[0m\u001b[H\u001b[2J\u001b[3J';
+const PLAIN_CLEAR = '\u001b[0m\u001b[?25h\u001b[H\u001b[2J\u001b[3J';
 
 export async function attachClient(o: AttachOptions): Promise<AttachResult> {
   const plain = o.plain || !o.stdout.isTTY;

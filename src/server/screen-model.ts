@@ -49,9 +49,10 @@ export function createScreenModel(size: { cols: number; rows: number }): ScreenM
     },
     repaint() {
       // An empty write's callback runs once everything written before it is parsed. The serializer
-      // writes the modes back but not the cursor's visibility (DECTCEM): that is added here.
+      // writes the modes back but not the cursor's visibility (DECTCEM): a hidden one is added here
+      // (a visible one is a cleared terminal's default: nothing to say, so an empty screen repaints as '').
       return new Promise((resolve) => {
-        term.write('', () => resolve(serializer.serialize({ scrollback: 0 }) + (emulator.cursorVisible ? '\u001b[?25h' : '\u001b[?25l')));
+        term.write('', () => resolve(serializer.serialize({ scrollback: 0 }) + (emulator.cursorVisible ? '' : '\u001b[?25l')));
       });
     },
     onReply(listener) {

@@ -58,6 +58,7 @@ t.test('a hidden cursor stays hidden; a reset forgets the previous child', async
   await write(fresh.term, await model.repaint());
   t.equal(fresh.term.buffer.active.getLine(0)!.translateToString(true), '', 'an empty screen after a reset');
   t.ok(fresh.cursorVisible, 'the cursor shows again');
+  t.equal(await model.repaint(), '', 'an empty screen repaints as nothing (a plain terminal that is not a tty gets no escapes)');
   fresh.dispose();
   model.dispose();
 });
