@@ -95,8 +95,9 @@ async function start(spec: RunSpec): Promise<Started> {
       if (message.version !== WIRE_VERSION) return client.close({ t: 'refused', reason: versionMismatchReason(message.version) });
       client.setRole(message.role);
       if (message.role === 'query') return client.send({ t: 'welcome', version: WIRE_VERSION, run: info() });
-      if (message.cols && message.rows) client.size = { cols: message.cols, rows: message.rows };
-      void paint(client);
+      if (message.cols && message.rows) client.size = bounded(message.cols, message.rows);
+      // A first paint that cannot be framed (a screen too big for one frame) refuses that client only.
+      paint(client).catch((error: unknown) => client.close({ t: 'refused', reason: `cannot paint this terminal: ${error instanceof Error ? error.message : String(error)}` }));
       return;
     }
     switch (message.t) {
@@ -106,8 +107,8 @@ async function start(spec: RunSpec): Promise<Started> {
         host.input(message.data);
         return;
       case 'resize':
-        client.size = { cols: message.cols, rows: message.rows };
-        if (latest === client) host.resize(message.cols, message.rows);
+        client.size = bounded(message.cols, message.rows);
+        if (latest === client) host.resize(client.size.cols, client.size.rows);
         return;
       case 'command':
         if (client.role === 'attach') host.command(message.command);
@@ -191,6 +192,14 @@ async function start(spec: RunSpec): Promise<Started> {
       return exitCode;
     },
   };
+}
+
+// The emulator allocates every cell: a size far beyond any screen (the wire allows 10000 a side) would
+// cost the server its memory, so claude's pty is held to what a terminal can really show.
+const MAX_COLS = 1000;
+const MAX_ROWS = 500;
+function bounded(cols: number, rows: number): { cols: number; rows: number } {
+  return { cols: Math.min(cols, MAX_COLS), rows: Math.min(rows, MAX_ROWS) };
 }
 
 function closeAll(server: Server, clients: ClientLink[], bye: ServerMessage): Promise<void> {

@@ -5,6 +5,8 @@ import t, { type Test } from 'tap';
 import { startFake, fakeDoc, alive, type FakeRun } from './fake-flower.js';
 import { serverPids, oneRun } from '../helpers/run-servers.js';
 import { requestRun } from '../../src/server/run-registry.js';
+import { encodeFrame, WIRE_VERSION } from '../../src/server/wire.js';
+import { createConnection } from 'node:net';
 import type { RunningClaude } from '../helpers/real-claude.js';
 
 const titleOf = (r: RunningClaude) => [...r.output().matchAll(/\u001b\]0;([^\u0007]*)\u0007/g)].at(-1)?.[1] ?? '';
@@ -162,4 +164,22 @@ t.test('a terminal attached during the review window sees the frozen document an
   const first = Number(/successor in (\d+)s/.exec(screen)![1]);
   await b.waitFor(async () => Number(/successor in (\d+)s/.exec(await b.screenText())?.[1] ?? first) < first, 10_000, 'the countdown to move');
   t.equal(f.spawns().length, 1, 'the successor waits for the window');
+});
+
+t.test('a client claiming a 10000x10000 terminal cannot make the server allocate it: claude gets at most 1000x500', async (t) => {
+  const f = startFake({ t, script: { default: { steps: [] } }, prompt: 'go' });
+  await f.run.waitFor(() => f.run.output().includes('fake>'), 15_000, 'the prompt');
+  const run = await oneRun(f.runtime);
+  const socket = createConnection(run.socket);
+  t.teardown(() => socket.destroy());
+  socket.on('error', () => undefined);
+  await new Promise((resolve) => socket.once('connect', resolve));
+  socket.write(encodeFrame({ t: 'hello', version: WIRE_VERSION, role: 'attach', cols: 10_000, rows: 10_000, face: 'plain' }));
+  // the resize reaches claude as a signal, a key as input: let a first line pass so the size is in place
+  socket.write(encodeFrame({ t: 'input', data: 'first\r' }));
+  await f.run.waitFor(() => f.run.output().includes('echo: first'), 15_000, 'the first line');
+  socket.write(encodeFrame({ t: 'input', data: 'size\r' }));
+  await f.run.waitFor(() => f.run.output().includes('size: 1000x500'), 15_000, 'claude at the bounded size');
+  await typeLine(f.run, 'still here');
+  t.equal(serverPids(f.runtime).length, 1, 'the server lives');
 });
