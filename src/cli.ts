@@ -13,6 +13,7 @@ const EXAMPLES: Array<[string, string]> = [
   ['$0 --continue', 'pick a lineage up from the newest frozen document'],
   ['$0 replay ~/.claude/projects/-my-proj/<id>.jsonl --window 200k', 'what flower-pty would have done on a recorded session'],
   ['$0 status', 'print the lineage from .flower/manifest.json'],
+  ['$0 attach', 'look in on the run of this folder again (C-] d detaches; over ssh: ssh host -t flower-pty attach)'],
   ['$0 demo', 'a full handoff cycle in about a minute, offline, in a throwaway folder'],
 ];
 
