@@ -3,7 +3,8 @@
 // successor claude's own start-up; beside a bare claude's start-up to its first request.
 // A part of scripts/bench.mjs; returns numbers, prints nothing itself.
 import { spawn } from '@lydell/node-pty';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { serverPids } from './bench-terminal.mjs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,7 +61,9 @@ export async function handoffOverhead({ rounds = 1 } = {}) {
     const root = mkdtempSync(join(tmpdir(), 'flower-bench-handoff-'));
     let run = null;
     try {
-      const sandbox = await createClaudeSandbox({ root, baseUrl: api.url });
+      // flower-pty's run server is detached from the pty: its own socket folder, ended below.
+      mkdirSync(join(root, 'run'), { mode: 0o700 });
+      const sandbox = await createClaudeSandbox({ root, baseUrl: api.url, env: { XDG_RUNTIME_DIR: join(root, 'run') } });
       const events = join(root, 'events.jsonl');
       run = ptyRun(process.execPath, [FLOWER, '--plain', '--claude', claude, '--workbench', join(root, 'wb'), '--events', events, '--window', '100k', '--review', '0', 'start the work', '--', ...sandbox.claudeArgs], sandbox);
       const readEvents = () => (existsSync(events) ? readFileSync(events, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
@@ -72,6 +75,7 @@ export async function handoffOverhead({ rounds = 1 } = {}) {
       samples.push({ total: successor.receivedAt - ask.receivedAt, flower: spawnedAt - ask.receivedAt, claudeStart: successor.receivedAt - spawnedAt });
       run.kill();
       run = null;
+      for (const pid of serverPids(join(root, 'run'))) process.kill(pid, 'SIGKILL');
       // Bare claude: spawn to its first main request, same sandbox, same kind of prompt.
       const before = api.requests.length;
       const t0 = Date.now();
@@ -80,6 +84,7 @@ export async function handoffOverhead({ rounds = 1 } = {}) {
       bare.push(api.requests.slice(before).find((r) => r.isMain).receivedAt - t0);
     } finally {
       run?.kill();
+      for (const pid of serverPids(join(root, 'run'))) process.kill(pid, 'SIGKILL');
       await api.close();
       await sleep(300);
       rmSync(root, { recursive: true, force: true, maxRetries: 3 });

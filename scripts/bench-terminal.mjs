@@ -3,7 +3,8 @@
 // A part of scripts/bench.mjs; exports functions that return numbers, prints nothing itself.
 import { spawn } from '@lydell/node-pty';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, chmodSync, readFileSync, openSync, writeSync, closeSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync, chmodSync, readFileSync, openSync, writeSync, closeSync } from 'node:fs';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,9 +31,54 @@ export function cpuOf(pid) {
   }
 }
 
+// flower-pty runs in a detached run server: each work dir has its own socket folder
+// (XDG_RUNTIME_DIR), and whatever server is left in it is ended with the dir.
 function workdir() {
   const dir = mkdtempSync(join(tmpdir(), 'flower-bench-term-'));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  mkdirSync(join(dir, 'run'), { mode: 0o700 });
+  return {
+    dir,
+    cleanup: () => {
+      endServers(join(dir, 'run'));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** pids of the `flower-pty __serve` processes whose XDG_RUNTIME_DIR is `runtime` */
+export function serverPids(runtime) {
+  const pids = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (!readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('\u0000__serve\u0000')) continue;
+      if (readFileSync(`/proc/${name}/environ`, 'utf8').split('\u0000').includes(`XDG_RUNTIME_DIR=${runtime}`)) pids.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+function endServers(runtime) {
+  for (const pid of serverPids(runtime)) {
+    try {
+      process.kill(pid, 'SIGKILL'); // claude's stand-in gets SIGHUP when its pty closes
+    } catch {
+      // gone
+    }
+  }
+}
+
+/** resident set size (and its peak) of a process, MB */
+export function rssOf(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+    return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+  } catch {
+    return { rss: NaN, peak: NaN };
+  }
 }
 
 function program(dir, name, text) {
@@ -45,8 +91,16 @@ function program(dir, name, text) {
 // How each path starts `prog`; `watch` is the pid whose CPU is the path's own cost.
 function launchers(dir) {
   const socket = `flower-bench-${process.pid}`;
-  const env = { ...process.env, TERM: 'xterm-256color', HOME: dir, CLAUDE_CONFIG_DIR: join(dir, 'cfg') };
-  const flower = (extra) => (prog) => ({ file: process.execPath, args: [FLOWER, ...extra, '--no-handoff', '--no-workbench', '--no-notify', '--claude', prog], env });
+  const runtime = join(dir, 'run');
+  const env = { ...process.env, TERM: 'xterm-256color', HOME: dir, CLAUDE_CONFIG_DIR: join(dir, 'cfg'), XDG_RUNTIME_DIR: runtime };
+  // The path's own cost is the client's CPU plus its run server's.
+  const flower = (extra) => (prog) => ({
+    file: process.execPath,
+    args: [FLOWER, ...extra, '--no-handoff', '--no-workbench', '--no-notify', '--claude', prog],
+    env,
+    servers: () => serverPids(runtime),
+    cleanup: () => endServers(runtime),
+  });
   return {
     direct: (prog) => ({ file: prog, args: [], env }),
     'flower-pty --plain': flower(['--plain']),
@@ -67,8 +121,8 @@ function launchers(dir) {
   };
 }
 
-function start(launch) {
-  const pty = spawn(launch.file, launch.args, { name: 'xterm-256color', cols: 120, rows: 40, cwd: tmpdir(), env: launch.env });
+function start(launch, size = { cols: 120, rows: 40 }) {
+  const pty = spawn(launch.file, launch.args, { name: 'xterm-256color', ...size, cwd: tmpdir(), env: launch.env });
   let out = '';
   let bytes = 0;
   const listeners = new Set();
@@ -225,8 +279,9 @@ export async function throughput({ mb = 50 } = {}) {
   return perPath(catProgram, async ({ run, launch, name, t0 }) => {
     await run.until((o) => o.includes('__END__'), 300_000);
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-    const watch = launch.serverPid ? launch.serverPid() : name === 'direct' ? null : run.pty.pid;
-    return { mbps: bytes / 1e6 / seconds, seconds, cpu: watch === null ? null : cpuOf(watch) };
+    const watch = launch.serverPid ? [launch.serverPid()] : name === 'direct' ? [] : [run.pty.pid, ...(launch.servers?.() ?? [])];
+    const server = launch.servers?.()[0];
+    return { mbps: bytes / 1e6 / seconds, seconds, cpu: watch.length === 0 ? null : watch.reduce((sum, pid) => sum + cpuOf(pid), 0), serverRss: server ? rssOf(server) : null };
   });
 }
 
@@ -237,12 +292,93 @@ export async function idle({ seconds = 60 } = {}) {
     async ({ run, launch }) => {
       await run.until((o) => o.includes('ready'), 20_000);
       await sleep(1000);
-      const pid = launch.serverPid ? launch.serverPid() : run.pty.pid;
-      const c0 = cpuOf(pid);
+      const pids = launch.serverPid ? [launch.serverPid()] : [run.pty.pid, ...(launch.servers?.() ?? [])];
+      const total = () => pids.reduce((sum, pid) => sum + cpuOf(pid), 0);
+      const c0 = total();
       await sleep(seconds * 1000);
-      const cpu = cpuOf(pid) - c0;
+      const cpu = total() - c0;
       return { cpu, seconds, percent: (cpu / seconds) * 100 };
     },
     ['direct'],
   );
+}
+
+// A run server with nobody attached: the terminal that started it hangs up (a detach), then the server's
+// CPU over `seconds` with its child idle, and its memory.
+export async function idleDetached({ seconds = 60 } = {}) {
+  return perPath(
+    echoProgram,
+    async ({ run, launch }) => {
+      await run.until((o) => o.includes('ready'), 20_000);
+      const [server] = launch.servers();
+      process.kill(run.pty.pid, 'SIGHUP');
+      await Promise.race([run.exited, sleep(5000)]);
+      await sleep(1000);
+      const c0 = cpuOf(server);
+      await sleep(seconds * 1000);
+      const cpu = cpuOf(server) - c0;
+      return { cpu, seconds, percent: (cpu / seconds) * 100, rss: rssOf(server).rss };
+    },
+    ['direct', 'flower-pty split view', 'tmux'],
+  );
+}
+
+// A full 200x60 screen of styled text, then it waits.
+const FULL_SCREEN = `#!/usr/bin/env node
+const rows = [];
+for (let y = 0; y < 59; y++) rows.push(\`\\u001b[3\${y % 8};4\${(y + 3) % 8}m\` + String(y).padStart(3, '0') + ' context handoff 中文 '.repeat(9).slice(0, 190) + '\\u001b[0m');
+process.stdout.write('\\u001b[H\\u001b[2J' + rows.join('\\r\\n') + '\\r\\nFRAME-END');
+setInterval(() => {}, 1 << 30);
+`;
+
+// Attach to the first full frame of a 200x60 screen, with nobody attached before: the wire alone
+// (a socket client: hello until its screen frame is in), and the whole command in a new terminal
+// (\`flower-pty attach --plain\` started until the screen's last row is out, node's start-up included).
+export async function attachFrame({ rounds = 5 } = {}) {
+  const { encodeFrame, createFrameReader, parseServerMessage, WIRE_VERSION } = await import('../dist/server/wire.js');
+  const { dir, cleanup } = workdir();
+  const size = { cols: 200, rows: 60 };
+  const result = { wire: [], command: [] };
+  try {
+    const prog = program(dir, 'screen.mjs', FULL_SCREEN);
+    const launch = launchers(dir)['flower-pty --plain'](prog);
+    const first = start(launch, size);
+    await first.until((o) => o.includes('FRAME-END'), 20_000);
+    process.kill(first.pty.pid, 'SIGHUP');
+    await Promise.race([first.exited, sleep(5000)]);
+    const socket = join(dir, 'run', 'flower-pty', readdirSync(join(dir, 'run', 'flower-pty')).find((n) => n.endsWith('.sock')));
+    for (let i = 0; i < rounds; i++) {
+      const t0 = process.hrtime.bigint();
+      await new Promise((resolve, reject) => {
+        const s = createConnection(socket);
+        const reader = createFrameReader({
+          validate: parseServerMessage,
+          onMessage: (m) => {
+            if (m.t === 'screen' && m.data.includes('FRAME-END')) {
+              result.wire.push(Number(process.hrtime.bigint() - t0) / 1e6);
+              s.end(encodeFrame({ t: 'detach' }));
+              resolve();
+            }
+          },
+          onError: reject,
+        });
+        s.on('connect', () => s.write(encodeFrame({ t: 'hello', version: WIRE_VERSION, role: 'attach', ...size, face: 'plain' })));
+        s.on('data', (c) => reader.push(c));
+        s.on('error', reject);
+      });
+      const c0 = process.hrtime.bigint();
+      const client = start({ file: process.execPath, args: [FLOWER, 'attach', '--plain'], env: launch.env }, size);
+      await client.until((o) => o.includes('FRAME-END'), 20_000);
+      result.command.push(Number(process.hrtime.bigint() - c0) / 1e6);
+      process.kill(client.pty.pid, 'SIGHUP');
+      await Promise.race([client.exited, sleep(5000)]);
+    }
+    first.kill();
+  } catch (error) {
+    return { error: String(error.message ?? error).slice(0, 120) };
+  } finally {
+    cleanup();
+  }
+  const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return { wireMs: median(result.wire), commandMs: median(result.command), rounds };
 }

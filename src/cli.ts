@@ -14,6 +14,7 @@ const EXAMPLES: Array<[string, string]> = [
   ['$0 replay ~/.claude/projects/-my-proj/<id>.jsonl --window 200k', 'what flower-pty would have done on a recorded session'],
   ['$0 status', 'print the lineage from .flower/manifest.json'],
   ['$0 report --open', 'the lineage as one self-contained HTML page (.flower/report.html): curves, timeline, documents'],
+  ['$0 attach', 'look in on the run of this folder again (C-] d detaches; over ssh: ssh host -t flower-pty attach)'],
   ['$0 demo', 'a full handoff cycle in about a minute, offline, in a throwaway folder'],
   ['$0 doctor', 'will flower-pty work here? claude, login, config folder, hooks, transcript'],
 ];
@@ -63,6 +64,7 @@ function runOptions(y: Argv) {
       notify: { type: 'boolean', describe: 'bell and desktop notification on handoff, degraded handoff, brake and exit' },
       'notify-command': { type: 'string', describe: 'run this shell command for each event that needs a person (the event in $FLOWER_PTY_EVENT, $FLOWER_PTY_MESSAGE)' },
       verbose: { type: 'boolean', alias: 'v', default: false, describe: 'print the endpoint, model, window, thresholds and the masked token, then start' },
+      'detach-key': { type: 'string', describe: 'with --plain: a control key (e.g. C-\\) that detaches when pressed alone; the split view detaches with C-] d' },
     });
 }
 
@@ -112,8 +114,34 @@ export async function run(argv: string[]): Promise<number> {
         notify: args.notify ?? cfg.notify ?? true,
         notifyCommand: args['notify-command'] ?? cfg['notify-command'] ?? null,
         verbose: args.verbose,
+        ...(args['detach-key'] !== undefined ? { detachKey: args['detach-key'] } : {}),
       });
     })
+    .command(
+      'attach [id]',
+      'attach this terminal to a live run (no id: the run of this folder, else the only one); over ssh: ssh host -t flower-pty attach',
+      (y) =>
+        y
+          .positional('id', { type: 'string', describe: 'the run id (flower-pty ls)' })
+          .options({
+            plain: { type: 'boolean', default: false, describe: 'claude full-screen with state in the terminal title (no split view)' },
+            'detach-key': { type: 'string', describe: 'with --plain: a control key (e.g. C-\\) that detaches when pressed alone' },
+            workbench: { type: 'string', default: process.env.FLOWER_PTY_WORKBENCH || '.flower', describe: "the workbench whose run to attach to when no id is given (default $FLOWER_PTY_WORKBENCH, else .flower)" },
+          }),
+      async (args) => {
+        const { runAttach } = await import('./commands/attach.js');
+        exitCode = await runAttach({ id: args.id, plain: args.plain, detachKey: args['detach-key'], workbench: args.workbench });
+      },
+    )
+    .command(
+      '__serve <spec>',
+      false, // hidden: a client starts the run server with it
+      (y) => y.positional('spec', { type: 'string', demandOption: true }),
+      async (args) => {
+        const { runServe } = await import('./server/serve-command.js');
+        await runServe(args.spec);
+      },
+    )
     .command(
       'replay <transcript>',
       'dry run: what flower-pty would have done on a recorded transcript',
@@ -176,6 +204,27 @@ export async function run(argv: string[]): Promise<number> {
       },
     )
     .command(
+      'ls',
+      "list this user's live runs on this machine (a run whose server is gone is not listed; its socket is removed)",
+      (y) => y.options({ json: { type: 'boolean', default: false, describe: 'one JSON array of runs' } }),
+      async (args) => {
+        const { runLs } = await import('./commands/ls.js');
+        exitCode = await runLs({ json: args.json, env: process.env, out: (line) => process.stdout.write(line + '\n') });
+      },
+    )
+    .command(
+      'kill [id]',
+      'end a live run cleanly (no id: the run of this folder, else the only one); flower-pty --continue picks the lineage up later',
+      (y) =>
+        y
+          .positional('id', { type: 'string', describe: 'the run id (flower-pty ls)' })
+          .options({ workbench: { type: 'string', describe: "the workbench whose run to end when no id is given (default: the one a run here would use)" } }),
+      async (args) => {
+        const { runKill } = await import('./commands/kill.js');
+        exitCode = await runKill({ id: args.id, workbench: args.workbench, cwd: process.cwd(), env: process.env, out: (line) => process.stdout.write(line + '\n') });
+      },
+    )
+    .command(
       'demo',
       'watch a whole handoff cycle in about a minute: the real claude against a built-in scripted model on 127.0.0.1 (no account, no network, a throwaway folder)',
       (y) =>
@@ -208,7 +257,7 @@ export async function run(argv: string[]): Promise<number> {
     .example(EXAMPLES)
     .epilog(
       'Exit codes: 0 done · 1 internal error · 2 bad usage · 3 runaway brake · 4 claude kept crashing · 5 claude not found or too old · 6 doctor found a problem · 130 interrupted.\n' +
-        'Split view keys: the prefix C-] (change with FLOWER_PTY_PREFIX), then Tab focus · j/k/PgUp/PgDn scroll the document · e edit it in $EDITOR · h hand off now · p hold/release the successor · d hide/show the document · q quit · ? help · C-] C-] sends C-].\n' +
+        'Split view keys: the prefix C-] (change with FLOWER_PTY_PREFIX), then Tab focus · j/k/PgUp/PgDn scroll the document · e edit it in $EDITOR · h hand off now · p hold/release the successor · z hide/show the document · d detach · q quit · ? help · C-] C-] sends C-].\n' +
         'Files: <workbench>/notes/交接-<step>.md (the current document, edit it freely), <workbench>/notes/archive/交接/ (earlier ones), <workbench>/manifest.json.\n' +
         'Config: flags win over FLOWER_PTY_* variables (FLOWER_PTY_WINDOW, _HEADROOM, _REVIEW, _STEP, _WORKBENCH, ...), then <workbench>/config.json, then $XDG_CONFIG_HOME/flower-pty/config.json.',
     )

@@ -4,6 +4,7 @@
 import { open, rename, mkdir, unlink, readdir } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { processAlive } from './process-alive.js';
 
 export async function writeFileAtomic(path: string, data: string): Promise<void> {
   const dir = dirname(path);
@@ -30,15 +31,6 @@ export async function writeFileAtomic(path: string, data: string): Promise<void>
 
 // The temp names writeFileAtomic uses: `.<name>.<pid>.<8 hex>.tmp`.
 const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 // A process SIGKILLed mid-write leaves its temp behind (the target itself is whole): remove the ones
 // whose writer is gone, so they do not pile up run after run. A live writer's temp is left alone.

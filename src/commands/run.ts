@@ -1,7 +1,8 @@
-// The default command: validate everything a person can get wrong before anything starts,
-// pick the face (plain or split), supervise, and give the terminal back on every exit path.
+// The default command: validate everything a person can get wrong before anything starts, start
+// the run's server, and attach this terminal to it as the first client (plain or split face).
+// superviseInTerminal (the run in this process, one face) stays for the demo.
 
-import { resolve, join } from 'node:path';
+import { resolve } from 'node:path';
 import { statSync } from 'node:fs';
 import { EXIT, FlowerError } from '../errors.js';
 import { resolveClaude } from '../adapters/claude-binary.js';
@@ -12,8 +13,10 @@ import { formatTokens } from '../core/handoff-prompts.js';
 import { refusedClaudeArg } from '../child-launch.js';
 import { readManifest } from '../adapters/manifest-store.js';
 import { openNotesStore } from '../adapters/notes-store.js';
-import { openLog } from '../adapters/log-file.js';
 import { checkNotifyCommand } from '../adapters/notify-command.js';
+import { parsePrefix } from '../core/keymap.js';
+import { startRunServer } from '../server/start-server.js';
+import { attachTerminal, faceSize } from '../client/attach-client.js';
 import { supervise, type SuperviseOptions, type SuperviseResult } from '../supervisor.js';
 import { createPlainHost } from '../hosts/plain-host.js';
 import { createSplitHost } from '../hosts/split-host.js';
@@ -41,6 +44,8 @@ export interface RunCommandOptions {
   /** --notify-command: a shell command run for each event that needs a person (null: none) */
   notifyCommand: string | null;
   verbose: boolean;
+  /** --plain: a control key that detaches when pressed alone */
+  detachKey?: string;
 }
 
 export const DEFAULT_REVIEW_SECONDS = 10;
@@ -115,15 +120,23 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
     );
   }
 
-  const log = openLog(o.log ?? null);
-  try {
-    const result = await superviseInTerminal(
-      {
+  // The run lives in a server of its own; this terminal is its first client (tmux's model).
+  const plain = o.plain || !process.stdout.isTTY;
+  const detachKey = plainDetachKey(o.detachKey);
+  // The face's own setting is checked before the server starts: a run nobody can attach to helps no one.
+  const prefix = process.env.FLOWER_PTY_PREFIX;
+  if (!plain && prefix !== undefined) {
+    const parsed = parsePrefix(prefix);
+    if ('problem' in parsed) throw new FlowerError(`FLOWER_PTY_PREFIX: ${parsed.problem}`);
+  }
+  const size = faceSize(plain, process.stdout);
+  const server = await startRunServer(
+    {
+      options: {
         claude,
         claudeArgs: o.claudeArgs,
         prompt: o.prompt,
         cwd,
-        env: process.env,
         ...(o.window !== undefined ? { window: o.window } : {}),
         ...(o.headroom !== undefined ? { headroom: o.headroom } : {}),
         ...(o.maxGenerations !== undefined ? { maxGenerations: o.maxGenerations } : {}),
@@ -138,18 +151,30 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
         eventsPath: o.events ? resolve(cwd, o.events) : null,
         resume,
         release,
-        log: log.write,
         notifyCommand: o.notifyCommand,
       },
-      { plain: o.plain, notify: o.notify, documentPath: workbench ? openNotesStore(workbench, step).currentPath : null },
-    );
-    if (result.message) process.stderr.write(`flower-pty: ${result.message}\n`);
-    if (result.signalled) return signalExitCode(result.signalled);
-    if (workbench && result.exitCode === 0) process.stderr.write(`flower-pty: lineage in ${join(workbench, 'manifest.json')}; pick it up again with flower-pty --continue (not claude --resume)\n`);
-    return result.exitCode;
-  } finally {
-    log.close();
-  }
+      logPath: o.log ? resolve(cwd, o.log) : null,
+      notify: o.notify && Boolean(process.stdout.isTTY),
+      ...size,
+    },
+    process.env,
+  );
+  return attachTerminal({
+    socketPath: server.socketPath,
+    plain,
+    detachKey,
+    documentPath: workbench ? openNotesStore(workbench, step).currentPath : null,
+    starter: true,
+    serverExited: server.exited,
+  });
+}
+
+// --detach-key for --plain: one control key that, pressed alone, detaches; refused when it is one of claude's.
+export function plainDetachKey(name: string | undefined): string | null {
+  if (name === undefined) return null;
+  const parsed = parsePrefix(name);
+  if ('problem' in parsed) throw new FlowerError(`--detach-key: ${parsed.problem}`);
+  return parsed.byte;
 }
 
 /** how a run is shown: the split view on a terminal unless --plain; `decorate` wraps the host (the demo narrates through it) */

@@ -1,15 +1,49 @@
-// `flower-pty status`: the lineage recorded in a workbench's manifest, in words or as JSON.
+// `flower-pty status`: the lineage recorded in a workbench's manifest, in words or as JSON, and
+// whether a run is live on the workbench now (its lock, asked over its socket) with how many clients.
 
 import { readManifest } from '../adapters/manifest-store.js';
+import { lockHolder, readWorkbenchLock } from '../adapters/workbench-lock.js';
 import { describeManifest } from '../core/manifest.js';
+import { printable } from '../core/run-list.js';
+import { queryRun } from '../server/run-registry.js';
 import { FlowerError } from '../errors.js';
 import { resolve } from 'node:path';
 
+interface LiveState {
+  id: string;
+  pid: number;
+  socket: string;
+  /** null when the run holds the lock but did not answer (still starting, or busy) */
+  clients: number | null;
+  phase: string | null;
+}
+
+// The run holding the workbench's lock, or null when none does (no lock, or a stale one).
+async function liveRun(workbench: string): Promise<LiveState | null> {
+  const holder = await lockHolder(await readWorkbenchLock(workbench));
+  if (holder.state === 'stale' || !holder.lock) return null;
+  const { id, pid, socket } = holder.lock;
+  const answer = holder.state === 'live' ? await queryRun(socket, { t: 'info' }).catch(() => null) : null;
+  const run = answer?.t === 'info' ? answer.run : null;
+  return { id, pid, socket, clients: run?.clients ?? null, phase: run?.phase ?? null };
+}
+
+function liveLine(live: LiveState | null): string {
+  if (!live) return 'no live run on this workbench (pick the lineage up with flower-pty --continue)';
+  const id = printable(live.id);
+  if (live.clients === null) return `run ${id} (pid ${live.pid}) holds this workbench but does not answer yet`;
+  const clients = live.clients === 1 ? '1 client' : `${live.clients} clients`;
+  return `live: run ${id} (pid ${live.pid}, ${printable(live.phase ?? '')}), ${clients} attached; flower-pty attach ${id}`;
+}
+
 export async function runStatus(opts: { workbench: string; json: boolean; out: (line: string) => void }): Promise<number> {
   const workbench = resolve(opts.workbench);
-  const { manifest, problem } = await readManifest(workbench);
-  if (!manifest) throw new FlowerError(`${problem}: run flower-pty first, or point --workbench at the run's folder`);
-  if (opts.json) opts.out(JSON.stringify(manifest));
-  else for (const line of describeManifest(manifest)) opts.out(line);
+  const [{ manifest, problem }, live] = await Promise.all([readManifest(workbench), liveRun(workbench)]);
+  if (!manifest && !live) throw new FlowerError(`${problem}: run flower-pty first, or point --workbench at the run's folder`);
+  if (opts.json) opts.out(JSON.stringify({ ...(manifest ?? {}), live }));
+  else {
+    if (manifest) for (const line of describeManifest(manifest)) opts.out(line);
+    opts.out(liveLine(live));
+  }
   return 0;
 }

@@ -7,7 +7,8 @@ import { StringDecoder } from 'node:string_decoder';
 import blessed from 'blessed';
 import type { Widgets } from 'blessed';
 
-import type { Host, HostCommand, StatusView } from './host.js';
+import type { Host, StatusView } from './host.js';
+import { createHostListeners } from './host-listeners.js';
 import { FlowerError } from '../errors.js';
 import { computeLayout, type Layout } from '../core/layout.js';
 import { extractMouse, routeMouse, type MouseEvent } from '../core/mouse.js';
@@ -32,6 +33,8 @@ export interface SplitHostOptions {
   documentPath: string | null;
   /** "C-]" (default), "C-\\", ...; else $FLOWER_PTY_PREFIX */
   prefix?: string;
+  /** "prefix d": let go of a run served elsewhere (absent: the run lives in this process, nothing to detach from) */
+  onDetach?: () => void;
 }
 
 const FLASH_MS = 4_000;
@@ -55,9 +58,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
   const prefixLabel = prefixName(prefix);
   const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
 
-  const inputListeners: Array<(data: string) => void> = [];
-  const resizeListeners: Array<(cols: number, rows: number) => void> = [];
-  const commandListeners: Array<(command: HostCommand) => void> = [];
+  const listeners = createHostListeners();
 
   // blessed gets a dead input: every byte from the person is ours to route (Esc, Alt, paste), and
   // blessed never puts stdin in raw mode behind our back (stack.md §2).
@@ -109,13 +110,8 @@ export function createSplitHost(o: SplitHostOptions): Host {
 
   const frames = createFrameScheduler(drawFrame);
 
-  function emitInput(data: string): void {
-    for (const listener of inputListeners) listener(data);
-  }
-
-  function emitCommand(command: HostCommand): void {
-    for (const listener of commandListeners) listener(command);
-  }
+  const emitInput = listeners.input;
+  const emitCommand = listeners.command;
 
   function drawFrame(): void {
     if (restored || suspended) return;
@@ -163,7 +159,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
     if (cols !== before.cols || rows !== before.rows) {
       // Resize both sides: the emulator here, the pty through the supervisor (stack.md §11.6).
       pane.resize(cols, rows);
-      for (const listener of resizeListeners) listener(cols, rows);
+      listeners.resize(cols, rows);
     }
     frames.request();
   }
@@ -262,6 +258,10 @@ export function createSplitHost(o: SplitHostOptions): Host {
         documentVisible = !documentVisible;
         applyLayout();
         break;
+      case 'detach':
+        if (o.onDetach) o.onDetach();
+        else showFlash('this run lives in this terminal: nothing to detach from');
+        break;
       case 'quit':
         emitCommand('quit');
         showFlash('quitting: ending claude');
@@ -321,15 +321,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
     size() {
       return { ...layout.inner };
     },
-    onInput(listener) {
-      inputListeners.push(listener);
-    },
-    onResize(listener) {
-      resizeListeners.push(listener);
-    },
-    onCommand(listener) {
-      commandListeners.push(listener);
-    },
+    ...listeners.ports,
     childOutput(data) {
       modes.push(data);
       pane.write(data, () => frames.request());

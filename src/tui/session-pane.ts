@@ -4,13 +4,8 @@
 import type { MouseTracking } from '../core/mouse.js';
 import blessed from 'blessed';
 import type { Widgets } from 'blessed';
-import xtermHeadless from '@xterm/headless';
-import unicode11 from '@xterm/addon-unicode11';
 import type { IBufferCell, Terminal as XTerminal } from '@xterm/headless';
-
-// Both packages are CommonJS: default import, then destructure (stack.md §3).
-const { Terminal } = xtermHeadless;
-const { Unicode11Addon } = unicode11;
+import { createEmulator } from '../adapters/emulator.js';
 
 // blessed's own typings say match() returns a string; it returns the palette index.
 const matchColor = (blessed.colors as unknown as { match(r: number, g: number, b: number): number }).match;
@@ -72,23 +67,9 @@ export function createSessionPane(opts: {
   label?: string;
   border?: Widgets.Border | 'line';
 }): SessionPane {
-  // logLevel off: xterm logs through console, which here is the screen being drawn.
-  const term = new Terminal({ cols: opts.cols, rows: opts.rows, scrollback: SCROLLBACK, allowProposedApi: true, logLevel: 'off' });
-  // Unicode 11 widths match what Ink (and so claude) assumes for emoji (stack.md §3).
-  term.loadAddon(new Unicode11Addon());
-  term.unicode.activeVersion = '11';
+  const emulator = createEmulator({ cols: opts.cols, rows: opts.rows, scrollback: SCROLLBACK });
+  const term = emulator.term;
   const replies = [term.onData(opts.onReply), term.onBinary(opts.onReply), term.onBell(() => opts.onBell?.())];
-
-  // DECTCEM is not in term.modes; watch it without swallowing it (returning false lets xterm act too).
-  let cursorVisible = true;
-  const watchCursor = (visible: boolean) => (params: (number | number[])[]) => {
-    if (params.includes(25)) cursorVisible = visible;
-    return false;
-  };
-  const hooks = [
-    term.parser.registerCsiHandler({ prefix: '?', final: 'h' }, watchCursor(true)),
-    term.parser.registerCsiHandler({ prefix: '?', final: 'l' }, watchCursor(false)),
-  ];
 
   const box = blessed.box({
     parent: opts.screen,
@@ -155,11 +136,11 @@ export function createSessionPane(opts: {
     },
     reset() {
       term.reset();
-      cursorVisible = true;
+      emulator.resetCursor();
     },
     cursor() {
       const buffer = term.buffer.active;
-      if (!cursorVisible || !origin || buffer.viewportY !== buffer.baseY) return null;
+      if (!emulator.cursorVisible || !origin || buffer.viewportY !== buffer.baseY) return null;
       return { x: origin.x + buffer.cursorX, y: origin.y + buffer.cursorY };
     },
     get applicationCursor() {
@@ -175,8 +156,8 @@ export function createSessionPane(opts: {
       return term.modes.mouseTrackingMode;
     },
     dispose() {
-      for (const d of [...replies, ...hooks]) d.dispose();
-      term.dispose();
+      for (const d of replies) d.dispose();
+      emulator.dispose();
     },
   };
 }

@@ -17,7 +17,7 @@ t.test('prefix then a command key is a command and sends nothing', async (t) => 
   const r = createKeyRouter(PREFIX);
   const cases: Array<[string, string]> = [
     ['\t', 'focus'], ['j', 'scroll-down'], ['k', 'scroll-up'], ['\u001b[5~', 'page-up'], ['\u001b[6~', 'page-down'],
-    ['e', 'edit'], ['h', 'force-handoff'], ['p', 'hold-toggle'], ['d', 'toggle-document'], ['q', 'quit'], ['?', 'help'],
+    ['e', 'edit'], ['h', 'force-handoff'], ['p', 'hold-toggle'], ['z', 'toggle-document'], ['d', 'detach'], ['q', 'quit'], ['?', 'help'],
   ];
   for (const [key, command] of cases) t.same(r.push(PREFIX + key, session), [{ type: 'command', command }], JSON.stringify(key));
   t.equal(r.armed, false);
@@ -38,7 +38,7 @@ t.test('the prefix twice sends the prefix byte itself', async (t) => {
 
 t.test('an unknown key after the prefix is reported, not sent; Esc cancels quietly', async (t) => {
   const r = createKeyRouter(PREFIX);
-  t.same(r.push(PREFIX + 'z', session), [{ type: 'unknown', key: 'z', where: 'prefix' }]);
+  t.same(r.push(PREFIX + 'x', session), [{ type: 'unknown', key: 'x', where: 'prefix' }]);
   t.same(r.push(PREFIX + '\u001b', session), []);
   t.same(r.push('a', session), [{ type: 'send', data: 'a' }], 'the router is disarmed again');
 });

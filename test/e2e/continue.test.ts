@@ -1,10 +1,11 @@
-// End to end against the REAL claude: flower-pty is stopped (SIGTERM) in the middle of a lineage,
+// End to end against the REAL claude: the run server is stopped (SIGTERM) in the middle of a lineage,
 // the terminal and claude are cleaned up, and `--continue` picks the lineage up from the newest
 // frozen document with nothing lost. Also -v: the effective settings with the token masked.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { text, usageFor, type MockRequest, type MockReply } from '../../src/mock/messages-api.js';
 import { startFlower, handoffDoc, HANDOFF_ASK, TAKING_OVER } from '../helpers/flower-run.js';
+import { serverPids } from '../helpers/run-servers.js';
 
 t.test('stop mid-lineage, then --continue', async (t) => {
   let firstSession: string | undefined;
@@ -23,8 +24,10 @@ t.test('stop mid-lineage, then --continue', async (t) => {
   await f.api.waitForRequest((r) => r.sessionId === start2.session_id, 60_000);
   await f.run.waitForScreen(/successor .* here/, 30_000);
 
-  // SIGTERM to flower-pty: claude is ended, the terminal restored, the exit code says why.
-  f.run.pty.kill('SIGTERM');
+  // SIGTERM to the run server (a terminal's SIGTERM only detaches): claude is ended, the attached
+  // terminal restored, and its exit code says why.
+  const [server] = serverPids(f.runtime);
+  process.kill(server!, 'SIGTERM');
   const exit = await f.run.exited;
   t.equal(exit.exitCode, 143, '128 + SIGTERM');
   const stoppedManifest = f.manifest();

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { FLOWER_BIN, REPO, workbenchView, type WorkbenchView } from '../helpers/flower-run.js';
 import { runClaude, readJsonl, tempRoot, type RunningClaude, type Teardown } from '../helpers/real-claude.js';
 import type { Sandbox } from '../../src/mock/claude-sandbox.js';
+import { runtimeDir, endServersAtTeardown } from '../helpers/run-servers.js';
 
 export const FAKE_CLAUDE = join(REPO, 'test', 'fixtures', 'fake-claude.mjs');
 
@@ -16,10 +17,14 @@ export interface FakeScript {
 export interface FakeRun extends WorkbenchView {
   run: RunningClaude;
   root: string;
+  /** the XDG_RUNTIME_DIR of this run: its socket folder is <runtime>/flower-pty */
+  runtime: string;
   project: string;
   workbench: string;
   configDir: string;
   argvPath: string;
+  /** another terminal (a pty of this size) running `flower-pty attach <args>` in the project folder */
+  attach(args: string[], size?: { cols: number; rows: number }): RunningClaude;
   /** every spawn of the fake claude: its argv and pid, in order */
   spawns(): { argv: string[]; pid: number; envKeys: string[] }[];
 }
@@ -51,6 +56,8 @@ export function startFake(opts: FakeRunOptions): FakeRun {
   const eventsPath = join(root, 'events.jsonl');
   const argvPath = join(root, 'argv.jsonl');
   const step = opts.step ?? 'work';
+  const runtime = runtimeDir(root);
+  endServersAtTeardown(opts.t, runtime);
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: home,
@@ -59,6 +66,7 @@ export function startFake(opts: FakeRunOptions): FakeRun {
     FAKE_CLAUDE_SCRIPT: scriptPath,
     FAKE_CLAUDE_STATE: join(root, 'state'),
     FAKE_CLAUDE_ARGV: argvPath,
+    XDG_RUNTIME_DIR: runtime,
     ...opts.env,
   };
   const sandbox: Sandbox = {
@@ -73,9 +81,11 @@ export function startFake(opts: FakeRunOptions): FakeRun {
     ? runClaude({ t: opts.t, sandbox, args: ['-c', `umask ${opts.umask} && exec "$0" "$@"`, process.execPath, ...args], bin: '/bin/sh', cols: 100, rows: 30 })
     : runClaude({ t: opts.t, sandbox, args, bin: process.execPath, cols: 100, rows: 30 });
   return {
-    run, root, project, workbench, configDir, argvPath,
+    run, root, runtime, project, workbench, configDir, argvPath,
     ...workbenchView({ workbench, eventsPath, step, context: async () => `output:\n${run.output().slice(-2000)}` }),
     spawns: () => readJsonl(argvPath) as any,
+    attach: (attachArgs, size = { cols: 100, rows: 30 }) =>
+      runClaude({ t: opts.t, sandbox, args: [FLOWER_BIN, 'attach', ...attachArgs], bin: process.execPath, ...size }),
   };
 }
 

@@ -1,17 +1,22 @@
-// flower-pty itself SIGKILLed at each phase (working, writing, review, respawning), with the fake claude:
+// flower-pty's run server SIGKILLed at each phase (working, writing, review, respawning), with the fake claude:
 // no half-written file, no orphaned claude (it gets SIGHUP when the pty master closes), and
 // `flower-pty --continue` picks the lineage up with nothing lost.
 import t, { type Test } from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFake, fakeDoc, alive, walk, type FakeRun } from './fake-flower.js';
+import { serverPids } from '../helpers/run-servers.js';
 
 const promptOf = (argv: string[]) => argv[argv.indexOf('--') + 1] ?? '';
 
 async function killFlower(t: Test, f: FakeRun): Promise<number[]> {
   const claudePids = f.spawns().map((s) => s.pid);
-  process.kill(f.run.pty.pid, 'SIGKILL'); // the pty's child is node running flower-pty
-  await f.run.exited;
+  const servers = serverPids(f.runtime);
+  t.equal(servers.length, 1, 'one run server');
+  process.kill(servers[0]!, 'SIGKILL'); // the run lives in the server; the terminal's flower-pty is its client
+  const exit = await f.run.exited;
+  t.equal(exit.exitCode, 1, 'the client leaves too');
+  t.match(f.run.output(), /pick the lineage up with flower-pty --continue/);
   // The kernel hangs up the orphaned pty: claude gets SIGHUP and must go.
   await f.run.waitFor(() => claudePids.every((pid) => !alive(pid)), 10_000, 'claude to exit after its pty closed').catch(() => undefined);
   for (const pid of claudePids) t.notOk(alive(pid), `claude ${pid} did not outlive flower-pty`);

@@ -1,18 +1,21 @@
 // Faults with the REAL claude against the mock API: claude SIGKILLed mid-turn, a 529 overloaded, a
-// stream cut halfway, and flower-pty SIGKILLed (claude must notice its pty closed and exit).
+// stream cut halfway, and the run server SIGKILLed (claude must notice its pty closed and exit).
 import t from 'tap';
 import { execFileSync } from 'node:child_process';
 import { text, usageFor } from '../../src/mock/messages-api.js';
-import { startFlower, bySession } from '../helpers/flower-run.js';
+import { startFlower, bySession, type FlowerRun } from '../helpers/flower-run.js';
+import { serverPids } from '../helpers/run-servers.js';
 import { alive } from './fake-flower.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const claudePid = (flowerPid: number): number => Number(execFileSync('pgrep', ['-P', String(flowerPid)]).toString().trim().split('\n')[0]);
+// claude is the child of the run server (the terminal's flower-pty is only a client)
+const serverOf = (f: FlowerRun): number => serverPids(f.runtime)[0]!;
+const claudePid = (f: FlowerRun): number => Number(execFileSync('pgrep', ['-P', String(serverOf(f))]).toString().trim().split('\n')[0]);
 
 t.test('claude SIGKILLed mid-turn: degraded handoff, the next generation starts', async (t) => {
   const f = await startFlower({ t, respond: bySession(() => ({ kind: 'hang' })), prompt: 'ORIGINAL-REAL: go', flowerArgs: ['--window', '100k', '--review', '0'] });
   await f.api.waitForRequest((r) => r.isMain, 60_000);
-  process.kill(claudePid(f.run.pty.pid), 'SIGKILL');
+  process.kill(claudePid(f), 'SIGKILL');
   const done = await f.waitForEvent('done', 30_000);
   t.equal(done.degraded, true);
   t.match(done.reason, /signal 9\) during working/);
@@ -41,13 +44,13 @@ t.test('a stream cut halfway: no crash, no handoff', async (t) => {
   t.notOk(f.run.isExited());
 });
 
-t.test('flower-pty SIGKILLed: the real claude notices its pty closed and exits', async (t) => {
+t.test('the run server SIGKILLed: the real claude notices its pty closed and exits', async (t) => {
   const f = await startFlower({ t, respond: bySession(() => text('idle now', usageFor(10_000))), prompt: 'go', flowerArgs: ['--window', '100k'] });
   await f.run.waitForScreen(/idle now/, 60_000);
-  const pid = claudePid(f.run.pty.pid);
+  const pid = claudePid(f);
   t.ok(alive(pid));
-  process.kill(f.run.pty.pid, 'SIGKILL');
-  await f.run.exited;
+  process.kill(serverOf(f), 'SIGKILL');
+  t.equal((await f.run.exited).exitCode, 1, 'the attached terminal leaves too');
   await f.run.waitFor(() => !alive(pid), 15_000, 'claude to exit').catch(() => undefined);
   t.notOk(alive(pid), 'no orphaned claude');
 });

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { startMockApi, text, usageFor, type MockApi, type MockReply, type MockRequest, type Respond } from '../../src/mock/messages-api.js';
 import { createClaudeSandbox, type Sandbox, type SandboxLogin } from '../../src/mock/claude-sandbox.js';
 import { runClaude, readJsonl, testClaude, type RunningClaude, type Teardown } from './real-claude.js';
+import { runtimeDir, endServersAtTeardown } from './run-servers.js';
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FLOWER_BIN = join(REPO, 'bin', 'flower-pty.js');
@@ -15,6 +16,10 @@ export interface FlowerRun extends WorkbenchView {
   api: MockApi;
   sandbox: Sandbox;
   run: RunningClaude;
+  /** the XDG_RUNTIME_DIR of this run: its socket folder is <runtime>/flower-pty */
+  runtime: string;
+  /** another terminal (a pty of this size) running `flower-pty attach <args>` in the project folder */
+  attach(args: string[], size?: { cols: number; rows: number }): RunningClaude;
   workbench: string;
   eventsPath: string;
 }
@@ -44,9 +49,12 @@ export async function startFlower(opts: FlowerRunOptions): Promise<FlowerRun> {
     api = await startMockApi({ respond: opts.respond });
     opts.t.teardown(() => api.close());
     const root = mkdtempSync(join(tmpdir(), 'flower-e2e-'));
-    sandbox = await createClaudeSandbox({ root, baseUrl: api.url, ...(opts.env ? { env: opts.env } : {}), ...(opts.login ? { login: opts.login } : {}) });
+    // Each test's runs have their own socket folder: attach and ls see only them.
+    sandbox = await createClaudeSandbox({ root, baseUrl: api.url, env: { XDG_RUNTIME_DIR: runtimeDir(root), ...opts.env }, ...(opts.login ? { login: opts.login } : {}) });
     opts.prepare?.(sandbox);
   }
+  const runtime = sandbox.env.XDG_RUNTIME_DIR!;
+  endServersAtTeardown(opts.t, runtime);
   const workbench = join(sandbox.root, 'wb');
   const eventsPath = join(sandbox.root, 'events.jsonl');
   const step = opts.step ?? 'work';
@@ -68,6 +76,9 @@ export async function startFlower(opts: FlowerRunOptions): Promise<FlowerRun> {
     api,
     sandbox,
     run,
+    runtime,
+    attach: (attachArgs, size = { cols: 120, rows: 40 }) =>
+      runClaude({ t: opts.t, sandbox: { ...sandbox, claudeArgs: [] }, args: [FLOWER_BIN, 'attach', ...attachArgs], bin: process.execPath, ...size }),
     workbench,
     eventsPath,
     ...workbenchView({ workbench, eventsPath, step, context: () => run.screenText().then((screen) => `screen:\n${screen}`) }),

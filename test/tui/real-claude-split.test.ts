@@ -10,6 +10,7 @@ import { createClaudeSandbox, resolveRepoClaude } from '../../src/mock/claude-sa
 import { FLOWER_BIN, HANDOFF_ASK, handoffDoc } from '../helpers/flower-run.js';
 import { shellQuote } from '../../src/tui/editor.js';
 import { startTmux } from './tmux.js';
+import { runtimeDir, endServersAtTeardown } from '../helpers/run-servers.js';
 
 t.test('real claude in the split view: meter, handoff document in the pane, review countdown, hold, quit', async (t) => {
   let turns = 0;
@@ -22,7 +23,9 @@ t.test('real claude in the split view: meter, handoff document in the pane, revi
   const api = await startMockApi({ respond });
   t.teardown(() => api.close());
   const root = mkdtempSync(join(tmpdir(), 'flower-split-claude-'));
-  const sandbox = await createClaudeSandbox({ root, baseUrl: api.url });
+  const runtime = runtimeDir(root); // the run server's socket folder, and its end at teardown
+  endServersAtTeardown(t, runtime);
+  const sandbox = await createClaudeSandbox({ root, baseUrl: api.url, env: { XDG_RUNTIME_DIR: runtime } });
   const wb = join(root, 'wb');
   const env = Object.entries({ ...sandbox.env, NCURSES_NO_UTF8_ACS: '1', LANG: 'C.UTF-8' })
     .map(([k, v]) => `${k}=${shellQuote(v)}`).join(' ');

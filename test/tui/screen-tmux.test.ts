@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTmux, type Tmux } from './tmux.js';
+import { runtimeDir, endServersAtTeardown } from '../helpers/run-servers.js';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FAKE = join(REPO, 'test', 'fixtures', 'programs', 'fake-claude.mjs');
@@ -32,7 +33,9 @@ function flower(t: Test, opts: { cols: number; rows: number; args: string; docum
   mkdirSync(home);
   const docPath = join(wb, 'notes', '交接-work.md');
   if (opts.document) writeFileSync(docPath, opts.document);
-  const env = `env -u VISUAL -u TMUX NCURSES_NO_UTF8_ACS=1 LANG=C.UTF-8 HOME=${home} CLAUDE_CONFIG_DIR=${home}/.claude EDITOR=${EDITOR}`;
+  const runtime = runtimeDir(root); // the run server's socket folder, and its end at teardown
+  endServersAtTeardown(t, runtime);
+  const env = `env -u VISUAL -u TMUX NCURSES_NO_UTF8_ACS=1 LANG=C.UTF-8 HOME=${home} CLAUDE_CONFIG_DIR=${home}/.claude EDITOR=${EDITOR} XDG_RUNTIME_DIR=${runtime}`;
   const command = `cd ${REPO} && ${env} node bin/flower-pty.js ${opts.args} --claude ${FAKE} --workbench ${wb}; echo "EXITED $?"; exec sleep 600`;
   return { tmux: startTmux(t, { cols: opts.cols, rows: opts.rows, command }), wb, docPath };
 }
@@ -91,10 +94,10 @@ t.test('wide terminal: claude beside its document, keys, prefix commands, editor
   tmux.run('paste-buffer', '-p', '-t', 'main');
   await tmux.waitFor((s) => s.includes('paste: pasted ^] text'), 'a bracketed paste arriving whole, its C-] byte not taken as the prefix');
 
-  tmux.send('C-]', 'd');
+  tmux.send('C-]', 'z');
   screen = await tmux.waitFor((s) => s.includes('resized 158x36'), 'the child resized when the document pane is hidden');
   t.notMatch(screen, /交接-work\.md/, 'the document pane is gone');
-  tmux.send('C-]', 'd');
+  tmux.send('C-]', 'z');
   screen = await tmux.waitFor((s) => s.includes('resized 94x36') && s.includes('wiring the split view'), 'the document pane back');
 
   tmux.send('C-]', 'e');

@@ -71,8 +71,10 @@ t.test('keys: text to the child, prefix commands to the supervisor, the prefix t
   await type(r, '\u001dq');
   t.same(r.input, ['hello\r', '\u001d']);
   t.same(r.commands, ['force-handoff', 'hold', 'release', 'quit']);
-  await type(r, '\u001dz');
-  await r.vt.waitFor((s) => s.includes('C-] z does nothing'), 'the unknown-key note');
+  await type(r, '\u001dx');
+  await r.vt.waitFor((s) => s.includes('C-] x does nothing'), 'the unknown-key note');
+  await type(r, '\u001dd');
+  await r.vt.waitFor((s) => s.includes('nothing to detach from'), 'C-] d in a run that lives in this process');
 });
 
 t.test('hold and release say what happened, though the supervisor answers synchronously', async (t) => {
@@ -118,7 +120,7 @@ t.test('resize and the document toggle re-lay out and report the new inner size'
   await r.vt.waitFor((s) => s.split('\n')[25]?.startsWith('┌─ handoff document') ?? false, 'the stacked layout');
   t.same(r.resizes, [[98, 23]]);
   t.same(r.host.size(), { cols: 98, rows: 23 });
-  await type(r, '\u001dd');
+  await type(r, '\u001dz');
   t.same(r.resizes.at(-1), [98, 36], 'hiding the document gives the session the height');
   const screen = await r.vt.waitFor((s) => !s.includes('handoff document'), 'the document pane gone');
   t.match(screen.split('\n')[37], /^└─+┘$/);

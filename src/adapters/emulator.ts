@@ -1,0 +1,50 @@
+// One @xterm/headless terminal as flower-pty uses it twice (the split view's session pane and the
+// run server's screen): Unicode 11 widths, logging off, and the cursor's visibility tracked.
+
+import xtermHeadless from '@xterm/headless';
+import unicode11 from '@xterm/addon-unicode11';
+import type { Terminal as XTerminal } from '@xterm/headless';
+
+// Both packages are CommonJS: default import, then destructure (stack.md §3).
+const { Terminal } = xtermHeadless;
+const { Unicode11Addon } = unicode11;
+
+export interface Emulator {
+  readonly term: XTerminal;
+  /** DECTCEM (ESC[?25h / l), which xterm keeps out of term.modes */
+  readonly cursorVisible: boolean;
+  /** after term.reset(): the cursor shows again */
+  resetCursor(): void;
+  dispose(): void;
+}
+
+export function createEmulator(o: { cols: number; rows: number; scrollback: number }): Emulator {
+  // logLevel off: xterm logs through console, which in the split view is the screen being drawn.
+  const term = new Terminal({ cols: o.cols, rows: o.rows, scrollback: o.scrollback, allowProposedApi: true, logLevel: 'off' });
+  // Unicode 11 widths match what Ink (and so claude) assumes for emoji (stack.md §3).
+  term.loadAddon(new Unicode11Addon());
+  term.unicode.activeVersion = '11';
+  // Watch DECTCEM without swallowing it (returning false lets xterm act too).
+  let cursorVisible = true;
+  const watchCursor = (visible: boolean) => (params: (number | number[])[]) => {
+    if (params.includes(25)) cursorVisible = visible;
+    return false;
+  };
+  const hooks = [
+    term.parser.registerCsiHandler({ prefix: '?', final: 'h' }, watchCursor(true)),
+    term.parser.registerCsiHandler({ prefix: '?', final: 'l' }, watchCursor(false)),
+  ];
+  return {
+    term,
+    get cursorVisible() {
+      return cursorVisible;
+    },
+    resetCursor() {
+      cursorVisible = true;
+    },
+    dispose() {
+      for (const hook of hooks) hook.dispose();
+      term.dispose();
+    },
+  };
+}

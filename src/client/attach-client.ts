@@ -1,0 +1,220 @@
+// A terminal attached to a run server: it says hello with its size and face, paints the server's
+// screen, then drives the ordinary faces (split view or plain) from the frames, and sends back the
+// keys, sizes and commands. It detaches on purpose (C-] d, --detach-key), on a hang-up of its
+// terminal, and on TERM or INT: the run goes on in the server either way.
+
+import { createConnection, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { FlowerError, EXIT } from '../errors.js';
+import type { Host } from '../hosts/host.js';
+import { computeLayout } from '../core/layout.js';
+import { createFrameReader, encodeFrame, parseServerMessage, WIRE_VERSION, type ClientMessage, type RunInfo, type ServerMessage } from '../server/wire.js';
+
+export interface AttachOptions {
+  socketPath: string;
+  plain: boolean;
+  /** --plain only: the one control byte that detaches when pressed alone (null: none, the terminal's close still detaches) */
+  detachKey: string | null;
+  /** the step's document, shown before the server's own word on it */
+  documentPath: string | null;
+  /** the terminal that started the run: --plain paints the first screen where the cursor is, under what
+   * flower-pty printed before (-v), rather than clearing it (claude has hardly drawn anything yet) */
+  starter?: boolean;
+  env: Record<string, string | undefined>;
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+}
+
+export type AttachResult =
+  | { kind: 'ended'; run: RunInfo; exitCode: number; message: string | null; killed: boolean }
+  | { kind: 'detached'; run: RunInfo; why: 'asked' | NodeJS.Signals }
+  /** the server went away without a word (SIGKILL, a crash) */
+  | { kind: 'lost'; run: RunInfo };
+
+// How a freshly attached face wipes what its terminal showed before the first paint: the split
+// view's emulator takes a full reset; a real terminal (plain) is homed and cleared, not reset.
+const SPLIT_CLEAR = '\u001bc';
+const PLAIN_CLEAR = '\u001b[0m\u001b[?25h\u001b[H\u001b[2J\u001b[3J';
+
+export async function attachClient(o: AttachOptions): Promise<AttachResult> {
+  const plain = o.plain || !o.stdout.isTTY;
+  // Only the face in use is loaded: --plain never pays for blessed (attach is a command a person waits on).
+  const { createPlainHost } = plain ? await import('../hosts/plain-host.js') : { createPlainHost: null };
+  const { createSplitHost } = plain ? { createSplitHost: null } : await import('../hosts/split-host.js');
+  const socket = await connect(o.socketPath);
+  const send = (message: ClientMessage) => {
+    if (!socket.destroyed) socket.write(encodeFrame(message));
+  };
+  const first = faceSize(plain, o.stdout);
+  send({ t: 'hello', version: WIRE_VERSION, role: 'attach', cols: first.cols, rows: first.rows, face: plain ? 'plain' : 'split' });
+
+  return new Promise<AttachResult>((resolve, reject) => {
+    let host: Host | null = null;
+    let run: RunInfo | null = null;
+    let settled = false;
+    let detaching: AttachResult | null = null;
+
+    const finish = (result: AttachResult | Error) => {
+      if (settled) return;
+      settled = true;
+      for (const sig of SIGNALS) process.off(sig, onSignal);
+      o.stdout.off('error', ignore);
+      try {
+        host?.restore();
+      } catch {
+        // a terminal that is gone cannot be given back: nothing more to do
+      }
+      socket.destroy();
+      if (result instanceof Error) reject(result);
+      else resolve(result);
+    };
+
+    const detach = (why: 'asked' | NodeJS.Signals) => {
+      if (!run || detaching) return;
+      detaching = { kind: 'detached', run, why };
+      send({ t: 'detach' });
+      // the server answers with bye and hangs up; a server that does not is left anyway
+      setTimeout(() => finish(detaching!), 1_000).unref();
+    };
+
+    const onSignal = (sig: NodeJS.Signals) => {
+      if (run) detach(sig);
+      else finish(new FlowerError('interrupted before the run answered', EXIT.interrupted));
+    };
+    for (const sig of SIGNALS) process.on(sig, onSignal);
+    // After a hang-up the terminal is gone: writing to it fails, which must not end the detach.
+    const ignore = () => undefined;
+    o.stdout.on('error', ignore);
+
+    function face(welcome: RunInfo): Host {
+      const documentPath = welcome.status?.documentPath ?? o.documentPath;
+      if (createPlainHost) {
+        const h = createPlainHost({ stdin: o.stdin, stdout: o.stdout, stderr: o.stderr });
+        const key = o.detachKey;
+        h.onInput((data) => {
+          if (key !== null && data === key) detach('asked');
+          else send({ t: 'input', data });
+        });
+        return h;
+      }
+      const h = createSplitHost!({ stdin: o.stdin, stdout: o.stdout, stderr: o.stderr, env: o.env, documentPath, onDetach: () => detach('asked') });
+      h.onInput((data) => send({ t: 'input', data }));
+      return h;
+    }
+
+    function onMessage(message: ServerMessage): void {
+      if (message.t === 'refused') return finish(new FlowerError(message.reason));
+      if (message.t === 'welcome') {
+        run = message.run;
+        try {
+          host = face(run);
+        } catch (error) {
+          return finish(error as Error);
+        }
+        host.onResize((cols, rows) => send({ t: 'resize', cols, rows }));
+        host.onCommand((command) => send({ t: 'command', command }));
+        const size = host.size();
+        if (size.cols !== first.cols || size.rows !== first.rows) send({ t: 'resize', ...size });
+        return;
+      }
+      if (message.t === 'bye') {
+        if (!run) return finish(new FlowerError('the run ended before it could be attached'));
+        if (message.reason === 'detached') return finish(detaching ?? { kind: 'detached', run, why: 'asked' });
+        return finish({ kind: 'ended', run, exitCode: message.exitCode ?? EXIT.ok, message: message.message ?? null, killed: message.reason === 'killed' });
+      }
+      if (!host) return;
+      switch (message.t) {
+        case 'screen':
+          host.childOutput((plain ? (o.starter ? '' : PLAIN_CLEAR) : SPLIT_CLEAR) + message.data);
+          return;
+        case 'output':
+          host.childOutput(message.data);
+          return;
+        case 'title':
+          host.childTitle(message.title);
+          return;
+        case 'status':
+          run = { ...run!, status: message.view, generation: message.view.generation, phase: message.view.phase };
+          host.status(message.view);
+          return;
+        case 'document':
+          host.documentChanged(message.path, message.text);
+          return;
+        case 'message':
+          host.message(message.text);
+          return;
+        case 'child':
+          if (message.state === 'started') host.childStarted();
+          else host.childEnded();
+          return;
+        default:
+          return;
+      }
+    }
+
+    const reader = createFrameReader<ServerMessage>({
+      validate: parseServerMessage,
+      onMessage,
+      onError: (reason) => finish(run ? { kind: 'lost', run } : new FlowerError(`the run server sent ${reason}`, EXIT.internal)),
+    });
+    socket.on('data', (chunk: Buffer) => reader.push(chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      if (detaching) return finish(detaching);
+      finish(run ? { kind: 'lost', run } : new FlowerError('the run server hung up before it said who it is', EXIT.internal));
+    });
+  });
+}
+
+const SIGNALS = ['SIGHUP', 'SIGTERM', 'SIGINT'] as const;
+
+/** the size claude gets for this terminal: all of it (plain), or the split view's session pane */
+export function faceSize(plain: boolean, stdout: NodeJS.WriteStream): { cols: number; rows: number } {
+  const terminal = { cols: stdout.columns || 80, rows: stdout.rows || 24 };
+  return plain ? terminal : computeLayout({ ...terminal, documentVisible: true }).inner;
+}
+
+function connect(path: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection(path);
+    socket.once('connect', () => {
+      socket.off('error', onError);
+      socket.setNoDelay?.(true);
+      resolve(socket);
+    });
+    const onError = (error: NodeJS.ErrnoException) =>
+      reject(new FlowerError(`no run answers on ${path} (${error.code ?? error.message}): it has ended; flower-pty ls lists the live runs`));
+    socket.once('error', onError);
+  });
+}
+
+/** what a person reads when the client lets go of the terminal, and the exit code */
+export function attachOutcome(result: AttachResult): { lines: string[]; exitCode: number } {
+  const { run } = result;
+  if (result.kind === 'detached') return { lines: [`detached from run ${run.id} (it goes on); attach again with flower-pty attach ${run.id}`], exitCode: EXIT.ok };
+  if (result.kind === 'lost') {
+    return { lines: [`the run server ${run.id} is gone (pid ${run.pid} killed?); pick the lineage up with flower-pty --continue`], exitCode: EXIT.internal };
+  }
+  const lines: string[] = [];
+  if (result.message) lines.push(result.message);
+  if (result.killed) lines.push(`run ${run.id} was ended by flower-pty kill`);
+  if (run.workbench && (result.exitCode === EXIT.ok || result.killed)) {
+    lines.push(`lineage in ${join(run.workbench, 'manifest.json')}; pick it up again with flower-pty --continue (not claude --resume)`);
+  }
+  return { lines, exitCode: result.exitCode };
+}
+
+/** this process's terminal attached until detach or the run's end; prints the outcome, returns the exit code */
+export async function attachTerminal(
+  o: Pick<AttachOptions, 'socketPath' | 'plain' | 'detachKey' | 'documentPath' | 'starter'> & { serverExited?: Promise<void> },
+): Promise<number> {
+  const result = await attachClient({ ...o, env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+  const outcome = attachOutcome(result);
+  for (const line of outcome.lines) process.stderr.write(`flower-pty: ${line}\n`);
+  // The terminal that started the server is its parent: a server that died is reaped before this
+  // process goes, or it would linger as a zombie that looks alive to the workbench lock (where no
+  // init reaps orphans, as in some containers).
+  if (result.kind === 'lost' && o.serverExited) await Promise.race([o.serverExited, new Promise((r) => setTimeout(r, 1_000))]);
+  return outcome.exitCode;
+}

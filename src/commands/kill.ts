@@ -1,0 +1,28 @@
+// `flower-pty kill [ID]`: ends a run cleanly (claude terminated, the manifest's generation closed) and
+// waits, bounded, until its server says bye or hangs up.
+
+import { FlowerError } from '../errors.js';
+import { printable } from '../core/run-list.js';
+import { listRuns, requestRun, resolveRun, thisFolder } from '../server/run-registry.js';
+import { openSocketDir, socketPath } from '../server/socket-dir.js';
+
+// ending claude, closing the manifest and saying bye takes a second; a loaded machine gets fifteen
+export const KILL_TIMEOUT_MS = 15_000;
+
+export async function runKill(opts: { id?: string | undefined; workbench?: string | undefined; cwd: string; env: NodeJS.ProcessEnv; out: (line: string) => void; timeoutMs?: number }): Promise<number> {
+  const dir = await openSocketDir(opts.env);
+  const { runs, silent } = await listRuns(dir);
+  const timeoutMs = opts.timeoutMs ?? KILL_TIMEOUT_MS;
+  // a run too busy to answer ls in time is still asked to end when it is named
+  const named = opts.id !== undefined && !runs.some((r) => r.id === opts.id) ? silent.find((s) => s.socket === socketPath(dir, opts.id!)) : undefined;
+  const run = named ? null : resolveRun(runs, { ...(opts.id !== undefined ? { id: opts.id } : {}), ...thisFolder(opts.cwd, opts.env, opts.workbench), command: 'kill' });
+  const id = printable(run?.id ?? opts.id!);
+  const result = await requestRun(run?.socket ?? named!.socket, { t: 'kill' }, timeoutMs);
+  if (!result.ok && !result.stale) {
+    const server = run ? `its server is pid ${run.pid} (kill ${run.pid} ends it less cleanly)` : 'flower-pty status in its folder names its pid';
+    throw new FlowerError(`run ${id} did not end: ${printable(result.reason)}; ${server}`, 1);
+  }
+  // stale here: the server went away between ls and kill, which is the end asked for
+  opts.out(`run ${id} ended; pick the lineage up with flower-pty --continue`);
+  return 0;
+}

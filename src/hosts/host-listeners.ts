@@ -1,0 +1,28 @@
+// The three things a face hears from its person (keys, sizes, commands) as Host's listener ports,
+// with one emit each: shared by the split view and the run server's host.
+
+import type { Host, HostCommand } from './host.js';
+
+export interface HostListeners {
+  /** onInput, onResize, onCommand: spread into a Host */
+  ports: Pick<Host, 'onInput' | 'onResize' | 'onCommand'>;
+  input(data: string): void;
+  resize(cols: number, rows: number): void;
+  command(command: HostCommand): void;
+}
+
+export function createHostListeners(): HostListeners {
+  const input: Array<(data: string) => void> = [];
+  const resize: Array<(cols: number, rows: number) => void> = [];
+  const command: Array<(command: HostCommand) => void> = [];
+  return {
+    ports: {
+      onInput: (listener) => void input.push(listener),
+      onResize: (listener) => void resize.push(listener),
+      onCommand: (listener) => void command.push(listener),
+    },
+    input: (data) => input.forEach((listener) => listener(data)),
+    resize: (cols, rows) => resize.forEach((listener) => listener(cols, rows)),
+    command: (c) => command.forEach((listener) => listener(c)),
+  };
+}

@@ -1,0 +1,212 @@
+// The run server: the process a run lives in, detached from every terminal (tmux's server is the
+// model). It listens on `<socket dir>/<id>.sock`, holds the workbench lock, runs supervise() with
+// the server host as its face, and lets terminals attach and detach as clients. It ends when the
+// run ends: every client hears `bye`, the socket and the lock go, the exit code is the run's.
+
+import { createServer, type Server, type Socket } from 'node:net';
+import { rmSync } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { supervise, type SuperviseResult } from '../supervisor.js';
+import { openLog } from '../adapters/log-file.js';
+import { EXIT, FlowerError } from '../errors.js';
+import { signalExitCode } from '../commands/run.js';
+import { encodeFrame, versionMismatchReason, WIRE_VERSION, type ClientMessage, type RunInfo, type ServerMessage } from './wire.js';
+import { createServerHost } from './server-host.js';
+import { openClientLink, type ClientLink } from './client-link.js';
+import { readRunSpec, type RunSpec } from './run-spec.js';
+import { serverLogPath, removeIfEmpty } from './start-server.js';
+import { openSocketDir, listenPrivate, socketPath as socketPathOf } from './socket-dir.js';
+import { acquireWorkbenchLock } from '../adapters/workbench-lock.js';
+
+/** the line a starting server writes on its ready pipe: `ready`, or `error <exit code> <one line>` */
+export function readyLine(result: { ok: true } | { ok: false; code: number; message: string }): string {
+  return result.ok ? 'ready\n' : `error ${result.code} ${result.message.replace(/\s+/g, ' ')}\n`;
+}
+
+export async function serve(specPath: string, ready: Writable | null): Promise<number> {
+  let started: Started;
+  try {
+    started = await start(readRunSpec(specPath));
+  } catch (error) {
+    const fatal = error instanceof FlowerError ? { code: error.exitCode, message: error.message } : { code: EXIT.internal, message: `internal error (please report): ${String(error)}` };
+    ready?.end(readyLine({ ok: false, ...fatal }));
+    if (!(error instanceof FlowerError)) process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+    return fatal.code;
+  }
+  ready?.end(readyLine({ ok: true }));
+  return started.run();
+}
+
+interface Started {
+  run(): Promise<number>;
+}
+
+async function start(spec: RunSpec): Promise<Started> {
+  const socketDir = await openSocketDir(process.env);
+  // The lock before the socket: a second flower-pty on this workbench is refused, naming attach.
+  const release = spec.options.workbench ? await acquireWorkbenchLock(spec.options.workbench, { id: spec.id, socket: socketPathOf(socketDir, spec.id) }) : () => undefined;
+  const startedAt = new Date().toISOString();
+  const clients = new Set<ClientLink>();
+  /** the client whose size claude's pty follows (it attached or typed last) */
+  let latest: ClientLink | null = null;
+  const abort = new AbortController();
+  let endedBy: 'kill' | NodeJS.Signals | null = null;
+
+  const attached = () => [...clients].filter((c) => c.role === 'attach');
+  const broadcast = (message: ServerMessage): void => {
+    const targets = attached();
+    if (targets.length === 0) return; // nobody to tell: not even the cost of encoding it
+    const frame = encodeFrame(message);
+    for (const client of targets) client.send(frame);
+  };
+  const host = createServerHost({ cols: spec.cols, rows: spec.rows, broadcast });
+  // With nobody attached, nobody's terminal answers claude's queries (cursor position, device
+  // attributes): the server's emulator does, so a successor starting unwatched does not wait on them.
+  host.screen.onReply((data) => {
+    if (attached().length === 0) host.input(data);
+  });
+
+  function info(): RunInfo {
+    const view = host.latest.view;
+    return {
+      id: spec.id,
+      pid: process.pid,
+      cwd: spec.options.cwd,
+      workbench: spec.options.workbench,
+      step: spec.options.step,
+      started: startedAt,
+      clients: attached().length,
+      generation: view?.generation ?? 1,
+      phase: view?.phase ?? 'starting',
+      context: view?.context ?? 0,
+      window: view?.window ?? 0,
+      status: view,
+    };
+  }
+
+  function follow(client: ClientLink): void {
+    latest = client;
+    if (client.size) host.resize(client.size.cols, client.size.rows);
+  }
+
+  function onMessage(client: ClientLink, message: ClientMessage): void {
+    if (client.role === null) {
+      if (message.t !== 'hello') return client.close({ t: 'refused', reason: 'a client must say hello first' });
+      if (message.version !== WIRE_VERSION) return client.close({ t: 'refused', reason: versionMismatchReason(message.version) });
+      client.setRole(message.role);
+      if (message.role === 'query') return client.send({ t: 'welcome', version: WIRE_VERSION, run: info() });
+      if (message.cols && message.rows) client.size = bounded(message.cols, message.rows);
+      // A first paint that cannot be framed (a screen too big for one frame) refuses that client only.
+      paint(client).catch((error: unknown) => client.close({ t: 'refused', reason: `cannot paint this terminal: ${error instanceof Error ? error.message : String(error)}` }));
+      return;
+    }
+    switch (message.t) {
+      case 'input':
+        if (client.role !== 'attach') return;
+        if (latest !== client) follow(client);
+        host.input(message.data);
+        return;
+      case 'resize':
+        client.size = bounded(message.cols, message.rows);
+        if (latest === client) host.resize(client.size.cols, client.size.rows);
+        return;
+      case 'command':
+        if (client.role === 'attach') host.command(message.command);
+        return;
+      case 'detach':
+        client.close({ t: 'bye', reason: 'detached' });
+        return;
+      case 'info':
+        client.send({ t: 'info', run: info() });
+        return;
+      case 'kill':
+        endedBy ??= 'kill';
+        abort.abort();
+        return;
+      case 'hello':
+        return;
+    }
+  }
+
+  // welcome, then the screen as it is now, then the latest title, status and document, then the stream.
+  async function paint(client: ClientLink): Promise<void> {
+    follow(client);
+    const welcome = encodeFrame({ t: 'welcome', version: WIRE_VERSION, run: info() });
+    const screen = await host.screen.repaint(); // frames broadcast meanwhile are held for this client
+    const first: ServerMessage[] = [];
+    if (host.latest.childRunning) first.push({ t: 'child', state: 'started' });
+    first.push({ t: 'screen', data: screen, cols: host.screen.cols, rows: host.screen.rows });
+    if (host.latest.title) first.push({ t: 'title', title: host.latest.title });
+    if (host.latest.view) first.push({ t: 'status', view: host.latest.view });
+    if (host.latest.document) first.push({ t: 'document', path: host.latest.document.path, text: host.latest.document.text });
+    client.goLive([welcome, ...first.map((m) => encodeFrame(m))]);
+  }
+  const server: Server = createServer((socket: Socket) => {
+    const client = openClientLink(socket, {
+      onMessage,
+      onClose(link) {
+        clients.delete(link);
+        if (latest === link) latest = null; // the size stays as it was (tmux: the last size is kept)
+      },
+    });
+    clients.add(client);
+  });
+  let socketPath: string;
+  try {
+    socketPath = await listenPrivate(server, socketDir, spec.id);
+  } catch (error) {
+    release();
+    throw error;
+  }
+
+  const log = openLog(spec.logPath);
+  const onSignal = (signal: NodeJS.Signals) => {
+    endedBy ??= signal;
+    abort.abort();
+  };
+  // No terminal to lose: a hang-up means nothing here. TERM and INT end the run cleanly, like kill.
+  process.on('SIGHUP', () => undefined);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+
+  return {
+    async run() {
+      let result: SuperviseResult;
+      try {
+        // A notification goes to the terminals as output, around the emulator: it is not part of claude's screen.
+        const notify = spec.notify ? (sequence: string) => broadcast({ t: 'output', data: sequence }) : null;
+        result = await supervise({ ...spec.options, env: process.env, log: log.write, signal: abort.signal, notify }, host);
+      } catch (error) {
+        result = { exitCode: EXIT.internal, message: `internal error (please report): ${error instanceof Error ? error.message : String(error)}` };
+        process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+      }
+      const exitCode = endedBy && endedBy !== 'kill' ? signalExitCode(endedBy) : result.exitCode;
+      const bye: ServerMessage = { t: 'bye', reason: endedBy === 'kill' ? 'killed' : 'ended', exitCode, ...(result.message ? { message: result.message } : {}) };
+      // The socket goes first: from here on `ls` does not list a run that is ending.
+      rmSync(socketPath, { force: true });
+      await closeAll(server, [...clients], bye);
+      release();
+      host.screen.dispose();
+      log.close();
+      removeIfEmpty(serverLogPath(socketDir, spec.id));
+      return exitCode;
+    },
+  };
+}
+
+// The emulator allocates every cell: a size far beyond any screen (the wire allows 10000 a side) would
+// cost the server its memory, so claude's pty is held to what a terminal can really show.
+const MAX_COLS = 1000;
+const MAX_ROWS = 500;
+function bounded(cols: number, rows: number): { cols: number; rows: number } {
+  return { cols: Math.min(cols, MAX_COLS), rows: Math.min(rows, MAX_ROWS) };
+}
+
+function closeAll(server: Server, clients: ClientLink[], bye: ServerMessage): Promise<void> {
+  return new Promise((resolve) => {
+    for (const client of clients) client.close(bye);
+    server.close(() => resolve());
+    // A client that does not hang up after its bye is cut at 2 s (client-link): the server still ends.
+  });
+}
+

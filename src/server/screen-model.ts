@@ -1,0 +1,66 @@
+// Claude's screen as the run server keeps it: every byte of its output parsed by @xterm/headless,
+// so a client that attaches late is painted the current screen at once (tmux keeps its grid the same way).
+
+import serialize from '@xterm/addon-serialize';
+import { createEmulator } from '../adapters/emulator.js';
+
+// CommonJS: default import, then destructure (stack.md §3). It reads the same buffer the split view paints.
+const { SerializeAddon } = serialize;
+
+export interface ScreenModel {
+  readonly cols: number;
+  readonly rows: number;
+  write(data: string): void;
+  resize(cols: number, rows: number): void;
+  /** a new child: forget the previous one's screen and modes */
+  reset(): void;
+  /** ANSI that repaints the current screen (content, colours, modes, cursor) on a cleared terminal of this size */
+  repaint(): Promise<string>;
+  /** what the emulator answers to claude's queries (DA, CPR): wanted only while nobody attached can answer */
+  onReply(listener: (data: string) => void): void;
+  dispose(): void;
+}
+
+export function createScreenModel(size: { cols: number; rows: number }): ScreenModel {
+  // No scrollback: a repaint is the screen, and the server's memory stays flat however long the run.
+  const emulator = createEmulator({ cols: size.cols, rows: size.rows, scrollback: 0 });
+  const term = emulator.term;
+  const serializer = new SerializeAddon();
+  term.loadAddon(serializer);
+  const replyListeners: Array<(data: string) => void> = [];
+  const replies = [term.onData((d) => replyListeners.forEach((l) => l(d))), term.onBinary((d) => replyListeners.forEach((l) => l(d)))];
+
+  return {
+    get cols() {
+      return term.cols;
+    },
+    get rows() {
+      return term.rows;
+    },
+    write(data) {
+      term.write(data);
+    },
+    resize(cols, rows) {
+      if (cols !== term.cols || rows !== term.rows) term.resize(cols, rows);
+    },
+    reset() {
+      term.reset();
+      emulator.resetCursor();
+    },
+    repaint() {
+      // An empty write's callback runs once everything written before it is parsed. The serializer
+      // writes the modes back but not the cursor's visibility (DECTCEM): a hidden one is added here
+      // (a visible one is a cleared terminal's default: nothing to say, so an empty screen repaints as '').
+      return new Promise((resolve) => {
+        term.write('', () => resolve(serializer.serialize({ scrollback: 0 }) + (emulator.cursorVisible ? '' : '\u001b[?25l')));
+      });
+    },
+    onReply(listener) {
+      replyListeners.push(listener);
+    },
+    dispose() {
+      for (const d of replies) d.dispose();
+      emulator.dispose();
+    },
+  };
+}

@@ -1,0 +1,20 @@
+// `flower-pty __serve <spec>` (hidden): the entry of a run server started by a client. File
+// descriptor 3, when open, is the client's pipe for the one ready line; the process exits with the
+// run's code once the run is over (a watcher or a timer left behind must not keep it alive).
+
+import { createWriteStream, fstatSync } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { serve } from './run-server.js';
+
+export async function runServe(specPath: string): Promise<never> {
+  let ready: Writable | null = null;
+  try {
+    fstatSync(3);
+    ready = createWriteStream('', { fd: 3 });
+    ready.on('error', () => undefined); // a client that gave up waiting has closed its end
+  } catch {
+    ready = null; // started by hand: nobody waits for the line
+  }
+  const code = await serve(specPath, ready);
+  process.exit(code);
+}

@@ -1,0 +1,79 @@
+// The face the supervisor drives inside the run server: it keeps what a client needs to be painted
+// at once (claude's screen in an emulator, the title, the latest status, the document, whether a
+// child runs) and passes every change on to the attached clients. Keys, sizes and commands come
+// back from the clients through the same Host listeners a terminal face would use.
+
+import type { Host, HostCommand, StatusView } from '../hosts/host.js';
+import type { ServerMessage } from './wire.js';
+import { createScreenModel, type ScreenModel } from './screen-model.js';
+import { createHostListeners } from '../hosts/host-listeners.js';
+
+// A frozen document is a person's text, not a stream: one far over this is cut rather than lost with its frame.
+const MAX_DOCUMENT_CHARS = 1024 * 1024;
+
+export interface ServerHost extends Host {
+  readonly screen: ScreenModel;
+  readonly latest: { title: string; view: StatusView | null; document: { path: string; text: string | null } | null; childRunning: boolean };
+  /** a client's keys (or an emulator reply) for claude */
+  input(data: string): void;
+  /** the pty follows this size (tmux's `window-size latest`: the client that attached or typed last) */
+  resize(cols: number, rows: number): void;
+  command(command: HostCommand): void;
+}
+
+export function createServerHost(o: { cols: number; rows: number; broadcast: (message: ServerMessage) => void }): ServerHost {
+  const screen = createScreenModel({ cols: o.cols, rows: o.rows });
+  const listeners = createHostListeners();
+  const latest: ServerHost['latest'] = { title: '', view: null, document: null, childRunning: false };
+  let childEverEnded = false;
+
+  return {
+    screen,
+    latest,
+    size() {
+      return { cols: screen.cols, rows: screen.rows };
+    },
+    ...listeners.ports,
+    input: listeners.input,
+    resize(cols, rows) {
+      if (cols === screen.cols && rows === screen.rows) return;
+      screen.resize(cols, rows);
+      listeners.resize(cols, rows);
+    },
+    command: listeners.command,
+    childOutput(data) {
+      screen.write(data);
+      o.broadcast({ t: 'output', data });
+    },
+    childTitle(title) {
+      latest.title = title;
+      o.broadcast({ t: 'title', title });
+    },
+    status(view) {
+      latest.view = view;
+      o.broadcast({ t: 'status', view });
+    },
+    message(text) {
+      o.broadcast({ t: 'message', text });
+    },
+    documentChanged(path, text) {
+      const kept = text !== null && text.length > MAX_DOCUMENT_CHARS ? `${text.slice(0, MAX_DOCUMENT_CHARS)}\n… (cut: the file is longer)` : text;
+      latest.document = { path, text: kept };
+      o.broadcast({ t: 'document', path, text: kept });
+    },
+    childStarted() {
+      // A successor draws on a clean screen; the clients' faces reset theirs on the same frame.
+      if (childEverEnded) screen.reset();
+      latest.childRunning = true;
+      o.broadcast({ t: 'child', state: 'started' });
+    },
+    childEnded() {
+      latest.childRunning = false;
+      childEverEnded = true;
+      o.broadcast({ t: 'child', state: 'ended' });
+    },
+    restore() {
+      // No terminal here to give back; the screen outlives the run's last words (the server disposes it).
+    },
+  };
+}

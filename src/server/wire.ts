@@ -1,0 +1,318 @@
+// The run server's wire protocol: one module, versioned, bounded frames. A frame is a 4-byte
+// unsigned big-endian payload length, then the payload: the UTF-8 JSON of one message object.
+import type { HostCommand, StatusView } from '../hosts/host.js';
+
+export const WIRE_VERSION = 1;
+// a screen repaint of 200x60 with styles is well under this
+export const MAX_FRAME_BYTES = 8 * 1024 * 1024;
+const HEADER_BYTES = 4;
+
+// What `ls`, `welcome` and `info` say about one live run.
+export interface RunInfo {
+  id: string;
+  pid: number;
+  cwd: string;
+  workbench: string | null;
+  step: string;
+  /** ISO time the run started */
+  started: string;
+  clients: number;
+  generation: number;
+  phase: string;
+  context: number;
+  window: number;
+  /** the latest full view (walk-away states live here too) */
+  status: StatusView | null;
+}
+
+export type ClientMessage =
+  | { t: 'hello'; version: number; role: 'attach' | 'query'; cols?: number; rows?: number; face?: 'split' | 'plain' }
+  | { t: 'input'; data: string }
+  | { t: 'resize'; cols: number; rows: number }
+  | { t: 'command'; command: HostCommand }
+  | { t: 'detach' }
+  /** answered by { t: 'info' } */
+  | { t: 'info' }
+  /** end the run cleanly; answered by { t: 'bye' } when done */
+  | { t: 'kill' };
+
+export type ServerMessage =
+  | { t: 'welcome'; version: number; run: RunInfo }
+  /** then the server closes the connection */
+  | { t: 'refused'; reason: string }
+  /** ANSI that repaints claude's current screen */
+  | { t: 'screen'; data: string; cols: number; rows: number }
+  /** claude's output (titles removed) */
+  | { t: 'output'; data: string }
+  | { t: 'title'; title: string }
+  | { t: 'status'; view: StatusView }
+  | { t: 'document'; path: string; text: string | null }
+  | { t: 'message'; text: string }
+  | { t: 'child'; state: 'started' | 'ended' }
+  | { t: 'info'; run: RunInfo }
+  | { t: 'bye'; reason: 'ended' | 'detached' | 'killed'; exitCode?: number; message?: string };
+
+// Frames one message. Throws a RangeError for a message over MAX_FRAME_BYTES: the peer would refuse
+// it, so a sender of unbounded text (a document) must cut it first.
+export function encodeFrame(message: ClientMessage | ServerMessage): Buffer {
+  const json = JSON.stringify(message);
+  const length = Buffer.byteLength(json, 'utf8');
+  if (length > MAX_FRAME_BYTES) throw new RangeError(`wire: a '${message.t}' message of ${length} bytes is over the ${MAX_FRAME_BYTES}-byte frame limit`);
+  const frame = Buffer.allocUnsafe(HEADER_BYTES + length);
+  frame.writeUInt32BE(length, 0);
+  frame.write(json, HEADER_BYTES, 'utf8');
+  return frame;
+}
+
+export interface FrameReaderOptions<M> {
+  maxBytes?: number;
+  onMessage: (message: M) => void;
+  onError: (reason: string) => void;
+  validate: (value: unknown) => M | null;
+}
+
+export interface FrameReader {
+  push(chunk: Buffer): void;
+  /** the peer hung up: a partial frame left over is an error (reported once, like any other) */
+  end(): void;
+}
+
+// Incremental reader: push chunks, get whole messages. Throws nothing: a frame over maxBytes, bytes that
+// are not UTF-8, invalid JSON, a non-object, or an unknown `t` calls onError once and the reader stops
+// (the owner closes the socket). Chunks are kept as a list and joined only once a whole frame is in, so
+// a big frame arriving in 64 KiB pieces costs one copy, and nothing beyond maxBytes is ever allocated.
+export function createFrameReader<M>(opts: FrameReaderOptions<M>): FrameReader {
+  const maxBytes = opts.maxBytes ?? MAX_FRAME_BYTES;
+  // fatal: a lone surrogate or a cut sequence is garbage, not a U+FFFD the peer never meant
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let chunks: Buffer[] = [];
+  let buffered = 0;
+  let stopped = false;
+
+  const fail = (reason: string): void => {
+    stopped = true;
+    chunks = [];
+    buffered = 0;
+    opts.onError(reason);
+  };
+
+  // Removes the first `count` bytes (count <= buffered); a copy only when they span chunks.
+  const take = (count: number): Buffer => {
+    if (count === 0) return Buffer.alloc(0); // an empty payload: the header may have been the last byte in
+    const first = chunks[0]!;
+    if (first.length >= count) {
+      const out = first.subarray(0, count);
+      if (first.length === count) chunks.shift();
+      else chunks[0] = first.subarray(count);
+      buffered -= count;
+      return out;
+    }
+    const out = Buffer.allocUnsafe(count);
+    let filled = 0;
+    while (filled < count) {
+      const head = chunks[0]!;
+      const want = Math.min(head.length, count - filled);
+      head.copy(out, filled, 0, want);
+      filled += want;
+      if (want === head.length) chunks.shift();
+      else chunks[0] = head.subarray(want);
+    }
+    buffered -= count;
+    return out;
+  };
+
+  const peekLength = (): number => {
+    const first = chunks[0]!;
+    if (first.length >= HEADER_BYTES) return first.readUInt32BE(0);
+    const header = Buffer.allocUnsafe(HEADER_BYTES);
+    let filled = 0;
+    for (const chunk of chunks) {
+      filled += chunk.copy(header, filled, 0, Math.min(chunk.length, HEADER_BYTES - filled));
+      if (filled === HEADER_BYTES) break;
+    }
+    return header.readUInt32BE(0);
+  };
+
+  const decode = (payload: Buffer): M | string => {
+    let value: unknown;
+    try {
+      value = JSON.parse(decoder.decode(payload));
+    } catch {
+      // JSON.parse in V8 is not recursive, yet a RangeError (deep or huge input) is caught here all the same
+      return 'a frame that is not UTF-8 JSON';
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'a frame that is not a message object';
+    const message = opts.validate(value);
+    if (message === null) return `an unknown or malformed message (t: ${JSON.stringify(String((value as { t?: unknown }).t)).slice(0, 40)})`;
+    return message;
+  };
+
+  return {
+    push(chunk: Buffer): void {
+      if (stopped || chunk.length === 0) return;
+      chunks.push(chunk);
+      buffered += chunk.length;
+      while (!stopped && buffered >= HEADER_BYTES) {
+        const length = peekLength();
+        if (length > maxBytes) return fail(`a frame of ${length} bytes is over the ${maxBytes}-byte limit`);
+        if (buffered < HEADER_BYTES + length) return;
+        take(HEADER_BYTES);
+        const result = decode(take(length));
+        if (typeof result === 'string') return fail(result);
+        opts.onMessage(result);
+      }
+    },
+    end(): void {
+      if (stopped) return;
+      stopped = true;
+      if (buffered > 0) fail(`the peer hung up in the middle of a frame (${buffered} bytes left over)`);
+    },
+  };
+}
+
+// ---- guards: each returns a fresh object holding only the known fields, or null ----
+
+type Fields = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Fields => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+// a terminal dimension: tmux caps a window at 10000 cells a side
+const isDimension = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 10000;
+const isOneOf = <T extends string>(values: readonly T[], v: unknown): v is T => typeof v === 'string' && (values as readonly string[]).includes(v);
+const isNullable = <T>(guard: (v: unknown) => v is T, v: unknown): v is T | null => v === null || guard(v);
+
+const HOST_COMMANDS: readonly HostCommand[] = ['force-handoff', 'hold', 'release', 'quit', 'edit-document'];
+const PHASES: readonly StatusView['phase'][] = ['starting', 'working', 'near', 'writing', 'review', 'respawning', 'stopped'];
+const BYE_REASONS = ['ended', 'detached', 'killed'] as const;
+
+// A StatusView with every field of the right type, or null.
+export function parseStatusView(v: unknown): StatusView | null {
+  if (!isObject(v) || !isOneOf(PHASES, v.phase)) return null;
+  const numbers = ['context', 'window', 'at', 'warnAt', 'generation', 'maxGenerations'] as const;
+  if (!numbers.every((k) => isFiniteNumber(v[k]))) return null;
+  if (typeof v.handoff !== 'boolean' || typeof v.held !== 'boolean' || !isString(v.note)) return null;
+  if (!isNullable(isFiniteNumber, v.reviewLeft) || !isNullable(isString, v.workbench) || !isNullable(isString, v.documentPath)) return null;
+  // What needs a person: absent from an older server's frames, so a missing one reads as nothing.
+  if (v.attention !== undefined && !isNullable(isString, v.attention)) return null;
+  return {
+    phase: v.phase,
+    context: v.context as number,
+    window: v.window as number,
+    at: v.at as number,
+    warnAt: v.warnAt as number,
+    generation: v.generation as number,
+    maxGenerations: v.maxGenerations as number,
+    handoff: v.handoff,
+    reviewLeft: v.reviewLeft,
+    held: v.held,
+    workbench: v.workbench,
+    documentPath: v.documentPath,
+    note: v.note,
+    attention: typeof v.attention === 'string' ? v.attention : null,
+  };
+}
+
+// A RunInfo with every field of the right type, or null.
+export function parseRunInfo(v: unknown): RunInfo | null {
+  if (!isObject(v)) return null;
+  if (!isString(v.id) || !isString(v.cwd) || !isString(v.step) || !isString(v.started) || !isString(v.phase)) return null;
+  const numbers = ['pid', 'clients', 'generation', 'context', 'window'] as const;
+  if (!numbers.every((k) => isFiniteNumber(v[k]))) return null;
+  if (!isNullable(isString, v.workbench)) return null;
+  const status = v.status === null ? null : parseStatusView(v.status);
+  if (v.status !== null && status === null) return null;
+  return {
+    id: v.id,
+    pid: v.pid as number,
+    cwd: v.cwd,
+    workbench: v.workbench,
+    step: v.step,
+    started: v.started,
+    clients: v.clients as number,
+    generation: v.generation as number,
+    phase: v.phase,
+    context: v.context as number,
+    window: v.window as number,
+    status,
+  };
+}
+
+export function parseClientMessage(v: unknown): ClientMessage | null {
+  if (!isObject(v)) return null;
+  switch (v.t) {
+    case 'hello': {
+      if (!Number.isInteger(v.version) || !isOneOf(['attach', 'query'] as const, v.role)) return null;
+      if (v.cols !== undefined && !isDimension(v.cols)) return null;
+      if (v.rows !== undefined && !isDimension(v.rows)) return null;
+      if (v.face !== undefined && !isOneOf(['split', 'plain'] as const, v.face)) return null;
+      const hello: Extract<ClientMessage, { t: 'hello' }> = { t: 'hello', version: v.version as number, role: v.role };
+      if (v.cols !== undefined) hello.cols = v.cols as number;
+      if (v.rows !== undefined) hello.rows = v.rows as number;
+      if (v.face !== undefined) hello.face = v.face;
+      return hello;
+    }
+    case 'input':
+      return isString(v.data) ? { t: 'input', data: v.data } : null;
+    case 'resize':
+      return isDimension(v.cols) && isDimension(v.rows) ? { t: 'resize', cols: v.cols, rows: v.rows } : null;
+    case 'command':
+      return isOneOf(HOST_COMMANDS, v.command) ? { t: 'command', command: v.command } : null;
+    case 'detach':
+      return { t: 'detach' };
+    case 'info':
+      return { t: 'info' };
+    case 'kill':
+      return { t: 'kill' };
+    default:
+      return null;
+  }
+}
+
+export function parseServerMessage(v: unknown): ServerMessage | null {
+  if (!isObject(v)) return null;
+  switch (v.t) {
+    case 'welcome': {
+      const run = parseRunInfo(v.run);
+      return Number.isInteger(v.version) && run ? { t: 'welcome', version: v.version as number, run } : null;
+    }
+    case 'refused':
+      return isString(v.reason) ? { t: 'refused', reason: v.reason } : null;
+    case 'screen':
+      return isString(v.data) && isDimension(v.cols) && isDimension(v.rows) ? { t: 'screen', data: v.data, cols: v.cols, rows: v.rows } : null;
+    case 'output':
+      return isString(v.data) ? { t: 'output', data: v.data } : null;
+    case 'title':
+      return isString(v.title) ? { t: 'title', title: v.title } : null;
+    case 'status': {
+      const view = parseStatusView(v.view);
+      return view ? { t: 'status', view } : null;
+    }
+    case 'document':
+      return isString(v.path) && isNullable(isString, v.text) ? { t: 'document', path: v.path, text: v.text } : null;
+    case 'message':
+      return isString(v.text) ? { t: 'message', text: v.text } : null;
+    case 'child':
+      return isOneOf(['started', 'ended'] as const, v.state) ? { t: 'child', state: v.state } : null;
+    case 'info': {
+      const run = parseRunInfo(v.run);
+      return run ? { t: 'info', run } : null;
+    }
+    case 'bye': {
+      if (!isOneOf(BYE_REASONS, v.reason)) return null;
+      if (v.exitCode !== undefined && !Number.isInteger(v.exitCode)) return null;
+      if (v.message !== undefined && !isString(v.message)) return null;
+      const bye: Extract<ServerMessage, { t: 'bye' }> = { t: 'bye', reason: v.reason };
+      if (v.exitCode !== undefined) bye.exitCode = v.exitCode as number;
+      if (v.message !== undefined) bye.message = v.message;
+      return bye;
+    }
+    default:
+      return null;
+  }
+}
+
+// The one line a server sends in `refused` when a client speaks another wire version.
+export function versionMismatchReason(clientVersion: unknown): string {
+  return `flower-pty (wire ${String(clientVersion).slice(0, 20)}) cannot attach to a run served by another version (wire ${WIRE_VERSION}); use the same flower-pty`;
+}

@@ -1,0 +1,82 @@
+// The run servers a test started: each test's flower-pty gets its own socket folder
+// (XDG_RUNTIME_DIR under the test's root), so `ls`/`attach` see only that test's runs, and every
+// server left at teardown is ended (TERM, then KILL): a detached server outlives its pty otherwise.
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { listRuns, type LiveRun } from '../../src/server/run-registry.js';
+import type { Teardown } from './real-claude.js';
+
+/** the XDG_RUNTIME_DIR for a test root (made 0700, as a real one is) */
+export function runtimeDir(root: string): string {
+  const dir = join(root, 'run');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
+}
+
+/** pids of `flower-pty __serve` processes whose XDG_RUNTIME_DIR is `runtime` */
+export function serverPids(runtime: string): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8');
+      if (!cmdline.includes('\u0000__serve\u0000')) continue;
+      const environ = readFileSync(`/proc/${name}/environ`, 'utf8').split('\u0000');
+      if (environ.includes(`XDG_RUNTIME_DIR=${runtime}`)) pids.push(Number(name));
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return pids;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function gone(pid: number): boolean {
+  try {
+    return /^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
+/** ends every server of this runtime dir: TERM (claude ended cleanly), KILL after 8 s */
+export async function endServers(runtime: string): Promise<void> {
+  const pids = serverPids(runtime);
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+  const deadline = Date.now() + 8_000;
+  while (pids.some((p) => !gone(p)) && Date.now() < deadline) await sleep(50);
+  for (const pid of pids.filter((p) => !gone(p))) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+export function endServersAtTeardown(t: Teardown, runtime: string): void {
+  t.teardown(() => endServers(runtime));
+}
+
+/** the live runs of this runtime dir, as `flower-pty ls` sees them */
+export async function liveRuns(runtime: string): Promise<LiveRun[]> {
+  return (await listRuns(join(runtime, 'flower-pty'))).runs;
+}
+
+/** the one live run, once there is one */
+export async function oneRun(runtime: string, ms = 20_000): Promise<LiveRun> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const runs = await liveRuns(runtime);
+    if (runs.length === 1) return runs[0]!;
+    if (Date.now() > deadline) throw new Error(`expected one live run, found ${runs.length}`);
+    await sleep(100);
+  }
+}
