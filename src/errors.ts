@@ -9,6 +9,7 @@ export const EXIT = {
   crashLoop: 4, // claude kept crashing
   claudeMissing: 5, // no usable claude: not found, or older than the minimum release (src/claude-code/release.ts)
   doctor: 6, // flower-pty doctor found a FAIL
+  notEnded: 7, // `flower-pty kill`: the run did not end when asked
   interrupted: 130, // stopped by a signal
 } as const;
 

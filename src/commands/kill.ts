@@ -1,7 +1,7 @@
 // `flower-pty kill [ID]`: ends a run cleanly (claude terminated, the manifest's generation closed) and
 // waits, bounded, until its server says bye or hangs up.
 
-import { FlowerError } from '../errors.js';
+import { EXIT, FlowerError } from '../errors.js';
 import { printable } from '../core/run-list.js';
 import { listRuns, requestRun, resolveRun, thisFolder } from '../server/run-registry.js';
 import { openSocketDir, socketPath } from '../server/socket-dir.js';
@@ -20,7 +20,7 @@ export async function runKill(opts: { id?: string | undefined; workbench?: strin
   const result = await requestRun(run?.socket ?? named!.socket, { t: 'kill' }, timeoutMs);
   if (!result.ok && !result.stale) {
     const server = run ? `its server is pid ${run.pid} (kill ${run.pid} ends it less cleanly)` : 'flower-pty status in its folder names its pid';
-    throw new FlowerError(`run ${id} did not end: ${printable(result.reason)}; ${server}`, 1);
+    throw new FlowerError(`run ${id} did not end: ${printable(result.reason)}; ${server}`, EXIT.notEnded);
   }
   // stale here: the server went away between ls and kill, which is the end asked for
   opts.out(`run ${id} ended; pick the lineage up with flower-pty --continue`);

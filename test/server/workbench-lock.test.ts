@@ -3,6 +3,7 @@
 import t, { type Test } from 'tap';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { acquireWorkbenchLock, lockHolder, readWorkbenchLock } from '../../src/adapters/workbench-lock.js';
@@ -87,4 +88,19 @@ t.test('the lock file is whole from the moment it exists', async (t) => {
   const { workbench } = await place(t);
   await acquireWorkbenchLock(workbench, { id: 'aaaaaa', socket: '/s', pid: 4242, started: '2026-12-01T04:00:00.000Z' });
   t.same(JSON.parse(await readFile(join(workbench, 'run.lock'), 'utf8')), { pid: 4242, id: 'aaaaaa', socket: '/s', started: '2026-12-01T04:00:00.000Z' });
+});
+
+t.test('a zombie counts as gone (a SIGKILLed server nobody reaped must not hold the lock)', async (t) => {
+  const { spawn } = await import('node:child_process');
+  const { processAlive } = await import('../../src/adapters/process-alive.js');
+  // `sleep 0` exits at once, and its parent then becomes `sleep 5`, which never reaps it: a zombie for 5 s.
+  const parent = spawn('/bin/sh', ['-c', 'sleep 0 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  t.teardown(() => parent.kill('SIGKILL'));
+  const pid = await new Promise<number>((resolve) => parent.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))));
+  const deadline = Date.now() + 4_000;
+  const zombie = () => /\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  while (!zombie() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  t.ok(zombie(), 'the process is a zombie now');
+  t.equal(processAlive(pid), false, 'and a zombie is not alive');
+  t.equal(processAlive(parent.pid!), true, 'its living parent is');
 });
