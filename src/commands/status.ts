@@ -16,6 +16,8 @@ interface LiveState {
   /** null when the run holds the lock but did not answer (still starting, or busy) */
   clients: number | null;
   phase: string | null;
+  /** what needs a person now, if anything */
+  attention: string | null;
 }
 
 // The run holding the workbench's lock, or null when none does (no lock, or a stale one).
@@ -25,7 +27,7 @@ async function liveRun(workbench: string): Promise<LiveState | null> {
   const { id, pid, socket } = holder.lock;
   const answer = holder.state === 'live' ? await queryRun(socket, { t: 'info' }).catch(() => null) : null;
   const run = answer?.t === 'info' ? answer.run : null;
-  return { id, pid, socket, clients: run?.clients ?? null, phase: run?.phase ?? null };
+  return { id, pid, socket, clients: run?.clients ?? null, phase: run?.phase ?? null, attention: run?.status?.attention ?? null };
 }
 
 function liveLine(live: LiveState | null): string {
@@ -33,7 +35,8 @@ function liveLine(live: LiveState | null): string {
   const id = printable(live.id);
   if (live.clients === null) return `run ${id} (pid ${live.pid}) holds this workbench but does not answer yet`;
   const clients = live.clients === 1 ? '1 client' : `${live.clients} clients`;
-  return `live: run ${id} (pid ${live.pid}, ${printable(live.phase ?? '')}), ${clients} attached; flower-pty attach ${id}`;
+  const needs = live.attention ? `, ${printable(live.attention)}` : '';
+  return `live: run ${id} (pid ${live.pid}, ${printable(live.phase ?? '')}${needs}), ${clients} attached; flower-pty attach ${id}`;
 }
 
 export async function runStatus(opts: { workbench: string; json: boolean; out: (line: string) => void }): Promise<number> {

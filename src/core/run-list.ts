@@ -15,6 +15,8 @@ export interface RunSummary {
   window: number;
   clients: number;
   started: string;
+  /** what needs a person ("parked until 03:04", "waiting for your permission: Bash touch x"), from the status */
+  status?: { attention?: string | null } | null;
 }
 
 // A cwd or a phase comes from another process: control characters (an escape sequence in a folder
@@ -51,7 +53,7 @@ export function pickRun<R extends RunSummary>(runs: readonly R[], want: { id?: s
 
 // `ls`: a header and one row per run, columns padded to the widest cell.
 export function runTable(runs: readonly RunSummary[]): string[] {
-  const header = ['ID', 'PID', 'PHASE', 'GEN', 'CONTEXT', 'CLIENTS', 'STARTED', 'CWD'];
+  const header = ['ID', 'PID', 'PHASE', 'GEN', 'CONTEXT', 'CLIENTS', 'STARTED', 'NEEDS', 'CWD'];
   const rows = runs.map((r) => [
     printable(r.id),
     String(r.pid),
@@ -60,6 +62,7 @@ export function runTable(runs: readonly RunSummary[]): string[] {
     `${formatTokens(r.context)}/${formatTokens(r.window)}`,
     String(r.clients),
     printable(r.started.replace(/\.\d+Z$/, 'Z')),
+    printable(r.status?.attention ?? '-'),
     printable(r.cwd),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));

@@ -34,10 +34,14 @@ t.test("no id: this folder's workbench, then this folder, then the only run", as
 });
 
 t.test('the ls table: a header, aligned columns, escaped text', async (t) => {
-  const lines = runTable([run('aaaaaa', { pid: 7, clients: 2, generation: 3, context: 150_000, started: '2026-12-01T04:00:00.123Z' }), run('bb\u001b[2Jbb', { cwd: '/p/\u009bevil' })]);
+  const lines = runTable([
+    run('aaaaaa', { pid: 7, clients: 2, generation: 3, context: 150_000, started: '2026-12-01T04:00:00.123Z', status: { attention: 'parked until 03:04' } }),
+    run('bb\u001b[2Jbb', { cwd: '/p/\u009bevil' }),
+  ]);
   t.equal(lines.length, 3);
-  t.match(lines[0], /^ID +PID +PHASE +GEN +CONTEXT +CLIENTS +STARTED +CWD$/);
-  t.match(lines[1], /^aaaaaa +7 +working +3 +150\.0K\/200\.0K +2 +2026-12-01T04:00:00Z +\/p\/aaaaaa$/);
+  t.match(lines[0], /^ID +PID +PHASE +GEN +CONTEXT +CLIENTS +STARTED +NEEDS +CWD$/);
+  t.match(lines[1], /^aaaaaa +7 +working +3 +150\.0K\/200\.0K +2 +2026-12-01T04:00:00Z +parked until 03:04 +\/p\/aaaaaa$/);
+  t.match(lines[2], / +- +\/p\//, 'nothing needed: a dash');
   t.equal(lines[0]!.indexOf('PID'), lines[1]!.indexOf('7'), 'columns line up');
   t.notMatch(lines[2], /[\u001b\u009b]/, 'no control character reaches the terminal');
   t.match(lines[2], /bb\\u001b\[2Jbb/);
