@@ -55,8 +55,24 @@ export async function startRunServer(spec: Omit<RunSpec, 'id'>, env: NodeJS.Proc
   }
   const pipe = child.stdio[3] as Readable;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Ctrl-C, SIGTERM or a hang-up while the server starts is honoured at once: the half-started run is
+  // ended (the server takes SIGTERM as a quit) rather than left going in the background.
+  let interrupted: ((signal: NodeJS.Signals) => void) | null = null;
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  const stopped = new Promise<never>((_, reject) => {
+    interrupted = (signal) => {
+      try {
+        child.kill('SIGTERM');
+      } catch {
+        // already gone
+      }
+      reject(new FlowerError(`stopped by ${signal} while the run server was starting; nothing is left running`, 128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15)));
+    };
+  });
+  const onSignal = (signal: NodeJS.Signals) => interrupted?.(signal);
+  for (const s of signals) process.on(s, onSignal);
   try {
-    const line = await readyLine(pipe, child, logPath);
+    const line = await Promise.race([readyLine(pipe, child, logPath), stopped]);
     if (line !== 'ready') {
       const m = /^error (\d+) (.*)$/.exec(line);
       throw new FlowerError(m ? m[2]! : `the run server did not start: ${line}`, m ? Number(m[1]) : EXIT.internal);
@@ -67,6 +83,7 @@ export async function startRunServer(spec: Omit<RunSpec, 'id'>, env: NodeJS.Proc
     removeIfEmpty(logPath);
     throw error;
   } finally {
+    for (const s of signals) process.off(s, onSignal);
     pipe.destroy();
     child.unref();
   }
