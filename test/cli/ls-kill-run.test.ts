@@ -27,7 +27,7 @@ t.test('a live run: ls lists it, status sees it, a second run is refused, kill e
   t.match(runs[0], { id: run.id, pid: Number, cwd: f.project, workbench: f.workbench, step: 'work', generation: 1, phase: String, context: Number, window: Number, clients: 1, started: /^\d{4}-/ });
   t.not(runs[0]!.pid, f.run.pty.pid, 'the pid is the server, not the terminal that started it');
   const table = await flower(['ls']);
-  t.match(table.out, new RegExp(`^${run.id} +${String(runs[0]!.pid)} .* 1 +\\S+ +${f.project}$`, 'm'));
+  t.match(table.out, new RegExp(`^${run.id} +${String(runs[0]!.pid)} .* 1 +\\S+ +- +${f.project}$`, 'm'));
 
   const status = await flower(['status', '--workbench', f.workbench]);
   t.equal(status.code, 0, status.err);

@@ -47,8 +47,8 @@ t.test('ls: "no live runs", a table, one JSON array', async (t) => {
   const table = await flower(['ls'], p);
   t.equal(table.code, 0, table.err);
   const lines = table.out.trimEnd().split('\n');
-  t.match(lines[0], /^ID +PID +PHASE +GEN +CONTEXT +CLIENTS +STARTED +CWD$/);
-  t.match(lines[1], /^aaaaaa +\d+ +review +3 +150\.0K\/200\.0K +2 +2026-12-01T04:00:00Z +\/p\/a$/);
+  t.match(lines[0], /^ID +PID +PHASE +GEN +CONTEXT +CLIENTS +STARTED +NEEDS +CWD$/);
+  t.match(lines[1], /^aaaaaa +\d+ +review +3 +150\.0K\/200\.0K +2 +2026-12-01T04:00:00Z +- +\/p\/a$/);
   t.match(lines[2], /^bbbbbb .* \/p\/b$/);
 
   const json = await flower(['ls', '--json'], p);
@@ -116,13 +116,13 @@ t.test('kill: a run that does not end is a non-zero line, bounded', async (t) =>
   });
   const error = await runKill({ id: 'hhhhhh', cwd: '/', env: p.env, out: (l) => lines.push(l), timeoutMs: 700 }).catch((e: Error) => e);
   t.ok(error instanceof FlowerError);
-  t.match(error, { exitCode: 1, message: /^run hhhhhh did not end: the run did not answer within 0.7 s; its server is pid \d+ \(kill \d+ ends it less cleanly\)$/ });
+  t.match(error, { exitCode: 7, message: /^run hhhhhh did not end: the run did not answer within 0.7 s; its server is pid \d+ \(kill \d+ ends it less cleanly\)$/ });
   t.ok(Date.now() - started < 10_000, 'bounded');
   t.same(lines, []);
 
   const silent = await fake(t, p.dir, 'ssssss', { behaviour: 'silent' });
   const named = await runKill({ id: 'ssssss', cwd: '/', env: p.env, out: (l) => lines.push(l), timeoutMs: 700 }).catch((e: Error) => e);
-  t.match(named, { exitCode: 1, message: /^run ssssss did not end: the run did not answer within 0.7 s; flower-pty status in its folder names its pid$/ }, 'a run too busy for ls is still asked when named');
+  t.match(named, { exitCode: 7, message: /^run ssssss did not end: the run did not answer within 0.7 s; flower-pty status in its folder names its pid$/ }, 'a run too busy for ls is still asked when named');
   t.match(silent.received.map((m) => m.t), ['hello', 'info', 'hello', 'kill']);
 });
 
