@@ -4,7 +4,8 @@
 // cycle on the release's own settings, the flower-pty cycle, the mid-turn cut, the overflow, the faults)
 // and prints a table: release, result, seconds, notes. CI runs the pinned release only (npm test).
 // Options: --cache <dir> (default $FLOWER_PTY_CANARY_CACHE, else $XDG_CACHE_HOME/flower-pty/canary);
-// --record keeps each release's hook payloads in test/fixtures/claude-code/<release>/.
+// --record keeps each release's hook payloads in test/fixtures/claude-code/<release>/; --quick runs only
+// the dialect's cycle.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -23,8 +24,14 @@ const flag = (name) => {
   argv.splice(i, 2);
   return value;
 };
-const record = argv.includes('--record');
-if (record) argv.splice(argv.indexOf('--record'), 1);
+const take = (name) => {
+  const i = argv.indexOf(name);
+  if (i !== -1) argv.splice(i, 1);
+  return i !== -1;
+};
+const record = take('--record');
+// --quick: only the dialect's cycle (seconds a release), e.g. to sweep many releases first.
+const quick = take('--quick');
 const cache = flag('--cache') ?? process.env.FLOWER_PTY_CANARY_CACHE ?? join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'flower-pty', 'canary');
 const releases = argv.length > 0 ? argv : DEFAULT_RELEASES;
 if (releases.some((r) => !/^(\d+\.\d+\.\d+|latest)$/.test(r))) {
@@ -51,7 +58,7 @@ function runTests(bin, release) {
   const env = { ...process.env, FLOWER_PTY_TEST_CLAUDE: bin, FLOWER_PTY_TEST_CLAUDE_RELEASE: release };
   if (record) env.FLOWER_PTY_RECORD_PAYLOADS = join(REPO, 'test', 'fixtures', 'claude-code', release);
   return new Promise((resolve) => {
-    const child = spawn('npx', ['tap', '--disable-coverage', '--reporter=tap', '--jobs=1', ...TESTS], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npx', ['tap', '--disable-coverage', '--reporter=tap', '--jobs=1', ...(quick ? TESTS.slice(0, 1) : TESTS)], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (out += c));
