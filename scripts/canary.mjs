@@ -7,7 +7,7 @@
 // --record keeps each release's hook payloads in test/fixtures/claude-code/<release>/; --quick runs only
 // the dialect's cycle.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +63,8 @@ function runTests(bin, release) {
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (out += c));
     child.on('close', (code) => {
+      // The whole TAP output beside the install, to read why a release failed.
+      writeFileSync(join(cache, `${release}.tap.log`), out);
       const summary = [...out.matchAll(/^# \{ total: (\d+)(?:, pass: (\d+))?(?:, fail: (\d+))?/gm)].at(-1);
       // A failed subtest at the top nesting level of a file: "    not ok N - <name>".
       const failed = [...out.matchAll(/^ {4}not ok \d+ - (.+?)(?: # time=.*)?$/gm)].map((m) => m[1]);
@@ -84,7 +86,7 @@ for (const spec of releases) {
     process.stderr.write(`canary: ${got.release} (${got.bin}) ...\n`);
     const r = await runTests(got.bin, got.release);
     const seconds = String(Math.round((Date.now() - started) / 1000));
-    const notes = r.fail === 0 ? `${r.pass} assertions` : `failed: ${r.failed.slice(0, 3).join('; ') || `exit ${r.code}`}`;
+    const notes = r.fail === 0 ? `${r.pass} assertions` : `failed: ${r.failed.slice(0, 3).join('; ') || `exit ${r.code}`} (log: ${join(cache, `${got.release}.tap.log`)})`;
     rows.push([spec === 'latest' ? `${got.release} (latest)` : got.release, r.fail === 0 && r.code === 0 ? 'pass' : 'FAIL', seconds, notes]);
   }
   process.stderr.write(`canary: ${rows.at(-1).join(' | ')}\n`);
