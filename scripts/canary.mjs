@@ -4,9 +4,10 @@
 // cycle on the release's own settings, the flower-pty cycle, the mid-turn cut, the overflow, the faults)
 // and prints a table: release, result, seconds, notes. CI runs the pinned release only (npm test).
 // Options: --cache <dir> (default $FLOWER_PTY_CANARY_CACHE, else $XDG_CACHE_HOME/flower-pty/canary);
-// --record keeps each release's hook payloads in test/fixtures/claude-code/<release>/.
+// --record keeps each release's hook payloads in test/fixtures/claude-code/<release>/; --quick runs only
+// the dialect's cycle.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,8 +24,14 @@ const flag = (name) => {
   argv.splice(i, 2);
   return value;
 };
-const record = argv.includes('--record');
-if (record) argv.splice(argv.indexOf('--record'), 1);
+const take = (name) => {
+  const i = argv.indexOf(name);
+  if (i !== -1) argv.splice(i, 1);
+  return i !== -1;
+};
+const record = take('--record');
+// --quick: only the dialect's cycle (seconds a release), e.g. to sweep many releases first.
+const quick = take('--quick');
 const cache = flag('--cache') ?? process.env.FLOWER_PTY_CANARY_CACHE ?? join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'flower-pty', 'canary');
 const releases = argv.length > 0 ? argv : DEFAULT_RELEASES;
 if (releases.some((r) => !/^(\d+\.\d+\.\d+|latest)$/.test(r))) {
@@ -51,11 +58,13 @@ function runTests(bin, release) {
   const env = { ...process.env, FLOWER_PTY_TEST_CLAUDE: bin, FLOWER_PTY_TEST_CLAUDE_RELEASE: release };
   if (record) env.FLOWER_PTY_RECORD_PAYLOADS = join(REPO, 'test', 'fixtures', 'claude-code', release);
   return new Promise((resolve) => {
-    const child = spawn('npx', ['tap', '--disable-coverage', '--reporter=tap', '--jobs=1', ...TESTS], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npx', ['tap', '--disable-coverage', '--reporter=tap', '--jobs=1', ...(quick ? TESTS.slice(0, 1) : TESTS)], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (out += c));
     child.on('close', (code) => {
+      // The whole TAP output beside the install, to read why a release failed.
+      writeFileSync(join(cache, `${release}.tap.log`), out);
       const summary = [...out.matchAll(/^# \{ total: (\d+)(?:, pass: (\d+))?(?:, fail: (\d+))?/gm)].at(-1);
       // A failed subtest at the top nesting level of a file: "    not ok N - <name>".
       const failed = [...out.matchAll(/^ {4}not ok \d+ - (.+?)(?: # time=.*)?$/gm)].map((m) => m[1]);
@@ -77,7 +86,7 @@ for (const spec of releases) {
     process.stderr.write(`canary: ${got.release} (${got.bin}) ...\n`);
     const r = await runTests(got.bin, got.release);
     const seconds = String(Math.round((Date.now() - started) / 1000));
-    const notes = r.fail === 0 ? `${r.pass} assertions` : `failed: ${r.failed.slice(0, 3).join('; ') || `exit ${r.code}`}`;
+    const notes = r.fail === 0 ? `${r.pass} assertions` : `failed: ${r.failed.slice(0, 3).join('; ') || `exit ${r.code}`} (log: ${join(cache, `${got.release}.tap.log`)})`;
     rows.push([spec === 'latest' ? `${got.release} (latest)` : got.release, r.fail === 0 && r.code === 0 ? 'pass' : 'FAIL', seconds, notes]);
   }
   process.stderr.write(`canary: ${rows.at(-1).join(' | ')}\n`);

@@ -9,3 +9,4 @@ export * from './launch.js';
 export * from './limits.js';
 export { isOverflowText } from '../core/overflow.js';
 export { projectDirName, transcriptPathFor } from '../core/claude-paths.js';
+export * from './requests.js';

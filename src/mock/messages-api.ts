@@ -7,6 +7,7 @@ import type { MockReply, MockRequest, Respond } from './mock-reply.js';
 import { cutEvents, formatSse, messageEvents, messageJson } from './sse.js';
 import type { MessageIds } from './sse.js';
 import { allText, lastUserText, messagesOf, modelOf, offersTools, wantsStream } from './request-text.js';
+import { requestSessionId } from '../claude-code/requests.js';
 
 export type { MockReply, MockRequest, MockUsage, Respond } from './mock-reply.js';
 export { bash, promptTooLong, scripted, text, usageFor } from './mock-reply.js';
@@ -115,7 +116,7 @@ export async function startMockApi(opts: MockApiOptions): Promise<MockApi> {
       method: req.method ?? 'POST',
       path,
       headers,
-      sessionId: headers['x-claude-code-session-id'],
+      sessionId: requestSessionId(headers, body), // the header only from 2.1.86 (src/claude-code/requests.ts)
       model: modelOf(body),
       body,
       messages,

@@ -5,6 +5,7 @@ import { parseRelease, hasFeature, supportFor, compareReleases, MIN_SUPPORTED } 
 import { hookEventsFor, buildSettings } from '../../src/claude-code/settings.js';
 import { clientBlockLimit, blockingLimitOverride, stopBlockCap, STOP_BLOCK_CAP_DEFAULT } from '../../src/claude-code/limits.js';
 import { launchEnv, launchArgs, refusedClaudeArg } from '../../src/child-launch.js';
+import { requestSessionId } from '../../src/claude-code/requests.js';
 
 const r = (text: string) => {
   const release = parseRelease(text);
@@ -82,4 +83,15 @@ t.test('the launch: argv names and the env, with the blocking-limit override onl
   const kept = launchEnv({ ...base, keepAutoCompact: true });
   t.notOk('CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE' in kept || 'DISABLE_AUTO_COMPACT' in kept, 'auto-compact kept: claude left as it is');
   t.equal(refusedClaudeArg(['--model', 'x', '--resume=abc']), '--resume');
+});
+
+t.test('the session of a request: the header from 2.1.86, metadata.user_id before', async (t) => {
+  const id = '9fc2b102-8368-4460-8735-5b59bcf83228';
+  t.equal(requestSessionId({ 'x-claude-code-session-id': id }, {}), id);
+  // As 2.1.78 sent it (recorded by hand from the mock).
+  t.equal(requestSessionId({}, { metadata: { user_id: JSON.stringify({ device_id: 'd', account_uuid: '', session_id: id }) } }), id);
+  // The older text form (hand-made from its documented shape).
+  t.equal(requestSessionId({}, { metadata: { user_id: `user_abc_account__session_${id}` } }), id);
+  t.equal(requestSessionId({}, { metadata: { user_id: 'user_abc' } }), undefined);
+  t.equal(requestSessionId({}, null), undefined);
 });

@@ -72,6 +72,7 @@ t.test('the env points claude at the mock and drops outer-session and inherited 
     HOME: sb.home,
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     DISABLE_AUTOUPDATER: '1',
+    CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION: 'false',
     IS_SANDBOX: '1',
     TERM: 'xterm-256color',
     DISABLE_AUTO_COMPACT: '1',
