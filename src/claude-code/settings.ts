@@ -16,7 +16,9 @@ const HOOK_FEATURE: Partial<Record<HookEventName, Feature>> = {
 
 // PostCompact is read when it comes (readHook) but not registered: flower-pty decides nothing on it, and
 // its first release is unknown, so listing it could cost an old release its whole settings file.
-const UNREGISTERED: ReadonlySet<HookEventName> = new Set<HookEventName>(['PostCompact']);
+// PreToolUse is not registered either: the run decides on PermissionRequest and PostToolUse, and a hook on
+// every tool call would cost one more hook-client start (node's ~50 ms) per call for nothing.
+const UNREGISTERED: ReadonlySet<HookEventName> = new Set<HookEventName>(['PostCompact', 'PreToolUse']);
 
 /** the hook events to register for `release` (null: unknown, taken as the newest) */
 export function hookEventsFor(release: Release | null): HookEventName[] {

@@ -213,7 +213,9 @@ function onReading(s: MachineState, context: number): Step {
   if (s.phase !== 'working' || !s.config.handoff) return { state: next, effects };
   if (s.successor && s.readings === 0 && context >= s.config.at) {
     // Born above the line: handing off again would only breed another such session.
-    const hard = clientBlockLimit(s.config.window);
+    // flower-pty lifts Claude Code's own refusal line to the window while it blocks compaction
+    // (CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE, claude-code/limits.ts); else Claude Code refuses at its own.
+    const hard = clientBlockLimit(s.config.window, s.config.blockCompaction ? s.config.window : undefined);
     const lifted = context + Math.max(5_000, Math.floor((hard - context) / 2));
     if (lifted >= hard) {
       return {

@@ -56,7 +56,7 @@ t.test('the hooks registered per release: exactly those it knows', async (t) => 
   t.notOk(hookEventsFor(r('2.1.77')).includes('StopFailure'), 'the 2.1.77 dialog: never');
   t.ok(hookEventsFor(r('2.1.78')).includes('StopFailure'));
   for (const release of [r('2.1.47'), r('2.1.78'), null]) {
-    for (const needed of ['Stop', 'PostToolUse', 'SessionStart', 'UserPromptSubmit', 'Notification', 'PreToolUse', 'PermissionRequest', 'PreCompact', 'SessionEnd']) {
+    for (const needed of ['Stop', 'PostToolUse', 'SessionStart', 'UserPromptSubmit', 'Notification', 'PermissionRequest', 'PreCompact', 'SessionEnd']) {
       t.ok(hookEventsFor(release).includes(needed as never), `${release?.text ?? 'newest'} registers ${needed}`);
     }
   }

@@ -139,8 +139,10 @@ t.test('a successor born above the line is not handed off in a loop', async (t) 
   const succ = working(config, 2, true);
   const { state, effects } = run(succ, { type: 'reading', now: 1, context: 155_000 }, { type: 'turn-end', now: 2 });
   t.same(names(effects), ['notify:born-high', 'notify:near', 'answer:pass'], 'no handoff at its first turn end');
-  t.equal(state.line, 155_000 + 11_000, 'the line is lifted halfway to the client block (177k)');
-  const later = run(state, { type: 'prompt', now: 3 }, { type: 'reading', now: 3, context: 166_000 }, { type: 'turn-end', now: 4 });
+  t.equal(state.line, 155_000 + 22_500, 'the line is lifted halfway to the window (flower-pty lifts Claude Code\'s refusal line to it)');
+  const own = run(working({ ...config, blockCompaction: false }, 2, true), { type: 'reading', now: 1, context: 155_000 });
+  t.equal(own.state.line, 155_000 + 11_000, 'with --keep-auto-compact nothing is lifted: halfway to Claude Code\'s own block (177k)');
+  const later = run(state, { type: 'prompt', now: 3 }, { type: 'reading', now: 3, context: 178_000 }, { type: 'turn-end', now: 4 });
   t.same(names(later.effects), ['answer:block-handoff', 'notify:writing'], 'it still hands off before the client block');
   const tiny = working({ ...config, window: 20_000, at: 10_000, warnAt: 1_000 }, 2, true);
   const braked = run(tiny, { type: 'reading', now: 1, context: 15_000 });
