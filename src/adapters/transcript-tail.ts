@@ -17,6 +17,8 @@ export interface TailOptions {
   /** the file shrank or was replaced: the caller restarts its reader from zero */
   onReset: (reason: 'truncated' | 'replaced') => void;
   pollMs?: number;
+  /** a file that stopped growing is polled less and less often, down to once every this many ms */
+  idlePollMs?: number;
   /** bytes read per poll before yielding, so a huge file never starves the terminal */
   sliceBytes?: number;
 }
@@ -29,6 +31,13 @@ export function openTranscriptTail(opts: TailOptions): TranscriptTail {
   let inode: number | null = null;
   let closed = false;
   const sliceBytes = opts.sliceBytes ?? 32 * READ_BYTES;
+
+  // Polling is the one timer a quiet run keeps (idle CPU, issue 9): a file that does not grow is polled
+  // at half the rate each time, down to `idlePollMs`; any growth, and every catchUp() (each hook calls
+  // one), brings it back to `pollMs`. Decisions never wait on the poll: a hook catches up first.
+  const fastMs = opts.pollMs ?? 200;
+  const slowMs = Math.max(fastMs, opts.idlePollMs ?? 2_000);
+  let pollMs = fastMs;
 
   // Returns true when it stopped early (more to read).
   function readSome(limit: number): boolean {
@@ -47,6 +56,7 @@ export function openTranscriptTail(opts: TailOptions): TranscriptTail {
     }
     inode = st.ino;
     if (st.size === offset) return false;
+    pollMs = fastMs;
     let fd: number;
     try {
       fd = openSync(opts.path, 'r');
@@ -74,8 +84,10 @@ export function openTranscriptTail(opts: TailOptions): TranscriptTail {
   function schedule(delay: number): void {
     if (closed) return;
     timer = setTimeout(() => {
+      const before = offset;
       const more = readSome(sliceBytes);
-      schedule(more ? 0 : (opts.pollMs ?? 200));
+      if (offset === before) pollMs = Math.min(slowMs, pollMs * 2);
+      schedule(more ? 0 : pollMs);
     }, delay);
     timer.unref();
   }
@@ -84,7 +96,14 @@ export function openTranscriptTail(opts: TailOptions): TranscriptTail {
   return {
     path: opts.path,
     catchUp() {
-      if (!closed) while (readSome(Number.MAX_SAFE_INTEGER));
+      if (closed) return;
+      while (readSome(Number.MAX_SAFE_INTEGER));
+      // Something is happening (a hook came): look again soon, whatever the poll had backed off to.
+      if (pollMs !== fastMs) {
+        pollMs = fastMs;
+        if (timer) clearTimeout(timer);
+        schedule(fastMs);
+      }
     },
     close() {
       closed = true;

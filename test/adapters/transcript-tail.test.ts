@@ -1,0 +1,33 @@
+// The transcript tail's poll backs off while the file is quiet (the one timer a quiet run keeps) and
+// comes back at once with growth or a catch-up; a bounded wait either way.
+import t from 'tap';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openTranscriptTail } from '../../src/adapters/transcript-tail.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+t.test('a quiet file is polled less often; growth is still seen within the slow poll, a catch-up at once', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'flower-tail-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 't.jsonl');
+  writeFileSync(path, 'a\n');
+  let seen = '';
+  let seenAt = 0;
+  const tail = openTranscriptTail({ path, pollMs: 10, idlePollMs: 600, onChunk: (b) => { seen += Buffer.from(b).toString(); seenAt = Date.now(); }, onReset: () => {} });
+  t.teardown(() => tail.close());
+  await sleep(100);
+  t.equal(seen, 'a\n');
+  await sleep(2_000); // quiet: the poll has backed off to 600 ms
+  const wroteAt = Date.now();
+  appendFileSync(path, 'b\n');
+  while (!seen.includes('b') && Date.now() - wroteAt < 3_000) await sleep(5);
+  t.ok(seen.includes('b'), 'growth is seen');
+  t.ok(seenAt - wroteAt >= 30, `not by a 10 ms poll: the quiet poll had backed off (${seenAt - wroteAt} ms)`);
+  t.ok(seenAt - wroteAt <= 1_500, 'within the slow poll and some slack');
+  await sleep(2_000);
+  appendFileSync(path, 'c\n');
+  tail.catchUp();
+  t.ok(seen.includes('c'), 'a catch-up reads at once, whatever the poll');
+});
