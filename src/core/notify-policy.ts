@@ -3,6 +3,7 @@
 // phone every few seconds. Pure: the clock comes in as `now` (ms), the adapter runs the command.
 
 import { oneLine } from './one-line.js';
+import { formatClock } from './clock-text.js';
 
 export const NOTIFY_EVENTS = ['needs-permission', 'idle', 'parked', 'resumed', 'review', 'degraded', 'brake', 'crash-stop', 'ended'] as const;
 export type NotifyEventName = (typeof NOTIFY_EVENTS)[number];
@@ -81,12 +82,6 @@ export function notifyEventOf(name: string, fields: Record<string, unknown>): No
   }
 }
 
-// "03:04", the local wall-clock time a person compares with their own clock.
-function clockText(ms: number): string {
-  const at = new Date(ms);
-  return `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
-}
-
 export function notifyMessage(event: NotifyEvent): string {
   switch (event.name) {
     case 'needs-permission':
@@ -94,7 +89,7 @@ export function notifyMessage(event: NotifyEvent): string {
     case 'idle':
       return 'claude is idle, waiting for you';
     case 'parked':
-      return event.resetsAtMs === null ? 'parked on a usage limit' : `parked on a usage limit until ${clockText(event.resetsAtMs)}`;
+      return event.resetsAtMs === null ? 'parked on a usage limit' : `parked on a usage limit until ${formatClock(event.resetsAtMs)}`;
     case 'resumed':
       return 'the usage limit has lifted: the session goes on';
     case 'review':

@@ -81,7 +81,7 @@ export function decide(state: RunState, event: RunEvent): Decision {
 function route(o: Out, event: RunEvent): void {
   switch (event.type) {
     case 'start':
-      return onStart(o, event.now);
+      return onStart(o);
     case 'spawned':
       return onSpawned(o, event);
     case 'spawn-failed':
@@ -137,10 +137,10 @@ function feed(o: Out, input: MachineInput): Effect[] {
         answers.push(effect);
         break;
       case 'notify':
-        notice(o, effect.notice, input.now);
+        notice(o, effect.notice);
         break;
       case 'freeze':
-        freeze(o, effect, input.now);
+        freeze(o, effect);
         break;
       case 'end-child':
         o.do({ type: 'end-child' });
@@ -185,7 +185,7 @@ function answerText(o: Out, answers: Effect[]): string {
   }
 }
 
-function notice(o: Out, n: Notice, now: number): void {
+function notice(o: Out, n: Notice): void {
   const { name, ...fields } = n;
   // 'done' and 'generation-start' are emitted once the manifest that records them is on disk.
   if (name !== 'done' && name !== 'generation-start') o.emit(name, { generation: o.s.machine.generation, ...fields });
@@ -196,13 +196,11 @@ function notice(o: Out, n: Notice, now: number): void {
     o.set({ note: `claude exited unexpectedly (code ${n.code})` });
     o.gen({ crashed: true });
   }
-  void now;
 }
 
 // A freeze first gathers what flower-pty knows for certain (the Scene's facts), then writes.
-function freeze(o: Out, effect: Extract<Effect, { type: 'freeze' }>, now: number): void {
+function freeze(o: Out, effect: Extract<Effect, { type: 'freeze' }>): void {
   o.set({ freezing: true, pendingFreeze: { generation: effect.generation, modelText: effect.text, text: null, degraded: effect.degraded, reason: effect.reason ?? null } });
-  void now;
   o.do({ type: 'gather-facts', generation: effect.generation });
 }
 
@@ -289,7 +287,7 @@ function stop(o: Out, exitCode: number, now: number, message?: string): void {
 
 // ---- generations
 
-function onStart(o: Out, now: number): void {
+function onStart(o: Out): void {
   const p = o.s.policy;
   o.emit('start', {
     window: p.window, windowSource: p.windowSource, at: p.at, warnAt: p.warnAt, maxGenerations: p.maxGenerations,
@@ -298,7 +296,6 @@ function onStart(o: Out, now: number): void {
   // --continue: a fresh session seeded with the newest frozen document.
   if (o.s.machine.generation > 0) o.do({ type: 'read-seed', generation: o.s.manifest.generations.length + 1 });
   else o.do({ type: 'spawn', generation: 1, successor: false, prompt: o.s.settings.prompt, window: o.s.policy.window });
-  void now;
 }
 
 function onSeedRead(o: Out, e: Extract<RunEvent, { type: 'seed-read' }>): void {
@@ -399,7 +396,7 @@ function onTranscript(o: Out, e: Extract<RunEvent, { type: 'transcript' }>): voi
       return;
     case 'turn-end':
       if (o.s.hooksMissing) {
-        turnEnd(o, null, o.s.gen?.lastText ?? '', e.now, 'transcript');
+        turnEnd(o, o.s.gen?.lastText ?? '', e.now, 'transcript');
       } else if (g.hooks === 0 || o.s.machine.phase === 'writing') {
         o.gen({ turnEndAt: e.now });
       }
@@ -492,11 +489,11 @@ function onHook(o: Out, id: number, hook: HookEvent, now: number): void {
 }
 
 function answerStop(o: Out, id: number, text: string, now: number): void {
-  o.do({ type: 'reply', id, output: turnEnd(o, id, text, now, 'hook') });
+  o.do({ type: 'reply', id, output: turnEnd(o, text, now, 'hook') });
 }
 
 // A turn ended (a Stop hook, or the transcript when hooks are missing): the machine decides.
-function turnEnd(o: Out, _id: number | null, text: string, now: number, via: 'hook' | 'transcript'): string {
+function turnEnd(o: Out, text: string, now: number, via: 'hook' | 'transcript'): string {
   o.gen({ turnEndAt: null });
   if (o.s.machine.phase === 'writing') {
     const parsed = parseDocument(text);
@@ -645,7 +642,7 @@ function checkHooks(o: Out, now: number): void {
     o.alert('flower-pty: hooks missing', 'handoffs will be typed into the idle prompt');
   }
   // A turn already ended: it is the boundary the hooks did not bring.
-  if (silentTurn) turnEnd(o, null, g.lastText ?? '', now, 'transcript');
+  if (silentTurn) turnEnd(o, g.lastText ?? '', now, 'transcript');
 }
 
 // An API-key session parked on a limit does not continue by itself: continue it once after the reset.

@@ -7,7 +7,9 @@ import { randomUUID } from 'node:crypto';
 
 import { decide } from '../core/run-decide.js';
 import { toHookEvent } from '../claude-code/run-hook.js';
+import stripAnsi from 'strip-ansi';
 import { createTitleFilter } from '../core/title-filter.js';
+import { oneLine } from '../core/one-line.js';
 import type { RunEffect, RunEvent, RunState } from '../core/run-state.js';
 import type { Host } from '../hosts/host.js';
 import type { ChildHandle, Disposable, Ports, TranscriptFollow } from './ports.js';
@@ -255,13 +257,9 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
 
 // The last few non-empty lines a dying claude printed, without escapes, for a one-line message.
 function lastLines(output: string): string {
-  // eslint-disable-next-line no-control-regex
-  const plain = output.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(\u0007|\u001b\\)|\u001b[@-_]/g, '').replace(/\r/g, '\n');
-  return plain
-    .split('\n')
+  const lines = stripAnsi(output)
+    .split(/[\r\n]+/)
     .map((l) => l.trim())
-    .filter((l) => l !== '')
-    .slice(-3)
-    .join(' / ')
-    .slice(0, 400);
+    .filter((l) => l !== '');
+  return oneLine(lines.slice(-3).join(' / '), 400);
 }
