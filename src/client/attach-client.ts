@@ -1,14 +1,20 @@
-// A terminal attached to a run server: it says hello with its size and face, paints the server's
-// screen, then drives the ordinary faces (split view or plain) from the frames, and sends back the
-// keys, sizes and commands. It detaches on purpose (C-] d, --detach-key), on a hang-up of its
-// terminal, and on TERM or INT: the run goes on in the server either way.
+// A terminal attached to a run server. It says hello with its size, its face and the path of its
+// terminal. Like a tmux client, it then mostly waits: the server opens that terminal and draws the
+// face on it itself (direct), so a key and its echo never pass through this process; this client
+// reports its terminal's new sizes, runs the person's editor when asked, and gives the terminal back
+// if the server dies. When the server cannot open the terminal (or there is none), the client
+// draws the face itself from the frames (stream). It detaches on purpose (C-] d, --detach-key), on
+// a hang-up of its terminal, and on TERM or INT: the run goes on in the server either way.
 
 import { createConnection, type Socket } from 'node:net';
+import { readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { FlowerError, EXIT } from '../errors.js';
 import type { Host } from '../hosts/host.js';
 import { computeLayout } from '../core/layout.js';
-import { createFrameReader, encodeFrame, parseServerMessage, WIRE_VERSION, type ClientMessage, type RunInfo, type ServerMessage } from '../server/wire.js';
+import { createFrameReader, encodeFrame, parseServerMessage, WIRE_VERSION, type ClientMessage, type Hello, type RunInfo, type ServerMessage } from '../server/wire.js';
+import { feedFace, paintPrefix } from '../server/face-feed.js';
+import { runEditor } from '../tui/editor.js';
 
 export interface AttachOptions {
   socketPath: string;
@@ -20,6 +26,8 @@ export interface AttachOptions {
   /** the terminal that started the run: --plain paints the first screen where the cursor is, under what
    * flower-pty printed before (-v), rather than clearing it (claude has hardly drawn anything yet) */
   starter?: boolean;
+  /** draw the face here from the frames even on a terminal the server could draw (tests of the stream) */
+  stream?: boolean;
   env: Record<string, string | undefined>;
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
@@ -32,10 +40,20 @@ export type AttachResult =
   /** the server went away without a word (SIGKILL, a crash) */
   | { kind: 'lost'; run: RunInfo };
 
-// How a freshly attached face wipes what its terminal showed before the first paint: the split
-// view's emulator takes a full reset; a real terminal (plain) is homed and cleared, not reset.
-const SPLIT_CLEAR = '\u001bc';
-const PLAIN_CLEAR = '\u001b[0m\u001b[?25h\u001b[H\u001b[2J\u001b[3J';
+// A server that died drawing this terminal left it as it was: whatever modes claude or the split view
+// had on go off (mouse, paste, focus, application keys, the alternate screen), the cursor shows.
+const GIVE_BACK = '\u001b[0m\u001b[?1000l\u001b[?1002l\u001b[?1003l\u001b[?1006l\u001b[?2004l\u001b[?1004l\u001b[?1l\u001b>\u001b[?1049l\u001b[?25h\r\n';
+
+/** the device of this process's terminal when stdin and stdout are both it (what the server may open) */
+export function terminalPath(stdin: NodeJS.ReadStream, stdout: NodeJS.WriteStream): string | null {
+  if (!stdin.isTTY || !stdout.isTTY) return null;
+  try {
+    const input = readlinkSync('/proc/self/fd/0');
+    return input === readlinkSync('/proc/self/fd/1') && input.startsWith('/dev/') ? input : null;
+  } catch {
+    return null; // no /proc (not Linux): the stream it is
+  }
+}
 
 export async function attachClient(o: AttachOptions): Promise<AttachResult> {
   const plain = o.plain || !o.stdout.isTTY;
@@ -47,21 +65,38 @@ export async function attachClient(o: AttachOptions): Promise<AttachResult> {
     if (!socket.destroyed) socket.write(encodeFrame(message));
   };
   const first = faceSize(plain, o.stdout);
-  send({ t: 'hello', version: WIRE_VERSION, role: 'attach', cols: first.cols, rows: first.rows, face: plain ? 'plain' : 'split' });
+  const tty = o.stream ? null : terminalPath(o.stdin, o.stdout);
+  const hello: Hello = { t: 'hello', version: WIRE_VERSION, role: 'attach', cols: first.cols, rows: first.rows, face: plain ? 'plain' : 'split' };
+  if (tty) {
+    Object.assign(hello, { tty, starter: Boolean(o.starter), term: o.env.TERM ?? 'xterm-256color', noColor: Boolean(o.env.NO_COLOR) });
+    if (o.env.FLOWER_PTY_PREFIX) hello.prefix = o.env.FLOWER_PTY_PREFIX.slice(0, 16);
+    if (plain && o.detachKey !== null) hello.detachKey = o.detachKey;
+    if (o.documentPath) hello.documentPath = o.documentPath;
+  }
+  send(hello);
 
   return new Promise<AttachResult>((resolve, reject) => {
     let host: Host | null = null;
     let run: RunInfo | null = null;
     let settled = false;
     let detaching: AttachResult | null = null;
+    let direct = false;
+    const prefix = paintPrefix(plain ? 'plain' : 'split', Boolean(o.starter));
+    const resized = () => send({ t: 'resize', cols: o.stdout.columns || 80, rows: o.stdout.rows || 24 });
 
     const finish = (result: AttachResult | Error) => {
       if (settled) return;
       settled = true;
       for (const sig of SIGNALS) process.off(sig, onSignal);
       o.stdout.off('error', ignore);
+      o.stdout.off('resize', resized);
       try {
         host?.restore();
+        // The server gives a terminal it drew back itself; one that died could not.
+        if (direct && !(result instanceof Error) && result.kind === 'lost') {
+          o.stdout.write(GIVE_BACK);
+          if (o.stdin.isTTY) o.stdin.setRawMode(false);
+        }
       } catch {
         // a terminal that is gone cannot be given back: nothing more to do
       }
@@ -107,6 +142,12 @@ export async function attachClient(o: AttachOptions): Promise<AttachResult> {
       if (message.t === 'refused') return finish(new FlowerError(message.reason));
       if (message.t === 'welcome') {
         run = message.run;
+        if (message.direct) {
+          // The server draws this terminal: its size is all this client tells it.
+          direct = true;
+          o.stdout.on('resize', resized);
+          return;
+        }
         try {
           host = face(run);
         } catch (error) {
@@ -123,34 +164,13 @@ export async function attachClient(o: AttachOptions): Promise<AttachResult> {
         if (message.reason === 'detached') return finish(detaching ?? { kind: 'detached', run, why: 'asked' });
         return finish({ kind: 'ended', run, exitCode: message.exitCode ?? EXIT.ok, message: message.message ?? null, killed: message.reason === 'killed' });
       }
-      if (!host) return;
-      switch (message.t) {
-        case 'screen':
-          host.childOutput((plain ? (o.starter ? '' : PLAIN_CLEAR) : SPLIT_CLEAR) + message.data);
-          return;
-        case 'output':
-          host.childOutput(message.data);
-          return;
-        case 'title':
-          host.childTitle(message.title);
-          return;
-        case 'status':
-          run = { ...run!, status: message.view, generation: message.view.generation, phase: message.view.phase };
-          host.status(message.view);
-          return;
-        case 'document':
-          host.documentChanged(message.path, message.text);
-          return;
-        case 'message':
-          host.message(message.text);
-          return;
-        case 'child':
-          if (message.state === 'started') host.childStarted();
-          else host.childEnded();
-          return;
-        default:
-          return;
+      if (message.t === 'edit') {
+        // The terminal's job control is this process's: the editor runs here, on it, then the server takes it back.
+        void runEditor(message.path, o.env).then((result) => send({ t: 'edited', ...result }));
+        return;
       }
+      if (message.t === 'status') run = { ...run!, status: message.view, generation: message.view.generation, phase: message.view.phase };
+      if (host) feedFace(host, message, prefix);
     }
 
     const reader = createFrameReader<ServerMessage>({

@@ -35,6 +35,9 @@ export interface SplitHostOptions {
   prefix?: string;
   /** "prefix d": let go of a run served elsewhere (absent: the run lives in this process, nothing to detach from) */
   onDetach?: () => void;
+  /** runs the person's editor on the document while the terminal is handed over (default: here, on stdin/stdout;
+   * a run server drawing a client's terminal asks the client, which owns the terminal's job control) */
+  edit?: (path: string) => Promise<{ ok: boolean; problem?: string }>;
 }
 
 const FLASH_MS = 4_000;
@@ -222,7 +225,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
         suspended = false;
         frames.suspend(false);
       },
-    }, () => runEditor(path, env));
+    }, () => (o.edit ? o.edit(path) : runEditor(path, env)));
     if (restored) return;
     showDocument(path, readDocument(path));
     if (!result.ok && result.problem) showFlash(result.problem);

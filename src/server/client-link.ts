@@ -1,9 +1,13 @@
 // One connection to the run server, seen from the server: frames in through the bounded reader,
 // frames out with a bound on what may wait for a slow client. A client that sends garbage, a huge
 // frame, or hangs up mid-frame is closed alone; one that falls too far behind is dropped alone.
+// A client whose terminal the server draws itself (direct) gets its face messages drawn there,
+// and its terminal is given back before its last frame goes and whenever it goes away.
 
 import type { Socket } from 'node:net';
 import { createFrameReader, encodeFrame, parseClientMessage, type ClientMessage, type ServerMessage } from './wire.js';
+import type { TerminalFace } from './terminal-face.js';
+import { MAX_TERMINAL_BACKLOG } from '../adapters/client-terminal.js';
 
 // What may sit unsent for one client before it is dropped: several full repaints, far more than a
 // terminal that keeps up ever needs; a stopped one (^S, a frozen ssh) must not grow the server.
@@ -14,20 +18,27 @@ export interface ClientLink {
   /** painted and streaming (an attach client after its screen frame) */
   readonly live: boolean;
   size: { cols: number; rows: number } | null;
+  /** the face the server draws on this client's terminal (direct mode), else null */
+  readonly face: TerminalFace | null;
+  setFace(face: TerminalFace): void;
+  /** a control message (welcome, info, edit): always on the wire, at once */
   send(message: ServerMessage | Buffer): void;
-  /** send these last words, then hang up */
+  /** a face message: drawn on the terminal (direct) or framed (`frame` is shared by all clients), held until live */
+  show(message: ServerMessage, frame: () => Buffer): void;
+  /** send these last words, then hang up (a direct client's terminal is given back first) */
   close(last?: ServerMessage): void;
   setRole(role: 'attach' | 'query'): void;
-  /** an attach client is live once its first paint is out: `first` goes, then the frames held meanwhile */
-  goLive(first: Buffer[]): void;
+  /** an attach client is live once its first paint is out: the welcome, `first`, then what was held meanwhile */
+  goLive(welcome: Buffer, first: ServerMessage[]): void;
 }
 
 export function openClientLink(socket: Socket, handlers: { onMessage: (link: ClientLink, message: ClientMessage) => void; onClose: (link: ClientLink) => void }): ClientLink {
   let role: ClientLink['role'] = null;
   let live = false;
   let closed = false;
-  // Frames broadcast while the first paint is being taken: they come right after it.
-  let held: Buffer[] = [];
+  let face: TerminalFace | null = null;
+  // Face messages broadcast while the first paint is being taken: they come right after it.
+  let held: Array<() => void> = [];
 
   const write = (frame: Buffer): void => {
     if (closed) return;
@@ -36,6 +47,12 @@ export function openClientLink(socket: Socket, handlers: { onMessage: (link: Cli
       return;
     }
     socket.write(frame);
+  };
+  const deliver = (message: ServerMessage, frame: () => Buffer): void => {
+    if (closed) return;
+    if (!face) return write(frame());
+    face.show(message);
+    if (face.backlog() > MAX_TERMINAL_BACKLOG) socket.destroy(); // its terminal stopped reading: let it go
   };
 
   const link: ClientLink = {
@@ -46,27 +63,42 @@ export function openClientLink(socket: Socket, handlers: { onMessage: (link: Cli
       return live;
     },
     size: null,
+    get face() {
+      return face;
+    },
+    setFace(next) {
+      face = next;
+    },
     send(message) {
-      const frame = Buffer.isBuffer(message) ? message : encodeFrame(message);
-      if (role === 'attach' && !live) held.push(frame);
-      else write(frame);
+      write(Buffer.isBuffer(message) ? message : encodeFrame(message));
+    },
+    show(message, frame) {
+      if (role === 'attach' && !live) held.push(() => deliver(message, frame));
+      else deliver(message, frame);
     },
     close(last) {
       if (closed) return;
-      if (last) socket.end(encodeFrame(last));
-      else socket.end();
       closed = true;
-      // A client that never reads its last frame must not keep the socket open.
-      setTimeout(() => socket.destroy(), 2_000).unref();
+      const hangUp = () => {
+        if (last) socket.end(encodeFrame(last));
+        else socket.end();
+        // A client that never reads its last frame must not keep the socket open.
+        setTimeout(() => socket.destroy(), 2_000).unref();
+      };
+      // The terminal first: the client prints its last line on a terminal already given back.
+      if (face) face.restore(hangUp);
+      else hangUp();
     },
     setRole(next) {
       role = next;
     },
-    goLive(first) {
+    goLive(welcome, first) {
       live = true;
-      const frames = [...first, ...held];
+      write(welcome);
+      for (const message of first) deliver(message, () => encodeFrame(message));
+      const waiting = held;
       held = [];
-      for (const frame of frames) write(frame);
+      for (const delivery of waiting) delivery();
     },
   };
 
@@ -87,6 +119,8 @@ export function openClientLink(socket: Socket, handlers: { onMessage: (link: Cli
   socket.on('close', () => {
     closed = true;
     held = [];
+    // A client killed or cut off: its terminal is given back all the same (it may be a shell's again).
+    face?.restore();
     handlers.onClose(link);
   });
   return link;

@@ -10,7 +10,9 @@ import { supervise, type SuperviseResult } from '../supervisor.js';
 import { openLog } from '../adapters/log-file.js';
 import { EXIT, FlowerError } from '../errors.js';
 import { signalExitCode } from '../commands/run.js';
-import { encodeFrame, versionMismatchReason, WIRE_VERSION, type ClientMessage, type RunInfo, type ServerMessage } from './wire.js';
+import { encodeFrame, versionMismatchReason, WIRE_VERSION, type ClientMessage, type Hello, type RunInfo, type ServerMessage } from './wire.js';
+import { openClientTerminal, type ClientTerminal } from '../adapters/client-terminal.js';
+import { openTerminalFace } from './terminal-face.js';
 import { createServerHost } from './server-host.js';
 import { openClientLink, type ClientLink } from './client-link.js';
 import { readRunSpec, type RunSpec } from './run-spec.js';
@@ -46,6 +48,7 @@ async function start(spec: RunSpec): Promise<Started> {
   // The lock before the socket: a second flower-pty on this workbench is refused, naming attach.
   const release = spec.options.workbench ? await acquireWorkbenchLock(spec.options.workbench, { id: spec.id, socket: socketPathOf(socketDir, spec.id) }) : () => undefined;
   const startedAt = new Date().toISOString();
+  const log = openLog(spec.logPath);
   const clients = new Set<ClientLink>();
   /** the client whose size claude's pty follows (it attached or typed last) */
   let latest: ClientLink | null = null;
@@ -54,10 +57,10 @@ async function start(spec: RunSpec): Promise<Started> {
 
   const attached = () => [...clients].filter((c) => c.role === 'attach');
   const broadcast = (message: ServerMessage): void => {
-    const targets = attached();
-    if (targets.length === 0) return; // nobody to tell: not even the cost of encoding it
-    const frame = encodeFrame(message);
-    for (const client of targets) client.send(frame);
+    // Framed once for every client on the wire, and not at all when all of them are drawn here.
+    let frame: Buffer | null = null;
+    const framed = () => (frame ??= encodeFrame(message));
+    for (const client of clients) if (client.role === 'attach') client.show(message, framed);
   };
   const host = createServerHost({ cols: spec.cols, rows: spec.rows, broadcast });
   // With nobody attached, nobody's terminal answers claude's queries (cursor position, device
@@ -97,9 +100,10 @@ async function start(spec: RunSpec): Promise<Started> {
       if (message.role === 'query') return client.send({ t: 'welcome', version: WIRE_VERSION, run: info() });
       if (message.cols && message.rows) client.size = bounded(message.cols, message.rows);
       // A first paint that cannot be framed (a screen too big for one frame) refuses that client only.
-      paint(client).catch((error: unknown) => client.close({ t: 'refused', reason: `cannot paint this terminal: ${error instanceof Error ? error.message : String(error)}` }));
+      paint(client, message).catch((error: unknown) => client.close({ t: 'refused', reason: `cannot paint this terminal: ${error instanceof Error ? error.message : String(error)}` }));
       return;
     }
+    const face = client.face;
     switch (message.t) {
       case 'input':
         if (client.role !== 'attach') return;
@@ -107,8 +111,12 @@ async function start(spec: RunSpec): Promise<Started> {
         host.input(message.data);
         return;
       case 'resize':
-        client.size = bounded(message.cols, message.rows);
-        if (latest === client) host.resize(client.size.cols, client.size.rows);
+        // A direct client's size is its terminal's: the face here works out claude's from it.
+        if (face) return face.terminalResized(message.cols, message.rows);
+        sized(client, message.cols, message.rows);
+        return;
+      case 'edited':
+        face?.edited(message);
         return;
       case 'command':
         if (client.role === 'attach') host.command(message.command);
@@ -128,10 +136,38 @@ async function start(spec: RunSpec): Promise<Started> {
     }
   }
 
+  function sized(client: ClientLink, cols: number, rows: number): void {
+    client.size = bounded(cols, rows);
+    if (latest === client) host.resize(client.size.cols, client.size.rows);
+  }
+
+  // A client on a terminal is drawn here when its terminal opens; else (no terminal named, or one
+  // this process cannot open) it gets the stream and draws its own: it is never refused for it.
+  async function directFace(client: ClientLink, hello: Hello): Promise<void> {
+    if (!hello.tty) return;
+    let terminal: ClientTerminal;
+    try {
+      terminal = openClientTerminal(hello.tty);
+    } catch (error) {
+      log.write(`drawing the client's terminal ${hello.tty} failed (${error instanceof Error ? error.message : String(error)}): it draws its own`);
+      return;
+    }
+    const face = await openTerminalFace(terminal, hello, hello.documentPath ?? host.latest.view?.documentPath ?? null, {
+      input: (data) => onMessage(client, { t: 'input', data }),
+      resized: (cols, rows) => sized(client, cols, rows),
+      command: (command) => onMessage(client, { t: 'command', command }),
+      detach: () => onMessage(client, { t: 'detach' }),
+      edit: (path) => client.send({ t: 'edit', path }),
+    });
+    client.setFace(face);
+    client.size = bounded(face.size().cols, face.size().rows);
+  }
+
   // welcome, then the screen as it is now, then the latest title, status and document, then the stream.
-  async function paint(client: ClientLink): Promise<void> {
+  async function paint(client: ClientLink, hello: Hello): Promise<void> {
+    await directFace(client, hello);
     follow(client);
-    const welcome = encodeFrame({ t: 'welcome', version: WIRE_VERSION, run: info() });
+    const welcome = encodeFrame({ t: 'welcome', version: WIRE_VERSION, run: info(), ...(client.face ? { direct: true } : {}) });
     const screen = await host.screen.repaint(); // frames broadcast meanwhile are held for this client
     const first: ServerMessage[] = [];
     if (host.latest.childRunning) first.push({ t: 'child', state: 'started' });
@@ -139,7 +175,7 @@ async function start(spec: RunSpec): Promise<Started> {
     if (host.latest.title) first.push({ t: 'title', title: host.latest.title });
     if (host.latest.view) first.push({ t: 'status', view: host.latest.view });
     if (host.latest.document) first.push({ t: 'document', path: host.latest.document.path, text: host.latest.document.text });
-    client.goLive([welcome, ...first.map((m) => encodeFrame(m))]);
+    client.goLive(welcome, first);
   }
   const server: Server = createServer((socket: Socket) => {
     const client = openClientLink(socket, {
@@ -156,10 +192,10 @@ async function start(spec: RunSpec): Promise<Started> {
     socketPath = await listenPrivate(server, socketDir, spec.id);
   } catch (error) {
     release();
+    log.close();
     throw error;
   }
 
-  const log = openLog(spec.logPath);
   const onSignal = (signal: NodeJS.Signals) => {
     endedBy ??= signal;
     abort.abort();

@@ -25,8 +25,31 @@ export interface RunInfo {
   status: StatusView | null;
 }
 
+// An attach client on a terminal names it (`tty`): the server then opens that terminal and draws it
+// itself, as tmux does, and the rest of the hello is what the face needs of the client's side.
+export interface Hello {
+  t: 'hello';
+  version: number;
+  role: 'attach' | 'query';
+  cols?: number;
+  rows?: number;
+  face?: 'split' | 'plain';
+  /** the client's terminal device (/dev/pts/N): the server draws it directly when it can open it */
+  tty?: string;
+  /** the terminal that started the run (plain keeps what was printed there before the first paint) */
+  starter?: boolean;
+  /** the client's $TERM, NO_COLOR and $FLOWER_PTY_PREFIX, for a face drawn by the server */
+  term?: string;
+  noColor?: boolean;
+  prefix?: string;
+  /** --plain's detach key (one control byte) */
+  detachKey?: string;
+  /** the step's document, shown before the server's own word on it */
+  documentPath?: string;
+}
+
 export type ClientMessage =
-  | { t: 'hello'; version: number; role: 'attach' | 'query'; cols?: number; rows?: number; face?: 'split' | 'plain' }
+  | Hello
   | { t: 'input'; data: string }
   | { t: 'resize'; cols: number; rows: number }
   | { t: 'command'; command: HostCommand }
@@ -34,10 +57,15 @@ export type ClientMessage =
   /** answered by { t: 'info' } */
   | { t: 'info' }
   /** end the run cleanly; answered by { t: 'bye' } when done */
-  | { t: 'kill' };
+  | { t: 'kill' }
+  /** the editor the server asked for (`edit`) has ended */
+  | { t: 'edited'; ok: boolean; problem?: string };
 
 export type ServerMessage =
-  | { t: 'welcome'; version: number; run: RunInfo }
+  /** `direct`: the server opened the client's terminal and draws it; face messages do not come on the wire */
+  | { t: 'welcome'; version: number; run: RunInfo; direct?: boolean }
+  /** a direct client runs the person's editor on this file in its terminal, then says `edited` */
+  | { t: 'edit'; path: string }
   /** then the server closes the connection */
   | { t: 'refused'; reason: string }
   /** ANSI that repaints claude's current screen */
@@ -181,6 +209,10 @@ const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Num
 const isDimension = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 10000;
 const isOneOf = <T extends string>(values: readonly T[], v: unknown): v is T => typeof v === 'string' && (values as readonly string[]).includes(v);
 const isNullable = <T>(guard: (v: unknown) => v is T, v: unknown): v is T | null => v === null || guard(v);
+const isShortString = (max: number) => (v: unknown): v is string => typeof v === 'string' && v.length <= max;
+const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
+// the hello's optional strings and flags, each with its guard (a path is bounded like PATH_MAX)
+const HELLO_EXTRAS = { tty: isShortString(64), starter: isBoolean, term: isShortString(64), noColor: isBoolean, prefix: isShortString(16), detachKey: isShortString(1), documentPath: isShortString(4096) } as const;
 
 const HOST_COMMANDS: readonly HostCommand[] = ['force-handoff', 'hold', 'release', 'quit', 'edit-document'];
 const PHASES: readonly StatusView['phase'][] = ['starting', 'working', 'near', 'writing', 'review', 'respawning', 'stopped'];
@@ -246,10 +278,15 @@ export function parseClientMessage(v: unknown): ClientMessage | null {
       if (v.cols !== undefined && !isDimension(v.cols)) return null;
       if (v.rows !== undefined && !isDimension(v.rows)) return null;
       if (v.face !== undefined && !isOneOf(['split', 'plain'] as const, v.face)) return null;
-      const hello: Extract<ClientMessage, { t: 'hello' }> = { t: 'hello', version: v.version as number, role: v.role };
+      const hello: Hello = { t: 'hello', version: v.version as number, role: v.role };
       if (v.cols !== undefined) hello.cols = v.cols as number;
       if (v.rows !== undefined) hello.rows = v.rows as number;
       if (v.face !== undefined) hello.face = v.face;
+      for (const [key, guard] of Object.entries(HELLO_EXTRAS) as Array<[keyof typeof HELLO_EXTRAS, (x: unknown) => boolean]>) {
+        if (v[key] === undefined) continue;
+        if (!guard(v[key])) return null;
+        (hello as unknown as Fields)[key] = v[key];
+      }
       return hello;
     }
     case 'input':
@@ -264,6 +301,10 @@ export function parseClientMessage(v: unknown): ClientMessage | null {
       return { t: 'info' };
     case 'kill':
       return { t: 'kill' };
+    case 'edited': {
+      if (!isBoolean(v.ok) || (v.problem !== undefined && !isShortString(1000)(v.problem))) return null;
+      return v.problem === undefined ? { t: 'edited', ok: v.ok } : { t: 'edited', ok: v.ok, problem: v.problem };
+    }
     default:
       return null;
   }
@@ -274,8 +315,11 @@ export function parseServerMessage(v: unknown): ServerMessage | null {
   switch (v.t) {
     case 'welcome': {
       const run = parseRunInfo(v.run);
-      return Number.isInteger(v.version) && run ? { t: 'welcome', version: v.version as number, run } : null;
+      if (!Number.isInteger(v.version) || !run || (v.direct !== undefined && !isBoolean(v.direct))) return null;
+      return v.direct === undefined ? { t: 'welcome', version: v.version as number, run } : { t: 'welcome', version: v.version as number, run, direct: v.direct };
     }
+    case 'edit':
+      return isString(v.path) ? { t: 'edit', path: v.path } : null;
     case 'refused':
       return isString(v.reason) ? { t: 'refused', reason: v.reason } : null;
     case 'screen':

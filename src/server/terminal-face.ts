@@ -1,0 +1,103 @@
+// A face drawn by the run server on a client's own terminal (direct mode): the plain or split host
+// runs here, on the terminal the server opened, so a key and its echo cross no client process (the
+// client waits, as a tmux client does). What only the client's side can do, it is asked for: run
+// the person's editor (the terminal's job control is the client's), report a new terminal size.
+
+import type { Host, HostCommand } from '../hosts/host.js';
+import type { ClientTerminal } from '../adapters/client-terminal.js';
+import type { Hello, ServerMessage } from './wire.js';
+import { feedFace, paintPrefix } from './face-feed.js';
+
+// A terminal that does not take its last bytes (a frozen ssh) is closed anyway after this.
+const RESTORE_WAIT_MS = 2_000;
+
+export interface TerminalFace {
+  /** the size claude's pty should have for this client */
+  size(): { cols: number; rows: number };
+  show(message: ServerMessage): void;
+  /** the client's terminal is now this size */
+  terminalResized(cols: number, rows: number): void;
+  /** bytes its terminal has not taken yet */
+  backlog(): number;
+  /** the client's answer to an `edit` */
+  edited(result: { ok: boolean; problem?: string }): void;
+  /** gives the terminal back as it was, then calls `then` once the bytes are out; safe to call twice */
+  restore(then?: () => void): void;
+}
+
+export interface TerminalFaceEvents {
+  input(data: string): void;
+  /** claude's size for this client changed (the split view's pane follows the terminal) */
+  resized(cols: number, rows: number): void;
+  command(command: HostCommand): void;
+  detach(): void;
+  /** ask the client to edit `path`; its answer comes back through edited() */
+  edit(path: string): void;
+}
+
+export async function openTerminalFace(terminal: ClientTerminal, hello: Hello, documentPath: string | null, on: TerminalFaceEvents): Promise<TerminalFace> {
+  const face = hello.face ?? 'split';
+  const io = { stdin: terminal.input, stdout: terminal.output, stderr: terminal.output };
+  let editing: ((result: { ok: boolean; problem?: string }) => void) | null = null;
+  let host: Host;
+  if (face === 'plain') {
+    const { createPlainHost } = await import('../hosts/plain-host.js');
+    host = createPlainHost(io);
+    const key = hello.detachKey ?? null;
+    host.onInput((data) => (key !== null && data === key ? on.detach() : on.input(data)));
+  } else {
+    const { createSplitHost } = await import('../hosts/split-host.js');
+    const env: Record<string, string | undefined> = { TERM: hello.term, ...(hello.noColor ? { NO_COLOR: '1' } : {}), ...(hello.prefix ? { FLOWER_PTY_PREFIX: hello.prefix } : {}) };
+    host = createSplitHost({
+      ...io,
+      env,
+      documentPath,
+      onDetach: on.detach,
+      edit: (path) =>
+        new Promise((resolve) => {
+          editing = resolve;
+          on.edit(path);
+        }),
+    });
+    host.onInput(on.input);
+  }
+  host.onResize(on.resized);
+  host.onCommand(on.command);
+  const prefix = paintPrefix(face, hello.starter ?? false);
+  let restored = false;
+  const edited = (result: { ok: boolean; problem?: string }): void => {
+    const resolve = editing;
+    editing = null;
+    resolve?.(result);
+  };
+
+  return {
+    size: () => host.size(),
+    show(message) {
+      if (!restored) feedFace(host, message, prefix);
+    },
+    terminalResized: (cols, rows) => terminal.resize(cols, rows),
+    backlog: () => terminal.backlog(),
+    edited,
+    restore(then) {
+      if (restored) return then?.();
+      restored = true;
+      // An editor the client never reported on is over for us: the face takes nothing back.
+      edited({ ok: false });
+      try {
+        host.restore();
+      } catch {
+        // a terminal that is gone cannot be given back
+      }
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        terminal.close();
+        then?.();
+      };
+      terminal.drained(finish);
+      setTimeout(finish, RESTORE_WAIT_MS).unref();
+    },
+  };
+}
