@@ -48,16 +48,20 @@ function workdir() {
 /** pids of the `flower-pty __serve` processes whose XDG_RUNTIME_DIR is `runtime` */
 export function serverPids(runtime) {
   const pids = [];
+  const parents = new Map();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
       if (!readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('\u0000__serve\u0000')) continue;
-      if (readFileSync(`/proc/${name}/environ`, 'utf8').split('\u0000').includes(`XDG_RUNTIME_DIR=${runtime}`)) pids.push(Number(name));
+      if (!readFileSync(`/proc/${name}/environ`, 'utf8').split('\u0000').includes(`XDG_RUNTIME_DIR=${runtime}`)) continue;
+      pids.push(Number(name));
+      parents.set(Number(name), Number(/^\d+ \(.*\) \S (\d+)/.exec(readFileSync(`/proc/${name}/stat`, 'utf8'))?.[1]));
     } catch {
       // gone meanwhile
     }
   }
-  return pids;
+  // a server's child between fork and exec still shows the server's command line: not a second server
+  return pids.filter((pid) => !pids.includes(parents.get(pid) ?? -1));
 }
 
 function endServers(runtime) {

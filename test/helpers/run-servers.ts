@@ -16,18 +16,23 @@ export function runtimeDir(root: string): string {
 /** pids of `flower-pty __serve` processes whose XDG_RUNTIME_DIR is `runtime` */
 export function serverPids(runtime: string): number[] {
   const pids: number[] = [];
+  const parents = new Map<number, number>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8');
       if (!cmdline.includes('\u0000__serve\u0000')) continue;
       const environ = readFileSync(`/proc/${name}/environ`, 'utf8').split('\u0000');
-      if (environ.includes(`XDG_RUNTIME_DIR=${runtime}`)) pids.push(Number(name));
+      if (!environ.includes(`XDG_RUNTIME_DIR=${runtime}`)) continue;
+      pids.push(Number(name));
+      parents.set(Number(name), Number(/^\d+ \(.*\) \S (\d+)/.exec(readFileSync(`/proc/${name}/stat`, 'utf8'))?.[1]));
     } catch {
       // gone meanwhile, or not ours to read
     }
   }
-  return pids;
+  // A server's child between fork and exec (git, claude, the notify command) still shows the server's
+  // command line for a moment: it is not a second server.
+  return pids.filter((pid) => !pids.includes(parents.get(pid) ?? -1));
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
