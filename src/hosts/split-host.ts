@@ -112,13 +112,25 @@ export function createSplitHost(o: SplitHostOptions): Host {
   const decoder = new StringDecoder('utf8');
 
   const frames = createFrameScheduler(drawFrame);
+  // Most frames are claude's output alone (an echo, a spinner): those repaint the session pane's
+  // cells and draw the diff, without blessed re-rendering every element (a third of a keystroke's
+  // cost). Anything else (status, labels, layout, the document, help) asks for a whole render.
+  let wholeFrame = true;
+  const redraw = (): void => {
+    wholeFrame = true;
+    frames.request();
+  };
+  const sessionChanged = (): void => frames.request();
 
   const emitInput = listeners.input;
   const emitCommand = listeners.command;
 
   function drawFrame(): void {
     if (restored || suspended) return;
-    screen.render();
+    const whole = wholeFrame || !help.hidden;
+    wholeFrame = false;
+    if (whole || !pane.repaint()) screen.render();
+    else screen.draw(0, (screen.height as number) - 1);
     const cursor = focus === 'session' && childRunning && help.hidden ? pane.cursor() : null;
     if (cursor) {
       program.cup(cursor.y, cursor.x);
@@ -164,13 +176,13 @@ export function createSplitHost(o: SplitHostOptions): Host {
       pane.resize(cols, rows);
       listeners.resize(cols, rows);
     }
-    frames.request();
+    redraw();
   }
 
   function refreshStatus(): void {
     if (!view) return;
     const hint = focus === 'document' ? `document: j/k scroll · Tab back · ${prefixLabel} ? keys` : `${prefixLabel} ? for keys`;
-    if (statusBar.update(view, { hint, message: flash ?? message })) frames.request();
+    if (statusBar.update(view, { hint, message: flash ?? message })) redraw();
   }
 
   // The outer terminal's title carries the state too, as in --plain (a tab shows it when hidden).
@@ -193,7 +205,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
 
   function showDocument(path: string, text: string | null): void {
     documentPane.showDocument(path, text);
-    frames.request();
+    redraw();
   }
 
   function readDocument(path: string): string | null {
@@ -229,7 +241,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
     if (restored) return;
     showDocument(path, readDocument(path));
     if (!result.ok && result.problem) showFlash(result.problem);
-    frames.request();
+    redraw();
   }
 
   function command(c: PaneCommand): void {
@@ -276,7 +288,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
       default:
         documentPane.scroll(c);
     }
-    frames.request();
+    redraw();
   }
 
   function act(action: KeyAction): void {
@@ -292,7 +304,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
     if (!text) return;
     if (!help.hidden) {
       help.hide(); // any key closes the help, and is used up doing so
-      frames.request();
+      redraw();
       return;
     }
     const { events, rest } = extractMouse(text);
@@ -305,7 +317,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
     if (route?.to === 'child') pane.input(route.data);
     else if (route?.to === 'document') {
       documentPane.scroll(route.scroll === 'up' ? 'scroll-up' : 'scroll-down');
-      frames.request();
+      redraw();
     }
   }
 
@@ -318,7 +330,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
   const initial = o.documentPath ? readDocument(o.documentPath) : null;
   if (o.documentPath && initial !== null) showDocument(o.documentPath, initial);
   else documentPane.showNote('starting…');
-  frames.request();
+  redraw();
 
   return {
     size() {
@@ -327,13 +339,13 @@ export function createSplitHost(o: SplitHostOptions): Host {
     ...listeners.ports,
     childOutput(data) {
       modes.push(data);
-      pane.write(data, () => frames.request());
+      pane.write(data, sessionChanged);
     },
     childTitle(title) {
       childTitle = title;
       labels();
       writeTitle();
-      frames.request();
+      redraw();
     },
     status(next) {
       if (view && next.note !== view.note) message = null;
@@ -345,7 +357,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
     message(text) {
       message = text;
       // Between generations the session pane is free: say it there too, as the plain host does.
-      if (!childRunning) pane.write(`\r\n\u001b[1mflower-pty:\u001b[0m ${text}\r\n`, () => frames.request());
+      if (!childRunning) pane.write(`\r\n\u001b[1mflower-pty:\u001b[0m ${text}\r\n`, () => redraw());
       refreshStatus();
     },
     documentChanged(path, text) {
@@ -354,7 +366,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
     childStarted() {
       if (childEverEnded) pane.reset();
       childRunning = true;
-      frames.request();
+      redraw();
     },
     childEnded() {
       childRunning = false;
@@ -362,8 +374,8 @@ export function createSplitHost(o: SplitHostOptions): Host {
       // A crashed child leaves its modes on (app cursor, paste...): turn them off in the emulator.
       const reset = modes.resetSequence();
       modes = createModeTracker();
-      if (reset) pane.write(reset, () => frames.request());
-      frames.request();
+      if (reset) pane.write(reset, () => redraw());
+      redraw();
     },
     restore() {
       if (restored) return;

@@ -23,6 +23,9 @@ export interface SessionPane {
   readonly term: XTerminal;
   /** child output; `parsed` runs once the emulator has applied it */
   write(data: string, parsed?: () => void): void;
+  /** repaints only the pane's cells into the screen buffer where the last full render put them
+   * (false: never rendered yet); the caller then draws the screen's diff */
+  repaint(): boolean;
   /** a person's keys for the child: they come back through `onReply` */
   input(data: string): void;
   resize(cols: number, rows: number): void;
@@ -79,45 +82,62 @@ export function createSessionPane(opts: {
   });
 
   let origin: { x: number; y: number } | null = null;
+  let area: { x0: number; y0: number; width: number; height: number } | null = null;
   const reuse = term.buffer.active.getNullCell();
+  const lines = () => (opts.screen as unknown as { lines: Row[] }).lines;
 
-  // Runs inside screen.render(), after blessed drew the box: overwrite the inner area with the emulator.
-  box.on('render', (coords: { xi: number; xl: number; yi: number; yl: number }) => {
-    const el = box as unknown as { ileft: number; itop: number; iright: number; ibottom: number };
-    const lines = (opts.screen as unknown as { lines: Row[] }).lines;
-    const x0 = coords.xi + el.ileft;
-    const y0 = coords.yi + el.itop;
-    const width = Math.min(term.cols, coords.xl - el.iright - x0);
-    const height = Math.min(term.rows, coords.yl - el.ibottom - y0);
-    origin = { x: x0, y: y0 };
+  // Copies the emulator's viewport into the screen buffer's cells in `area`; a row is marked for
+  // blessed's diff only when one of its cells changed, so a keystroke's echo compares one row, not all.
+  function paint(): void {
+    if (!area) return;
+    const { x0, y0, width, height } = area;
+    const rows = lines();
     const buffer = term.buffer.active;
     for (let y = 0; y < height; y++) {
-      const row = lines[y0 + y];
+      const row = rows[y0 + y];
       if (!row) continue;
       const line = buffer.getLine(buffer.viewportY + y);
       let wide = '';
+      let changed = false;
       for (let x = 0; x < width; x++) {
         const target = row[x0 + x];
         if (!target) continue;
         const cell = line?.getCell(x, reuse);
+        let attr: number;
+        let ch: string;
         if (!cell) {
-          target[0] = (DEFAULT_COLOR << 9) | DEFAULT_COLOR;
-          target[1] = ' ';
-          continue;
-        }
-        target[0] = cellAttr(cell);
-        const chars = cell.getChars();
-        if (cell.getWidth() === 0) {
-          // The right half of a wide character: blessed eats a space after what it knows is wide
-          // (CJK); after an emoji its older table calls narrow, only an empty cell keeps columns right.
-          target[1] = blessedWidth(wide) === 2 ? ' ' : '';
+          attr = (DEFAULT_COLOR << 9) | DEFAULT_COLOR;
+          ch = ' ';
         } else {
-          target[1] = chars || ' ';
-          wide = chars;
+          attr = cellAttr(cell);
+          const chars = cell.getChars();
+          if (cell.getWidth() === 0) {
+            // The right half of a wide character: blessed eats a space after what it knows is wide
+            // (CJK); after an emoji its older table calls narrow, only an empty cell keeps columns right.
+            ch = blessedWidth(wide) === 2 ? ' ' : '';
+          } else {
+            ch = chars || ' ';
+            wide = chars;
+          }
+        }
+        if (target[0] !== attr || target[1] !== ch) {
+          target[0] = attr;
+          target[1] = ch;
+          changed = true;
         }
       }
-      row.dirty = true;
+      if (changed) row.dirty = true;
     }
+  }
+
+  // Runs inside screen.render(), after blessed drew the box: overwrite the inner area with the emulator.
+  box.on('render', (coords: { xi: number; xl: number; yi: number; yl: number }) => {
+    const el = box as unknown as { ileft: number; itop: number; iright: number; ibottom: number };
+    const x0 = coords.xi + el.ileft;
+    const y0 = coords.yi + el.itop;
+    area = { x0, y0, width: Math.min(term.cols, coords.xl - el.iright - x0), height: Math.min(term.rows, coords.yl - el.ibottom - y0) };
+    origin = { x: x0, y: y0 };
+    paint();
   });
 
   return {
@@ -125,6 +145,11 @@ export function createSessionPane(opts: {
     term,
     write(data, parsed) {
       term.write(data, parsed);
+    },
+    repaint() {
+      if (!area) return false;
+      paint();
+      return true;
     },
     input(data) {
       // Through the emulator rather than straight to the child: after user input xterm parses the next
