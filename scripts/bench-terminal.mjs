@@ -298,13 +298,17 @@ export async function throughput({ mb = 50 } = {}) {
   });
 }
 
+// Idle is measured once start-up has settled: V8 collects what start-up left behind (its memory
+// reducer) for some seconds after a node process starts, a cost of starting, not of idling.
+const SETTLE_MS = 10_000;
+
 // Idle CPU: the supervisor (and the tmux server) with the child sitting idle for `seconds`.
 export async function idle({ seconds = 60 } = {}) {
   return perPath(
     echoProgram,
     async ({ run, launch }) => {
       await run.until((o) => o.includes('ready'), 20_000);
-      await sleep(1000);
+      await sleep(SETTLE_MS);
       const pids = launch.serverPid ? [launch.serverPid()] : [run.pty.pid, ...(launch.servers?.() ?? [])];
       const total = () => pids.reduce((sum, pid) => sum + cpuOf(pid), 0);
       const c0 = total();
@@ -326,7 +330,7 @@ export async function idleDetached({ seconds = 60 } = {}) {
       const [server] = launch.servers();
       process.kill(run.pty.pid, 'SIGHUP');
       await Promise.race([run.exited, sleep(5000)]);
-      await sleep(1000);
+      await sleep(SETTLE_MS);
       const c0 = cpuOf(server);
       await sleep(seconds * 1000);
       const cpu = cpuOf(server) - c0;

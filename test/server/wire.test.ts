@@ -38,6 +38,9 @@ const run: RunInfo = {
 const clientMessages: ClientMessage[] = [
   { t: 'hello', version: WIRE_VERSION, role: 'attach', cols: 200, rows: 60, face: 'split' },
   { t: 'hello', version: WIRE_VERSION, role: 'query' },
+  { t: 'hello', version: WIRE_VERSION, role: 'attach', cols: 80, rows: 24, face: 'plain', tty: '/dev/pts/3', starter: true, term: 'xterm-256color', noColor: false, prefix: 'C-b', detachKey: '\u001d', documentPath: '/w/doc.md' },
+  { t: 'edited', ok: true },
+  { t: 'edited', ok: false, problem: 'the editor "vi" ended with code 1' },
   { t: 'input', data: 'héllo 交接 😀\x1b[A\r' },
   { t: 'resize', cols: 80, rows: 24 },
   { t: 'command', command: 'force-handoff' },
@@ -48,6 +51,8 @@ const clientMessages: ClientMessage[] = [
 const serverMessages: ServerMessage[] = [
   { t: 'welcome', version: WIRE_VERSION, run },
   { t: 'welcome', version: WIRE_VERSION, run: { ...run, workbench: null, status: null } },
+  { t: 'welcome', version: WIRE_VERSION, run, direct: true },
+  { t: 'edit', path: '/w/doc.md' },
   { t: 'refused', reason: versionMismatchReason(0) },
   { t: 'screen', data: '\x1b[H\x1b[2J\x1b[1;31mred 😀', cols: 200, rows: 60 },
   { t: 'output', data: 'out\r\n' },
@@ -248,6 +253,12 @@ t.test('the guards check every field', async (t) => {
     { t: 'hello', version: 1, role: 'attach', cols: 0 },
     { t: 'hello', version: 1, role: 'attach', rows: 1.5 },
     { t: 'hello', version: 1, role: 'attach', face: 'fancy' },
+    { t: 'hello', version: 1, role: 'attach', tty: 3 },
+    { t: 'hello', version: 1, role: 'attach', tty: `/dev/pts/${'9'.repeat(100)}` },
+    { t: 'hello', version: 1, role: 'attach', detachKey: 'ab' },
+    { t: 'hello', version: 1, role: 'attach', starter: 'yes' },
+    { t: 'edited', ok: 'yes' },
+    { t: 'edited', ok: false, problem: 'x'.repeat(2000) },
     { t: 'input', data: 7 },
     { t: 'resize', cols: 80 },
     { t: 'resize', cols: 80, rows: 1e9 },
@@ -257,6 +268,8 @@ t.test('the guards check every field', async (t) => {
   for (const v of badClient) t.equal(parseClientMessage(v), null, JSON.stringify(v));
   const badServer: unknown[] = [
     { t: 'welcome', version: 1, run: { ...run, pid: '1' } },
+    { t: 'welcome', version: 1, run, direct: 'yes' },
+    { t: 'edit', path: 7 },
     { t: 'welcome', version: 1, run: { ...run, status: { ...view, phase: 'dancing' } } },
     { t: 'info', run: { ...run, status: { ...view, reviewLeft: 'soon' } } },
     { t: 'info', run: { ...run, workbench: 3 } },

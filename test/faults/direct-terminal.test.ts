@@ -1,0 +1,75 @@
+// Direct mode against a real run server (fake claude): a client that names its terminal is drawn by
+// the server itself, as tmux draws its clients, so its keys and claude's output never cross the
+// socket, and on detach the terminal is given back before the client hears bye. A terminal the
+// server cannot open is streamed to instead: the client draws it, as before.
+import t, { type Test } from 'tap';
+import { createConnection, type Socket } from 'node:net';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { spawn } from '@lydell/node-pty';
+import { startFake } from './fake-flower.js';
+import { oneRun } from '../helpers/run-servers.js';
+import { createFrameReader, encodeFrame, parseServerMessage, WIRE_VERSION, type ClientMessage, type ServerMessage } from '../../src/server/wire.js';
+
+async function connect(t: Test, socketPath: string): Promise<{ socket: Socket; frames: ServerMessage[]; at: (t: ServerMessage['t']) => number; send: (m: ClientMessage) => void }> {
+  const socket = createConnection(socketPath);
+  t.teardown(() => socket.destroy());
+  socket.on('error', () => undefined);
+  await new Promise((resolve) => socket.once('connect', resolve));
+  const frames: ServerMessage[] = [];
+  const reader = createFrameReader<ServerMessage>({ validate: parseServerMessage, onMessage: (m) => frames.push(m), onError: (e) => t.fail(e) });
+  socket.on('data', (c: Buffer) => reader.push(c));
+  return { socket, frames, at: (type) => frames.findIndex((m) => m.t === type), send: (m) => socket.write(encodeFrame(m)) };
+}
+
+t.test('a client naming its terminal is drawn there by the server; detach gives the terminal back before bye', async (t) => {
+  const f = startFake({ t, script: { default: { steps: [{ modes: true }] } }, prompt: 'go', flowerArgs: ['--plain'] });
+  await f.run.waitFor(() => f.run.output().includes('modes on'), 15_000, 'modes on');
+  const run = await oneRun(f.runtime);
+  // the person's second terminal: a pty whose slave a program holds
+  const term = spawn('sleep', ['600'], { cols: 90, rows: 20 });
+  t.teardown(() => term.kill('SIGKILL'));
+  const ttyPath = (term as unknown as { _pty: string })._pty;
+  let seen = '';
+  term.onData((d) => (seen += d));
+  const c = await connect(t, run.socket);
+  // What a real client does on bye: print its last line on its terminal. Whatever the server wrote
+  // there before sending bye is ahead of it in the terminal's queue.
+  let printed = false;
+  c.socket.on('data', () => {
+    if (printed || c.at('bye') < 0) return;
+    printed = true;
+    const fd = openSync(ttyPath, 'w');
+    writeSync(fd, 'CLIENT-LAST-LINE');
+    closeSync(fd);
+  });
+  c.send({ t: 'hello', version: WIRE_VERSION, role: 'attach', cols: 90, rows: 20, face: 'plain', tty: ttyPath });
+  await f.run.waitFor(() => c.at('welcome') >= 0, 15_000, 'the welcome');
+  t.equal((c.frames[0] as Extract<ServerMessage, { t: 'welcome' }>).direct, true, 'the server draws this terminal');
+  await f.run.waitFor(() => seen.includes('modes on'), 15_000, 'the first paint on the terminal itself');
+  term.write('typed in the second terminal\r');
+  await f.run.waitFor(() => seen.includes('echo: typed in the second terminal'), 15_000, 'the echo on the second terminal');
+  await f.run.waitFor(() => f.run.output().includes('echo: typed in the second terminal'), 15_000, 'the echo on the first');
+  t.same(c.frames.map((m) => m.t), ['welcome'], 'no screen, output or status frame crossed the socket');
+  c.send({ t: 'detach' });
+  await f.run.waitFor(() => c.at('bye') >= 0, 15_000, 'the bye');
+  t.same(c.frames.at(-1), { t: 'bye', reason: 'detached' });
+  await f.run.waitFor(() => seen.includes('CLIENT-LAST-LINE'), 15_000, "the client's last line");
+  const last = seen.indexOf('CLIENT-LAST-LINE');
+  for (const [name, seq] of [['alt screen', '\u001b[?1049l'], ['mouse', '\u001b[?1000l'], ['bracketed paste', '\u001b[?2004l']]) {
+    const at = seen.lastIndexOf(seq!);
+    t.ok(at >= 0 && at < last, `${name} reset on the terminal before the client's last line`);
+  }
+});
+
+t.test('a terminal the server cannot open is streamed to: the client draws it from the frames', async (t) => {
+  const f = startFake({ t, script: { default: { steps: [] } }, prompt: 'go', flowerArgs: ['--plain'] });
+  await f.run.waitFor(() => f.run.output().includes('fake>'), 15_000, 'the prompt');
+  const run = await oneRun(f.runtime);
+  const c = await connect(t, run.socket);
+  c.send({ t: 'hello', version: WIRE_VERSION, role: 'attach', cols: 80, rows: 24, face: 'plain', tty: '/dev/null' });
+  await f.run.waitFor(() => c.at('screen') >= 0, 15_000, 'a screen frame');
+  t.notOk((c.frames[0] as Extract<ServerMessage, { t: 'welcome' }>).direct, 'not drawn by the server');
+  t.match((c.frames[c.at('screen')] as Extract<ServerMessage, { t: 'screen' }>).data, /fake>/, 'the screen comes on the wire');
+  c.send({ t: 'input', data: 'streamed\r' });
+  await f.run.waitFor(() => c.frames.some((m) => m.t === 'output' && m.data.includes('echo: streamed')), 15_000, 'the echo as an output frame');
+});

@@ -1,0 +1,70 @@
+// The server's side of a client's terminal (direct mode): only a terminal device path is opened,
+// output written there reaches the terminal, keys typed there are read, a size reported by the
+// client is taken as the terminal's, and a terminal that stopped reading does not block the writer.
+import t, { type Test } from 'tap';
+import { spawn } from '@lydell/node-pty';
+import { openClientTerminal } from '../../src/adapters/client-terminal.js';
+
+function terminal(t: Test) {
+  // a pty whose slave a program holds, as a person's terminal is held by their shell
+  const pty = spawn('sleep', ['600'], { cols: 80, rows: 24 });
+  t.teardown(() => pty.kill('SIGKILL'));
+  let seen = '';
+  pty.onData((d) => (seen += d));
+  return { pty, path: (pty as unknown as { _pty: string })._pty, seen: () => seen };
+}
+
+const until = async (what: string, ok: () => boolean, ms = 5_000) => {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+t.test('anything but a terminal device path is refused with the reason', async (t) => {
+  t.throws(() => openClientTerminal('/etc/passwd'), /is not a terminal device path/);
+  t.throws(() => openClientTerminal('/dev/null'), /is not a terminal device path/);
+  t.throws(() => openClientTerminal('/dev/pts/../../etc/passwd'), /is not a terminal device path/);
+  t.throws(() => openClientTerminal('/dev/pts/999999'), /ENOENT/);
+});
+
+t.test('output reaches the terminal, keys come back, a reported size is the terminal\'s', async (t) => {
+  const term = terminal(t);
+  t.match(term.path, /^\/dev\/pts\/\d+$/);
+  const c = openClientTerminal(term.path);
+  t.teardown(() => c.close());
+  t.equal(c.output.columns, 80, 'the size read from the terminal itself');
+  c.output.write('drawn by the server\r\n');
+  await until('the output at the terminal', () => term.seen().includes('drawn by the server'));
+  let keys = '';
+  c.input.setRawMode(true);
+  c.input.on('data', (d: Buffer) => (keys += d.toString()));
+  term.pty.write('typed');
+  await until('the keys', () => keys === 'typed');
+  let resized = 0;
+  c.output.on('resize', () => resized++);
+  c.resize(100, 30);
+  c.resize(100, 30); // the same size again: nothing to tell
+  t.same([c.output.columns, c.output.rows, resized], [100, 30, 1]);
+  let drained = false;
+  c.output.write('last');
+  c.drained(() => (drained = true));
+  await until('drained', () => drained);
+  c.close();
+  c.close(); // twice is harmless
+  c.drained(() => t.pass('drained after close answers at once'));
+});
+
+t.test('a terminal that stops reading (^S) does not block the writer: the backlog grows instead', async (t) => {
+  const term = terminal(t);
+  const c = openClientTerminal(term.path);
+  t.teardown(() => c.close());
+  term.pty.pause(); // the terminal takes nothing more
+  const block = 'x'.repeat(64 * 1024);
+  const t0 = Date.now();
+  for (let i = 0; i < 64; i++) c.output.write(block);
+  t.ok(Date.now() - t0 < 2_000, 'the writes returned (a blocking tty write would hang here)');
+  t.ok(c.backlog() > 0, `a backlog of ${c.backlog()} bytes waits`);
+  term.pty.resume();
+});
