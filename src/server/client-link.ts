@@ -67,7 +67,9 @@ export function openClientLink(socket: Socket, handlers: { onMessage: (link: Cli
       return face;
     },
     setFace(next) {
-      face = next;
+      // A client gone while its face was being made: give its terminal back at once.
+      if (closed) next.restore();
+      else face = next;
     },
     send(message) {
       write(Buffer.isBuffer(message) ? message : encodeFrame(message));

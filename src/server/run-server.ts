@@ -12,7 +12,7 @@ import { EXIT, FlowerError } from '../errors.js';
 import { signalExitCode } from '../commands/run.js';
 import { encodeFrame, versionMismatchReason, WIRE_VERSION, type ClientMessage, type Hello, type RunInfo, type ServerMessage } from './wire.js';
 import { openClientTerminal, type ClientTerminal } from '../adapters/client-terminal.js';
-import { openTerminalFace } from './terminal-face.js';
+import { openTerminalFace, type TerminalFace } from './terminal-face.js';
 import { createServerHost } from './server-host.js';
 import { openClientLink, type ClientLink } from './client-link.js';
 import { readRunSpec, type RunSpec } from './run-spec.js';
@@ -152,13 +152,19 @@ async function start(spec: RunSpec): Promise<Started> {
       log.write(`drawing the client's terminal ${hello.tty} failed (${error instanceof Error ? error.message : String(error)}): it draws its own`);
       return;
     }
-    const face = await openTerminalFace(terminal, hello, hello.documentPath ?? host.latest.view?.documentPath ?? null, {
-      input: (data) => onMessage(client, { t: 'input', data }),
-      resized: (cols, rows) => sized(client, cols, rows),
-      command: (command) => onMessage(client, { t: 'command', command }),
-      detach: () => onMessage(client, { t: 'detach' }),
-      edit: (path) => client.send({ t: 'edit', path }),
-    });
+    let face: TerminalFace;
+    try {
+      face = await openTerminalFace(terminal, hello, hello.documentPath ?? host.latest.view?.documentPath ?? null, {
+        input: (data) => onMessage(client, { t: 'input', data }),
+        resized: (cols, rows) => sized(client, cols, rows),
+        command: (command) => onMessage(client, { t: 'command', command }),
+        detach: () => onMessage(client, { t: 'detach' }),
+        edit: (path) => client.send({ t: 'edit', path }),
+      });
+    } catch (error) {
+      terminal.close(); // a face refused (a bad $FLOWER_PTY_PREFIX): the client hears why, in one line
+      throw error;
+    }
     client.setFace(face);
     client.size = bounded(face.size().cols, face.size().rows);
   }
