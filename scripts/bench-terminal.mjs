@@ -2,8 +2,8 @@
 // (MB/s and CPU seconds), and idle CPU, each through flower-pty --plain, the split view, tmux, and direct.
 // A part of scripts/bench.mjs; exports functions that return numbers, prints nothing itself.
 import { spawn } from '@lydell/node-pty';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync, chmodSync, readFileSync, openSync, writeSync, closeSync } from 'node:fs';
+import { execFileSync, spawn as spawnProcess } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync, chmodSync, readFileSync, openSync, writeSync, closeSync, existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -21,6 +21,34 @@ process.stdout.write('ready\\r\\n');
 process.stdin.on('data', (d) => { if (d[0] === 4) process.exit(0); process.stdout.write(d); });
 `;
 // The stream starts on a key, so a path's start-up (node's, the run server's) is not counted as streaming.
+// The floor of any Node server that draws its client's terminal: a bare relay that opens the client's
+// terminal by path (as the run server does) and copies keys to a pty and the echo back, nothing else.
+// Beside tmux it shows what Node itself costs per key, apart from anything flower-pty does.
+const RELAY_SERVER = (ptyModule) => `
+const { createServer } = require('node:net');
+const { openSync } = require('node:fs');
+const tty = require('node:tty');
+const { spawn } = require(${JSON.stringify(ptyModule)});
+const [socketPath, prog] = process.argv.slice(2);
+createServer((s) => s.once('data', (b) => {
+  const path = b.toString();
+  const input = new tty.ReadStream(openSync(path, 'r+'));
+  const output = new tty.WriteStream(openSync(path, 'r+'));
+  output._handle.setBlocking(false);
+  input.setRawMode(true);
+  const child = spawn(prog, [], { cols: 120, rows: 40 });
+  child.onData((d) => output.write(d));
+  input.on('data', (d) => child.write(d.toString()));
+  s.on('close', () => process.exit(0));
+})).listen(socketPath);
+`;
+const RELAY_CLIENT = `
+const { createConnection } = require('node:net');
+const { readlinkSync } = require('node:fs');
+const s = createConnection(process.argv[2], () => s.write(readlinkSync('/proc/self/fd/0')));
+s.on('error', () => process.exit(1));
+`;
+
 const CAT = (file) => `#!/bin/sh\nstty raw -echo\nprintf 'ready\\r\\n'\nhead -c 1 >/dev/null\ncat '${file}'\nprintf '\\n__END__\\n'\nsleep 600\n`;
 
 export function cpuOf(pid) {
@@ -219,6 +247,13 @@ export async function keystrokes({ keys = 200 } = {}) {
   const { dir, cleanup } = workdir();
   const child = echoProgram(dir);
   const paths = Object.entries(launchers(dir)).map(([name, make]) => ({ name, launch: make(child), times: [], error: null }));
+  // the bare Node relay: its server starts first, its client is the path's terminal
+  const relaySocket = join(dir, 'relay.sock');
+  writeFileSync(join(dir, 'relay-server.cjs'), RELAY_SERVER(join(REPO, 'node_modules', '@lydell', 'node-pty')));
+  writeFileSync(join(dir, 'relay-client.cjs'), RELAY_CLIENT);
+  const relay = spawnProcess(process.execPath, [join(dir, 'relay-server.cjs'), relaySocket, child], { stdio: 'ignore' });
+  for (let i = 0; i < 100 && !existsSync(relaySocket); i++) await sleep(50);
+  paths.push({ name: 'bare Node relay', launch: { file: process.execPath, args: [join(dir, 'relay-client.cjs'), relaySocket], env: process.env, cleanup: () => relay.kill('SIGKILL') }, times: [], error: null });
   try {
     for (const p of paths) p.run = start(p.launch);
     for (const p of paths) await p.run.until((o) => o.includes('ready'), 20_000).catch((error) => (p.error = String(error.message ?? error).slice(0, 120)));

@@ -57,7 +57,8 @@ console.log(`Taken ${new Date().toISOString().slice(0, 10)} on ${cpu}, ${os.cpus
 row('measure', 'path', 'value', 'reference (same run)', 'target');
 row('---', '---', '---', '---', '---');
 const direct = keys.direct ?? {};
-for (const path of PATHS) {
+// the bare Node relay: what any Node server drawing its client's terminal costs per key (scripts/bench-terminal.mjs)
+for (const path of [...PATHS, 'bare Node relay']) {
   const k = keys[path] ?? {};
   // Two noisy tails subtracted can go below zero: say so rather than print a negative cost.
   const delta = k.p99 - direct.p99;
