@@ -42,8 +42,8 @@ export function createPlainHost(io: { stdin: NodeJS.ReadStream; stdout: NodeJS.W
       // plain mode has no prefix key: every keystroke belongs to claude
     },
     childOutput(data) {
+      stdout.write(data); // the bytes first, the bookkeeping after (a keystroke's latency)
       modes.push(data);
-      stdout.write(data);
     },
     childTitle(title) {
       childTitle = title;

@@ -178,10 +178,11 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
         {
           data: (data) => {
             if (child !== self) return;
-            lastOutput = (lastOutput + data).slice(-LAST_OUTPUT_BYTES);
+            // The face first: an echo goes out before the bookkeeping (a keystroke's latency).
             const { output, title } = titles.push(data);
             if (output) face.childOutput(output);
             if (title !== null) face.childTitle(title);
+            lastOutput = (lastOutput + data).slice(-LAST_OUTPUT_BYTES);
           },
           exit: (exit) => {
             if (!self) return;

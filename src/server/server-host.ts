@@ -42,8 +42,9 @@ export function createServerHost(o: { cols: number; rows: number; broadcast: (me
     },
     command: listeners.command,
     childOutput(data) {
-      screen.write(data);
+      // The terminals first, the server's own copy of the screen after: an echo does not wait on it.
       o.broadcast({ t: 'output', data });
+      screen.write(data);
     },
     childTitle(title) {
       latest.title = title;
