@@ -5,7 +5,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { text, usageFor, type MockRequest } from '../../src/mock/messages-api.js';
 import { startFlower, handoffDoc, HANDOFF_ASK, TAKING_OVER } from '../helpers/flower-run.js';
-import { looksReady } from '../helpers/real-claude.js';
+import { looksReady, quitWithCtrlC } from '../helpers/real-claude.js';
 
 t.test('full cycle: grow, cross, hand off at the boundary, freeze, respawn, archive', async (t) => {
   // window 100k → at 50k, near 30k. Context per main request of each session: 20k, 35k, 55k, ...
@@ -98,9 +98,7 @@ t.test('full cycle: grow, cross, hand off at the boundary, freeze, respawn, arch
   // Ctrl-C twice on the idle prompt: claude exits 0, flower-pty follows and says where the lineage is.
   await run.waitForScreen(/reply 1 of/, 60_000);
   await run.waitFor(async () => looksReady(await run.screenText()), 60_000, 'idle prompt in generation 3');
-  run.pty.write('\u0003');
-  await new Promise((r) => setTimeout(r, 300));
-  run.pty.write('\u0003');
+  await quitWithCtrlC(run);
   const exit = await run.exited;
   t.equal(exit.exitCode, 0);
   t.match(run.output(), /lineage in .*manifest\.json/);

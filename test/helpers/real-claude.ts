@@ -74,6 +74,21 @@ export function looksReady(screen: string): boolean {
   return /─{10,}\n❯[^\n]*\n─{10,}/.test(screen) && !screen.includes('esc to interrupt') && !screen.includes('Enter to confirm');
 }
 
+// Ctrl-C twice, as a person quits claude at its prompt. A first Ctrl-C that lands while a turn is
+// still finishing interrupts it instead of arming the exit (older releases show the prompt a moment
+// before their turn is over): it is pressed again until claude says a second one exits.
+export async function quitWithCtrlC(run: RunningClaude, attempts = 5): Promise<void> {
+  for (let i = 0; i < attempts; i++) {
+    run.pty.write('\u0003');
+    const armed = await run.waitForScreen(/again to exit/, 3_000).then(() => true, () => false);
+    if (armed) {
+      run.pty.write('\u0003');
+      return;
+    }
+  }
+  throw new Error(`claude never offered to exit after ${attempts} Ctrl-C; screen:\n${await run.screenText()}`);
+}
+
 export function runClaude(opts: RunClaudeOptions): RunningClaude {
   const cols = opts.cols ?? 120;
   const rows = opts.rows ?? 40;
