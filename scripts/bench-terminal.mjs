@@ -20,7 +20,6 @@ process.stdin.setRawMode(true);
 process.stdout.write('ready\\r\\n');
 process.stdin.on('data', (d) => { if (d[0] === 4) process.exit(0); process.stdout.write(d); });
 `;
-// The stream starts on a key, so a path's start-up (node's, the run server's) is not counted as streaming.
 // The floor of any Node server that draws its client's terminal: a bare relay that opens the client's
 // terminal by path (as the run server does) and copies keys to a pty and the echo back, nothing else.
 // Beside tmux it shows what Node itself costs per key, apart from anything flower-pty does.
@@ -49,6 +48,7 @@ const s = createConnection(process.argv[2], () => s.write(readlinkSync('/proc/se
 s.on('error', () => process.exit(1));
 `;
 
+// The stream starts on a key, so a path's start-up (node's, the run server's) is not counted as streaming.
 const CAT = (file) => `#!/bin/sh\nstty raw -echo\nprintf 'ready\\r\\n'\nhead -c 1 >/dev/null\ncat '${file}'\nprintf '\\n__END__\\n'\nsleep 600\n`;
 
 export function cpuOf(pid) {
