@@ -57,15 +57,18 @@ export function terminalPath(stdin: NodeJS.ReadStream, stdout: NodeJS.WriteStrea
 
 export async function attachClient(o: AttachOptions): Promise<AttachResult> {
   const plain = o.plain || !o.stdout.isTTY;
-  // Only the face in use is loaded: --plain never pays for blessed (attach is a command a person waits on).
-  const { createPlainHost } = plain ? await import('../hosts/plain-host.js') : { createPlainHost: null };
-  const { createSplitHost } = plain ? { createSplitHost: null } : await import('../hosts/split-host.js');
+  const tty = o.stream ? null : terminalPath(o.stdin, o.stdout);
+  // Only the face in use is loaded, and only when this client draws: --plain never pays for blessed,
+  // and a terminal the server draws loads no face here at all (attach is a command a person waits on).
+  const loadFaces = async (): Promise<Faces> =>
+    plain ? { createPlainHost: (await import('../hosts/plain-host.js')).createPlainHost } : { createSplitHost: (await import('../hosts/split-host.js')).createSplitHost };
+  // Without a terminal to name, the stream is certain: load the face while the socket connects.
+  let faces: Faces | null = tty ? null : await loadFaces();
   const socket = await connect(o.socketPath);
   const send = (message: ClientMessage) => {
     if (!socket.destroyed) socket.write(encodeFrame(message));
   };
   const first = faceSize(plain, o.stdout);
-  const tty = o.stream ? null : terminalPath(o.stdin, o.stdout);
   const hello: Hello = { t: 'hello', version: WIRE_VERSION, role: 'attach', cols: first.cols, rows: first.rows, face: plain ? 'plain' : 'split' };
   if (tty) {
     Object.assign(hello, { tty, starter: Boolean(o.starter), term: o.env.TERM ?? 'xterm-256color', noColor: Boolean(o.env.NO_COLOR) });
@@ -122,7 +125,7 @@ export async function attachClient(o: AttachOptions): Promise<AttachResult> {
     const ignore = () => undefined;
     o.stdout.on('error', ignore);
 
-    function face(welcome: RunInfo): Host {
+    function face(welcome: RunInfo, { createPlainHost, createSplitHost }: Faces): Host {
       const documentPath = welcome.status?.documentPath ?? o.documentPath;
       if (createPlainHost) {
         const h = createPlainHost({ stdin: o.stdin, stdout: o.stdout, stderr: o.stderr });
@@ -138,7 +141,11 @@ export async function attachClient(o: AttachOptions): Promise<AttachResult> {
       return h;
     }
 
+    // Messages that came while the face was being loaded (a terminal the server could not open).
+    let held: ServerMessage[] | null = null;
+
     function onMessage(message: ServerMessage): void {
+      if (held) return void held.push(message);
       if (message.t === 'refused') return finish(new FlowerError(message.reason));
       if (message.t === 'welcome') {
         run = message.run;
@@ -148,8 +155,21 @@ export async function attachClient(o: AttachOptions): Promise<AttachResult> {
           o.stdout.on('resize', resized);
           return;
         }
+        if (!faces) {
+          held = [];
+          loadFaces().then(
+            (loaded) => {
+              faces = loaded;
+              const waiting = held!;
+              held = null;
+              for (const m of [message, ...waiting]) if (!settled) onMessage(m);
+            },
+            (error: unknown) => finish(error instanceof Error ? error : new Error(String(error))),
+          );
+          return;
+        }
         try {
-          host = face(run);
+          host = face(run, faces);
         } catch (error) {
           return finish(error as Error);
         }
@@ -188,6 +208,12 @@ export async function attachClient(o: AttachOptions): Promise<AttachResult> {
 }
 
 const SIGNALS = ['SIGHUP', 'SIGTERM', 'SIGINT'] as const;
+
+/** the one face module this client may draw with */
+interface Faces {
+  createPlainHost?: (typeof import('../hosts/plain-host.js'))['createPlainHost'];
+  createSplitHost?: (typeof import('../hosts/split-host.js'))['createSplitHost'];
+}
 
 /** the size claude gets for this terminal: all of it (plain), or the split view's session pane */
 export function faceSize(plain: boolean, stdout: NodeJS.WriteStream): { cols: number; rows: number } {

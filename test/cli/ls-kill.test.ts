@@ -11,6 +11,7 @@ import { acquireWorkbenchLock } from '../../src/adapters/workbench-lock.js';
 import { runKill } from '../../src/commands/kill.js';
 import { createManifest } from '../../src/core/manifest.js';
 import { startFakeRun, type FakeRun } from '../helpers/wire-server.js';
+import { spawn } from '@lydell/node-pty';
 
 interface Place { runtime: string; dir: string; env: Record<string, string> }
 
@@ -145,4 +146,21 @@ t.test('status says whether a run is live on the workbench and how many clients 
   t.equal(gone.code, 0, gone.err);
   t.match(gone.out, /^step work · 0 generation\(s\)/);
   t.match(gone.out, /^no live run on this workbench \(pick the lineage up with flower-pty --continue\)$/m);
+});
+
+t.test('attach from a terminal the server does not draw: the client loads its face then and keeps what came meanwhile', async (t) => {
+  const p = await place(t);
+  const run = await fake(t, p.dir, 'cccccc', { behaviour: 'stream' });
+  // a real terminal, so the client names it; the fake server answers as one that could not open it
+  const term = spawn(process.execPath, [FLOWER_BIN, 'attach', 'cccccc', '--plain'], { cols: 80, rows: 24, env: p.env, cwd: p.runtime });
+  let seen = '';
+  term.onData((d) => (seen += d));
+  const exit = await new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)));
+  const hello = run.received.find((m) => m.t === 'hello' && m.role === 'attach'); // after ls's query
+  t.match(hello, { t: 'hello', role: 'attach', face: 'plain', tty: /^\/dev\/pts\/\d+$/ }, 'the client named its terminal');
+  t.equal(exit, 0, seen);
+  const screen = seen.indexOf('STREAMED-SCREEN');
+  const output = seen.indexOf('STREAMED-OUTPUT');
+  t.ok(screen >= 0 && output > screen, 'the screen, then the output, both drawn by the client');
+  t.match(seen, /the stream is over/, "the run's last words");
 });

@@ -1,10 +1,11 @@
 // A tiny run server for tests: speaks the wire protocol with the real frame reader, answers hello,
-// info and kill like a run would, and can be told to misbehave (stay silent, refuse, send garbage).
+// info and kill like a run would, and can be told to misbehave (stay silent, refuse, send garbage),
+// or to stream a client's face to it (never drawing the client's terminal itself) and end.
 import { createServer, type Server, type Socket } from 'node:net';
 import { createFrameReader, encodeFrame, parseClientMessage, versionMismatchReason, WIRE_VERSION, type ClientMessage, type RunInfo } from '../../src/server/wire.js';
 import { listenPrivate } from '../../src/server/socket-dir.js';
 
-export type Behaviour = 'normal' | 'silent' | 'refuse' | 'garbage' | 'kill-no-bye';
+export type Behaviour = 'normal' | 'silent' | 'refuse' | 'garbage' | 'kill-no-bye' | 'stream';
 
 export interface FakeRun {
   server: Server;
@@ -48,6 +49,14 @@ export async function startFakeRun(dir: string, id: string, opts: { info?: Parti
         if (m.t === 'hello') {
           if (behaviour === 'refuse' || m.version !== WIRE_VERSION) return void (send({ t: 'refused', reason: versionMismatchReason(m.version) }), socket.end());
           send({ t: 'welcome', version: WIRE_VERSION, run: info });
+          // All in one write, right behind the welcome: a client must keep them while it loads its face.
+          if (behaviour === 'stream' && m.role === 'attach') {
+            socket.end(Buffer.concat([
+              encodeFrame({ t: 'screen', data: 'STREAMED-SCREEN\r\n', cols: 80, rows: 24 }),
+              encodeFrame({ t: 'output', data: 'STREAMED-OUTPUT\r\n' }),
+              encodeFrame({ t: 'bye', reason: 'ended', exitCode: 0, message: 'the stream is over' }),
+            ]));
+          }
         } else if (m.t === 'info') send({ t: 'info', run: info });
         else if (m.t === 'kill') {
           if (behaviour === 'normal') send({ t: 'bye', reason: 'killed', exitCode: 0 });
