@@ -15,6 +15,7 @@ import { openHookChannel, type HookChannel } from './adapters/hook-channel.js';
 import { writeRunSettings, findUserStatusLine, defaultHookCommand } from './adapters/run-settings.js';
 import { startRunLoop, type RunLoop } from './runtime/run-loop.js';
 import { createNotifier } from './adapters/notify-command.js';
+import type { FastRelay } from './adapters/fast-relay.js';
 import { readGitFacts } from './adapters/git-facts.js';
 import {
   realChildPort, realDocumentPort, realEventsPort, realLineagePort, realTranscriptPort, terminalAlert, wallClock,
@@ -51,6 +52,8 @@ export interface SuperviseOptions {
   timings?: Partial<Pick<typeof RUN_DEFAULTS, 'stopWaitMs' | 'earlyExitMs' | 'hooklessAfterMs' | 'turnHooklessAfterMs' | 'parkedRetryMs'>>;
   /** --notify-command: run for each event worth a person's attention (adapters/notify-command.ts); null or absent: none */
   notifyCommand?: string | null;
+  /** the run server's native relay for claude's pty (adapters/fast-relay.ts); absent: node-pty's streams */
+  relay?: FastRelay | null;
 }
 
 export interface SuperviseResult {
@@ -113,7 +116,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
       claude: opts.claude, claudeArgs: opts.claudeArgs, cwd: opts.cwd, cwdReal, configDir, env: opts.env,
       handoff: opts.handoff, keepAutoCompact: opts.keepAutoCompact, settingsPath,
       channel: channel ? { socketPath: channel.socketPath, token: channel.token } : null, userStatusLine, spillDir,
-      recordPrompts: opts.workbench !== null,
+      recordPrompts: opts.workbench !== null, relay: opts.relay ?? null,
     });
     // The notify command is told through its environment only, never blocks the run, and is rate-limited.
     const notifier = opts.notifyCommand

@@ -3,10 +3,14 @@
 // fd over its socket (SCM_RIGHTS); Node cannot send or receive an fd over a unix socket
 // (nodejs/node#53391), so the server opens the terminal's device path, which the client names
 // in its hello. Owns two quirks of Node's tty streams: every tty.WriteStream is made blocking
-// (nodejs/node#1771), and a tty that is not the process's own never emits 'resize'.
+// (nodejs/node#1771), and a tty that is not the process's own never emits 'resize'. A terminal may
+// be joined to the native relay (adapters/fast-relay.ts): from then on the relay alone reads and
+// writes it, until it is given back.
 
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import tty from 'node:tty';
+import type { FastRelay, TerminalBinding } from './fast-relay.js';
+import { stopReading } from './stop-reading.js';
 
 // What may wait unwritten for a terminal that stopped reading (^S, a frozen ssh) before the client is let go.
 export const MAX_TERMINAL_BACKLOG = 32 * 1024 * 1024;
@@ -14,12 +18,24 @@ export const MAX_TERMINAL_BACKLOG = 32 * 1024 * 1024;
 export interface ClientTerminal {
   readonly input: tty.ReadStream;
   readonly output: tty.WriteStream;
+  /** writes after everything already on its way (through the relay once joined) */
+  write(data: string): void;
+  /**
+   * Hands the terminal to the relay: keys other than `key` alone go straight to claude, and claude's
+   * output comes straight from the relay. Waits until what was written here is out; false when
+   * the relay cannot take it (the streams go on).
+   */
+  join(relay: FastRelay, key: string | null, input: (data: string, forwarded: boolean) => void): Promise<boolean>;
+  readonly joined: boolean;
   /** bytes written but not yet taken by the terminal */
   backlog(): number;
   /** the client saw its terminal resized (SIGWINCH goes to the client, not here) */
   resize(cols: number, rows: number): void;
-  /** calls back once everything written so far is out (or at once if the terminal is gone) */
-  drained(callback: () => void): void;
+  /**
+   * On the way out: the terminal leaves the relay for good (what it had not written goes on the
+   * stream), then calls back once everything written so far is out (at once if the terminal is gone).
+   */
+  giveBack(callback: () => void): void;
   close(): void;
 }
 
@@ -44,8 +60,9 @@ export function openClientTerminal(path: string): ClientTerminal {
     for (const fd of fds) closeSync(fd);
     throw error;
   }
-  const input = new tty.ReadStream(fds[0]!);
-  const output = new tty.WriteStream(fds[1]!);
+  const [fds0, fds1] = fds as [number, number];
+  const input = new tty.ReadStream(fds0);
+  const output = new tty.WriteStream(fds1);
   // Node makes a tty.WriteStream blocking; a terminal that stops reading would then stop the whole
   // server (every run's client, claude's pty, the hooks). Non-blocking, the backlog is bounded instead.
   (output as unknown as { _handle?: { setBlocking?: (blocking: boolean) => number } })._handle?.setBlocking?.(false);
@@ -53,11 +70,44 @@ export function openClientTerminal(path: string): ClientTerminal {
   input.on('error', () => undefined);
   output.on('error', () => undefined);
   let closed = false;
+  let joined: TerminalBinding | null = null;
+  let givenBack = false; // a join still waiting must not happen after giveBack()
+  // The relay's own output and ours would interleave if both wrote: it joins when ours is all out.
+  const quiet = (): Promise<void> =>
+    new Promise((resolve) => {
+      const check = () => (closed || output.destroyed || output.writableLength === 0 ? resolve() : output.write('', check));
+      check();
+    });
+  // Back from the relay: what it had not written yet goes first, on the stream.
+  const leave = (): void => {
+    const binding = joined;
+    joined = null;
+    const rest = binding?.leave();
+    if (rest?.length && !output.destroyed) output.write(rest);
+  };
 
   return {
     input,
     output,
-    backlog: () => output.writableLength,
+    write(data) {
+      if (joined) joined.write(data);
+      else if (!closed) output.write(data);
+    },
+    async join(relay, key, onInput) {
+      if (joined) return true;
+      await quiet();
+      if (closed || givenBack) return false;
+      // The fds opened above: libuv reopens a pty slave onto the same number, so they are the streams' own.
+      const fds = { input: fds0, output: fds1 };
+      const readAgain = stopReading(input); // keys keep their order only with one reader
+      joined = relay.join(fds, key, { input: (bytes, forwarded) => onInput(bytes.toString('utf8'), forwarded) });
+      if (!joined) readAgain();
+      return joined !== null;
+    },
+    get joined() {
+      return joined !== null;
+    },
+    backlog: () => output.writableLength + (joined?.backlog() ?? 0),
     resize(cols, rows) {
       if (closed || (output.columns === cols && output.rows === rows)) return;
       // The client's reading wins over an ioctl here: it is what the person's terminal just told it.
@@ -65,12 +115,15 @@ export function openClientTerminal(path: string): ClientTerminal {
       output.rows = rows;
       output.emit('resize');
     },
-    drained(callback) {
+    giveBack(callback) {
+      givenBack = true;
+      leave();
       if (closed || output.destroyed || output.writableLength === 0) return callback();
       output.write('', () => callback());
     },
     close() {
       if (closed) return;
+      leave(); // the relay off the fds before they close
       closed = true;
       input.destroy();
       output.destroy();

@@ -1,7 +1,12 @@
 // node-pty behind a narrow port. Owns its quirks: resize after exit throws
-// (microsoft/node-pty#827), output just before exit can be lost (#726), kill() defaults to SIGHUP.
+// (microsoft/node-pty#827), output just before exit can be lost (#726), kill() defaults to SIGHUP,
+// and, handing the pty to the native relay, node-pty's own read stream has to be stopped by hand
+// and told to close when the relay reads the pty's end (node-pty waits for that close to exit).
 
 import { spawn as ptySpawn, type IPty } from '@lydell/node-pty';
+import { StringDecoder } from 'node:string_decoder';
+import type { FastRelay, PtyHold } from './fast-relay.js';
+import { stopReading } from './stop-reading.js';
 
 export interface PtyExit {
   exitCode: number;
@@ -19,7 +24,7 @@ export interface PtySession {
   terminate(graceMs?: number): Promise<PtyExit>;
 }
 
-export function spawnPty(opts: { file: string; args: string[]; cwd: string; env: Record<string, string>; cols: number; rows: number }): PtySession {
+export function spawnPty(opts: { file: string; args: string[]; cwd: string; env: Record<string, string>; cols: number; rows: number }, relay: FastRelay | null = null): PtySession {
   // Args go as an array straight to execvp: no shell ever sees them.
   const pty: IPty = ptySpawn(opts.file, opts.args, {
     name: 'xterm-256color',
@@ -30,6 +35,8 @@ export function spawnPty(opts: { file: string; args: string[]; cwd: string; env:
   });
   let exited: PtyExit | null = null;
   const exitWaiters: Array<(e: PtyExit) => void> = [];
+  const dataListeners: Array<(data: string) => void> = [];
+  const relayed = relay ? shareWithRelay(pty, relay, (data) => dataListeners.forEach((l) => l(data))) : null;
   pty.onExit(({ exitCode, signal }) => {
     exited = signal ? { exitCode, signal } : { exitCode };
     for (const w of exitWaiters.splice(0)) w(exited);
@@ -40,14 +47,17 @@ export function spawnPty(opts: { file: string; args: string[]; cwd: string; env:
       return exited !== null;
     },
     onData(listener) {
-      pty.onData(listener);
+      if (relayed) dataListeners.push(listener);
+      else pty.onData(listener);
     },
     onExit(listener) {
       if (exited) listener(exited);
       else exitWaiters.push(listener);
     },
     write(data) {
-      if (!exited) pty.write(data);
+      if (exited) return;
+      if (relayed?.holding) relayed.write(data);
+      else pty.write(data);
     },
     resize(cols, rows) {
       if (exited) return;
@@ -77,4 +87,40 @@ export function spawnPty(opts: { file: string; args: string[]; cwd: string; env:
       });
     },
   };
+}
+
+interface NodePtyInternals {
+  _fd: number;
+  _socket: { destroy(): void; write(data: Buffer): boolean; _readableState: { decoder: unknown; encoding: unknown } };
+}
+
+// The pty goes to the relay and back (the relay holds it while a plain terminal is joined). One
+// decoder for both readers: node-pty's stream is made to hand over bytes, not its own decoded
+// text, so a character cut between the two readers still comes out whole. The fd is closed by
+// node-pty's destroy, so the relay lets go of it first, whoever destroys (the relay at the pty's
+// end, node-pty's own timeout after an exit).
+function shareWithRelay(pty: IPty, relay: FastRelay, emit: (data: string) => void): PtyHold {
+  const internals = pty as unknown as NodePtyInternals;
+  const socket = internals._socket;
+  socket._readableState.decoder = null;
+  socket._readableState.encoding = null;
+  const decoder = new StringDecoder('utf8');
+  const decode = (bytes: Buffer) => {
+    const text = decoder.write(bytes);
+    if (text) emit(text);
+  };
+  pty.onData((bytes) => decode(bytes as unknown as Buffer));
+  const hold = relay.adopt({
+    fd: internals._fd,
+    stopStream: () => stopReading(socket),
+    writeBack: (bytes) => void socket.write(bytes),
+    data: decode,
+    closed: () => socket.destroy(),
+  });
+  const destroy = socket.destroy.bind(socket);
+  socket.destroy = () => {
+    hold.release();
+    destroy();
+  };
+  return hold;
 }

@@ -6,13 +6,13 @@ import type { Host, HostCommand } from './host.js';
 export interface HostListeners {
   /** onInput, onResize, onCommand: spread into a Host */
   ports: Pick<Host, 'onInput' | 'onResize' | 'onCommand'>;
-  input(data: string): void;
+  input(data: string, delivered?: boolean): void;
   resize(cols: number, rows: number): void;
   command(command: HostCommand): void;
 }
 
 export function createHostListeners(): HostListeners {
-  const input: Array<(data: string) => void> = [];
+  const input: Array<(data: string, delivered?: boolean) => void> = [];
   const resize: Array<(cols: number, rows: number) => void> = [];
   const command: Array<(command: HostCommand) => void> = [];
   return {
@@ -21,7 +21,7 @@ export function createHostListeners(): HostListeners {
       onResize: (listener) => void resize.push(listener),
       onCommand: (listener) => void command.push(listener),
     },
-    input: (data) => input.forEach((listener) => listener(data)),
+    input: (data, delivered) => input.forEach((listener) => listener(data, delivered)),
     resize: (cols, rows) => resize.forEach((listener) => listener(cols, rows)),
     command: (c) => command.forEach((listener) => listener(c)),
   };

@@ -9,7 +9,8 @@ export type HostCommand = 'force-handoff' | 'hold' | 'release' | 'quit' | 'edit-
 export interface Host {
   /** the size the child's pty should have */
   size(): { cols: number; rows: number };
-  onInput(listener: (data: string) => void): void;
+  /** keys for claude; `delivered`: the run server's native relay has written them to claude already */
+  onInput(listener: (data: string, delivered?: boolean) => void): void;
   onResize(listener: (cols: number, rows: number) => void): void;
   onCommand(listener: (command: HostCommand) => void): void;
   /** the child's output, titles already taken out */

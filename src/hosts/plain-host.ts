@@ -6,8 +6,20 @@ import { createModeTracker } from '../core/terminal-modes.js';
 import { composeTitle, titleSequence } from '../core/title-filter.js';
 import { statusLine } from '../core/status-text.js';
 
-export function createPlainHost(io: { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream }): Host {
-  const { stdin, stdout, stderr } = io;
+export interface PlainIo {
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  /** every write to the terminal, when something else also writes it (the run server's native relay) */
+  write?: (data: string) => void;
+  /** claude's output being handed over has reached the terminal already (the relay wrote it) */
+  echoed?: () => boolean;
+}
+
+export function createPlainHost(io: PlainIo): Host {
+  const { stdin, stdout } = io;
+  const out = io.write ?? ((data: string) => void stdout.write(data));
+  const err = io.write ?? ((data: string) => void io.stderr.write(data));
   const modes = createModeTracker();
   const tty = Boolean(stdout.isTTY);
   let childTitle = '';
@@ -25,7 +37,7 @@ export function createPlainHost(io: { stdin: NodeJS.ReadStream; stdout: NodeJS.W
     const title = composeTitle(childTitle, state);
     if (title === lastTitle) return;
     lastTitle = title;
-    stdout.write(titleSequence(title));
+    out(titleSequence(title));
   }
 
   return {
@@ -42,7 +54,7 @@ export function createPlainHost(io: { stdin: NodeJS.ReadStream; stdout: NodeJS.W
       // plain mode has no prefix key: every keystroke belongs to claude
     },
     childOutput(data) {
-      stdout.write(data); // the bytes first, the bookkeeping after (a keystroke's latency)
+      if (!io.echoed?.()) out(data); // the bytes first, the bookkeeping after (a keystroke's latency)
       modes.push(data);
     },
     childTitle(title) {
@@ -55,7 +67,7 @@ export function createPlainHost(io: { stdin: NodeJS.ReadStream; stdout: NodeJS.W
     },
     message(text) {
       // never over claude's screen: only while no child is running
-      if (!childRunning) stderr.write(`flower-pty: ${text}\r\n`);
+      if (!childRunning) err(`flower-pty: ${text}\r\n`);
     },
     documentChanged() {},
     childStarted() {
@@ -64,13 +76,13 @@ export function createPlainHost(io: { stdin: NodeJS.ReadStream; stdout: NodeJS.W
     childEnded() {
       childRunning = false;
       const reset = modes.resetSequence();
-      if (reset && tty) stdout.write(reset);
+      if (reset && tty) out(reset);
     },
     restore() {
       if (restored) return;
       restored = true;
       const reset = modes.resetSequence();
-      if (tty && reset) stdout.write(reset);
+      if (tty && reset) out(reset);
       if (stdin.isTTY) stdin.setRawMode(wasRaw);
       stdin.pause();
     },

@@ -11,6 +11,7 @@ import { notificationSequence } from '../core/notification.js';
 import { launchArgs, launchEnv, promptArgument, type LaunchInput } from '../child-launch.js';
 import { resolveClaude } from '../adapters/claude-binary.js';
 import { spawnPty } from '../adapters/pty-session.js';
+import type { FastRelay } from '../adapters/fast-relay.js';
 import { openTranscriptTail } from '../adapters/transcript-tail.js';
 import { openNotesStore } from '../adapters/notes-store.js';
 import { createManifestWriter } from '../adapters/manifest-store.js';
@@ -35,6 +36,8 @@ export interface ChildLaunchConfig {
   spillDir: string;
   /** keep every successor's first prompt in spillDir (a workbench: the report shows what each session was told) */
   recordPrompts: boolean;
+  /** the native relay takes claude's pty when there is one (the run server's) */
+  relay?: FastRelay | null;
 }
 
 // The binary as it is now: the same path if it is still there (an update replaces what it points to),
@@ -71,7 +74,7 @@ export function realChildPort(config: ChildLaunchConfig): ChildPort {
         window: spec.window,
       };
       const args = config.handoff ? launchArgs(launch) : [...config.claudeArgs, ...(prompt ? [prompt] : [])];
-      const pty = spawnPty({ file: claude, args, cwd: config.cwd, env: launchEnv(launch), cols: spec.cols, rows: spec.rows });
+      const pty = spawnPty({ file: claude, args, cwd: config.cwd, env: launchEnv(launch), cols: spec.cols, rows: spec.rows }, config.relay ?? null);
       pty.onData(on.data);
       pty.onExit((exit) => on.exit({ code: exit.exitCode, ...(exit.signal ? { signal: exit.signal } : {}) }));
       return {

@@ -226,8 +226,8 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
   }
 
   // ---- the face: keys and sizes go straight to claude; commands are events
-  face.onInput((data) => {
-    if (child && !child.handle.exited) child.handle.write(data);
+  face.onInput((data, delivered) => {
+    if (!delivered && child && !child.handle.exited) child.handle.write(data);
     post({ type: 'typed', now: now() });
   });
   face.onResize((cols, rows) => child?.handle.resize(cols, rows));

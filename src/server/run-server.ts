@@ -13,6 +13,7 @@ import { signalExitCode } from '../commands/run.js';
 import { encodeFrame, versionMismatchReason, WIRE_VERSION, type ClientMessage, type Hello, type RunInfo, type ServerMessage } from './wire.js';
 import { openClientTerminal, type ClientTerminal } from '../adapters/client-terminal.js';
 import { openTerminalFace, type TerminalFace } from './terminal-face.js';
+import { openFastRelay } from '../adapters/fast-relay.js';
 import { createServerHost } from './server-host.js';
 import { openClientLink, type ClientLink } from './client-link.js';
 import { readRunSpec, type RunSpec } from './run-spec.js';
@@ -63,6 +64,9 @@ async function start(spec: RunSpec): Promise<Started> {
     for (const client of clients) if (client.role === 'attach') client.show(message, framed);
   };
   const host = createServerHost({ cols: spec.cols, rows: spec.rows, broadcast });
+  // claude's pty and the plain faces' terminals on a native thread, when it is built (else Node's streams)
+  const relay = openFastRelay(process.env);
+  if (!relay) log.write('the native relay is not in use: keys and output go through Node\'s streams');
   // With nobody attached, nobody's terminal answers claude's queries (cursor position, device
   // attributes): the server's emulator does, so a successor starting unwatched does not wait on them.
   host.screen.onReply((data) => {
@@ -136,6 +140,12 @@ async function start(spec: RunSpec): Promise<Started> {
     }
   }
 
+  // Keys the relay already wrote to claude: the rest of what `input` does (the size follows the typist).
+  function typed(client: ClientLink, data: string): void {
+    if (latest !== client) follow(client);
+    host.input(data, true);
+  }
+
   function sized(client: ClientLink, cols: number, rows: number): void {
     client.size = bounded(cols, rows);
     if (latest === client) host.resize(client.size.cols, client.size.rows);
@@ -155,12 +165,12 @@ async function start(spec: RunSpec): Promise<Started> {
     let face: TerminalFace;
     try {
       face = await openTerminalFace(terminal, hello, hello.documentPath ?? host.latest.view?.documentPath ?? null, {
-        input: (data) => onMessage(client, { t: 'input', data }),
+        input: (data, delivered) => (delivered ? typed(client, data) : onMessage(client, { t: 'input', data })),
         resized: (cols, rows) => sized(client, cols, rows),
         command: (command) => onMessage(client, { t: 'command', command }),
         detach: () => onMessage(client, { t: 'detach' }),
         edit: (path) => client.send({ t: 'edit', path }),
-      });
+      }, relay);
     } catch (error) {
       terminal.close(); // a face refused (a bad $FLOWER_PTY_PREFIX): the client hears why, in one line
       throw error;
@@ -217,7 +227,7 @@ async function start(spec: RunSpec): Promise<Started> {
       try {
         // A notification goes to the terminals as output, around the emulator: it is not part of claude's screen.
         const notify = spec.notify ? (sequence: string) => broadcast({ t: 'output', data: sequence }) : null;
-        result = await supervise({ ...spec.options, env: process.env, log: log.write, signal: abort.signal, notify }, host);
+        result = await supervise({ ...spec.options, env: process.env, log: log.write, signal: abort.signal, notify, relay }, host);
       } catch (error) {
         result = { exitCode: EXIT.internal, message: `internal error (please report): ${error instanceof Error ? error.message : String(error)}` };
         process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
@@ -227,6 +237,7 @@ async function start(spec: RunSpec): Promise<Started> {
       // The socket goes first: from here on `ls` does not list a run that is ending.
       rmSync(socketPath, { force: true });
       await closeAll(server, [...clients], bye);
+      relay?.close(); // claude is gone and every terminal given back: the thread has nothing left
       release();
       host.screen.dispose();
       log.close();

@@ -14,8 +14,8 @@ const MAX_DOCUMENT_CHARS = 1024 * 1024;
 export interface ServerHost extends Host {
   readonly screen: ScreenModel;
   readonly latest: { title: string; view: StatusView | null; document: { path: string; text: string | null } | null; childRunning: boolean };
-  /** a client's keys (or an emulator reply) for claude */
-  input(data: string): void;
+  /** a client's keys (or an emulator reply) for claude; `delivered`: the native relay wrote them already */
+  input(data: string, delivered?: boolean): void;
   /** the pty follows this size (tmux's `window-size latest`: the client that attached or typed last) */
   resize(cols: number, rows: number): void;
   command(command: HostCommand): void;

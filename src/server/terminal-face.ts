@@ -2,9 +2,12 @@
 // runs here, on the terminal the server opened, so a key and its echo cross no client process (the
 // client waits, as a tmux client does). What only the client's side can do, it is asked for: run
 // the person's editor (the terminal's job control is the client's), report a new terminal size.
+// A plain face joins the native relay once its first paint is out: from then on a key and its echo
+// cross no event loop at all, and this face only keeps its books on what the relay already wrote.
 
 import type { Host, HostCommand } from '../hosts/host.js';
 import type { ClientTerminal } from '../adapters/client-terminal.js';
+import type { FastRelay } from '../adapters/fast-relay.js';
 import type { Hello, ServerMessage } from './wire.js';
 import { feedFace, paintPrefix } from './face-feed.js';
 
@@ -26,7 +29,8 @@ export interface TerminalFace {
 }
 
 export interface TerminalFaceEvents {
-  input(data: string): void;
+  /** keys for claude; `delivered`: the relay wrote them to claude already */
+  input(data: string, delivered?: boolean): void;
   /** claude's size for this client changed (the split view's pane follows the terminal) */
   resized(cols: number, rows: number): void;
   command(command: HostCommand): void;
@@ -35,16 +39,26 @@ export interface TerminalFaceEvents {
   edit(path: string): void;
 }
 
-export async function openTerminalFace(terminal: ClientTerminal, hello: Hello, documentPath: string | null, on: TerminalFaceEvents): Promise<TerminalFace> {
+export async function openTerminalFace(
+  terminal: ClientTerminal,
+  hello: Hello,
+  documentPath: string | null,
+  on: TerminalFaceEvents,
+  relay: FastRelay | null = null,
+): Promise<TerminalFace> {
   const face = hello.face ?? 'split';
   const io = { stdin: terminal.input, stdout: terminal.output, stderr: terminal.output };
   let editing: ((result: { ok: boolean; problem?: string }) => void) | null = null;
   let host: Host;
+  let joinRelay: (() => void) | null = null;
   if (face === 'plain') {
     const { createPlainHost } = await import('../hosts/plain-host.js');
-    host = createPlainHost(io);
+    host = createPlainHost({ ...io, write: terminal.write, echoed: () => terminal.joined && relay !== null && relay.handingOut });
     const key = hello.detachKey ?? null;
-    host.onInput((data) => (key !== null && data === key ? on.detach() : on.input(data)));
+    const keys = (data: string) => (key !== null && data === key ? on.detach() : on.input(data));
+    host.onInput(keys);
+    // The relay holds back the detach key alone, as `keys` reads it; every other key it has sent.
+    if (relay) joinRelay = () => void terminal.join(relay, key, (data, forwarded) => (forwarded ? on.input(data, true) : keys(data)));
   } else {
     const { createSplitHost } = await import('../hosts/split-host.js');
     const env: Record<string, string | undefined> = { TERM: hello.term, ...(hello.noColor ? { NO_COLOR: '1' } : {}), ...(hello.prefix ? { FLOWER_PTY_PREFIX: hello.prefix } : {}) };
@@ -74,7 +88,13 @@ export async function openTerminalFace(terminal: ClientTerminal, hello: Hello, d
   return {
     size: () => host.size(),
     show(message) {
-      if (!restored) feedFace(host, message, prefix);
+      if (restored) return;
+      feedFace(host, message, prefix);
+      // After the first paint: what the relay sends on top of it is what came after it.
+      if (message.t === 'screen' && joinRelay) {
+        joinRelay();
+        joinRelay = null;
+      }
     },
     terminalResized: (cols, rows) => terminal.resize(cols, rows),
     backlog: () => terminal.backlog(),
@@ -96,7 +116,7 @@ export async function openTerminalFace(terminal: ClientTerminal, hello: Hello, d
         terminal.close();
         then?.();
       };
-      terminal.drained(finish);
+      terminal.giveBack(finish);
       setTimeout(finish, RESTORE_WAIT_MS).unref();
     },
   };

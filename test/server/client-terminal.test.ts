@@ -49,11 +49,11 @@ t.test('output reaches the terminal, keys come back, a reported size is the term
   t.same([c.output.columns, c.output.rows, resized], [100, 30, 1]);
   let drained = false;
   c.output.write('last');
-  c.drained(() => (drained = true));
+  c.giveBack(() => (drained = true));
   await until('drained', () => drained);
   c.close();
   c.close(); // twice is harmless
-  c.drained(() => t.pass('drained after close answers at once'));
+  c.giveBack(() => t.pass('drained after close answers at once'));
 });
 
 t.test('a terminal that stops reading (^S) does not block the writer: the backlog grows instead', async (t) => {

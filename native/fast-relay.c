@@ -1,0 +1,672 @@
+// The run server's key-and-echo path in native code, on a thread of its own: claude's pty and the
+// terminals of the clients drawn in plain mode, relayed without waiting on Node's event loop (each
+// wake of which costs a key tens of microseconds: Node's floor sat above tmux's, see the README's
+// benchmark). JavaScript still sees every byte, a moment later, and decides everything else: what the
+// emulator holds, the titles, detaching, when a terminal joins or leaves.
+//
+// The thread is the only reader of claude's pty and of each joined terminal, and the only writer to
+// them: every write from JavaScript is queued here, so nothing interleaves inside an escape sequence.
+// Output a terminal gets is claude's minus its title sequences (OSC 0/1/2), the same filter as
+// src/core/title-filter.ts, byte for byte (test/adapters/fast-relay.test.ts holds the two together).
+#define NAPI_VERSION 8
+#include <node_api.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#define MAX_TERMINALS 32
+#define READ_SIZE 65536
+// Read ahead of JavaScript no further than this: past it the pty waits, as it would for Node.
+#define MAX_UNCONSUMED (1u << 20)
+// An unterminated "title" longer than this is not a title: let it through (title-filter.ts: MAX_HELD).
+#define MAX_HELD 4096
+#define MAX_KEY 16
+
+enum { EV_OUTPUT = 1, EV_INPUT = 2, EV_CLOSED = 3, EV_UNBOUND = 4 };
+
+typedef struct chunk {
+  struct chunk *next;
+  uint64_t seq;
+  size_t len, off;
+  char data[];
+} chunk;
+
+typedef struct {
+  chunk *head, *tail;
+  size_t bytes;
+} queue;
+
+typedef struct {
+  int used;
+  int id;
+  int in_fd, out_fd;
+  int reading; // stops at the terminal's hang-up (EIO): its client's socket says the rest
+  int dead;    // a write failed for good: what is queued for it is dropped
+  unsigned char key[MAX_KEY];
+  size_t key_len;
+  queue out;
+} terminal;
+
+typedef struct {
+  pthread_mutex_t mu;
+  pthread_t thread;
+  int efd;
+  int stopping;
+  int pty_fd;
+  int pty_reading;
+  uint32_t pty_gen;
+  queue pty_out;
+  terminal terms[MAX_TERMINALS];
+  // the title filter's carry between chunks
+  char *held;
+  size_t held_len;
+  // filtered output posted to JavaScript and not yet taken: a terminal that joins gets it
+  queue retained;
+  uint64_t seq;
+  _Atomic uint64_t consumed_seq;
+  _Atomic size_t unconsumed;
+  napi_threadsafe_function tsfn;
+} relay;
+
+typedef struct {
+  int kind;
+  int id;
+  int forwarded;
+  uint32_t gen;
+  uint64_t seq;
+  size_t len;
+  relay *r;
+  char data[];
+} event;
+
+static chunk *chunk_new(const char *data, size_t len, uint64_t seq) {
+  chunk *c = malloc(sizeof(chunk) + len);
+  if (!c) return NULL;
+  c->next = NULL;
+  c->seq = seq;
+  c->len = len;
+  c->off = 0;
+  memcpy(c->data, data, len);
+  return c;
+}
+
+static void queue_push(queue *q, chunk *c) {
+  if (!c) return;
+  if (q->tail) q->tail->next = c;
+  else q->head = c;
+  q->tail = c;
+  q->bytes += c->len - c->off;
+}
+
+static void queue_append(queue *q, const char *data, size_t len, uint64_t seq) {
+  if (len) queue_push(q, chunk_new(data, len, seq));
+}
+
+static void queue_clear(queue *q) {
+  chunk *c = q->head;
+  while (c) {
+    chunk *next = c->next;
+    free(c);
+    c = next;
+  }
+  q->head = q->tail = NULL;
+  q->bytes = 0;
+}
+
+// Writes what it can without blocking. 0: all out or waiting for room; -1: the fd is gone for good.
+static int queue_flush(queue *q, int fd) {
+  while (q->head) {
+    chunk *c = q->head;
+    ssize_t n = write(fd, c->data + c->off, c->len - c->off);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) return 0;
+      return -1;
+    }
+    c->off += (size_t)n;
+    q->bytes -= (size_t)n;
+    if (c->off < c->len) return 0;
+    q->head = c->next;
+    if (!q->head) q->tail = NULL;
+    free(c);
+  }
+  return 0;
+}
+
+static const char *find2(const char *s, size_t from, size_t len, char a, char b) {
+  for (size_t i = from; i + 1 < len; i++)
+    if (s[i] == a && s[i + 1] == b) return s + i;
+  return NULL;
+}
+
+static const char *find1(const char *s, size_t from, size_t len, char a) {
+  if (from >= len) return NULL;
+  return memchr(s + from, a, len - from);
+}
+
+// The length title-filter.ts sees for these bytes: JavaScript counts UTF-16 units, not bytes.
+static size_t utf16_units(const char *s, size_t len) {
+  size_t n = 0;
+  for (size_t i = 0; i < len; i++) {
+    unsigned char b = (unsigned char)s[i];
+    if ((b & 0xC0) != 0x80) n += b >= 0xF0 ? 2 : 1;
+  }
+  return n;
+}
+
+// title-filter.ts's push(), on bytes: `out` gets the chunk without title sequences (room: held + len).
+static size_t filter_titles(relay *r, const char *chunk_data, size_t chunk_len, char *out) {
+  size_t len = r->held_len + chunk_len;
+  char *text = malloc(len ? len : 1);
+  if (!text) return 0;
+  memcpy(text, r->held, r->held_len);
+  memcpy(text + r->held_len, chunk_data, chunk_len);
+  r->held_len = 0;
+  size_t out_len = 0, pos = 0, end_of_text = len;
+  const char *new_held = NULL;
+  size_t new_held_len = 0;
+  for (;;) {
+    const char *found = find2(text, pos, len, '\x1b', ']');
+    if (!found) break;
+    size_t start = (size_t)(found - text);
+    int has_kind = start + 2 < len;
+    char kind = has_kind ? text[start + 2] : 0;
+    int title_kind = kind == '0' || kind == '1' || kind == '2';
+    if (!has_kind || (start + 3 >= len && title_kind)) {
+      new_held = text + start; // cut right after its introducer: wait for more
+      new_held_len = len - start;
+      end_of_text = start;
+      break;
+    }
+    if (!(title_kind && text[start + 3] == ';')) {
+      memcpy(out + out_len, text + pos, start + 2 - pos);
+      out_len += start + 2 - pos;
+      pos = start + 2;
+      continue;
+    }
+    size_t body = start + 4;
+    const char *bel = find1(text, body, len, '\x07');
+    const char *st = find2(text, body, len, '\x1b', '\\');
+    const char *end = !bel ? st : !st ? bel : (bel < st ? bel : st);
+    if (!end) {
+      if (utf16_units(text + start, len - start) > MAX_HELD) {
+        memcpy(out + out_len, text + pos, len - pos);
+        out_len += len - pos;
+        pos = len;
+      } else {
+        new_held = text + start;
+        new_held_len = len - start;
+        end_of_text = start;
+      }
+      break;
+    }
+    memcpy(out + out_len, text + pos, start - pos);
+    out_len += start - pos;
+    pos = (size_t)(end - text) + (end == bel ? 1 : 2);
+  }
+  size_t rest = end_of_text > pos ? end_of_text - pos : 0;
+  int lone_esc = rest > 0 && text[pos + rest - 1] == '\x1b';
+  if (lone_esc) rest--;
+  memcpy(out + out_len, text + pos, rest);
+  out_len += rest;
+  size_t keep = new_held_len + (lone_esc ? 1 : 0);
+  char *held = keep ? malloc(keep) : NULL;
+  if (held) {
+    if (lone_esc) held[0] = '\x1b';
+    memcpy(held + (lone_esc ? 1 : 0), new_held, new_held_len);
+  }
+  free(r->held);
+  r->held = held;
+  r->held_len = held ? keep : 0;
+  free(text);
+  return out_len;
+}
+
+static void post(relay *r, int kind, int id, int forwarded, uint64_t seq, const char *data, size_t len) {
+  event *e = malloc(sizeof(event) + len);
+  if (!e) return;
+  e->kind = kind;
+  e->id = id;
+  e->forwarded = forwarded;
+  e->gen = r->pty_gen;
+  e->seq = seq;
+  e->len = len;
+  e->r = r;
+  if (len) memcpy(e->data, data, len);
+  if (napi_call_threadsafe_function(r->tsfn, e, napi_tsfn_nonblocking) != napi_ok) free(e);
+}
+
+static void wake(relay *r) {
+  uint64_t one = 1;
+  ssize_t n = write(r->efd, &one, sizeof one);
+  (void)n;
+}
+
+static void flush_terminal(terminal *t) {
+  if (t->dead || !t->out.head) return;
+  if (queue_flush(&t->out, t->out_fd) < 0) {
+    t->dead = 1;
+    queue_clear(&t->out);
+  }
+}
+
+static void read_pty(relay *r, char *buf, char *filtered) {
+  ssize_t n = read(r->pty_fd, buf, READ_SIZE);
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return;
+  if (n <= 0) {
+    // EIO: the child is gone and its pty with it. JavaScript closes the fd (node-pty's exit path).
+    r->pty_reading = 0;
+    post(r, EV_CLOSED, -1, 0, 0, NULL, 0);
+    return;
+  }
+  uint64_t seq = ++r->seq;
+  size_t out_len = filter_titles(r, buf, (size_t)n, filtered);
+  // the echo first, the bookkeeping after
+  for (int i = 0; i < MAX_TERMINALS; i++) {
+    terminal *t = &r->terms[i];
+    if (!t->used || t->dead) continue;
+    queue_append(&t->out, filtered, out_len, seq);
+    flush_terminal(t);
+  }
+  queue_append(&r->retained, filtered, out_len, seq);
+  atomic_fetch_add(&r->unconsumed, (size_t)n);
+  post(r, EV_OUTPUT, -1, 0, seq, buf, (size_t)n);
+}
+
+static void read_terminal(relay *r, terminal *t, char *buf) {
+  ssize_t n = read(t->in_fd, buf, READ_SIZE);
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return;
+  if (n <= 0) {
+    t->reading = 0;
+    return;
+  }
+  // The detach key alone in a read is JavaScript's to act on (plain-host: `data === key`).
+  int is_key = t->key_len && (size_t)n == t->key_len && memcmp(buf, t->key, t->key_len) == 0;
+  int forward = !is_key && r->pty_fd >= 0 && r->pty_reading;
+  if (forward) {
+    queue_append(&r->pty_out, buf, (size_t)n, 0);
+    if (queue_flush(&r->pty_out, r->pty_fd) < 0) queue_clear(&r->pty_out);
+  }
+  post(r, EV_INPUT, t->id, forward, 0, buf, (size_t)n);
+}
+
+static void prune_retained(relay *r) {
+  uint64_t done = atomic_load(&r->consumed_seq);
+  while (r->retained.head && r->retained.head->seq <= done) {
+    chunk *c = r->retained.head;
+    r->retained.head = c->next;
+    if (!r->retained.head) r->retained.tail = NULL;
+    r->retained.bytes -= c->len - c->off;
+    free(c);
+  }
+}
+
+static void *run(void *arg) {
+  relay *r = arg;
+  char *buf = malloc(READ_SIZE);
+  char *filtered = malloc(READ_SIZE + MAX_HELD + 16);
+  struct pollfd fds[2 + 2 * MAX_TERMINALS];
+  int owner[2 + 2 * MAX_TERMINALS];
+  for (;;) {
+    pthread_mutex_lock(&r->mu);
+    if (r->stopping) {
+      pthread_mutex_unlock(&r->mu);
+      break;
+    }
+    prune_retained(r);
+    int n = 0;
+    fds[n] = (struct pollfd){.fd = r->efd, .events = POLLIN};
+    owner[n++] = -1;
+    if (r->pty_fd >= 0) {
+      short ev = 0;
+      if (r->pty_reading && atomic_load(&r->unconsumed) < MAX_UNCONSUMED) ev |= POLLIN;
+      if (r->pty_out.head) ev |= POLLOUT;
+      if (ev) {
+        fds[n] = (struct pollfd){.fd = r->pty_fd, .events = ev};
+        owner[n++] = -2;
+      }
+    }
+    for (int i = 0; i < MAX_TERMINALS; i++) {
+      terminal *t = &r->terms[i];
+      if (!t->used) continue;
+      if (t->reading) {
+        fds[n] = (struct pollfd){.fd = t->in_fd, .events = POLLIN};
+        owner[n++] = i;
+      }
+      if (t->out.head && !t->dead) {
+        fds[n] = (struct pollfd){.fd = t->out_fd, .events = POLLOUT};
+        owner[n++] = i;
+      }
+    }
+    pthread_mutex_unlock(&r->mu);
+
+    if (poll(fds, (nfds_t)n, -1) < 0 && errno != EINTR) break;
+
+    pthread_mutex_lock(&r->mu);
+    if (fds[0].revents & POLLIN) {
+      uint64_t count;
+      ssize_t got = read(r->efd, &count, sizeof count);
+      (void)got;
+    }
+    for (int k = 1; k < n && !r->stopping; k++) {
+      if (!fds[k].revents) continue;
+      // JavaScript may have unbound the pty or let a terminal go while this thread polled: only
+      // what is still bound to the same fd is touched.
+      if (owner[k] == -2) {
+        if (r->pty_fd != fds[k].fd) continue;
+        if (fds[k].revents & POLLOUT && queue_flush(&r->pty_out, r->pty_fd) < 0) queue_clear(&r->pty_out);
+        if (fds[k].revents & (POLLIN | POLLHUP | POLLERR) && r->pty_reading) read_pty(r, buf, filtered);
+        continue;
+      }
+      terminal *t = &r->terms[owner[k]];
+      if (!t->used) continue;
+      if (fds[k].fd == t->out_fd && fds[k].events == POLLOUT) flush_terminal(t);
+      else if (fds[k].fd == t->in_fd && t->reading) read_terminal(r, t, buf);
+    }
+    pthread_mutex_unlock(&r->mu);
+  }
+  free(buf);
+  free(filtered);
+  return NULL;
+}
+
+// ---- JavaScript's side
+
+// Every fd the thread touches must not block it: a full pty or a stopped terminal waits in a queue.
+static void nonblocking(int fd) {
+  int flags = fcntl(fd, F_GETFL);
+  if (flags >= 0 && !(flags & O_NONBLOCK)) fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}
+
+static napi_value undefined_value(napi_env env) {
+  napi_value u;
+  napi_get_undefined(env, &u);
+  return u;
+}
+
+static void call_js(napi_env env, napi_value callback, void *context, void *data) {
+  (void)context;
+  event *e = data;
+  if (env && callback) {
+    napi_value argv[5], global;
+    napi_create_int32(env, e->kind, &argv[0]);
+    napi_create_int32(env, e->id, &argv[1]);
+    napi_create_buffer_copy(env, e->len, e->len ? e->data : "", NULL, &argv[2]);
+    napi_get_boolean(env, e->forwarded, &argv[3]);
+    napi_create_uint32(env, e->gen, &argv[4]);
+    napi_get_global(env, &global);
+    napi_call_function(env, global, callback, 5, argv, NULL);
+  }
+  if (e->kind == EV_OUTPUT) {
+    // taken: a terminal that joins from now on was written this chunk by JavaScript
+    atomic_store(&e->r->consumed_seq, e->seq);
+    size_t before = atomic_fetch_sub(&e->r->unconsumed, e->len);
+    if (before >= MAX_UNCONSUMED && before - e->len < MAX_UNCONSUMED) wake(e->r);
+  }
+  free(e);
+}
+
+// The queue's unwritten bytes as one Buffer; the queue is left empty.
+static napi_value take_queue(napi_env env, queue *q) {
+  napi_value out;
+  char *data = NULL;
+  size_t len = q->bytes, at = 0;
+  napi_create_buffer(env, len, (void **)&data, &out);
+  for (chunk *c = q->head; c && at < len; c = c->next) {
+    memcpy(data + at, c->data + c->off, c->len - c->off);
+    at += c->len - c->off;
+  }
+  queue_clear(q);
+  return out;
+}
+
+static relay *unwrap(napi_env env, napi_value value) {
+  relay *r = NULL;
+  napi_get_value_external(env, value, (void **)&r);
+  return r;
+}
+
+static int int_arg(napi_env env, napi_value v) {
+  int32_t x = -1;
+  napi_get_value_int32(env, v, &x);
+  return x;
+}
+
+static terminal *find_terminal(relay *r, int id) {
+  for (int i = 0; i < MAX_TERMINALS; i++)
+    if (r->terms[i].used && r->terms[i].id == id) return &r->terms[i];
+  return NULL;
+}
+
+#define ARGS(count)          \
+  size_t argc = count;       \
+  napi_value argv[count];    \
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL)
+
+// create(callback(kind, id, bytes, forwarded, gen)) -> relay
+static napi_value create(napi_env env, napi_callback_info info) {
+  ARGS(1);
+  relay *r = calloc(1, sizeof(relay));
+  pthread_mutex_init(&r->mu, NULL);
+  r->pty_fd = -1;
+  r->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  napi_value name;
+  napi_create_string_utf8(env, "flower-pty fast relay", NAPI_AUTO_LENGTH, &name);
+  napi_create_threadsafe_function(env, argv[0], NULL, name, 0, 1, NULL, NULL, NULL, call_js, &r->tsfn);
+  // The relay never keeps the process alive: the run server's own handles do.
+  napi_unref_threadsafe_function(env, r->tsfn);
+  pthread_create(&r->thread, NULL, run, r);
+  napi_value out;
+  napi_create_external(env, r, NULL, NULL, &out);
+  return out;
+}
+
+// bindPty(relay, fd) -> gen: the thread reads and writes claude's pty from now on
+static napi_value bind_pty(napi_env env, napi_callback_info info) {
+  ARGS(2);
+  relay *r = unwrap(env, argv[0]);
+  pthread_mutex_lock(&r->mu);
+  r->pty_fd = int_arg(env, argv[1]);
+  nonblocking(r->pty_fd);
+  r->pty_reading = 1;
+  r->pty_gen++;
+  queue_clear(&r->pty_out);
+  free(r->held);
+  r->held = NULL;
+  r->held_len = 0;
+  uint32_t gen = r->pty_gen;
+  pthread_mutex_unlock(&r->mu);
+  wake(r);
+  napi_value out;
+  napi_create_uint32(env, gen, &out);
+  return out;
+}
+
+// unbindPty(relay) -> Buffer: returns with the thread off the pty's fd, so the caller may close it or
+// read it itself, with what was queued for the pty and not yet written (the caller writes it first).
+// An UNBOUND event follows every output event of that binding: then the caller has had them all.
+static napi_value unbind_pty(napi_env env, napi_callback_info info) {
+  ARGS(1);
+  relay *r = unwrap(env, argv[0]);
+  pthread_mutex_lock(&r->mu);
+  if (r->pty_fd >= 0) post(r, EV_UNBOUND, -1, 0, 0, NULL, 0);
+  r->pty_fd = -1;
+  r->pty_reading = 0;
+  napi_value out = take_queue(env, &r->pty_out);
+  pthread_mutex_unlock(&r->mu);
+  wake(r);
+  return out;
+}
+
+static void bytes_arg(napi_env env, napi_value v, char **data, size_t *len) {
+  bool is_buffer = false;
+  napi_is_buffer(env, v, &is_buffer);
+  *data = NULL;
+  *len = 0;
+  if (is_buffer) napi_get_buffer_info(env, v, (void **)data, len);
+}
+
+// writePty(relay, bytes)
+static napi_value write_pty(napi_env env, napi_callback_info info) {
+  ARGS(2);
+  relay *r = unwrap(env, argv[0]);
+  char *data;
+  size_t len;
+  bytes_arg(env, argv[1], &data, &len);
+  pthread_mutex_lock(&r->mu);
+  if (r->pty_fd >= 0) {
+    queue_append(&r->pty_out, data, len, 0);
+    if (queue_flush(&r->pty_out, r->pty_fd) < 0) queue_clear(&r->pty_out);
+  }
+  pthread_mutex_unlock(&r->mu);
+  wake(r);
+  return undefined_value(env);
+}
+
+// join(relay, id, inFd, outFd, key | null, afterSeq) -> bool: the thread reads the terminal's keys
+// and writes claude's output to it; the output JavaScript had not taken when it called is sent first.
+static napi_value join_terminal(napi_env env, napi_callback_info info) {
+  ARGS(5);
+  relay *r = unwrap(env, argv[0]);
+  char *key;
+  size_t key_len;
+  bytes_arg(env, argv[4], &key, &key_len);
+  bool ok = false;
+  pthread_mutex_lock(&r->mu);
+  for (int i = 0; i < MAX_TERMINALS && !ok && key_len <= MAX_KEY; i++) {
+    terminal *t = &r->terms[i];
+    if (t->used) continue;
+    memset(t, 0, sizeof *t);
+    t->used = 1;
+    t->id = int_arg(env, argv[1]);
+    t->in_fd = int_arg(env, argv[2]);
+    t->out_fd = int_arg(env, argv[3]);
+    t->reading = 1;
+    nonblocking(t->in_fd);
+    nonblocking(t->out_fd);
+    t->key_len = key_len;
+    if (key_len) memcpy(t->key, key, key_len);
+    // Everything up to what JavaScript has taken, it wrote to this terminal itself; the rest comes from here.
+    uint64_t taken = atomic_load(&r->consumed_seq);
+    for (chunk *c = r->retained.head; c; c = c->next)
+      if (c->seq > taken) queue_append(&t->out, c->data, c->len, c->seq);
+    flush_terminal(t);
+    ok = true;
+  }
+  pthread_mutex_unlock(&r->mu);
+  wake(r);
+  napi_value out;
+  napi_get_boolean(env, ok, &out);
+  return out;
+}
+
+// leave(relay, id) -> Buffer: the thread lets the terminal go; what it had not written yet is returned
+static napi_value leave_terminal(napi_env env, napi_callback_info info) {
+  ARGS(2);
+  relay *r = unwrap(env, argv[0]);
+  pthread_mutex_lock(&r->mu);
+  terminal *t = find_terminal(r, int_arg(env, argv[1]));
+  if (t && t->dead) queue_clear(&t->out);
+  napi_value out = take_queue(env, t ? &t->out : &(queue){0});
+  if (t) t->used = 0;
+  pthread_mutex_unlock(&r->mu);
+  wake(r);
+  return out;
+}
+
+// write(relay, id, bytes): after everything already queued for that terminal
+static napi_value write_terminal(napi_env env, napi_callback_info info) {
+  ARGS(3);
+  relay *r = unwrap(env, argv[0]);
+  char *data;
+  size_t len;
+  bytes_arg(env, argv[2], &data, &len);
+  pthread_mutex_lock(&r->mu);
+  terminal *t = find_terminal(r, int_arg(env, argv[1]));
+  if (t && !t->dead) {
+    queue_append(&t->out, data, len, 0);
+    flush_terminal(t);
+  }
+  pthread_mutex_unlock(&r->mu);
+  wake(r);
+  return undefined_value(env);
+}
+
+// backlog(relay, id) -> bytes queued for the terminal and not yet taken by it
+static napi_value backlog(napi_env env, napi_callback_info info) {
+  ARGS(2);
+  relay *r = unwrap(env, argv[0]);
+  pthread_mutex_lock(&r->mu);
+  terminal *t = find_terminal(r, int_arg(env, argv[1]));
+  double bytes = t ? (double)t->out.bytes : 0;
+  pthread_mutex_unlock(&r->mu);
+  napi_value out;
+  napi_create_double(env, bytes, &out);
+  return out;
+}
+
+// close(relay): the thread ends; fds stay open (they are JavaScript's)
+static napi_value close_relay(napi_env env, napi_callback_info info) {
+  ARGS(1);
+  relay *r = unwrap(env, argv[0]);
+  pthread_mutex_lock(&r->mu);
+  int was = r->stopping;
+  r->stopping = 1;
+  pthread_mutex_unlock(&r->mu);
+  if (was) return undefined_value(env);
+  wake(r);
+  pthread_join(r->thread, NULL);
+  napi_release_threadsafe_function(r->tsfn, napi_tsfn_abort);
+  return undefined_value(env);
+}
+
+// filter(bytes[]) -> Buffer[]: the title filter alone, chunk by chunk (for the parity test)
+static napi_value filter_chunks(napi_env env, napi_callback_info info) {
+  ARGS(1);
+  relay scratch;
+  memset(&scratch, 0, sizeof scratch);
+  uint32_t count = 0;
+  napi_get_array_length(env, argv[0], &count);
+  napi_value out;
+  napi_create_array_with_length(env, count, &out);
+  for (uint32_t i = 0; i < count; i++) {
+    napi_value item, result;
+    napi_get_element(env, argv[0], i, &item);
+    char *data;
+    size_t len;
+    bytes_arg(env, item, &data, &len);
+    char *filtered = malloc(scratch.held_len + len + 1);
+    size_t n = filter_titles(&scratch, data, len, filtered);
+    napi_create_buffer_copy(env, n, filtered, NULL, &result);
+    free(filtered);
+    napi_set_element(env, out, i, result);
+  }
+  free(scratch.held);
+  return out;
+}
+
+static napi_value init(napi_env env, napi_value exports) {
+  napi_property_descriptor props[] = {
+      {"create", NULL, create, NULL, NULL, NULL, napi_default, NULL},
+      {"bindPty", NULL, bind_pty, NULL, NULL, NULL, napi_default, NULL},
+      {"unbindPty", NULL, unbind_pty, NULL, NULL, NULL, napi_default, NULL},
+      {"writePty", NULL, write_pty, NULL, NULL, NULL, napi_default, NULL},
+      {"join", NULL, join_terminal, NULL, NULL, NULL, napi_default, NULL},
+      {"leave", NULL, leave_terminal, NULL, NULL, NULL, napi_default, NULL},
+      {"write", NULL, write_terminal, NULL, NULL, NULL, napi_default, NULL},
+      {"backlog", NULL, backlog, NULL, NULL, NULL, napi_default, NULL},
+      {"close", NULL, close_relay, NULL, NULL, NULL, napi_default, NULL},
+      {"filter", NULL, filter_chunks, NULL, NULL, NULL, napi_default, NULL},
+  };
+  napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
+  return exports;
+}
+
+NAPI_MODULE(fast_relay, init)

@@ -1,0 +1,212 @@
+// The native relay (native/fast-relay.c) behind a narrow port: in the run server, a thread of its own
+// reads claude's pty and the keys of the terminals drawn in plain mode, and writes each side to the
+// other at once, without a wake of Node's event loop per key (Node's floor per key sat above tmux's).
+// JavaScript gets every byte a moment later and keeps every decision. Optional: a build without a C
+// compiler, or FLOWER_PTY_NO_NATIVE=1, leaves the run on Node's streams, which do the same work.
+
+import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+// The same place from src/adapters and dist/adapters: the package root's dist/native.
+const ADDON = fileURLToPath(new URL('../../dist/native/fast-relay.node', import.meta.url));
+
+const EV_OUTPUT = 1;
+const EV_INPUT = 2;
+const EV_CLOSED = 3;
+const EV_UNBOUND = 4;
+
+interface Addon {
+  create(callback: (kind: number, id: number, bytes: Buffer, forwarded: boolean, gen: number) => void): unknown;
+  bindPty(relay: unknown, fd: number): number;
+  unbindPty(relay: unknown): Buffer;
+  writePty(relay: unknown, bytes: Buffer): void;
+  join(relay: unknown, id: number, inFd: number, outFd: number, key: Buffer | null): boolean;
+  leave(relay: unknown, id: number): Buffer;
+  write(relay: unknown, id: number, bytes: Buffer): void;
+  backlog(relay: unknown, id: number): number;
+  close(relay: unknown): void;
+  filter(chunks: Buffer[]): Buffer[];
+}
+
+/** claude's pty as its owner (pty-session) hands it over */
+export interface PtyHooks {
+  fd: number;
+  /** the owner's own stream stops reading the pty; returns what lets it read again */
+  stopStream(): () => void;
+  /** the owner's own write, for what the relay had queued when it gives the pty back */
+  writeBack(bytes: Buffer): void;
+  /** bytes the relay read (its owner decodes them with the same decoder as its stream's) */
+  data(bytes: Buffer): void;
+  /** the relay read the pty's end: the child is gone */
+  closed(): void;
+}
+
+export interface PtyHold {
+  /** true while the relay reads and writes the pty: writes go through write() then */
+  readonly holding: boolean;
+  write(data: string): void;
+  /** the pty is about to be closed: the relay lets go of its fd before this returns */
+  release(): void;
+}
+
+export interface TerminalBinding {
+  /** after everything already on its way to this terminal */
+  write(data: string): void;
+  /** bytes the terminal has not taken yet */
+  backlog(): number;
+  /** the relay lets the terminal go; returns what it had not written yet, for the caller to write */
+  leave(): Buffer;
+}
+
+export interface FastRelay {
+  /**
+   * claude's pty. The relay holds it (is its only reader and writer) while a terminal is joined,
+   * and gives it back to its owner's stream when none is: a split view alone pays no extra hop.
+   */
+  adopt(pty: PtyHooks): PtyHold;
+  /**
+   * A terminal whose keys go straight to claude (all but `key` alone, which is the caller's) and which
+   * gets claude's output, titles taken out, straight from the relay. The caller has written all
+   * output it was handed so far, and its own writes are out; null when the relay has no room.
+   */
+  join(fds: { input: number; output: number }, key: string | null, on: { input(bytes: Buffer, forwarded: boolean): void }): TerminalBinding | null;
+  /** true while claude's output is being handed to JavaScript by the relay: a joined terminal already has it */
+  readonly handingOut: boolean;
+  close(): void;
+}
+
+let addon: Addon | null | undefined;
+
+function load(): Addon | null {
+  if (addon !== undefined) return addon;
+  try {
+    addon = existsSync(ADDON) ? (createRequire(import.meta.url)(ADDON) as Addon) : null;
+  } catch {
+    addon = null; // built for another Node: the streams do the work
+  }
+  return addon;
+}
+
+// Where an adopted pty is: read by its owner's stream, held by the relay, on its way back to the
+// stream (the relay's last output still being handed over), or closed.
+type PtyState = 'stream' | 'relay' | 'returning' | 'released';
+interface Adopted {
+  hooks: PtyHooks;
+  state: PtyState;
+  gen: number;
+  readAgain: (() => void) | null;
+}
+
+/** the relay, or null when it is not built or is turned off (the caller uses Node's streams) */
+export function openFastRelay(env: Record<string, string | undefined> = process.env): FastRelay | null {
+  if (env.FLOWER_PTY_NO_NATIVE === '1') return null;
+  const native = load();
+  if (!native) return null;
+  // Each binding by its generation: output read before an unbind is still that child's, in order.
+  const bindings = new Map<number, Adopted>();
+  const terminals = new Map<number, { input(bytes: Buffer, forwarded: boolean): void }>();
+  let current: Adopted | null = null;
+  let nextId = 1;
+  let handingOut = false;
+  let closed = false;
+
+  const handle = native.create((kind, id, bytes, forwarded, gen) => {
+    if (kind === EV_INPUT) return terminals.get(id)?.input(bytes, forwarded);
+    const pty = bindings.get(gen);
+    if (!pty) return;
+    if (kind === EV_OUTPUT) {
+      handingOut = true;
+      try {
+        pty.hooks.data(bytes);
+      } finally {
+        handingOut = false;
+      }
+    } else if (kind === EV_CLOSED) {
+      pty.hooks.closed();
+    } else if (kind === EV_UNBOUND) {
+      // Every byte the relay read from this binding is handed over: the owner's stream may go on.
+      bindings.delete(gen);
+      if (pty.state === 'returning' && pty.gen === gen) {
+        pty.state = 'stream';
+        pty.readAgain?.();
+        pty.readAgain = null;
+      }
+    }
+  });
+
+  function hold(pty: Adopted): void {
+    if (closed || pty.state === 'relay' || pty.state === 'released') return;
+    if (pty.state === 'stream') pty.readAgain = pty.hooks.stopStream();
+    pty.gen = native!.bindPty(handle, pty.hooks.fd);
+    bindings.set(pty.gen, pty);
+    pty.state = 'relay';
+  }
+
+  function giveBack(pty: Adopted, next: PtyState): void {
+    if (pty.state !== 'relay') {
+      if (next === 'released') pty.state = next;
+      return;
+    }
+    pty.state = next;
+    const unwritten = closed ? Buffer.alloc(0) : native!.unbindPty(handle);
+    if (next === 'returning' && unwritten.length) pty.hooks.writeBack(unwritten);
+  }
+
+  return {
+    adopt(hooks) {
+      const pty: Adopted = { hooks, state: 'stream', gen: 0, readAgain: null };
+      if (current) giveBack(current, 'released');
+      current = pty;
+      if (terminals.size > 0) hold(pty);
+      return {
+        get holding() {
+          return pty.state === 'relay';
+        },
+        write: (data) => {
+          if (pty.state === 'relay' && !closed) native.writePty(handle, Buffer.from(data, 'utf8'));
+        },
+        release: () => {
+          giveBack(pty, 'released');
+          if (current === pty) current = null;
+        },
+      };
+    },
+    join(fds, key, on) {
+      if (closed) return null;
+      const id = nextId++;
+      if (!native.join(handle, id, fds.input, fds.output, key === null ? null : Buffer.from(key, 'utf8'))) return null;
+      terminals.set(id, on);
+      if (current) hold(current);
+      let left = false;
+      return {
+        write: (data) => {
+          if (!left && !closed) native.write(handle, id, Buffer.from(data, 'utf8'));
+        },
+        backlog: () => (left || closed ? 0 : native.backlog(handle, id)),
+        leave: () => {
+          if (left || closed) return Buffer.alloc(0);
+          left = true;
+          terminals.delete(id);
+          const rest = native.leave(handle, id);
+          if (terminals.size === 0 && current) giveBack(current, 'returning');
+          return rest;
+        },
+      };
+    },
+    get handingOut() {
+      return handingOut;
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      native.close(handle);
+    },
+  };
+}
+
+/** the native title filter alone, chunk by chunk (the parity test holds it to title-filter.ts); null when not built */
+export function nativeTitleFilter(): ((chunks: Buffer[]) => Buffer[]) | null {
+  const native = load();
+  return native ? (chunks) => native.filter(chunks) : null;
+}

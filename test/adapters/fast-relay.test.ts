@@ -1,0 +1,216 @@
+// The native relay (native/fast-relay.c through src/adapters/fast-relay.ts), on real ptys: it is
+// built; its title filter is title-filter.ts byte for byte; a joined terminal's keys reach claude
+// and claude's output reaches the terminal without JavaScript, titles taken out, while JavaScript
+// still hears every byte; the detach key alone is held back; output read while a terminal joins is
+// sent to it exactly once; the pty goes back to its stream when the last terminal leaves; a
+// terminal that stops reading grows a backlog instead of stopping the relay; a child's end is heard.
+import t, { type Test } from 'tap';
+import { spawn } from '@lydell/node-pty';
+import { writeFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openFastRelay, nativeTitleFilter, type FastRelay } from '../../src/adapters/fast-relay.js';
+import { spawnPty, type PtySession } from '../../src/adapters/pty-session.js';
+import { openClientTerminal, type ClientTerminal } from '../../src/adapters/client-terminal.js';
+import { createTitleFilter } from '../../src/core/title-filter.js';
+
+const until = async (what: string, ok: () => boolean, ms = 5_000) => {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+};
+
+// claude's stand-in: raw mode, echoes each read; "t" prints a title, "s" prints "slow" after 300 ms
+const CHILD = `#!/usr/bin/env node
+process.stdin.setRawMode(true);
+process.stdout.write('ready\\r\\n');
+process.stdin.on('data', (d) => {
+  const s = d.toString();
+  if (s === 'q') process.exit(0);
+  if (s === 't') return process.stdout.write('<\\u001b]0;claude title\\u0007>');
+  if (s === 'f') return process.stdout.write('y'.repeat(4 * 1024 * 1024));
+  process.stdout.write('[' + s + ']');
+});
+`;
+
+function child(t: Test): string {
+  const dir = mkdtempSync(join(tmpdir(), 'flower-relay-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'child.mjs');
+  writeFileSync(path, CHILD);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+// a person's terminal: a pty whose slave a program holds; `seen` is what reached its screen
+function personTerminal(t: Test) {
+  const pty = spawn('sleep', ['600'], { cols: 80, rows: 24 });
+  t.teardown(() => pty.kill('SIGKILL'));
+  let seen = '';
+  pty.onData((d) => (seen += d));
+  const terminal = openClientTerminal((pty as unknown as { _pty: string })._pty);
+  t.teardown(() => terminal.close());
+  terminal.input.setRawMode(true);
+  return { pty, terminal, seen: () => seen, type: (keys: string) => pty.write(keys) };
+}
+
+function relayFor(t: Test): FastRelay {
+  const relay = openFastRelay({});
+  if (!relay) throw new Error('the native relay was not built: `npm run build` compiles it (it needs a C compiler)');
+  t.teardown(() => relay.close());
+  return relay;
+}
+
+function claude(t: Test, relay: FastRelay): { pty: PtySession; heard: () => string } {
+  const pty = spawnPty({ file: child(t), args: [], cwd: tmpdir(), env: process.env as Record<string, string>, cols: 80, rows: 24 }, relay);
+  t.teardown(() => void pty.terminate(100));
+  let heard = '';
+  pty.onData((d) => (heard += d));
+  return { pty, heard: () => heard };
+}
+
+async function joined(terminal: ClientTerminal, relay: FastRelay, key: string | null, keys: Array<[string, boolean]>) {
+  const ok = await terminal.join(relay, key, (data, forwarded) => keys.push([data, forwarded]));
+  if (!ok) throw new Error('the relay refused the terminal');
+}
+
+t.test('the relay is built and loads', async (t) => {
+  t.ok(openFastRelay({}), 'dist/native/fast-relay.node loads (npm run build)');
+  t.equal(openFastRelay({ FLOWER_PTY_NO_NATIVE: '1' }), null, 'FLOWER_PTY_NO_NATIVE=1 turns it off');
+});
+
+t.test('the native title filter is title-filter.ts, chunk by chunk', async (t) => {
+  const filter = nativeTitleFilter();
+  if (!filter) throw new Error('the native relay was not built');
+  // pieces that make and break title sequences at every place a chunk can cut them
+  const pieces = ['\u001b]0;', '\u001b]1;', '\u001b]2;', '\u001b]7;', '\u001b]0', '\u001b]', '\u001b', ']', '0', ';', 'ab', '\u0007', '\u001b\\', '\\', 'x'.repeat(3000), 'é'.repeat(700), '😀', '\r\n', '\u001b[1m'];
+  let seed = 42;
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
+  for (let run = 0; run < 400; run++) {
+    const chunks: string[] = [];
+    for (let c = 0, n = 1 + random(6); c < n; c++) {
+      let chunk = '';
+      for (let p = 0, m = random(12); p < m; p++) chunk += pieces[random(pieces.length)];
+      chunks.push(chunk);
+    }
+    const ts = createTitleFilter();
+    const expected = chunks.map((chunk) => ts.push(chunk).output);
+    const got = filter(chunks.map((chunk) => Buffer.from(chunk, 'utf8'))).map((b) => b.toString('utf8'));
+    if (JSON.stringify(got) !== JSON.stringify(expected)) {
+      t.same(got, expected, `chunks ${JSON.stringify(chunks).slice(0, 400)}`);
+      return;
+    }
+  }
+  t.pass('400 random chunk sequences filtered alike');
+});
+
+t.test('a joined terminal: keys to claude and its echo back without JavaScript, titles out, every byte still heard', async (t) => {
+  const relay = relayFor(t);
+  const { pty, heard } = claude(t, relay);
+  await until('the child', () => heard().includes('ready'));
+  const person = personTerminal(t);
+  const keys: Array<[string, boolean]> = [];
+  await joined(person.terminal, relay, '\u001d', keys);
+  t.ok(person.terminal.joined);
+
+  person.type('a');
+  await until('the echo at the terminal', () => person.seen().includes('[a]'));
+  await until('the echo heard by JavaScript', () => heard().includes('[a]'));
+  t.same(keys, [['a', true]], 'JavaScript is told of the key, as sent');
+
+  person.type('t');
+  await until('the title heard by JavaScript', () => heard().includes('claude title'));
+  await until('the text around it at the terminal', () => person.seen().includes('<>'));
+  t.notOk(person.seen().includes('claude title'), 'the terminal does not get claude\'s title');
+
+  person.type('\u001d');
+  await until('the detach key', () => keys.length === 3);
+  t.same(keys[2], ['\u001d', false], 'the detach key alone is JavaScript\'s');
+  person.type('b');
+  await until('the next echo', () => person.seen().includes('[b]'));
+  t.notOk(heard().includes('[\u001d]'), 'claude never got the detach key');
+
+  person.terminal.write('(written by JavaScript)');
+  await until('a write through the relay', () => person.seen().includes('(written by JavaScript)'));
+  t.equal(person.terminal.backlog(), 0, 'nothing left waiting');
+  pty.write('c'); // a write from JavaScript goes through the relay while it holds the pty
+  await until('its echo', () => person.seen().includes('[c]'));
+});
+
+t.test('output read while a terminal joins reaches it exactly once', async (t) => {
+  const relay = relayFor(t);
+  const { heard } = claude(t, relay);
+  await until('the child', () => heard().includes('ready'));
+  const first = personTerminal(t);
+  await joined(first.terminal, relay, null, []);
+  const second = personTerminal(t);
+  first.type('m');
+  // The event loop is held while the relay reads the echo, so the second terminal joins with that
+  // echo read but not yet heard by JavaScript: only the relay can give it to the second terminal.
+  const end = Date.now() + 400;
+  while (Date.now() < end) {
+    // busy: no event is handed to JavaScript meanwhile
+  }
+  const before = heard();
+  const joining = second.terminal.join(relay, null, () => undefined);
+  t.notOk(before.includes('[m]'), 'JavaScript had not heard the echo when the terminal joined');
+  t.ok(await joining);
+  await until('the echo at the second terminal', () => second.seen().includes('[m]'));
+  await until('the echo heard', () => heard().includes('[m]'));
+  await new Promise((r) => setTimeout(r, 200));
+  t.equal(second.seen().split('[m]').length - 1, 1, 'once, not twice');
+});
+
+t.test('the last terminal leaves: the pty goes back to its stream, which reads on', async (t) => {
+  const relay = relayFor(t);
+  const { pty, heard } = claude(t, relay);
+  await until('the child', () => heard().includes('ready'));
+  const person = personTerminal(t);
+  await joined(person.terminal, relay, null, []);
+  person.type('1');
+  await until('the echo', () => person.seen().includes('[1]'));
+  const rest = await new Promise<void>((resolve) => person.terminal.giveBack(resolve));
+  t.equal(rest, undefined);
+  t.notOk(person.terminal.joined, 'given back');
+  pty.write('2');
+  await until('the stream reads again', () => heard().includes('[2]'));
+  t.notOk(person.seen().includes('[2]'), 'a terminal given back gets nothing more from the relay');
+  // and the relay takes it again for the next terminal
+  const next = personTerminal(t);
+  await joined(next.terminal, relay, null, []);
+  next.type('3');
+  await until('the echo through the relay again', () => next.seen().includes('[3]') && heard().includes('[3]'));
+});
+
+t.test('a terminal that stops reading grows a backlog; claude and JavaScript go on', async (t) => {
+  const relay = relayFor(t);
+  const { heard } = claude(t, relay);
+  await until('the child', () => heard().includes('ready'));
+  const person = personTerminal(t);
+  await joined(person.terminal, relay, null, []);
+  person.pty.pause(); // ^S: the terminal takes nothing more
+  person.type('f'); // 4 MB of output
+  await until('the whole stream heard', () => (heard().match(/y/g)?.length ?? 0) >= 4 * 1024 * 1024, 20_000);
+  t.ok(person.terminal.backlog() > 0, `a backlog of ${person.terminal.backlog()} bytes waits for the terminal`);
+  person.pty.resume();
+  await until('the backlog taken', () => person.terminal.backlog() === 0, 20_000);
+});
+
+t.test('the child ending is heard while the relay holds its pty', async (t) => {
+  const relay = relayFor(t);
+  const { pty, heard } = claude(t, relay);
+  await until('the child', () => heard().includes('ready'));
+  const person = personTerminal(t);
+  await joined(person.terminal, relay, null, []);
+  const exit = new Promise((resolve) => pty.onExit(resolve));
+  person.type('q');
+  const started = Date.now();
+  t.same(await exit, { exitCode: 0 });
+  t.ok(Date.now() - started < 2_000, 'at once, not after node-pty\'s timeout');
+  t.ok(pty.exited);
+});
