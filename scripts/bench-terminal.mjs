@@ -48,6 +48,8 @@ const s = createConnection(process.argv[2], () => s.write(readlinkSync('/proc/se
 s.on('error', () => process.exit(1));
 `;
 
+export const PLAIN_STREAMS = 'flower-pty --plain, Node streams only';
+
 // The stream starts on a key, so a path's start-up (node's, the run server's) is not counted as streaming.
 const CAT = (file) => `#!/bin/sh\nstty raw -echo\nprintf 'ready\\r\\n'\nhead -c 1 >/dev/null\ncat '${file}'\nprintf '\\n__END__\\n'\nsleep 600\n`;
 
@@ -65,10 +67,12 @@ export function cpuOf(pid) {
 function workdir() {
   const dir = mkdtempSync(join(tmpdir(), 'flower-bench-term-'));
   mkdirSync(join(dir, 'run'), { mode: 0o700 });
+  mkdirSync(join(dir, 'run-streams'), { mode: 0o700 });
   return {
     dir,
     cleanup: () => {
       endServers(join(dir, 'run'));
+      endServers(join(dir, 'run-streams'));
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -254,6 +258,10 @@ export async function keystrokes({ keys = 200 } = {}) {
   const relay = spawnProcess(process.execPath, [join(dir, 'relay-server.cjs'), relaySocket, child], { stdio: 'ignore' });
   for (let i = 0; i < 100 && !existsSync(relaySocket); i++) await sleep(50);
   paths.push({ name: 'bare Node relay', launch: { file: process.execPath, args: [join(dir, 'relay-client.cjs'), relaySocket], env: process.env, cleanup: () => relay.kill('SIGKILL') }, times: [], error: null });
+  // --plain with the native relay turned off: what the relay itself is worth per key
+  const streamsRuntime = join(dir, 'run-streams');
+  const plain = paths.find((p) => p.name === 'flower-pty --plain').launch;
+  paths.push({ name: PLAIN_STREAMS, launch: { ...plain, env: { ...plain.env, FLOWER_PTY_NO_NATIVE: '1', XDG_RUNTIME_DIR: streamsRuntime }, servers: () => serverPids(streamsRuntime), cleanup: () => endServers(streamsRuntime) }, times: [], error: null });
   try {
     for (const p of paths) p.run = start(p.launch);
     for (const p of paths) await p.run.until((o) => o.includes('ready'), 20_000).catch((error) => (p.error = String(error.message ?? error).slice(0, 120)));

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { keystrokes, throughput, idle, idleDetached, attachFrame } from './bench-terminal.mjs';
+import { keystrokes, throughput, idle, idleDetached, attachFrame, PLAIN_STREAMS } from './bench-terminal.mjs';
 import { tailCatchUp } from './bench-tail.mjs';
 import { handoffOverhead } from './bench-handoff.mjs';
 import { reportBench } from './bench-report.mjs';
@@ -57,8 +57,9 @@ console.log(`Taken ${new Date().toISOString().slice(0, 10)} on ${cpu}, ${os.cpus
 row('measure', 'path', 'value', 'reference (same run)', 'target');
 row('---', '---', '---', '---', '---');
 const direct = keys.direct ?? {};
-// the bare Node relay: what any Node server drawing its client's terminal costs per key (scripts/bench-terminal.mjs)
-for (const path of [...PATHS, 'bare Node relay']) {
+// --plain with the native relay off, and the bare Node relay: what any Node server drawing its client's
+// terminal costs per key without native code (scripts/bench-terminal.mjs)
+for (const path of [...PATHS, PLAIN_STREAMS, 'bare Node relay']) {
   const k = keys[path] ?? {};
   // Two noisy tails subtracted can go below zero: say so rather than print a negative cost.
   const delta = k.p99 - direct.p99;

@@ -72,6 +72,9 @@ t.test('bad input: one line naming the source and the problem, exit code 2, neve
   }
   t.same(parseConfigText('{"plain": "yes", "notify": false, "window": "1m"}', 'cfg'), { plain: true, notify: false, window: 1_000_000 });
   t.throws(() => configFromEnv({ FLOWER_PTY_HEADROOM: 'lots' }), /^FLOWER_PTY_HEADROOM expects a token count/);
+  // a variable-only switch is checked with the rest: a bad word stops the command, not the run server later
+  t.throws(() => configFromEnv({ FLOWER_PTY_NO_NATIVE: 'maybe' }), /^FLOWER_PTY_NO_NATIVE expects true or false, got "maybe"/);
+  t.same(configFromEnv({ FLOWER_PTY_NO_NATIVE: '1' }), {}, 'not a config value: the run server reads it');
   // The notify command is kept byte for byte: it is run by /bin/sh exactly as the person wrote it.
   const command = `notify-send flower-pty "$FLOWER_PTY_MESSAGE"`;
   t.same(parseConfigText(JSON.stringify({ 'notify-command': command }), 'cfg'), { 'notify-command': command });

@@ -120,8 +120,21 @@ export function readConfigFile(path: string): ConfigValues {
   return parseConfigText(text, path);
 }
 
+// Switches that are variables only (no flag, no config key): checked with the rest, read where used.
+const ENV_SWITCHES = ['FLOWER_PTY_NO_NATIVE'] as const;
+
+/** a variable-only switch: unset or empty is false; a word that is not true or false is a one-line error */
+export function envSwitch(env: Readonly<Record<string, string | undefined>>, name: (typeof ENV_SWITCHES)[number]): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return false;
+  const checked = checkValue('boolean', raw);
+  if ('problem' in checked) throw new FlowerError(`${name} ${checked.problem}`, EXIT.usage);
+  return checked.value === true;
+}
+
 export function configFromEnv(env: Readonly<Record<string, string | undefined>>): ConfigValues {
   const values: ConfigValues = {};
+  for (const name of ENV_SWITCHES) envSwitch(env, name);
   for (const [key, spec] of Object.entries(CONFIG_KEYS) as Array<[ConfigKey, { kind: Kind; env: string }]>) {
     // FLOWER_PTY_CLAUDE is read where claude is resolved, so its errors name the variable.
     if (key === 'claude') continue;

@@ -2,7 +2,8 @@
 // reads claude's pty and the keys of the terminals drawn in plain mode, and writes each side to the
 // other at once, without a wake of Node's event loop per key (Node's floor per key sat above tmux's).
 // JavaScript gets every byte a moment later and keeps every decision. Optional: a build without a C
-// compiler, or FLOWER_PTY_NO_NATIVE=1, leaves the run on Node's streams, which do the same work.
+// compiler (or FLOWER_PTY_NO_NATIVE=1, which the run server reads) leaves the run on Node's streams,
+// which do the same work.
 
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
@@ -98,9 +99,8 @@ interface Adopted {
   readAgain: (() => void) | null;
 }
 
-/** the relay, or null when it is not built or is turned off (the caller uses Node's streams) */
-export function openFastRelay(env: Record<string, string | undefined> = process.env): FastRelay | null {
-  if (env.FLOWER_PTY_NO_NATIVE === '1') return null;
+/** the relay, or null when it is not built (the caller uses Node's streams) */
+export function openFastRelay(): FastRelay | null {
   const native = load();
   if (!native) return null;
   // Each binding by its generation: output read before an unbind is still that child's, in order.

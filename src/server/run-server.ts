@@ -14,6 +14,7 @@ import { encodeFrame, versionMismatchReason, WIRE_VERSION, type ClientMessage, t
 import { openClientTerminal, type ClientTerminal } from '../adapters/client-terminal.js';
 import { openTerminalFace, type TerminalFace } from './terminal-face.js';
 import { openFastRelay } from '../adapters/fast-relay.js';
+import { envSwitch } from '../adapters/config-file.js';
 import { createServerHost } from './server-host.js';
 import { openClientLink, type ClientLink } from './client-link.js';
 import { readRunSpec, type RunSpec } from './run-spec.js';
@@ -65,7 +66,7 @@ async function start(spec: RunSpec): Promise<Started> {
   };
   const host = createServerHost({ cols: spec.cols, rows: spec.rows, broadcast });
   // claude's pty and the plain faces' terminals on a native thread, when it is built (else Node's streams)
-  const relay = openFastRelay(process.env);
+  const relay = envSwitch(process.env, 'FLOWER_PTY_NO_NATIVE') ? null : openFastRelay();
   if (!relay) log.write('the native relay is not in use: keys and output go through Node\'s streams');
   // With nobody attached, nobody's terminal answers claude's queries (cursor position, device
   // attributes): the server's emulator does, so a successor starting unwatched does not wait on them.

@@ -13,6 +13,7 @@ import { openFastRelay, nativeTitleFilter, type FastRelay } from '../../src/adap
 import { spawnPty, type PtySession } from '../../src/adapters/pty-session.js';
 import { openClientTerminal, type ClientTerminal } from '../../src/adapters/client-terminal.js';
 import { createTitleFilter } from '../../src/core/title-filter.js';
+import { envSwitch } from '../../src/adapters/config-file.js';
 
 const until = async (what: string, ok: () => boolean, ms = 5_000) => {
   const end = Date.now() + ms;
@@ -57,7 +58,7 @@ function personTerminal(t: Test) {
 }
 
 function relayFor(t: Test): FastRelay {
-  const relay = openFastRelay({});
+  const relay = openFastRelay();
   if (!relay) throw new Error('the native relay was not built: `npm run build` compiles it (it needs a C compiler)');
   t.teardown(() => relay.close());
   return relay;
@@ -77,8 +78,12 @@ async function joined(terminal: ClientTerminal, relay: FastRelay, key: string | 
 }
 
 t.test('the relay is built and loads', async (t) => {
-  t.ok(openFastRelay({}), 'dist/native/fast-relay.node loads (npm run build)');
-  t.equal(openFastRelay({ FLOWER_PTY_NO_NATIVE: '1' }), null, 'FLOWER_PTY_NO_NATIVE=1 turns it off');
+  const relay = openFastRelay();
+  t.ok(relay, 'dist/native/fast-relay.node loads (npm run build)');
+  relay?.close();
+  t.equal(envSwitch({ FLOWER_PTY_NO_NATIVE: '1' }, 'FLOWER_PTY_NO_NATIVE'), true, 'FLOWER_PTY_NO_NATIVE=1 turns it off');
+  t.equal(envSwitch({}, 'FLOWER_PTY_NO_NATIVE'), false);
+  t.throws(() => envSwitch({ FLOWER_PTY_NO_NATIVE: 'maybe' }, 'FLOWER_PTY_NO_NATIVE'), /FLOWER_PTY_NO_NATIVE expects true or false, got "maybe"/);
 });
 
 t.test('the native title filter is title-filter.ts, chunk by chunk', async (t) => {

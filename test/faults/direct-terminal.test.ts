@@ -4,7 +4,9 @@
 // server cannot open is streamed to instead: the client draws it, as before.
 import t, { type Test } from 'tap';
 import { createConnection, type Socket } from 'node:net';
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { spawn } from '@lydell/node-pty';
 import { startFake } from './fake-flower.js';
 import { oneRun } from '../helpers/run-servers.js';
@@ -21,10 +23,18 @@ async function connect(t: Test, socketPath: string): Promise<{ socket: Socket; f
   return { socket, frames, at: (type) => frames.findIndex((m) => m.t === type), send: (m) => socket.write(encodeFrame(m)) };
 }
 
-t.test('a client naming its terminal is drawn there by the server; detach gives the terminal back before bye', async (t) => {
-  const f = startFake({ t, script: { default: { steps: [{ modes: true }] } }, prompt: 'go', flowerArgs: ['--plain'] });
+// Both ways a plain terminal is served: the native relay (keys and echoes on its thread, the resets
+// through its queue) and Node's streams (FLOWER_PTY_NO_NATIVE=1).
+for (const relay of ['the native relay', "Node's streams"]) {
+t.test(`a client naming its terminal is drawn there by the server (${relay}); detach gives the terminal back before bye`, async (t) => {
+  const env = relay === "Node's streams" ? { FLOWER_PTY_NO_NATIVE: '1' } : {};
+  const logPath = join(mkdtempSync(join(tmpdir(), 'flower-direct-')), 'run.log');
+  t.teardown(() => rmSync(dirname(logPath), { recursive: true, force: true }));
+  const f = startFake({ t, script: { default: { steps: [{ modes: true }] } }, prompt: 'go', flowerArgs: ['--plain', '--log', logPath], env });
   await f.run.waitFor(() => f.run.output().includes('modes on'), 15_000, 'modes on');
   const run = await oneRun(f.runtime);
+  const log = existsSync(logPath) ? readFileSync(logPath, 'utf8') : ''; // the log is made by its first line
+  t.equal(log.includes('the native relay is not in use'), relay === "Node's streams", 'the run\'s log says which');
   // the person's second terminal: a pty whose slave a program holds
   const term = spawn('sleep', ['600'], { cols: 90, rows: 20 });
   t.teardown(() => term.kill('SIGKILL'));
@@ -60,6 +70,7 @@ t.test('a client naming its terminal is drawn there by the server; detach gives 
     t.ok(at >= 0 && at < last, `${name} reset on the terminal before the client's last line`);
   }
 });
+}
 
 t.test('a terminal the server cannot open is streamed to: the client draws it from the frames', async (t) => {
   const f = startFake({ t, script: { default: { steps: [] } }, prompt: 'go', flowerArgs: ['--plain'] });
