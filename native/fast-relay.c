@@ -23,8 +23,10 @@
 
 #define MAX_TERMINALS 32
 #define READ_SIZE 65536
-// Read ahead of JavaScript no further than this: past it the pty waits, as it would for Node.
-#define MAX_UNCONSUMED (1u << 20)
+// Read ahead of JavaScript no further than this: past it the pty waits, as it would for Node's stream.
+// JavaScript acknowledges output a turn of its event loop after taking it (ack()), so a turn takes
+// about what a stream's reads would: its emulator, which parses on timers, keeps up.
+#define MAX_UNCONSUMED (256u << 10)
 // An unterminated "title" longer than this is not a title: let it through (title-filter.ts: MAX_HELD).
 #define MAX_HELD 4096
 #define MAX_KEY 16
@@ -404,12 +406,8 @@ static void call_js(napi_env env, napi_value callback, void *context, void *data
     napi_get_global(env, &global);
     napi_call_function(env, global, callback, 5, argv, NULL);
   }
-  if (e->kind == EV_OUTPUT) {
-    // taken: a terminal that joins from now on was written this chunk by JavaScript
-    atomic_store(&e->r->consumed_seq, e->seq);
-    size_t before = atomic_fetch_sub(&e->r->unconsumed, e->len);
-    if (before >= MAX_UNCONSUMED && before - e->len < MAX_UNCONSUMED) wake(e->r);
-  }
+  // taken: a terminal that joins from now on was written this chunk by JavaScript
+  if (e->kind == EV_OUTPUT) atomic_store(&e->r->consumed_seq, e->seq);
   free(e);
 }
 
@@ -612,6 +610,17 @@ static napi_value backlog(napi_env env, napi_callback_info info) {
   return out;
 }
 
+// ack(relay, bytes): JavaScript is through with this much output: the thread may read that much more
+static napi_value ack(napi_env env, napi_callback_info info) {
+  ARGS(2);
+  relay *r = unwrap(env, argv[0]);
+  int64_t n = 0;
+  napi_get_value_int64(env, argv[1], &n);
+  size_t before = atomic_fetch_sub(&r->unconsumed, (size_t)n);
+  if (before >= MAX_UNCONSUMED && before - (size_t)n < MAX_UNCONSUMED) wake(r);
+  return undefined_value(env);
+}
+
 // close(relay): the thread ends; fds stay open (they are JavaScript's)
 static napi_value close_relay(napi_env env, napi_callback_info info) {
   ARGS(1);
@@ -662,6 +671,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"leave", NULL, leave_terminal, NULL, NULL, NULL, napi_default, NULL},
       {"write", NULL, write_terminal, NULL, NULL, NULL, napi_default, NULL},
       {"backlog", NULL, backlog, NULL, NULL, NULL, napi_default, NULL},
+      {"ack", NULL, ack, NULL, NULL, NULL, napi_default, NULL},
       {"close", NULL, close_relay, NULL, NULL, NULL, napi_default, NULL},
       {"filter", NULL, filter_chunks, NULL, NULL, NULL, napi_default, NULL},
   };

@@ -26,6 +26,7 @@ interface Addon {
   leave(relay: unknown, id: number): Buffer;
   write(relay: unknown, id: number, bytes: Buffer): void;
   backlog(relay: unknown, id: number): number;
+  ack(relay: unknown, bytes: number): void;
   close(relay: unknown): void;
   filter(chunks: Buffer[]): Buffer[];
 }
@@ -110,9 +111,36 @@ export function openFastRelay(): FastRelay | null {
   let nextId = 1;
   let handingOut = false;
   let closed = false;
+  // Output is acknowledged a turn after it was taken: the relay reads on no faster than the
+  // emulator (which parses on timers) and the rest of this process take it, as with a stream.
+  let unacked = 0;
+  const ack = () => {
+    const bytes = unacked;
+    unacked = 0;
+    if (!closed) native.ack(handle, bytes);
+  };
 
+  // Node-API swallows what a callback from the thread throws (a warning, DEP0168): thrown again on
+  // the next tick, it is an uncaught exception, as it would be from a stream's 'data' handler.
   const handle = native.create((kind, id, bytes, forwarded, gen) => {
-    if (kind === EV_INPUT) return terminals.get(id)?.input(bytes, forwarded);
+    try {
+      dispatch(kind, id, bytes, forwarded, gen);
+    } catch (error) {
+      process.nextTick(() => {
+        throw error;
+      });
+    }
+  });
+
+  function dispatch(kind: number, id: number, bytes: Buffer, forwarded: boolean, gen: number): void {
+    if (kind === EV_INPUT) {
+      terminals.get(id)?.input(bytes, forwarded);
+      return;
+    }
+    if (kind === EV_OUTPUT) {
+      if (unacked === 0) setImmediate(ack);
+      unacked += bytes.length; // every byte read counts, whoever it was for
+    }
     const pty = bindings.get(gen);
     if (!pty) return;
     if (kind === EV_OUTPUT) {
@@ -133,7 +161,7 @@ export function openFastRelay(): FastRelay | null {
         pty.readAgain = null;
       }
     }
-  });
+  }
 
   function hold(pty: Adopted): void {
     if (closed || pty.state === 'relay' || pty.state === 'released') return;

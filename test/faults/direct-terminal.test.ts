@@ -27,7 +27,7 @@ async function connect(t: Test, socketPath: string): Promise<{ socket: Socket; f
 // through its queue) and Node's streams (FLOWER_PTY_NO_NATIVE=1).
 for (const relay of ['the native relay', "Node's streams"]) {
 t.test(`a client naming its terminal is drawn there by the server (${relay}); detach gives the terminal back before bye`, async (t) => {
-  const env = relay === "Node's streams" ? { FLOWER_PTY_NO_NATIVE: '1' } : {};
+  const env: Record<string, string> = relay === "Node's streams" ? { FLOWER_PTY_NO_NATIVE: '1' } : {};
   const logPath = join(mkdtempSync(join(tmpdir(), 'flower-direct-')), 'run.log');
   t.teardown(() => rmSync(dirname(logPath), { recursive: true, force: true }));
   const f = startFake({ t, script: { default: { steps: [{ modes: true }] } }, prompt: 'go', flowerArgs: ['--plain', '--log', logPath], env });
@@ -83,4 +83,35 @@ t.test('a terminal the server cannot open is streamed to: the client draws it fr
   t.match((c.frames[c.at('screen')] as Extract<ServerMessage, { t: 'screen' }>).data, /fake>/, 'the screen comes on the wire');
   c.send({ t: 'input', data: 'streamed\r' });
   await f.run.waitFor(() => c.frames.some((m) => m.t === 'output' && m.data.includes('echo: streamed')), 15_000, 'the echo as an output frame');
+});
+
+// --plain through the native relay: the terminal takes a flood at the relay's pace, while the
+// server's emulator, which parses on timers, is handed it no faster than it parses (xterm throws
+// past 50 MB waiting, and what a callback from the relay throws brings the server down): the run
+// lives on, and the screen it paints for the next terminal is whole.
+t.test('a flood to a terminal the relay writes: the server keeps up, lives on and paints the end', async (t) => {
+  const f = startFake({ t, script: { default: { steps: [{ sleep: 4000 }, { flood: 150 * 1024 * 1024 }, { print: 'FLOOD-DONE\r\n' }] } }, flowerArgs: ['--plain', '--no-workbench'] });
+  await f.run.waitFor(() => f.run.output().includes('fake-claude'), 15_000, 'the fake');
+  const run = await oneRun(f.runtime);
+  // a terminal read without an emulator (the test's own would fall behind), counted and tailed
+  const term = spawn('sleep', ['600'], { cols: 100, rows: 30 });
+  t.teardown(() => term.kill('SIGKILL'));
+  let bytes = 0;
+  let tail = '';
+  term.onData((d) => {
+    bytes += d.length;
+    tail = (tail + d).slice(-4096);
+  });
+  const c = await connect(t, run.socket);
+  c.send({ t: 'hello', version: WIRE_VERSION, role: 'attach', cols: 100, rows: 30, face: 'plain', tty: (term as unknown as { _pty: string })._pty });
+  await f.run.waitFor(() => c.at('welcome') >= 0, 15_000, 'the welcome');
+  process.kill(f.run.pty.pid, 'SIGKILL'); // the starting terminal's client is gone: only this terminal is drawn
+  await f.run.waitFor(() => tail.includes('FLOOD-DONE'), 120_000, `the flood's end (${bytes} bytes so far)`);
+  t.ok(bytes > 150 * 1024 * 1024, `the whole flood reached the terminal (${bytes} bytes)`);
+  const after = await oneRun(f.runtime);
+  t.equal(after.pid, run.pid, 'the run server lives on');
+  const viewer = await connect(t, run.socket);
+  viewer.send({ t: 'hello', version: WIRE_VERSION, role: 'attach', cols: 100, rows: 30, face: 'plain' });
+  await f.run.waitFor(() => viewer.at('screen') >= 0, 30_000, 'a screen frame');
+  t.match((viewer.frames[viewer.at('screen')] as Extract<ServerMessage, { t: 'screen' }>).data, /FLOOD-DONE/, 'the screen it paints has the end of the flood');
 });
