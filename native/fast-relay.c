@@ -313,7 +313,9 @@ static void prune_retained(relay *r) {
 static void *run(void *arg) {
   relay *r = arg;
   char *buf = malloc(READ_SIZE);
-  char *filtered = malloc(READ_SIZE + MAX_HELD + 16);
+  // The filter's output is at most what it carried plus the chunk: a carried "title" of MAX_HELD
+  // UTF-16 units is at most 3 bytes each (a 4-byte character counts 2), and a lone ESC besides.
+  char *filtered = malloc(READ_SIZE + 3 * MAX_HELD + 16);
   struct pollfd fds[2 + 2 * MAX_TERMINALS];
   int owner[2 + 2 * MAX_TERMINALS];
   for (;;) {
