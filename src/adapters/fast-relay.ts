@@ -184,7 +184,8 @@ export function openFastRelay(): FastRelay | null {
   return {
     adopt(hooks) {
       const pty: Adopted = { hooks, state: 'stream', gen: 0, readAgain: null };
-      if (current) giveBack(current, 'released');
+      // A pty still held when the next comes (its child not yet gone) goes back to its own stream.
+      if (current) giveBack(current, 'returning');
       current = pty;
       if (terminals.size > 0) hold(pty);
       return {
