@@ -219,3 +219,18 @@ t.test('the child ending is heard while the relay holds its pty', async (t) => {
   t.ok(Date.now() - started < 2_000, 'at once, not after node-pty\'s timeout');
   t.ok(pty.exited);
 });
+
+t.test('a pty still held when the next one comes goes back to its own stream, which reads on', async (t) => {
+  const relay = relayFor(t);
+  const first = claude(t, relay);
+  await until('the first child', () => first.heard().includes('ready'));
+  const person = personTerminal(t);
+  await joined(person.terminal, relay, null, []);
+  const second = claude(t, relay); // the relay takes the new pty
+  await until('the second child', () => second.heard().includes('ready'));
+  person.type('n');
+  await until('the new pty is the relayed one', () => second.heard().includes('[n]') && person.seen().includes('[n]'));
+  first.pty.write('o');
+  await until('the first pty read by its own stream', () => first.heard().includes('[o]'));
+  t.notOk(person.seen().includes('[o]'), 'its output no longer goes to the terminal');
+});
