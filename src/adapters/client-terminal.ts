@@ -72,12 +72,11 @@ export function openClientTerminal(path: string): ClientTerminal {
   let closed = false;
   let joined: TerminalBinding | null = null;
   let givenBack = false; // a join still waiting must not happen after giveBack()
-  // The relay's own output and ours would interleave if both wrote: it joins when ours is all out.
-  const quiet = (): Promise<void> =>
-    new Promise((resolve) => {
-      const check = () => (closed || output.destroyed || output.writableLength === 0 ? resolve() : output.write('', check));
-      check();
-    });
+  // Calls back once nothing written here waits (at once when nothing does, or the terminal is gone).
+  const whenQuiet = (callback: () => void): void => {
+    const check = () => (closed || output.destroyed || output.writableLength === 0 ? callback() : output.write('', check));
+    check();
+  };
   // Back from the relay: what it had not written yet goes first, on the stream.
   const leave = (): void => {
     const binding = joined;
@@ -95,7 +94,8 @@ export function openClientTerminal(path: string): ClientTerminal {
     },
     async join(relay, key, onInput) {
       if (joined) return true;
-      await quiet();
+      // The relay's own output and ours would interleave if both wrote: it joins when ours is all out.
+      await new Promise<void>((resolve) => whenQuiet(resolve));
       if (closed || givenBack) return false;
       // The fds opened above: libuv reopens a pty slave onto the same number, so they are the streams' own.
       const fds = { input: fds0, output: fds1 };
@@ -118,8 +118,7 @@ export function openClientTerminal(path: string): ClientTerminal {
     giveBack(callback) {
       givenBack = true;
       leave();
-      if (closed || output.destroyed || output.writableLength === 0) return callback();
-      output.write('', () => callback());
+      whenQuiet(callback);
     },
     close() {
       if (closed) return;

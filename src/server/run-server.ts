@@ -111,9 +111,7 @@ async function start(spec: RunSpec): Promise<Started> {
     const face = client.face;
     switch (message.t) {
       case 'input':
-        if (client.role !== 'attach') return;
-        if (latest !== client) follow(client);
-        host.input(message.data);
+        if (client.role === 'attach') typed(client, message.data);
         return;
       case 'resize':
         // A direct client's size is its terminal's: the face here works out claude's from it.
@@ -141,10 +139,10 @@ async function start(spec: RunSpec): Promise<Started> {
     }
   }
 
-  // Keys the relay already wrote to claude: the rest of what `input` does (the size follows the typist).
-  function typed(client: ClientLink, data: string): void {
+  // A client's keys for claude (`delivered`: the relay wrote them already); the size follows the typist.
+  function typed(client: ClientLink, data: string, delivered = false): void {
     if (latest !== client) follow(client);
-    host.input(data, true);
+    host.input(data, delivered);
   }
 
   function sized(client: ClientLink, cols: number, rows: number): void {
@@ -166,7 +164,7 @@ async function start(spec: RunSpec): Promise<Started> {
     let face: TerminalFace;
     try {
       face = await openTerminalFace(terminal, hello, hello.documentPath ?? host.latest.view?.documentPath ?? null, {
-        input: (data, delivered) => (delivered ? typed(client, data) : onMessage(client, { t: 'input', data })),
+        input: (data, delivered) => typed(client, data, delivered),
         resized: (cols, rows) => sized(client, cols, rows),
         command: (command) => onMessage(client, { t: 'command', command }),
         detach: () => onMessage(client, { t: 'detach' }),

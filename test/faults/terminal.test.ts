@@ -13,4 +13,3 @@ t.test('a resize storm and an output flood: claude keeps running and answering',
   t.notOk(f.run.isExited(), 'still running');
   t.ok(f.run.output().length > 20 * 1024 * 1024 * 0.9, 'the flood came through whole');
 });
-
