@@ -71,7 +71,10 @@ export function decide(state: RunState, event: RunEvent): Decision {
     o.do({ type: 'show-status', view });
   }
   const wake = nextWake(o.s, event.now);
-  if (wake !== o.s.wake) {
+  // A tick is the armed timer firing: it is spent. Node's timers can fire a little before their
+  // moment (nodejs/node#26578), and the moment then asked for again must get a new timer.
+  const armed = event.type === 'tick' ? null : o.s.wake;
+  if (wake !== armed) {
     o.set({ wake });
     o.do({ type: 'wake-at', at: wake });
   }

@@ -10,13 +10,17 @@ import type { Manifest } from '../../src/core/manifest.js';
 
 type Json = Record<string, unknown>;
 
-export function fakeClock(start = 1_000_000): ClockPort & { advance(ms: number): Promise<void>; pending(): number } {
+// earlyMs: a timer fires that much before its moment, as Node's do against Date.now() (its timers
+// count from the event loop's cached, truncated time: nodejs/node#26578).
+export function fakeClock(start = 1_000_000, earlyMs = 0): ClockPort & { advance(ms: number): Promise<void>; pending(): number } {
   let now = start;
   let timers: Array<{ at: number; fire: () => void; live: boolean }> = [];
   return {
     now: () => now,
     wakeAt(at, fire) {
-      const timer = { at, fire, live: true };
+      // Early, but never before a millisecond has passed (the loop's time does move).
+      const fireAt = at <= now ? now : Math.max(now + 1, at - earlyMs);
+      const timer = { at: fireAt, fire, live: true };
       timers.push(timer);
       return { dispose: () => void (timer.live = false) };
     },
@@ -88,8 +92,8 @@ export function settings(over: Partial<RunSettings> = {}): RunSettings {
   };
 }
 
-export function startWorld(over: Partial<RunSettings> = {}): World {
-  const clock = fakeClock();
+export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: number } = {}): World {
+  const clock = fakeClock(undefined, world.earlyMs ?? 0);
   const transcripts = new Map<string, { reader: TranscriptReader; visible: string; hidden: string; on: Parameters<TranscriptPort['follow']>[1] | null; read: number }>();
   const w = {
     clock, children: [] as FakeChild[], documents: new Map<string, string>(), archived: [] as string[], manifests: [] as Manifest[],

@@ -188,6 +188,30 @@ t.test('a spawn that fails never leaves the run respawning: a clean stop with th
   t.ok(w.documents.get('/p/.flower/notes/doc.md'));
 });
 
+t.test('timers that fire early, as Node\'s do against Date.now(): the review still counts down and ends', async (t) => {
+  // A tick that lands a millisecond before its moment asks for the same moment again: the core
+  // must arm a new timer for it, not take the spent one for still armed (the demo froze that way).
+  for (const earlyMs of [1, 7]) {
+    const w = startWorld({}, { earlyMs });
+    const sid = await started(w);
+    w.append(sid, [prompt('go'), response(155_000, 'crossed')]);
+    t.equal(block(await w.hook('Stop', { session_id: sid, last_assistant_message: 'crossed' }))?.decision, 'block');
+    w.append(sid, [response(160_000, COMPLETE_DOC)]);
+    await w.hook('Stop', { session_id: sid, last_assistant_message: COMPLETE_DOC });
+    await settle();
+    t.equal(w.views.at(-1)?.phase, 'review', `early by ${earlyMs} ms: in review`);
+    const shown = new Set<number>();
+    for (let i = 0; i < 12 && w.children.length === 1; i++) {
+      await w.clock.advance(1_000);
+      for (const v of w.views) if (v.reviewLeft !== null) shown.add(v.reviewLeft);
+    }
+    t.equal(w.children.length, 2, `early by ${earlyMs} ms: the successor started when the review ended`);
+    t.ok(shown.size >= 8, `early by ${earlyMs} ms: the countdown moved (${[...shown].join(' ')})`);
+    w.command('quit');
+    await w.loop.done;
+  }
+});
+
 t.test('an idle run sets no timer; a quit ends it', async (t) => {
   const w = startWorld({ hooklessAfterMs: 30_000 });
   const sid = await started(w);
