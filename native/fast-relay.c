@@ -64,6 +64,9 @@ typedef struct {
   int pty_fd;
   int pty_reading;
   uint32_t pty_gen;
+  // The pty's write side is the relay's whether or not it reads the pty: one queue, so every write
+  // to claude is in order and none blocks JavaScript (a pty master's writes through libuv block).
+  int pty_wfd;
   queue pty_out;
   terminal terms[MAX_TERMINALS];
   // the title filter's carry between chunks
@@ -282,6 +285,11 @@ static void read_pty(relay *r, char *buf, char *filtered) {
   post(r, EV_OUTPUT, -1, 0, seq, buf, (size_t)n);
 }
 
+static void write_to_pty(relay *r, const char *data, size_t len) {
+  queue_append(&r->pty_out, data, len, 0);
+  if (queue_flush(&r->pty_out, r->pty_wfd) < 0) queue_clear(&r->pty_out);
+}
+
 static void read_terminal(relay *r, terminal *t, char *buf) {
   ssize_t n = read(t->in_fd, buf, READ_SIZE);
   if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return;
@@ -291,11 +299,8 @@ static void read_terminal(relay *r, terminal *t, char *buf) {
   }
   // The detach key alone in a read is JavaScript's to act on (plain-host: `data === key`).
   int is_key = t->key_len && (size_t)n == t->key_len && memcmp(buf, t->key, t->key_len) == 0;
-  int forward = !is_key && r->pty_fd >= 0 && r->pty_reading;
-  if (forward) {
-    queue_append(&r->pty_out, buf, (size_t)n, 0);
-    if (queue_flush(&r->pty_out, r->pty_fd) < 0) queue_clear(&r->pty_out);
-  }
+  int forward = !is_key && r->pty_fd >= 0 && r->pty_reading && r->pty_wfd >= 0;
+  if (forward) write_to_pty(r, buf, (size_t)n);
   post(r, EV_INPUT, t->id, forward, 0, buf, (size_t)n);
 }
 
@@ -328,14 +333,13 @@ static void *run(void *arg) {
     int n = 0;
     fds[n] = (struct pollfd){.fd = r->efd, .events = POLLIN};
     owner[n++] = -1;
-    if (r->pty_fd >= 0) {
-      short ev = 0;
-      if (r->pty_reading && atomic_load(&r->unconsumed) < MAX_UNCONSUMED) ev |= POLLIN;
-      if (r->pty_out.head) ev |= POLLOUT;
-      if (ev) {
-        fds[n] = (struct pollfd){.fd = r->pty_fd, .events = ev};
-        owner[n++] = -2;
-      }
+    if (r->pty_fd >= 0 && r->pty_reading && atomic_load(&r->unconsumed) < MAX_UNCONSUMED) {
+      fds[n] = (struct pollfd){.fd = r->pty_fd, .events = POLLIN};
+      owner[n++] = -2;
+    }
+    if (r->pty_wfd >= 0 && r->pty_out.head) {
+      fds[n] = (struct pollfd){.fd = r->pty_wfd, .events = POLLOUT};
+      owner[n++] = -3;
     }
     for (int i = 0; i < MAX_TERMINALS; i++) {
       terminal *t = &r->terms[i];
@@ -364,9 +368,11 @@ static void *run(void *arg) {
       // JavaScript may have unbound the pty or let a terminal go while this thread polled: only
       // what is still bound to the same fd is touched.
       if (owner[k] == -2) {
-        if (r->pty_fd != fds[k].fd) continue;
-        if (fds[k].revents & POLLOUT && queue_flush(&r->pty_out, r->pty_fd) < 0) queue_clear(&r->pty_out);
-        if (fds[k].revents & (POLLIN | POLLHUP | POLLERR) && r->pty_reading) read_pty(r, buf, filtered);
+        if (r->pty_fd == fds[k].fd && r->pty_reading) read_pty(r, buf, filtered);
+        continue;
+      }
+      if (owner[k] == -3) {
+        if (r->pty_wfd == fds[k].fd && queue_flush(&r->pty_out, r->pty_wfd) < 0) queue_clear(&r->pty_out);
         continue;
       }
       terminal *t = &r->terms[owner[k]];
@@ -456,6 +462,7 @@ static napi_value create(napi_env env, napi_callback_info info) {
   relay *r = calloc(1, sizeof(relay));
   pthread_mutex_init(&r->mu, NULL);
   r->pty_fd = -1;
+  r->pty_wfd = -1;
   r->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   napi_value name;
   napi_create_string_utf8(env, "flower-pty fast relay", NAPI_AUTO_LENGTH, &name);
@@ -468,7 +475,7 @@ static napi_value create(napi_env env, napi_callback_info info) {
   return out;
 }
 
-// bindPty(relay, fd) -> gen: the thread reads and writes claude's pty from now on
+// bindPty(relay, fd) -> gen: the thread reads claude's pty from now on (its writes: writerPty)
 static napi_value bind_pty(napi_env env, napi_callback_info info) {
   ARGS(2);
   relay *r = unwrap(env, argv[0]);
@@ -477,7 +484,6 @@ static napi_value bind_pty(napi_env env, napi_callback_info info) {
   nonblocking(r->pty_fd);
   r->pty_reading = 1;
   r->pty_gen++;
-  queue_clear(&r->pty_out);
   free(r->held);
   r->held = NULL;
   r->held_len = 0;
@@ -489,9 +495,8 @@ static napi_value bind_pty(napi_env env, napi_callback_info info) {
   return out;
 }
 
-// unbindPty(relay) -> Buffer: returns with the thread off the pty's fd, so the caller may close it or
-// read it itself, with what was queued for the pty and not yet written (the caller writes it first).
-// An UNBOUND event follows every output event of that binding: then the caller has had them all.
+// unbindPty(relay): returns with the thread no longer reading the pty, so the caller may read it
+// itself. An UNBOUND event follows every output event of that binding: then the caller has had them all.
 static napi_value unbind_pty(napi_env env, napi_callback_info info) {
   ARGS(1);
   relay *r = unwrap(env, argv[0]);
@@ -499,7 +504,22 @@ static napi_value unbind_pty(napi_env env, napi_callback_info info) {
   if (r->pty_fd >= 0) post(r, EV_UNBOUND, -1, 0, 0, NULL, 0);
   r->pty_fd = -1;
   r->pty_reading = 0;
+  pthread_mutex_unlock(&r->mu);
+  wake(r);
+  return undefined_value(env);
+}
+
+// writerPty(relay, fd | -1) -> Buffer: every write to claude goes to this pty from now on, queued
+// without blocking; -1 lets go of it (returns with the thread off it, so the caller may close it).
+// Returns what was queued for the previous pty and not yet written.
+static napi_value writer_pty(napi_env env, napi_callback_info info) {
+  ARGS(2);
+  relay *r = unwrap(env, argv[0]);
+  int fd = int_arg(env, argv[1]);
+  pthread_mutex_lock(&r->mu);
   napi_value out = take_queue(env, &r->pty_out);
+  r->pty_wfd = fd;
+  if (fd >= 0) nonblocking(fd);
   pthread_mutex_unlock(&r->mu);
   wake(r);
   return out;
@@ -521,12 +541,11 @@ static napi_value write_pty(napi_env env, napi_callback_info info) {
   size_t len;
   bytes_arg(env, argv[1], &data, &len);
   pthread_mutex_lock(&r->mu);
-  if (r->pty_fd >= 0) {
-    queue_append(&r->pty_out, data, len, 0);
-    if (queue_flush(&r->pty_out, r->pty_fd) < 0) queue_clear(&r->pty_out);
-  }
+  if (r->pty_wfd >= 0) write_to_pty(r, data, len);
+  // The thread need only hear of it when something waits for room (a key normally goes out at once).
+  int waiting = r->pty_out.head != NULL;
   pthread_mutex_unlock(&r->mu);
-  wake(r);
+  if (waiting) wake(r);
   return undefined_value(env);
 }
 
@@ -669,6 +688,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"bindPty", NULL, bind_pty, NULL, NULL, NULL, napi_default, NULL},
       {"unbindPty", NULL, unbind_pty, NULL, NULL, NULL, napi_default, NULL},
       {"writePty", NULL, write_pty, NULL, NULL, NULL, napi_default, NULL},
+      {"writerPty", NULL, writer_pty, NULL, NULL, NULL, napi_default, NULL},
       {"join", NULL, join_terminal, NULL, NULL, NULL, napi_default, NULL},
       {"leave", NULL, leave_terminal, NULL, NULL, NULL, napi_default, NULL},
       {"write", NULL, write_terminal, NULL, NULL, NULL, napi_default, NULL},

@@ -1,7 +1,10 @@
 // The native relay (native/fast-relay.c) behind a narrow port: in the run server, a thread of its own
 // reads claude's pty and the keys of the terminals drawn in plain mode, and writes each side to the
 // other at once, without a wake of Node's event loop per key (Node's floor per key sat above tmux's).
-// JavaScript gets every byte a moment later and keeps every decision. Optional: a build without a C
+// JavaScript gets every byte a moment later and keeps every decision. It is also claude's one
+// writer: a write to a pty master through Node blocks the event loop while claude is not reading
+// (libuv keeps blocking writes for a tty it cannot reopen; node-pty#797), the relay's queue does not.
+// Optional: a build without a C
 // compiler (or FLOWER_PTY_NO_NATIVE=1, which the run server reads) leaves the run on Node's streams,
 // which do the same work.
 
@@ -20,8 +23,9 @@ const EV_UNBOUND = 4;
 interface Addon {
   create(callback: (kind: number, id: number, bytes: Buffer, forwarded: boolean, gen: number) => void): unknown;
   bindPty(relay: unknown, fd: number): number;
-  unbindPty(relay: unknown): Buffer;
+  unbindPty(relay: unknown): void;
   writePty(relay: unknown, bytes: Buffer): void;
+  writerPty(relay: unknown, fd: number): Buffer;
   join(relay: unknown, id: number, inFd: number, outFd: number, key: Buffer | null): boolean;
   leave(relay: unknown, id: number): Buffer;
   write(relay: unknown, id: number, bytes: Buffer): void;
@@ -36,8 +40,8 @@ export interface PtyHooks {
   fd: number;
   /** the owner's own stream stops reading the pty; returns what lets it read again */
   stopStream(): () => void;
-  /** the owner's own write, for what the relay had queued when it gives the pty back */
-  writeBack(bytes: Buffer): void;
+  /** the owner's own write, for a pty the relay no longer writes (the next child's came, or it closed) */
+  ownWrite(bytes: Buffer): void;
   /** bytes the relay read (its owner decodes them with the same decoder as its stream's) */
   data(bytes: Buffer): void;
   /** the relay read the pty's end: the child is gone */
@@ -45,8 +49,7 @@ export interface PtyHooks {
 }
 
 export interface PtyHold {
-  /** true while the relay reads and writes the pty: writes go through write() then */
-  readonly holding: boolean;
+  /** every write to claude: queued by the relay, in order, never blocking */
   write(data: string): void;
   /** the pty is about to be closed: the relay lets go of its fd before this returns */
   release(): void;
@@ -63,8 +66,9 @@ export interface TerminalBinding {
 
 export interface FastRelay {
   /**
-   * claude's pty. The relay holds it (is its only reader and writer) while a terminal is joined,
-   * and gives it back to its owner's stream when none is: a split view alone pays no extra hop.
+   * claude's pty. The relay writes it from now on; it reads it (as its only reader) while a terminal
+   * is joined, and gives the reading back to its owner's stream when none is: a split view alone
+   * pays no extra hop on output.
    */
   adopt(pty: PtyHooks): PtyHold;
   /**
@@ -177,8 +181,7 @@ export function openFastRelay(): FastRelay | null {
       return;
     }
     pty.state = next;
-    const unwritten = closed ? Buffer.alloc(0) : native!.unbindPty(handle);
-    if (next === 'returning' && unwritten.length) pty.hooks.writeBack(unwritten);
+    if (!closed) native!.unbindPty(handle);
   }
 
   return {
@@ -187,17 +190,21 @@ export function openFastRelay(): FastRelay | null {
       // A pty still held when the next comes (its child not yet gone) goes back to its own stream.
       if (current) giveBack(current, 'returning');
       current = pty;
+      // Keys still queued for the previous claude are dropped: it is being ended, and writing them
+      // through its stream could spin libuv on a full pty.
+      if (!closed) native.writerPty(handle, hooks.fd);
       if (terminals.size > 0) hold(pty);
       return {
-        get holding() {
-          return pty.state === 'relay';
-        },
         write: (data) => {
-          if (pty.state === 'relay' && !closed) native.writePty(handle, Buffer.from(data, 'utf8'));
+          const bytes = Buffer.from(data, 'utf8');
+          if (current === pty && !closed) native.writePty(handle, bytes);
+          else if (pty.state !== 'released') hooks.ownWrite(bytes);
         },
         release: () => {
           giveBack(pty, 'released');
-          if (current === pty) current = null;
+          if (current !== pty) return;
+          current = null;
+          if (!closed) native.writerPty(handle, -1);
         },
       };
     },

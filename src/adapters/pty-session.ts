@@ -56,7 +56,7 @@ export function spawnPty(opts: { file: string; args: string[]; cwd: string; env:
     },
     write(data) {
       if (exited) return;
-      if (relayed?.holding) relayed.write(data);
+      if (relayed) relayed.write(data);
       else pty.write(data);
     },
     resize(cols, rows) {
@@ -94,7 +94,8 @@ interface NodePtyInternals {
   _socket: { destroy(): void; write(data: Buffer): boolean; _readableState: { decoder: unknown; encoding: unknown } };
 }
 
-// The pty goes to the relay and back (the relay holds it while a plain terminal is joined). One
+// The relay writes the pty from the start (a write through node-pty's stream can block the event
+// loop); its reading goes to the relay and back (the relay reads while a plain terminal is joined). One
 // decoder for both readers: node-pty's stream is made to hand over bytes, not its own decoded
 // text, so a character cut between the two readers still comes out whole. The fd is closed by
 // node-pty's destroy, so the relay lets go of it first, whoever destroys (the relay at the pty's
@@ -113,7 +114,7 @@ function shareWithRelay(pty: IPty, relay: FastRelay, emit: (data: string) => voi
   const hold = relay.adopt({
     fd: internals._fd,
     stopStream: () => stopReading(socket),
-    writeBack: (bytes) => void socket.write(bytes),
+    ownWrite: (bytes) => void socket.write(bytes),
     data: decode,
     closed: () => socket.destroy(),
   });

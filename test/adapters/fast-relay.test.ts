@@ -2,7 +2,8 @@
 // built; its title filter is title-filter.ts byte for byte; a joined terminal's keys reach claude
 // and claude's output reaches the terminal without JavaScript, titles taken out, while JavaScript
 // still hears every byte; the detach key alone is held back; output read while a terminal joins is
-// sent to it exactly once; the pty goes back to its stream when the last terminal leaves; a
+// sent to it exactly once; a paste claude does not read yet never stops the event loop and keeps its
+// place before later keys; the pty goes back to its stream when the last terminal leaves; a
 // terminal that stops reading grows a backlog instead of stopping the relay; a child's end is heard.
 import t, { type Test } from 'tap';
 import { spawn } from '@lydell/node-pty';
@@ -27,9 +28,23 @@ const until = async (what: string, ok: () => boolean, ms = 5_000) => {
 const CHILD = `#!/usr/bin/env node
 process.stdin.setRawMode(true);
 process.stdout.write('ready\\r\\n');
+let ks = 0;
 process.stdin.on('data', (d) => {
   const s = d.toString();
   if (s === 'q') process.exit(0);
+  // "p": stop reading for a while (claude busy while a paste waits); k's are counted, not echoed
+  if (s === 'p') {
+    process.stdin.pause();
+    setTimeout(() => process.stdin.resume(), 1500);
+    return process.stdout.write('(paused)');
+  }
+  if (/^[kZ]+$/.test(s)) {
+    for (const c of s) {
+      if (c === 'k') ks++;
+      else process.stdout.write('[Z after ' + ks + ' k]');
+    }
+    return;
+  }
   if (s === 't') return process.stdout.write('<\\u001b]0;claude title\\u0007>');
   if (s === 'f') return process.stdout.write('y'.repeat(4 * 1024 * 1024));
   process.stdout.write('[' + s + ']');
@@ -233,4 +248,30 @@ t.test('a pty still held when the next one comes goes back to its own stream, wh
   first.pty.write('o');
   await until('the first pty read by its own stream', () => first.heard().includes('[o]'));
   t.notOk(person.seen().includes('[o]'), 'its output no longer goes to the terminal');
+});
+
+t.test('a paste claude is not reading yet: the event loop goes on, and a key typed later still comes after it', async (t) => {
+  const relay = relayFor(t);
+  const { pty, heard } = claude(t, relay);
+  await until('the child', () => heard().includes('ready'));
+  pty.write('p');
+  await until('the child stops reading', () => heard().includes('(paused)'));
+  // Far more than the pty's buffers take (Linux: 640 KiB of flip buffers): through node-pty's own
+  // stream this write blocked the whole event loop until the child read it.
+  const paste = 4_000_000;
+  let gap = 0;
+  let last = Date.now();
+  const beat = setInterval(() => {
+    gap = Math.max(gap, Date.now() - last);
+    last = Date.now();
+  }, 10);
+  t.teardown(() => clearInterval(beat));
+  pty.write('k'.repeat(paste));
+  const person = personTerminal(t);
+  await joined(person.terminal, relay, null, []);
+  person.type('Z');
+  await until('the child read on', () => heard().includes('[Z after'), 15_000);
+  clearInterval(beat);
+  t.ok(gap < 700, `the event loop went on while the paste waited (longest gap ${gap} ms; the child paused 1500 ms)`);
+  t.match(heard(), new RegExp(`\\[Z after ${paste} k\\]`), 'the key typed after the paste came after all of it');
 });
