@@ -10,7 +10,7 @@ import { parseDocument } from './handoff-parse.js';
 import { handoffRequest } from './handoff-prompts.js';
 import { isOverflowText } from './overflow.js';
 import { statusLine } from './status-text.js';
-import { runView, nextWake, continueAt } from './run-view.js';
+import { runView, nextWake, continueAt, machineWaitsOnEvent } from './run-view.js';
 import { notifyEventOf } from './notify-policy.js';
 import type { HookEvent } from './hook-event.js';
 import type { GenerationFacts, RunEffect, RunEvent, RunState } from './run-state.js';
@@ -624,8 +624,7 @@ function onTick(o: Out, now: number): void {
   checkHooks(o, now);
   continueAfterReset(o, now);
   // The successor waits for the document on disk and for the old claude to be gone.
-  const g = o.s.gen;
-  if (o.s.freezing || (o.s.machine.phase === 'review' && g !== null && !g.ended)) return;
+  if (machineWaitsOnEvent(o.s)) return;
   feed(o, { type: 'tick', now });
 }
 

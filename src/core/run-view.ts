@@ -34,17 +34,29 @@ export function runView(s: RunState, now: number): StatusView {
   };
 }
 
+// While the document is being frozen, or the review is over with the old claude not yet gone, the
+// machine waits on an event (written, exited), not on the clock: a tick is not fed to it.
+export function machineWaitsOnEvent(s: RunState): boolean {
+  return s.freezing || (s.machine.phase === 'review' && s.gen !== null && !s.gen.ended);
+}
+
 // The earliest moment a decision is due: the write deadline, the review's end (and each second of
 // its countdown), a Stop hook's wait, the hook check, an API-key session's continue.
 export function nextWake(s: RunState, now: number): number | null {
   if (s.finished) return null;
   const due: number[] = [];
   const m = s.machine;
-  if (m.phase === 'writing' && m.writingSince !== null) due.push(m.writingSince + m.config.writeTimeoutMs);
+  // A machine moment already past while the machine waits on an event is not asked for again: it
+  // would wake the run every millisecond until the event came.
+  const waits = machineWaitsOnEvent(s);
+  const machineDue = (at: number) => {
+    if (!waits || at > now) due.push(at);
+  };
+  if (m.phase === 'writing' && m.writingSince !== null) machineDue(m.writingSince + m.config.writeTimeoutMs);
   if (m.phase === 'review' && m.reviewUntil !== null && !m.held) {
-    due.push(m.reviewUntil);
-    // the countdown a face shows moves once a second
-    due.push(now + ((m.reviewUntil - now) % 1000 || 1000));
+    machineDue(m.reviewUntil);
+    // the countdown a face shows moves once a second, while there is time left
+    if (m.reviewUntil > now) due.push(now + ((m.reviewUntil - now) % 1000 || 1000));
   }
   if (s.stopWait) due.push(s.stopWait.until);
   const g = s.gen;

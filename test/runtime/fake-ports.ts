@@ -12,8 +12,9 @@ type Json = Record<string, unknown>;
 
 // earlyMs: a timer fires that much before its moment, as Node's do against Date.now() (its timers
 // count from the event loop's cached, truncated time: nodejs/node#26578).
-export function fakeClock(start = 1_000_000, earlyMs = 0): ClockPort & { advance(ms: number): Promise<void>; pending(): number } {
+export function fakeClock(start = 1_000_000, earlyMs = 0): ClockPort & { advance(ms: number): Promise<void>; pending(): number; fired(): number } {
   let now = start;
+  let fired = 0;
   let timers: Array<{ at: number; fire: () => void; live: boolean }> = [];
   return {
     now: () => now,
@@ -32,6 +33,8 @@ export function fakeClock(start = 1_000_000, earlyMs = 0): ClockPort & { advance
         if (!due) break;
         now = Math.max(now, due.at);
         due.live = false;
+        // A run that re-arms for a moment already here would spin a real event loop: fail, not hang.
+        if (++fired % 10_000 === 0 && now === due.at) throw new Error(`the run keeps asking to be woken at ${now}: a busy loop`);
         due.fire();
         await settle();
       }
@@ -39,6 +42,7 @@ export function fakeClock(start = 1_000_000, earlyMs = 0): ClockPort & { advance
       await settle();
     },
     pending: () => timers.filter((x) => x.live).length,
+    fired: () => fired,
   };
 }
 
@@ -92,7 +96,8 @@ export function settings(over: Partial<RunSettings> = {}): RunSettings {
   };
 }
 
-export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: number } = {}): World {
+// earlyMs: timers fire early (fakeClock); slowExit: a claude told to end is gone only when a test says
+export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: number; slowExit?: boolean } = {}): World {
   const clock = fakeClock(undefined, world.earlyMs ?? 0);
   const transcripts = new Map<string, { reader: TranscriptReader; visible: string; hidden: string; on: Parameters<TranscriptPort['follow']>[1] | null; read: number }>();
   const w = {
@@ -146,7 +151,9 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
         },
         write: (data) => void c.written.push(data),
         resize() {},
-        terminate: async () => c.exit({ code: 0, signal: 15 }),
+        terminate: async () => {
+          if (!world.slowExit) c.exit({ code: 0, signal: 15 });
+        },
       };
     },
     transcriptPath: pathOf,

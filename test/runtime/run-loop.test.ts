@@ -212,6 +212,28 @@ t.test('timers that fire early, as Node\'s do against Date.now(): the review sti
   }
 });
 
+t.test('a review over before the old claude is gone waits for its exit without spinning the clock', async (t) => {
+  const w = startWorld({ reviewMs: 1_000 }, { slowExit: true });
+  const sid = await started(w);
+  w.append(sid, [prompt('go'), response(155_000, 'crossed')]);
+  await w.hook('Stop', { session_id: sid, last_assistant_message: 'crossed' });
+  w.append(sid, [response(160_000, COMPLETE_DOC)]);
+  await w.hook('Stop', { session_id: sid, last_assistant_message: COMPLETE_DOC });
+  await settle();
+  t.equal(w.views.at(-1)?.phase, 'review');
+  t.notOk(w.child().exited, 'the old claude is slow to go');
+  await w.clock.advance(1_500);
+  const fired = w.clock.fired();
+  await w.clock.advance(3_000);
+  t.ok(w.clock.fired() - fired <= 1, `nothing to wait for on the clock meanwhile (${w.clock.fired() - fired} wake-ups)`);
+  t.equal(w.children.length, 1, 'no successor while the old claude lives');
+  w.child().exit({ code: 0, signal: 15 });
+  await settle();
+  t.equal(w.children.length, 2, 'the successor starts when the old claude is gone');
+  w.command('quit');
+  await w.loop.done;
+});
+
 t.test('an idle run sets no timer; a quit ends it', async (t) => {
   const w = startWorld({ hooklessAfterMs: 30_000 });
   const sid = await started(w);
