@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_TERMINALS 32
@@ -30,6 +31,12 @@
 // An unterminated "title" longer than this is not a title: let it through (title-filter.ts: MAX_HELD).
 #define MAX_HELD 4096
 #define MAX_KEY 16
+// A terminal this far behind holds claude's output back, as a terminal of its own would: a slow
+// terminal gets every byte. One that takes nothing for STALL_MS no longer holds it back (it is
+// stopped: ^S, a frozen ssh): claude goes on, its backlog grows, and past a bound JavaScript lets
+// its client go (client-link.ts). Without this a slow terminal's client was dropped in a flood.
+#define TERMINAL_HIGH_WATER (1u << 20)
+#define STALL_MS 2000
 
 enum { EV_OUTPUT = 1, EV_INPUT = 2, EV_CLOSED = 3, EV_UNBOUND = 4 };
 
@@ -51,6 +58,7 @@ typedef struct {
   int in_fd, out_fd;
   int reading; // stops at the terminal's hang-up (EIO): its client's socket says the rest
   int dead;    // a write failed for good: what is queued for it is dropped
+  int64_t took_at; // when it last took some of its output (or joined), CLOCK_MONOTONIC ms
   unsigned char key[MAX_KEY];
   size_t key_len;
   queue out;
@@ -254,12 +262,35 @@ static void wake(relay *r) {
   (void)n;
 }
 
+static int64_t now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 static void flush_terminal(terminal *t) {
   if (t->dead || !t->out.head) return;
+  size_t before = t->out.bytes;
   if (queue_flush(&t->out, t->out_fd) < 0) {
     t->dead = 1;
     queue_clear(&t->out);
+  } else if (t->out.bytes < before) {
+    t->took_at = now_ms();
   }
+}
+
+// How long claude's output is held back for a terminal that is behind but still taking it: -1, not
+// at all; else the ms until the slowest such terminal counts as stopped.
+static int64_t held_back_for(relay *r) {
+  int64_t now = now_ms(), wait = -1;
+  for (int i = 0; i < MAX_TERMINALS; i++) {
+    terminal *t = &r->terms[i];
+    if (!t->used || t->dead || t->out.bytes <= TERMINAL_HIGH_WATER) continue;
+    int64_t idle = now - t->took_at;
+    if (idle >= STALL_MS) continue;
+    if (wait < 0 || STALL_MS - idle < wait) wait = STALL_MS - idle;
+  }
+  return wait;
 }
 
 static void read_pty(relay *r, char *buf, char *filtered) {
@@ -333,7 +364,8 @@ static void *run(void *arg) {
     int n = 0;
     fds[n] = (struct pollfd){.fd = r->efd, .events = POLLIN};
     owner[n++] = -1;
-    if (r->pty_fd >= 0 && r->pty_reading && atomic_load(&r->unconsumed) < MAX_UNCONSUMED) {
+    int64_t held = held_back_for(r);
+    if (r->pty_fd >= 0 && r->pty_reading && atomic_load(&r->unconsumed) < MAX_UNCONSUMED && held < 0) {
       fds[n] = (struct pollfd){.fd = r->pty_fd, .events = POLLIN};
       owner[n++] = -2;
     }
@@ -355,7 +387,8 @@ static void *run(void *arg) {
     }
     pthread_mutex_unlock(&r->mu);
 
-    if (poll(fds, (nfds_t)n, -1) < 0 && errno != EINTR) break;
+    // Held back: wake when the terminal counts as stopped, if it takes nothing before.
+    if (poll(fds, (nfds_t)n, held < 0 ? -1 : (int)held + 1) < 0 && errno != EINTR) break;
 
     pthread_mutex_lock(&r->mu);
     if (fds[0].revents & POLLIN) {
@@ -568,6 +601,7 @@ static napi_value join_terminal(napi_env env, napi_callback_info info) {
     t->in_fd = int_arg(env, argv[2]);
     t->out_fd = int_arg(env, argv[3]);
     t->reading = 1;
+    t->took_at = now_ms();
     nonblocking(t->in_fd);
     nonblocking(t->out_fd);
     t->key_len = key_len;

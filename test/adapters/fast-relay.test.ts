@@ -3,7 +3,7 @@
 // and claude's output reaches the terminal without JavaScript, titles taken out, while JavaScript
 // still hears every byte; the detach key alone is held back; output read while a terminal joins is
 // sent to it exactly once; a paste claude does not read yet never stops the event loop and keeps its
-// place before later keys; the pty goes back to its stream when the last terminal leaves; a
+// place before later keys; a slow terminal holds claude back, a stopped one does not; the pty goes back to its stream when the last terminal leaves; a
 // terminal that stops reading grows a backlog instead of stopping the relay; a child's end is heard.
 import t, { type Test } from 'tap';
 import { spawn } from '@lydell/node-pty';
@@ -219,6 +219,28 @@ t.test('a terminal that stops reading grows a backlog; claude and JavaScript go 
   t.ok(person.terminal.backlog() > 0, `a backlog of ${person.terminal.backlog()} bytes waits for the terminal`);
   person.pty.resume();
   await until('the backlog taken', () => person.terminal.backlog() === 0, 20_000);
+});
+
+t.test('a terminal that reads slowly holds claude back: it gets every byte, its backlog stays bounded', async (t) => {
+  const relay = relayFor(t);
+  const { heard } = claude(t, relay);
+  await until('the child', () => heard().includes('ready'));
+  const person = personTerminal(t);
+  await joined(person.terminal, relay, null, []);
+  // A reader that takes its output 10 ms in every 100: far slower than the flood comes.
+  let most = 0;
+  const slow = setInterval(() => {
+    most = Math.max(most, person.terminal.backlog());
+    person.pty.resume();
+    setTimeout(() => person.pty.pause(), 10);
+  }, 100);
+  t.teardown(() => clearInterval(slow));
+  person.pty.pause();
+  person.type('f'); // 4 MB of output
+  await until('the whole flood at the terminal', () => person.seen().length >= 4 * 1024 * 1024, 60_000);
+  clearInterval(slow);
+  t.ok(most > 0, `it was behind (${most} bytes at most)`);
+  t.ok(most < 1.5 * 1024 * 1024, `never far past the mark of 1 MiB: claude waited for it (${most} bytes at most)`);
 });
 
 t.test('the child ending is heard while the relay holds its pty', async (t) => {
