@@ -27,6 +27,7 @@ t.test('subscription login: a usage limit parks the session, then Claude Code co
   // On the hour Claude Code leaves the minutes out ("resets 2pm"): a run a moment before 14:00 saw that.
   tt.match(screen, /You've hit your 5-hour limit · resets \d+(:\d\d)?[ap]m/);
 
+  await r.claude.waitFor(() => transcript(r).some((row) => row.apiError === 'usage_limit_reached'), 10_000, 'the usage-limit row').catch(() => undefined);
   const limited = transcript(r).find((row) => row.apiError === 'usage_limit_reached') as
     | { apiErrorStatus?: number; error?: string; apiErrorParams?: { rate_limit_info?: { resetsAt?: number; rateLimitType?: string; status?: string } }; message?: { model?: string } }
     | undefined;
@@ -62,7 +63,11 @@ for (const login of ['token', 'api-key'] as const) {
     const screen = await r.claude.waitForScreen(/API Error: Request rejected \(429\)/, 20_000);
     tt.match(screen, /API Usage Billing/, 'an API login, not a subscription');
     tt.notMatch(screen, /continue automatically|Continuing shortly/, 'nothing is armed to continue by itself');
-    const row = transcript(r).find((x) => x.apiErrorStatus === 429);
+    // The row can land a moment after the hook and the screen (claude-code-facts.md §12: the transcript
+    // trails the hooks): wait for it rather than read once (a CI run read it too early).
+    const limitRow = () => transcript(r).find((x) => x.apiErrorStatus === 429);
+    await r.claude.waitFor(() => limitRow() !== undefined, 10_000, 'the synthetic 429 row').catch(() => undefined);
+    const row = limitRow();
     tt.ok(row, 'the synthetic 429 row');
     tt.notOk(row && 'apiError' in row, 'without apiError (that is the subscription row)');
     const resetAt = Date.now() + 4_000;
