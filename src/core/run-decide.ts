@@ -412,7 +412,9 @@ function onTranscript(o: Out, e: Extract<RunEvent, { type: 'transcript' }>): voi
 function humanPrompt(o: Out, text: string): void {
   if (text.startsWith(AUTO_CONTINUE_PREFIX) || text.startsWith('flower-pty: ')) return;
   if (o.s.firstPrompt === null) o.set({ firstPrompt: text });
-  if (o.s.gen?.n === 1) o.manifest(recordOriginalPrompt(o.s.manifest, text));
+  // On disk before anything after it (the handoff's start): a run killed then still has the prompt
+  // its successor or a degraded document needs (a CI run killed right after 'writing' lost it).
+  if (o.s.gen?.n === 1 && o.s.manifest.original_prompt === null) o.manifest(recordOriginalPrompt(o.s.manifest, text), true);
 }
 
 // The Stop payload's text and the transcript's row of it: the same reply, modulo surrounding whitespace.
