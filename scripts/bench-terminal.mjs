@@ -2,7 +2,7 @@
 // (MB/s and CPU seconds), and idle CPU, each through flower-pty --plain, the split view, tmux, and direct.
 // A part of scripts/bench.mjs; exports functions that return numbers, prints nothing itself.
 import { spawn } from '@lydell/node-pty';
-import { execFileSync, spawn as spawnProcess } from 'node:child_process';
+import { execFileSync, spawnSync, spawn as spawnProcess } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync, chmodSync, readFileSync, openSync, writeSync, closeSync, existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -244,61 +244,46 @@ async function perPath(program, measure, skip = []) {
 
 const echoProgram = (dir) => program(dir, 'echo.mjs', ECHO);
 
-// Keystroke round trip: a letter written to the outer pty until that letter comes back out. All paths
-// run at once and take turns key by key, so a noisy moment on a shared machine hits every path alike
-// (p99 of a few hundred keys measured path after path was mostly that noise). In `rounds` rounds of
-// `keys` keys each: a path's figure is the median of its rounds' figures, with the rounds' range, so
-// one noisy stretch (a tail of a few ms moved between whole runs) does not decide a p99.
+// The child of the keystroke paths: cat in cooked mode, so the echo is the child's pty's own (as in a shell).
+const CAT_KEYS = `#!/bin/sh\nprintf 'ready\\r\\n'\nexec cat\n`;
+
+// Keystroke round trip, measured from outside every process under test: scripts/bench-keys.py holds each
+// path's pty master, writes one key and waits for its echo there (no Node harness in the figure). All paths
+// run at once and take turns key by key, so a noisy moment on a shared machine hits every path alike. In
+// `rounds` rounds of `keys` keys each: a path's figure is the median of its rounds' figures, with the
+// rounds' range, so one noisy stretch does not decide a p99.
 export async function keystrokes({ keys = 200, rounds = 1 } = {}) {
   const { dir, cleanup } = workdir();
-  const child = echoProgram(dir);
-  const paths = Object.entries(launchers(dir)).map(([name, make]) => ({ name, launch: make(child), times: [], error: null }));
+  const child = program(dir, 'cat.sh', CAT_KEYS);
+  const paths = Object.entries(launchers(dir)).map(([name, make]) => ({ name, launch: make(child) }));
   // the bare Node relay: its server starts first, its client is the path's terminal
   const relaySocket = join(dir, 'relay.sock');
   writeFileSync(join(dir, 'relay-server.cjs'), RELAY_SERVER(join(REPO, 'node_modules', '@lydell', 'node-pty')));
   writeFileSync(join(dir, 'relay-client.cjs'), RELAY_CLIENT);
   const relay = spawnProcess(process.execPath, [join(dir, 'relay-server.cjs'), relaySocket, child], { stdio: 'ignore' });
   for (let i = 0; i < 100 && !existsSync(relaySocket); i++) await sleep(50);
-  paths.push({ name: 'bare Node relay', launch: { file: process.execPath, args: [join(dir, 'relay-client.cjs'), relaySocket], env: process.env, cleanup: () => relay.kill('SIGKILL') }, times: [], error: null });
+  paths.push({ name: 'bare Node relay', launch: { file: process.execPath, args: [join(dir, 'relay-client.cjs'), relaySocket], env: process.env, cleanup: () => relay.kill('SIGKILL') } });
   // --plain with the native relay turned off: what the relay itself is worth per key
   const streamsRuntime = join(dir, 'run-streams');
   const plain = paths.find((p) => p.name === 'flower-pty --plain').launch;
-  paths.push({ name: PLAIN_STREAMS, launch: { ...plain, env: { ...plain.env, FLOWER_PTY_NO_NATIVE: '1', XDG_RUNTIME_DIR: streamsRuntime }, servers: () => serverPids(streamsRuntime), cleanup: () => endServers(streamsRuntime) }, times: [], error: null });
+  paths.push({ name: PLAIN_STREAMS, launch: { ...plain, env: { ...plain.env, FLOWER_PTY_NO_NATIVE: '1', XDG_RUNTIME_DIR: streamsRuntime }, servers: () => serverPids(streamsRuntime), cleanup: () => endServers(streamsRuntime) } });
+  let measured;
   try {
-    for (const p of paths) p.run = start(p.launch);
-    for (const p of paths) await p.run.until((o) => o.includes('ready'), 20_000).catch((error) => (p.error = String(error.message ?? error).slice(0, 120)));
-    await sleep(500); // let the first frames settle
-    for (let round = 0; round < rounds; round++) {
-      for (const p of paths) p.times.push([]);
-      for (let i = 0; i < keys; i++) {
-        const key = String.fromCharCode(97 + (i % 26));
-        for (const p of paths) {
-          if (p.error) continue;
-          const t0 = process.hrtime.bigint();
-          const seen = p.run.until((_o, d) => d !== undefined && d.includes(key), 5_000);
-          p.run.pty.write(key);
-          try {
-            await seen;
-            p.times[round].push(Number(process.hrtime.bigint() - t0) / 1e6);
-          } catch (error) {
-            p.error = String(error.message ?? error).slice(0, 120);
-          }
-          await sleep(5);
-        }
-      }
-    }
+    const plan = { keys, rounds, cols: 120, rows: 40, paths: paths.map((p) => ({ name: p.name, argv: [p.launch.file, ...p.launch.args], env: { ...p.launch.env, TERM: 'xterm-256color' } })) };
+    const reader = spawnSync('python3', [join(REPO, 'scripts', 'bench-keys.py')], { input: JSON.stringify(plan), encoding: 'utf8', cwd: tmpdir(), maxBuffer: 64 * 1024 * 1024 });
+    if (reader.status !== 0) throw new Error(`bench-keys.py: ${(reader.error?.message ?? reader.stderr ?? '').trim().split('\n').pop()}`);
+    measured = JSON.parse(reader.stdout);
+  } catch (error) {
+    measured = Object.fromEntries(paths.map((p) => [p.name, { error: String(error.message ?? error).slice(0, 120) }]));
   } finally {
-    for (const p of paths) {
-      p.run?.kill();
-      p.launch.cleanup?.();
-    }
-    await Promise.race([Promise.all(paths.map((p) => p.run?.exited)), sleep(2000)]);
+    for (const p of paths) p.launch.cleanup?.();
     cleanup();
   }
   const median = (values) => values.sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
   return Object.fromEntries(paths.map((p) => {
-    if (p.error) return [p.name, { error: p.error }];
-    const each = p.times.map((times) => times.sort((a, b) => a - b)).map((times) => ({ p50: percentile(times, 50), p99: percentile(times, 99) }));
+    const m = measured[p.name] ?? { error: 'not measured' };
+    if (m.error) return [p.name, { error: m.error }];
+    const each = m.rounds.map((times) => times.sort((a, b) => a - b)).map((times) => ({ p50: percentile(times, 50), p99: percentile(times, 99) }));
     const p99s = each.map((r) => r.p99);
     return [p.name, { p50: median(each.map((r) => r.p50)), p99: median([...p99s]), p99Range: [Math.min(...p99s), Math.max(...p99s)], rounds: each.length }];
   }));

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+# Keystroke echo measured from outside every process under test: this reader holds the master of one
+# pty per path, writes one key and waits for its echo there, path after path, key by key (so a noisy
+# moment hits every path alike). Nothing of Node is in the measurement but what a path itself runs.
+# A part of scripts/bench-terminal.mjs: reads a JSON plan on stdin, prints JSON times (ms) on stdout.
+#
+# plan: {"keys": n, "rounds": r, "cols": c, "rows": r, "paths": [{"name", "argv", "env"}]}
+# out:  {name: {"rounds": [[ms, ...], ...]} | {"error": "..."}}
+import fcntl
+import json
+import os
+import re
+import select
+import struct
+import sys
+import termios
+import time
+
+# Escape sequences (CSI, OSC, DCS/PM/APC, charset and other two-byte ones): what is left is the text a
+# person would read, where a key's echo is looked for (a CSI's final byte is often a lowercase letter).
+ESCAPES = re.compile(rb'\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[P^_][^\x1b]*\x1b\\|[ -/]+[0-~]|[0-~])')
+# The outer terminal's queries blessed and tmux send, answered as a real terminal would.
+QUERIES = ((b'\x1b[c', b'\x1b[?62;22c'), (b'\x1b[6n', b'\x1b[1;1R'))
+LINE_EVERY = 50  # an Enter after this many keys: the child's line stays short (cat in cooked mode)
+
+
+def text_of(data):
+    plain = ESCAPES.sub(b'', data)
+    cut = plain.rfind(b'\x1b')  # a sequence not complete yet hides nothing behind it
+    return plain if cut < 0 else plain[:cut]
+
+
+class Path:
+    def __init__(self, spec, cols, rows):
+        self.name = spec['name']
+        self.error = None
+        self.rounds = []
+        pid, fd = os.forkpty()
+        if pid == 0:
+            try:
+                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, 0, 0))
+                os.execvpe(spec['argv'][0], spec['argv'], spec['env'])
+            finally:
+                os._exit(127)
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, 0, 0))
+        os.set_blocking(fd, False)
+        self.pid, self.fd = pid, fd
+
+    def read(self):
+        """what is there to read now (b'' when nothing), the queries in it answered"""
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(self.fd, 65536)
+            except BlockingIOError:
+                break
+            except OSError:
+                if not self.error:
+                    self.error = 'the terminal closed'
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        data = b''.join(chunks)
+        for query, answer in QUERIES:
+            if query in data:
+                os.write(self.fd, answer)
+        return data
+
+    def wait_for(self, needle, seconds):
+        """reads until `needle` is in the text read (escapes stripped); False on timeout"""
+        seen = b''
+        deadline = time.monotonic() + seconds
+        while True:
+            seen += self.read()
+            if needle in text_of(seen):
+                return True
+            left = deadline - time.monotonic()
+            if left <= 0 or self.error:
+                return False
+            select.select([self.fd], [], [], left)
+
+    def close(self):
+        try:
+            os.close(self.fd)
+        except OSError:
+            pass
+
+
+def drain(paths, seconds):
+    """reads every path's output for `seconds`, so none is held back by a full pty"""
+    deadline = time.monotonic() + seconds
+    while True:
+        for p in paths:
+            p.read()
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return
+        select.select([p.fd for p in paths], [], [], left)
+
+
+def main():
+    plan = json.load(sys.stdin)
+    paths = [Path(spec, plan.get('cols', 120), plan.get('rows', 40)) for spec in plan['paths']]
+    try:
+        for p in paths:
+            if not p.wait_for(b'ready', 20):
+                p.error = p.error or 'no ready line in 20 s'
+        drain(paths, 0.5)  # the first frames settle
+        for _ in range(plan['rounds']):
+            for p in paths:
+                p.rounds.append([])
+            for i in range(plan['keys']):
+                key = bytes([97 + i % 26])
+                for p in paths:
+                    if p.error:
+                        continue
+                    t0 = time.perf_counter_ns()
+                    os.write(p.fd, key)
+                    if p.wait_for(key, 5):
+                        p.rounds[-1].append((time.perf_counter_ns() - t0) / 1e6)
+                    else:
+                        p.error = p.error or f'no echo of key {i} in 5 s'
+                    drain(paths, 0.005)
+                if (i + 1) % LINE_EVERY == 0:
+                    for p in paths:
+                        if not p.error:
+                            os.write(p.fd, b'\r')
+                    drain(paths, 0.1)
+    finally:
+        for p in paths:
+            p.close()
+    json.dump({p.name: {'error': p.error} if p.error else {'rounds': p.rounds} for p in paths}, sys.stdout)
+
+
+main()
