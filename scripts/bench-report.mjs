@@ -4,7 +4,7 @@
 // generation is one session in time order). Reports wall time, CPU, peak RSS and the page's size.
 // Run after `npm run build`: node scripts/bench-report.mjs [total MB] [generations]. Asserts nothing.
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const here = fileURLToPath(import.meta.url);
 const repo = path.resolve(path.dirname(here), '..');
 const dist = (p) => pathToFileURL(path.join(repo, 'dist', p)).href;
-const fixtures = [process.env.FLOWER_PTY_FIXTURES, path.resolve(repo, '../shared/fixtures'), '/work/shared/fixtures'].find((p) => p && existsSync(p)) ?? path.resolve(repo, '../shared/fixtures');
+const fixtures = process.env.FLOWER_PTY_FIXTURES ?? path.resolve(repo, 'test/fixtures/shared');
 
 // Child mode: one report in a fresh process, so the peak RSS is the report's own.
 if (process.argv[2] === '--one') {

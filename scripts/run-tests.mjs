@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs the tap suite and ends with the one line CI reads: "N passed, N failed".
-// tap prints its own summary as "# { total, pass, fail }" and never that line (stack.md §7).
+// tap prints its own summary as "# { total, pass, fail }" and never that line (docs/libraries.md §5).
 import { spawn } from 'node:child_process';
 
 const args = ['tap', '--reporter=tap', ...process.argv.slice(2)];

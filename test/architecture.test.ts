@@ -43,3 +43,23 @@ t.test('src/claude-code is pure but for probe.ts', async (t) => {
     t.notMatch(code, /\bprocess\.|\brequire\(|Date\.now\(\)/, `${file} reaches no process, require or clock`);
   }
 });
+
+// Every comment and doc points at something in the repository: the facts the code relies on are written in
+// docs/ (claude-code-2.1.332.md, libraries.md), never cited from notes that live outside it. The names are
+// spelled in pieces so this file does not match itself.
+const repoDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const OUTSIDE = [['..', 'shared'].join('/'), ['', 'work', 'shared'].join('/'), ['claude-code-facts', 'md'].join('.'), ['stack', 'md'].join('.')];
+const outsideRe = new RegExp(OUTSIDE.map((s) => `(?<![\\w-])${s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`).join('|'));
+function filesUnder(dir: string): string[] {
+  return readdirSync(join(repoDir, dir), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && !/\.(png|node|o)$/.test(e.name))
+    .map((e) => join(e.parentPath, e.name));
+}
+
+t.test('no file points outside the repository', async (t) => {
+  const files = [...['src', 'test', 'scripts', 'native', 'docs'].flatMap(filesUnder), join(repoDir, 'README.md')];
+  t.ok(files.length > 100, `the tree is read (${files.length} files)`);
+  const offenders = files.filter((f) => outsideRe.test(readFileSync(f, 'utf8'))).map((f) => f.slice(repoDir.length + 1));
+  t.same(offenders, [], 'no mention of notes outside the repository');
+  t.ok(outsideRe.test(`see ${OUTSIDE[3]} §3`) && outsideRe.test(`in ${OUTSIDE[0]}/x`) && !outsideRe.test('callstack.md'), 'the pattern catches what it must');
+});

@@ -1,5 +1,5 @@
 // Finds the claude executable before anything starts: node-pty does not throw on a missing
-// binary, it spawns, prints "execvp(3) failed" and exits 1 later (stack.md §1, test 5).
+// binary, it spawns, prints "execvp(3) failed" and exits 1 later (docs/libraries.md §1).
 
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';

@@ -5,7 +5,7 @@ import xtermHeadless from '@xterm/headless';
 import unicode11 from '@xterm/addon-unicode11';
 import type { Terminal as XTerminal } from '@xterm/headless';
 
-// Both packages are CommonJS: default import, then destructure (stack.md §3).
+// Both packages are CommonJS: default import, then destructure (docs/libraries.md §3).
 const { Terminal } = xtermHeadless;
 const { Unicode11Addon } = unicode11;
 
@@ -21,7 +21,7 @@ export interface Emulator {
 export function createEmulator(o: { cols: number; rows: number; scrollback: number }): Emulator {
   // logLevel off: xterm logs through console, which in the split view is the screen being drawn.
   const term = new Terminal({ cols: o.cols, rows: o.rows, scrollback: o.scrollback, allowProposedApi: true, logLevel: 'off' });
-  // Unicode 11 widths match what Ink (and so claude) assumes for emoji (stack.md §3).
+  // Unicode 11 widths match what Ink (and so claude) assumes for emoji (docs/libraries.md §3).
   term.loadAddon(new Unicode11Addon());
   term.unicode.activeVersion = '11';
   // Watch DECTCEM without swallowing it (returning false lets xterm act too).

@@ -1,5 +1,5 @@
 // Watches one file with chokidar. Editors save by rename, by truncate-and-write and by `sed -i`
-// (a new inode); raw fs.watch follows the old inode and goes silent after a rename (stack.md §4),
+// (a new inode); raw fs.watch follows the old inode and goes silent after a rename (docs/libraries.md §4),
 // chokidar's atomic mode and awaitWriteFinish turn all of them into one settled event.
 
 import { watch, type FSWatcher } from 'chokidar';

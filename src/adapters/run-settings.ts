@@ -17,7 +17,7 @@ export interface RunSettingsInput {
   statusLine: boolean; // install the status-line relay
 }
 
-// The events registered for the newest release (claude-code-facts.md §4.3 for what each carries).
+// The events registered for the newest release (docs/claude-code-2.1.332.md §5 for what each carries).
 export const DEFAULT_HOOK_EVENTS: readonly string[] = hookEventsFor(null);
 
 // The argv that runs the built hook client with this node: dist/hook-client.js next to dist/adapters/.

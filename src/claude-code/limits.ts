@@ -1,4 +1,4 @@
-// Claude Code's numeric limits that shape a handoff (claude-code-facts.md §2.2, §2.4, §12), in one place.
+// Claude Code's numeric limits that shape a handoff (docs/claude-code-2.1.332.md §2.2, §2.4, §10), in one place.
 // The client-side refusal line stays in core/policy.ts (the state machine uses it and core imports only
 // core) and is re-exported here. Pure.
 import { CLAUDE_ENV } from './launch.js';

@@ -94,7 +94,7 @@ export function splitKeys(data: string): string[] {
   return keys;
 }
 
-// blessed puts the outer terminal in application cursor mode (stack.md §2), so arrows arrive as
+// blessed puts the outer terminal in application cursor mode (docs/libraries.md §2), so arrows arrive as
 // ESC O A; the child gets the form its own DECCKM state asks for. Modified arrows pass as they are.
 export function translateCursorKey(key: string, applicationCursor: boolean): string {
   const m = /^\u001b[O[]([ABCDHF])$/.exec(key);

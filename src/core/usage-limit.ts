@@ -1,4 +1,4 @@
-// A usage limit as Claude Code 2.1.332 records it (claude-code-facts.md §12): the synthetic transcript row of
+// A usage limit as Claude Code 2.1.332 records it (docs/claude-code-2.1.332.md §10): the synthetic transcript row of
 // a refused request says until when, and whether Claude Code continues by itself. A pure reader of a raw row.
 
 type Obj = Record<string, unknown>;

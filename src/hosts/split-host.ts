@@ -64,7 +64,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
   const listeners = createHostListeners();
 
   // blessed gets a dead input: every byte from the person is ours to route (Esc, Alt, paste), and
-  // blessed never puts stdin in raw mode behind our back (stack.md §2).
+  // blessed never puts stdin in raw mode behind our back (docs/libraries.md §2).
   const screen = blessed.screen({
     input: new PassThrough() as unknown as NodeJS.ReadableStream,
     output: stdout,
@@ -172,7 +172,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
     refreshStatus();
     const { cols, rows } = layout.inner;
     if (cols !== before.cols || rows !== before.rows) {
-      // Resize both sides: the emulator here, the pty through the supervisor (stack.md §11.6).
+      // Resize both sides: the emulator here, the pty through the supervisor (docs/libraries.md §3).
       pane.resize(cols, rows);
       listeners.resize(cols, rows);
     }

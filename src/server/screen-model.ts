@@ -4,7 +4,7 @@
 import serialize from '@xterm/addon-serialize';
 import { createEmulator } from '../adapters/emulator.js';
 
-// CommonJS: default import, then destructure (stack.md §3). It reads the same buffer the split view paints.
+// CommonJS: default import, then destructure (docs/libraries.md §3). It reads the same buffer the split view paints.
 const { SerializeAddon } = serialize;
 
 export interface ScreenModel {

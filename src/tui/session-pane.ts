@@ -63,7 +63,7 @@ export function createSessionPane(opts: {
   screen: Widgets.Screen;
   cols: number;
   rows: number;
-  /** what the emulator answers (DA, CPR...): it must reach the child (stack.md §11.3) */
+  /** what the emulator answers (DA, CPR...): it must reach the child (docs/libraries.md §3) */
   onReply: (data: string) => void;
   /** the child rang the bell (the emulator swallows BEL; the person should still hear it) */
   onBell?: () => void;

@@ -14,7 +14,7 @@ import { startMockApi } from '../../src/mock/messages-api.js';
 import type { MockApi, Respond } from '../../src/mock/messages-api.js';
 import { randomUUID } from 'node:crypto';
 
-// @xterm/* are CommonJS: named ESM imports fail (stack.md §3).
+// @xterm/* are CommonJS: named ESM imports fail (docs/libraries.md §3).
 const { Terminal } = xterm;
 const { Unicode11Addon } = unicode11;
 
@@ -212,7 +212,7 @@ export function tempRoot(t: Teardown, prefix = 'flower-claude-'): string {
 }
 
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop', 'StopFailure', 'Notification', 'SessionEnd'] as const;
-// The events of a walk-away run (claude-code-facts.md §12) on top of HOOK_EVENTS: pass to recordHooks.
+// The events of a walk-away run (docs/claude-code-2.1.332.md §10) on top of HOOK_EVENTS: pass to recordHooks.
 export const WALK_AWAY_EVENTS = [...HOOK_EVENTS, 'PreToolUse', 'PermissionRequest', 'PreCompact', 'PostCompact'] as const;
 // 'StatusLine' is not a hook: it is the statusLine command's stdin, recorded the same way.
 export type HookEvent = (typeof WALK_AWAY_EVENTS)[number] | 'StatusLine';
