@@ -23,6 +23,13 @@ export async function runKill(opts: { id?: string | undefined; workbench?: strin
     throw new FlowerError(`run ${id} did not end: ${printable(result.reason)}; ${server}`, EXIT.notEnded);
   }
   // stale here: the server went away between ls and kill, which is the end asked for
-  opts.out(`run ${id} ended; pick the lineage up with flower-pty --continue`);
+  opts.out(endedLine(id, run === null ? undefined : run.workbench));
   return 0;
+}
+
+// A --no-workbench run kept no manifest and no document: --continue would have nothing to pick up.
+// (`undefined`: a run too busy to be listed, whose workbench is not known.)
+export function endedLine(id: string, workbench: string | null | undefined): string {
+  if (workbench === null) return `run ${id} ended; it ran with --no-workbench, so nothing was kept to continue from`;
+  return `run ${id} ended; pick the lineage up with flower-pty --continue`;
 }

@@ -17,6 +17,7 @@ import { buildReport, cleanManifest, lineageGenerations, parseEvents, type Docum
 import { renderReportHtml } from '../core/report-html.js';
 import type { Manifest } from '../core/manifest.js';
 import { EXIT, FlowerError } from '../errors.js';
+import { MAX_PROMPT_ARG_BYTES } from '../child-launch.js';
 
 export interface ReportOptions {
   /** --workbench; else found as the run command finds it (FLOWER_PTY_WORKBENCH, the user's config, .flower) */
@@ -86,14 +87,15 @@ async function readDocuments(workbench: string, step: string | null): Promise<Do
   return out;
 }
 
-async function readSpilledPrompts(workbench: string): Promise<Map<number, { path: string; text: string; truncated: boolean }>> {
+async function readSpilledPrompts(workbench: string): Promise<Map<number, { path: string; text: string; truncated: boolean; tooLong: boolean }>> {
   const notes = join(workbench, 'notes');
-  const out = new Map<number, { path: string; text: string; truncated: boolean }>();
+  const out = new Map<number, { path: string; text: string; truncated: boolean; tooLong: boolean }>();
   for (const name of await listDir(notes)) {
     const m = /^successor-prompt-(\d+)\.md$/.exec(name);
     if (!m) continue;
     const head = await readHead(join(notes, name), DOCUMENT_LIMIT);
-    if (head) out.set(Number(m[1]), { path: join(notes, name), text: head.text, truncated: head.truncated });
+    // Every successor's prompt is recorded on a workbench; only one over the argv limit went through the file.
+    if (head) out.set(Number(m[1]), { path: join(notes, name), text: head.text, truncated: head.truncated, tooLong: head.bytes > MAX_PROMPT_ARG_BYTES });
   }
   return out;
 }

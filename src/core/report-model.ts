@@ -46,8 +46,11 @@ export interface ReportInput {
   documents: DocumentFile[];
   /** by session id */
   transcripts: ReadonlyMap<string, TranscriptInput>;
-  /** notes/successor-prompt-<n>.md files: the prompts too long for the command line, as recorded */
-  spilledPrompts: ReadonlyMap<number, { path: string; text: string; truncated: boolean }>;
+  /**
+   * notes/successor-prompt-<n>.md files: every successor's first prompt as recorded on a workbench;
+   * `tooLong` when it was too long for the command line and the session was told to read the file instead
+   */
+  spilledPrompts: ReadonlyMap<number, { path: string; text: string; truncated: boolean; tooLong?: boolean }>;
   /** where the documents limit cuts (bytes), for the notes */
   documentLimit: number;
 }
@@ -313,7 +316,7 @@ function firstPromptOf(
   if (spilled) {
     return {
       text: spilled.text, source: 'recorded', path: spilled.path,
-      note: `recorded: too long for the command line, the session was told to read ${spilled.path}${spilled.truncated ? ' (cut for this page)' : ''}`,
+      note: `${spilled.tooLong === true ? `recorded: too long for the command line, the session was told to read ${spilled.path}` : `recorded as given to the session, in ${spilled.path}`}${spilled.truncated ? ' (cut for this page)' : ''}`,
     };
   }
   if (previous === null) {

@@ -90,7 +90,8 @@ t.test('kill: ends the run of this folder, or the id given, in one line', async 
 
   const byId = await flower(['kill', 'cccccc'], p);
   t.equal(byId.code, 0, byId.err);
-  t.match(byId.out, /^run cccccc ended/);
+  t.equal(byId.out, 'run cccccc ended; it ran with --no-workbench, so nothing was kept to continue from\n', 'a --no-workbench run is not sent to --continue');
+  t.notMatch(byId.out, /--continue/);
   t.same((await readdir(p.dir)).sort(), ['bbbbbb.sock'], 'the killed runs took their sockets with them');
 
   const unknown = await flower(['kill', 'zzzzzz'], p);

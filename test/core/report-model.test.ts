@@ -62,6 +62,15 @@ t.test('a recorded (spilled) prompt wins over the reproduction', async (t) => {
   t.same(r.generations[1]?.firstPrompt && [r.generations[1].firstPrompt.source, r.generations[1].firstPrompt.text], ['recorded', 'THE PROMPT']);
 });
 
+t.test('a recorded prompt is labelled too long for the command line only when it was', async (t) => {
+  const note = (tooLong: boolean | undefined) =>
+    buildReport(input({ manifest: lineage(2), documents: [docFile(CUR, 'current', DOC('x'))], spilledPrompts: new Map([[2, { path: '/w/notes/successor-prompt-2.md', text: 'P', truncated: false, ...(tooLong === undefined ? {} : { tooLong }) }]]) }))
+      .generations[1]?.firstPrompt?.note ?? '';
+  t.equal(note(true), 'recorded: too long for the command line, the session was told to read /w/notes/successor-prompt-2.md');
+  t.equal(note(false), 'recorded as given to the session, in /w/notes/successor-prompt-2.md');
+  t.notMatch(note(undefined), /too long/, 'a file of unknown size is not called too long');
+});
+
 t.test("the handoff moment: the events file's `writing` line, else the transcript's crossing", async (t) => {
   const m = lineage(2);
   const crossing = { t: Date.parse(iso(150)), v: 151_000, line: 9 };

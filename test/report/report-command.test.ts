@@ -261,3 +261,18 @@ t.test('run from the project folder with no flags: the workbench and the events 
   t.equal(broken.status, 0, 'a broken config.json does not stop the report');
   t.match(page(l), /the configuration was not read: .*config\.json/);
 });
+
+t.test('a recorded successor prompt is called too long for the command line only when it was', async (t) => {
+  const l = three();
+  t.teardown(() => rmSync(l.root, { recursive: true, force: true }));
+  const notes = join(l.workbench, 'notes');
+  mkdirSync(notes, { recursive: true });
+  writeFileSync(join(notes, 'successor-prompt-2.md'), 'You are TAKING OVER: a short recorded prompt');
+  writeFileSync(join(notes, 'successor-prompt-3.md'), `You are TAKING OVER: a long one ${'x'.repeat(110 * 1024)}`);
+  const r = report(l);
+  t.equal(r.code, 0, r.err);
+  const html = page(l);
+  t.match(html, `recorded as given to the session, in ${join(notes, 'successor-prompt-2.md')}`, 'the short one was only recorded');
+  t.match(html, `recorded: too long for the command line, the session was told to read ${join(notes, 'successor-prompt-3.md')}`, 'the long one went through the file');
+  t.equal(html.split('too long for the command line').length - 1, 1, 'said of one prompt only');
+});
