@@ -6,6 +6,7 @@ import { parseDocument } from './handoff-parse.js';
 import { renderDocument } from './handoff-render.js';
 import { successorPrompt } from './handoff-prompts.js';
 import { restoreSceneFacts, withSceneFacts, type SceneFacts } from './scene-facts.js';
+import { rearmInstructions, type SessionScope } from './session-scope.js';
 
 export interface FrozenDocument {
   text: string;
@@ -58,6 +59,8 @@ export function seedSuccessor(input: {
   path: string | null;
   originalPrompt: string;
   step: string;
+  /** what the previous session had set up in itself, as read at its freeze: the successor re-arms it */
+  carried?: SessionScope | null;
 }): SuccessorSeed {
   const text =
     input.onDisk ??
@@ -77,7 +80,7 @@ export function seedSuccessor(input: {
   // The facts are flower-pty's, not the person's to lose by accident: a removed block comes back.
   const facts = input.frozen ? restoreSceneFacts(parsed.doc.scene, input.frozen.doc.scene) : { scene: parsed.doc.scene, restored: false };
   return {
-    prompt: successorPrompt({ ...parsed.doc, scene: facts.scene }, { ...(input.path ? { path: input.path } : {}), degraded, problems }),
+    prompt: successorPrompt({ ...parsed.doc, scene: facts.scene }, { ...(input.path ? { path: input.path } : {}), degraded, problems, rearm: input.carried ? rearmInstructions(input.carried) : null }),
     seededText: text,
     missing: parsed.missing,
     humanEdit,

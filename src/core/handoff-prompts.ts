@@ -40,7 +40,7 @@ export function handoffRequest(vars: {used: number; window: number}): string {
 }
 
 // The successor's first prompt: it is TAKING OVER, so it must not ask a person for context.
-export function successorPrompt(doc: HandoffDoc, opts: {path?: string; degraded: boolean; problems?: string[]}): string {
+export function successorPrompt(doc: HandoffDoc, opts: {path?: string; degraded: boolean; problems?: string[]; rearm?: string | null}): string {
   const parts: string[] = [
     'You are TAKING OVER an ongoing task from a previous session that ran out of context. ' +
       'Do not ask anyone for context and do not start over: the handoff document below is what that session ' +
@@ -58,6 +58,8 @@ export function successorPrompt(doc: HandoffDoc, opts: {path?: string; degraded:
   }
   const problems = (opts.problems ?? []).map((p) => stripControl(p).replace(/\n/g, ' ').trim()).filter((p) => p !== '');
   if (problems.length > 0) parts.push(`Problems found in the document:\n${problems.map((p) => `- ${p}`).join('\n')}`);
+  // What the previous session had set up in itself (core/session-scope.ts): re-armed first, by the successor.
+  if (opts.rearm) parts.push(stripControl(opts.rearm));
   const sections = renderSections(doc);
   // Longer than any fence inside the bodies, so the block closes where it should (and parses back).
   const longest = Math.max(2, ...Array.from(sections.matchAll(/^ {0,3}(`+)/gm), (m) => (m[1] ?? '').length));

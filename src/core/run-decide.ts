@@ -12,6 +12,7 @@ import { isOverflowText } from './overflow.js';
 import { statusLine } from './status-text.js';
 import { runView, nextWake, continueAt, machineWaitsOnEvent } from './run-view.js';
 import { notifyEventOf } from './notify-policy.js';
+import { applyScopeChanges, EMPTY_SCOPE } from './session-scope.js';
 import type { HookEvent } from './hook-event.js';
 import type { GenerationFacts, RunEffect, RunEvent, RunState } from './run-state.js';
 
@@ -97,6 +98,9 @@ function route(o: Out, event: RunEvent): void {
       return onTranscript(o, event);
     case 'transcript-reset':
       if (o.s.gen) o.emit('transcript-reset', { generation: o.s.gen.n, reason: event.reason });
+      return;
+    case 'scope':
+      if (o.s.gen && !o.s.gen.ended) o.gen({ scope: applyScopeChanges(o.s.gen.scope, event.changes) });
       return;
     case 'hook':
       return onHook(o, event.id, event.hook, event.now);
@@ -217,9 +221,9 @@ function onFacts(o: Out, e: Extract<RunEvent, { type: 'facts-gathered' }>): void
     seededText: o.s.seededText,
     originalPrompt: originalPrompt(o),
     step: o.s.settings.step,
-    facts: { transcriptPath: o.s.gen?.transcriptPath ?? null, git: e.git },
+    facts: { transcriptPath: o.s.gen?.transcriptPath ?? null, git: e.git, scope: o.s.gen?.scope ?? null },
   });
-  o.set({ pendingFreeze: { ...pending, text } });
+  o.set({ pendingFreeze: { ...pending, text }, carried: o.s.gen?.scope ?? null });
   o.do({ type: 'write-document', generation: e.generation, text });
 }
 
@@ -303,7 +307,7 @@ function onStart(o: Out): void {
 
 function onSeedRead(o: Out, e: Extract<RunEvent, { type: 'seed-read' }>): void {
   const s = o.s;
-  const seed = seedSuccessor({ onDisk: e.onDisk, kept: s.kept, frozen: s.frozen, path: s.settings.documentPath, originalPrompt: originalPrompt(o), step: s.settings.step });
+  const seed = seedSuccessor({ onDisk: e.onDisk, kept: s.kept, frozen: s.frozen, path: s.settings.documentPath, originalPrompt: originalPrompt(o), step: s.settings.step, carried: s.carried });
   if (seed.missing.length > 0) o.emit('document-problem', { missing: seed.missing, path: s.settings.documentPath });
   if (seed.factsRestored) o.emit('facts-restored', { path: s.settings.documentPath });
   // A person changed it during review: keep the model's draft beside it and record how much.
@@ -316,7 +320,7 @@ function onSpawned(o: Out, e: Extract<RunEvent, { type: 'spawned' }>): void {
   o.set({
     gen: {
       n: e.generation, sessionId: e.sessionId, transcriptPath: e.transcriptPath, spawnedAt: e.now, context: 0, costUsd: null,
-      numTurns: 0, crashed: false, ended: false, hooks: 0, lastText: null, turnEndAt: null,
+      numTurns: 0, crashed: false, ended: false, hooks: 0, lastText: null, turnEndAt: null, scope: EMPTY_SCOPE,
     },
     note: e.successor ? 'a new session took over from the handoff document' : 'working',
     stopWait: null,

@@ -12,6 +12,7 @@ import type { SectionKey } from './handoff-doc.js';
 import type { StatusView } from './status-view.js';
 import type { NotifyEvent } from './notify-policy.js';
 import type { GitFacts } from './scene-facts.js';
+import type { ScopeChange, SessionScope } from './session-scope.js';
 
 export interface RunSettings {
   handoff: boolean;
@@ -58,6 +59,8 @@ export interface GenerationFacts {
   lastText: string | null;
   /** when the transcript last showed a turn end, if no Stop hook has followed it yet */
   turnEndAt: number | null;
+  /** what the session has set up in itself so far (tasks, a /loop, crons, a goal, monitors, shells) */
+  scope: SessionScope;
 }
 
 /** what a person may need to know at once, beside the meter */
@@ -80,6 +83,8 @@ export interface RunState {
   /** the text the running successor started from, to describe a later edit */
   readonly seededText: string | null;
   readonly pendingEditNote: string | null;
+  /** the retired session's scope as read at its freeze: what its successor is told to re-arm */
+  readonly carried: SessionScope | null;
   readonly firstPrompt: string | null;
   readonly note: string;
   /** a freeze is on its way to disk: the face keeps the old view until the document is there */
@@ -104,6 +109,8 @@ export type RunEvent =
   | { type: 'child-exit'; now: number; code: number; signal?: number; lastLines: string }
   | { type: 'transcript'; now: number; signal: MeterSignal; usage: { context: number; costUsd: number | null; numTurns: number } }
   | { type: 'transcript-reset'; now: number; reason: string }
+  /** the session's own state changed, as its transcript tells (claude-code/session-scope.ts) */
+  | { type: 'scope'; now: number; changes: ScopeChange[] }
   | { type: 'hook'; now: number; id: number; hook: HookEvent }
   | { type: 'document-written'; now: number; generation: number; path: string | null; archived: string | null; error: string | null }
   | { type: 'seed-read'; now: number; generation: number; onDisk: string | null }
@@ -185,6 +192,7 @@ export function createRun(settings: RunSettings, now: string, resume: { manifest
     kept: resume?.document ?? null,
     seededText: null,
     pendingEditNote: null,
+    carried: null,
     firstPrompt: null,
     note: 'starting claude',
     freezing: false,

@@ -1,10 +1,12 @@
-// The facts flower-pty knows for certain about a handoff (the predecessor's transcript, and in a git work
-// tree the HEAD commit and how many files were changed), as a block at the end of the document's Scene,
+// The facts flower-pty knows for certain about a handoff (the predecessor's transcript, in a git work
+// tree the HEAD commit and how many files were changed, and what the session had set up in itself and
+// whether the successor re-arms it or it ended: core/session-scope.ts), as a block at the end of the document's Scene,
 // marked as flower-pty's so nobody takes it for the model's words. At freeze time any earlier block (one a
 // model copied forward from its own seed, or wrote itself) is replaced by the fresh one; when seeding the
 // successor, a block a person's edit removed is put back rather than silently lost.
 
 import { oneLine } from './one-line.js';
+import { scopeFactLines, type SessionScope } from './session-scope.js';
 
 export interface GitFacts {
   head: string;
@@ -15,6 +17,8 @@ export interface GitFacts {
 export interface SceneFacts {
   transcriptPath: string | null;
   git: GitFacts | null;
+  /** what the session had set up in itself (tasks, a /loop, crons, a goal, monitors, shells), and its fate */
+  scope?: SessionScope | null;
 }
 
 // The first line of the block; the block runs from it to the end of its paragraph (a blank line or the end).
@@ -30,6 +34,7 @@ export function renderSceneFacts(facts: SceneFacts): string {
     const n = facts.git.changedFiles;
     lines.push(`- git HEAD ${oneLine(facts.git.head)}, ${n} ${n === 1 ? 'file' : 'files'} changed and not committed when the document was frozen`);
   }
+  if (facts.scope) lines.push(...scopeFactLines(facts.scope).map((line) => `- ${oneLine(line)}`));
   return lines.length === 0 ? '' : [FACTS_HEADING, ...lines].join('\n');
 }
 

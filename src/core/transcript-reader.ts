@@ -16,7 +16,8 @@ export interface TranscriptReader {
   readonly splitter: LineSplitter;
 }
 
-export function createTranscriptReader(): TranscriptReader {
+// `onLine` sees every complete line before the meter's filter (the session's own state, read by the dialect).
+export function createTranscriptReader(opts: { onLine?: (line: string) => void } = {}): TranscriptReader {
   const splitter = createLineSplitter();
   const meter = createMeter();
   let sawRecord = false;
@@ -24,6 +25,7 @@ export function createTranscriptReader(): TranscriptReader {
   function take(lines: string[]): MeterSignal[] {
     const signals: MeterSignal[] = [];
     for (const [i, line] of lines.entries()) {
+      opts.onLine?.(line);
       // Until one record has parsed, parse everything: that is how a non-transcript is recognised.
       // After that, rows that cannot move the meter skip JSON.parse (most of a transcript's bytes).
       if (sawRecord && !mayMoveMeter(line)) continue;

@@ -4,6 +4,7 @@
 
 import type { Manifest } from '../core/manifest.js';
 import type { MeterSignal } from '../core/context-meter.js';
+import type { ScopeChange } from '../core/session-scope.js';
 import type { NotifyEvent } from '../core/notify-policy.js';
 import type { GitFacts } from '../core/scene-facts.js';
 
@@ -57,6 +58,8 @@ export interface TranscriptPort {
     on: {
       signal(signal: MeterSignal, usage: { context: number; costUsd: number | null; numTurns: number }): void;
       reset(reason: string): void;
+      /** the session's own state changed (tasks, a /loop, crons, a goal, monitors, shells) */
+      scope?(changes: ScopeChange[]): void;
     },
   ): TranscriptFollow;
 }

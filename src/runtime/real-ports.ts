@@ -6,6 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { createTranscriptReader } from '../core/transcript-reader.js';
+import { createScopeReader } from '../claude-code/session-scope.js';
 import { transcriptPathFor } from '../core/claude-paths.js';
 import { notificationSequence } from '../core/notification.js';
 import { launchArgs, launchEnv, promptArgument, type LaunchInput } from '../child-launch.js';
@@ -100,7 +101,17 @@ export function realChildPort(config: ChildLaunchConfig): ChildPort {
 export function realTranscriptPort(): TranscriptPort {
   return {
     follow(path, on) {
-      let reader = createTranscriptReader();
+      // The session's own state (tasks, a /loop, crons, a goal, ...) is read off the same lines as the meter.
+      const open = () => {
+        const scope = createScopeReader();
+        return createTranscriptReader({
+          onLine: (line) => {
+            const changes = scope.line(line);
+            if (changes.length > 0) on.scope?.(changes);
+          },
+        });
+      };
+      let reader = open();
       const tail = openTranscriptTail({
         path,
         onChunk: (bytes) => {
@@ -110,7 +121,7 @@ export function realTranscriptPort(): TranscriptPort {
           }
         },
         onReset: (reason) => {
-          reader = createTranscriptReader();
+          reader = open();
           on.reset(reason);
         },
       });

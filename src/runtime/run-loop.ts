@@ -163,6 +163,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
     return ports.transcript.follow(path, {
       signal: (signal, usage) => post({ type: 'transcript', now: now(), signal, usage }),
       reset: (reason) => post({ type: 'transcript-reset', now: now(), reason }),
+      scope: (changes) => post({ type: 'scope', now: now(), changes }),
     });
   }
 

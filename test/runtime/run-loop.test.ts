@@ -256,3 +256,42 @@ t.test('the manifest records the events file, so the report finds it without a f
   t.equal(w.manifests.at(-1)?.events_path, '/p/events.jsonl');
   t.equal(startWorld().manifests.at(-1)?.events_path, undefined, 'none given, none recorded');
 });
+
+t.test("the session's own state, read off its transcript, is in the document's facts and in the successor's first prompt", async (t) => {
+  const { readFileSync } = await import('node:fs');
+  const fixture = new URL('../fixtures/claude-2.1.332/session-scope/scope.jsonl', import.meta.url);
+  // The recorded rows up to the /goal clear, with this world's session id.
+  const rows = readFileSync(fixture, 'utf8').split('\n').filter((l) => l !== '').map((l) => {
+    const { sessionId: _recorded, ...row } = JSON.parse(l) as Record<string, unknown>;
+    return row;
+  });
+  const w = startWorld();
+  const sid = await started(w);
+  w.append(sid, [prompt('build the thing'), ...rows.slice(0, rows.findIndex((r) => JSON.stringify(r).includes('"met":true'))), response(155_000, 'crossed')]);
+  const cut = block(await w.hook('Stop', { session_id: sid, last_assistant_message: 'crossed' }));
+  t.equal(cut?.decision, 'block');
+  w.append(sid, [response(160_000, COMPLETE_DOC)]);
+  await w.hook('Stop', { session_id: sid, last_assistant_message: COMPLETE_DOC });
+  await settle();
+  const frozen = w.documents.get('/p/.flower/notes/doc.md') ?? '';
+  const facts = frozen.slice(frozen.indexOf('[flower-pty facts'));
+  t.match(facts, /\n- goal \(the successor sets it again\): "all tests in test\/core pass"/);
+  t.match(facts, /\n- open task #1 \(in progress\): "Write the parser"; the successor creates it again/);
+  t.match(facts, /\n- open task #2 \(pending\): "Test the parser well", blocked by #1; the successor creates it again/);
+  t.notMatch(facts, /Drop the old code|Throw away/, 'a completed and a deleted task are not open');
+  t.match(facts, /\n- pending \/loop wake-up in 600 s, prompt "check the build"; the successor schedules it again/);
+  t.match(facts, /\n- session cron \*\/5 \* \* \* \* \(Every 5 minutes\), recurring, prompt "look at the queue"; the successor creates it again/);
+  t.notMatch(facts, /weekly report|one shot reminder/, 'a durable cron and a deleted one are not carried');
+  t.match(facts, /\n- ended with the previous session, not carried: monitor "tail -f \/dev\/null" \(watch the log\)/);
+  t.match(facts, /\n- ended with the previous session, not carried: background shell "sleep 600" \(Sleep for ten minutes\)/);
+  t.notMatch(facts, /echo quick|sleep 500/, 'a finished shell and a stopped one are not listed');
+  await w.clock.advance(10_000);
+  const first = w.child().prompt ?? '';
+  t.match(first, /TAKING OVER/);
+  t.match(first, /Before you go on with the work:\n- Set the goal again with the condition "all tests in test\/core pass"/);
+  t.match(first, /- Create these tasks again in your task list[^\n]*\n {2}- task #1 \(in progress\): "Write the parser": parse the rows\n {2}- task #2 \(pending\): "Test the parser well", blocked by #1: table tests/);
+  t.match(first, /- Schedule the \/loop wake-up again with exactly the prompt "check the build" and a delay of 600 seconds\./);
+  t.match(first, /- Create these session-only crons again[^\n]*\n {2}- session cron \*\/5 \* \* \* \*[^\n]*"look at the queue"\n {2}- session cron 0 \* \* \* \* \(Every hour\), recurring, prompt "hourly look"/);
+  t.match(first, /cannot be carried over[^\n]*\n {2}- monitor "tail -f \/dev\/null" \(watch the log\)\n {2}- background shell "sleep 600"/);
+  t.ok(first.indexOf('Before you go on') < first.indexOf('The handoff document:'), 'the re-arming comes before the document');
+});
