@@ -1,10 +1,17 @@
 #!/usr/bin/env node
-// Trampoline: all behaviour lives in the compiled cli. A checkout after `npm ci` alone has no dist/ yet:
-// say in one line what to run instead of Node's ERR_MODULE_NOT_FOUND stack.
-import('../dist/cli.js').then(
-  ({ main }) => main(process.argv.slice(2)),
+// Trampoline: all behaviour lives in the compiled cli. `attach` is a command a person waits on: it
+// has a light entry of its own (dist/attach-main.js), which loads nothing the attach does not need.
+// Node's compile cache (Node >= 22.1) spares later starts the compiling. A checkout after `npm ci`
+// alone has no dist/ yet: say in one line what to run instead of Node's ERR_MODULE_NOT_FOUND stack.
+import module from 'node:module';
+
+module.enableCompileCache?.();
+const argv = process.argv.slice(2);
+const entry = argv[0] === 'attach' ? '../dist/attach-main.js' : '../dist/cli.js';
+import(entry).then(
+  ({ main }) => main(argv),
   (error) => {
-    if (error && error.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist/cli.js')) {
+    if (error && error.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes(entry.slice(3))) {
       process.stderr.write('flower-pty: not built yet: run `npm run build` in the flower-pty checkout first\n');
       process.exit(1);
     }

@@ -18,9 +18,14 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
+// The thread's wake-up: an eventfd on Linux; where there is none (macOS, the BSDs) a self-pipe, the
+// same thing in two fds. FLOWER_PTY_SELF_PIPE builds the pipe on Linux too (the relay's tests run it).
+#if defined(__linux__) && !defined(FLOWER_PTY_SELF_PIPE)
+#define WAKE_EVENTFD 1
+#include <sys/eventfd.h>
+#endif
 
 #define MAX_TERMINALS 32
 #define READ_SIZE 65536
@@ -67,7 +72,7 @@ typedef struct {
 typedef struct {
   pthread_mutex_t mu;
   pthread_t thread;
-  int efd;
+  int wake_rfd, wake_wfd; // the same eventfd twice, or a self-pipe's two ends
   int stopping;
   int pty_fd;
   int pty_reading;
@@ -256,10 +261,42 @@ static void post(relay *r, int kind, int id, int forwarded, uint64_t seq, const 
   if (napi_call_threadsafe_function(r->tsfn, e, napi_tsfn_nonblocking) != napi_ok) free(e);
 }
 
+static void nonblocking(int fd);
+
+static int wake_open(relay *r) {
+#ifdef WAKE_EVENTFD
+  r->wake_rfd = r->wake_wfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  return r->wake_rfd < 0 ? -1 : 0;
+#else
+  int ends[2];
+  if (pipe(ends) < 0) return -1;
+  for (int i = 0; i < 2; i++) {
+    fcntl(ends[i], F_SETFD, FD_CLOEXEC);
+    nonblocking(ends[i]);
+  }
+  r->wake_rfd = ends[0];
+  r->wake_wfd = ends[1];
+  return 0;
+#endif
+}
+
+// A full pipe (EAGAIN) is a wake already pending: nothing is lost.
 static void wake(relay *r) {
   uint64_t one = 1;
-  ssize_t n = write(r->efd, &one, sizeof one);
+  ssize_t n = write(r->wake_wfd, &one, sizeof one);
   (void)n;
+}
+
+// An eventfd reads as one 8-byte counter; a pipe as whatever the wakes wrote: read until empty.
+static void wake_drain(relay *r) {
+  char buf[64];
+  while (read(r->wake_rfd, buf, sizeof buf) > 0) {
+  }
+}
+
+static void wake_close(relay *r) {
+  close(r->wake_rfd);
+  if (r->wake_wfd != r->wake_rfd) close(r->wake_wfd);
 }
 
 static int64_t now_ms(void) {
@@ -362,7 +399,7 @@ static void *run(void *arg) {
     }
     prune_retained(r);
     int n = 0;
-    fds[n] = (struct pollfd){.fd = r->efd, .events = POLLIN};
+    fds[n] = (struct pollfd){.fd = r->wake_rfd, .events = POLLIN};
     owner[n++] = -1;
     int64_t held = held_back_for(r);
     if (r->pty_fd >= 0 && r->pty_reading && atomic_load(&r->unconsumed) < MAX_UNCONSUMED && held < 0) {
@@ -391,11 +428,7 @@ static void *run(void *arg) {
     if (poll(fds, (nfds_t)n, held < 0 ? -1 : (int)held + 1) < 0 && errno != EINTR) break;
 
     pthread_mutex_lock(&r->mu);
-    if (fds[0].revents & POLLIN) {
-      uint64_t count;
-      ssize_t got = read(r->efd, &count, sizeof count);
-      (void)got;
-    }
+    if (fds[0].revents & POLLIN) wake_drain(r);
     for (int k = 1; k < n && !r->stopping; k++) {
       if (!fds[k].revents) continue;
       // JavaScript may have unbound the pty or let a terminal go while this thread polled: only
@@ -496,7 +529,11 @@ static napi_value create(napi_env env, napi_callback_info info) {
   pthread_mutex_init(&r->mu, NULL);
   r->pty_fd = -1;
   r->pty_wfd = -1;
-  r->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (wake_open(r) < 0) {
+    free(r);
+    napi_throw_error(env, NULL, "flower-pty fast relay: no wake-up fd");
+    return NULL;
+  }
   napi_value name;
   napi_create_string_utf8(env, "flower-pty fast relay", NAPI_AUTO_LENGTH, &name);
   napi_create_threadsafe_function(env, argv[0], NULL, name, 0, 1, NULL, NULL, NULL, call_js, &r->tsfn);
@@ -687,6 +724,7 @@ static napi_value close_relay(napi_env env, napi_callback_info info) {
   if (was) return undefined_value(env);
   wake(r);
   pthread_join(r->thread, NULL);
+  wake_close(r);
   napi_release_threadsafe_function(r->tsfn, napi_tsfn_abort);
   return undefined_value(env);
 }

@@ -384,6 +384,9 @@ process.stdout.write('\\u001b[H\\u001b[2J' + rows.join('\\r\\n') + '\\r\\nFRAME-
 setInterval(() => {}, 1 << 30);
 `;
 
+// The floor of any command in Node: start, print the marker, wait.
+const BARE_NODE = "process.stdout.write('FRAME-END'); setTimeout(() => {}, 60000)";
+
 // Attach to the first full frame of a 200x60 screen, with nobody attached before: the wire alone
 // (a socket client: hello until its screen frame is in), and the whole command in a new terminal
 // (\`flower-pty attach --plain\` started until the screen's last row is out, node's start-up included).
@@ -391,7 +394,7 @@ export async function attachFrame({ rounds = 5 } = {}) {
   const { encodeFrame, createFrameReader, parseServerMessage, WIRE_VERSION } = await import('../dist/server/wire.js');
   const { dir, cleanup } = workdir();
   const size = { cols: 200, rows: 60 };
-  const result = { wire: [], command: [] };
+  const result = { wire: [], command: [], split: [], node: [] };
   try {
     const prog = program(dir, 'screen.mjs', FULL_SCREEN);
     const launch = launchers(dir)['flower-pty --plain'](prog);
@@ -419,12 +422,15 @@ export async function attachFrame({ rounds = 5 } = {}) {
         s.on('data', (c) => reader.push(c));
         s.on('error', reject);
       });
-      const c0 = process.hrtime.bigint();
-      const client = start({ file: process.execPath, args: [FLOWER, 'attach', '--plain'], env: launch.env }, size);
-      await client.until((o) => o.includes('FRAME-END'), 20_000);
-      result.command.push(Number(process.hrtime.bigint() - c0) / 1e6);
-      process.kill(client.pty.pid, 'SIGHUP');
-      await Promise.race([client.exited, sleep(5000)]);
+      // the whole command, --plain and the split view, beside a bare node that prints the same marker
+      for (const [key, args] of [['command', [FLOWER, 'attach', '--plain']], ['split', [FLOWER, 'attach']], ['node', ['-e', BARE_NODE]]]) {
+        const c0 = process.hrtime.bigint();
+        const client = start({ file: process.execPath, args, env: launch.env }, size);
+        await client.until((o) => o.includes('FRAME-END'), 20_000);
+        result[key].push(Number(process.hrtime.bigint() - c0) / 1e6);
+        process.kill(client.pty.pid, 'SIGHUP');
+        await Promise.race([client.exited, sleep(5000)]);
+      }
     }
     first.kill();
   } catch (error) {
@@ -433,5 +439,5 @@ export async function attachFrame({ rounds = 5 } = {}) {
     cleanup();
   }
   const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  return { wireMs: median(result.wire), commandMs: median(result.command), rounds };
+  return { wireMs: median(result.wire), commandMs: median(result.command), splitMs: median(result.split), nodeMs: median(result.node), rounds };
 }

@@ -13,8 +13,12 @@ const cc = process.env.CC || 'cc';
 mkdirSync(dirname(out), { recursive: true });
 const partial = `${out}.${process.pid}.tmp`;
 try {
-  // Node-API symbols stay undefined here: the node binary that loads the addon provides them.
-  execFileSync(cc, ['-O2', '-Wall', '-Wextra', '-Werror', '-shared', '-fPIC', '-pthread', `-I${headers}`, join(root, 'native', 'fast-relay.c'), '-o', partial], { stdio: ['ignore', 'inherit', 'inherit'] });
+  // Node-API symbols stay undefined here: the node binary that loads the addon provides them (macOS's
+  // linker has to be told so). FLOWER_PTY_RELAY_CFLAGS adds flags (-DFLOWER_PTY_SELF_PIPE: the wake-up
+  // macOS uses, built on Linux to test it).
+  const platform = process.platform === 'darwin' ? ['-undefined', 'dynamic_lookup'] : [];
+  const extra = (process.env.FLOWER_PTY_RELAY_CFLAGS ?? '').split(/\s+/).filter(Boolean);
+  execFileSync(cc, ['-O2', '-Wall', '-Wextra', '-Werror', '-shared', '-fPIC', '-pthread', ...platform, ...extra, `-I${headers}`, join(root, 'native', 'fast-relay.c'), '-o', partial], { stdio: ['ignore', 'inherit', 'inherit'] });
   renameSync(partial, out); // a half-written addon is never loaded
 } catch (error) {
   const why = error.code === 'ENOENT' ? `no C compiler (${cc})` : 'the compiler failed';

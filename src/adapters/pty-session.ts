@@ -1,9 +1,12 @@
 // node-pty behind a narrow port. Owns its quirks: resize after exit throws
 // (microsoft/node-pty#827), output just before exit can be lost (#726), kill() defaults to SIGHUP,
-// and, handing the pty to the native relay, node-pty's own read stream has to be stopped by hand
-// and told to close when the relay reads the pty's end (node-pty waits for that close to exit).
+// its write blocks the event loop while the child does not read (#797; without the relay, writes are
+// queued here instead), and, handing the pty to the native relay, node-pty's own read
+// stream has to be stopped by hand and told to close when the relay reads the pty's end (node-pty
+// waits for that close to exit).
 
 import { spawn as ptySpawn, type IPty } from '@lydell/node-pty';
+import { writeSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { FastRelay, PtyHold } from './fast-relay.js';
 import { stopReading } from './stop-reading.js';
@@ -37,6 +40,7 @@ export function spawnPty(opts: { file: string; args: string[]; cwd: string; env:
   const exitWaiters: Array<(e: PtyExit) => void> = [];
   const dataListeners: Array<(data: string) => void> = [];
   const relayed = relay ? shareWithRelay(pty, relay, (data) => dataListeners.forEach((l) => l(data))) : null;
+  const write = relayed ? (data: string) => relayed.write(data) : queuedWriter(pty);
   pty.onExit(({ exitCode, signal }) => {
     exited = signal ? { exitCode, signal } : { exitCode };
     for (const w of exitWaiters.splice(0)) w(exited);
@@ -56,8 +60,7 @@ export function spawnPty(opts: { file: string; args: string[]; cwd: string; env:
     },
     write(data) {
       if (exited) return;
-      if (relayed) relayed.write(data);
-      else pty.write(data);
+      write(data);
     },
     resize(cols, rows) {
       if (exited) return;
@@ -89,9 +92,48 @@ export function spawnPty(opts: { file: string; args: string[]; cwd: string; env:
   };
 }
 
+// Without the relay, every write to the child goes through one queue, in order, written at once as
+// far as the pty takes it. node-pty's own write goes through a tty stream whose writes libuv keeps
+// "blocking" for a pty master (it cannot reopen one), on an fd node-pty made non-blocking: libuv spins
+// on EAGAIN, so a paste the child was not reading stopped the whole event loop (node-pty#797). Here
+// EAGAIN is a retry a moment later (no Node API waits on an fd's writability), backing off while the
+// child reads nothing. Nothing is written once node-pty has destroyed its stream (the fd is closed,
+// its number may be another file's by then).
+const RETRY_MS = { first: 1, most: 20 };
+
+function queuedWriter(pty: IPty): (data: string) => void {
+  const { _fd: fd, _socket: socket } = pty as unknown as NodePtyInternals;
+  const queue: Buffer[] = [];
+  let retry: NodeJS.Timeout | null = null;
+  let wait = RETRY_MS.first;
+  const flush = (): void => {
+    retry = null;
+    while (queue.length > 0) {
+      if (socket.destroyed) return void (queue.length = 0);
+      const head = queue[0]!;
+      let written: number;
+      try {
+        written = writeSync(fd, head);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return void (queue.length = 0); // EIO: the child is gone, its exit says the rest
+        retry = setTimeout(flush, wait);
+        wait = Math.min(wait * 2, RETRY_MS.most);
+        return;
+      }
+      wait = RETRY_MS.first;
+      if (written < head.length) queue[0] = head.subarray(written);
+      else queue.shift();
+    }
+  };
+  return (data) => {
+    queue.push(Buffer.from(data, 'utf8'));
+    if (!retry) flush();
+  };
+}
+
 interface NodePtyInternals {
   _fd: number;
-  _socket: { destroy(): void; write(data: Buffer): boolean; _readableState: { decoder: unknown; encoding: unknown } };
+  _socket: { destroy(): void; readonly destroyed: boolean; write(data: Buffer): boolean; _readableState: { decoder: unknown; encoding: unknown } };
 }
 
 // The relay writes the pty from the start (a write through node-pty's stream can block the event

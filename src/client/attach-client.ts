@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { FlowerError, EXIT } from '../errors.js';
 import type { Host } from '../hosts/host.js';
 import { computeLayout } from '../core/layout.js';
+import { parsePrefix } from '../core/keymap.js';
 import { createFrameReader, encodeFrame, parseServerMessage, WIRE_VERSION, type ClientMessage, type Hello, type RunInfo, type ServerMessage } from '../server/wire.js';
 import { feedFace, paintPrefix } from '../server/face-feed.js';
 import { runEditor } from '../tui/editor.js';
@@ -163,6 +164,8 @@ export async function attachClient(o: AttachOptions): Promise<AttachResult> {
               const waiting = held!;
               held = null;
               for (const m of [message, ...waiting]) if (!settled) onMessage(m);
+              // A server that said its last and hung up while the face loaded: heard after its words.
+              if (hungUp) onClose();
             },
             (error: unknown) => finish(error instanceof Error ? error : new Error(String(error))),
           );
@@ -200,10 +203,14 @@ export async function attachClient(o: AttachOptions): Promise<AttachResult> {
     });
     socket.on('data', (chunk: Buffer) => reader.push(chunk));
     socket.on('error', () => undefined);
-    socket.on('close', () => {
+    let hungUp = false;
+    function onClose(): void {
+      hungUp = true;
+      if (held) return; // the face is loading: what came before the hang-up is drawn first
       if (detaching) return finish(detaching);
       finish(run ? { kind: 'lost', run } : new FlowerError('the run server hung up before it said who it is', EXIT.internal));
-    });
+    }
+    socket.on('close', onClose);
   });
 }
 
@@ -213,6 +220,14 @@ const SIGNALS = ['SIGHUP', 'SIGTERM', 'SIGINT'] as const;
 interface Faces {
   createPlainHost?: (typeof import('../hosts/plain-host.js'))['createPlainHost'];
   createSplitHost?: (typeof import('../hosts/split-host.js'))['createSplitHost'];
+}
+
+/** --detach-key's control byte (null: none), or a one-line error naming what was wrong */
+export function plainDetachKey(name: string | undefined): string | null {
+  if (name === undefined) return null;
+  const parsed = parsePrefix(name);
+  if ('problem' in parsed) throw new FlowerError(`--detach-key: ${parsed.problem}`);
+  return parsed.byte;
 }
 
 /** the size claude gets for this terminal: all of it (plain), or the split view's session pane */

@@ -4,8 +4,7 @@
 import { resolve } from 'node:path';
 import { openSocketDir } from '../server/socket-dir.js';
 import { listRuns, resolveRun } from '../server/run-registry.js';
-import { attachTerminal } from '../client/attach-client.js';
-import { plainDetachKey } from './run.js';
+import { attachTerminal, plainDetachKey } from '../client/attach-client.js';
 
 export interface AttachCommandOptions {
   id: string | undefined;

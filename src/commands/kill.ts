@@ -1,9 +1,11 @@
 // `flower-pty kill [ID]`: ends a run cleanly (claude terminated, the manifest's generation closed) and
 // waits, bounded, until its server says bye or hangs up.
 
+import { resolve } from 'node:path';
 import { EXIT, FlowerError } from '../errors.js';
 import { printable } from '../core/run-list.js';
-import { listRuns, requestRun, resolveRun, thisFolder } from '../server/run-registry.js';
+import { listRuns, requestRun, resolveRun } from '../server/run-registry.js';
+import { loadConfig } from '../adapters/config-file.js';
 import { openSocketDir, socketPath } from '../server/socket-dir.js';
 
 // ending claude, closing the manifest and saying bye takes a second; a loaded machine gets fifteen
@@ -32,4 +34,13 @@ export async function runKill(opts: { id?: string | undefined; workbench?: strin
 export function endedLine(id: string, workbench: string | null | undefined): string {
   if (workbench === null) return `run ${id} ended; it ran with --no-workbench, so nothing was kept to continue from`;
   return `run ${id} ended; pick the lineage up with flower-pty --continue`;
+}
+
+// The folder a command runs in and the workbench a run started there would use (flag-less: the
+// FLOWER_PTY_WORKBENCH variable, then the config files, then .flower; or the --workbench given), to find
+// "this folder's run".
+export function thisFolder(cwd: string, env: NodeJS.ProcessEnv, workbenchFlag?: string): { cwd: string; workbench: string | null } {
+  const folder = resolve(cwd);
+  const configured = workbenchFlag ?? loadConfig({ cwd: folder, env }).values.workbench;
+  return { cwd: folder, workbench: resolve(folder, configured ?? '.flower') };
 }

@@ -16,7 +16,7 @@ import { openNotesStore } from '../adapters/notes-store.js';
 import { checkNotifyCommand } from '../adapters/notify-command.js';
 import { parsePrefix } from '../core/keymap.js';
 import { startRunServer } from '../server/start-server.js';
-import { attachTerminal, faceSize } from '../client/attach-client.js';
+import { attachTerminal, faceSize, plainDetachKey } from '../client/attach-client.js';
 import { supervise, type SuperviseOptions, type SuperviseResult } from '../supervisor.js';
 import { createPlainHost } from '../hosts/plain-host.js';
 import { createSplitHost } from '../hosts/split-host.js';
@@ -170,13 +170,6 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
 }
 
 // --detach-key for --plain: one control key that, pressed alone, detaches; refused when it is one of claude's.
-export function plainDetachKey(name: string | undefined): string | null {
-  if (name === undefined) return null;
-  const parsed = parsePrefix(name);
-  if ('problem' in parsed) throw new FlowerError(`--detach-key: ${parsed.problem}`);
-  return parsed.byte;
-}
-
 /** how a run is shown: the split view on a terminal unless --plain; `decorate` wraps the host (the demo narrates through it) */
 export interface TerminalFace {
   plain: boolean;

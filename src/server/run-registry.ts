@@ -3,13 +3,12 @@
 
 import { createConnection } from 'node:net';
 import { lstat, readdir, unlink } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { FlowerError } from '../errors.js';
 import { pickRun } from '../core/run-list.js';
 import { createFrameReader, encodeFrame, parseServerMessage, WIRE_VERSION, type ClientMessage, type RunInfo, type ServerMessage } from './wire.js';
 import { socketId, tempSocketPid } from './socket-dir.js';
 import { processAlive } from '../adapters/process-alive.js';
-import { loadConfig } from '../adapters/config-file.js';
 
 // short: a live server answers info at once; a loaded machine (and a busy server) still gets two seconds
 export const QUERY_TIMEOUT_MS = 2000;
@@ -129,13 +128,4 @@ export function resolveRun(runs: readonly LiveRun[], want: { id?: string; cwd: s
   const pick = pickRun(runs, want);
   if ('problem' in pick) throw new FlowerError(pick.problem);
   return pick.run;
-}
-
-// The folder a command runs in and the workbench a run started there would use (flag-less: the
-// FLOWER_PTY_WORKBENCH variable, then the config files, then .flower; or the --workbench given), to find
-// "this folder's run".
-export function thisFolder(cwd: string, env: NodeJS.ProcessEnv, workbenchFlag?: string): { cwd: string; workbench: string | null } {
-  const folder = resolve(cwd);
-  const configured = workbenchFlag ?? loadConfig({ cwd: folder, env }).values.workbench;
-  return { cwd: folder, workbench: resolve(folder, configured ?? '.flower') };
 }

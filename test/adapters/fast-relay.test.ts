@@ -3,7 +3,7 @@
 // and claude's output reaches the terminal without JavaScript, titles taken out, while JavaScript
 // still hears every byte; the detach key alone is held back; output read while a terminal joins is
 // sent to it exactly once; a paste claude does not read yet never stops the event loop and keeps its
-// place before later keys; a slow terminal holds claude back, a stopped one does not; the pty goes back to its stream when the last terminal leaves; a
+// place before later keys (through the relay, and through its own queue without it); a slow terminal holds claude back, a stopped one does not; the pty goes back to its stream when the last terminal leaves; a
 // terminal that stops reading grows a backlog instead of stopping the relay; a child's end is heard.
 import t, { type Test } from 'tap';
 import { spawn } from '@lydell/node-pty';
@@ -79,7 +79,7 @@ function relayFor(t: Test): FastRelay {
   return relay;
 }
 
-function claude(t: Test, relay: FastRelay): { pty: PtySession; heard: () => string } {
+function claude(t: Test, relay: FastRelay | null): { pty: PtySession; heard: () => string } {
   const pty = spawnPty({ file: child(t), args: [], cwd: tmpdir(), env: process.env as Record<string, string>, cols: 80, rows: 24 }, relay);
   t.teardown(() => void pty.terminate(100));
   let heard = '';
@@ -272,14 +272,14 @@ t.test('a pty still held when the next one comes goes back to its own stream, wh
   t.notOk(person.seen().includes('[o]'), 'its output no longer goes to the terminal');
 });
 
-t.test('a paste claude is not reading yet: the event loop goes on, and a key typed later still comes after it', async (t) => {
-  const relay = relayFor(t);
+// A 4 MB paste to a child that stopped reading for 1.5 s, then a key (`typeKey`): the event loop
+// beats on, and the key comes after all of the paste. Far more than the pty's buffers take (Linux:
+// 640 KiB of flip buffers): through node-pty's own stream this write blocked the whole event loop.
+async function pasteWhilePaused(t: Test, relay: FastRelay | null, typeKey: (pty: PtySession) => Promise<void>, what: string): Promise<void> {
   const { pty, heard } = claude(t, relay);
   await until('the child', () => heard().includes('ready'));
   pty.write('p');
   await until('the child stops reading', () => heard().includes('(paused)'));
-  // Far more than the pty's buffers take (Linux: 640 KiB of flip buffers): through node-pty's own
-  // stream this write blocked the whole event loop until the child read it.
   const paste = 4_000_000;
   let gap = 0;
   let last = Date.now();
@@ -289,11 +289,22 @@ t.test('a paste claude is not reading yet: the event loop goes on, and a key typ
   }, 10);
   t.teardown(() => clearInterval(beat));
   pty.write('k'.repeat(paste));
-  const person = personTerminal(t);
-  await joined(person.terminal, relay, null, []);
-  person.type('Z');
+  await typeKey(pty);
   await until('the child read on', () => heard().includes('[Z after'), 15_000);
   clearInterval(beat);
   t.ok(gap < 700, `the event loop went on while the paste waited (longest gap ${gap} ms; the child paused 1500 ms)`);
-  t.match(heard(), new RegExp(`\\[Z after ${paste} k\\]`), 'the key typed after the paste came after all of it');
+  t.match(heard(), new RegExp(`\\[Z after ${paste} k\\]`), `the key ${what} after the paste came after all of it`);
+}
+
+t.test('a paste claude is not reading yet: the event loop goes on, and a key typed later still comes after it', async (t) => {
+  const relay = relayFor(t);
+  await pasteWhilePaused(t, relay, async () => {
+    const person = personTerminal(t);
+    await joined(person.terminal, relay, null, []);
+    person.type('Z');
+  }, 'typed in a joined terminal');
+});
+
+t.test('without the relay (FLOWER_PTY_NO_NATIVE=1, no compiler) a paste claude is not reading never stops the event loop either', async (t) => {
+  await pasteWhilePaused(t, null, async (pty) => pty.write('Z'), 'written');
 });

@@ -8,7 +8,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FlowerError } from '../../src/errors.js';
-import { listRuns, queryRun, requestRun, resolveRun, thisFolder } from '../../src/server/run-registry.js';
+import { listRuns, queryRun, requestRun, resolveRun } from '../../src/server/run-registry.js';
+import { thisFolder } from '../../src/commands/kill.js';
 import { openSocketDir } from '../../src/server/socket-dir.js';
 import { startFakeRun, type FakeRun } from '../helpers/wire-server.js';
 

@@ -1,0 +1,69 @@
+// `flower-pty attach` has a light entry of its own (src/attach-main.ts): what it reads itself, what it
+// leaves to the full command line, and that nothing it loads pulls in yargs, blessed or the run.
+import t from 'tap';
+import { readFileSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { parseAttachArgs } from '../../src/attach-main.js';
+import { FLOWER_BIN, REPO } from '../helpers/flower-run.js';
+
+t.test('the attach line it reads itself', async (t) => {
+  t.same(parseAttachArgs(['attach'], {}), { id: undefined, plain: false, detachKey: undefined, workbench: '.flower' });
+  t.same(parseAttachArgs(['attach'], { FLOWER_PTY_WORKBENCH: 'wb' })?.workbench, 'wb');
+  t.same(parseAttachArgs(['attach', 'abc123', '--plain', '--detach-key', 'C-\\', '--workbench=w'], {}), { id: 'abc123', plain: true, detachKey: 'C-\\', workbench: 'w' });
+  t.same(parseAttachArgs(['attach', '--detach-key=C-b', 'x'], {}), { id: 'x', plain: false, detachKey: 'C-b', workbench: '.flower' });
+});
+
+t.test('anything else goes to the full command line', async (t) => {
+  for (const argv of [[], ['ls'], ['attach', '--help'], ['attach', '-h'], ['attach', '--version'], ['attach', 'a', 'b'], ['attach', '--plain', '--plain'], ['attach', '--plain=false'], ['attach', '--no-plain'], ['attach', '--detach-key'], ['attach', '--workbench', '--plain'], ['attach', '--workbench='], ['attach', '--bogus']]) {
+    t.equal(parseAttachArgs(argv, {}), null, argv.join(' '));
+  }
+});
+
+t.test('through the bin: a line it leaves to yargs is answered as before; one it reads finds no run', async (t) => {
+  const runtime = mkdtempSync(join(tmpdir(), 'flower-attach-entry-'));
+  t.teardown(() => rmSync(runtime, { recursive: true, force: true }));
+  mkdirSync(join(runtime, 'run'), { mode: 0o700 });
+  const env = { ...process.env, XDG_RUNTIME_DIR: join(runtime, 'run') };
+  const bogus = spawnSync(process.execPath, [FLOWER_BIN, 'attach', '--bogus'], { encoding: 'utf8', env, cwd: runtime, timeout: 60_000 });
+  t.equal(bogus.status, 2);
+  t.match(bogus.stderr, /^flower-pty: Unknown argument: bogus \(see flower-pty --help\)\n$/);
+  const help = spawnSync(process.execPath, [FLOWER_BIN, 'attach', '--help'], { encoding: 'utf8', env, cwd: runtime, timeout: 60_000 });
+  t.equal(help.status, 0);
+  t.match(help.stdout, /--detach-key/);
+  const none = spawnSync(process.execPath, [FLOWER_BIN, 'attach', '--plain'], { encoding: 'utf8', env, cwd: runtime, timeout: 60_000 });
+  t.equal(none.status, 2);
+  t.match(none.stderr, /^flower-pty: [^\n]+\n$/, 'one line');
+  const badKey = spawnSync(process.execPath, [FLOWER_BIN, 'attach', '--plain', '--detach-key', 'x'], { encoding: 'utf8', env, cwd: runtime, timeout: 60_000 });
+  t.equal(badKey.status, 2);
+  t.match(badKey.stderr, /^flower-pty: --detach-key: [^\n]+\n$/);
+});
+
+// Static imports only: a dynamic import() is loaded when it runs (the faces, when the client draws).
+const staticImport = /^(?:import|export)\s+(?!type\b)[^'"]*?from\s+['"]([^'"]+)['"]|^import\s+['"]([^'"]+)['"]/gm;
+
+function loadedBy(entries: string[]): Set<string> {
+  const seen = new Set<string>();
+  const todo = [...entries];
+  while (todo.length) {
+    const file = todo.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if (!file.startsWith('/')) continue; // a package or node:* module
+    for (const m of readFileSync(file, 'utf8').matchAll(staticImport)) {
+      const spec = m[1] ?? m[2]!;
+      todo.push(spec.startsWith('.') ? resolve(dirname(file), spec.replace(/\.js$/, '.ts')) : spec);
+    }
+  }
+  return seen;
+}
+
+t.test('the attach loads no yargs, no blessed, no emulator, no run command', async (t) => {
+  const src = join(REPO, 'src');
+  const loaded = loadedBy([join(src, 'attach-main.ts'), join(src, 'commands', 'attach.ts')]);
+  t.ok(loaded.has(join(src, 'client', 'attach-client.ts')), 'the walk follows the imports');
+  for (const heavy of ['yargs', 'blessed', '@xterm/headless', 'chokidar', '@lydell/node-pty', join(src, 'cli.ts'), join(src, 'commands', 'run.ts'), join(src, 'supervisor.ts')]) {
+    t.notOk(loaded.has(heavy), `not ${heavy}`);
+  }
+});
