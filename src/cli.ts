@@ -5,6 +5,7 @@ import yargs, { type Argv } from 'yargs';
 import { readFileSync } from 'node:fs';
 import { EXIT, FlowerError, reportFatal } from './errors.js';
 import { parseTokenCount } from './core/policy.js';
+import { checkSeconds, type SecondsSetting } from './core/seconds-value.js';
 
 const EXAMPLES: Array<[string, string]> = [
   ['$0 "fix the failing tests in src/"', 'run claude with handoffs; the prompt starts generation 1'],
@@ -33,12 +34,12 @@ function tokens(flag: string) {
   return (value: unknown): number | undefined => (value === undefined ? undefined : parseTokenCount(flag, value));
 }
 
-function seconds(flag: string) {
+function seconds(flag: SecondsSetting) {
   return (value: unknown): number | undefined => {
     if (value === undefined) return undefined;
-    const n = Number(value);
-    if (!Number.isFinite(n) || n < 0) throw new FlowerError(`--${flag} expects a number of seconds (0 or more), got "${String(value)}"`);
-    return n;
+    const checked = checkSeconds(flag, String(value));
+    if ('problem' in checked) throw new FlowerError(`--${flag} ${checked.problem}`);
+    return checked.value;
   };
 }
 

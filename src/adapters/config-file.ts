@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { EXIT, FlowerError } from '../errors.js';
 import { parseTokenCount } from '../core/policy.js';
+import { checkSeconds, type SecondsSetting } from '../core/seconds-value.js';
 
 export interface ConfigValues {
   window?: number;
@@ -51,7 +52,7 @@ export const CONFIG_KEYS: Readonly<Record<ConfigKey, { kind: Kind; env: string }
 const isKey = (key: string): key is ConfigKey => Object.hasOwn(CONFIG_KEYS, key);
 
 // One value checked against its kind; a string from the environment is read as a person types it.
-function checkValue(kind: Kind, raw: unknown): { value: number | string | boolean } | { problem: string } {
+function checkValue(kind: Kind, raw: unknown, key?: ConfigKey): { value: number | string | boolean } | { problem: string } {
   switch (kind) {
     case 'tokens': {
       if (typeof raw !== 'number' && typeof raw !== 'string') return { problem: `expects a token count like 200000 or "200k", got ${JSON.stringify(raw)}` };
@@ -62,11 +63,11 @@ function checkValue(kind: Kind, raw: unknown): { value: number | string | boolea
       }
     }
     case 'seconds':
+      return checkSeconds(key as SecondsSetting, raw);
     case 'count': {
       const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
-      if (kind === 'seconds' && Number.isFinite(n) && n >= 0) return { value: n };
-      if (kind === 'count' && Number.isInteger(n) && n >= 1) return { value: n };
-      return { problem: kind === 'seconds' ? `expects a number of seconds (0 or more), got ${JSON.stringify(raw)}` : `expects a whole number of at least 1, got ${JSON.stringify(raw)}` };
+      if (Number.isInteger(n) && n >= 1) return { value: n };
+      return { problem: `expects a whole number of at least 1, got ${JSON.stringify(raw)}` };
     }
     case 'string':
       if (typeof raw === 'string' && raw.trim() !== '') return { value: raw };
@@ -99,7 +100,7 @@ export function parseConfigText(text: string, source: string): ConfigValues {
   const values: ConfigValues = {};
   for (const [key, raw] of Object.entries(data)) {
     if (!isKey(key)) throw new FlowerError(`${source}: unknown key "${key}" (known: ${Object.keys(CONFIG_KEYS).join(', ')})`, EXIT.usage);
-    const checked = checkValue(CONFIG_KEYS[key].kind, raw);
+    const checked = checkValue(CONFIG_KEYS[key].kind, raw, key);
     if ('problem' in checked) throw new FlowerError(`${source}: "${key}" ${checked.problem}`, EXIT.usage);
     setValue(values, key, checked.value);
   }
@@ -140,7 +141,7 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
     if (key === 'claude') continue;
     const raw = env[spec.env];
     if (raw === undefined || raw === '') continue;
-    const checked = checkValue(spec.kind, raw);
+    const checked = checkValue(spec.kind, raw, key);
     if ('problem' in checked) throw new FlowerError(`${spec.env} ${checked.problem}`, EXIT.usage);
     setValue(values, key, checked.value);
   }

@@ -4,6 +4,7 @@
 export const POLICY_DEFAULTS = {
   headroom: 50_000, // room left above the line so the session can still write the document
   maxGenerations: 8, // the runaway brake
+  maxGenerationsCeiling: 1_000, // a brake set past this is no brake
   floor: 10_000, // `at` never drops below this: writing the document needs room
   warnGap: 20_000, // `near` fires this far below `at`
   warnFloor: 1_000,
@@ -103,6 +104,9 @@ export function resolvePolicy(input: PolicyInput): Policy {
   }
   if (!Number.isInteger(maxGenerations) || maxGenerations < 1) {
     throw new PolicyError(`--max-generations expects a whole number of at least 1, got ${maxGenerations}`);
+  }
+  if (maxGenerations > POLICY_DEFAULTS.maxGenerationsCeiling) {
+    throw new PolicyError(`--max-generations ${maxGenerations} is past the ceiling of ${POLICY_DEFAULTS.maxGenerationsCeiling}: a brake that high never stops a runaway; use e.g. --max-generations 20`);
   }
   return { window, headroom, maxGenerations, windowSource, ...thresholds(window, headroom) };
 }
