@@ -102,7 +102,7 @@ export async function run(argv: string[]): Promise<number> {
         headroom: args.headroom ?? cfg.headroom,
         maxGenerations: args['max-generations'] ?? cfg['max-generations'],
         workbench: given ?? cfg.workbench,
-        step: args.step ?? cfg.step ?? 'work',
+        step: args.step ?? cfg.step,
         review: args.review ?? cfg.review,
         writeTimeout: args['write-timeout'] ?? cfg['write-timeout'],
         parkedRetry: args['parked-retry'] ?? cfg['parked-retry'],

@@ -1,8 +1,9 @@
 // The --events file: one JSON object a line, appended. Carries flower-pty's own events only
 // (never the environment or tokens), and never throws into the run.
 
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { appendWithoutBlocking } from './append-file.js';
 
 export interface EventsLog {
   emit(event: string, fields?: Record<string, unknown>): void;
@@ -13,12 +14,9 @@ export function openEventsLog(path: string | null, now: () => Date = () => new D
   mkdirSync(dirname(path), { recursive: true });
   return {
     emit(event, fields = {}) {
-      // Synchronous on purpose: the line must be on disk even if we are killed right after.
-      try {
-        appendFileSync(path, JSON.stringify({ ts: now().toISOString(), event, ...fields }) + '\n', { mode: 0o644 });
-      } catch {
-        // a full disk must cost the log, not the run
-      }
+      // Synchronous on purpose: the line must be on disk even if we are killed right after. Never
+      // blocking (a FIFO put in its place), never throwing: a full disk must cost the log, not the run.
+      appendWithoutBlocking(path, JSON.stringify({ ts: now().toISOString(), event, ...fields }) + '\n');
     },
   };
 }

@@ -10,14 +10,23 @@ export function manifestPath(workbench: string): string {
   return join(workbench, 'manifest.json');
 }
 
-export async function readManifest(workbench: string): Promise<{ manifest: Manifest | null; problem: string | null }> {
+/**
+ * The manifest through the one validation (core/manifest-check.ts). `missing`: there is none (nothing
+ * to continue); otherwise `problem` names the bad field and `malformed` is the whole one-line reason.
+ */
+export async function readManifest(workbench: string): Promise<{ manifest: Manifest | null; problem: string | null; missing: boolean; malformed: string | null }> {
+  const path = manifestPath(workbench);
   let text: string;
   try {
-    text = await readFile(manifestPath(workbench), 'utf8');
-  } catch {
-    return { manifest: null, problem: `no manifest at ${manifestPath(workbench)}` };
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { manifest: null, problem: `no manifest at ${path}`, missing: true, malformed: null };
+    const problem = `the manifest cannot be read (${code ?? String(error)})`;
+    return { manifest: null, problem, missing: false, malformed: `${path}: ${problem}` };
   }
-  return parseManifest(text);
+  const { manifest, problem } = parseManifest(text);
+  return { manifest, problem, missing: false, malformed: problem === null ? null : `the manifest ${path} is malformed: ${problem}; fix that field or move the file away` };
 }
 
 // Writes are serialised: the newest state always lands last.

@@ -128,6 +128,8 @@ async function readEvents(
   if (path === null) return { events: null, path: null, problem: null };
   try {
     const st = await stat(path);
+    // a FIFO would block the read in open() until a writer came (the report never ending)
+    if (!st.isFile()) return { events: null, path, problem: `the events file ${path} is not a regular file: not read` };
     if (st.size > EVENTS_LIMIT) return { events: null, path, problem: `the events file ${path} is over ${EVENTS_LIMIT / 1048576} MB: not read` };
     const { events, junk } = parseEvents(await readFile(path, 'utf8'));
     return { events, path, problem: junk > 0 ? `${junk} line(s) of the events file ${path} were not events and were skipped` : null };

@@ -14,6 +14,7 @@ import { refusedClaudeArg } from '../child-launch.js';
 import { readManifest } from '../adapters/manifest-store.js';
 import { openNotesStore } from '../adapters/notes-store.js';
 import { checkNotifyCommand } from '../adapters/notify-command.js';
+import { checkAppendTarget } from '../adapters/append-file.js';
 import { parsePrefix } from '../core/keymap.js';
 import { startRunServer } from '../server/start-server.js';
 import { attachTerminal, faceSize, plainDetachKey } from '../client/attach-client.js';
@@ -30,7 +31,8 @@ export interface RunCommandOptions {
   headroom: number | undefined;
   maxGenerations: number | undefined;
   workbench: string | boolean | undefined;
-  step: string;
+  /** --step (or the config's); undefined: the lineage's own on --continue, else `work` */
+  step: string | undefined;
   review: number | undefined;
   writeTimeout: number | undefined;
   parkedRetry?: number | undefined;
@@ -48,6 +50,7 @@ export interface RunCommandOptions {
   detachKey?: string;
 }
 
+export const DEFAULT_STEP = 'work';
 export const DEFAULT_REVIEW_SECONDS = 10;
 export const DEFAULT_WRITE_TIMEOUT_SECONDS = 300;
 
@@ -64,9 +67,9 @@ function modelOf(args: readonly string[], env: NodeJS.ProcessEnv): string {
 
 export async function runCommand(o: RunCommandOptions): Promise<number> {
   const cwd = process.cwd();
-  const stepCheck = validateStep(o.step);
+  const stepCheck = validateStep(o.step ?? DEFAULT_STEP);
   if ('problem' in stepCheck) throw new FlowerError(stepCheck.problem);
-  const step = stepCheck.step;
+  let step = stepCheck.step;
   const refused = refusedClaudeArg(o.claudeArgs);
   if (refused && o.handoff) {
     throw new FlowerError(
@@ -89,13 +92,19 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
     env: process.env,
   });
   if (o.notifyCommand !== null) checkNotifyCommand(o.notifyCommand);
+  // a FIFO or a device named here would block the run server in open() before claude starts
+  if (o.events) checkAppendTarget(resolve(cwd, o.events), '--events');
+  if (o.log) checkAppendTarget(resolve(cwd, o.log), '--log');
   const claude = resolveClaude({ ...(o.claude !== undefined ? { flag: o.claude } : {}), env: process.env, cwd });
 
   let resume: SuperviseOptions['resume'] = null;
   if (o.continue) {
     if (!workbench) throw new FlowerError('--continue needs a workbench to read the lineage from: drop --no-workbench');
-    const { manifest, problem } = await readManifest(workbench);
+    const { manifest, problem, malformed } = await readManifest(workbench);
+    if (malformed !== null) throw new FlowerError(`--continue cannot pick the lineage up: ${malformed}`);
     if (!manifest) throw new FlowerError(`--continue found nothing to continue: ${problem}; start a run first`);
+    // The lineage keeps its own step (its documents are under that name) unless the person names another.
+    if (o.step === undefined) step = manifest.step;
     const document = await openNotesStore(workbench, manifest.step).read();
     resume = { manifest, document };
   }

@@ -41,7 +41,8 @@ function liveLine(live: LiveState | null): string {
 
 export async function runStatus(opts: { workbench: string; json: boolean; out: (line: string) => void }): Promise<number> {
   const workbench = resolve(opts.workbench);
-  const [{ manifest, problem }, live] = await Promise.all([readManifest(workbench), liveRun(workbench)]);
+  const [{ manifest, problem, malformed }, live] = await Promise.all([readManifest(workbench), liveRun(workbench)]);
+  if (malformed !== null && !live) throw new FlowerError(malformed);
   if (!manifest && !live) throw new FlowerError(`${problem}: run flower-pty first, or point --workbench at the run's folder`);
   if (opts.json) opts.out(JSON.stringify({ ...(manifest ?? {}), live }));
   else {

@@ -1,6 +1,8 @@
 // The manifest: the lineage of one run (generations, retired session ids, errors, sums).
 // Pure values in, new values out; the store adapter only serialises it atomically.
 
+import { checkManifest } from './manifest-check.js';
+
 export interface GenerationRecord {
   generation: number;
   session_id: string;
@@ -151,20 +153,17 @@ export function recordOriginalPrompt(m: Manifest, prompt: string): Manifest {
   return m.original_prompt === null ? { ...m, original_prompt: prompt } : m;
 }
 
-// Reads back a manifest from JSON text; anything malformed yields the problems, never a throw.
+// Reads back a manifest from JSON text through the one validation (manifest-check.ts); anything
+// malformed yields the problem naming the field, never a throw.
 export function parseManifest(text: string): { manifest: Manifest | null; problem: string | null } {
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch {
     return { manifest: null, problem: 'the manifest is not valid JSON' };
   }
-  if (typeof raw !== 'object' || raw === null) return { manifest: null, problem: 'the manifest is not a JSON object' };
-  const r = raw as Partial<Manifest>;
-  if (r.version !== 1 || !Array.isArray(r.generations) || !Array.isArray(r.retired) || typeof r.step !== 'string') {
-    return { manifest: null, problem: 'the manifest is missing version, step, generations or retired' };
-  }
-  return { manifest: r as Manifest, problem: null };
+  const checked = checkManifest(raw);
+  return 'problem' in checked ? { manifest: null, problem: checked.problem } : { manifest: checked.value, problem: null };
 }
 
 // A readable lineage for `flower-pty status`.

@@ -27,8 +27,13 @@ export function chartScale(model: ReportModel): ChartScale {
       if (p.v > peak) peak = p.v;
     }
   }
-  const t0 = ts.length > 0 ? Math.min(...ts) : 0;
-  let t1 = ts.length > 0 ? Math.max(...ts) : 1;
+  // a loop, not Math.min(...ts): a spread of a long lineage's times overflows the stack
+  let t0 = ts.length > 0 ? Infinity : 0;
+  let t1 = ts.length > 0 ? -Infinity : 1;
+  for (const t of ts) {
+    if (t < t0) t0 = t;
+    if (t > t1) t1 = t;
+  }
   if (t1 <= t0) t1 = t0 + 1;
   const yMax = Math.max(model.thresholds?.window ?? 0, peak * 1.1, 1000);
   return { t0, t1, yMax };

@@ -426,8 +426,9 @@ export function buildReport(input: ReportInput): ReportModel {
   }
   const starts = generations.map((g) => ms(g.startedAt)).filter((t): t is number => t !== null);
   const ends = generations.map((g) => ms(g.endedAt)).filter((t): t is number => t !== null);
-  const startedAt = starts.length > 0 ? Math.min(...starts) : null;
-  const endedAt = ends.length > 0 ? Math.max(...ends) : null;
+  // reduce, not a spread: a spread of a 72,000-generation lineage overflows the stack
+  const startedAt = starts.length > 0 ? starts.reduce((a, b) => Math.min(a, b)) : null;
+  const endedAt = ends.length > 0 ? ends.reduce((a, b) => Math.max(a, b)) : null;
   const last = generations.at(-1);
   const live = last?.end === 'running';
   // Without a manifest the run's own `start` (or a later `window`) event says where the lines were.

@@ -162,7 +162,8 @@ export function createRun(settings: RunSettings, now: string, resume: { manifest
   const policy = resolvePolicy(settings.policy);
   // A lineage picked up after flower-pty was killed: close the generation it could not close.
   const closed = endGeneration(
-    resume?.manifest ?? createManifest({ step: settings.step, cwd: settings.cwd, window: policy.window, at: policy.at, now }),
+    // a lineage continued under another --step writes its next documents, and records them, under that one
+    resume ? { ...resume.manifest, step: settings.step } : createManifest({ step: settings.step, cwd: settings.cwd, window: policy.window, at: policy.at, now }),
     { end: 'stopped', now, reason: 'flower-pty stopped before this generation ended' },
   );
   const manifest = settings.eventsPath ? { ...closed, events_path: settings.eventsPath } : closed;

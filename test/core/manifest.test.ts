@@ -47,6 +47,7 @@ t.test('a lineage of three generations', async (t) => {
 
 t.test('parseManifest never throws', async (t) => {
   t.match(parseManifest('{nope').problem, /not valid JSON/);
-  t.match(parseManifest('42').problem, /not a JSON object/);
-  t.match(parseManifest('{"version":2}').problem, /missing/);
+  t.equal(parseManifest('42').problem, 'the manifest is 42, expected an object');
+  t.equal(parseManifest('{"version":2}').problem, 'version is 2, expected 1');
+  t.equal(parseManifest('{"version":1,"step":"a/../b"}').problem, `step is "a/../b", which is not a step name (letters, digits, '-', '_', '.')`);
 });

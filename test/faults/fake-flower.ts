@@ -35,7 +35,8 @@ export interface FakeRunOptions {
   flowerArgs?: string[];
   claudeArgs?: string[];
   prompt?: string;
-  step?: string;
+  /** --step (default work); null: no --step flag at all */
+  step?: string | null;
   /** reuse a root (for --continue after a kill) */
   root?: string;
   claude?: string;
@@ -75,7 +76,7 @@ export function startFake(opts: FakeRunOptions): FakeRun {
   };
   const args = [
     FLOWER_BIN, '--plain', '--claude', opts.claude ?? FAKE_CLAUDE, '--workbench', workbench, '--events', eventsPath,
-    '--step', step, ...(opts.flowerArgs ?? []), ...(opts.prompt !== undefined ? [opts.prompt] : []), '--', ...(opts.claudeArgs ?? []),
+    ...(opts.step === null ? [] : ['--step', step]), ...(opts.flowerArgs ?? []), ...(opts.prompt !== undefined ? [opts.prompt] : []), '--', ...(opts.claudeArgs ?? []),
   ];
   const run = opts.umask
     ? runClaude({ t: opts.t, sandbox, args: ['-c', `umask ${opts.umask} && exec "$0" "$@"`, process.execPath, ...args], bin: '/bin/sh', cols: 100, rows: 30 })
