@@ -114,7 +114,8 @@ export function readConfigFile(path: string): ConfigValues {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return {};
+    // ENOTDIR: the workbench is a file; the run says so about the workbench, not about its config
+    if (code === 'ENOENT' || code === 'ENOTDIR') return {};
     if (code === 'EISDIR') throw new FlowerError(`${path}: is a folder, not a config file; remove it or make it a JSON file`, EXIT.usage);
     throw new FlowerError(`${path}: cannot be read (${code ?? String(error)})`, EXIT.usage);
   }

@@ -15,6 +15,7 @@ import { readManifest } from '../adapters/manifest-store.js';
 import { openNotesStore } from '../adapters/notes-store.js';
 import { checkNotifyCommand } from '../adapters/notify-command.js';
 import { checkAppendTarget } from '../adapters/append-file.js';
+import { checkWorkbenchWritable } from '../adapters/workbench-check.js';
 import { parsePrefix } from '../core/keymap.js';
 import { startRunServer } from '../server/start-server.js';
 import { attachTerminal, faceSize, plainDetachKey } from '../client/attach-client.js';
@@ -108,6 +109,9 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
     const document = await openNotesStore(workbench, manifest.step).read();
     resume = { manifest, document };
   }
+
+  // Last of the checks, as it makes the folders: a workbench this run cannot write fails here, not mid-run.
+  if (workbench) checkWorkbenchWritable(workbench);
 
   // The release, right before spawning (every usage error first): too old is refused here; the rest
   // decides which hooks the settings may register.

@@ -1,0 +1,52 @@
+// Before claude starts: can this run write its workbench? The folder, notes/ and the archive are made
+// if missing and each is written to once (a file created and removed), so a read-only mount, a mode
+// 0555 folder, notes/ taken away or a file where a folder should be is one line naming the path and
+// the fix (exit 2) instead of an internal error mid-run. Write permission is tried, not read from the
+// mode bits: root ignores them, a read-only mount does not.
+
+import { closeSync, mkdirSync, openSync, statSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { FlowerError } from '../errors.js';
+import { HANDOFF_DIR_NAME } from './notes-store.js';
+
+function refuse(workbench: string, path: string, code: string | undefined): never {
+  const where = path === workbench ? workbench : path;
+  const head = `the workbench ${workbench} cannot be used`;
+  switch (code) {
+    case 'EROFS':
+      throw new FlowerError(`${head}: ${where} is on a read-only file system; choose a writable folder with --workbench DIR, or remount it read-write`);
+    case 'EACCES':
+    case 'EPERM':
+      throw new FlowerError(`${head}: ${where} cannot be written (permission denied); fix its permissions (chmod u+w ${where}) or choose another --workbench DIR`);
+    case 'ENOTDIR':
+    case 'EEXIST':
+      throw new FlowerError(`${head}: ${where}, or a folder on its way, is a file where a folder should be; move that file away or choose another --workbench DIR`);
+    default:
+      throw new FlowerError(`${head}: ${where} cannot be written (${code ?? 'unknown error'}); choose another --workbench DIR`);
+  }
+}
+
+/** every folder the run writes under `workbench`, made and written once; throws a FlowerError naming the first that fails */
+export function checkWorkbenchWritable(workbench: string): void {
+  const notes = join(workbench, 'notes');
+  const folders = [workbench, notes, join(notes, 'archive', HANDOFF_DIR_NAME)];
+  for (const dir of folders) {
+    try {
+      mkdirSync(dir, { recursive: true });
+      if (!statSync(dir).isDirectory()) refuse(workbench, dir, 'ENOTDIR');
+    } catch (error) {
+      if (error instanceof FlowerError) throw error;
+      refuse(workbench, dir, (error as NodeJS.ErrnoException).code);
+    }
+    const probe = join(dir, `.flower-write-check-${process.pid}`);
+    try {
+      closeSync(openSync(probe, 'wx', 0o600));
+      unlinkSync(probe);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // a full disk is the run's to meet and say (it keeps the document in memory), not a setup mistake
+      if (code === 'ENOSPC' || code === 'EDQUOT') continue;
+      refuse(workbench, dir, code);
+    }
+  }
+}
