@@ -1,7 +1,7 @@
 // The core stays pure: nothing under src/core imports node:*, a pty, blessed, chokidar or any package.
 import t from 'tap';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, dirname } from 'node:path';
+import { join, dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const coreDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'core');
@@ -62,4 +62,101 @@ t.test('no file points outside the repository', async (t) => {
   const offenders = files.filter((f) => outsideRe.test(readFileSync(f, 'utf8'))).map((f) => f.slice(repoDir.length + 1));
   t.same(offenders, [], 'no mention of notes outside the repository');
   t.ok(outsideRe.test(`see ${OUTSIDE[3]} §3`) && outsideRe.test(`in ${OUTSIDE[0]}/x`) && !outsideRe.test('callstack.md'), 'the pattern catches what it must');
+});
+
+// The layers, lowest first. A file imports from its own layer and the layers below it, never from one above:
+// the house is read bottom up, and a face or a command can be added without the lower layers knowing.
+// Longest match wins, so a file can sit in another layer than its folder (the face port, hosts/host.ts, is
+// what the runtime drives, so it ranks with the runtime).
+const srcDir = join(repoDir, 'src');
+const LAYERS: ReadonlyArray<{ layer: string; paths: readonly string[] }> = [
+  { layer: 'core', paths: ['core/'] },
+  { layer: 'errors', paths: ['errors.ts'] },
+  { layer: 'claude-code', paths: ['claude-code/', 'child-launch.ts'] },
+  { layer: 'adapters', paths: ['adapters/', 'mock/'] },
+  { layer: 'runtime', paths: ['runtime/', 'supervisor.ts', 'hosts/host.ts'] },
+  { layer: 'faces', paths: ['hosts/', 'tui/', 'demo/'] },
+  { layer: 'server', paths: ['server/'] },
+  { layer: 'client', paths: ['client/'] },
+  { layer: 'commands', paths: ['commands/'] },
+  { layer: 'cli', paths: ['cli.ts', 'attach-main.ts', 'hook-client.ts'] },
+];
+
+function rankOf(file: string): number {
+  let best = { rank: -1, length: 0 };
+  LAYERS.forEach(({ paths }, rank) => {
+    for (const p of paths) if ((p.endsWith('/') ? file.startsWith(p) : file === p) && p.length > best.length) best = { rank, length: p.length };
+  });
+  return best.rank;
+}
+
+function sourceFiles(): string[] {
+  return readdirSync(srcDir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
+    .map((e) => relative(srcDir, join(e.parentPath, e.name)));
+}
+
+// The src-relative file an import names, or null for a package or node:*.
+function target(from: string, spec: string): string | null {
+  if (!spec.startsWith('.')) return null;
+  return relative(srcDir, resolve(srcDir, dirname(from), spec)).replace(/\.js$/, '.ts');
+}
+
+t.test('every source file has a layer, and no import goes up', async (t) => {
+  const files = sourceFiles();
+  t.ok(files.length > 100, `the sources are read (${files.length})`);
+  t.same(files.filter((f) => rankOf(f) < 0), [], 'every file is placed in a layer');
+  const upward: string[] = [];
+  for (const file of files) {
+    for (const m of readFileSync(join(srcDir, file), 'utf8').matchAll(importRe)) {
+      const to = target(file, m[1] ?? m[2] ?? m[3] ?? '');
+      if (to !== null && rankOf(to) > rankOf(file)) upward.push(`${file} (${LAYERS[rankOf(file)]!.layer}) imports ${to} (${LAYERS[rankOf(to)]!.layer})`);
+    }
+  }
+  t.same(upward, [], 'no import against the ranks');
+});
+
+t.test('the rank check itself refuses an upward import', async (t) => {
+  t.ok(rankOf('adapters/x.ts') < rankOf('server/run-registry.ts'), 'an adapter ranks below the server');
+  t.equal(rankOf('hosts/host.ts'), rankOf('runtime/run-loop.ts'), 'the face port ranks with the runtime');
+  t.ok(rankOf('hosts/split-host.ts') > rankOf('runtime/run-loop.ts'), 'a face ranks above it');
+  t.equal(target('commands/attach.ts', './run.js'), 'commands/run.ts');
+});
+
+// Attaching loads no split view unless it draws one: the attach command's static imports (the ones loaded
+// before it runs; `import type` is erased and import() is lazy) never reach blessed.
+const staticImportRe = /^(?:import|export)\s+(?!type\s)[^'"]*?from\s+['"]([^'"]+)['"]|^import\s+['"]([^'"]+)['"]/gm;
+function staticClosure(entry: string): { files: Set<string>; packages: Set<string> } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const todo = [entry];
+  while (todo.length > 0) {
+    const file = todo.pop()!;
+    if (files.has(file)) continue;
+    files.add(file);
+    for (const m of readFileSync(join(srcDir, file), 'utf8').matchAll(staticImportRe)) {
+      const spec = m[1] ?? m[2] ?? '';
+      const to = target(file, spec);
+      if (to === null) packages.add(spec);
+      else todo.push(to);
+    }
+  }
+  return { files, packages };
+}
+
+t.test('the attach command does not load the split view or the run command', async (t) => {
+  const { files, packages } = staticClosure('commands/attach.ts');
+  t.ok(files.has('client/attach-client.ts'), 'the attach client is loaded');
+  t.notOk(packages.has('blessed'), 'blessed is not');
+  t.notOk(files.has('commands/run.ts'), 'nor the run command');
+  t.ok(staticClosure('hosts/split-host.ts').packages.has('blessed'), 'the closure does see blessed where it is');
+});
+
+// The compiler guards core: its own settings have no Node types and no DOM, and the typecheck runs them.
+t.test("core has its own compiler settings, with no Node types, run by the typecheck", async (t) => {
+  const config = JSON.parse(readFileSync(join(srcDir, 'core', 'tsconfig.json'), 'utf8')) as { compilerOptions: { types?: string[]; lib?: string[] } };
+  t.same(config.compilerOptions.types, [], 'no @types');
+  t.notOk((config.compilerOptions.lib ?? []).some((l) => /dom/i.test(l)), 'no DOM');
+  const pkg = JSON.parse(readFileSync(join(repoDir, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  t.match(pkg.scripts.typecheck, /tsc -p src\/core\/tsconfig\.json/);
 });

@@ -12,7 +12,7 @@ export interface RunSettingsInput {
   dir: string; // the private run folder
   hookCommand: string[]; // argv of the hook client, e.g. [process.execPath, '/abs/dist/hook-client.js']
   events?: string[]; // default: the hooks `release` knows (src/claude-code/settings.ts)
-  /** the release the probe found (src/claude-code/probe.ts); absent or null: the newest */
+  /** the release the probe found (src/adapters/claude-probe.ts); absent or null: the newest */
   release?: Release | null;
   statusLine: boolean; // install the status-line relay
 }

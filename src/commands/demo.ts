@@ -17,7 +17,8 @@ import { createDemoModel, DEMO_PROMPT, DEMO_SCALE } from '../demo/demo-model.js'
 import { narrate } from '../demo/narration.js';
 import { narratingHost, type NarratingHost } from '../demo/narrating-host.js';
 import { demoCompleted, demoSummary } from '../demo/demo-summary.js';
-import { signalExitCode, superviseInTerminal } from './run.js';
+import { superviseInTerminal } from './run.js';
+import { signalExitCode } from '../core/exit-code.js';
 
 export interface DemoOptions {
   plain: boolean;

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { EXIT, FlowerError } from '../errors.js';
 import { resolveClaude } from '../adapters/claude-binary.js';
 import { defaultHookCommand } from '../adapters/run-settings.js';
-import { probeRelease } from '../claude-code/probe.js';
+import { probeRelease } from '../adapters/claude-probe.js';
 import { doctorLines, type DoctorFacts } from '../claude-code/doctor-verdict.js';
 import { CLAUDE_ENV } from '../claude-code/launch.js';
 import { stripControl } from '../core/handoff-doc.js';

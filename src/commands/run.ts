@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { statSync } from 'node:fs';
 import { EXIT, FlowerError } from '../errors.js';
 import { resolveClaude } from '../adapters/claude-binary.js';
-import { requireSupportedRelease } from '../claude-code/probe.js';
+import { requireSupportedRelease } from '../adapters/claude-probe.js';
 import { validateStep } from '../core/step-name.js';
 import { resolvePolicy } from '../core/policy.js';
 import { formatTokens } from '../core/handoff-prompts.js';
@@ -182,17 +182,12 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
   });
 }
 
-// --detach-key for --plain: one control key that, pressed alone, detaches; refused when it is one of claude's.
 /** how a run is shown: the split view on a terminal unless --plain; `decorate` wraps the host (the demo narrates through it) */
 export interface TerminalFace {
   plain: boolean;
   notify: boolean;
   documentPath: string | null;
   decorate?: (host: Host) => Host;
-}
-
-export function signalExitCode(signal: NodeJS.Signals): number {
-  return 128 + (({ SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as Record<string, number>)[signal] ?? 0);
 }
 
 // Picks the face, supervises with the signal handlers installed, and gives the terminal back on

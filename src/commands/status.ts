@@ -2,7 +2,7 @@
 // whether a run is live on the workbench now (its lock, asked over its socket) with how many clients.
 
 import { readManifest } from '../adapters/manifest-store.js';
-import { lockHolder, readWorkbenchLock } from '../adapters/workbench-lock.js';
+import { lockHolder, readWorkbenchLock } from '../server/workbench-lock.js';
 import { describeManifest } from '../core/manifest.js';
 import { printable } from '../core/run-list.js';
 import { queryRun } from '../server/run-registry.js';

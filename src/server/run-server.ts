@@ -9,7 +9,7 @@ import type { Writable } from 'node:stream';
 import { supervise, type SuperviseResult } from '../supervisor.js';
 import { openLog } from '../adapters/log-file.js';
 import { EXIT, FlowerError } from '../errors.js';
-import { signalExitCode } from '../commands/run.js';
+import { runExitCode } from '../core/exit-code.js';
 import { encodeFrame, versionMismatchReason, WIRE_VERSION, type ClientMessage, type Hello, type RunInfo, type ServerMessage } from './wire.js';
 import { openClientTerminal, type ClientTerminal } from '../adapters/client-terminal.js';
 import { openTerminalFace, type TerminalFace } from './terminal-face.js';
@@ -20,7 +20,7 @@ import { openClientLink, type ClientLink } from './client-link.js';
 import { readRunSpec, type RunSpec } from './run-spec.js';
 import { serverLogPath, removeIfEmpty } from './start-server.js';
 import { openSocketDir, listenPrivate, socketPath as socketPathOf } from './socket-dir.js';
-import { acquireWorkbenchLock } from '../adapters/workbench-lock.js';
+import { acquireWorkbenchLock } from './workbench-lock.js';
 
 /** the line a starting server writes on its ready pipe: `ready`, or `error <exit code> <one line>` */
 export function readyLine(result: { ok: true } | { ok: false; code: number; message: string }): string {
@@ -231,7 +231,7 @@ async function start(spec: RunSpec): Promise<Started> {
         result = { exitCode: EXIT.internal, message: `internal error (please report): ${error instanceof Error ? error.message : String(error)}` };
         process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
       }
-      const exitCode = endedBy && endedBy !== 'kill' ? signalExitCode(endedBy) : result.exitCode;
+      const exitCode = runExitCode(endedBy, result.exitCode);
       const bye: ServerMessage = { t: 'bye', reason: endedBy === 'kill' ? 'killed' : 'ended', exitCode, ...(result.message ? { message: result.message } : {}) };
       // The socket goes first: from here on `ls` does not list a run that is ending.
       rmSync(socketPath, { force: true });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FLOWER_BIN } from '../helpers/flower-run.js';
 import { openSocketDir } from '../../src/server/socket-dir.js';
-import { acquireWorkbenchLock } from '../../src/adapters/workbench-lock.js';
+import { acquireWorkbenchLock } from '../../src/server/workbench-lock.js';
 import { runKill } from '../../src/commands/kill.js';
 import { createManifest } from '../../src/core/manifest.js';
 import { startFakeRun, type FakeRun } from '../helpers/wire-server.js';

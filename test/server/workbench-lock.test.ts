@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { acquireWorkbenchLock, lockHolder, readWorkbenchLock } from '../../src/adapters/workbench-lock.js';
+import { acquireWorkbenchLock, lockHolder, readWorkbenchLock } from '../../src/server/workbench-lock.js';
 import { openSocketDir } from '../../src/server/socket-dir.js';
 import { startFakeRun } from '../helpers/wire-server.js';
 

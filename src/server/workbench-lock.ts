@@ -5,10 +5,10 @@ import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { processAlive } from './process-alive.js';
+import { processAlive } from '../adapters/process-alive.js';
 import { FlowerError } from '../errors.js';
 import { printable } from '../core/run-list.js';
-import { requestRun } from '../server/run-registry.js';
+import { requestRun } from './run-registry.js';
 
 export const LOCK_NAME = 'run.lock';
 // A run takes the lock before its socket listens: for this long a lock whose pid lives and whose

@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, rmSync, utimesSync, writeFileSync, readFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { probeRelease } from '../../src/claude-code/probe.js';
+import { probeRelease } from '../../src/adapters/claude-probe.js';
 import { FLOWER_BIN } from '../helpers/flower-run.js';
 
 function tempDir(t: Test): string {

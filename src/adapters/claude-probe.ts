@@ -1,13 +1,13 @@
-// The release probe, the dialect's one adapter: runs `claude --version` before anything is spawned and
-// caches the answer per binary (real path + mtime + size) under $XDG_CACHE_HOME/flower-pty, since a
-// release's start costs 0.1–1.2 s and a binary never changes without its mtime changing.
+// The release probe: runs `claude --version` before anything is spawned and caches the answer per
+// binary (real path + mtime + size) under $XDG_CACHE_HOME/flower-pty, since a release's start costs
+// 0.1–1.2 s and a binary never changes without its mtime changing.
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../adapters/atomic-file.js';
+import { writeFileAtomic } from './atomic-file.js';
 import { FlowerError, EXIT } from '../errors.js';
-import { parseRelease, supportFor, type Release } from './release.js';
+import { parseRelease, supportFor, type Release } from '../claude-code/release.js';
 
 export interface ProbeResult {
   /** null: the version could not be read or parsed; treat it as the newest */
