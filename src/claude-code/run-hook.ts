@@ -3,7 +3,11 @@
 
 import { readHook } from './hooks.js';
 import type { HookEvent } from '../core/hook-event.js';
-import { permissionSubject } from '../core/permission-wait.js';
+import { permissionSubject, questionText } from '../core/permission-wait.js';
+
+// 2.1.332's question tool: its PermissionRequest carries the questions in tool_input (sdk-tools.d.ts
+// AskUserQuestionInput; recorded in test/fixtures/claude-2.1.332/session-scope/question-hooks.jsonl).
+const QUESTION_TOOL = 'AskUserQuestion';
 
 // `event` is the name the hook client was registered for, or 'statusline'.
 export function toHookEvent(event: string, payload: unknown): HookEvent {
@@ -22,7 +26,8 @@ export function toHookEvent(event: string, payload: unknown): HookEvent {
       return { kind: 'pre-tool', sessionId, subagent, tool: h.toolName ?? '' };
     case 'PermissionRequest': {
       const tool = h.toolName ?? 'a tool';
-      return { kind: 'permission-request', sessionId, tool, summary: permissionSubject({ tool_name: tool, tool_input: h.toolInput }) };
+      const question = tool === QUESTION_TOOL ? questionText(h.toolInput) : null;
+      return { kind: 'permission-request', sessionId, tool, summary: permissionSubject({ tool_name: tool, tool_input: h.toolInput }), question };
     }
     case 'Stop':
       return { kind: 'stop', sessionId, lastMessage: h.lastAssistantMessage ?? '', stopHookActive: h.stopHookActive };

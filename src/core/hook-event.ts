@@ -8,7 +8,8 @@ export type HookEvent =
   | { kind: 'prompt-submit'; sessionId: string | null; prompt: string | null }
   | { kind: 'post-tool'; sessionId: string | null; subagent: boolean; tool: string }
   | { kind: 'pre-tool'; sessionId: string | null; subagent: boolean; tool: string }
-  | { kind: 'permission-request'; sessionId: string | null; tool: string; summary: string }
+  /** `question`: claude asks its person (AskUserQuestion), "Which parser? (A / B)"; null for a tool's approval */
+  | { kind: 'permission-request'; sessionId: string | null; tool: string; summary: string; question: string | null }
   | { kind: 'stop'; sessionId: string | null; lastMessage: string; stopHookActive: boolean }
   | { kind: 'stop-failure'; sessionId: string | null; error: string; details: string; lastMessage: string }
   | { kind: 'notification'; sessionId: string | null; type: string; message: string }

@@ -5,12 +5,14 @@
 import { oneLine } from './one-line.js';
 import { formatClock } from './clock-text.js';
 
-export const NOTIFY_EVENTS = ['needs-permission', 'idle', 'parked', 'resumed', 'review', 'degraded', 'brake', 'crash-stop', 'ended'] as const;
+export const NOTIFY_EVENTS = ['needs-permission', 'question', 'idle', 'parked', 'resumed', 'review', 'degraded', 'brake', 'crash-stop', 'ended'] as const;
 export type NotifyEventName = (typeof NOTIFY_EVENTS)[number];
 
 export type NotifyEvent =
   /** claude waits for a person to approve a tool call; `tool` is what it asks for, e.g. "Bash touch x" */
   | { name: 'needs-permission'; tool: string }
+  /** claude asks its person a question; `text` is it with its choices, "Which parser? (A / B)" */
+  | { name: 'question'; text: string }
   /** claude sits at its prompt waiting for its person */
   | { name: 'idle' }
   /** a usage limit parked the session; `resetsAtMs` is when it lifts (null: unknown) */
@@ -59,6 +61,8 @@ export function notifyEventOf(name: string, fields: Record<string, unknown>): No
   switch (name) {
     case 'needs-permission':
       return { name, tool: text('what') || text('tool') || 'a tool' };
+    case 'question':
+      return { name, text: text('question') || 'a question' };
     case 'idle':
     case 'resumed':
       return { name };
@@ -86,6 +90,8 @@ export function notifyMessage(event: NotifyEvent): string {
   switch (event.name) {
     case 'needs-permission':
       return `waiting for your permission: ${cleanNotifyText(event.tool)}`;
+    case 'question':
+      return `claude asks: ${cleanNotifyText(event.text)}`;
     case 'idle':
       return 'claude is idle, waiting for you';
     case 'parked':

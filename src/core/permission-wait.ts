@@ -35,6 +35,23 @@ export function permissionSubject(payload: unknown): string {
   return value === undefined || value.trim() === '' ? tool : oneLine(`${tool} ${value}`, MAX_CHARS);
 }
 
+// A question claude asks its person (AskUserQuestion's `questions`: 1 to 4, each with 2 to 4 options), as
+// one line: "Which parser? (Hand-written / Generated)", the first question with its choices and how many
+// more follow; null when the input holds no question.
+const QUESTION_CHARS = 200;
+const CHOICE_CHARS = 40;
+
+export function questionText(input: unknown): string | null {
+  const questions = isObj(input) && Array.isArray(input.questions) ? input.questions.filter(isObj) : [];
+  const first = questions.find((q) => typeof q.question === 'string' && q.question.trim() !== '');
+  if (!first) return null;
+  const options = Array.isArray(first.options) ? first.options : [];
+  const labels = options.flatMap((o) => (isObj(o) && typeof o.label === 'string' && o.label.trim() !== '' ? [oneLine(o.label, CHOICE_CHARS)] : []));
+  const more = questions.length - 1;
+  const text = `${oneLine(first.question as string, QUESTION_CHARS)}${labels.length > 0 ? ` (${labels.join(' / ')})` : ''}${more > 0 ? ` (+${more} more ${more === 1 ? 'question' : 'questions'})` : ''}`;
+  return oneLine(text, QUESTION_CHARS + 4 * (CHOICE_CHARS + 3) + 30);
+}
+
 // The tool_use_id a person refused, from a transcript row; null for any other row.
 export function refusedToolUseId(row: unknown): string | null {
   if (!isObj(row) || row.type !== 'user' || row.toolDenialKind !== 'user-rejected') return null;

@@ -398,8 +398,8 @@ function onTranscript(o: Out, e: Extract<RunEvent, { type: 'transcript' }>): voi
       park(o, e.now, signal.resetsAtMs, signal.autoContinues);
       return;
     case 'interrupt':
-      // A refused permission fires no hook: its only trace is this interrupt row.
-      clearWaiting(o, ['permission']);
+      // A refused permission (or a question dismissed) fires no hook: its only trace is this interrupt row.
+      clearWaiting(o, ['permission', 'question']);
       return;
     case 'turn-end':
       if (o.s.hooksMissing) {
@@ -458,18 +458,24 @@ function onHook(o: Out, id: number, hook: HookEvent, now: number): void {
     case 'prompt-submit':
       if (hook.prompt !== null) humanPrompt(o, hook.prompt);
       resumeIfParked(o, now);
-      clearWaiting(o, ['permission', 'idle']);
+      clearWaiting(o, ['permission', 'question', 'idle']);
       feed(o, { type: 'prompt', now });
       return reply('');
     case 'pre-tool':
       return reply('');
     case 'post-tool':
-      clearWaiting(o, ['permission', 'idle']);
+      // An answered question ends its tool call as an approval does.
+      clearWaiting(o, ['permission', 'question', 'idle']);
       resumeIfParked(o, now);
       // A subagent's tool call is not the main thread's boundary: blocking it would hand the request to the subagent.
       if (hook.subagent) return reply('');
       return reply(answerText(o, feed(o, { type: 'tool-boundary', now })));
     case 'permission-request':
+      if (hook.question !== null) {
+        o.set({ waiting: { kind: 'question', text: hook.question } });
+        o.emit('question', { generation: o.s.machine.generation, tool: hook.tool, question: hook.question });
+        return reply('');
+      }
       o.set({ waiting: { kind: 'permission', what: hook.summary } });
       o.emit('needs-permission', { generation: o.s.machine.generation, tool: hook.tool, what: hook.summary });
       return reply('');
@@ -478,7 +484,7 @@ function onHook(o: Out, id: number, hook: HookEvent, now: number): void {
     case 'pre-compact':
       return reply(answerText(o, feed(o, { type: 'pre-compact', now, trigger: hook.trigger })));
     case 'stop': {
-      clearWaiting(o, ['permission']);
+      clearWaiting(o, ['permission', 'question']);
       resumeIfParked(o, now);
       const last = o.s.gen!.lastText;
       // The Stop hook can run before the turn's last response reaches the transcript: wait for it
@@ -544,7 +550,7 @@ function onNotification(o: Out, hook: Extract<HookEvent, { kind: 'notification' 
   if (hook.type === 'idle_prompt' && o.s.waiting === null) {
     o.set({ waiting: { kind: 'idle' } });
     o.emit('idle', { generation: o.s.machine.generation, message: hook.message });
-  } else if (hook.type === 'permission_prompt' && o.s.waiting?.kind !== 'permission') {
+  } else if (hook.type === 'permission_prompt' && o.s.waiting?.kind !== 'permission' && o.s.waiting?.kind !== 'question') {
     o.set({ waiting: { kind: 'permission', what: 'a tool' } });
     o.emit('needs-permission', { generation: o.s.machine.generation, what: hook.message });
   } else if (hook.type === 'quota_auto_resume_fired') {
@@ -559,7 +565,7 @@ function resumeIfParked(o: Out, now: number): void {
   o.emit('resumed', { generation: o.s.machine.generation, at: iso(now) });
 }
 
-function clearWaiting(o: Out, kinds: Array<'permission' | 'idle'>): void {
+function clearWaiting(o: Out, kinds: Array<'permission' | 'question' | 'idle'>): void {
   const w = o.s.waiting;
   if (w && (kinds as string[]).includes(w.kind)) o.set({ waiting: null });
 }

@@ -68,6 +68,8 @@ export type Waiting =
   /** `until`: the reset, when Claude Code said (subscription logins); `continued`: typed once, or a person is there */
   | { kind: 'parked'; since: number; until: number | null; autoContinue: boolean; continued: boolean }
   | { kind: 'permission'; what: string }
+  /** claude asks its person a question: "Which parser? (A / B)" */
+  | { kind: 'question'; text: string }
   | { kind: 'idle' };
 
 export interface RunState {

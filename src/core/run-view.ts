@@ -9,6 +9,7 @@ import type { StatusView } from './status-view.js';
 export function attentionText(w: Waiting | null, hooksMissing: boolean): string | null {
   if (w?.kind === 'parked') return w.until === null ? 'parked on a usage limit' : `parked until ${formatClock(w.until)}`;
   if (w?.kind === 'permission') return `waiting for your permission: ${w.what}`;
+  if (w?.kind === 'question') return `claude asks: ${w.text}`;
   if (w?.kind === 'idle') return 'waiting for you';
   if (hooksMissing) return 'no hooks: requests are typed';
   return null;

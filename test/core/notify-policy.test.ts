@@ -10,6 +10,7 @@ process.env.TZ = 'UTC';
 
 const one: Record<(typeof NOTIFY_EVENTS)[number], NotifyEvent> = {
   'needs-permission': { name: 'needs-permission', tool: 'Bash touch x' },
+  question: { name: 'question', text: 'Which parser should we use? (Hand-written / Generated)' },
   idle: { name: 'idle' },
   parked: { name: 'parked', resetsAtMs: Date.UTC(2026, 11, 1, 3, 4, 0) },
   resumed: { name: 'resumed' },
@@ -24,6 +25,7 @@ t.test('every event has its own one-line message', async (tt) => {
   const messages = NOTIFY_EVENTS.map((name) => notifyMessage(one[name]));
   tt.same(messages, [
     'waiting for your permission: Bash touch x',
+    'claude asks: Which parser should we use? (Hand-written / Generated)',
     'claude is idle, waiting for you',
     'parked on a usage limit until 03:04',
     'the usage limit has lifted: the session goes on',
@@ -42,6 +44,7 @@ t.test('text from a tool call loses its control characters and is cut short', as
   tt.equal(long.length, 300);
   tt.ok(long.endsWith('…'));
   tt.equal(notifyMessage({ name: 'needs-permission', tool: 'Bash printf "a\\nb"\nrm -rf /' }), 'waiting for your permission: Bash printf "a\\nb" rm -rf /');
+  tt.equal(notifyMessage({ name: 'question', text: 'Ship it?\n\u001b[2J (yes / no)' }), 'claude asks: Ship it? [2J (yes / no)');
 });
 
 t.test('a repeat inside the window is suppressed; after it, or with another message, it is sent', async (tt) => {

@@ -147,6 +147,33 @@ t.test('a permission wait is a state that clears when the tool runs', async (t) 
   t.ok(w.events.some((e) => e.name === 'idle'));
 });
 
+t.test('a question (AskUserQuestion, as 2.1.332 sent it) is shown and told as itself, and clears when answered', async (t) => {
+  const { readFileSync } = await import('node:fs');
+  const recorded = readFileSync(new URL('../fixtures/claude-2.1.332/session-scope/question-hooks.jsonl', import.meta.url), 'utf8')
+    .split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const permission = recorded.find((p) => p.event === 'PermissionRequest')!;
+  const w = startWorld();
+  const sid = await started(w);
+  const ASKED = 'claude asks: Which parser should we use? (Hand-written / Generated)';
+  await w.hook('PermissionRequest', { ...permission, session_id: sid });
+  t.equal(w.views.at(-1)?.attention, ASKED);
+  await w.hook('Notification', { session_id: sid, notification_type: 'permission_prompt', message: 'Claude needs your permission' });
+  t.equal(w.views.at(-1)?.attention, ASKED, "Claude Code's own permission notification does not hide the question");
+  await settle();
+  t.match(w.events.find((e) => e.name === 'question')?.fields, { tool: 'AskUserQuestion', question: 'Which parser should we use? (Hand-written / Generated)' });
+  t.notOk(w.events.some((e) => e.name === 'needs-permission'), 'not told as a permission');
+  t.ok(w.told.includes('question'), 'the notify command hears it');
+  await w.hook('PostToolUse', { session_id: sid, tool_name: 'AskUserQuestion' });
+  t.equal(w.views.at(-1)?.attention, null, 'answered: cleared');
+  await w.hook('PermissionRequest', { session_id: sid, tool_name: 'AskUserQuestion', tool_input: { questions: [{ question: 'Go on?', options: [{ label: 'yes' }, { label: 'no' }] }, { question: 'Second?' }] } });
+  t.equal(w.views.at(-1)?.attention, 'claude asks: Go on? (yes / no) (+1 more question)');
+  w.append(sid, [{ type: 'user', message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user for tool use]' }] } }]);
+  await settle();
+  t.equal(w.views.at(-1)?.attention, null, 'dismissed (an interrupt row): cleared');
+  await w.hook('PermissionRequest', { session_id: sid, tool_name: 'AskUserQuestion', tool_input: {} });
+  t.equal(w.views.at(-1)?.attention, 'waiting for your permission: AskUserQuestion', 'no question in it: a permission as before');
+});
+
 t.test('a PreCompact while handing off is blocked and becomes a crossing', async (t) => {
   const w = startWorld();
   const sid = await started(w);
