@@ -93,7 +93,9 @@ export async function run(argv: string[]): Promise<number> {
       // Flags win over FLOWER_PTY_* variables, which win over <workbench>/config.json, then the user's file.
       const { loadConfig } = await import('./adapters/config-file.js');
       const given = args.workbench as string | boolean | undefined;
-      const cfg = loadConfig({ cwd: process.cwd(), env: process.env, ...(given === false || typeof given === 'string' ? { workbenchFlag: given } : {}) }).values;
+      const loaded = loadConfig({ cwd: process.cwd(), env: process.env, refuseLinkedWorkbench: true, ...(given === false || typeof given === 'string' ? { workbenchFlag: given } : {}) });
+      for (const note of loaded.notes) process.stderr.write(`flower-pty: ${note}\n`);
+      const cfg = loaded.values;
       exitCode = await runCommand({
         prompt: args.prompt ?? null,
         claudeArgs: ((args['--'] ?? []) as Array<string | number>).map(String),
@@ -244,6 +246,20 @@ export async function run(argv: string[]): Promise<number> {
           review: args.review ?? 8,
           out: (line) => process.stdout.write(line + '\n'),
         });
+      },
+    )
+    .command(
+      'trust',
+      "let this folder's own config (.flower/config.json) run programs and write outside the project: its claude, notify-command, events, log, workbench (as it is now; a changed file needs trusting again)",
+      (y) =>
+        y.options({
+          workbench: { type: 'string', describe: 'the workbench whose config to trust (default $FLOWER_PTY_WORKBENCH, else .flower)' },
+          remove: { type: 'boolean', default: false, describe: 'stop trusting it' },
+          list: { type: 'boolean', default: false, describe: 'list the trusted folders' },
+        }),
+      async (args) => {
+        const { runTrust } = await import('./commands/trust.js');
+        exitCode = await runTrust({ workbench: args.workbench, remove: args.remove, list: args.list, cwd: process.cwd(), env: process.env, out: (line) => process.stdout.write(line + '\n') });
       },
     )
     .command(

@@ -2,12 +2,14 @@
 // $XDG_CONFIG_HOME/flower-pty/config.json and FLOWER_PTY_* variables. Flags win over env, env over
 // project, project over user. A bad file or value is one line naming where it came from (exit 2).
 
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { EXIT, FlowerError } from '../errors.js';
 import { parseTokenCount } from '../core/policy.js';
 import { checkSeconds, type SecondsSetting } from '../core/seconds-value.js';
+import { ignoredLine, screenProjectConfig } from '../core/project-trust.js';
+import { isTrusted, readTrustFile, trustFilePath, trustKey } from './trust-store.js';
 
 export interface ConfigValues {
   window?: number;
@@ -158,22 +160,75 @@ export interface LoadedConfig {
   values: ConfigValues;
   /** the files that were looked at, in order of precedence (highest first) */
   files: string[];
+  /** one line per project file whose settings were ignored, saying which and why (for stderr) */
+  notes: string[];
+}
+
+// The path a project file names, resolved against the folder and its symlinks followed as far as they
+// exist: is it inside the project? A link in a cloned repository can point anywhere.
+function insideProject(cwd: string, value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const real = (path: string): string => {
+    try {
+      return realpathSync(path);
+    } catch {
+      const parent = dirname(path);
+      return parent === path ? path : join(real(parent), basename(path));
+    }
+  };
+  const root = real(cwd);
+  const target = real(resolve(cwd, value));
+  return target === root || target.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+function isSymlink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 // The merged settings below the flags. The project file sits in the workbench, which the flag,
 // FLOWER_PTY_WORKBENCH or the user's file may move (a project file cannot move itself: circular).
-export function loadConfig(opts: { cwd: string; env: Readonly<Record<string, string | undefined>>; workbenchFlag?: string | false }): LoadedConfig {
+// The project file is screened (core/project-trust.ts) unless the person trusted the folder: it may
+// not name a program or a path outside the project. A default `.flower` that is a symlink is not
+// followed without trust; `refuseLinkedWorkbench` (a run, which writes there) makes that an error.
+export function loadConfig(opts: {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  workbenchFlag?: string | false;
+  refuseLinkedWorkbench?: boolean;
+}): LoadedConfig {
   const fromEnv = configFromEnv(opts.env);
   const user = userConfigPath(opts.env);
   const fromUser = readConfigFile(user);
   const files: string[] = [];
+  const notes: string[] = [];
   let project: ConfigValues = {};
   if (opts.workbenchFlag !== false) {
-    const workbench = resolve(opts.cwd, opts.workbenchFlag ?? fromEnv.workbench ?? fromUser.workbench ?? '.flower');
+    const named = opts.workbenchFlag ?? fromEnv.workbench ?? fromUser.workbench;
+    const workbench = resolve(opts.cwd, named ?? '.flower');
     const path = join(workbench, 'config.json');
     files.push(path);
-    project = readConfigFile(path);
+    const trusted = () => isTrusted(readTrustFile(trustFilePath(user)), workbench, path);
+    if (named === undefined && isSymlink(workbench) && !trusted()) {
+      if (opts.refuseLinkedWorkbench) {
+        throw new FlowerError(
+          `${workbench} is a symlink to ${trustKey(workbench)}: a project's .flower is not followed elsewhere unless you say so; name it yourself with --workbench ${trustKey(workbench)}, trust it with flower-pty trust, or remove the link`,
+          EXIT.usage,
+        );
+      }
+    } else {
+      const raw = readConfigFile(path);
+      if (Object.keys(raw).length > 0) {
+        const verdict = screenProjectConfig(raw, trusted(), (key) => insideProject(opts.cwd, (raw as Record<string, unknown>)[key]));
+        project = verdict.kept;
+        const line = ignoredLine(path, verdict.ignored);
+        if (line !== null) notes.push(line);
+      }
+    }
   }
   files.push(user);
-  return { values: { ...fromUser, ...project, ...fromEnv }, files };
+  return { values: { ...fromUser, ...project, ...fromEnv }, files, notes };
 }

@@ -1,0 +1,57 @@
+// `flower-pty trust [--workbench DIR] [--remove] [--list]`: the person says, on purpose, that this
+// folder's own config may run programs and write outside the project (its claude, notify-command,
+// events, log and workbench keys), as direnv's allow. What is trusted is the workbench's real path and
+// its config.json's exact bytes: a changed file (a pull) needs trusting again. It prints what now applies.
+
+import { join, resolve } from 'node:path';
+import { readConfigFile, userConfigPath } from '../adapters/config-file.js';
+import { configHash, readTrustFile, trustFilePath, trustKey, writeTrustFile } from '../adapters/trust-store.js';
+import { PROJECT_KEY_RULE } from '../core/project-trust.js';
+import { printable } from '../core/run-list.js';
+import { EXIT, FlowerError } from '../errors.js';
+
+export interface TrustOptions {
+  workbench: string | undefined;
+  remove: boolean;
+  list: boolean;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  out: (line: string) => void;
+  now?: () => Date;
+}
+
+export async function runTrust(o: TrustOptions): Promise<number> {
+  const store = trustFilePath(userConfigPath(o.env));
+  const file = readTrustFile(store);
+  if (o.list) {
+    const folders = Object.entries(file.folders);
+    if (folders.length === 0) o.out(`no trusted folders (${store})`);
+    for (const [folder, entry] of folders) o.out(`${printable(folder)} · config ${entry.config_sha256?.slice(0, 12) ?? '(none)'} · trusted ${printable(entry.trusted_at)}`);
+    return EXIT.ok;
+  }
+  const workbench = resolve(o.cwd, o.workbench ?? o.env.FLOWER_PTY_WORKBENCH ?? '.flower');
+  const key = trustKey(workbench);
+  if (o.remove) {
+    if (!(key in file.folders)) {
+      o.out(`${printable(key)} was not trusted`);
+      return EXIT.ok;
+    }
+    const { [key]: _gone, ...rest } = file.folders;
+    await writeTrustFile(store, { version: 1, folders: rest });
+    o.out(`no longer trusted: ${printable(key)} (its config may again only tune the run)`);
+    return EXIT.ok;
+  }
+  const config = join(workbench, 'config.json');
+  const values = readConfigFile(config); // a malformed file is refused here, not trusted
+  const hash = configHash(config);
+  const risky = Object.entries(values).filter(([k]) => (PROJECT_KEY_RULE as Record<string, string>)[k] !== 'always');
+  if (hash === null && key === resolve(workbench)) {
+    throw new FlowerError(`nothing to trust at ${workbench}: it has no config.json (and is no symlink); a project config that tunes the run needs no trust`, EXIT.usage);
+  }
+  const when = (o.now?.() ?? new Date()).toISOString();
+  await writeTrustFile(store, { version: 1, folders: { ...file.folders, [key]: { config_sha256: hash, trusted_at: when } } });
+  o.out(`trusted ${printable(key)}${hash ? ` with its config.json as it is now (sha256 ${hash.slice(0, 12)})` : ''}; recorded in ${store}`);
+  for (const [k, v] of risky) o.out(`  now applies: "${k}": ${printable(JSON.stringify(v))}`);
+  o.out('a changed config.json is untrusted again; flower-pty trust --remove undoes this');
+  return EXIT.ok;
+}
