@@ -39,6 +39,8 @@ export function mayCarryScope(line: string): boolean {
 export interface ScopeReader {
   /** one transcript line in, the changes it makes */
   line(text: string): ScopeChange[];
+  /** one already-parsed row (of a line mayCarryScope let through), the changes it makes */
+  row(value: unknown): ScopeChange[];
 }
 
 const TASK_STATUSES = new Set(['pending', 'in_progress', 'completed', 'deleted']);
@@ -72,53 +74,56 @@ export function createScopeReader(): ScopeReader {
     }
   }
 
+  function read(row: unknown): ScopeChange[] {
+    if (!isObj(row) || row.isSidechain === true) return [];
+    const out: ScopeChange[] = [];
+    const message = isObj(row.message) ? row.message : {};
+    const content = message.content;
+    switch (row.type) {
+      case 'assistant':
+        if (Array.isArray(content)) onAssistant(content);
+        break;
+      case 'user':
+        if (Array.isArray(content)) {
+          for (const block of content) {
+            if (isObj(block) && block.type === 'tool_result') onResult(block, row.toolUseResult, out);
+            else if (isObj(block) && block.type === 'text' && typeof block.text === 'string') notifications(block.text, out);
+          }
+        } else if (typeof content === 'string') {
+          notifications(content, out);
+        }
+        break;
+      case 'attachment': {
+        const a = isObj(row.attachment) ? row.attachment : {};
+        if (a.type === 'goal_status') {
+          const condition = str(a.condition);
+          if (a.met === false && condition) out.push({ kind: 'goal-set', condition });
+          else if (a.met === true) out.push({ kind: 'goal-cleared' });
+        } else if (a.type === 'queued_command' && typeof a.prompt === 'string') {
+          notifications(a.prompt, out);
+        }
+        break;
+      }
+      case 'system':
+        if (row.subtype === 'scheduled_task_fire') {
+          if (row.taskKind === 'loop') out.push({ kind: 'wakeup-cleared' });
+          else if (typeof row.taskId === 'string') out.push({ kind: 'cron-fired', id: row.taskId });
+        }
+        break;
+    }
+    return out;
+  }
+
   return {
     line(text) {
       if (!mayCarryScope(text)) return [];
-      let row: unknown;
       try {
-        row = JSON.parse(text);
+        return read(JSON.parse(text));
       } catch {
         return [];
       }
-      if (!isObj(row) || row.isSidechain === true) return [];
-      const out: ScopeChange[] = [];
-      const message = isObj(row.message) ? row.message : {};
-      const content = message.content;
-      switch (row.type) {
-        case 'assistant':
-          if (Array.isArray(content)) onAssistant(content);
-          break;
-        case 'user':
-          if (Array.isArray(content)) {
-            for (const block of content) {
-              if (isObj(block) && block.type === 'tool_result') onResult(block, row.toolUseResult, out);
-              else if (isObj(block) && block.type === 'text' && typeof block.text === 'string') notifications(block.text, out);
-            }
-          } else if (typeof content === 'string') {
-            notifications(content, out);
-          }
-          break;
-        case 'attachment': {
-          const a = isObj(row.attachment) ? row.attachment : {};
-          if (a.type === 'goal_status') {
-            const condition = str(a.condition);
-            if (a.met === false && condition) out.push({ kind: 'goal-set', condition });
-            else if (a.met === true) out.push({ kind: 'goal-cleared' });
-          } else if (a.type === 'queued_command' && typeof a.prompt === 'string') {
-            notifications(a.prompt, out);
-          }
-          break;
-        }
-        case 'system':
-          if (row.subtype === 'scheduled_task_fire') {
-            if (row.taskKind === 'loop') out.push({ kind: 'wakeup-cleared' });
-            else if (typeof row.taskId === 'string') out.push({ kind: 'cron-fired', id: row.taskId });
-          }
-          break;
-      }
-      return out;
     },
+    row: read,
   };
 }
 

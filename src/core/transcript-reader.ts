@@ -2,7 +2,7 @@
 // composed once, for the live tail and for replay alike. Pure and incremental.
 
 import { createLineSplitter, type LineSplitter } from './jsonl.js';
-import { mayMoveMeter, parseRecord } from './transcript-record.js';
+import { mayMoveMeter, toRecord } from './transcript-record.js';
 import { createMeter, type Meter, type MeterSignal } from './context-meter.js';
 
 export interface TranscriptReader {
@@ -16,8 +16,14 @@ export interface TranscriptReader {
   readonly splitter: LineSplitter;
 }
 
-// `onLine` sees every complete line before the meter's filter (the session's own state, read by the dialect).
-export function createTranscriptReader(opts: { onLine?: (line: string) => void } = {}): TranscriptReader {
+// A second reader of the same rows (the session's own state, claude-code/session-scope.ts): it says which
+// lines it wants by a cheap test, and gets each one parsed once, shared with the meter.
+export interface RowTap {
+  wants(line: string): boolean;
+  row(value: unknown): void;
+}
+
+export function createTranscriptReader(opts: { tap?: RowTap } = {}): TranscriptReader {
   const splitter = createLineSplitter();
   const meter = createMeter();
   let sawRecord = false;
@@ -25,11 +31,20 @@ export function createTranscriptReader(opts: { onLine?: (line: string) => void }
   function take(lines: string[]): MeterSignal[] {
     const signals: MeterSignal[] = [];
     for (const [i, line] of lines.entries()) {
-      opts.onLine?.(line);
       // Until one record has parsed, parse everything: that is how a non-transcript is recognised.
       // After that, rows that cannot move the meter skip JSON.parse (most of a transcript's bytes).
-      if (sawRecord && !mayMoveMeter(line)) continue;
-      const record = parseRecord(line);
+      const forMeter = !sawRecord || mayMoveMeter(line);
+      const forTap = opts.tap?.wants(line) === true;
+      if ((!forMeter && !forTap) || line.length === 0) continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        continue; // a torn or foreign line: skipping it is the whole policy
+      }
+      if (forTap) opts.tap!.row(value);
+      if (!forMeter) continue;
+      const record = toRecord(value);
       if (record === null) continue;
       sawRecord = true;
       signals.push(...meter.feed(record, splitter.lineNumber(i)));

@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { createTranscriptReader } from '../core/transcript-reader.js';
-import { createScopeReader } from '../claude-code/session-scope.js';
+import { createScopeReader, mayCarryScope } from '../claude-code/session-scope.js';
 import { transcriptPathFor } from '../core/claude-paths.js';
 import { notificationSequence } from '../core/notification.js';
 import { launchArgs, launchEnv, promptArgument, type LaunchInput } from '../child-launch.js';
@@ -105,9 +105,12 @@ export function realTranscriptPort(): TranscriptPort {
       const open = () => {
         const scope = createScopeReader();
         return createTranscriptReader({
-          onLine: (line) => {
-            const changes = scope.line(line);
-            if (changes.length > 0) on.scope?.(changes);
+          tap: {
+            wants: mayCarryScope,
+            row: (value) => {
+              const changes = scope.row(value);
+              if (changes.length > 0) on.scope?.(changes);
+            },
           },
         });
       };

@@ -102,3 +102,16 @@ t.test('the cheap filter lets through every row that carries scope, and not the 
   t.notOk(mayCarryScope('{"type":"api-request-blob","message":{"content":[{"type":"tool_use"}]}}'));
   t.notOk(mayCarryScope('{"type":"assistant","message":{"content":[{"type":"text","text":"hi"}]}}'));
 });
+
+t.test("through the transcript reader's tap: each row parsed once for both, the meter's signals unchanged", async (t) => {
+  const { createTranscriptReader } = await import('../../src/core/transcript-reader.js');
+  const bytes = readFileSync(join(dir, 'scope.jsonl'));
+  const plain = createTranscriptReader();
+  const reader = createScopeReader();
+  let tapped = EMPTY_SCOPE;
+  const withTap = createTranscriptReader({ tap: { wants: mayCarryScope, row: (value) => void (tapped = applyScopeChanges(tapped, reader.row(value))) } });
+  const chunks = (r: ReturnType<typeof createTranscriptReader>) => [...r.push(bytes.subarray(0, 7_777)), ...r.push(bytes.subarray(7_777)), ...r.end()];
+  t.same(chunks(withTap), chunks(plain), 'the same signals');
+  t.same(tapped, fold(scope), 'the same scope as line by line, attachment rows (the goal) included');
+  t.ok(tapped.goal === null && tapped.tasks.length === 3);
+});

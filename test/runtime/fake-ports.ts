@@ -2,7 +2,7 @@
 // that is a record of what it was sent, transcripts fed through the REAL transcript reader from
 // in-memory rows, an in-memory notes folder, and a face that remembers what it was told.
 import { createTranscriptReader, type TranscriptReader } from '../../src/core/transcript-reader.js';
-import { createScopeReader } from '../../src/claude-code/session-scope.js';
+import { createScopeReader, mayCarryScope } from '../../src/claude-code/session-scope.js';
 import { createRun, RUN_DEFAULTS, type RunSettings } from '../../src/core/run-state.js';
 import { startRunLoop, type RunLoop } from '../../src/runtime/run-loop.js';
 import type { ChildExit, ChildPort, ClockPort, DocumentPort, Ports, TranscriptPort } from '../../src/runtime/ports.js';
@@ -115,7 +115,8 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
     if (!e) {
       // The dialect reads the session's own state off the same lines, as in real-ports.ts.
       const scope = createScopeReader();
-      const created = { reader: createTranscriptReader({ onLine: (line) => { const changes = scope.line(line); if (changes.length > 0) created.on?.scope?.(changes); } }), visible: '', hidden: '', on: null as Parameters<TranscriptPort['follow']>[1] | null, read: 0 };
+      const tap = { wants: mayCarryScope, row: (value: unknown) => { const changes = scope.row(value); if (changes.length > 0) created.on?.scope?.(changes); } };
+      const created = { reader: createTranscriptReader({ tap }), visible: '', hidden: '', on: null as Parameters<TranscriptPort['follow']>[1] | null, read: 0 };
       transcripts.set(path, (e = created));
     }
     return e;
