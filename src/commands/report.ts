@@ -13,7 +13,8 @@ import { writeFileAtomic } from '../adapters/atomic-file.js';
 import { HANDOFF_DIR_NAME } from '../adapters/notes-store.js';
 import { transcriptPathFor } from '../core/claude-paths.js';
 import { createTranscriptScanner } from '../core/report-transcript.js';
-import { buildReport, cleanManifest, lineageGenerations, parseEvents, type DocumentFile, type EventRecord, type TranscriptInput } from '../core/report-model.js';
+import { buildReport, cleanManifest, lineageGenerations, type DocumentFile, type TranscriptInput } from '../core/report-model.js';
+import { parseRunEvents, type RunEventRecord } from '../core/run-events.js';
 import { renderReportHtml } from '../core/report-html.js';
 import type { Manifest } from '../core/manifest.js';
 import { EXIT, FlowerError } from '../errors.js';
@@ -122,7 +123,7 @@ async function readEvents(
   given: string | null,
   manifest: Manifest | null,
   cwd: string,
-): Promise<{ events: EventRecord[] | null; path: string | null; problem: string | null }> {
+): Promise<{ events: RunEventRecord[] | null; path: string | null; problem: string | null }> {
   // A relative path from the configuration is the run's: it was given in the folder the run started in.
   const path = given === null ? null : resolve(manifest?.cwd || cwd, given);
   if (path === null) return { events: null, path: null, problem: null };
@@ -131,7 +132,7 @@ async function readEvents(
     // a FIFO would block the read in open() until a writer came (the report never ending)
     if (!st.isFile()) return { events: null, path, problem: `the events file ${path} is not a regular file: not read` };
     if (st.size > EVENTS_LIMIT) return { events: null, path, problem: `the events file ${path} is over ${EVENTS_LIMIT / 1048576} MB: not read` };
-    const { events, junk } = parseEvents(await readFile(path, 'utf8'));
+    const { events, junk } = parseRunEvents(await readFile(path, 'utf8'));
     return { events, path, problem: junk > 0 ? `${junk} line(s) of the events file ${path} were not events and were skipped` : null };
   } catch {
     return { events: null, path, problem: `the events file ${path} cannot be read` };

@@ -4,6 +4,7 @@
 
 import { oneLine } from './one-line.js';
 import { formatClock } from './clock-text.js';
+import type { RunEventOf } from './run-events.js';
 
 export const NOTIFY_EVENTS = ['needs-permission', 'question', 'idle', 'parked', 'resumed', 'review', 'degraded', 'brake', 'crash-stop', 'ended'] as const;
 export type NotifyEventName = (typeof NOTIFY_EVENTS)[number];
@@ -54,31 +55,27 @@ export function cleanNotifyText(text: string): string {
   return oneLine(text, MAX_DETAIL);
 }
 
-// A run event (as core/run-decide.ts emits it) as a notification, or null when it is not worth a person's
-// attention. Exit 3 is the brake, 4 a crash stop (errors.ts).
-export function notifyEventOf(name: string, fields: Record<string, unknown>): NotifyEvent | null {
-  const text = (key: string) => (typeof fields[key] === 'string' ? (fields[key] as string) : '');
-  switch (name) {
+// A run event (core/run-events.ts) as a notification, or null when it is not worth a person's attention.
+// Exit 3 is the brake, 4 a crash stop (errors.ts).
+export function notifyEventOf(e: RunEventOf): NotifyEvent | null {
+  switch (e.event) {
     case 'needs-permission':
-      return { name, tool: text('what') || text('tool') || 'a tool' };
+      return { name: e.event, tool: e.what || e.tool || 'a tool' };
     case 'question':
-      return { name, text: text('question') || 'a question' };
+      return { name: e.event, text: e.question || 'a question' };
     case 'idle':
     case 'resumed':
-      return { name };
+      return { name: e.event };
     case 'parked':
-      return { name, resetsAtMs: typeof fields.untilMs === 'number' ? fields.untilMs : null };
+      return { name: e.event, resetsAtMs: e.untilMs ?? null };
     case 'review':
-    case 'degraded': {
-      const generation = typeof fields.generation === 'number' ? { generation: fields.generation } : {};
-      if (name === 'review') return { name, document: text('path') || '(kept in memory: no workbench)', ...generation };
-      return { name, reason: text('reason'), document: text('path') || null, ...generation };
-    }
+      return { name: e.event, document: e.path || '(kept in memory: no workbench)', generation: e.generation };
+    case 'degraded':
+      return { name: e.event, reason: e.reason ?? '', document: e.path || null, generation: e.generation };
     case 'ended': {
-      const code = fields.exitCode;
-      const reason = text('message') || (code === 0 ? 'claude was quit' : `exit ${String(code)}`);
-      if (code === 3) return { name: 'brake', reason };
-      if (code === 4) return { name: 'crash-stop', reason };
+      const reason = e.message || (e.exitCode === 0 ? 'claude was quit' : `exit ${e.exitCode}`);
+      if (e.exitCode === 3) return { name: 'brake', reason };
+      if (e.exitCode === 4) return { name: 'crash-stop', reason };
       return { name: 'ended', reason };
     }
     default:

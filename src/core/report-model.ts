@@ -8,14 +8,7 @@ import type { TranscriptScan } from './report-transcript.js';
 import { diffLines, type LineDiff } from './line-diff.js';
 import { seedSuccessor } from './handoff-lineage.js';
 import { POLICY_DEFAULTS } from './policy.js';
-
-/** one line of the --events file */
-export interface EventRecord {
-  ts: string;
-  event: string;
-  generation?: number;
-  [field: string]: unknown;
-}
+import { generationOf, type RunEventRecord } from './run-events.js';
 
 export interface DocumentFile {
   path: string;
@@ -40,7 +33,7 @@ export interface ReportInput {
   manifestProblem: string | null;
   /** generation records cleanManifest left out */
   manifestDropped?: number;
-  events: EventRecord[] | null;
+  events: RunEventRecord[] | null;
   eventsPath: string | null;
   eventsProblem: string | null;
   documents: DocumentFile[];
@@ -208,11 +201,11 @@ export function cleanManifest(m: Manifest): { manifest: Manifest; dropped: numbe
 }
 
 // The generations of the lineage: the manifest's, else the events file's generation-start lines.
-export function lineageGenerations(manifest: Manifest | null, events: readonly EventRecord[] | null): GenerationRecord[] {
+export function lineageGenerations(manifest: Manifest | null, events: readonly RunEventRecord[] | null): GenerationRecord[] {
   if (manifest) return manifest.generations;
   const out: GenerationRecord[] = [];
   for (const e of events ?? []) {
-    if (e.event === 'generation-start' && typeof e.session_id === 'string' && typeof e.generation === 'number') {
+    if (e.event === 'generation-start') {
       const prev = out.at(-1);
       if (prev && prev.ended_at === null) prev.ended_at = e.ts;
       out.push({
@@ -220,35 +213,17 @@ export function lineageGenerations(manifest: Manifest | null, events: readonly E
         cost_usd: 0, num_turns: 0, handoff_path: null, degraded: false, reason: null, end: 'running', human_edit: null,
       });
     }
-    const g = out.find((x) => x.generation === e.generation);
+    const g = e.event === 'done' ? out.find((x) => x.generation === e.generation) : undefined;
     if (g && e.event === 'done') {
-      g.end = e.degraded === true ? 'degraded' : 'handoff';
+      g.end = e.degraded ? 'degraded' : 'handoff';
       g.ended_at = e.ts;
-      g.handoff_path = typeof e.path === 'string' ? e.path : null;
-      if (typeof e.reason === 'string') g.reason = e.reason;
+      g.handoff_path = e.path;
+      if (e.reason !== undefined) g.reason = e.reason;
     }
   }
   // With no manifest nothing says how a generation without a `done` ended.
   for (const g of out) if (g.end === 'running' && g.ended_at !== null) g.end = 'quit';
   return out;
-}
-
-// The events file, one JSON object a line; junk lines are skipped and counted.
-export function parseEvents(text: string): { events: EventRecord[]; junk: number } {
-  const events: EventRecord[] = [];
-  let junk = 0;
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      const v = JSON.parse(line) as unknown;
-      if (typeof v === 'object' && v !== null && typeof (v as EventRecord).ts === 'string' && typeof (v as EventRecord).event === 'string') {
-        events.push(v as EventRecord);
-      } else junk += 1;
-    } catch {
-      junk += 1;
-    }
-  }
-  return { events, junk };
 }
 
 // Frozen documents in the order they were frozen: the archive (oldest first; the name starts with
@@ -267,34 +242,30 @@ function assignDocuments(gens: readonly GenerationRecord[], docs: readonly Docum
   return out;
 }
 
-function problemsOf(g: GenerationRecord, manifest: Manifest | null, events: readonly EventRecord[]): string[] {
+function problemsOf(g: GenerationRecord, manifest: Manifest | null, events: readonly RunEventRecord[]): string[] {
   const out: string[] = [];
   if (g.reason) out.push(g.end === 'degraded' ? `degraded: ${g.reason}` : g.reason);
   for (const e of manifest?.errors ?? []) {
     if (e.generation === g.generation && e.reason !== g.reason) out.push(e.reason);
   }
   for (const e of events) {
-    if (e.generation !== g.generation) continue;
-    if (e.event === 'error' && typeof e.message === 'string') out.push(`error: ${e.message}`);
-    if (e.event === 'api-error') out.push(`API error: ${String(e.error ?? '')} ${String(e.details ?? '')}`.trim());
-    if (e.event === 'crash') out.push(`claude exited unexpectedly (code ${String(e.code ?? '?')})`);
-    if (e.event === 'document-problem' && Array.isArray(e.missing) && e.missing.length > 0) {
-      out.push(`the document lacked: ${e.missing.join(', ')}`);
-    }
+    if (generationOf(e) !== g.generation) continue;
+    if (e.event === 'error') out.push(`error: ${e.message}`);
+    if (e.event === 'api-error') out.push(`API error: ${e.error} ${e.details}`.trim());
+    if (e.event === 'crash') out.push(`claude exited unexpectedly (code ${e.code})`);
+    if (e.event === 'document-problem' && e.missing.length > 0) out.push(`the document lacked: ${e.missing.join(', ')}`);
   }
   return [...new Set(out)];
 }
 
 function handoffAskedOf(
   g: GenerationRecord,
-  events: readonly EventRecord[],
+  events: readonly RunEventRecord[],
   scan: TranscriptScan | null,
 ): GenerationReport['handoffAsked'] {
   const writing = events.find((e) => e.event === 'writing' && e.generation === g.generation);
   const t = writing ? ms(writing.ts) : null;
-  if (writing && t !== null) {
-    return { t, v: typeof writing.context === 'number' ? writing.context : (scan?.crossing?.v ?? 0), line: scan?.crossing?.line ?? null, source: 'events' };
-  }
+  if (writing?.event === 'writing' && t !== null) return { t, v: writing.context, line: scan?.crossing?.line ?? null, source: 'events' };
   if (scan?.crossing && !scan.untimed) return { ...scan.crossing, source: 'transcript' };
   return null;
 }
@@ -432,9 +403,10 @@ export function buildReport(input: ReportInput): ReportModel {
   const last = generations.at(-1);
   const live = last?.end === 'running';
   // Without a manifest the run's own `start` (or a later `window`) event says where the lines were.
-  const announced = [...events].reverse().find((x) => (x.event === 'window' || x.event === 'start') && typeof x.window === 'number' && typeof x.at === 'number');
-  const window = manifest && manifest.window > 0 ? manifest.window : ((announced?.window as number | undefined) ?? null);
-  const at = manifest && manifest.at > 0 ? manifest.at : ((announced?.at as number | undefined) ?? null);
+  const announced = [...events].reverse().find((x) => x.event === 'window' || x.event === 'start');
+  const lines = announced?.event === 'window' || announced?.event === 'start' ? announced : null;
+  const window = manifest && manifest.window > 0 ? manifest.window : (lines?.window ?? null);
+  const at = manifest && manifest.at > 0 ? manifest.at : (lines?.at ?? null);
   return {
     version: 1,
     generatedAt: input.now,

@@ -13,8 +13,9 @@ import { statusLine } from './status-text.js';
 import { runView, nextWake, continueAt, machineWaitsOnEvent } from './run-view.js';
 import { notifyEventOf } from './notify-policy.js';
 import { applyScopeChanges, EMPTY_SCOPE } from './session-scope.js';
+import type { RunEventName, RunEventFields, RunEventOf } from './run-events.js';
 import type { HookEvent } from './hook-event.js';
-import type { GenerationFacts, RunEffect, RunEvent, RunState } from './run-state.js';
+import type { GenerationFacts, RunEffect, RunEmit, RunEvent, RunState } from './run-state.js';
 
 export interface Decision {
   state: RunState;
@@ -43,9 +44,10 @@ class Out {
   do(effect: RunEffect): void {
     this.effects.push(effect);
   }
-  emit(name: string, fields: Record<string, unknown> = {}): void {
-    this.do({ type: 'emit', name, fields });
-    const tell = notifyEventOf(name, fields);
+  emit<K extends RunEventName>(name: K, fields: RunEventFields<K>): void {
+    // One name K, so one member of each union: TypeScript cannot see through the generic.
+    this.do({ type: 'emit', name, fields } as RunEmit);
+    const tell = notifyEventOf({ event: name, ...fields } as RunEventOf);
     if (tell) this.do({ type: 'tell-person', event: tell });
   }
   manifest(next: Manifest, flush = false): void {
@@ -193,9 +195,12 @@ function answerText(o: Out, answers: Effect[]): string {
 }
 
 function notice(o: Out, n: Notice): void {
-  const { name, ...fields } = n;
+  const { name } = n;
   // 'done' and 'generation-start' are emitted once the manifest that records them is on disk.
-  if (name !== 'done' && name !== 'generation-start') o.emit(name, { generation: o.s.machine.generation, ...fields });
+  if (n.name !== 'done' && n.name !== 'generation-start') {
+    const { name: event, ...fields } = n;
+    o.emit(event, { generation: o.s.machine.generation, ...fields });
+  }
   if (name === 'near') o.set({ note: 'getting close to the handoff line' });
   else if (name === 'writing') o.set({ note: n.cut === 'typed' ? 'claude was idle: the handoff request was typed into its prompt' : 'the session is writing its handoff document' });
   else if (name === 'born-high') o.set({ note: 'this session started above the line; its line was lifted' });

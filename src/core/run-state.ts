@@ -13,6 +13,7 @@ import type { StatusView } from './status-view.js';
 import type { NotifyEvent } from './notify-policy.js';
 import type { GitFacts } from './scene-facts.js';
 import type { ScopeChange, SessionScope } from './session-scope.js';
+import type { RunEventName, RunEventFields } from './run-events.js';
 
 export interface RunSettings {
   handoff: boolean;
@@ -123,6 +124,9 @@ export type RunEvent =
   | { type: 'command'; now: number; command: RunCommand }
   | { type: 'tick'; now: number };
 
+/** a line for the events file: one of core/run-events.ts's events with its fields */
+export type RunEmit = { [K in RunEventName]: { type: 'emit'; name: K; fields: RunEventFields<K> } }[RunEventName];
+
 export type RunEffect =
   /** the answer to hook call `id` (its stdout) */
   | { type: 'reply'; id: number; output: string }
@@ -140,7 +144,7 @@ export type RunEffect =
   | { type: 'type-into-child'; request: string; line: string }
   | { type: 'follow-transcript'; path: string }
   | { type: 'save-manifest'; manifest: Manifest; flush: boolean }
-  | { type: 'emit'; name: string; fields: Record<string, unknown> }
+  | RunEmit
   | { type: 'show-status'; view: StatusView }
   | { type: 'show-document'; path: string; text: string | null }
   | { type: 'show-message'; text: string }

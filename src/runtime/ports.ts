@@ -5,6 +5,7 @@
 import type { Manifest } from '../core/manifest.js';
 import type { MeterSignal } from '../core/context-meter.js';
 import type { ScopeChange } from '../core/session-scope.js';
+import type { RunEventName, RunEventFields } from '../core/run-events.js';
 import type { NotifyEvent } from '../core/notify-policy.js';
 import type { GitFacts } from '../core/scene-facts.js';
 
@@ -79,7 +80,7 @@ export interface LineagePort {
 }
 
 export interface EventsPort {
-  emit(name: string, fields: Record<string, unknown>): void;
+  emit<K extends RunEventName>(name: K, fields: RunEventFields<K>): void;
 }
 
 export interface ClockPort {

@@ -99,15 +99,17 @@ t.test('the environment carries the event; the document only where there is one'
 
 t.test('run events map to notifications; each generation\'s document is news of its own', async (t) => {
   const { notifyEventOf } = await import('../../src/core/notify-policy.js');
-  const first = notifyEventOf('review', { generation: 1, path: '/p/doc.md' })!;
-  const second = notifyEventOf('review', { generation: 2, path: '/p/doc.md' })!;
+  const first = notifyEventOf({ event: 'review', generation: 1, path: '/p/doc.md' })!;
+  const second = notifyEventOf({ event: 'review', generation: 2, path: '/p/doc.md' })!;
   const a = decideNotify(INITIAL_NOTIFY_STATE, first, 0);
   const b = decideNotify(a.state, second, 1_000);
   t.ok(a.send && b.send, 'two reviews of the same file in a row both go out');
   t.match(b.send?.message, /^generation 2's handoff document waits for your review: \/p\/doc\.md$/);
-  t.same(notifyEventOf('ended', { exitCode: 3, message: 'stopped after 8 generations' }), { name: 'brake', reason: 'stopped after 8 generations' });
-  t.same(notifyEventOf('ended', { exitCode: 4, message: 'claude crashed 3 times' }), { name: 'crash-stop', reason: 'claude crashed 3 times' });
-  t.same(notifyEventOf('ended', { exitCode: 0 }), { name: 'ended', reason: 'claude was quit' });
-  t.same(notifyEventOf('needs-permission', { what: 'Bash touch x' }), { name: 'needs-permission', tool: 'Bash touch x' });
-  t.equal(notifyEventOf('near', { context: 1 }), null, 'not every event pages a person');
+  t.same(notifyEventOf({ event: 'ended', exitCode: 3, message: 'stopped after 8 generations' }), { name: 'brake', reason: 'stopped after 8 generations' });
+  t.same(notifyEventOf({ event: 'ended', exitCode: 4, message: 'claude crashed 3 times' }), { name: 'crash-stop', reason: 'claude crashed 3 times' });
+  t.same(notifyEventOf({ event: 'ended', exitCode: 0 }), { name: 'ended', reason: 'claude was quit' });
+  t.same(notifyEventOf({ event: 'needs-permission', generation: 1, what: 'Bash touch x' }), { name: 'needs-permission', tool: 'Bash touch x' });
+  t.equal(notifyEventOf({ event: 'near', generation: 1, context: 1, warnAt: 0 }), null, 'not every event pages a person');
+  t.same(notifyEventOf({ event: 'parked', generation: 1, until: null, autoContinue: false }), { name: 'parked', resetsAtMs: null }, 'a limit with no known reset');
+  t.same(notifyEventOf({ event: 'degraded', generation: 2, path: null, reason: 'timeout' }), { name: 'degraded', reason: 'timeout', document: null, generation: 2 });
 });

@@ -1,7 +1,8 @@
 // buildReport and its helpers: generations from the manifest or the events, documents matched to
 // the generations that froze them, the first prompts, the handoff moment, bad manifests cleaned.
 import t from 'tap';
-import { buildReport, cleanManifest, lineageGenerations, parseEvents, type DocumentFile, type ReportInput, type TranscriptInput } from '../../src/core/report-model.js';
+import { buildReport, cleanManifest, lineageGenerations, type DocumentFile, type ReportInput, type TranscriptInput } from '../../src/core/report-model.js';
+import { parseRunEvents, type RunEventRecord } from '../../src/core/run-events.js';
 import { createManifest, endGeneration, startGeneration, type Manifest } from '../../src/core/manifest.js';
 import type { TranscriptScan } from '../../src/core/report-transcript.js';
 import { renderReportHtml } from '../../src/core/report-html.js';
@@ -76,7 +77,7 @@ t.test("the handoff moment: the events file's `writing` line, else the transcrip
   const crossing = { t: Date.parse(iso(150)), v: 151_000, line: 9 };
   const transcripts = new Map([['s1', scan({ crossing, points: [crossing], readings: 1, peak: 151_000 })]]);
   t.same(buildReport(input({ manifest: m, transcripts })).generations[0]?.handoffAsked, { ...crossing, source: 'transcript' });
-  const events = [{ ts: iso(160), event: 'writing', generation: 1, context: 152_000 }];
+  const events: RunEventRecord[] = [{ ts: iso(160), event: 'writing', generation: 1, context: 152_000, at: 150_000, cut: 'turn-end' }];
   t.same(buildReport(input({ manifest: m, transcripts, events })).generations[0]?.handoffAsked, { t: Date.parse(iso(160)), v: 152_000, line: 9, source: 'events' });
 });
 
@@ -89,17 +90,19 @@ t.test('a transcript with no timestamps is spread over its generation by line', 
 });
 
 t.test('no manifest: the generations and the lines come from the events file', async (t) => {
-  const { events, junk } = parseEvents(
+  const policy = { window: 100_000, at: 50_000 };
+  const { events, junk } = parseRunEvents(
     [
-      JSON.stringify({ ts: iso(1), event: 'start', window: 100_000, at: 50_000, warnAt: 30_000 }),
-      JSON.stringify({ ts: iso(2), event: 'generation-start', generation: 1, session_id: 'e1' }),
+      JSON.stringify({ ts: iso(1), event: 'start', ...policy, warnAt: 30_000, windowSource: 'flag', maxGenerations: 8, handoff: true, workbench: '/w', step: 'main' }),
+      JSON.stringify({ ts: iso(2), event: 'generation-start', generation: 1, session_id: 'e1', successor: false, ...policy }),
       'junk',
-      JSON.stringify({ ts: iso(50), event: 'done', generation: 1, degraded: true, reason: 'timeout', path: CUR }),
-      JSON.stringify({ ts: iso(60), event: 'generation-start', generation: 2, session_id: 'e2' }),
+      JSON.stringify({ ts: iso(50), event: 'done', generation: 1, context: 60_000, window: 100_000, degraded: true, reason: 'timeout', path: CUR, sections: [] }),
+      JSON.stringify({ ts: iso(60), event: 'generation-start', generation: 2, session_id: 'e2', successor: true, ...policy }),
       '[]',
+      JSON.stringify({ ts: iso(61), event: 'generation-start', generation: '3', session_id: 'e3', successor: true, ...policy }),
     ].join('\n'),
   );
-  t.equal(junk, 2);
+  t.equal(junk, 3, 'not JSON, not an object, and an event whose field has the wrong type');
   const gens = lineageGenerations(null, events);
   t.same(gens.map((g) => [g.session_id, g.end, g.ended_at, g.reason]), [['e1', 'degraded', iso(50), 'timeout'], ['e2', 'running', null, null]]);
   const r = buildReport(input({ events, manifestProblem: 'no manifest at /w/manifest.json', documents: [docFile(CUR, 'current', DOC('n'))] }));
@@ -126,7 +129,7 @@ t.test('a manifest with junk in its records: cleaned, never markup or a crash', 
 });
 
 t.test('a night of errors is listed up to a bound, then counted', async (t) => {
-  const events = Array.from({ length: 500 }, (_, i) => ({ ts: iso(101), event: 'api-error', generation: 1, error: `overloaded ${i}` }));
+  const events: RunEventRecord[] = Array.from({ length: 500 }, (_, i) => ({ ts: iso(101), event: 'api-error', generation: 1, error: `overloaded ${i}`, details: '' }));
   const g = buildReport(input({ manifest: lineage(1), events })).generations[0];
   t.equal(g?.problems.length, 21);
   t.equal(g?.problems.at(-1), '… and 480 more');

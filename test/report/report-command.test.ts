@@ -247,12 +247,12 @@ t.test('run from the project folder with no flags: the workbench and the events 
   const l = three();
   t.teardown(() => rmSync(l.root, { recursive: true, force: true }));
   writeFileSync(join(l.workbench, 'config.json'), JSON.stringify({ events: 'events.jsonl' }));
-  writeFileSync(join(l.project, 'events.jsonl'), JSON.stringify({ ts: new Date(T0 + 450_000).toISOString(), event: 'writing', generation: 1, context: 155_500 }) + '\n');
+  writeFileSync(join(l.project, 'events.jsonl'), JSON.stringify({ ts: new Date(T0 + 450_000).toISOString(), event: 'writing', generation: 1, context: 155_500, at: 150_000, cut: 'turn-end' }) + '\n');
   const r = spawnSync(process.execPath, [bin, 'report'], { cwd: l.project, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: l.root, CLAUDE_CONFIG_DIR: l.configDir }, timeout: 60_000 });
   t.equal(r.status, 0, r.stderr);
   t.match(page(l), 'handoff asked for at 155.5K (the events file)');
   const recorded = join(l.root, 'recorded-events.jsonl');
-  writeFileSync(recorded, JSON.stringify({ ts: new Date(T0 + 460_000).toISOString(), event: 'writing', generation: 1, context: 156_500 }) + '\n');
+  writeFileSync(recorded, JSON.stringify({ ts: new Date(T0 + 460_000).toISOString(), event: 'writing', generation: 1, context: 156_500, at: 150_000, cut: 'turn-end' }) + '\n');
   writeFileSync(join(l.workbench, 'manifest.json'), JSON.stringify({ ...l.manifest, events_path: recorded }));
   t.equal(spawnSync(process.execPath, [bin, 'report'], { cwd: l.project, env: { PATH: process.env.PATH ?? '', HOME: l.root, CLAUDE_CONFIG_DIR: l.configDir } }).status, 0);
   t.match(page(l), 'handoff asked for at 156.5K (the events file)', "a manifest's events_path beats the configuration");

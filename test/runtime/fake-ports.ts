@@ -1,6 +1,7 @@
 // Fake ports for the runtime's middle layer of tests: a clock that only moves when told, a claude
 // that is a record of what it was sent, transcripts fed through the REAL transcript reader from
 // in-memory rows, an in-memory notes folder, and a face that remembers what it was told.
+import { readRunEvent } from '../../src/core/run-events.js';
 import { createTranscriptReader, type TranscriptReader } from '../../src/core/transcript-reader.js';
 import { createScopeReader, mayCarryScope } from '../../src/claude-code/session-scope.js';
 import { createRun, RUN_DEFAULTS, type RunSettings } from '../../src/core/run-state.js';
@@ -196,7 +197,14 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
   const ports: Ports = {
     child, transcript, documents, clock,
     lineage: { write: (m) => void w.manifests.push(m), flush: async () => {} },
-    events: { emit: (name, fields) => void w.events.push({ name, fields }) },
+    // Every event must be one the events file's schema reads back (core/run-events.ts): a lineage run here
+    // that writes a line the report or the notifier would skip fails where it is written.
+    events: {
+      emit: (name, fields) => {
+        if (!readRunEvent({ ts: new Date(0).toISOString(), event: name, ...fields })) throw new Error(`the "${name}" event does not fit its schema: ${JSON.stringify(fields)}`);
+        w.events.push({ name, fields });
+      },
+    },
     log: (line) => void w.logs.push(line),
     alert: (title, body) => void w.alerts.push(`${title}: ${body}`),
     tell: (event) => void w.told.push(event.name),

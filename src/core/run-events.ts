@@ -1,0 +1,114 @@
+// The run's events: what `--events` writes, one JSON object a line ({ ts, event, ...fields }), and what the
+// notifier, the report and the tests read back. One table names every event and the type of each field; the
+// TypeScript types and the reading guard are both made from it, so the writer, the file's schema and the
+// readers cannot drift apart. Pure.
+
+// Field types: 'number', 'string', 'boolean', 'string[]'; `|null` allows null; a trailing '?' makes the
+// field optional.
+type Tag = 'number' | 'string' | 'boolean' | 'string[]' | 'number|null' | 'string|null' | 'number?' | 'string?';
+
+export const RUN_EVENT_FIELDS = {
+  /** the run began: the policy it runs with */
+  start: { window: 'number', windowSource: 'string', at: 'number', warnAt: 'number', maxGenerations: 'number', handoff: 'boolean', workbench: 'string|null', step: 'string|null' },
+  /** claude said which model (and so which window) it runs: the policy changed */
+  window: { window: 'number', source: 'string', at: 'number', warnAt: 'number' },
+  'generation-start': { generation: 'number', session_id: 'string', successor: 'boolean', window: 'number', at: 'number' },
+  near: { generation: 'number', context: 'number', warnAt: 'number' },
+  /** the handoff request went out; `cut`: at a turn's end, a tool boundary, typed, or instead of a compaction */
+  writing: { generation: 'number', context: 'number', at: 'number', cut: 'string' },
+  'born-high': { generation: 'number', context: 'number', line: 'number' },
+  crash: { generation: 'number', code: 'number', signal: 'number?', crashes: 'number' },
+  'generation-end': { generation: 'number', peak: 'number', reason: 'string' },
+  /** the document is frozen */
+  done: { generation: 'number', context: 'number', window: 'number', degraded: 'boolean', reason: 'string?', path: 'string|null', sections: 'string[]' },
+  review: { generation: 'number', path: 'string|null', reason: 'string?' },
+  degraded: { generation: 'number', path: 'string|null', reason: 'string?' },
+  archived: { path: 'string' },
+  error: { message: 'string' },
+  'child-exit': { generation: 'number', code: 'number', signal: 'number?' },
+  'spawn-failed': { generation: 'number', message: 'string' },
+  'transcript-reset': { generation: 'number', reason: 'string' },
+  'human-edit': { generation: 'number', changed: 'string[]', draft: 'string|null' },
+  'edit-pending': { generation: 'number', changed: 'string[]' },
+  'edit-sent': { generation: 'number' },
+  'compaction-blocked': { generation: 'number', context: 'number' },
+  compaction: { generation: 'number', preTokens: 'number|null', meter: 'number|null' },
+  overflow: { generation: 'number', text: 'string' },
+  'stop-waited': { generation: 'number', ms: 'number', landed: 'boolean' },
+  'hooks-back': { generation: 'number' },
+  'hooks-missing': { generation: 'number', after: 'string' },
+  'session-changed': { generation: 'number', from: 'string', to: 'string', source: 'string' },
+  /** claude waits for a person's approval; `tool` from PermissionRequest, else only the notification's text */
+  'needs-permission': { generation: 'number', tool: 'string?', what: 'string' },
+  /** claude asks its person a question (AskUserQuestion) and waits for the answer */
+  question: { generation: 'number', tool: 'string', question: 'string' },
+  'api-error': { generation: 'number', error: 'string', details: 'string' },
+  /** a usage limit parked the session until `until` (ISO; null: unknown) */
+  parked: { generation: 'number', until: 'string|null', untilMs: 'number?', autoContinue: 'boolean' },
+  idle: { generation: 'number', message: 'string' },
+  resumed: { generation: 'number', at: 'string' },
+  'document-removed': { path: 'string', phase: 'string' },
+  'document-problem': { path: 'string|null', missing: 'string[]' },
+  'facts-restored': { path: 'string|null' },
+  stopped: { exitCode: 'number', message: 'string' },
+  ended: { exitCode: 'number', message: 'string?' },
+} as const satisfies Record<string, Record<string, Tag>>;
+
+type Table = typeof RUN_EVENT_FIELDS;
+export type RunEventName = keyof Table;
+export const RUN_EVENT_NAMES = Object.keys(RUN_EVENT_FIELDS) as RunEventName[];
+
+type Base<T> = T extends `${infer B}?` ? Base<B> : T extends `${infer A}|null` ? Base<A> | null : T extends 'number' ? number : T extends 'string' ? string : T extends 'boolean' ? boolean : T extends 'string[]' ? string[] : never;
+type Required<S> = { -readonly [K in keyof S as S[K] extends `${string}?` ? never : K]: Base<S[K]> };
+type Optional<S> = { -readonly [K in keyof S as S[K] extends `${string}?` ? K : never]?: Base<S[K]> };
+type Flat<T> = { [K in keyof T]: T[K] };
+
+/** the fields of event `K`, as the writer passes them */
+export type RunEventFields<K extends RunEventName> = K extends RunEventName ? Flat<Required<Table[K]> & Optional<Table[K]>> : never;
+/** one event with its name, narrowed by `event` */
+export type RunEventOf<K extends RunEventName = RunEventName> = { [N in K]: Flat<{ event: N } & RunEventFields<N>> }[K];
+/** one line of the events file */
+export type RunEventRecord = RunEventOf & { ts: string };
+
+/** the generation an event is about, when it is about one */
+export function generationOf(e: RunEventOf): number | null {
+  return 'generation' in e ? e.generation : null;
+}
+
+function fits(tag: Tag, value: unknown): boolean {
+  if (tag.endsWith('?')) return value === undefined || fits(tag.slice(0, -1) as Tag, value);
+  if (tag.endsWith('|null')) return value === null || fits(tag.slice(0, -5) as Tag, value);
+  if (tag === 'string[]') return Array.isArray(value) && value.every((v) => typeof v === 'string');
+  return typeof value === tag;
+}
+
+// The one guard every reader of the events file uses: a line is an event when its name is known and every
+// field has its type. Anything else (another version's event, a hand-edited line) is not, and is counted by
+// the reader rather than half-read.
+export function readRunEvent(value: unknown): RunEventRecord | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const v = value as Record<string, unknown>;
+  if (typeof v.ts !== 'string' || typeof v.event !== 'string' || !Object.hasOwn(RUN_EVENT_FIELDS, v.event)) return null;
+  const fields: Record<string, Tag> = RUN_EVENT_FIELDS[v.event as RunEventName];
+  for (const [key, tag] of Object.entries(fields)) if (!fits(tag, v[key])) return null;
+  return v as RunEventRecord;
+}
+
+/** the events of one file's text: junk lines (not JSON, not a known event) are skipped and counted */
+export function parseRunEvents(text: string): { events: RunEventRecord[]; junk: number } {
+  const events: RunEventRecord[] = [];
+  let junk = 0;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      parsed = null;
+    }
+    const event = readRunEvent(parsed);
+    if (event) events.push(event);
+    else junk++;
+  }
+  return { events, junk };
+}
