@@ -17,6 +17,8 @@ const EXAMPLES: Array<[string, string]> = [
   ['$0 report --open', 'the lineage as one self-contained HTML page (.flower/report.html): curves, timeline, documents'],
   ['$0 attach', 'look in on the run of this folder again (C-] d detaches; over ssh: ssh host -t flower-pty attach)'],
   ['$0 demo', 'a full handoff cycle in about a minute, offline, in a throwaway folder'],
+  ['$0 web --allow-input', 'your runs in a browser (a login URL and a QR code): approve, read and edit the document, type'],
+  ['$0 -d "a long task"', 'start a run with no terminal; attach or open it in the web face later'],
   ['$0 doctor', 'will flower-pty work here? claude, login, config folder, hooks, transcript'],
 ];
 
@@ -66,6 +68,7 @@ function runOptions(y: Argv) {
       'notify-command': { type: 'string', describe: 'run this shell command for each event that needs a person (the event in $FLOWER_PTY_EVENT, $FLOWER_PTY_MESSAGE)' },
       verbose: { type: 'boolean', alias: 'v', default: false, describe: 'print the endpoint, model, window, thresholds and the masked token, then start' },
       'detach-key': { type: 'string', describe: 'with --plain: a control key (e.g. C-\\) that detaches when pressed alone; the split view detaches with C-] d' },
+      detach: { type: 'boolean', alias: 'd', default: false, describe: 'start the run with no terminal: print its id and how to attach or open it, and exit' },
     });
 }
 
@@ -118,6 +121,7 @@ export async function run(argv: string[]): Promise<number> {
         notifyCommand: args['notify-command'] ?? cfg['notify-command'] ?? null,
         verbose: args.verbose,
         ...(args['detach-key'] !== undefined ? { detachKey: args['detach-key'] } : {}),
+        ...(args.detach ? { detach: true } : {}),
       });
     })
     .command(
@@ -225,6 +229,40 @@ export async function run(argv: string[]): Promise<number> {
       async (args) => {
         const { runKill } = await import('./commands/kill.js');
         exitCode = await runKill({ id: args.id, workbench: args.workbench, cwd: process.cwd(), env: process.env, out: (line) => process.stdout.write(line + '\n') });
+      },
+    )
+    .command(
+      'web',
+      "every live run of yours in a browser: a dashboard, each run's terminal, its document, approvals (prints a login URL)",
+      (y) =>
+        y.options({
+          listen: { type: 'string', describe: `HOST:PORT to listen on (default 127.0.0.1:8740; anything but loopback needs --tls-cert/--tls-key or --behind-proxy)` },
+          'allow-input': { type: 'boolean', default: false, describe: 'let pages type into claude, approve or deny permissions, edit the document in review, hand off, hold, end runs (default: read-only)' },
+          detach: { type: 'boolean', alias: 'd', default: false, describe: 'run in the background: print the login URL, write a log, exit' },
+          login: { type: 'boolean', default: false, describe: 'print a new login URL for the web face already running' },
+          'tls-cert': { type: 'string', describe: 'serve https with this certificate (PEM)' },
+          'tls-key': { type: 'string', describe: 'the key of --tls-cert (PEM)' },
+          'behind-proxy': { type: 'boolean', default: false, describe: 'an SSH tunnel or tailscale serve protects a non-loopback --listen (it speaks https to the browser)' },
+          'public-host': { type: 'string', array: true, describe: 'a host name the browser uses for this server through a proxy (tailscale serve: the machine name)' },
+          'ready-pipe': { type: 'boolean', default: false, hidden: true },
+        }),
+      async (args) => {
+        const { runWeb } = await import('./commands/web.js');
+        exitCode = await runWeb({
+          listen: args.listen,
+          allowInput: args['allow-input'],
+          detach: args.detach,
+          login: args.login,
+          tlsCert: args['tls-cert'],
+          tlsKey: args['tls-key'],
+          behindProxy: args['behind-proxy'],
+          publicHost: (args['public-host'] ?? []).map(String),
+          readyPipe: args['ready-pipe'],
+          argv,
+          env: process.env,
+          out: (line) => process.stdout.write(line + '\n'),
+          isTTY: Boolean(process.stdout.isTTY),
+        });
       },
     )
     .command(

@@ -49,6 +49,8 @@ export interface RunCommandOptions {
   verbose: boolean;
   /** --plain: a control key that detaches when pressed alone */
   detachKey?: string;
+  /** -d: start the run with no terminal attached, say how to reach it, and return */
+  detach?: boolean;
 }
 
 export const DEFAULT_STEP = 'work';
@@ -172,6 +174,11 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
     },
     process.env,
   );
+  if (o.detach) {
+    process.stdout.write(`${server.id}\n`);
+    process.stderr.write(`flower-pty: run ${server.id} started with no terminal (pid ${server.pid}); attach with flower-pty attach ${server.id}, or open it in flower-pty web; flower-pty kill ${server.id} ends it\n`);
+    return EXIT.ok;
+  }
   return attachTerminal({
     socketPath: server.socketPath,
     plain,

@@ -52,12 +52,14 @@ async function start(spec: RunSpec): Promise<Started> {
   const startedAt = new Date().toISOString();
   const log = openLog(spec.logPath);
   const clients = new Set<ClientLink>();
+  /** attach clients that only watch (the web face): never followed for claude's size, told when it changes */
+  const watchers = new Set<ClientLink>();
   /** the client whose size claude's pty follows (it attached or typed last) */
   let latest: ClientLink | null = null;
   const abort = new AbortController();
   let endedBy: 'kill' | NodeJS.Signals | null = null;
 
-  const attached = () => [...clients].filter((c) => c.role === 'attach');
+  const attached = () => [...clients].filter((c) => c.role === 'attach' && !watchers.has(c));
   const broadcast = (message: ServerMessage): void => {
     // Framed once for every client on the wire, and not at all when all of them are drawn here.
     let frame: Buffer | null = null;
@@ -84,6 +86,7 @@ async function start(spec: RunSpec): Promise<Started> {
       step: spec.options.step,
       started: startedAt,
       clients: attached().length,
+      watchers: watchers.size,
       generation: view?.generation ?? 1,
       phase: view?.phase ?? 'starting',
       context: view?.context ?? 0,
@@ -93,8 +96,17 @@ async function start(spec: RunSpec): Promise<Started> {
   }
 
   function follow(client: ClientLink): void {
+    if (watchers.has(client)) return; // a watcher sees claude at the size the terminals give it
     latest = client;
-    if (client.size) host.resize(client.size.cols, client.size.rows);
+    if (client.size) resizeClaude(client.size.cols, client.size.rows);
+  }
+
+  function resizeClaude(cols: number, rows: number): void {
+    if (cols === host.screen.cols && rows === host.screen.rows) return;
+    host.resize(cols, rows);
+    const size: ServerMessage = { t: 'size', cols: host.screen.cols, rows: host.screen.rows };
+    let frame: Buffer | null = null;
+    for (const watcher of watchers) watcher.show(size, () => (frame ??= encodeFrame(size)));
   }
 
   function onMessage(client: ClientLink, message: ClientMessage): void {
@@ -102,8 +114,9 @@ async function start(spec: RunSpec): Promise<Started> {
       if (message.t !== 'hello') return client.close({ t: 'refused', reason: 'a client must say hello first' });
       if (message.version !== WIRE_VERSION) return client.close({ t: 'refused', reason: versionMismatchReason(message.version) });
       client.setRole(message.role);
+      if (message.role === 'attach' && message.watch) watchers.add(client);
       if (message.role === 'query') return client.send({ t: 'welcome', version: WIRE_VERSION, run: info() });
-      if (message.cols && message.rows) client.size = bounded(message.cols, message.rows);
+      if (message.cols && message.rows && !watchers.has(client)) client.size = bounded(message.cols, message.rows);
       // A first paint that cannot be framed (a screen too big for one frame) refuses that client only.
       paint(client, message).catch((error: unknown) => client.close({ t: 'refused', reason: `cannot paint this terminal: ${error instanceof Error ? error.message : String(error)}` }));
       return;
@@ -116,7 +129,7 @@ async function start(spec: RunSpec): Promise<Started> {
       case 'resize':
         // A direct client's size is its terminal's: the face here works out claude's from it.
         if (face) return face.terminalResized(message.cols, message.rows);
-        sized(client, message.cols, message.rows);
+        if (!watchers.has(client)) sized(client, message.cols, message.rows);
         return;
       case 'edited':
         face?.edited(message);
@@ -147,13 +160,13 @@ async function start(spec: RunSpec): Promise<Started> {
 
   function sized(client: ClientLink, cols: number, rows: number): void {
     client.size = bounded(cols, rows);
-    if (latest === client) host.resize(client.size.cols, client.size.rows);
+    if (latest === client) resizeClaude(client.size.cols, client.size.rows);
   }
 
   // A client on a terminal is drawn here when its terminal opens; else (no terminal named, or one
   // this process cannot open) it gets the stream and draws its own: it is never refused for it.
   async function directFace(client: ClientLink, hello: Hello): Promise<void> {
-    if (!hello.tty) return;
+    if (!hello.tty || hello.watch) return;
     let terminal: ClientTerminal;
     try {
       terminal = openClientTerminal(hello.tty);
@@ -197,6 +210,7 @@ async function start(spec: RunSpec): Promise<Started> {
       onMessage,
       onClose(link) {
         clients.delete(link);
+        watchers.delete(link);
         if (latest === link) latest = null; // the size stays as it was (tmux: the last size is kept)
       },
     });

@@ -17,6 +17,8 @@ export interface RunInfo {
   /** ISO time the run started */
   started: string;
   clients: number;
+  /** watchers attached (a web page): they see the run but never size claude; absent from older servers */
+  watchers?: number;
   generation: number;
   phase: string;
   context: number;
@@ -46,6 +48,9 @@ export interface Hello {
   detachKey?: string;
   /** the step's document, shown before the server's own word on it */
   documentPath?: string;
+  /** a watcher (the web face): painted and streamed like any attach client, but it never sizes claude's
+   * pty, does not count as a terminal that can answer claude's queries, and hears `size` when claude's changes */
+  watch?: boolean;
 }
 
 export type ClientMessage =
@@ -78,6 +83,8 @@ export type ServerMessage =
   | { t: 'message'; text: string }
   | { t: 'child'; state: 'started' | 'ended' }
   | { t: 'info'; run: RunInfo }
+  /** to watchers only: claude's pty has a new size (another client's terminal) */
+  | { t: 'size'; cols: number; rows: number }
   | { t: 'bye'; reason: 'ended' | 'detached' | 'killed'; exitCode?: number; message?: string };
 
 // Frames one message. Throws a RangeError for a message over MAX_FRAME_BYTES: the peer would refuse
@@ -212,7 +219,7 @@ const isNullable = <T>(guard: (v: unknown) => v is T, v: unknown): v is T | null
 const isShortString = (max: number) => (v: unknown): v is string => typeof v === 'string' && v.length <= max;
 const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
 // the hello's optional strings and flags, each with its guard (a path is bounded like PATH_MAX)
-const HELLO_EXTRAS = { tty: isShortString(64), starter: isBoolean, term: isShortString(64), noColor: isBoolean, prefix: isShortString(16), detachKey: isShortString(1), documentPath: isShortString(4096) } as const;
+const HELLO_EXTRAS = { tty: isShortString(64), starter: isBoolean, term: isShortString(64), noColor: isBoolean, prefix: isShortString(16), detachKey: isShortString(1), documentPath: isShortString(4096), watch: isBoolean } as const;
 
 const HOST_COMMANDS: readonly HostCommand[] = ['force-handoff', 'hold', 'release', 'quit', 'edit-document'];
 const PHASES: readonly StatusView['phase'][] = ['starting', 'working', 'near', 'writing', 'review', 'respawning', 'stopped'];
@@ -254,7 +261,9 @@ export function parseRunInfo(v: unknown): RunInfo | null {
   if (!isNullable(isString, v.workbench)) return null;
   const status = v.status === null ? null : parseStatusView(v.status);
   if (v.status !== null && status === null) return null;
+  if (v.watchers !== undefined && !isFiniteNumber(v.watchers)) return null;
   return {
+    ...(v.watchers !== undefined ? { watchers: v.watchers as number } : {}),
     id: v.id,
     pid: v.pid as number,
     cwd: v.cwd,
@@ -342,6 +351,8 @@ export function parseServerMessage(v: unknown): ServerMessage | null {
       const run = parseRunInfo(v.run);
       return run ? { t: 'info', run } : null;
     }
+    case 'size':
+      return isDimension(v.cols) && isDimension(v.rows) ? { t: 'size', cols: v.cols, rows: v.rows } : null;
     case 'bye': {
       if (!isOneOf(BYE_REASONS, v.reason)) return null;
       if (v.exitCode !== undefined && !Number.isInteger(v.exitCode)) return null;

@@ -2,7 +2,7 @@
 // phase and the run goes on, attachable from a new terminal; the server SIGKILLed ends each client with
 // one line naming --continue and takes claude with it; several clients share one run (keys, sizes).
 import t, { type Test } from 'tap';
-import { startFake, fakeDoc, alive, type FakeRun } from './fake-flower.js';
+import { startFake, fakeDoc, alive, claudeSize, type FakeRun } from './fake-flower.js';
 import { serverPids, oneRun } from '../helpers/run-servers.js';
 import { requestRun } from '../../src/server/run-registry.js';
 import { encodeFrame, WIRE_VERSION } from '../../src/server/wire.js';
@@ -14,15 +14,6 @@ const titleOf = (r: RunningClaude) => [...r.output().matchAll(/\u001b\]0;([^\u00
 async function typeLine(r: RunningClaude, line: string): Promise<void> {
   r.pty.write(`${line}\r`);
   await r.waitFor(() => r.output().includes(`echo: ${line}`), 15_000, `echo: ${line}`);
-}
-
-// "size": the fake claude prints its pty's size; returns the newest report
-async function claudeSize(r: RunningClaude): Promise<string> {
-  const count = () => (r.output().match(/size: \d+x\d+/g) ?? []).length;
-  const before = count();
-  r.pty.write('size\r');
-  await r.waitFor(() => count() > before, 15_000, 'a size report');
-  return r.output().match(/size: \d+x\d+/g)!.at(-1)!;
 }
 
 async function killRun(t: Test, f: FakeRun): Promise<void> {

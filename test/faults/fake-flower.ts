@@ -112,3 +112,12 @@ export function walk(dir: string, prefix = ''): string[] {
     e.isDirectory() ? walk(join(dir, e.name), join(prefix, e.name)) : [join(prefix, e.name)],
   );
 }
+
+// "size": the fake claude prints its pty's size; returns the newest report
+export async function claudeSize(r: RunningClaude): Promise<string> {
+  const count = () => (r.output().match(/size: \d+x\d+/g) ?? []).length;
+  const before = count();
+  r.pty.write('size\r');
+  await r.waitFor(() => count() > before, 15_000, 'a size report');
+  return r.output().match(/size: \d+x\d+/g)!.at(-1)!;
+}

@@ -1,0 +1,151 @@
+// `flower-pty web [--listen HOST:PORT] [--allow-input] [-d]`: every live run of this user in a browser.
+// The web server is a client of the run servers (src/web/): stopping or restarting it never touches a
+// run. It prints a login URL on its first line (a QR code of it below when stdout is a terminal);
+// `-d` starts it in the background, prints the same and exits; `--login` prints a new login URL for
+// the one already running. One web server per user: a second is refused.
+
+import { spawn } from 'node:child_process';
+import { readFileSync, openSync, closeSync, createWriteStream } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import type { Readable } from 'node:stream';
+import { renderUnicodeCompact } from 'uqr';
+import { EXIT, FlowerError } from '../errors.js';
+import { baseUrl, bindProblem, parseListen, DEFAULT_WEB_HOST, DEFAULT_WEB_PORT } from '../core/web-listen.js';
+import { openSocketDir } from '../server/socket-dir.js';
+import { openLog } from '../adapters/log-file.js';
+import { claimWeb, openWebDir, runningWeb, updateClaim, type WebDir } from '../web/web-dir.js';
+import { issueToken, openSessions } from '../web/token-store.js';
+import { followRuns } from '../web/run-follower.js';
+import { createWebServer } from '../web/http-server.js';
+
+const BIN = fileURLToPath(new URL('../../bin/flower-pty.js', import.meta.url));
+const START_TIMEOUT_MS = 15_000;
+
+export interface WebOptions {
+  listen: string | undefined;
+  allowInput: boolean;
+  detach: boolean;
+  login: boolean;
+  tlsCert: string | undefined;
+  tlsKey: string | undefined;
+  behindProxy: boolean;
+  publicHost: string[];
+  /** internal: the background server writes its login line to fd 3 for the `-d` that started it */
+  readyPipe: boolean;
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+  out: (line: string) => void;
+  isTTY: boolean;
+}
+
+const loginUrl = (base: string, token: string) => `${base}/login#${token}`;
+
+function printLogin(o: WebOptions, url: string): void {
+  o.out(url);
+  if (o.isTTY) o.out(renderUnicodeCompact(url, { border: 1 }));
+}
+
+export async function runWeb(o: WebOptions): Promise<number> {
+  const listen = parseListen(o.listen ?? `${DEFAULT_WEB_HOST}:${DEFAULT_WEB_PORT}`);
+  if ('problem' in listen) throw new FlowerError(listen.problem);
+  if ((o.tlsCert === undefined) !== (o.tlsKey === undefined)) throw new FlowerError('--tls-cert and --tls-key go together: give both files (PEM), or neither');
+  const tls = o.tlsCert !== undefined && o.tlsKey !== undefined ? { cert: readPem(o.tlsCert, '--tls-cert'), key: readPem(o.tlsKey, '--tls-key') } : null;
+  const problem = bindProblem(listen.host, { tls: tls !== null, behindProxy: o.behindProxy });
+  if (problem) throw new FlowerError(problem);
+  const paths = openWebDir(await openSocketDir(o.env));
+
+  if (o.login) {
+    const running = runningWeb(paths);
+    if (!running) throw new FlowerError('no web face of yours is running: start one with flower-pty web (or flower-pty web -d)');
+    printLogin(o, loginUrl(running.url, issueToken(paths.tokens)));
+    return EXIT.ok;
+  }
+  const running = runningWeb(paths);
+  if (running) throw new FlowerError(`a web face of yours is already running (pid ${running.pid}, ${running.url}); flower-pty web --login prints a new login URL for it, kill ${running.pid} stops it`);
+  if (o.detach) return detach(o, paths);
+  return serveWeb(o, paths, listen, tls);
+}
+
+function readPem(path: string, flag: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw new FlowerError(`${flag} ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+}
+
+// The foreground server: claim the folder, listen, print the login URL, serve until TERM or INT.
+async function serveWeb(o: WebOptions, paths: WebDir, listen: { host: string; port: number }, tls: { cert: Buffer; key: Buffer } | null): Promise<number> {
+  closeSync(openSync(paths.log, 'a', 0o600)); // the log is made 0600 before anything is written to it
+  const log = openLog(paths.log);
+  const release = claimWeb(paths, { pid: process.pid, url: '', allowInput: o.allowInput });
+  const socketDir = await openSocketDir(o.env);
+  const follower = followRuns(socketDir);
+  const rules = { listenHost: listen.host, port: listen.port, publicHosts: o.publicHost };
+  const server = createWebServer({ rules, tls, behindProxy: o.behindProxy, allowInput: o.allowInput, sessions: openSessions(paths.tokens), follower, log: log.write });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(listen.port, listen.host, () => resolve());
+    });
+  } catch (error) {
+    follower.close();
+    release();
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new FlowerError(`cannot listen on ${listen.host}:${listen.port} (${code ?? String(error)})${code === 'EADDRINUSE' ? '; choose another with --listen HOST:PORT' : ''}`);
+  }
+  rules.port = (server.address() as AddressInfo).port;
+  const base = baseUrl({ host: listen.host, port: rules.port }, tls !== null, o.publicHost[0] ?? null);
+  updateClaim(paths, { pid: process.pid, url: base, allowInput: o.allowInput });
+  log.write(`listening on ${base} (${o.allowInput ? 'input allowed' : 'read-only'})`);
+  const url = loginUrl(base, issueToken(paths.tokens));
+  if (o.readyPipe) {
+    const pipe = createWriteStream('', { fd: 3 });
+    pipe.on('error', () => undefined);
+    pipe.end(url + '\n');
+  } else {
+    printLogin(o, url);
+    process.stderr.write(`flower-pty: the web face of your runs (${o.allowInput ? 'input allowed' : 'read-only: --allow-input to type, approve, edit or end'}); the login URL works once, for 10 minutes; flower-pty web --login prints another; Ctrl-C stops it (the runs go on)\n`);
+  }
+  const stopped = await new Promise<NodeJS.Signals>((resolve) => {
+    for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(sig, () => resolve(sig));
+  });
+  log.write(`stopped by ${stopped}`);
+  follower.close();
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+  release();
+  return EXIT.ok;
+}
+
+// -d: the same server in the background (its own session, no terminal, its output to the log);
+// this process waits for its login line, prints it, and exits.
+async function detach(o: WebOptions, paths: WebDir): Promise<number> {
+  const args = o.argv.filter((a) => a !== '-d' && a !== '--detach');
+  const logFd = openSync(paths.log, 'a', 0o600);
+  const child = spawn(process.execPath, [BIN, ...args, '--ready-pipe'], { detached: true, stdio: ['ignore', logFd, logFd, 'pipe'], env: o.env });
+  closeSync(logFd);
+  const line = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(() => reject(new FlowerError(`the web face did not start within ${START_TIMEOUT_MS / 1000} s; its log: ${paths.log}`, EXIT.internal)), START_TIMEOUT_MS);
+    (child.stdio[3] as Readable).on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      if (text.includes('\n')) {
+        clearTimeout(timer);
+        resolve(text.slice(0, text.indexOf('\n')));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new FlowerError(`the web face exited (code ${code}) before it was ready; its log: ${paths.log}`, code && code > 1 ? code : EXIT.internal));
+    });
+  });
+  (child.stdio[3] as Readable).destroy();
+  child.unref();
+  printLogin(o, line);
+  process.stderr.write(`flower-pty: the web face runs in the background (pid ${child.pid}); its log: ${paths.log}; flower-pty web --login prints a new login URL; kill ${child.pid} stops it (the runs go on)\n`);
+  return EXIT.ok;
+}

@@ -1,0 +1,48 @@
+// The dashboard: every live run, the ones that need a person first (the server orders them), live.
+import { el, tokens, ago, meter, notificationButton, notify, socketUrl } from '/assets/common.js';
+
+const list = document.getElementById('runs');
+const empty = document.getElementById('empty');
+const conn = document.getElementById('conn');
+notificationButton(document.getElementById('tools'));
+let runs = [];
+let skew = 0;
+
+function row(run) {
+  const li = el('li', { class: `run u${run.urgency}`, 'data-id': run.id });
+  const link = el('a', { href: `/run/${encodeURIComponent(run.id)}`, class: 'title' });
+  link.append(el('span', { class: 'id' }, run.id), el('span', { class: 'cwd' }, run.cwd));
+  const state = el('div', { class: 'state' });
+  state.append(el('span', { class: 'what' }, run.state), el('span', { class: 'since', 'data-since': String(run.since) }, ago(Date.now() - skew - run.since)));
+  const facts = el('div', { class: 'facts' },
+    `step ${run.step} · gen ${run.generation}${run.maxGenerations ? `/${run.maxGenerations}` : ''} · ${tokens(run.context)}/${tokens(run.window)}${run.at ? ` · handoff at ${tokens(run.at)}` : ''} · ${run.clients} terminal${run.clients === 1 ? '' : 's'}`);
+  li.append(link, state, meter(run), facts);
+  return li;
+}
+
+function render() {
+  list.replaceChildren(...runs.map(row));
+  empty.hidden = runs.length > 0;
+}
+
+setInterval(() => {
+  for (const span of document.querySelectorAll('.since')) span.textContent = ago(Date.now() - skew - Number(span.dataset.since));
+}, 1000);
+
+function connect() {
+  const ws = new WebSocket(socketUrl('/ws/runs'));
+  ws.addEventListener('open', () => (conn.textContent = ''));
+  ws.addEventListener('message', (event) => {
+    const m = JSON.parse(event.data);
+    if (m.t === 'runs') {
+      runs = m.runs;
+      if (m.allowInput !== undefined) document.getElementById('mode').textContent = m.allowInput ? 'input allowed' : 'read-only';
+      render();
+    } else if (m.t === 'notify') notify(m);
+  });
+  ws.addEventListener('close', () => {
+    conn.textContent = 'connection lost: reconnecting…';
+    setTimeout(connect, 2000);
+  });
+}
+connect();

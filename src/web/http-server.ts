@@ -1,0 +1,204 @@
+// The web face's HTTP and WebSocket server. Every request passes the Host check first (DNS
+// rebinding); a POST and a WebSocket upgrade pass the Origin check too; every page but the login page
+// and every socket needs a session cookie; bodies and frames are bounded (core/web-request.ts). The
+// dashboard socket carries the runs' rows; a run page's socket is bridged to its run (run-bridge.ts).
+
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { hostAllowed, originAllowed, securityHeaders, MAX_BODY_BYTES, MAX_WS_FRAME_BYTES, type HostRules } from '../core/web-request.js';
+import { cookieValue, sessionCookie, SESSION_TTL_MS } from '../core/web-login.js';
+import { dashboardOrder, notificationFor, stateText, urgency } from '../core/web-dashboard.js';
+import type { Sessions } from './token-store.js';
+import type { FollowedRun, RunFollower } from './run-follower.js';
+import { bridgeRun } from './run-bridge.js';
+import { PAGES, readStatic, staticFile, typeOf } from './static-files.js';
+
+export const SESSION_COOKIE = 'flower_session';
+
+export interface WebServerOptions {
+  rules: HostRules;
+  tls: { cert: Buffer; key: Buffer } | null;
+  /** --behind-proxy: the browser may speak https to a proxy that speaks http to us */
+  behindProxy: boolean;
+  allowInput: boolean;
+  sessions: Sessions;
+  follower: RunFollower;
+  log: (line: string) => void;
+}
+
+/** one dashboard row: what the page shows, nothing it would have to work out */
+export function dashboardRow(r: FollowedRun) {
+  return {
+    id: r.id,
+    cwd: r.cwd,
+    step: r.step,
+    generation: r.generation,
+    maxGenerations: r.status?.maxGenerations ?? null,
+    phase: r.phase,
+    state: stateText(r),
+    urgency: urgency(r),
+    context: r.context,
+    window: r.window,
+    at: r.status?.at ?? null,
+    warnAt: r.status?.warnAt ?? null,
+    clients: r.clients,
+    since: r.since,
+    started: r.started,
+  };
+}
+
+export function createWebServer(o: WebServerOptions): Server {
+  const scheme = o.tls ? 'https' : 'http';
+  const secure = Boolean(o.tls) || o.behindProxy;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WS_FRAME_BYTES });
+  const dashboards = new Set<WebSocket>();
+  const pages = new Set<WebSocket>();
+
+  const loggedIn = (req: IncomingMessage) => o.sessions.valid(cookieValue(req.headers.cookie, SESSION_COOKIE));
+  const originOk = (req: IncomingMessage) => originAllowed(req.headers.origin, req.headers.host, scheme, o.behindProxy);
+
+  const send = (res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}) => {
+    res.writeHead(status, { 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), ...extra });
+    res.end(body);
+  };
+  const refuse = (res: ServerResponse, status: number, text: string) => send(res, status, 'text/plain; charset=utf-8', text + '\n');
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!hostAllowed(req.headers.host, o.rules)) {
+      o.log(`refused a request with Host ${JSON.stringify(String(req.headers.host).slice(0, 80))}`);
+      res.writeHead(421, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+      return void res.end('this server does not answer to that host name\n');
+    }
+    for (const [name, value] of Object.entries(securityHeaders(String(req.headers.host), Boolean(o.tls)))) res.setHeader(name, value);
+    const url = new URL(req.url ?? '/', 'http://x');
+    const path = url.pathname;
+    if (req.method === 'POST') {
+      if (!originOk(req)) return refuse(res, 403, 'refused: this request did not come from this server\'s own page');
+      if (path === '/api/login') return login(req, res);
+      if (path === '/api/logout') return send(res, 204, 'text/plain', '', { 'Set-Cookie': sessionCookie(SESSION_COOKIE, '', { secure, maxAgeMs: 0 }) });
+      return refuse(res, 404, 'not found');
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
+    const asset = staticFile(path);
+    if (asset) return send(res, 200, asset.type, await readStatic(asset.file));
+    if (path === '/login') return send(res, 200, typeOf(PAGES.login), await readStatic(PAGES.login));
+    if (!loggedIn(req)) return send(res, 401, typeOf(PAGES.loggedOut), await readStatic(PAGES.loggedOut));
+    if (path === '/') return send(res, 200, typeOf(PAGES.dashboard), await readStatic(PAGES.dashboard));
+    if (/^\/run\/[a-z0-9]{1,32}$/.test(path)) return send(res, 200, typeOf(PAGES.run), await readStatic(PAGES.run));
+    if (path === '/api/runs') return send(res, 200, 'application/json', JSON.stringify(rows()));
+    return refuse(res, 404, 'not found');
+  }
+
+  function login(req: IncomingMessage, res: ServerResponse): void {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      if (over) return;
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        over = true;
+        // answered, then the connection goes: the rest of the body is never read
+        res.setHeader('Connection', 'close');
+        refuse(res, 413, 'request body too large');
+        res.once('finish', () => req.destroy());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (over) return;
+      let token: unknown;
+      try {
+        token = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { token?: unknown }).token;
+      } catch {
+        return refuse(res, 400, 'expected {"token": "..."}');
+      }
+      if (typeof token !== 'string' || token.length > 200) return refuse(res, 400, 'expected {"token": "..."}');
+      const result = o.sessions.login(token);
+      if (!result.ok) {
+        o.log(`a login was refused (${result.status})`);
+        return refuse(res, result.status, result.reason);
+      }
+      o.log('a browser logged in');
+      send(res, 200, 'application/json', '{"ok":true}', { 'Set-Cookie': sessionCookie(SESSION_COOKIE, result.session, { secure, maxAgeMs: SESSION_TTL_MS }) });
+    });
+  }
+
+  const rows = () => dashboardOrder(o.follower.runs()).map(dashboardRow);
+  let pending: NodeJS.Timeout | null = null;
+  const pushRows = () => {
+    pending = null;
+    const message = JSON.stringify({ t: 'runs', runs: rows() });
+    for (const ws of dashboards) ws.send(message);
+  };
+  o.follower.onChange((before, after) => {
+    // A burst of status frames (the meter while claude writes) is one update of the rows.
+    if (dashboards.size > 0 && !pending) pending = setTimeout(pushRows, 100);
+    const text = notificationFor(before, after);
+    const id = (after ?? before)?.id;
+    if (text && id) {
+      const message = JSON.stringify({ t: 'notify', id, text, cwd: (after ?? before)!.cwd });
+      for (const ws of pages) ws.send(message);
+    }
+  });
+  // The clients attached are not streamed by the runs: asked for while someone looks at the dashboard.
+  const refresher = setInterval(() => {
+    if (dashboards.size > 0) o.follower.refresh();
+  }, 5_000);
+  refresher.unref();
+
+  function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const deny = (status: number, text: string) => {
+      o.log(`refused a WebSocket: ${text}`);
+      socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n`);
+    };
+    if (!hostAllowed(req.headers.host, o.rules)) return deny(421, 'Misdirected Request');
+    if (!originOk(req)) return deny(403, 'Forbidden Origin');
+    if (!loggedIn(req)) return deny(401, 'Unauthorized');
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const runId = /^\/ws\/run\/([a-z0-9]{1,32})$/.exec(path)?.[1];
+    if (path !== '/ws/runs' && runId === undefined) return deny(404, 'Not Found');
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      pages.add(ws);
+      ws.on('close', () => {
+        pages.delete(ws);
+        dashboards.delete(ws);
+      });
+      ws.on('error', () => undefined);
+      if (runId === undefined) {
+        dashboards.add(ws);
+        ws.send(JSON.stringify({ t: 'runs', runs: rows(), allowInput: o.allowInput }));
+        o.follower.refresh();
+        // the dashboard says nothing: anything it sends is refused
+        ws.on('message', () => ws.close(1003, 'the dashboard socket takes no messages'));
+        return;
+      }
+      const run = o.follower.get(runId);
+      if (!run) {
+        ws.send(JSON.stringify({ t: 'ended', reason: 'gone', message: `no live run has id ${runId}` }));
+        return ws.close(1000, 'no such run');
+      }
+      bridgeRun(ws, { socket: run.socket, allowInput: o.allowInput, log: o.log });
+    });
+  }
+
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    handle(req, res).catch((error: unknown) => {
+      o.log(`a request failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) refuse(res, 500, 'internal error');
+    });
+  };
+  const server = o.tls ? createHttpsServer({ cert: o.tls.cert, key: o.tls.key }, listener) : createHttpServer(listener);
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.on('upgrade', upgrade);
+  server.on('close', () => {
+    clearInterval(refresher);
+    if (pending) clearTimeout(pending);
+    for (const ws of pages) ws.terminate();
+  });
+  return server;
+}

@@ -1,0 +1,44 @@
+// What a page of the web face may send over its WebSocket, checked field by field: anything else is
+// refused (and the socket closed), as the run server's wire refuses a malformed frame.
+
+export type PageMessage =
+  | { t: 'input'; data: string }
+  | { t: 'key'; key: string }
+  | { t: 'compose'; text: string }
+  | { t: 'approve' }
+  | { t: 'deny' }
+  | { t: 'command'; command: 'force-handoff' | 'hold' | 'release' }
+  | { t: 'end' }
+  | { t: 'save'; text: string; version: string };
+
+const COMMANDS = ['force-handoff', 'hold', 'release'] as const;
+
+export function parsePageMessage(raw: string): PageMessage | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+  const m = v as Record<string, unknown>;
+  const str = (x: unknown): x is string => typeof x === 'string';
+  switch (m.t) {
+    case 'input':
+      return str(m.data) ? { t: 'input', data: m.data } : null;
+    case 'key':
+      return str(m.key) && m.key.length <= 16 ? { t: 'key', key: m.key } : null;
+    case 'compose':
+      return str(m.text) ? { t: 'compose', text: m.text } : null;
+    case 'approve':
+    case 'deny':
+    case 'end':
+      return { t: m.t };
+    case 'command':
+      return COMMANDS.includes(m.command as (typeof COMMANDS)[number]) ? { t: 'command', command: m.command as (typeof COMMANDS)[number] } : null;
+    case 'save':
+      return str(m.text) && str(m.version) && m.version.length <= 64 ? { t: 'save', text: m.text, version: m.version } : null;
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,130 @@
+// Every live run of this user, followed while the web face is up: the socket folder is watched for
+// runs that start or end (as `ls` finds them), and each run is held by one watcher connection whose
+// status frames keep its row current. Nothing here polls: a run that does nothing costs nothing.
+
+import { watch, type FSWatcher } from 'node:fs';
+import { join } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { socketId } from '../server/socket-dir.js';
+import type { RunInfo, ServerMessage } from '../server/wire.js';
+import type { DashboardRun } from '../core/web-dashboard.js';
+import { watchRun, type RunWatch } from './run-watch.js';
+
+export interface FollowedRun extends DashboardRun {
+  socket: string;
+  workbench: string | null;
+  document: { path: string; text: string | null } | null;
+}
+
+export interface RunFollower {
+  runs(): FollowedRun[];
+  get(id: string): FollowedRun | undefined;
+  /** called after any run changed, started or ended (`before` null: it started; `after` null: it ended) */
+  onChange(listener: (before: FollowedRun | null, after: FollowedRun | null) => void): () => void;
+  /** asks every run for its latest info (the clients attached): answered through onChange */
+  refresh(): void;
+  close(): void;
+}
+
+const RESCAN_DEBOUNCE_MS = 50;
+
+export function followRuns(socketDir: string, now: () => number = Date.now): RunFollower {
+  const runs = new Map<string, FollowedRun>();
+  const links = new Map<string, RunWatch>();
+  const listeners = new Set<(before: FollowedRun | null, after: FollowedRun | null) => void>();
+  const emit = (before: FollowedRun | null, after: FollowedRun | null) => listeners.forEach((l) => l(before, after));
+  let closed = false;
+
+  const fromInfo = (info: RunInfo, socket: string, previous: FollowedRun | undefined): FollowedRun => {
+    const changed = !previous || previous.phase !== info.phase || (previous.status?.attention ?? null) !== (info.status?.attention ?? null);
+    return {
+      id: info.id,
+      cwd: info.cwd,
+      step: info.step,
+      started: info.started,
+      clients: info.clients,
+      generation: info.generation,
+      phase: info.phase,
+      context: info.context,
+      window: info.window,
+      status: info.status,
+      since: changed ? now() : previous.since,
+      socket,
+      workbench: info.workbench,
+      document: previous?.document ?? null,
+    };
+  };
+
+  const follow = (id: string, socket: string) => {
+    if (links.has(id) || closed) return;
+    const link = watchRun(socket, {
+      message: (m: ServerMessage) => {
+        const before = runs.get(id) ?? null;
+        if (m.t === 'welcome' || m.t === 'info') {
+          const after = fromInfo(m.run, socket, before ?? undefined);
+          runs.set(id, after);
+          emit(before, after);
+        } else if (m.t === 'status' && before) {
+          const after = fromInfo({ ...before, pid: 0, status: m.view, phase: m.view.phase, generation: m.view.generation, context: m.view.context, window: m.view.window }, socket, before);
+          runs.set(id, after);
+          emit(before, after);
+        } else if (m.t === 'document' && before) {
+          const after = { ...before, document: { path: m.path, text: m.text } };
+          runs.set(id, after);
+          emit(before, after);
+        }
+      },
+      closed: () => {
+        links.delete(id);
+        const before = runs.get(id) ?? null;
+        runs.delete(id);
+        if (before) emit(before, null);
+      },
+    });
+    links.set(id, link);
+  };
+
+  let timer: NodeJS.Timeout | null = null;
+  const rescan = async () => {
+    timer = null;
+    let names: string[] = [];
+    try {
+      names = await readdir(socketDir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const id = socketId(name);
+      if (id !== null) follow(id, join(socketDir, name));
+    }
+  };
+  const soon = () => {
+    if (!timer && !closed) timer = setTimeout(() => void rescan(), RESCAN_DEBOUNCE_MS);
+  };
+  let watcher: FSWatcher | null = null;
+  try {
+    watcher = watch(socketDir, soon);
+    watcher.on('error', () => undefined);
+  } catch {
+    // no watch (a folder that vanished): the first scan is all there is
+  }
+  void rescan();
+
+  return {
+    runs: () => [...runs.values()],
+    get: (id) => runs.get(id),
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    refresh() {
+      for (const link of links.values()) link.send({ t: 'info' });
+    },
+    close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      watcher?.close();
+      for (const link of links.values()) link.close();
+    },
+  };
+}
