@@ -1,0 +1,61 @@
+// The web face and the handoff document, in headless Chromium on the REAL claude: during review the
+// document is shown as text (its <script> too), a save made against an older version is refused with
+// the newer text shown, and an edit saved in the page reaches the successor's first prompt.
+import t from 'tap';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { text, usageFor, type MockRequest, type MockReply } from '../../src/mock/messages-api.js';
+import { startFlower, handoffDoc, HANDOFF_ASK, TAKING_OVER } from '../helpers/flower-run.js';
+import { oneRun } from '../helpers/run-servers.js';
+import { logIn, openBrowser, startWeb } from './web-helpers.js';
+
+t.test('the document in review: shown as text, a stale save refused with the newer text, an edit reaching the successor', async (t) => {
+  let firstSession: string | undefined;
+  const respond = (req: MockRequest): MockReply => {
+    if (!req.isMain) return text('side');
+    firstSession ??= req.sessionId;
+    if (req.sessionId === firstSession) {
+      if (HANDOFF_ASK.test(req.lastUserText)) return text(handoffDoc('<script>window.__pwned = 1</script> SCRIPT-MARK'), usageFor(57_000));
+      return text('first turn done', usageFor(55_000));
+    }
+    if (TAKING_OVER.test(req.lastUserText)) return text('successor here, continuing', usageFor(12_000));
+    return text('gen two', usageFor(13_000));
+  };
+  const f = await startFlower({ t, respond, prompt: 'work until the handoff', flowerArgs: ['--window', '100k', '--review', '30'] });
+  const run = await oneRun(f.runtime);
+  const web = await startWeb(t, { runtime: f.runtime, args: ['--allow-input'] });
+  const context = await openBrowser(t);
+  const page = await context.newPage();
+  await logIn(page, web);
+  await page.goto(`${web.base}/run/${run.id}`);
+  await page.locator('#editor').waitFor({ state: 'visible', timeout: 120_000 });
+  await page.locator('#hold').click();
+  await page.waitForFunction(() => /held/.test(document.getElementById('state')?.textContent ?? ''), undefined, { timeout: 15_000 });
+  const shown = await page.locator('#doc').textContent();
+  t.match(shown, /<script>window\.__pwned = 1<\/script> SCRIPT-MARK/, 'the document\'s <script> is shown as text');
+  t.equal(await page.locator('#doc script').count(), 0, 'no script element was made of it');
+  t.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined, 'nothing ran');
+
+  // Someone edits the file meanwhile: the page's save, made against the older text, is refused.
+  const onDisk = readFileSync(f.documentPath, 'utf8');
+  writeFileSync(f.documentPath, onDisk.replace(/(## Next[^\n]*\n)/, '$1DISK-EDIT-MARK\n'));
+  await page.waitForFunction(() => /DISK-EDIT-MARK/.test(document.getElementById('doc')?.textContent ?? ''), undefined, { timeout: 15_000 });
+  const mine = (await page.locator('#doctext').inputValue()).replace(/(## Dead ends[^\n]*\n)/, '$1PAGE-EDIT-MARK\n');
+  await page.locator('#doctext').fill(mine);
+  await page.locator('#save').click();
+  await page.locator('#newer').waitFor({ state: 'visible', timeout: 15_000 });
+  t.match(await page.locator('#saveinfo').textContent(), /changed since you opened it/);
+  t.match(await page.locator('#newer').textContent(), /DISK-EDIT-MARK/, 'the newer text is shown');
+  t.notMatch(readFileSync(f.documentPath, 'utf8'), /PAGE-EDIT-MARK/, 'nothing was written');
+  t.equal(await page.locator('#doctext').inputValue(), mine, 'the page\'s own edit is kept in its box');
+
+  // Merged onto the newer text and saved again: accepted, then released.
+  const merged = readFileSync(f.documentPath, 'utf8').replace(/(## Dead ends[^\n]*\n)/, '$1PAGE-EDIT-MARK\n');
+  await page.locator('#doctext').fill(merged);
+  await page.locator('#save').click();
+  await page.waitForFunction(() => /^saved:/.test(document.getElementById('saveinfo')?.textContent ?? ''), undefined, { timeout: 15_000 });
+  t.match(readFileSync(f.documentPath, 'utf8'), /PAGE-EDIT-MARK[\s\S]*DISK-EDIT-MARK/, 'the page\'s save is on disk');
+  await page.locator('#release').click();
+  const first = await f.api.waitForRequest((r) => r.isMain && r.sessionId !== firstSession && TAKING_OVER.test(r.lastUserText), 120_000);
+  t.match(first.lastUserText, /PAGE-EDIT-MARK/, 'the edit saved in the page reached the successor\'s first prompt');
+  t.match(first.lastUserText, /DISK-EDIT-MARK/);
+});
