@@ -97,7 +97,7 @@ export function serverPids(runtime) {
   return pids.filter((pid) => !pids.includes(parents.get(pid) ?? -1));
 }
 
-function endServers(runtime) {
+export function endServers(runtime) {
   for (const pid of serverPids(runtime)) {
     try {
       process.kill(pid, 'SIGKILL'); // claude's stand-in gets SIGHUP when its pty closes

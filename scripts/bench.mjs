@@ -10,6 +10,7 @@ import { keystrokes, throughput, idle, idleDetached, attachFrame, PLAIN_STREAMS 
 import { tailCatchUp } from './bench-tail.mjs';
 import { handoffOverhead } from './bench-handoff.mjs';
 import { reportBench } from './bench-report.mjs';
+import { webBench } from './bench-web.mjs';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
@@ -33,6 +34,8 @@ log(`idle CPU of a run server with nobody attached, ${plan.idleS} s`);
 const alone = (await idleDetached({ seconds: plan.idleS }))['flower-pty --plain'] ?? {};
 log('attach to the first full frame, 200x60');
 const attach = await attachFrame({ rounds: quick ? 3 : 9 });
+log('web face: a page\'s key to its echo, a run page\'s first frame, idle with two pages open');
+const webFace = await webBench({ keys: quick ? 200 : 1000, idleS: plan.idleS });
 const tails = [];
 for (const mb of plan.tails) {
   log(`transcript tail catch-up, ${mb} MB`);
@@ -83,6 +86,14 @@ for (const path of PATHS.slice(1)) {
 row(`idle CPU, child idle ${plan.idleS} s`, 'run server, nobody attached', alone.error ?? `${f(alone.percent, 2)} % of a core (${f(alone.cpu, 2)} CPU s), RSS ${f(alone.rss, 0)} MB`, `tmux server ${f(quiet.tmux?.percent, 2)} %`, '< 0.1 %');
 row('attach to the first full frame, 200×60', 'flower-pty attach --plain', attach.error ?? `${f(attach.commandMs, 0)} ms for the whole command in a new terminal (node start-up included), median of ${attach.rounds}; ${f(attach.wireMs, 1)} ms of it on the wire (hello → screen frame)`, attach.error ? '' : `bare node start-up ${f(attach.nodeMs, 0)} ms`, '< 100 ms');
 if (!attach.error) row('attach to the first full frame, 200×60', 'flower-pty attach (split view)', `${f(attach.splitMs, 0)} ms for the whole command, median of ${attach.rounds}`, `bare node start-up ${f(attach.nodeMs, 0)} ms`, '< 100 ms');
+{
+  const plainKeys = keys['flower-pty --plain'] ?? {};
+  const tmuxKeys = keys.tmux ?? {};
+  const w = webFace.keys ?? {};
+  row('keystroke echo p50 / p99, in a page', 'flower-pty web (Chromium; timed in the page, socket to xterm.js parsed)', webFace.error ?? `${f(w.p50, 2)} / ${f(w.p99, 2)} ms (${w.count} keys)`, `flower-pty --plain ${f(plainKeys.p50, 2)} / ${f(plainKeys.p99, 2)} ms, tmux ${f(tmuxKeys.p50, 2)} / ${f(tmuxKeys.p99, 2)} ms (from outside)`, `≤ attach + 2 ms at p50 (${f(plainKeys.p50 + 2, 2)} ms)`);
+  row('first frame of a run page', 'flower-pty web', webFace.error ?? `${f(webFace.firstFrameMs, 0)} ms (navigation until the terminal shows the screen, median of 5)`, attach.error ? '' : `attach: ${f(attach.wireMs, 1)} ms on the wire`, '< 150 ms');
+  row(`idle CPU, ${plan.idleS} s, two pages open`, 'flower-pty web server', webFace.error ?? `${f(webFace.idle.percent, 2)} % of a core (${f(webFace.idle.cpu, 2)} CPU s), RSS ${f(webFace.idle.rss, 0)} MB`, `tmux server ${f(quiet.tmux?.percent, 2)} %`, '< 0.1 %');
+}
 for (const [mb, r] of tails) {
   row(`transcript tail catch-up, ${mb} MB`, 'tail → reader → meter', r.error ?? `${f(r.bytes / 1e6 / r.seconds)} MB/s (${f(r.seconds, 2)} s, ${f(r.bytes / 1e6 / r.cpuSeconds)} MB/cpu-s), peak RSS ${f(r.maxRssMb, 0)} MB`, '', '≥ 100 MB/s, RSS flat');
   if (!r.error) row(`one append after ${mb} MB`, 'catchUp() in a hook', `p50 ${f(r.appendP50us, 0)} µs / p99 ${f(r.appendP99us, 0)} µs`, '', '');

@@ -83,7 +83,8 @@ async function serveWeb(o: WebOptions, paths: WebDir, listen: { host: string; po
   const socketDir = await openSocketDir(o.env);
   const follower = followRuns(socketDir);
   const rules = { listenHost: listen.host, port: listen.port, publicHosts: o.publicHost };
-  const server = createWebServer({ rules, tls, behindProxy: o.behindProxy, allowInput: o.allowInput, sessions: openSessions(paths.tokens), follower, log: log.write });
+  const web = createWebServer({ rules, tls, behindProxy: o.behindProxy, allowInput: o.allowInput, sessions: openSessions(paths.tokens), follower, log: log.write });
+  const server = web.server;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -113,10 +114,7 @@ async function serveWeb(o: WebOptions, paths: WebDir, listen: { host: string; po
   });
   log.write(`stopped by ${stopped}`);
   follower.close();
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+  await web.close();
   release();
   return EXIT.ok;
 }

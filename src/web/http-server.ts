@@ -49,7 +49,13 @@ export function dashboardRow(r: FollowedRun) {
   };
 }
 
-export function createWebServer(o: WebServerOptions): Server {
+export interface WebServer {
+  server: Server;
+  /** every page's socket closed and every connection cut (a refused upgrade's too), then the server closed */
+  close(): Promise<void>;
+}
+
+export function createWebServer(o: WebServerOptions): WebServer {
   const scheme = o.tls ? 'https' : 'http';
   const secure = Boolean(o.tls) || o.behindProxy;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WS_FRAME_BYTES });
@@ -82,7 +88,8 @@ export function createWebServer(o: WebServerOptions): Server {
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
     const asset = staticFile(path);
-    if (asset) return send(res, 200, asset.type, await readStatic(asset.file));
+    // The package's own code, the same for everyone: cached by the browser (pages and data never are).
+    if (asset) return send(res, 200, asset.type, await readStatic(asset.file), { 'Cache-Control': 'private, max-age=3600' });
     if (path === '/login') return send(res, 200, typeOf(PAGES.login), await readStatic(PAGES.login));
     if (!loggedIn(req)) return send(res, 401, typeOf(PAGES.loggedOut), await readStatic(PAGES.loggedOut));
     if (path === '/') return send(res, 200, typeOf(PAGES.dashboard), await readStatic(PAGES.dashboard));
@@ -154,6 +161,8 @@ export function createWebServer(o: WebServerOptions): Server {
     const deny = (status: number, text: string) => {
       o.log(`refused a WebSocket: ${text}`);
       socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n`);
+      // a client that never closes its side must not hold the connection (nor the server's close) open
+      setTimeout(() => socket.destroy(), 2_000).unref();
     };
     if (!hostAllowed(req.headers.host, o.rules)) return deny(421, 'Misdirected Request');
     if (!originOk(req)) return deny(403, 'Forbidden Origin');
@@ -195,10 +204,20 @@ export function createWebServer(o: WebServerOptions): Server {
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   server.on('upgrade', upgrade);
-  server.on('close', () => {
-    clearInterval(refresher);
-    if (pending) clearTimeout(pending);
-    for (const ws of pages) ws.terminate();
+  // Upgraded sockets stay counted by the server: close() would wait on them for ever.
+  const connections = new Set<Duplex>();
+  server.on('connection', (socket: Duplex) => {
+    connections.add(socket);
+    socket.on('close', () => connections.delete(socket));
   });
-  return server;
+  return {
+    server,
+    close() {
+      clearInterval(refresher);
+      if (pending) clearTimeout(pending);
+      for (const ws of pages) ws.terminate();
+      for (const socket of connections) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
 }

@@ -38,6 +38,7 @@ window.addEventListener('resize', fitFont);
 function send(message) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
 }
+window.flowerSend = send; // what the page's keys send, for the bench (scripts/bench-web.mjs); the server decides
 
 function say(text) {
   $('notice').textContent = text;

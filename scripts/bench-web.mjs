@@ -1,0 +1,134 @@
+#!/usr/bin/env node
+// The web face measured: a key sent by a run page to its echo parsed by the page's own xterm.js
+// (Chromium driven here, the key path from the page's socket on: web server, run server, claude's pty
+// and back), the first frame of a run page (navigation until the terminal shows the screen), and the
+// web server's idle CPU and memory with two pages open (a dashboard and a run page). The child is cat
+// in a pty, as in scripts/bench-terminal.mjs; the references (flower-pty attach, tmux) are measured
+// there in the same run by scripts/bench.mjs. Alone: node scripts/bench-web.mjs [keys] [idle seconds]
+import { spawn } from '@lydell/node-pty';
+import { spawn as spawnProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { cpuOf, endServers, rssOf } from './bench-terminal.mjs';
+
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
+const FLOWER = join(REPO, 'bin', 'flower-pty.js');
+const CHROMIUM = process.env.FLOWER_PTY_CHROMIUM || '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CAT_KEYS = `#!/bin/sh\nprintf 'ready\\r\\n'\nexec cat\n`;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+export async function webBench({ keys = 200, idleS = 30, frames = 5 } = {}) {
+  if (!existsSync(CHROMIUM)) return { error: `no Chromium at ${CHROMIUM} (apt-get install -y chromium)` };
+  const dir = mkdtempSync(join(tmpdir(), 'flower-bench-web-'));
+  const runtime = join(dir, 'run');
+  mkdirSync(runtime, { mode: 0o700 });
+  const prog = join(dir, 'cat.sh');
+  writeFileSync(prog, CAT_KEYS);
+  chmodSync(prog, 0o755);
+  const env = { ...process.env, TERM: 'xterm-256color', HOME: dir, CLAUDE_CONFIG_DIR: join(dir, 'cfg'), XDG_RUNTIME_DIR: runtime };
+  const terminal = spawn(process.execPath, [FLOWER, '--plain', '--no-handoff', '--no-workbench', '--no-notify', '--claude', prog], { name: 'xterm-256color', cols: 120, rows: 40, cwd: dir, env });
+  let out = '';
+  terminal.onData((d) => (out += d).length > 8192 && (out = out.slice(-4096)));
+  let web = null;
+  let context = null;
+  try {
+    for (let i = 0; i < 400 && !out.includes('ready'); i++) await sleep(50);
+    if (!out.includes('ready')) throw new Error('the run did not start');
+    web = spawnProcess(process.execPath, [FLOWER, 'web', '--listen', '127.0.0.1:0', '--allow-input'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+    const url = await new Promise((resolve, reject) => {
+      let text = '';
+      web.stdout.on('data', (d) => {
+        text += d;
+        if (text.includes('\n')) resolve(text.slice(0, text.indexOf('\n')));
+      });
+      web.once('exit', () => reject(new Error('flower-pty web exited')));
+    });
+    const base = url.slice(0, url.indexOf('/login'));
+    const profile = join(dir, 'chromium');
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, viewport: { width: 1280, height: 800 }, headless: true });
+    const dashboard = await context.newPage();
+    await dashboard.goto(url);
+    await dashboard.waitForURL(`${base}/`);
+    await dashboard.waitForFunction(() => document.querySelectorAll('#runs li').length === 1);
+    const id = await dashboard.locator('#runs li').first().getAttribute('data-id');
+    const page = await context.newPage();
+
+    // First frame: navigation until the page's terminal holds the screen's text, `frames` times.
+    const firstFrames = [];
+    for (let i = 0; i < frames; i++) {
+      const t0 = performance.now();
+      await page.goto(`${base}/run/${id}`);
+      await page.waitForFunction(() => {
+        const b = window.flowerTerm?.buffer.active;
+        return b && b.getLine(0)?.translateToString(true).includes('ready');
+      }, undefined, { polling: 'raf' });
+      firstFrames.push(performance.now() - t0);
+    }
+
+    // Key to echo, timed inside the page: the key goes out on the page's socket; the echo is in when
+    // xterm.js has parsed the output that brought it.
+    await page.waitForFunction(() => typeof window.flowerSend === 'function');
+    const times = await page.evaluate(async (count) => {
+      const term = window.flowerTerm;
+      const result = [];
+      for (let i = 0; i < count; i++) {
+        const key = String.fromCharCode(97 + (i % 26));
+        const t0 = performance.now();
+        await new Promise((resolve) => {
+          const d = term.onWriteParsed(() => {
+            d.dispose();
+            resolve();
+          });
+          window.flowerSend({ t: 'input', data: key });
+        });
+        result.push(performance.now() - t0);
+        if (i % 100 === 99) window.flowerSend({ t: 'input', data: '\r' });
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      return result;
+    }, keys);
+    times.sort((a, b) => a - b);
+
+    // Idle: the web server with a dashboard and a run page open, nothing happening.
+    await sleep(3000);
+    const c0 = cpuOf(web.pid);
+    await sleep(idleS * 1000);
+    const cpu = cpuOf(web.pid) - c0;
+    return {
+      keys: { p50: percentile(times, 50), p99: percentile(times, 99), count: times.length },
+      firstFrameMs: [...firstFrames].sort((a, b) => a - b)[Math.floor(firstFrames.length / 2)],
+      idle: { cpu, seconds: idleS, percent: (cpu / idleS) * 100, rss: rssOf(web.pid).rss },
+    };
+  } catch (error) {
+    return { error: String(error.message ?? error).slice(0, 160) };
+  } finally {
+    await context?.close().catch(() => undefined);
+    if (web && web.exitCode === null) {
+      web.kill('SIGTERM');
+      await Promise.race([new Promise((r) => web.once('exit', r)), sleep(5000)]);
+    }
+    terminal.write('\u0004');
+    try {
+      process.kill(-terminal.pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
+    try {
+      terminal.kill('SIGKILL');
+    } catch {
+      // gone
+    }
+    endServers(runtime);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const [keys, idleS] = process.argv.slice(2).map(Number);
+  console.log(JSON.stringify(await webBench({ keys: keys || 200, idleS: idleS || 10 }), null, 1));
+}
