@@ -78,6 +78,7 @@ const LAYERS: ReadonlyArray<{ layer: string; paths: readonly string[] }> = [
   { layer: 'faces', paths: ['hosts/', 'tui/', 'demo/'] },
   { layer: 'server', paths: ['server/'] },
   { layer: 'client', paths: ['client/'] },
+  { layer: 'web', paths: ['web/'] },
   { layer: 'commands', paths: ['commands/'] },
   { layer: 'cli', paths: ['cli.ts', 'attach-main.ts', 'hook-client.ts'] },
 ];
