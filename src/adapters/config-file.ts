@@ -10,6 +10,7 @@ import { parseTokenCount } from '../core/policy.js';
 import { checkSeconds, type SecondsSetting } from '../core/seconds-value.js';
 import { ignoredLine, screenProjectConfig } from '../core/project-trust.js';
 import { isTrusted, readTrustFile, trustFilePath, trustKey } from './trust-store.js';
+import { printable } from '../core/run-list.js';
 
 export interface ConfigValues {
   window?: number;
@@ -92,9 +93,12 @@ function setValue(into: ConfigValues, key: ConfigKey, value: number | string | b
 export function parseConfigText(text: string, source: string): ConfigValues {
   let data: unknown;
   try {
-    data = JSON.parse(text) as unknown;
+    // a byte-order mark (some Windows editors write one) is not JSON, and not the person's mistake
+    data = JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
   } catch (error) {
-    throw new FlowerError(`${source}: not valid JSON (${error instanceof Error ? error.message : String(error)}); fix or remove the file`, EXIT.usage);
+    // what JSON.parse quotes of the file is shown visibly: an invisible character must not hide the problem
+    const why = printable(error instanceof Error ? error.message : String(error)).replace(/[\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    throw new FlowerError(`${source}: not valid JSON (${why}); fix or remove the file`, EXIT.usage);
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw new FlowerError(`${source}: expected a JSON object like {"window": "200k"}; fix or remove the file`, EXIT.usage);
@@ -156,6 +160,9 @@ export function userConfigPath(env: Readonly<Record<string, string | undefined>>
   return join(base, 'flower-pty', 'config.json');
 }
 
+/** `--workbench ''` would resolve to the project folder itself and scatter the lineage there */
+export const EMPTY_WORKBENCH = '--workbench needs a folder, got an empty value (it would put the lineage in the project folder itself): give a path such as --workbench .flower, or --no-workbench';
+
 export interface LoadedConfig {
   values: ConfigValues;
   /** the files that were looked at, in order of precedence (highest first) */
@@ -206,6 +213,9 @@ export function loadConfig(opts: {
   const files: string[] = [];
   const notes: string[] = [];
   let project: ConfigValues = {};
+  if (typeof opts.workbenchFlag === 'string' && opts.workbenchFlag.trim() === '') {
+    throw new FlowerError(EMPTY_WORKBENCH, EXIT.usage);
+  }
   if (opts.workbenchFlag !== false) {
     const named = opts.workbenchFlag ?? fromEnv.workbench ?? fromUser.workbench;
     const workbench = resolve(opts.cwd, named ?? '.flower');

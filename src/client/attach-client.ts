@@ -255,7 +255,7 @@ export function attachOutcome(result: AttachResult): { lines: string[]; exitCode
   const { run } = result;
   if (result.kind === 'detached') return { lines: [`detached from run ${run.id} (it goes on); attach again with flower-pty attach ${run.id}`], exitCode: EXIT.ok };
   if (result.kind === 'lost') {
-    return { lines: [`the run server ${run.id} is gone (pid ${run.pid} killed?); pick the lineage up with flower-pty --continue`], exitCode: EXIT.internal };
+    return { lines: [`the run server ${run.id} is gone (pid ${run.pid} killed?); pick the lineage up with flower-pty --continue`], exitCode: EXIT.serverLost };
   }
   const lines: string[] = [];
   if (result.message) lines.push(result.message);

@@ -16,6 +16,7 @@ import { openNotesStore } from '../adapters/notes-store.js';
 import { checkNotifyCommand } from '../adapters/notify-command.js';
 import { checkAppendTarget } from '../adapters/append-file.js';
 import { checkWorkbenchWritable } from '../adapters/workbench-check.js';
+import { EMPTY_WORKBENCH } from '../adapters/config-file.js';
 import { parsePrefix } from '../core/keymap.js';
 import { startRunServer } from '../server/start-server.js';
 import { attachTerminal, faceSize, plainDetachKey } from '../client/attach-client.js';
@@ -78,6 +79,9 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
     throw new FlowerError(
       `${refused} cannot be passed to claude: flower-pty starts every session fresh with its own session id; to pick up a lineage use flower-pty --continue`,
     );
+  }
+  if (typeof o.workbench === 'string' && o.workbench.trim() === '') {
+    throw new FlowerError(EMPTY_WORKBENCH);
   }
   const workbench = o.workbench === false ? null : resolve(cwd, typeof o.workbench === 'string' ? o.workbench : '.flower');
   if (workbench) {

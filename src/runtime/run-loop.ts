@@ -10,6 +10,7 @@ import { toHookEvent } from '../claude-code/run-hook.js';
 import stripAnsi from 'strip-ansi';
 import { createTitleFilter } from '../core/title-filter.js';
 import { oneLine } from '../core/one-line.js';
+import { cursorMovesAsWhitespace } from '../core/cursor-text.js';
 import type { RunEffect, RunEvent, RunState } from '../core/run-state.js';
 import type { Host } from '../hosts/host.js';
 import type { ChildHandle, Disposable, Ports, TranscriptFollow } from './ports.js';
@@ -259,9 +260,9 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
 
 // The last few non-empty lines a dying claude printed, without escapes, for a one-line message.
 function lastLines(output: string): string {
-  const lines = stripAnsi(output)
+  const lines = stripAnsi(cursorMovesAsWhitespace(output))
     .split(/[\r\n]+/)
-    .map((l) => l.trim())
+    .map((l) => l.trim().replace(/ {2,}/g, ' '))
     .filter((l) => l !== '');
   return oneLine(lines.slice(-3).join(' / '), 400);
 }

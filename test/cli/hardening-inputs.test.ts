@@ -3,7 +3,7 @@
 // 2^31-1 ms), a runaway brake set so high it never brakes.
 import t, { type Test } from 'tap';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, chmodSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, chmodSync, mkdirSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FLOWER_BIN } from '../helpers/flower-run.js';
@@ -56,4 +56,22 @@ t.test('a config file with a review past a day is refused, naming the file', asy
   mkdirSync(join(cwd, '.flower'));
   writeFileSync(join(cwd, '.flower', 'config.json'), '{"review": 1e308}');
   oneLine(t, flower(['--claude', fakeClaude, 'go'], { cwd }), 2, /config\.json: "review" expects a number of seconds from 0 to 86400/);
+});
+
+t.test("--workbench '' is refused: it would put the lineage in the project folder itself", async (t) => {
+  const r = flower(['--claude', fakeClaude, '--workbench', '', 'go']);
+  oneLine(t, r, 2, /--workbench needs a folder, got an empty value .*--no-workbench/);
+  t.notOk(existsSync(join(r.cwd, 'notes')) || existsSync(join(r.cwd, 'manifest.json')), 'nothing written in the project folder');
+  oneLine(t, flower(['--claude', fakeClaude, '--workbench', '  ', 'go']), 2, /--workbench needs a folder, got an empty value/);
+});
+
+t.test('a config file with a byte-order mark is read; a bad one shows what it holds visibly', async (t) => {
+  const cwd = mkdtempSync(join(tmpdir(), 'flower-hard-bom-'));
+  mkdirSync(join(cwd, '.flower'));
+  writeFileSync(join(cwd, '.flower', 'config.json'), '\uFEFF{"review": 1e308}');
+  oneLine(t, flower(['--claude', fakeClaude, 'go'], { cwd }), 2, /config\.json: "review" expects a number of seconds from 0 to 86400/);
+  writeFileSync(join(cwd, '.flower', 'config.json'), '{"review":\u200b 3}');
+  const r = flower(['--claude', fakeClaude, 'go'], { cwd });
+  oneLine(t, r, 2, /config\.json: not valid JSON \(.*\\u200b.*\); fix or remove the file/);
+  t.notMatch(r.err, /[\u200b\ufeff]/, 'no invisible character in the line');
 });

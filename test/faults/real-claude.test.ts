@@ -50,7 +50,7 @@ t.test('the run server SIGKILLed: the real claude notices its pty closed and exi
   const pid = claudePid(f);
   t.ok(alive(pid));
   process.kill(serverOf(f), 'SIGKILL');
-  t.equal((await f.run.exited).exitCode, 1, 'the attached terminal leaves too');
+  t.equal((await f.run.exited).exitCode, 9, 'the attached terminal leaves too, saying the server died (exit 9)');
   await f.run.waitFor(() => !alive(pid), 15_000, 'claude to exit').catch(() => undefined);
   t.notOk(alive(pid), 'no orphaned claude');
 });
