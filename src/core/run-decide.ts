@@ -12,7 +12,7 @@ import { isOverflowText } from './overflow.js';
 import { statusLine } from './status-text.js';
 import { runView, nextWake, continueAt, machineWaitsOnEvent } from './run-view.js';
 import { notifyEventOf } from './notify-policy.js';
-import { applyScopeChanges, EMPTY_SCOPE } from './session-scope.js';
+import { afterClear, applyScopeChanges, EMPTY_SCOPE } from './session-scope.js';
 import type { RunEventName, RunEventFields, RunEventOf } from './run-events.js';
 import type { HookEvent } from './hook-event.js';
 import type { GenerationFacts, RunEffect, RunEmit, RunEvent, RunState } from './run-state.js';
@@ -449,6 +449,7 @@ function onHook(o: Out, id: number, hook: HookEvent, now: number): void {
     if (hook.sessionId && hook.sessionId !== g.sessionId) {
       // /clear: a new id and a new file in the same process; follow it.
       o.emit('session-changed', { generation: g.n, from: g.sessionId, to: hook.sessionId, source: hook.source });
+      o.gen({ scope: afterClear(g.scope) });
       o.gen({ sessionId: hook.sessionId, lastText: null });
       if (hook.transcriptPath) {
         o.gen({ transcriptPath: hook.transcriptPath });

@@ -322,3 +322,25 @@ t.test("the session's own state, read off its transcript, is in the document's f
   t.match(first, /cannot be carried over[^\n]*\n {2}- monitor "tail -f \/dev\/null" \(watch the log\)\n {2}- background shell "sleep 600"/);
   t.ok(first.indexOf('Before you go on') < first.indexOf('The handoff document:'), 'the re-arming comes before the document');
 });
+
+t.test('/clear empties the task list it carries; the crons of the same process stay', async (t) => {
+  const use = (id: string, name: string, input: unknown) => ({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id, name, input }] } });
+  const result = (id: string, toolUseResult: unknown) => ({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] }, toolUseResult });
+  const w = startWorld();
+  const sid = await started(w);
+  w.append(sid, [
+    prompt('build the thing'),
+    use('a', 'TaskCreate', { subject: 'Old task', description: 'd' }), result('a', { task: { id: '1', subject: 'Old task', description: 'd' } }),
+    use('b', 'CronCreate', { cron: '*/5 * * * *', prompt: 'look', recurring: true }), result('b', { id: 'c1', humanSchedule: 'Every 5 minutes', recurring: true, durable: false }),
+  ]);
+  await w.hook('SessionStart', { session_id: 'cleared-1', source: 'clear', transcript_path: '/config/projects/-p/cleared-1.jsonl' });
+  await settle(); // the new transcript is followed
+  w.append('cleared-1', [prompt('after the clear'), response(155_000, 'crossed')]);
+  t.equal(block(await w.hook('Stop', { session_id: 'cleared-1', last_assistant_message: 'crossed' }))?.decision, 'block');
+  w.append('cleared-1', [response(160_000, COMPLETE_DOC)]);
+  await w.hook('Stop', { session_id: 'cleared-1', last_assistant_message: COMPLETE_DOC });
+  await settle();
+  const frozen = w.documents.get('/p/.flower/notes/doc.md') ?? '';
+  t.notMatch(frozen, /Old task/, 'the task list went with /clear');
+  t.match(frozen, /\n- session cron \*\/5 \* \* \* \* \(Every 5 minutes\), recurring, prompt "look"; the successor creates it again/);
+});
