@@ -1,6 +1,8 @@
 // One connection to the run server, seen from the server: frames in through the bounded reader,
 // frames out with a bound on what may wait for a slow client. A client that sends garbage, a huge
-// frame, or hangs up mid-frame is closed alone; one that falls too far behind is dropped alone.
+// frame, or hangs up mid-frame is closed alone; one that falls too far behind is dropped alone; one
+// that leaves a frame unfinished is closed after 30 s, or at once when all unfinished frames together
+// pass their cap.
 // A client whose terminal the server draws itself (direct) gets its face messages drawn there,
 // and its terminal is given back before its last frame goes and whenever it goes away.
 
@@ -12,6 +14,23 @@ import { MAX_TERMINAL_BACKLOG } from '../adapters/client-terminal.js';
 // What may sit unsent for one client before it is dropped: several full repaints, far more than a
 // terminal that keeps up ever needs; a stopped one (^S, a frozen ssh) must not grow the server.
 export const MAX_PENDING_BYTES = 32 * 1024 * 1024;
+
+// A frame begun and then left unfinished: the hook channel's bound (30 s without a byte), and a cap on
+// what all the unfinished frames of one server may hold together. Each frame may be 8 MiB: 150 clients
+// sending most of one and hanging took a server to 1.27 GB. The client that pushes past the cap is closed.
+export const PARTIAL_FRAME_IDLE_MS = 30_000;
+export const MAX_PARTIAL_BYTES_TOTAL = 64 * 1024 * 1024;
+
+/** what all of one server's connections hold in unfinished frames, shared by their links */
+export interface PartialFrameBudget {
+  held: number;
+  readonly limit: number;
+  readonly idleMs: number;
+}
+
+export function createPartialFrameBudget(limit = MAX_PARTIAL_BYTES_TOTAL, idleMs = PARTIAL_FRAME_IDLE_MS): PartialFrameBudget {
+  return { held: 0, limit, idleMs };
+}
 
 export interface ClientLink {
   readonly role: 'attach' | 'query' | null;
@@ -32,7 +51,11 @@ export interface ClientLink {
   goLive(welcome: Buffer, first: ServerMessage[]): void;
 }
 
-export function openClientLink(socket: Socket, handlers: { onMessage: (link: ClientLink, message: ClientMessage) => void; onClose: (link: ClientLink) => void }): ClientLink {
+export function openClientLink(
+  socket: Socket,
+  handlers: { onMessage: (link: ClientLink, message: ClientMessage) => void; onClose: (link: ClientLink) => void },
+  budget: PartialFrameBudget = createPartialFrameBudget(),
+): ClientLink {
   let role: ClientLink['role'] = null;
   let live = false;
   let closed = false;
@@ -111,7 +134,30 @@ export function openClientLink(socket: Socket, handlers: { onMessage: (link: Cli
     },
     onError: () => socket.destroy(),
   });
-  socket.on('data', (chunk: Buffer) => reader.push(chunk));
+  // This connection's share of the budget, and the timer on a frame it began and did not finish.
+  let partial = 0;
+  let idle: NodeJS.Timeout | null = null;
+  const account = (now: number): void => {
+    budget.held += now - partial;
+    partial = now;
+    if (idle) clearTimeout(idle);
+    idle = null;
+    if (now > 0) {
+      idle = setTimeout(() => {
+        account(0);
+        socket.destroy();
+      }, budget.idleMs);
+      idle.unref();
+    }
+  };
+  socket.on('data', (chunk: Buffer) => {
+    reader.push(chunk);
+    account(closed || socket.destroyed ? 0 : reader.pending());
+    if (budget.held > budget.limit) {
+      account(0);
+      socket.destroy(); // the one that pushed the total past the cap goes; the others keep their frames
+    }
+  });
   socket.on('end', () => {
     reader.end();
     socket.end();
@@ -119,6 +165,7 @@ export function openClientLink(socket: Socket, handlers: { onMessage: (link: Cli
   // A reset or a broken pipe is how such a client leaves: nothing to report.
   socket.on('error', () => undefined);
   socket.on('close', () => {
+    account(0);
     closed = true;
     held = [];
     // A client killed or cut off: its terminal is given back all the same (it may be a shell's again).

@@ -16,7 +16,7 @@ import { openTerminalFace, type TerminalFace } from './terminal-face.js';
 import { openFastRelay } from '../adapters/fast-relay.js';
 import { envSwitch } from '../adapters/config-file.js';
 import { createServerHost } from './server-host.js';
-import { openClientLink, type ClientLink } from './client-link.js';
+import { createPartialFrameBudget, openClientLink, type ClientLink } from './client-link.js';
 import { readRunSpec, type RunSpec } from './run-spec.js';
 import { serverLogPath, removeIfEmpty } from './start-server.js';
 import { openSocketDir, listenPrivate, socketPath as socketPathOf } from './socket-dir.js';
@@ -205,6 +205,7 @@ async function start(spec: RunSpec): Promise<Started> {
     if (host.latest.document) first.push({ t: 'document', path: host.latest.document.path, text: host.latest.document.text });
     client.goLive(welcome, first);
   }
+  const partialFrames = createPartialFrameBudget();
   const server: Server = createServer((socket: Socket) => {
     const client = openClientLink(socket, {
       onMessage,
@@ -213,7 +214,7 @@ async function start(spec: RunSpec): Promise<Started> {
         watchers.delete(link);
         if (latest === link) latest = null; // the size stays as it was (tmux: the last size is kept)
       },
-    });
+    }, partialFrames);
     clients.add(client);
   });
   let socketPath: string;

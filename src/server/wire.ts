@@ -110,6 +110,8 @@ export interface FrameReader {
   push(chunk: Buffer): void;
   /** the peer hung up: a partial frame left over is an error (reported once, like any other) */
   end(): void;
+  /** bytes held of a frame not yet whole (0 between frames): what the owner bounds in time and in total */
+  pending(): number;
 }
 
 // Incremental reader: push chunks, get whole messages. Throws nothing: a frame over maxBytes, bytes that
@@ -201,6 +203,9 @@ export function createFrameReader<M>(opts: FrameReaderOptions<M>): FrameReader {
       if (stopped) return;
       stopped = true;
       if (buffered > 0) fail(`the peer hung up in the middle of a frame (${buffered} bytes left over)`);
+    },
+    pending(): number {
+      return buffered;
     },
   };
 }
