@@ -44,6 +44,21 @@ t.test('dashboard, run page, keys, compose, allow and deny, with input allowed; 
 
   const web = await startWeb(t, { runtime: f.runtime, args: ['--allow-input'] });
   const context = await openBrowser(t);
+  await context.grantPermissions(['notifications'], { origin: web.base });
+  // The browser's notifications, recorded as the page makes them (headless Chromium shows none).
+  await context.addInitScript(() => {
+    const notes: string[] = [];
+    (window as unknown as { __notes: string[] }).__notes = notes;
+    const Real = window.Notification;
+    class Recorded extends Real {
+      constructor(title: string, options?: NotificationOptions) {
+        super(title, options);
+        notes.push(`${title}: ${options?.body ?? ''}`);
+      }
+    }
+    Object.defineProperty(Recorded, 'permission', { get: () => Real.permission });
+    window.Notification = Recorded as typeof Notification;
+  });
   const dashboard = await context.newPage();
   const errors: string[] = [];
   dashboard.on('pageerror', (e) => errors.push(String(e)));
@@ -90,6 +105,8 @@ t.test('dashboard, run page, keys, compose, allow and deny, with input allowed; 
   await phone.locator('#compose button[type="submit"]').click();
   await phone.locator('#permission').waitFor({ state: 'visible', timeout: 60_000 });
   t.match(await phone.locator('#permtext').textContent(), /Bash touch y/);
+  await phone.waitForFunction(() => (window as unknown as { __notes: string[] }).__notes.some((n) => /waiting for your permission: Bash touch y/.test(n)), undefined, { timeout: 15_000 });
+  t.pass('the open page told the person with a browser notification');
   await phone.locator('#deny').click();
   await phone.locator('#permission').waitFor({ state: 'hidden', timeout: 30_000 });
   await f.run.waitFor(async () => looksReady(await f.run.screenText()), 30_000, 'claude idle after the refusal');

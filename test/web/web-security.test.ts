@@ -131,3 +131,36 @@ t.test('a non-loopback bind is refused without TLS or --behind-proxy', async (t)
   t.equal(bad.status, 2);
   t.match(bad.stderr, /--listen expects HOST:PORT/);
 });
+
+t.test('-d: in the background, the URL printed, a log written, a second one refused; a QR code on a terminal', async (t) => {
+  const runtime = runtimeDir(mkdtempSync(join(tmpdir(), 'flower-web-')));
+  const env = { ...process.env, XDG_RUNTIME_DIR: runtime };
+  const dir = join(runtime, 'flower-pty', 'web');
+  t.teardown(() => {
+    try {
+      process.kill((JSON.parse(readFileSync(join(dir, 'server.json'), 'utf8')) as { pid: number }).pid, 'SIGTERM');
+    } catch {
+      // not started, or gone
+    }
+  });
+  const first = spawnSync(process.execPath, [FLOWER_BIN, 'web', '-d', '--listen', '127.0.0.1:0'], { env, encoding: 'utf8', timeout: 30_000 });
+  t.equal(first.status, 0, first.stderr);
+  t.match(first.stdout.trim(), /^http:\/\/127\.0\.0\.1:\d+\/login#[\w-]{43}$/, 'the login URL alone on stdout');
+  t.match(first.stderr, /runs in the background \(pid (\d+)\); its log: .*web\.log/);
+  const pid = Number(/pid (\d+)/.exec(first.stderr)![1]);
+  const state = JSON.parse(readFileSync(join(dir, 'server.json'), 'utf8')) as { pid: number; url: string };
+  t.equal(state.pid, pid, 'the background server holds the claim');
+  t.match(readFileSync(join(dir, 'web.log'), 'utf8'), /listening on http:\/\/127\.0\.0\.1:\d+ \(read-only\)/, 'a log is written');
+  const second = spawnSync(process.execPath, [FLOWER_BIN, 'web', '-d'], { env, encoding: 'utf8', timeout: 30_000 });
+  t.equal(second.status, 2, 'a second one for the same user is refused');
+  t.match(second.stderr, new RegExp(`already running \\(pid ${pid}`));
+  // --login on a terminal: the URL, then a QR code of it in block characters.
+  const { spawn } = await import('@lydell/node-pty');
+  const pty = spawn(process.execPath, [FLOWER_BIN, 'web', '--login'], { cols: 120, rows: 60, env: env as Record<string, string> });
+  let shown = '';
+  pty.onData((d) => (shown += d));
+  await new Promise((r) => pty.onExit(r));
+  t.match(shown, /^http:\/\/127\.0\.0\.1:\d+\/login#[\w-]{43}\r?\n/, 'the URL on the first line');
+  t.ok((shown.match(/[█▀▄]/g) ?? []).length > 200, 'a QR code below it');
+  process.kill(pid, 'SIGTERM');
+});
