@@ -133,7 +133,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
         clock: wallClock,
         log: opts.log,
         alert: terminalAlert(opts.notify),
-        tell: (event) => void notifier?.notify(event),
+        tell: (event, now) => void notifier?.notify(event, now),
         gitFacts: () => readGitFacts({ cwd: opts.cwd, env: opts.env }),
       },
       host,

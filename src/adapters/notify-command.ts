@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { EXIT, FlowerError } from '../errors.js';
-import { decideNotify, notifyEnv, DEFAULT_NOTIFY_WINDOW_MS, INITIAL_NOTIFY_STATE, NOTIFY_ENV_KEYS } from '../core/notify-policy.js';
+import { decideNotify, notifyEnv, INITIAL_NOTIFY_STATE, NOTIFY_ENV_KEYS } from '../core/notify-policy.js';
 import type { NotifyEvent, NotifyRun, NotifyState } from '../core/notify-policy.js';
 
 export const DEFAULT_NOTIFY_TIMEOUT_MS = 15_000;
@@ -23,12 +23,12 @@ export interface NotifierOptions extends NotifyRun {
   timeoutMs?: number;
   maxRunning?: number;
   windowMs?: number;
-  now?: () => number;
 }
 
 export interface Notifier {
-  /** decide and, if due, start the command; returns at once. True when a command was started. */
-  notify(event: NotifyEvent): boolean;
+  /** decide (core/notify-policy.ts, at `now` on the run's clock) and, if due, start the command; returns at
+   * once. True when a command was started. */
+  notify(event: NotifyEvent, now: number): boolean;
   /** how many commands are still running */
   running(): number;
   /** resolves when every running command has ended (or was killed), or after `ms` */
@@ -69,7 +69,6 @@ export function createNotifier(opts: NotifierOptions): Notifier {
   const command = checkNotifyCommand(opts.command);
   const timeoutMs = opts.timeoutMs ?? DEFAULT_NOTIFY_TIMEOUT_MS;
   const maxRunning = opts.maxRunning ?? DEFAULT_NOTIFY_MAX_RUNNING;
-  const now = opts.now ?? Date.now;
   let state: NotifyState = INITIAL_NOTIFY_STATE;
   const live = new Set<Promise<void>>();
   const baseEnv = Object.fromEntries(Object.entries(opts.env).filter(([key]) => !(NOTIFY_ENV_KEYS as readonly string[]).includes(key)));
@@ -120,8 +119,8 @@ export function createNotifier(opts: NotifierOptions): Notifier {
   }
 
   return {
-    notify(event) {
-      const decision = decideNotify(state, event, now(), opts.windowMs ?? DEFAULT_NOTIFY_WINDOW_MS);
+    notify(event, now) {
+      const decision = decideNotify(state, event, now, opts.windowMs);
       state = decision.state;
       if (!decision.send) return false;
       if (live.size >= maxRunning) {

@@ -100,7 +100,8 @@ export interface Ports {
   /** bell and desktop notification, or nothing */
   alert(title: string, body: string): void;
   /** the --notify-command (rate-limited there), or nothing */
-  tell(event: NotifyEvent): void;
+  /** `now`: the run's clock, which the rate limit counts on */
+  tell(event: NotifyEvent, now: number): void;
   /** the git work tree's HEAD and changed files, or null outside one */
   gitFacts(): Promise<GitFacts | null>;
 }

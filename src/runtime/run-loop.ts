@@ -3,6 +3,7 @@
 // through the ports. An effect's result, and its failure, comes back as an event: nothing here
 // decides, and nothing can leave the run waiting on an effect that silently failed.
 
+import { enterDueAt, KILL_GRACE_MS } from '../core/child-timing.js';
 import { randomUUID } from 'node:crypto';
 
 import { decide } from '../core/run-decide.js';
@@ -87,7 +88,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
         ports.alert(effect.title, effect.body);
         return;
       case 'tell-person':
-        ports.tell(effect.event);
+        ports.tell(effect.event, now());
         return;
       case 'log':
         ports.log(effect.line);
@@ -141,7 +142,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
         return;
       case 'end-child':
         // Not awaited: the exit arrives as an event, and hook answers must not queue behind it.
-        if (child && !child.handle.exited) void child.handle.terminate(5_000);
+        if (child && !child.handle.exited) void child.handle.terminate(KILL_GRACE_MS);
         return;
       case 'type-into-child':
         await typeIntoChild(effect.request, effect.line);
@@ -210,8 +211,8 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
     const target = child.handle;
     const file = request === '' ? '' : await ports.child.writeRequest(child.generation, request);
     target.write(line.replace('{file}', file));
-    // Enter as its own write, a moment later: bytes right after a burst can be taken as part of a paste.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Enter as its own write, a moment later (core/child-timing.ts), on the run's clock: a fake one in tests.
+    await new Promise<void>((resolve) => void ports.clock.wakeAt(enterDueAt(now()), resolve));
     if (!target.exited) target.write('\r');
   }
 
@@ -221,7 +222,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
     watch?.dispose();
     for (const resolve of pendingHooks.values()) resolve('');
     pendingHooks.clear();
-    if (child && !child.handle.exited) await child.handle.terminate(5_000);
+    if (child && !child.handle.exited) await child.handle.terminate(KILL_GRACE_MS);
     child?.tail?.dispose();
     await ports.lineage.flush();
     finish(message ? { exitCode, message } : { exitCode });

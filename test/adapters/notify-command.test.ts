@@ -35,7 +35,7 @@ t.test('a hostile message and document reach the command as data, never as code'
   // The command uses the variables the way the README shows: quoted, expanded by the shell at run time.
   const command = `printf '%s|%s|%s|%s|%s' "$FLOWER_PTY_EVENT" "$FLOWER_PTY_MESSAGE" "$FLOWER_PTY_DOCUMENT" "$FLOWER_PTY_RUN" "$FLOWER_PTY_CWD" > out.txt`;
   const notifier = createNotifier(options(dir, command, lines));
-  tt.equal(notifier.notify({ name: 'review', document: hostile }), true);
+  tt.equal(notifier.notify({ name: 'review', document: hostile }, 0), true);
   await notifier.drain(20_000);
   tt.equal(notifier.running(), 0);
   const out = readFileSync(join(dir, 'out.txt'), 'utf8');
@@ -52,7 +52,7 @@ t.test('a hostile message and document reach the command as data, never as code'
 t.test('an inherited FLOWER_PTY_DOCUMENT never reaches an event that has none', async (tt) => {
   const dir = tempDir(tt);
   const notifier = createNotifier(options(dir, `printf '%s' "\${FLOWER_PTY_DOCUMENT-unset}" > doc.txt`, [], { env: { PATH: process.env.PATH, FLOWER_PTY_DOCUMENT: '/stale.md' } }));
-  notifier.notify({ name: 'idle' });
+  notifier.notify({ name: 'idle' }, 0);
   await notifier.drain(20_000);
   tt.equal(readFileSync(join(dir, 'doc.txt'), 'utf8'), 'unset');
 });
@@ -61,7 +61,7 @@ t.test('the command text is run exactly as written (a pipeline, a redirect)', as
   const dir = tempDir(tt);
   const lines: string[] = [];
   const notifier = createNotifier(options(dir, `echo "$FLOWER_PTY_EVENT" | tr a-z A-Z > upper.txt; echo to-stderr >&2; exit 3`, lines));
-  notifier.notify({ name: 'idle' });
+  notifier.notify({ name: 'idle' }, 0);
   await notifier.drain(20_000);
   tt.equal(readFileSync(join(dir, 'upper.txt'), 'utf8'), 'IDLE\n');
   tt.same(lines, ['notify-command (idle): exit 3', 'notify-command (idle) stderr: to-stderr']);
@@ -73,7 +73,7 @@ t.test('a hanging command is killed with its whole group at the time limit, with
   // A grandchild that would outlive the shell: killing the group must take it too.
   const notifier = createNotifier(options(dir, `sleep 60 & echo $! > child.pid; echo started; sleep 60`, lines, { timeoutMs: 500 }));
   const before = Date.now();
-  tt.equal(notifier.notify({ name: 'crash-stop', reason: 'x' }), true);
+  tt.equal(notifier.notify({ name: 'crash-stop', reason: 'x' }, 0), true);
   tt.ok(Date.now() - before < 200, 'notify() returned at once');
   tt.equal(notifier.running(), 1);
   await until(() => existsSync(join(dir, 'child.pid')) && readFileSync(join(dir, 'child.pid'), 'utf8').trim() !== '', 20_000, 'the grandchild pid');
@@ -97,15 +97,15 @@ t.test('repeats are rate-limited through the policy', async (tt) => {
   const dir = tempDir(tt);
   const lines: string[] = [];
   let now = 0;
-  const notifier = createNotifier(options(dir, `echo "$FLOWER_PTY_EVENT" >> events.txt`, lines, { windowMs: 60_000, now: () => now }));
-  tt.equal(notifier.notify({ name: 'idle' }), true);
+  const notifier = createNotifier(options(dir, `echo "$FLOWER_PTY_EVENT" >> events.txt`, lines, { windowMs: 60_000 }));
+  tt.equal(notifier.notify({ name: 'idle' }, now), true);
   await notifier.drain(20_000);
   now = 30_000;
-  tt.equal(notifier.notify({ name: 'idle' }), false, 'a repeat inside the window');
-  tt.equal(notifier.notify({ name: 'parked', resetsAtMs: null }), true, 'another event');
+  tt.equal(notifier.notify({ name: 'idle' }, now), false, 'a repeat inside the window');
+  tt.equal(notifier.notify({ name: 'parked', resetsAtMs: null }, now), true, 'another event');
   await notifier.drain(20_000);
   now = 61_000;
-  tt.equal(notifier.notify({ name: 'idle' }), true, 'after the window');
+  tt.equal(notifier.notify({ name: 'idle' }, now), true, 'after the window');
   await notifier.drain(20_000);
   tt.equal(readFileSync(join(dir, 'events.txt'), 'utf8'), 'idle\nparked\nidle\n');
 });
@@ -114,9 +114,9 @@ t.test('output reaches the log bounded, and at most maxRunning commands run at o
   const dir = tempDir(tt);
   const lines: string[] = [];
   const notifier = createNotifier(options(dir, `head -c 100000 /dev/zero | tr '\\0' x; sleep 30`, lines, { timeoutMs: 3_000, maxRunning: 2 }));
-  tt.equal(notifier.notify({ name: 'brake', reason: 'a' }), true);
-  tt.equal(notifier.notify({ name: 'brake', reason: 'b' }), true);
-  tt.equal(notifier.notify({ name: 'brake', reason: 'c' }), false, 'a third is dropped while two run');
+  tt.equal(notifier.notify({ name: 'brake', reason: 'a' }, 0), true);
+  tt.equal(notifier.notify({ name: 'brake', reason: 'b' }, 0), true);
+  tt.equal(notifier.notify({ name: 'brake', reason: 'c' }, 0), false, 'a third is dropped while two run');
   tt.match(lines[0], /notify-command \(brake\): dropped, 2 earlier commands are still running/);
   await notifier.drain(30_000);
   const stdout = lines.filter((l) => l.startsWith('notify-command (brake) stdout: '));

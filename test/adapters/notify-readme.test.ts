@@ -35,7 +35,7 @@ t.test('each example passes the message to its program as one intact argument', 
     rmSync(join(dir, 'argv'), { force: true });
     const lines: string[] = [];
     const notifier = createNotifier({ command, run: 'work', cwd: dir, env: { PATH: `${dir}:/usr/bin:/bin` }, log: (l) => lines.push(l) });
-    notifier.notify({ name: 'crash-stop', reason: hostile });
+    notifier.notify({ name: 'crash-stop', reason: hostile }, 0);
     await notifier.drain(20_000);
     tt.same(lines, ['notify-command (crash-stop): exit 0'], `${command}: ran cleanly`);
     const argv = readFileSync(join(dir, 'argv'), 'utf8').split('\0');

@@ -1,6 +1,7 @@
 // The runtime on fake ports and a fake clock, no processes: whole lineages, the Stop race, hooks
 // that never come, usage limits, permission waits, failed spawns and early deaths, in milliseconds.
 import t from 'tap';
+import { ENTER_AFTER_TYPING_MS } from '../../src/core/child-timing.js';
 import { startWorld, settle, response, prompt, turnEnd, COMPLETE_DOC, type World } from './fake-ports.js';
 
 const block = (out: string) => (out === '' ? null : (JSON.parse(out) as { decision: string; reason: string }));
@@ -69,7 +70,8 @@ t.test('the Stop race, response never seen: the hook is answered after the bound
   // The crossing shows up only now, with claude idle: nobody will make a boundary, so the request is typed.
   w.append(sid, [response(153_000, 'late row')]);
   await settle();
-  await new Promise((r) => setTimeout(r, 400));
+  await settle();
+  await w.clock.advance(ENTER_AFTER_TYPING_MS); // Enter goes on the run's clock, never after a real sleep
   t.equal(w.requests.length, 1, 'the request went to a file');
   t.match(w.requests[0], /Doing/);
   t.match(w.child().written.join(''), /flower-pty: your context window is nearly full\. Read the file \/p\/\.flower\/notes\/handoff-request-1\.md/);
@@ -85,7 +87,8 @@ t.test('no hook ever arrives: said once, and the handoff is typed at the idle pr
   await w.clock.advance(5_000);
   t.ok(w.events.some((e) => e.name === 'hooks-missing'), 'noticed within seconds of a turn end with no Stop hook');
   t.equal(w.events.filter((e) => e.name === 'hooks-missing').length, 1, 'said once');
-  await new Promise((r) => setTimeout(r, 400));
+  await settle();
+  await w.clock.advance(ENTER_AFTER_TYPING_MS); // Enter goes on the run's clock, never after a real sleep
   t.equal(w.requests.length, 1, 'the request was typed');
   t.match(w.views.at(-1)?.attention, /no hooks/);
   w.append(sid, [prompt('flower-pty: your context window is nearly full. Read the file x'), response(160_000, COMPLETE_DOC), turnEnd()]);
@@ -126,7 +129,8 @@ t.test('an API-key session parked on a limit is continued once after the back-of
   await w.clock.advance(59_000);
   t.equal(w.child().written.length, 0);
   await w.clock.advance(2_000);
-  await new Promise((r) => setTimeout(r, 400));
+  await settle();
+  await w.clock.advance(ENTER_AFTER_TYPING_MS); // Enter goes on the run's clock, never after a real sleep
   t.same(w.child().written, ['continue', '\r'], 'typed once');
   await w.clock.advance(600_000);
   t.equal(w.child().written.length, 2, 'only once');
