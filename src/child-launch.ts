@@ -64,14 +64,34 @@ export function launchEnv(input: LaunchInput): Record<string, string> {
   return buildChildEnv(input.baseEnv, set, remove);
 }
 
-// A prompt too long for one argument goes through a file the short prompt points to.
+// A prompt too long for one argument goes through a file the short prompt points to (generation 1's
+// prompt: the person's own, already on flower-pty's command line).
 export function promptArgument(prompt: string, overflowPath: string): { arg: string; spill: boolean } {
   if (new TextEncoder().encode(prompt).length <= MAX_PROMPT_ARG_BYTES) return { arg: prompt, spill: false };
-  return {
-    arg:
-      `You are TAKING OVER an ongoing task from a previous session that ran out of context. ` +
-      `Its handoff document is too long to pass inline: read the file ${overflowPath} now, in full, ` +
-      `and continue the work from its "Next" section. Do not ask anyone for context.`,
-    spill: true,
-  };
+  return { arg: readFileArgument(overflowPath), spill: true };
+}
+
+function readFileArgument(path: string): string {
+  return (
+    `You are TAKING OVER an ongoing task from a previous session that ran out of context. ` +
+    `Its handoff document is too long to pass inline: read the file ${path} now, in full, ` +
+    `and continue the work from its "Next" section. Do not ask anyone for context.`
+  );
+}
+
+// A successor's positional prompt. /proc/<pid>/cmdline is readable by every local user, so the document
+// (and the project and transcript paths in it) never goes there: `viaHook`, the first UserPromptSubmit hook
+// hands the whole first prompt to the model as context; else the model reads it from `file`, a 0600 file
+// in the run's private folder. The file is named in both cases when there is one (a hook that did not run).
+export function successorArgument(o: { file: string | null; viaHook: boolean }): string {
+  if (!o.viaHook) {
+    if (o.file === null) throw new Error('a successor prompt needs the hook or a file');
+    return readFileArgument(o.file);
+  }
+  return (
+    `You are TAKING OVER an ongoing task from a previous session that ran out of context. ` +
+    `flower-pty gives you its handoff document, and what to do with it, as the context of this message.` +
+    (o.file !== null ? ` If that context is missing, read the file ${o.file} now, in full, instead.` : '') +
+    ` Do not ask anyone for context.`
+  );
 }

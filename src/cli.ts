@@ -311,7 +311,7 @@ export async function run(argv: string[]): Promise<number> {
     )
     .example(EXAMPLES)
     .epilog(
-      'Exit codes: 0 done · 1 internal error · 2 bad usage · 3 runaway brake · 4 claude kept crashing · 5 claude not found or too old · 6 doctor found a problem · 7 kill: the run did not end · 9 the run server died without a word (killed) · 130 interrupted.\n' +
+      'Exit codes: 0 done · 1 internal error · 2 bad usage · 3 runaway brake · 4 claude kept crashing · 5 claude not found or too old · 6 doctor found a problem · 7 kill: the run did not end · 8 a file could not be written (a full disk) · 9 the run server died without a word (killed) · 130 interrupted.\n' +
         'Split view keys: the prefix C-] (change with FLOWER_PTY_PREFIX), then Tab focus · j/k/PgUp/PgDn scroll the document · e edit it in $EDITOR · h hand off now · p hold/release the successor · z hide/show the document · d detach · q quit · ? help · C-] C-] sends C-].\n' +
         'Files: <workbench>/notes/交接-<step>.md (the current document, edit it freely), <workbench>/notes/archive/交接/ (earlier ones), <workbench>/manifest.json.\n' +
         'Config: flags win over FLOWER_PTY_* variables (FLOWER_PTY_WINDOW, _HEADROOM, _REVIEW, _STEP, _WORKBENCH, ...), then <workbench>/config.json, then $XDG_CONFIG_HOME/flower-pty/config.json.',

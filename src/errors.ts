@@ -10,6 +10,7 @@ export const EXIT = {
   claudeMissing: 5, // no usable claude: not found, or older than the minimum release (src/claude-code/release.ts)
   doctor: 6, // flower-pty doctor found a FAIL
   notEnded: 7, // `flower-pty kill`: the run did not end when asked
+  writeFailed: 8, // a file the run needed could not be written (a full disk, a read-only folder): the line names it
   serverLost: 9, // the run server died without a word (SIGKILL, the OOM killer): the client could not learn why
   interrupted: 130, // stopped by a signal
 } as const;

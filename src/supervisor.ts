@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { createRun, RUN_DEFAULTS } from './core/run-state.js';
 import type { Manifest } from './core/manifest.js';
 import type { Release } from './claude-code/release.js';
-import { stopBlockCap } from './claude-code/limits.js';
+import { HOOK_CONTEXT_MAX_CHARS, stopBlockCap } from './claude-code/limits.js';
 import { openHookChannel, type HookChannel } from './adapters/hook-channel.js';
 import { writeRunSettings, findUserStatusLine, defaultHookCommand } from './adapters/run-settings.js';
 import { startRunLoop, type RunLoop } from './runtime/run-loop.js';
@@ -94,6 +94,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
         quietMs: opts.quietMs,
         ...RUN_DEFAULTS,
         stopBlockCap: stopBlockCap(opts.env),
+        hookContextChars: HOOK_CONTEXT_MAX_CHARS,
         ...opts.timings,
       },
       new Date().toISOString(),
@@ -115,7 +116,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
     const child = realChildPort({
       claude: opts.claude, claudeArgs: opts.claudeArgs, cwd: opts.cwd, cwdReal, configDir, env: opts.env,
       handoff: opts.handoff, keepAutoCompact: opts.keepAutoCompact, settingsPath,
-      channel: channel ? { socketPath: channel.socketPath, token: channel.token } : null, userStatusLine, spillDir,
+      channel: channel ? { socketPath: channel.socketPath, token: channel.token } : null, userStatusLine, spillDir, privateDir: runDir,
       recordPrompts: opts.workbench !== null, relay: opts.relay ?? null,
     });
     // The notify command is told through its environment only, never blocks the run, and is rate-limited.

@@ -29,21 +29,33 @@ export async function readManifest(workbench: string): Promise<{ manifest: Manif
   return { manifest, problem, missing: false, malformed: problem === null ? null : `the manifest ${path} is malformed: ${problem}; fix that field or move the file away` };
 }
 
-// Writes are serialised: the newest state always lands last.
+// Writes are serialised: the newest state always lands last. Each write resolves with its failure in the
+// system's words (null once on disk), so the run can say at once that the lineage is not being saved.
 export function createManifestWriter(
   workbench: string,
   onError: (error: unknown) => void,
-): { write(m: Manifest): Promise<void>; flush(): Promise<void> } {
+): { write(m: Manifest): Promise<string | null>; flush(): Promise<string | null> } {
   // First, what a killed predecessor may have left half-written beside the manifest.
-  let chain: Promise<void> = removeStaleTemps(workbench).then(() => undefined, onError);
+  let chain: Promise<string | null> = removeStaleTemps(workbench).then(() => null, (error: unknown) => (onError(error), null));
   return {
     write(m) {
       const text = JSON.stringify(m, null, 2) + '\n';
-      chain = chain.then(() => writeFileAtomic(manifestPath(workbench), text)).catch(onError);
+      chain = chain.then(() => writeFileAtomic(manifestPath(workbench), text)).then(
+        () => null,
+        (error: unknown) => {
+          onError(error);
+          return errorWords(error);
+        },
+      );
       return chain;
     },
     flush() {
       return chain;
     },
   };
+}
+
+// "ENOSPC: no space left on device, write": Node's own message, without the "Error: " of String().
+export function errorWords(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -20,3 +20,9 @@ export function stopBlockCap(env: Readonly<Record<string, string | undefined>>):
   const n = Number(env[CLAUDE_ENV.stopHookBlockCap]);
   return Number.isSafeInteger(n) && n > 0 ? n : STOP_BLOCK_CAP_DEFAULT;
 }
+
+// A hook's additionalContext reaches the model whole only up to 10,000 characters: a longer one is saved to
+// a file and the model gets its path and a 2 KB preview (seen on 2.1.332: 9,000 characters arrive whole,
+// 10,100 do not). A successor's first prompt is carried by its UserPromptSubmit hook only below this,
+// with room to spare; a longer one goes through a private file the short positional prompt names.
+export const HOOK_CONTEXT_MAX_CHARS = 9_500;

@@ -80,7 +80,8 @@ export function seedSuccessor(input: {
   // The facts are flower-pty's, not the person's to lose by accident: a removed block comes back.
   const facts = input.frozen ? restoreSceneFacts(parsed.doc.scene, input.frozen.doc.scene) : { scene: parsed.doc.scene, restored: false };
   return {
-    prompt: successorPrompt({ ...parsed.doc, scene: facts.scene }, { ...(input.path ? { path: input.path } : {}), degraded, problems, rearm: input.carried ? rearmInstructions(input.carried) : null }),
+    // The path only when the file is there: a successor is never told a document is saved where there is none.
+    prompt: successorPrompt({ ...parsed.doc, scene: facts.scene }, { ...(input.path && input.onDisk !== null ? { path: input.path } : {}), degraded, problems, rearm: input.carried ? rearmInstructions(input.carried) : null }),
     seededText: text,
     missing: parsed.missing,
     humanEdit,

@@ -76,7 +76,7 @@ export type MachineInput =
   | { type: 'typed'; now: number }
   | { type: 'pre-compact'; now: number; trigger: 'auto' | 'manual' | 'other' }
   /** claude could not be started (binary gone, spawn error): `message` says why */
-  | { type: 'spawn-failed'; now: number; message: string }
+  | { type: 'spawn-failed'; now: number; message: string; exitCode?: number }
   | { type: 'overflow'; now: number; text: string }
   /** `early`: claude died in its first seconds before any turn; the message carries its last lines */
   | { type: 'child-exit'; now: number; code: number; signal?: number; early?: string }
@@ -343,7 +343,7 @@ export function transition(s: MachineState, input: MachineInput): Step {
       }
       return { state: s, effects: [PASS] };
     case 'spawn-failed':
-      return { state: { ...s, phase: 'stopped' }, effects: [{ type: 'stop', exitCode: 5, message: input.message }] };
+      return { state: { ...s, phase: 'stopped' }, effects: [{ type: 'stop', exitCode: input.exitCode ?? 5, message: input.message }] };
     case 'overflow':
       // The session can no longer run a turn: degrade at once (never a failed attempt).
       if (s.phase === 'working' || s.phase === 'writing') {

@@ -16,6 +16,8 @@ import { afterClear, applyScopeChanges, EMPTY_SCOPE } from './session-scope.js';
 import type { RunEventName, RunEventFields, RunEventOf } from './run-events.js';
 import type { HookEvent } from './hook-event.js';
 import type { GenerationFacts, RunEffect, RunEmit, RunEvent, RunState } from './run-state.js';
+import { troubleFields, troubleText, type WriteTrouble } from './write-trouble.js';
+import { oversizedSeed } from './seed-size.js';
 
 export interface Decision {
   state: RunState;
@@ -92,8 +94,11 @@ function route(o: Out, event: RunEvent): void {
       return onSpawned(o, event);
     case 'spawn-failed':
       o.emit('spawn-failed', { generation: event.generation, message: event.message });
-      feed(o, { type: 'spawn-failed', now: event.now, message: event.message });
+      feed(o, { type: 'spawn-failed', now: event.now, message: event.message, ...(event.exitCode !== undefined ? { exitCode: event.exitCode } : {}) });
       return;
+    case 'write-result':
+      if (event.error === null) return writeRecovered(o, event.what, event.path);
+      return writeFailed(o, { what: event.what, path: event.path, reason: event.error });
     case 'child-exit':
       return onChildExit(o, event);
     case 'transcript':
@@ -126,6 +131,10 @@ function route(o: Out, event: RunEvent): void {
     case 'command':
       if (event.command === 'force-handoff') {
         o.set({ note: 'handoff armed: it happens at the next message boundary (typed at once if claude is idle)' });
+      }
+      // Stopped mid-handoff: the generation did not end as a person's quit ends it.
+      if (event.command === 'quit' && (o.s.machine.phase === 'writing' || o.s.freezing)) {
+        o.set({ stopReason: 'flower-pty was stopped while the handoff document was being written' });
       }
       feed(o, { type: event.command, now: event.now });
       return;
@@ -233,12 +242,11 @@ function onFacts(o: Out, e: Extract<RunEvent, { type: 'facts-gathered' }>): void
 }
 
 function onDocumentWritten(o: Out, e: Extract<RunEvent, { type: 'document-written' }>): void {
+  if (o.s.rewriting !== null && o.s.rewriting === e.generation) return onRewritten(o, e);
   const pending = o.s.pendingFreeze;
   if (!pending || pending.generation !== e.generation || pending.text === null) return;
-  if (e.error) {
-    o.do({ type: 'log', line: `could not write the handoff document: ${e.error}` });
-    o.emit('error', { message: `could not write the handoff document: ${e.error}` });
-  }
+  const failed: WriteTrouble | null = e.error ? { what: 'document', path: o.s.settings.documentPath ?? '(no path)', reason: e.error } : null;
+  if (failed) writeFailed(o, failed);
   if (e.archived) o.emit('archived', { path: e.archived });
   const doc = parseDocument(pending.text).doc;
   const g = o.s.gen;
@@ -249,7 +257,7 @@ function onDocumentWritten(o: Out, e: Extract<RunEvent, { type: 'document-writte
       now: iso(e.now),
       handoffPath: e.path,
       degraded: pending.degraded,
-      ...(pending.reason ? { reason: pending.reason } : {}),
+      ...(pending.reason ? { reason: pending.reason } : failed ? { reason: `the handoff document could not be written: ${failed.reason}` } : {}),
     }),
     true,
   );
@@ -261,20 +269,59 @@ function onDocumentWritten(o: Out, e: Extract<RunEvent, { type: 'document-writte
     degraded: pending.degraded,
     ...(pending.reason ? { reason: pending.reason } : {}),
     path: e.path,
+    ...(failed ? { written: false } : {}),
     sections,
   });
   o.set({
     frozen: { text: pending.text, doc, generation: e.generation, path: e.path },
     kept: pending.text,
     freezing: false,
-    note: pending.degraded ? `degraded handoff: ${pending.reason}` : `handoff written${e.path ? ` to ${e.path}` : ''}`,
+    // Never "written" when it was not: the note says where the document is.
+    note: failed ? troubleText(failed) : pending.degraded ? `degraded handoff: ${pending.reason}` : `handoff written${e.path ? ` to ${e.path}` : ''}`,
     pendingFreeze: null,
   });
-  o.alert(pending.degraded ? 'flower-pty: degraded handoff' : 'flower-pty: handoff done', pending.degraded ? (pending.reason ?? '') : (e.path ?? 'document ready'));
+  if (!failed) o.alert(pending.degraded ? 'flower-pty: degraded handoff' : 'flower-pty: handoff done', pending.degraded ? (pending.reason ?? '') : (e.path ?? 'document ready'));
   o.emit(pending.degraded ? 'degraded' : 'review', { generation: e.generation, path: e.path, ...(pending.reason ? { reason: pending.reason } : {}) });
-  o.do({ type: 'show-document', path: e.path ?? '', text: pending.text });
+  o.do({ type: 'show-document', path: e.path ?? o.s.settings.documentPath ?? '', text: pending.text });
   // With no review window (or an expired one) the successor may start now.
   onTick(o, e.now);
+}
+
+// ---- writes that fail: said at once, on screen and in the events; a document is never lost to one
+
+function writeFailed(o: Out, t: WriteTrouble): void {
+  const line = troubleText(t);
+  o.do({ type: 'log', line });
+  o.emit('write-failed', troubleFields(t));
+  o.set({ trouble: t, note: line });
+  o.alert('flower-pty: could not write a file', line);
+}
+
+function writeRecovered(o: Out, what: WriteTrouble['what'], path: string): void {
+  o.emit('write-recovered', { what, path });
+  if (o.s.trouble) o.set({ trouble: null, note: `${path} is written again` });
+}
+
+// The successor is about to start and the frozen document never reached the disk: one more try (a
+// person may have freed space during the review), so the path it is told about exists.
+function rewriteBeforeSeed(o: Out, e: Extract<RunEvent, { type: 'seed-read' }>): boolean {
+  const f = o.s.frozen;
+  if (e.onDisk !== null || !f || f.path !== null || o.s.kept === null || !o.s.settings.documentPath || o.s.rewriting !== null) return false;
+  o.set({ rewriting: e.generation });
+  o.do({ type: 'write-document', generation: e.generation, text: o.s.kept });
+  return true;
+}
+
+function onRewritten(o: Out, e: Extract<RunEvent, { type: 'document-written' }>): void {
+  const f = o.s.frozen;
+  o.set({ rewriting: null });
+  if (e.error) {
+    writeFailed(o, { what: 'document', path: o.s.settings.documentPath ?? '(no path)', reason: e.error });
+  } else {
+    if (f) o.set({ frozen: { ...f, path: e.path } });
+    writeRecovered(o, 'document', e.path ?? '');
+  }
+  seed(o, e.generation, e.error ? null : o.s.kept);
 }
 
 function usage(g: GenerationFacts, now: number): { context: number; costUsd?: number; numTurns: number; now: string } {
@@ -290,8 +337,10 @@ function stop(o: Out, exitCode: number, now: number, message?: string): void {
   if (message) o.emit('stopped', { exitCode, message });
   if (exitCode !== 0) o.alert('flower-pty: stopped', message ?? `exit ${exitCode}`);
   // The crash that tripped the brake is a failed attempt like the ones before it.
-  const end = o.s.gen?.crashed ? 'crash' : exitCode === 0 ? 'quit' : 'stopped';
-  o.manifest(endGeneration(o.s.manifest, { end, now: iso(now), ...(message ? { reason: message } : {}) }), true);
+  const cut = exitCode === 0 ? o.s.stopReason : null;
+  const end = o.s.gen?.crashed ? 'crash' : exitCode === 0 && cut === null ? 'quit' : 'stopped';
+  const reason = message ?? cut;
+  o.manifest(endGeneration(o.s.manifest, { end, now: iso(now), ...(reason ? { reason } : {}) }), true);
   o.emit('ended', { exitCode, ...(message ? { message } : {}) });
   o.set({ finished: true, stopWait: null, waiting: null });
   o.do({ type: 'finish', exitCode, ...(message ? { message } : {}) });
@@ -307,18 +356,36 @@ function onStart(o: Out): void {
   });
   // --continue: a fresh session seeded with the newest frozen document.
   if (o.s.machine.generation > 0) o.do({ type: 'read-seed', generation: o.s.manifest.generations.length + 1 });
-  else o.do({ type: 'spawn', generation: 1, successor: false, prompt: o.s.settings.prompt, window: o.s.policy.window });
+  else o.do({ type: 'spawn', generation: 1, successor: false, prompt: o.s.settings.prompt, window: o.s.policy.window, viaHook: false });
 }
 
 function onSeedRead(o: Out, e: Extract<RunEvent, { type: 'seed-read' }>): void {
+  if (rewriteBeforeSeed(o, e)) return;
+  seed(o, e.generation, e.onDisk);
+}
+
+function seed(o: Out, generation: number, onDisk: string | null): void {
   const s = o.s;
-  const seed = seedSuccessor({ onDisk: e.onDisk, kept: s.kept, frozen: s.frozen, path: s.settings.documentPath, originalPrompt: originalPrompt(o), step: s.settings.step, carried: s.carried });
+  const seed = seedSuccessor({ onDisk, kept: s.kept, frozen: s.frozen, path: s.settings.documentPath, originalPrompt: originalPrompt(o), step: s.settings.step, carried: s.carried });
   if (seed.missing.length > 0) o.emit('document-problem', { missing: seed.missing, path: s.settings.documentPath });
   if (seed.factsRestored) o.emit('facts-restored', { path: s.settings.documentPath });
   // A person changed it during review: keep the model's draft beside it and record how much.
   if (s.frozen && seed.humanEdit) o.do({ type: 'save-draft', generation: s.frozen.generation, text: s.frozen.text, changed: seed.humanEdit.changed });
-  o.set({ seededText: seed.seededText, pendingEditNote: null });
-  o.do({ type: 'spawn', generation: e.generation, successor: true, prompt: seed.prompt, window: o.s.policy.window });
+  // More than the successor's window can hold: it is started all the same, but a person hears it first.
+  const oversized = oversizedSeed(seed.prompt, o.s.policy.window);
+  if (oversized) {
+    const line = `${oversized}: trim ${s.settings.documentPath ?? 'the handoff document'} to what the next session needs`;
+    o.emit('document-too-large', { generation, path: s.settings.documentPath, chars: seed.prompt.length, window: o.s.policy.window });
+    o.do({ type: 'log', line });
+    o.do({ type: 'show-message', text: `flower-pty: ${line}` });
+    o.set({ note: line });
+    o.alert('flower-pty: handoff document too large', line);
+  }
+  // The document never goes on the command line (any local user can read it there): the successor's
+  // first UserPromptSubmit hook hands it to the model whole, when hooks run and it fits what a hook may carry.
+  const viaHook = !s.hooksMissing && s.settings.handoff && seed.prompt.length <= (s.settings.hookContextChars ?? 0);
+  o.set({ seededText: seed.seededText, pendingEditNote: null, seedContext: viaHook ? seed.prompt : null });
+  o.do({ type: 'spawn', generation, successor: true, prompt: seed.prompt, window: o.s.policy.window, viaHook });
 }
 
 function onSpawned(o: Out, e: Extract<RunEvent, { type: 'spawned' }>): void {
@@ -343,6 +410,7 @@ function onChildExit(o: Out, e: Extract<RunEvent, { type: 'child-exit' }>): void
   const g = o.s.gen;
   if (!g) return;
   o.gen({ ended: true });
+  o.set({ seedContext: null });
   o.emit('child-exit', { generation: g.n, code: e.code, ...(e.signal ? { signal: e.signal } : {}) });
   const phase = o.s.machine.phase;
   if (phase !== 'review' && phase !== 'respawning') o.alert('flower-pty: claude exited', `code ${e.code}`);
@@ -461,12 +529,18 @@ function onHook(o: Out, id: number, hook: HookEvent, now: number): void {
   }
   if (hook.sessionId !== null && hook.sessionId !== o.s.gen!.sessionId) return reply(''); // a stale hook from a retired session
   switch (hook.kind) {
-    case 'prompt-submit':
+    case 'prompt-submit': {
       if (hook.prompt !== null) humanPrompt(o, hook.prompt);
       resumeIfParked(o, now);
       clearWaiting(o, ['permission', 'question', 'idle']);
       feed(o, { type: 'prompt', now });
-      return reply('');
+      // The successor's first prompt (the positional one that names it): the document goes in as its context.
+      const seed = o.s.seedContext;
+      if (seed === null) return reply('');
+      o.set({ seedContext: null });
+      o.emit('seed-delivered', { generation: g.n, via: 'hook', chars: seed.length });
+      return reply(JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: seed } }));
+    }
     case 'pre-tool':
       return reply('');
     case 'post-tool':

@@ -5,7 +5,7 @@
 
 // Field types: 'number', 'string', 'boolean', 'string[]'; `|null` allows null; a trailing '?' makes the
 // field optional.
-type Tag = 'number' | 'string' | 'boolean' | 'string[]' | 'number|null' | 'string|null' | 'number?' | 'string?';
+type Tag = 'number' | 'string' | 'boolean' | 'string[]' | 'number|null' | 'string|null' | 'number?' | 'string?' | 'boolean?';
 
 export const RUN_EVENT_FIELDS = {
   /** the run began: the policy it runs with */
@@ -20,13 +20,22 @@ export const RUN_EVENT_FIELDS = {
   crash: { generation: 'number', code: 'number', signal: 'number?', crashes: 'number' },
   'generation-end': { generation: 'number', peak: 'number', reason: 'string' },
   /** the document is frozen */
-  done: { generation: 'number', context: 'number', window: 'number', degraded: 'boolean', reason: 'string?', path: 'string|null', sections: 'string[]' },
+  /** `written` false: the disk refused it, and the successor starts from the copy in memory */
+  done: { generation: 'number', context: 'number', window: 'number', degraded: 'boolean', reason: 'string?', path: 'string|null', written: 'boolean?', sections: 'string[]' },
   review: { generation: 'number', path: 'string|null', reason: 'string?' },
   degraded: { generation: 'number', path: 'string|null', reason: 'string?' },
   archived: { path: 'string' },
   error: { message: 'string' },
   'child-exit': { generation: 'number', code: 'number', signal: 'number?' },
   'spawn-failed': { generation: 'number', message: 'string' },
+  /** a file could not be written (`what`: document, manifest, record, prompt): why, what it costs, what to do */
+  'write-failed': { what: 'string', path: 'string', reason: 'string', cost: 'string', advice: 'string' },
+  /** a write that had failed worked again */
+  'write-recovered': { what: 'string', path: 'string' },
+  /** the successor's first prompt went to the model (`via`: its first UserPromptSubmit hook) */
+  'seed-delivered': { generation: 'number', via: 'string', chars: 'number' },
+  /** the successor's first prompt is more than half its window: a person is told before it starts */
+  'document-too-large': { generation: 'number', path: 'string|null', chars: 'number', window: 'number' },
   'transcript-reset': { generation: 'number', reason: 'string' },
   'human-edit': { generation: 'number', changed: 'string[]', draft: 'string|null' },
   'edit-pending': { generation: 'number', changed: 'string[]' },

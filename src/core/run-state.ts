@@ -14,6 +14,7 @@ import type { NotifyEvent } from './notify-policy.js';
 import type { GitFacts } from './scene-facts.js';
 import type { ScopeChange, SessionScope } from './session-scope.js';
 import type { RunEventName, RunEventFields } from './run-events.js';
+import type { WriteTrouble } from './write-trouble.js';
 
 export interface RunSettings {
   handoff: boolean;
@@ -42,6 +43,9 @@ export interface RunSettings {
   stopBlockCap: number;
   /** a parked session with no reset time (API-key logins) is continued this long after it parked */
   parkedRetryMs: number;
+  /** a successor's first prompt up to this long reaches the model through its first UserPromptSubmit hook
+   * (never the command line); longer, or absent, through a private file its short prompt names */
+  hookContextChars?: number;
 }
 
 export interface GenerationFacts {
@@ -85,6 +89,8 @@ export interface RunState {
   readonly kept: string | null;
   /** the text the running successor started from, to describe a later edit */
   readonly seededText: string | null;
+  /** the successor's whole first prompt, waiting for its first UserPromptSubmit hook to carry it */
+  readonly seedContext: string | null;
   readonly pendingEditNote: string | null;
   /** the retired session's scope as read at its freeze: what its successor is told to re-arm */
   readonly carried: SessionScope | null;
@@ -98,6 +104,12 @@ export interface RunState {
   readonly stopWait: { id: number; text: string; since: number; until: number } | null;
   readonly hooksMissing: boolean;
   readonly waiting: Waiting | null;
+  /** the newest write that failed, until a write succeeds again: shown at once, beside the meter */
+  readonly trouble: WriteTrouble | null;
+  /** the frozen document could not be written and is being written again before the successor starts */
+  readonly rewriting: number | null;
+  /** why a quit is not an ordinary one (a stop while the document was being written) */
+  readonly stopReason: string | null;
   readonly lastView: string;
   readonly wake: number | null;
   readonly finished: boolean;
@@ -108,7 +120,11 @@ export type RunCommand = 'force-handoff' | 'hold' | 'release' | 'quit';
 export type RunEvent =
   | { type: 'start'; now: number }
   | { type: 'spawned'; now: number; generation: number; successor: boolean; sessionId: string; transcriptPath: string }
-  | { type: 'spawn-failed'; now: number; generation: number; message: string }
+  /** `exitCode`: what the failure means (errors.ts); absent, claude could not be found or run */
+  | { type: 'spawn-failed'; now: number; generation: number; message: string; exitCode?: number }
+  /** a write the run goes on without (the manifest, a record for the report): said when it fails, and
+   * when it works again after failing */
+  | { type: 'write-result'; now: number; what: 'manifest' | 'record'; path: string; error: string | null }
   | { type: 'child-exit'; now: number; code: number; signal?: number; lastLines: string }
   | { type: 'transcript'; now: number; signal: MeterSignal; usage: { context: number; costUsd: number | null; numTurns: number } }
   | { type: 'transcript-reset'; now: number; reason: string }
@@ -137,8 +153,9 @@ export type RunEffect =
   | { type: 'tell-person'; event: NotifyEvent }
   | { type: 'read-seed'; generation: number }
   | { type: 'save-draft'; generation: number; text: string; changed: SectionKey[] }
-  /** start claude; answered by `spawned` or `spawn-failed` */
-  | { type: 'spawn'; generation: number; successor: boolean; prompt: string | null; window: number }
+  /** start claude; answered by `spawned` or `spawn-failed`. `viaHook`: the first UserPromptSubmit hook
+   * carries `prompt` to the model (the command line only names it) */
+  | { type: 'spawn'; generation: number; successor: boolean; prompt: string | null; window: number; viaHook: boolean }
   | { type: 'end-child' }
   /** put `request` in a file and type `line` (with `{file}` replaced by its path) into claude's prompt, then Enter */
   | { type: 'type-into-child'; request: string; line: string }
@@ -198,6 +215,7 @@ export function createRun(settings: RunSettings, now: string, resume: { manifest
     frozen: null,
     kept: resume?.document ?? null,
     seededText: null,
+    seedContext: null,
     pendingEditNote: null,
     carried: null,
     firstPrompt: null,
@@ -207,6 +225,9 @@ export function createRun(settings: RunSettings, now: string, resume: { manifest
     stopWait: null,
     hooksMissing: false,
     waiting: null,
+    trouble: null,
+    rewriting: null,
+    stopReason: null,
     lastView: '',
     wake: null,
     finished: false,

@@ -5,6 +5,7 @@ import { reviewRemaining } from './machine.js';
 import { formatClock } from './clock-text.js';
 import type { RunState, Waiting } from './run-state.js';
 import type { StatusView } from './status-view.js';
+import { troubleAttention } from './write-trouble.js';
 
 export function attentionText(w: Waiting | null, hooksMissing: boolean): string | null {
   if (w?.kind === 'parked') return w.until === null ? 'parked on a usage limit' : `parked until ${formatClock(w.until)}`;
@@ -31,7 +32,8 @@ export function runView(s: RunState, now: number): StatusView {
     workbench: s.settings.workbench,
     documentPath: s.settings.documentPath,
     note: s.note,
-    attention: attentionText(s.waiting, s.hooksMissing),
+    // A file that could not be written comes first: it may be a person's only chance to keep it.
+    attention: s.trouble ? troubleAttention(s.trouble) : attentionText(s.waiting, s.hooksMissing),
   };
 }
 

@@ -33,6 +33,8 @@ export interface ChildSpec {
   successor: boolean;
   sessionId: string;
   prompt: string | null;
+  /** the first UserPromptSubmit hook carries `prompt` to the model: the command line only names it */
+  viaHook: boolean;
   /** the policy window: claude's own refusal line is lifted to it */
   window: number;
   cols: number;
@@ -41,7 +43,10 @@ export interface ChildSpec {
 
 export interface ChildPort {
   /** throws a one-line Error when claude cannot be started (binary gone, spawn failure) */
-  spawn(spec: ChildSpec, on: { data(data: string): void; exit(exit: ChildExit): void }): Promise<ChildHandle>;
+  spawn(
+    spec: ChildSpec,
+    on: { data(data: string): void; exit(exit: ChildExit): void; /** a record the run goes on without could not be written */ recordFailed(path: string, error: string): void },
+  ): Promise<ChildHandle>;
   /** where Claude Code writes this session's transcript */
   transcriptPath(sessionId: string): string;
   /** a file for a request typed into claude's prompt (the prompt gets one line naming it) */
@@ -75,8 +80,12 @@ export interface DocumentPort {
 }
 
 export interface LineagePort {
-  write(manifest: Manifest): void;
-  flush(): Promise<void>;
+  /** where the manifest goes (null without a workbench) */
+  readonly path: string | null;
+  /** resolves with why the write failed, in the system's words, or null once it is on disk */
+  write(manifest: Manifest): Promise<string | null>;
+  /** resolves when every write so far is done, with the last one's failure or null */
+  flush(): Promise<string | null>;
 }
 
 export interface EventsPort {

@@ -7,18 +7,20 @@ import { join } from 'node:path';
 
 import { createTranscriptReader } from '../core/transcript-reader.js';
 import { createScopeReader, mayCarryScope } from '../claude-code/session-scope.js';
+import { writeAdvice } from '../core/write-trouble.js';
 import { transcriptPathFor } from '../core/claude-paths.js';
 import { notificationSequence } from '../core/notification.js';
-import { launchArgs, launchEnv, promptArgument, type LaunchInput } from '../child-launch.js';
+import { launchArgs, launchEnv, promptArgument, successorArgument, type LaunchInput } from '../child-launch.js';
 import { resolveClaude } from '../adapters/claude-binary.js';
 import { spawnPty } from '../adapters/pty-session.js';
 import type { FastRelay } from '../adapters/fast-relay.js';
 import { openTranscriptTail } from '../adapters/transcript-tail.js';
 import { openNotesStore } from '../adapters/notes-store.js';
-import { createManifestWriter } from '../adapters/manifest-store.js';
+import { createManifestWriter, errorWords, manifestPath } from '../adapters/manifest-store.js';
+import { EXIT, FlowerError } from '../errors.js';
 import { openEventsLog } from '../adapters/events-log.js';
 import { watchFile } from '../adapters/file-watch.js';
-import type { ChildPort, ClockPort, DocumentPort, EventsPort, LineagePort, TranscriptPort } from './ports.js';
+import type { ChildPort, ChildSpec, ClockPort, DocumentPort, EventsPort, LineagePort, TranscriptPort } from './ports.js';
 
 export interface ChildLaunchConfig {
   /** the claude found at start-up; looked up again before every spawn (Claude Code updates itself) */
@@ -35,6 +37,8 @@ export interface ChildLaunchConfig {
   userStatusLine: string | null;
   /** where a too-long prompt and a typed request go (the workbench's notes, else the private run folder) */
   spillDir: string;
+  /** the run's own 0700 folder: a successor's first prompt goes there, 0600, never on the command line */
+  privateDir: string;
   /** keep every successor's first prompt in spillDir (a workbench: the report shows what each session was told) */
   recordPrompts: boolean;
   /** the native relay takes claude's pty when there is one (the run server's) */
@@ -51,15 +55,39 @@ function currentClaude(config: ChildLaunchConfig): string {
   }
 }
 
+// A successor's first prompt: in a file only the user can read (the model reads it when no hook carries
+// it), and, with a workbench, a copy in notes/ for the report. The copy is only a record: it never stops a run.
+async function successorPrompt(config: ChildLaunchConfig, spec: ChildSpec, prompt: string, recordFailed: (path: string, error: string) => void): Promise<string> {
+  const file = join(config.privateDir, `successor-prompt-${spec.generation}.md`);
+  const written = await writeFile(file, prompt, { mode: 0o600 }).then(
+    () => true,
+    (error: unknown) => {
+      if (spec.viaHook) return false; // the hook carries it whole all the same
+      throw new FlowerError(`could not write the successor's first prompt to ${file}: ${errorWords(error)}; ${writeAdvice(errorWords(error))}, then flower-pty --continue`, EXIT.writeFailed);
+    },
+  );
+  if (config.recordPrompts) {
+    const record = join(config.spillDir, `successor-prompt-${spec.generation}.md`);
+    await writeFile(record, prompt, { mode: 0o600 }).catch((error: unknown) => recordFailed(record, errorWords(error)));
+  }
+  return successorArgument({ file: written ? file : null, viaHook: spec.viaHook });
+}
+
 export function realChildPort(config: ChildLaunchConfig): ChildPort {
   return {
     async spawn(spec, on) {
       const claude = currentClaude(config);
       let prompt = spec.prompt;
-      if (prompt) {
+      if (prompt && spec.successor) {
+        prompt = await successorPrompt(config, spec, prompt, on.recordFailed);
+      } else if (prompt) {
         const spillPath = join(config.spillDir, `successor-prompt-${spec.generation}.md`);
         const { arg, spill } = promptArgument(prompt, spillPath);
-        if (spill || (spec.successor && config.recordPrompts)) await writeFile(spillPath, prompt, { mode: 0o644 });
+        if (spill) {
+          await writeFile(spillPath, prompt, { mode: 0o600 }).catch((error: unknown) => {
+            throw new FlowerError(`could not write the first prompt to ${spillPath}: ${errorWords(error)}; ${writeAdvice(errorWords(error))}`, EXIT.writeFailed);
+          });
+        }
         prompt = arg;
       }
       const launch: LaunchInput = {
@@ -161,7 +189,11 @@ export function realDocumentPort(workbench: string | null, step: string): Docume
 
 export function realLineagePort(workbench: string | null, log: (line: string) => void): LineagePort {
   const writer = workbench ? createManifestWriter(workbench, (e) => log(`manifest write failed: ${String(e)}`)) : null;
-  return { write: (m) => void writer?.write(m), flush: async () => writer?.flush() };
+  return {
+    path: workbench ? manifestPath(workbench) : null,
+    write: async (m) => (writer ? writer.write(m) : null),
+    flush: async () => (writer ? writer.flush() : null),
+  };
 }
 
 export function realEventsPort(path: string | null): EventsPort {

@@ -12,6 +12,8 @@ import stripAnsi from 'strip-ansi';
 import { createTitleFilter } from '../core/title-filter.js';
 import { oneLine } from '../core/one-line.js';
 import { cursorMovesAsWhitespace } from '../core/cursor-text.js';
+import { lineageUnsaved } from '../core/write-trouble.js';
+import { EXIT, FlowerError } from '../errors.js';
 import type { RunEffect, RunEvent, RunState } from '../core/run-state.js';
 import type { Host } from '../hosts/host.js';
 import type { ChildHandle, Disposable, Ports, TranscriptFollow } from './ports.js';
@@ -107,16 +109,17 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
       case 'emit':
         ports.events.emit(effect.name, effect.fields);
         return;
-      case 'save-manifest':
-        ports.lineage.write(effect.manifest);
-        if (effect.flush) await ports.lineage.flush();
+      case 'save-manifest': {
+        const written = ports.lineage.write(effect.manifest).then((error) => manifestWritten(error));
+        if (effect.flush) await written;
         return;
+      }
       case 'write-document':
         try {
           const written = await ports.documents.freeze(effect.text, new Date(now()));
           post({ type: 'document-written', now: now(), generation: effect.generation, path: written.path, archived: written.archived, error: null });
         } catch (error) {
-          post({ type: 'document-written', now: now(), generation: effect.generation, path: null, archived: null, error: String(error) });
+          post({ type: 'document-written', now: now(), generation: effect.generation, path: null, archived: null, error: error instanceof Error ? error.message : String(error) });
         }
         return;
       case 'gather-facts': {
@@ -138,7 +141,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
         return;
       }
       case 'spawn':
-        await spawn(effect.generation, effect.successor, effect.prompt, effect.window);
+        await spawn(effect.generation, effect.successor, effect.prompt, effect.window, effect.viaHook);
         return;
       case 'end-child':
         // Not awaited: the exit arrives as an event, and hook answers must not queue behind it.
@@ -161,6 +164,14 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
     }
   }
 
+  // Every manifest write answers; the run hears only the changes (failing, written again), not each one.
+  let manifestError: string | null = null;
+  function manifestWritten(error: string | null): void {
+    if (error === manifestError) return;
+    manifestError = error;
+    post({ type: 'write-result', now: now(), what: 'manifest', path: ports.lineage.path ?? '', error });
+  }
+
   function follow(path: string): TranscriptFollow {
     return ports.transcript.follow(path, {
       signal: (signal, usage) => post({ type: 'transcript', now: now(), signal, usage }),
@@ -169,7 +180,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
     });
   }
 
-  async function spawn(generation: number, successor: boolean, prompt: string | null, window: number): Promise<void> {
+  async function spawn(generation: number, successor: boolean, prompt: string | null, window: number, viaHook: boolean): Promise<void> {
     const sessionId = randomUUID();
     const { cols, rows } = face.size();
     const titles = createTitleFilter();
@@ -177,7 +188,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
     let self: typeof child = null;
     try {
       const handle = await ports.child.spawn(
-        { generation, successor, sessionId, prompt, window, cols, rows },
+        { generation, successor, sessionId, prompt, viaHook, window, cols, rows },
         {
           data: (data) => {
             if (child !== self) return;
@@ -195,6 +206,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
             face.childEnded();
             post({ type: 'child-exit', now: now(), code: exit.code, ...(exit.signal ? { signal: exit.signal } : {}), lastLines: lastLines(lastOutput) });
           },
+          recordFailed: (path, error) => post({ type: 'write-result', now: now(), what: 'record', path, error }),
         },
       );
       self = { handle, generation, tail: null };
@@ -202,7 +214,8 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
       face.childStarted();
       post({ type: 'spawned', now: now(), generation, successor, sessionId, transcriptPath: ports.child.transcriptPath(sessionId) });
     } catch (error) {
-      post({ type: 'spawn-failed', now: now(), generation, message: error instanceof Error ? error.message : String(error) });
+      const exitCode = error instanceof FlowerError ? { exitCode: error.exitCode } : {};
+      post({ type: 'spawn-failed', now: now(), generation, message: error instanceof Error ? error.message : String(error), ...exitCode });
     }
   }
 
@@ -224,8 +237,10 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
     pendingHooks.clear();
     if (child && !child.handle.exited) await child.handle.terminate(KILL_GRACE_MS);
     child?.tail?.dispose();
-    await ports.lineage.flush();
-    finish(message ? { exitCode, message } : { exitCode });
+    // A lineage that could not be saved is not a clean end: --continue would start from an older state.
+    const unsaved = await ports.lineage.flush();
+    const result = lineageUnsaved({ exitCode, ...(message ? { message } : {}) }, unsaved, ports.lineage.path, EXIT.writeFailed);
+    finish(result);
   }
 
   // ---- the face: keys and sizes go straight to claude; commands are events

@@ -60,6 +60,8 @@ export interface FakeChild {
   generation: number;
   sessionId: string;
   prompt: string | null;
+  /** its first UserPromptSubmit hook carries the prompt (the command line only names it) */
+  viaHook: boolean;
   written: string[];
   exited: boolean;
   exit(e: ChildExit): void;
@@ -85,6 +87,8 @@ export interface World {
   /** the events the notify command was given */
   told: string[];
   spawnError: string | null;
+  /** what a full disk says to each kind of write (null: it works) */
+  disk: { document: string | null; manifest: string | null; record: string | null };
   loop: RunLoop;
   hook(event: string, payload: Json): Promise<string>;
   command(c: HostCommand): void;
@@ -109,6 +113,7 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
     clock, children: [] as FakeChild[], documents: new Map<string, string>(), archived: [] as string[], manifests: [] as Manifest[],
     events: [] as World['events'], views: [] as StatusView[], shown: [] as World['shown'], requests: [] as string[], logs: [] as string[],
     alerts: [] as string[], told: [] as string[], spawnError: null as string | null,
+    disk: { document: null, manifest: null, record: null } as World['disk'],
   } as unknown as World;
   const pathOf = (sessionId: string) => `/config/projects/-p/${sessionId}.jsonl`;
   const entry = (path: string) => {
@@ -146,8 +151,9 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
   const child: ChildPort = {
     async spawn(spec, on) {
       if (w.spawnError) throw new Error(w.spawnError);
+      if (spec.successor && w.disk.record) on.recordFailed(`/p/.flower/notes/successor-prompt-${spec.generation}.md`, w.disk.record);
       const c: FakeChild = {
-        generation: spec.generation, sessionId: spec.sessionId, prompt: spec.prompt, written: [], exited: false,
+        generation: spec.generation, sessionId: spec.sessionId, prompt: spec.prompt, viaHook: spec.viaHook, written: [], exited: false,
         exit: (e) => {
           if (c.exited) return;
           c.exited = true;
@@ -184,6 +190,7 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
   const documents: DocumentPort = {
     currentPath: s.documentPath,
     async freeze(text) {
+      if (w.disk.document) throw new Error(w.disk.document);
       const path = s.documentPath!;
       const old = w.documents.get(path);
       if (old !== undefined) w.archived.push(old);
@@ -196,9 +203,12 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
   };
   const ports: Ports = {
     child, transcript, documents, clock,
-    lineage: { write: (m) => void w.manifests.push(m), flush: async () => {} },
-    // Every event must be one the events file's schema reads back (core/run-events.ts): a lineage run here
-    // that writes a line the report or the notifier would skip fails where it is written.
+    lineage: {
+      path: '/p/.flower/manifest.json',
+      // A refused write never lands: the manifests list is what is on disk.
+      write: async (m) => (w.disk.manifest ? w.disk.manifest : (w.manifests.push(m), null)),
+      flush: async () => w.disk.manifest,
+    },
     events: {
       emit: (name, fields) => {
         if (!readRunEvent({ ts: new Date(0).toISOString(), event: name, ...fields })) throw new Error(`the "${name}" event does not fit its schema: ${JSON.stringify(fields)}`);
@@ -247,3 +257,17 @@ export const prompt = (text: string): Json => ({ type: 'user', message: { role: 
 export const turnEnd = (): Json => ({ type: 'system', subtype: 'turn_duration', durationMs: 1000 });
 
 export const COMPLETE_DOC = '# Handoff\n\n## Doing\nbuilding the thing\n\n## Decided\nuse tap\n\n## Dead ends\nnone\n\n## Next\n1. finish it\n\n## Scene\nsrc/\n';
+
+// Generation 1 crosses the line at a turn end and answers the request with COMPLETE_DOC (the review window
+// is still open when this returns).
+export async function crossAndWrite(w: World): Promise<string> {
+  await settle();
+  const sid = w.child().sessionId;
+  await w.hook('SessionStart', { session_id: sid, source: 'startup' });
+  w.append(sid, [prompt('build the thing'), response(155_000, 'crossed')]);
+  await w.hook('Stop', { session_id: sid, last_assistant_message: 'crossed' });
+  w.append(sid, [response(160_000, COMPLETE_DOC)]);
+  await w.hook('Stop', { session_id: sid, last_assistant_message: COMPLETE_DOC });
+  await settle();
+  return sid;
+}
