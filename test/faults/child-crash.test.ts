@@ -8,7 +8,6 @@ import { DEGRADED_MARKER } from '../../src/core/handoff-doc.js';
 import { mkdirSync, readFileSync, realpathSync, unlinkSync, writeFileSync } from 'node:fs';
 
 const FAST = ['--window', '100k', '--review', '0'];
-const promptOf = (argv: string[]) => argv[argv.indexOf('--') + 1] ?? '';
 
 t.test('claude exits with an error mid-turn: degraded handoff, recorded as a crash, the run goes on', async (t) => {
   const f = startFake({
@@ -29,7 +28,7 @@ t.test('claude exits with an error mid-turn: degraded handoff, recorded as a cra
   t.ok(doc.includes(DEGRADED_MARKER));
   t.match(doc, /ORIGINAL: fix the flaky test/, 'the original prompt survives in the degraded document');
   await f.run.waitFor(() => f.spawns().length >= 2, 10_000, 'second spawn');
-  t.match(promptOf(f.spawns()[1]!.argv), /TAKING OVER[\s\S]*DEGRADED/, 'the successor is told');
+  t.match(await f.firstPrompt(f.spawns()[1]!), /TAKING OVER[\s\S]*DEGRADED/, 'the successor is told');
 });
 
 t.test('claude SIGKILLed while writing its handoff: degraded, the run goes on', async (t) => {

@@ -6,7 +6,6 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { startFake, fakeDoc } from './fake-flower.js';
 
-const promptOf = (argv: string[]) => argv[argv.indexOf('--') + 1] ?? '';
 
 function inReview(t: Test, marker: string) {
   return startFake({
@@ -20,7 +19,7 @@ function inReview(t: Test, marker: string) {
 async function successorPrompt(f: ReturnType<typeof startFake>): Promise<string> {
   await f.waitForEvent('generation-start', 30_000, (e) => e.generation === 2);
   await f.run.waitFor(() => f.spawns().length >= 2, 10_000, 'the successor');
-  return promptOf(f.spawns()[1]!.argv);
+  return f.firstPrompt(f.spawns()[1]!);
 }
 
 t.test('deleted during review: reported, the successor gets the kept copy', async (t) => {

@@ -27,6 +27,8 @@ export interface FakeRun extends WorkbenchView {
   attach(args: string[], size?: { cols: number; rows: number }): RunningClaude;
   /** every spawn of the fake claude: its argv and pid, in order */
   spawns(): { argv: string[]; pid: number; envKeys: string[] }[];
+  /** what that claude's first prompt gave the model: its hook's context (the document), else the positional prompt */
+  firstPrompt(spawn: { argv: string[]; pid: number }): Promise<string>;
 }
 
 export interface FakeRunOptions {
@@ -85,6 +87,17 @@ export function startFake(opts: FakeRunOptions): FakeRun {
     run, root, runtime, project, workbench, configDir, argvPath,
     ...workbenchView({ workbench, eventsPath, step, context: async () => `output:\n${run.output().slice(-2000)}` }),
     spawns: () => readJsonl(argvPath) as any,
+    async firstPrompt(spawn) {
+      const positional = spawn.argv[spawn.argv.indexOf('--') + 1] ?? '';
+      // A successor's prompt only names its context: wait for the hook that carries it.
+      if (!/context of this message/.test(positional)) return positional;
+      for (let i = 0; i < 200; i++) {
+        const found = readJsonl(`${argvPath}.context`).find((c) => c.pid === spawn.pid);
+        if (found) return String(found.context);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return positional;
+    },
     attach: (attachArgs, size = { cols: 100, rows: 30 }) =>
       runClaude({ t: opts.t, sandbox, args: [FLOWER_BIN, 'attach', ...attachArgs], bin: process.execPath, ...size }),
   };

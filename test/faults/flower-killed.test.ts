@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { startFake, fakeDoc, alive, walk, type FakeRun } from './fake-flower.js';
 import { serverPids } from '../helpers/run-servers.js';
 
-const promptOf = (argv: string[]) => argv[argv.indexOf('--') + 1] ?? '';
 
 async function killFlower(t: Test, f: FakeRun): Promise<number[]> {
   const claudePids = f.spawns().map((s) => s.pid);
@@ -63,7 +62,7 @@ t.test('killed while working (generation 2, after one handoff)', async (t) => {
   await killFlower(t, f);
   checkFiles(t, f.workbench);
   const r = await resume(t, f, 2);
-  t.match(promptOf(r.spawns().at(-1)!.argv), /KEEP-ME/, 'the resumed session is seeded with the newest frozen document');
+  t.match(await r.firstPrompt(r.spawns().at(-1)!), /KEEP-ME/, 'the resumed session is seeded with the newest frozen document');
 });
 
 t.test('killed while the session writes its handoff', async (t) => {
@@ -72,7 +71,7 @@ t.test('killed while the session writes its handoff', async (t) => {
   await killFlower(t, f);
   checkFiles(t, f.workbench);
   const r = await resume(t, f, 1);
-  const prompt = promptOf(r.spawns().at(-1)!.argv);
+  const prompt = await r.firstPrompt(r.spawns().at(-1)!);
   t.match(prompt, /TAKING OVER/);
   t.match(prompt, /ORIGINAL-WRITING/, 'no document was frozen: the successor still gets the original prompt');
 });
@@ -84,7 +83,7 @@ t.test('killed during the review window', async (t) => {
   checkFiles(t, f.workbench);
   t.match(readFileSync(f.documentPath, 'utf8'), /IN-REVIEW/, 'the frozen document is whole on disk');
   const r = await resume(t, f, 1);
-  t.match(promptOf(r.spawns().at(-1)!.argv), /IN-REVIEW/);
+  t.match(await r.firstPrompt(r.spawns().at(-1)!), /IN-REVIEW/);
 });
 
 t.test('killed while respawning (successor starting)', async (t) => {
@@ -92,5 +91,5 @@ t.test('killed while respawning (successor starting)', async (t) => {
   await killFlower(t, f);
   checkFiles(t, f.workbench);
   const r = await resume(t, f, 2);
-  t.match(promptOf(r.spawns().at(-1)!.argv), /RESPAWN/);
+  t.match(await r.firstPrompt(r.spawns().at(-1)!), /RESPAWN/);
 });

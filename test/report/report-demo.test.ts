@@ -45,7 +45,11 @@ t.test("a report of the demo's lineage", async (t) => {
   t.equal(Math.max(...g1.curve.map((p) => p.v)), g1.peak, "the curve's top is the generation's peak");
   t.ok(g1.document?.text.includes('## Next'), 'the frozen document');
   t.equal(g2.firstPrompt?.source, 'recorded', 'the run keeps every successor\'s first prompt in the workbench');
-  t.equal(g2.firstPrompt?.text, firstHumanPrompt(g2.transcript.path ?? ''), "the recorded prompt is the one the real successor got");
+  // The successor's typed-by-nobody prompt only names its context; the recorded prompt is that context,
+  // which its transcript holds too (the hook's additionalContext): what the real successor got.
+  t.match(firstHumanPrompt(g2.transcript.path ?? ''), /TAKING OVER[\s\S]*as the context of this message/);
+  const transcriptText = readFileSync(g2.transcript.path ?? '', 'utf8');
+  t.ok(g2.firstPrompt?.text && transcriptText.includes(JSON.stringify(g2.firstPrompt.text.trim()).slice(1, -1)), 'the recorded prompt is the one the real successor got');
   const page = readFileSync(join(workbench, 'report.html'), 'utf8');
   t.match(page, '<dt>generations</dt><dd>2</dd>');
   t.equal((page.match(/<polyline/g) ?? []).length, 2);
