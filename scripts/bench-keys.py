@@ -4,7 +4,7 @@
 # moment hits every path alike). Nothing of Node is in the measurement but what a path itself runs.
 # A part of scripts/bench-terminal.mjs: reads a JSON plan on stdin, prints JSON times (ms) on stdout.
 #
-# plan: {"keys": n, "rounds": r, "cols": c, "rows": r, "paths": [{"name", "argv", "env"}]}
+# plan: {"keys": n, "rounds": r, "cols": c, "rows": r, "paths": [{"name", "argv", "env", "raw"}]}
 # out:  {name: {"rounds": [[ms, ...], ...]} | {"error": "..."}}
 import fcntl
 import json
@@ -33,6 +33,7 @@ def text_of(data):
 class Path:
     def __init__(self, spec, cols, rows):
         self.name = spec['name']
+        self.raw = spec.get('raw', True)  # the path puts its terminal in raw mode (all but direct)
         self.error = None
         self.rounds = []
         pid, fd = os.forkpty()
@@ -80,6 +81,14 @@ class Path:
                 return False
             select.select([self.fd], [], [], left)
 
+    def cooked(self):
+        """the terminal echoes by itself (the path gave it back, or never took it): no echo of the path's"""
+        try:
+            lflag = termios.tcgetattr(self.fd)[3]
+        except termios.error:
+            return True
+        return bool(lflag & termios.ECHO)
+
     def close(self):
         try:
             os.close(self.fd)
@@ -104,9 +113,16 @@ def main():
     paths = [Path(spec, plan.get('cols', 120), plan.get('rows', 40)) for spec in plan['paths']]
     try:
         for p in paths:
-            if not p.wait_for(b'ready', 20):
+            # A path's own ready line comes once it has the terminal (raw): what it printed before is not it.
+            deadline = time.monotonic() + 20
+            while p.raw and p.cooked() and not p.error and time.monotonic() < deadline:
+                drain([p], 0.05)
+            if not p.wait_for(b'ready', max(0, deadline - time.monotonic())):
                 p.error = p.error or 'no ready line in 20 s'
         drain(paths, 0.5)  # the first frames settle
+        for p in paths:
+            if p.raw and not p.error and p.cooked():
+                p.error = 'the terminal is not in raw mode: the path did not take it'
         for _ in range(plan['rounds']):
             for p in paths:
                 p.rounds.append([])
@@ -122,6 +138,8 @@ def main():
                     else:
                         p.error = p.error or f'no echo of key {i} in 5 s'
                     drain(paths, 0.005)
+                    if p.raw and not p.error and p.cooked():
+                        p.error = f'the terminal echoes by itself after key {i}: the path let it go'
                 if (i + 1) % LINE_EVERY == 0:
                     for p in paths:
                         if not p.error:

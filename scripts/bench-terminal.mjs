@@ -245,7 +245,8 @@ async function perPath(program, measure, skip = []) {
 const echoProgram = (dir) => program(dir, 'echo.mjs', ECHO);
 
 // The child of the keystroke paths: cat in cooked mode, so the echo is the child's pty's own (as in a shell).
-const CAT_KEYS = `#!/bin/sh\nprintf 'ready\\r\\n'\nexec cat\n`;
+// It answers --version as the pinned Claude Code does, so flower-pty's release probe prints nothing.
+const CAT_KEYS = `#!/bin/sh\n[ "$1" = --version ] && { echo '2.1.332 (Claude Code)'; exit 0; }\nprintf 'ready\\r\\n'\nexec cat\n`;
 
 // Keystroke round trip, measured from outside every process under test: scripts/bench-keys.py holds each
 // path's pty master, writes one key and waits for its echo there (no Node harness in the figure). All paths
@@ -269,7 +270,7 @@ export async function keystrokes({ keys = 200, rounds = 1 } = {}) {
   paths.push({ name: PLAIN_STREAMS, launch: { ...plain, env: { ...plain.env, FLOWER_PTY_NO_NATIVE: '1', XDG_RUNTIME_DIR: streamsRuntime }, servers: () => serverPids(streamsRuntime), cleanup: () => endServers(streamsRuntime) } });
   let measured;
   try {
-    const plan = { keys, rounds, cols: 120, rows: 40, paths: paths.map((p) => ({ name: p.name, argv: [p.launch.file, ...p.launch.args], env: { ...p.launch.env, TERM: 'xterm-256color' } })) };
+    const plan = { keys, rounds, cols: 120, rows: 40, paths: paths.map((p) => ({ name: p.name, argv: [p.launch.file, ...p.launch.args], env: { ...p.launch.env, TERM: 'xterm-256color' }, raw: p.name !== 'direct' })) };
     const reader = spawnSync('python3', [join(REPO, 'scripts', 'bench-keys.py')], { input: JSON.stringify(plan), encoding: 'utf8', cwd: tmpdir(), maxBuffer: 64 * 1024 * 1024 });
     if (reader.status !== 0) throw new Error(`bench-keys.py: ${(reader.error?.message ?? reader.stderr ?? '').trim().split('\n').pop()}`);
     measured = JSON.parse(reader.stdout);
