@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// Trampoline: all behaviour lives in the compiled cli. `attach` is a command a person waits on: it
-// has a light entry of its own (dist/attach-main.js), which loads nothing the attach does not need.
+// Trampoline: all behaviour lives in the compiled cli. `attach` is a command a person waits on, and a
+// run server (`__serve`, started by a client) should weigh little: each has a light entry of its own
+// that loads nothing it does not need (no yargs, no blessed until a split view is drawn).
 // Node's compile cache (Node >= 22.1) spares later starts the compiling. A checkout after `npm ci`
 // alone has no dist/ yet: say in one line what to run instead of Node's ERR_MODULE_NOT_FOUND stack.
 import module from 'node:module';
 
 module.enableCompileCache?.();
 const argv = process.argv.slice(2);
-const entry = argv[0] === 'attach' ? '../dist/attach-main.js' : '../dist/cli.js';
+const entry = { attach: '../dist/attach-main.js', __serve: '../dist/server/serve-command.js' }[argv[0]] ?? '../dist/cli.js';
 import(entry).then(
   ({ main }) => main(argv),
   (error) => {

@@ -1,10 +1,23 @@
 // `flower-pty __serve <spec>` (hidden): the entry of a run server started by a client. File
 // descriptor 3, when open, is the client's pipe for the one ready line; the process exits with the
-// run's code once the run is over (a watcher or a timer left behind must not keep it alive).
+// run's code once the run is over (a watcher or a timer left behind must not keep it alive). The bin
+// comes here straight (main), so the server loads only what it runs.
 
 import { createWriteStream, fstatSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { serve } from './run-server.js';
+import { reportFatal } from '../errors.js';
+
+/** the bin's entry for `__serve <spec>`: a run server loads no command-line parser (yargs was 10 MB of
+ * its memory); any other shape of the line is the full command line's to answer */
+export async function main(argv: string[]): Promise<void> {
+  if (argv.length !== 2 || argv[1]!.startsWith('-')) return (await import('../cli.js')).main(argv);
+  try {
+    await runServe(argv[1]!);
+  } catch (error) {
+    process.exitCode = reportFatal(error);
+  }
+}
 
 export async function runServe(specPath: string): Promise<never> {
   let ready: Writable | null = null;

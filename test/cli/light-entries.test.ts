@@ -1,5 +1,7 @@
-// `flower-pty attach` has a light entry of its own (src/attach-main.ts): what it reads itself, what it
-// leaves to the full command line, and that nothing it loads pulls in yargs, blessed or the run.
+// `flower-pty attach` and the run server (`__serve`) have light entries of their own (src/attach-main.ts,
+// src/server/serve-command.ts): what the attach reads itself, what it leaves to the full command line,
+// and that neither loads yargs or the run command; the attach loads no face, the server no blessed
+// until it draws a split view.
 import t from 'tap';
 import { readFileSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,4 +68,19 @@ t.test('the attach loads no yargs, no blessed, no emulator, no run command', asy
   for (const heavy of ['yargs', 'blessed', '@xterm/headless', 'chokidar', '@lydell/node-pty', join(src, 'cli.ts'), join(src, 'commands', 'run.ts'), join(src, 'supervisor.ts')]) {
     t.notOk(loaded.has(heavy), `not ${heavy}`);
   }
+});
+
+t.test('the run server loads no yargs, no command line, no run command, no blessed until it draws a split view', async (t) => {
+  const src = join(REPO, 'src');
+  const loaded = loadedBy([join(src, 'server', 'serve-command.ts')]);
+  t.ok(loaded.has(join(src, 'server', 'screen-model.ts')) && loaded.has('@xterm/headless'), 'the walk follows the imports');
+  for (const heavy of ['yargs', 'blessed', join(src, 'cli.ts'), join(src, 'commands', 'run.ts'), join(src, 'hosts', 'split-host.ts')]) {
+    t.notOk(loaded.has(heavy), `not ${heavy}`);
+  }
+});
+
+t.test('__serve through the bin: a line that is not `__serve <spec>` is the full command line\'s', async (t) => {
+  const r = spawnSync(process.execPath, [FLOWER_BIN, '__serve'], { encoding: 'utf8', timeout: 60_000 });
+  t.equal(r.status, 2);
+  t.match(r.stderr, /^flower-pty: Not enough non-option arguments[^\n]*\n$/);
 });
