@@ -14,8 +14,13 @@ const FLOWER = join(REPO, 'bin', 'flower-pty.js');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const TICKS = 100; // clock ticks per second in /proc/<pid>/stat (USER_HZ on Linux)
 
+// Every child answers --version as the pinned Claude Code does: flower-pty's release probe runs it,
+// and a child that printed its ready line there would look ready before the run had started.
+const VERSION_LINE = `[ "$1" = --version ] && { echo '2.1.332 (Claude Code)'; exit 0; }\n`;
+
 // The child for every path: echoes each key (raw mode) or cats a file, then waits.
 const ECHO = `#!/usr/bin/env node
+if (process.argv[2] === '--version') { console.log('2.1.332 (Claude Code)'); process.exit(0); }
 process.stdin.setRawMode(true);
 process.stdout.write('ready\\r\\n');
 process.stdin.on('data', (d) => { if (d[0] === 4) process.exit(0); process.stdout.write(d); });
@@ -51,7 +56,7 @@ s.on('error', () => process.exit(1));
 export const PLAIN_STREAMS = 'flower-pty --plain, Node streams only';
 
 // The stream starts on a key, so a path's start-up (node's, the run server's) is not counted as streaming.
-const CAT = (file) => `#!/bin/sh\nstty raw -echo\nprintf 'ready\\r\\n'\nhead -c 1 >/dev/null\ncat '${file}'\nprintf '\\n__END__\\n'\nsleep 600\n`;
+const CAT = (file) => `#!/bin/sh\n${VERSION_LINE}stty raw -echo\nprintf 'ready\\r\\n'\nhead -c 1 >/dev/null\ncat '${file}'\nprintf '\\n__END__\\n'\nsleep 600\n`;
 
 export function cpuOf(pid) {
   try {
@@ -245,8 +250,7 @@ async function perPath(program, measure, skip = []) {
 const echoProgram = (dir) => program(dir, 'echo.mjs', ECHO);
 
 // The child of the keystroke paths: cat in cooked mode, so the echo is the child's pty's own (as in a shell).
-// It answers --version as the pinned Claude Code does, so flower-pty's release probe prints nothing.
-const CAT_KEYS = `#!/bin/sh\n[ "$1" = --version ] && { echo '2.1.332 (Claude Code)'; exit 0; }\nprintf 'ready\\r\\n'\nexec cat\n`;
+const CAT_KEYS = `#!/bin/sh\n${VERSION_LINE}printf 'ready\\r\\n'\nexec cat\n`;
 
 // Keystroke round trip, measured from outside every process under test: scripts/bench-keys.py holds each
 // path's pty master, writes one key and waits for its echo there (no Node harness in the figure). All paths
@@ -319,7 +323,7 @@ export async function throughput({ mb = 50 } = {}) {
     bytes = ansiFileSync(file, mb * 1e6);
     return program(dir, 'cat.sh', CAT(file));
   };
-  return perPath(catProgram, async ({ run, launch, name }) => {
+  const results = await perPath(catProgram, async ({ run, launch, name }) => {
     await run.until((o) => o.includes('ready'), 20_000);
     await sleep(500); // the first frames settle
     const watch = launch.serverPid ? [launch.serverPid()] : name === 'direct' ? [] : [run.pty.pid, ...(launch.servers?.() ?? [])];
@@ -333,6 +337,46 @@ export async function throughput({ mb = 50 } = {}) {
     const server = launch.servers?.()[0];
     return { mbps: bytes / 1e6 / seconds, seconds, cpu: watch.length === 0 ? null : cpu() - c0, serverRss: server ? rssOf(server) : null };
   });
+  results[SPLIT_THREE] = await threeSplitClients(catProgram, () => bytes);
+  return results;
+}
+
+export const SPLIT_THREE = 'flower-pty split view, 3 clients';
+
+// The same stream with three split views attached to the one run (the first starts it, two more attach),
+// each terminal reading all it gets; timed on the first. The run server draws all three.
+async function threeSplitClients(catProgram, bytes) {
+  const { dir, cleanup } = workdir();
+  const runs = [];
+  try {
+    const launch = launchers(dir)['flower-pty split view'](catProgram(dir));
+    const first = start(launch);
+    runs.push(first);
+    await first.until((o) => o.includes('ready'), 20_000);
+    const id = readdirSync(join(dir, 'run', 'flower-pty')).find((n) => n.endsWith('.sock')).replace(/\.sock$/, '');
+    for (let i = 0; i < 2; i++) {
+      const other = start({ file: process.execPath, args: [FLOWER, 'attach', id], env: launch.env });
+      runs.push(other);
+      await other.until((o) => o.includes('ready'), 20_000);
+    }
+    await sleep(500);
+    const watch = [...runs.map((r) => r.pty.pid), ...launch.servers()];
+    const cpu = () => watch.reduce((sum, pid) => sum + cpuOf(pid), 0);
+    const c0 = cpu();
+    const t0 = process.hrtime.bigint();
+    const ended = first.until((o) => o.includes('__END__'), 300_000);
+    first.pty.write('g');
+    await ended;
+    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    const server = launch.servers()[0];
+    return { mbps: bytes() / 1e6 / seconds, seconds, cpu: cpu() - c0, serverRss: server ? rssOf(server) : null };
+  } catch (error) {
+    return { error: String(error.message ?? error).slice(0, 120) };
+  } finally {
+    for (const r of runs) r.kill();
+    await Promise.race([Promise.all(runs.map((r) => r.exited)), sleep(2000)]);
+    cleanup();
+  }
 }
 
 // Idle is measured once start-up has settled: V8 collects what start-up left behind (its memory

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { keystrokes, throughput, idle, idleDetached, attachFrame, PLAIN_STREAMS } from './bench-terminal.mjs';
+import { keystrokes, throughput, idle, idleDetached, attachFrame, PLAIN_STREAMS, SPLIT_THREE } from './bench-terminal.mjs';
 import { tailCatchUp } from './bench-tail.mjs';
 import { handoffOverhead } from './bench-handoff.mjs';
 import { reportBench } from './bench-report.mjs';
@@ -74,10 +74,10 @@ for (const path of [...PATHS, PLAIN_STREAMS, 'bare Node relay']) {
   row('keystroke echo p50 / p99, from outside', path, k.error ?? `${f(k.p50, 2)} / ${f(k.p99, 2)} ms${added}${spread}`, path === 'direct' ? '' : `direct ${f(direct.p50, 2)} / ${f(direct.p99, 2)} ms`, target);
 }
 const tmuxStream = stream.tmux ?? {};
-for (const path of PATHS) {
+for (const path of [...PATHS, SPLIT_THREE]) {
   const s = stream[path] ?? {};
   const rss = s.serverRss ? `; run server peak RSS ${f(s.serverRss.peak, 0)} MB` : '';
-  row(`throughput, ${plan.streamMb} MB ANSI`, path, s.error ?? `${f(s.mbps)} MB/s${s.cpu !== null && s.cpu !== undefined ? `, ${f(s.cpu, 2)} CPU s` : ''}${rss}`, path === 'tmux' ? '' : `tmux ${f(tmuxStream.mbps)} MB/s, ${f(tmuxStream.cpu, 2)} CPU s (server)`, path.startsWith('flower') ? '≥ tmux' : '');
+  row(`throughput, ${plan.streamMb} MB ANSI`, path, s.error ?? `${f(s.mbps)} MB/s${s.cpu !== null && s.cpu !== undefined ? `, ${f(s.cpu, 2)} CPU s` : ''}${rss}`, path === 'tmux' ? '' : path === SPLIT_THREE ? `one split view ${f(stream['flower-pty split view']?.mbps)} MB/s` : `tmux ${f(tmuxStream.mbps)} MB/s, ${f(tmuxStream.cpu, 2)} CPU s (server)`, path === SPLIT_THREE ? `≥ 80 % of one (${f(0.8 * stream['flower-pty split view']?.mbps)} MB/s)` : path.startsWith('flower') ? '≥ tmux' : '');
 }
 for (const path of PATHS.slice(1)) {
   const q = quiet[path] ?? {};
