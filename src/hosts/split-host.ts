@@ -8,6 +8,7 @@ import blessed from 'blessed';
 import type { Widgets } from 'blessed';
 
 import type { Host, StatusView } from './host.js';
+import type { Emulator } from '../adapters/emulator.js';
 import { createHostListeners } from './host-listeners.js';
 import { FlowerError } from '../errors.js';
 import { computeLayout, type Layout } from '../core/layout.js';
@@ -38,6 +39,9 @@ export interface SplitHostOptions {
   /** runs the person's editor on the document while the terminal is handed over (default: here, on stdin/stdout;
    * a run server drawing a client's terminal asks the client, which owns the terminal's job control) */
   edit?: (path: string) => Promise<{ ok: boolean; problem?: string }>;
+  /** the run server's one screen of claude (a face it draws): painted from, never parsed here; claude's
+   * output and the server's messages between generations are already in it */
+  screen?: Emulator;
 }
 
 const FLASH_MS = 4_000;
@@ -89,6 +93,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
     onBell: () => {
       if (!suspended && !restored) stdout.write('\u0007');
     },
+    ...(o.screen ? { shared: o.screen, onParsed: () => sessionChanged() } : {}),
   });
   const documentPane = createDocumentPane({ screen, noColor });
   const statusBar = createStatusBar({ screen, noColor });
@@ -357,7 +362,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
     message(text) {
       message = text;
       // Between generations the session pane is free: say it there too, as the plain host does.
-      if (!childRunning) pane.write(`\r\n\u001b[1mflower-pty:\u001b[0m ${text}\r\n`, () => redraw());
+      if (!childRunning && !o.screen) pane.write(`\r\n\u001b[1mflower-pty:\u001b[0m ${text}\r\n`, () => redraw());
       refreshStatus();
     },
     documentChanged(path, text) {
@@ -374,7 +379,8 @@ export function createSplitHost(o: SplitHostOptions): Host {
       // A crashed child leaves its modes on (app cursor, paste...): turn them off in the emulator.
       const reset = modes.resetSequence();
       modes = createModeTracker();
-      if (reset) pane.write(reset, () => redraw());
+      // A shared screen is the server's: each face drawn from it says the same, which changes nothing twice.
+      if (reset) (o.screen ? o.screen.term : pane).write(reset, () => redraw());
       redraw();
     },
     restore() {

@@ -72,8 +72,9 @@ async function start(spec: RunSpec): Promise<Started> {
   if (!relay) log.write('the native relay is not in use: keys and output go through Node\'s streams');
   // With nobody attached, nobody's terminal answers claude's queries (cursor position, device
   // attributes): the server's emulator does, so a successor starting unwatched does not wait on them.
+  // So it does when every terminal attached is a split view drawn from it (none of them answers).
   host.screen.onReply((data) => {
-    if (attached().length === 0) host.input(data);
+    if (attached().every((c) => c.face?.sharesScreen)) host.input(data);
   });
 
   function info(): RunInfo {
@@ -182,7 +183,7 @@ async function start(spec: RunSpec): Promise<Started> {
         command: (command) => onMessage(client, { t: 'command', command }),
         detach: () => onMessage(client, { t: 'detach' }),
         edit: (path) => client.send({ t: 'edit', path }),
-      }, relay);
+      }, relay, host.screen.emulator);
     } catch (error) {
       terminal.close(); // a face refused (a bad $FLOWER_PTY_PREFIX): the client hears why, in one line
       throw error;

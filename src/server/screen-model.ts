@@ -2,12 +2,14 @@
 // so a client that attaches late is painted the current screen at once (tmux keeps its grid the same way).
 
 import serialize from '@xterm/addon-serialize';
-import { createEmulator } from '../adapters/emulator.js';
+import { createEmulator, type Emulator } from '../adapters/emulator.js';
 
 // CommonJS: default import, then destructure (docs/libraries.md §3). It reads the same buffer the split view paints.
 const { SerializeAddon } = serialize;
 
 export interface ScreenModel {
+  /** the one emulator of the run: the split views the server draws paint from it, parsing nothing themselves */
+  readonly emulator: Emulator;
   readonly cols: number;
   readonly rows: number;
   write(data: string): void;
@@ -28,9 +30,15 @@ export function createScreenModel(size: { cols: number; rows: number }): ScreenM
   const serializer = new SerializeAddon();
   term.loadAddon(serializer);
   const replyListeners: Array<(data: string) => void> = [];
-  const replies = [term.onData((d) => replyListeners.forEach((l) => l(d))), term.onBinary((d) => replyListeners.forEach((l) => l(d)))];
+  // A face that shares this emulator marks its keys as typed with an empty input (the next write, the
+  // echo, is then parsed at once): that is no reply.
+  const reply = (d: string) => {
+    if (d) replyListeners.forEach((l) => l(d));
+  };
+  const replies = [term.onData(reply), term.onBinary(reply)];
 
   return {
+    emulator,
     get cols() {
       return term.cols;
     },

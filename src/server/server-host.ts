@@ -42,9 +42,10 @@ export function createServerHost(o: { cols: number; rows: number; broadcast: (me
     },
     command: listeners.command,
     childOutput(data) {
-      // The terminals first, the server's own copy of the screen after: an echo does not wait on it.
-      o.broadcast({ t: 'output', data });
+      // The one screen first: the split views drawn here paint from it (after a key it is parsed at
+      // once, and they draw the echo on the next turn); then the terminals that draw their own.
       screen.write(data);
+      o.broadcast({ t: 'output', data });
     },
     childTitle(title) {
       latest.title = title;
@@ -55,6 +56,9 @@ export function createServerHost(o: { cols: number; rows: number; broadcast: (me
       o.broadcast({ t: 'status', view });
     },
     message(text) {
+      // Between generations claude's screen is free: said there too, once, for the split views drawn
+      // from it (each drew it into its own screen before there was one screen).
+      if (!latest.childRunning) screen.write(`\r\n\u001b[1mflower-pty:\u001b[0m ${text}\r\n`);
       o.broadcast({ t: 'message', text });
     },
     documentChanged(path, text) {

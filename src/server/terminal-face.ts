@@ -8,6 +8,7 @@
 import type { Host, HostCommand } from '../hosts/host.js';
 import type { ClientTerminal } from '../adapters/client-terminal.js';
 import type { FastRelay } from '../adapters/fast-relay.js';
+import type { Emulator } from '../adapters/emulator.js';
 import type { Hello, ServerMessage } from './wire.js';
 import { feedFace, paintPrefix } from './face-feed.js';
 
@@ -22,6 +23,8 @@ export interface TerminalFace {
   terminalResized(cols: number, rows: number): void;
   /** bytes its terminal has not taken yet */
   backlog(): number;
+  /** it draws claude from the server's one screen (a split view): its terminal answers none of claude's queries */
+  readonly sharesScreen: boolean;
   /** the client's answer to an `edit` */
   edited(result: { ok: boolean; problem?: string }): void;
   /** gives the terminal back as it was, then calls `then` once the bytes are out; safe to call twice */
@@ -45,6 +48,7 @@ export async function openTerminalFace(
   documentPath: string | null,
   on: TerminalFaceEvents,
   relay: FastRelay | null = null,
+  screen: Emulator | null = null,
 ): Promise<TerminalFace> {
   const face = hello.face ?? 'split';
   const io = { stdin: terminal.input, stdout: terminal.output, stderr: terminal.output };
@@ -67,6 +71,7 @@ export async function openTerminalFace(
       env,
       documentPath,
       onDetach: on.detach,
+      ...(screen ? { screen } : {}),
       edit: (path) =>
         new Promise((resolve) => {
           editing = resolve;
@@ -98,6 +103,7 @@ export async function openTerminalFace(
     },
     terminalResized: (cols, rows) => terminal.resize(cols, rows),
     backlog: () => terminal.backlog(),
+    sharesScreen: face !== 'plain' && screen !== null,
     edited,
     restore(then) {
       if (restored) return then?.();

@@ -5,7 +5,7 @@ import type { MouseTracking } from '../core/mouse.js';
 import blessed from 'blessed';
 import type { Widgets } from 'blessed';
 import type { IBufferCell, Terminal as XTerminal } from '@xterm/headless';
-import { createEmulator } from '../adapters/emulator.js';
+import { createEmulator, type Emulator } from '../adapters/emulator.js';
 
 // blessed's own typings say match() returns a string; it returns the palette index.
 const matchColor = (blessed.colors as unknown as { match(r: number, g: number, b: number): number }).match;
@@ -67,12 +67,19 @@ export function createSessionPane(opts: {
   onReply: (data: string) => void;
   /** the child rang the bell (the emulator swallows BEL; the person should still hear it) */
   onBell?: () => void;
+  /** the run server's one emulator, painted from and never written here: its owner parses claude's output
+   * once for every face and answers claude's queries; `onParsed` is told each time it has parsed some */
+  shared?: Emulator;
+  onParsed?: () => void;
   label?: string;
   border?: Widgets.Border | 'line';
 }): SessionPane {
-  const emulator = createEmulator({ cols: opts.cols, rows: opts.rows, scrollback: SCROLLBACK });
+  const shared = opts.shared ?? null;
+  const emulator = shared ?? createEmulator({ cols: opts.cols, rows: opts.rows, scrollback: SCROLLBACK });
   const term = emulator.term;
-  const replies = [term.onData(opts.onReply), term.onBinary(opts.onReply), term.onBell(() => opts.onBell?.())];
+  const replies = shared
+    ? [term.onWriteParsed(() => opts.onParsed?.()), term.onBell(() => opts.onBell?.())]
+    : [term.onData(opts.onReply), term.onBinary(opts.onReply), term.onBell(() => opts.onBell?.())];
 
   const box = blessed.box({
     parent: opts.screen,
@@ -144,6 +151,7 @@ export function createSessionPane(opts: {
     box,
     term,
     write(data, parsed) {
+      if (shared) return; // its owner writes it
       term.write(data, parsed);
     },
     repaint() {
@@ -154,12 +162,17 @@ export function createSessionPane(opts: {
     input(data) {
       // Through the emulator rather than straight to the child: after user input xterm parses the next
       // write (the echo) synchronously instead of a setTimeout later, a millisecond off every keystroke.
-      term.input(data, true);
+      // A shared one is only told that a key was typed (its data listeners are its owner's).
+      if (!shared) return term.input(data, true);
+      term.input('', true);
+      opts.onReply(data);
     },
     resize(cols, rows) {
+      if (shared) return; // the pty's size, which its owner follows
       if (cols !== term.cols || rows !== term.rows) term.resize(Math.max(1, cols), Math.max(1, rows));
     },
     reset() {
+      if (shared) return;
       term.reset();
       emulator.resetCursor();
     },
@@ -182,7 +195,7 @@ export function createSessionPane(opts: {
     },
     dispose() {
       for (const d of replies) d.dispose();
-      emulator.dispose();
+      if (!shared) emulator.dispose();
     },
   };
 }
