@@ -8,7 +8,8 @@ import module from 'node:module';
 
 module.enableCompileCache?.();
 const argv = process.argv.slice(2);
-const entry = { attach: '../dist/attach-main.js', __serve: '../dist/server/serve-command.js' }[argv[0]] ?? '../dist/cli.js';
+const serve = argv[0] === '__serve' && argv.length === 2 && !argv[1].startsWith('-');
+const entry = serve ? '../dist/server/serve-command.js' : argv[0] === 'attach' ? '../dist/attach-main.js' : '../dist/cli.js';
 import(entry).then(
   ({ main }) => main(argv),
   (error) => {

@@ -8,10 +8,9 @@ import type { Writable } from 'node:stream';
 import { serve } from './run-server.js';
 import { reportFatal } from '../errors.js';
 
-/** the bin's entry for `__serve <spec>`: a run server loads no command-line parser (yargs was 10 MB of
- * its memory); any other shape of the line is the full command line's to answer */
+/** the bin's entry for `__serve <spec>` (the bin sends any other shape of the line to cli.ts): a run
+ * server loads no command-line parser (yargs was 10 MB of its memory) */
 export async function main(argv: string[]): Promise<void> {
-  if (argv.length !== 2 || argv[1]!.startsWith('-')) return (await import('../cli.js')).main(argv);
   try {
     await runServe(argv[1]!);
   } catch (error) {
