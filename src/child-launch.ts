@@ -4,6 +4,7 @@
 import { buildChildEnv } from './core/child-env.js';
 import { CLAUDE_ENV, CLAUDE_FLAGS, HOOK_ENV, RESUMING_FLAGS } from './claude-code/launch.js';
 import { blockingLimitOverride } from './claude-code/limits.js';
+import { FOREGROUND_ONLY_FLAGS } from './claude-code/successor-args.js';
 
 export interface LaunchInput {
   sessionId: string;
@@ -31,6 +32,17 @@ export function refusedClaudeArg(args: readonly string[]): string | null {
   for (const arg of args) {
     const flag = arg.split('=')[0] ?? arg;
     if (RESUMING.has(flag)) return flag;
+  }
+  return null;
+}
+
+const FOREGROUND_ONLY = new Set(FOREGROUND_ONLY_FLAGS);
+
+// A claude in the background or in a tmux of its own leaves flower-pty's pty: nothing to supervise.
+export function foregroundOnlyArg(args: readonly string[]): string | null {
+  for (const arg of args) {
+    const flag = arg.split('=')[0] ?? arg;
+    if (FOREGROUND_ONLY.has(flag)) return flag;
   }
   return null;
 }

@@ -135,7 +135,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
         log: opts.log,
         alert: terminalAlert(opts.notify),
         tell: (event, now) => void notifier?.notify(event, now),
-        gitFacts: () => readGitFacts({ cwd: opts.cwd, env: opts.env }),
+        gitFacts: (folder) => readGitFacts({ cwd: folder ?? opts.cwd, env: opts.env }),
       },
       host,
     );

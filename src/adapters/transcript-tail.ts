@@ -8,6 +8,8 @@ export interface TranscriptTail {
   readonly path: string;
   /** read everything appended so far, synchronously: used right before answering a hook */
   catchUp(): void;
+  /** go on at `path`: the same transcript, moved there whole by claude (offset and reader stay) */
+  repoint(path: string): void;
   close(): void;
 }
 
@@ -16,6 +18,8 @@ export interface TailOptions {
   onChunk: (bytes: Uint8Array) => void;
   /** the file shrank or was replaced: the caller restarts its reader from zero */
   onReset: (reason: 'truncated' | 'replaced') => void;
+  /** the file is there, or no longer: said when that changes */
+  onPresence?: (found: boolean) => void;
   pollMs?: number;
   /** a file that stopped growing is polled less and less often, down to once every this many ms */
   idlePollMs?: number;
@@ -30,6 +34,13 @@ export function openTranscriptTail(opts: TailOptions): TranscriptTail {
   let offset = 0;
   let inode: number | null = null;
   let closed = false;
+  let path = opts.path;
+  let found: boolean | null = null;
+  const present = (now: boolean): void => {
+    if (now === found) return;
+    found = now;
+    opts.onPresence?.(now);
+  };
   const sliceBytes = opts.sliceBytes ?? 32 * READ_BYTES;
 
   // Polling is the one timer a quiet run keeps (idle CPU, issue 9): a file that does not grow is polled
@@ -43,10 +54,12 @@ export function openTranscriptTail(opts: TailOptions): TranscriptTail {
   function readSome(limit: number): boolean {
     let st;
     try {
-      st = statSync(opts.path);
+      st = statSync(path);
     } catch {
-      return false; // not there yet: the first message creates it
+      present(false);
+      return false; // not there yet: the first message creates it (or claude moved it: a hook will say where)
     }
+    present(true);
     if (inode !== null && st.ino !== inode) {
       offset = 0;
       opts.onReset('replaced');
@@ -59,7 +72,7 @@ export function openTranscriptTail(opts: TailOptions): TranscriptTail {
     pollMs = fastMs;
     let fd: number;
     try {
-      fd = openSync(opts.path, 'r');
+      fd = openSync(path, 'r');
     } catch {
       return false;
     }
@@ -94,7 +107,18 @@ export function openTranscriptTail(opts: TailOptions): TranscriptTail {
   schedule(0);
 
   return {
-    path: opts.path,
+    get path() {
+      return path;
+    },
+    repoint(next) {
+      if (closed || next === path) return;
+      // A moved file is a new inode with the same bytes: not a replacement. If it is shorter than what was
+      // read, it is not the same transcript after all, and readSome starts it over (onReset 'truncated').
+      path = next;
+      inode = null;
+      found = null;
+      this.catchUp();
+    },
     catchUp() {
       if (closed) return;
       while (readSome(Number.MAX_SAFE_INTEGER));

@@ -7,6 +7,8 @@ export interface HookBase {
   sessionId: string | null;
   transcriptPath: string | null;
   cwd: string | null;
+  /** the session's permission mode when the hook ran (`permission_mode`: "default", "acceptEdits", "plan", ...) */
+  permissionMode: string | null;
   /** set only inside a subagent: its calls are not the main thread's boundaries */
   agentId: string | null;
 }
@@ -15,6 +17,11 @@ export interface StatusLineInput {
   event: 'statusline';
   sessionId: string | null;
   transcriptPath: string | null;
+  cwd: string | null;
+  /** workspace.project_dir: the folder the session works in (a worktree's, once claude entered one) */
+  projectDir: string | null;
+  /** workspace.added_dirs: directories added with --add-dir or /add-dir */
+  addedDirs: string[] | null;
   modelId: string | null;
   /** context_window.context_window_size, from 2.0.65 */
   contextWindowSize: number | null;
@@ -74,6 +81,11 @@ function num(p: Fields, key: string): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
+function strings(p: Fields, key: string): string[] | null {
+  const value = p[key];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : null;
+}
+
 function obj(p: Fields, key: string): Fields | null {
   const value = p[key];
   return isObject(value) ? value : null;
@@ -96,10 +108,14 @@ export function readHook(event: string, payload: unknown): HookEvent {
   const p: Fields = isObject(payload) ? payload : {};
   if (event === 'statusline') {
     const window = obj(p, 'context_window') ?? {};
+    const workspace = obj(p, 'workspace') ?? {};
     return {
       event: 'statusline',
       sessionId: str(p, 'session_id'),
       transcriptPath: str(p, 'transcript_path'),
+      cwd: str(p, 'cwd'),
+      projectDir: str(workspace, 'project_dir'),
+      addedDirs: strings(workspace, 'added_dirs'),
       modelId: str(obj(p, 'model') ?? {}, 'id'),
       contextWindowSize: num(window, 'context_window_size'),
       usedPercentage: num(window, 'used_percentage'),
@@ -107,7 +123,7 @@ export function readHook(event: string, payload: unknown): HookEvent {
       rateLimitResetsAt: exhaustedLimitReset(obj(p, 'rate_limits')),
     };
   }
-  const base: HookBase = { sessionId: str(p, 'session_id'), transcriptPath: str(p, 'transcript_path'), cwd: str(p, 'cwd'), agentId: str(p, 'agent_id') || null };
+  const base: HookBase = { sessionId: str(p, 'session_id'), transcriptPath: str(p, 'transcript_path'), cwd: str(p, 'cwd'), permissionMode: str(p, 'permission_mode'), agentId: str(p, 'agent_id') || null };
   switch (event) {
     case 'SessionStart':
       return { ...base, event, source: str(p, 'source'), model: str(p, 'model') };

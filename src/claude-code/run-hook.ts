@@ -2,7 +2,7 @@
 // place where Claude Code's field names meet the core's decisions. Pure.
 
 import { readHook } from './hooks.js';
-import type { HookEvent } from '../core/hook-event.js';
+import type { HookEvent, SessionWhere } from '../core/hook-event.js';
 import { permissionSubject, questionText } from '../core/permission-wait.js';
 
 // 2.1.332's question tool: its PermissionRequest carries the questions in tool_input (sdk-tools.d.ts
@@ -12,7 +12,17 @@ const QUESTION_TOOL = 'AskUserQuestion';
 // `event` is the name the hook client was registered for, or 'statusline'.
 export function toHookEvent(event: string, payload: unknown): HookEvent {
   const h = readHook(event, payload);
-  if (h.event === 'statusline') return { kind: 'statusline', sessionId: h.sessionId, windowSize: h.contextWindowSize && h.contextWindowSize > 0 ? h.contextWindowSize : null, rateLimitResetsAt: h.rateLimitResetsAt };
+  if (h.event === 'statusline') {
+    const where: SessionWhere = { transcriptPath: h.transcriptPath, cwd: h.cwd, projectDir: h.projectDir, permissionMode: null, addedDirs: h.addedDirs };
+    return { kind: 'statusline', sessionId: h.sessionId, windowSize: h.contextWindowSize && h.contextWindowSize > 0 ? h.contextWindowSize : null, rateLimitResetsAt: h.rateLimitResetsAt, where };
+  }
+  // A subagent's payload names the main session's transcript but its own folder (an isolated worktree):
+  // only the main thread's calls say where the session is.
+  if (h.agentId !== null) return kindOf(h);
+  return { ...kindOf(h), where: { transcriptPath: h.transcriptPath, cwd: h.cwd, projectDir: null, permissionMode: h.permissionMode, addedDirs: null } };
+}
+
+function kindOf(h: Exclude<ReturnType<typeof readHook>, { event: 'statusline' }>): HookEvent {
   const sessionId = h.sessionId;
   const subagent = h.agentId !== null;
   switch (h.event) {

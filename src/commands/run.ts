@@ -10,7 +10,7 @@ import { requireSupportedRelease } from '../adapters/claude-probe.js';
 import { validateStep } from '../core/step-name.js';
 import { resolvePolicy } from '../core/policy.js';
 import { formatTokens } from '../core/handoff-prompts.js';
-import { refusedClaudeArg } from '../child-launch.js';
+import { foregroundOnlyArg, refusedClaudeArg } from '../child-launch.js';
 import { readManifest } from '../adapters/manifest-store.js';
 import { openNotesStore } from '../adapters/notes-store.js';
 import { checkNotifyCommand } from '../adapters/notify-command.js';
@@ -74,6 +74,12 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
   const stepCheck = validateStep(o.step ?? DEFAULT_STEP);
   if ('problem' in stepCheck) throw new FlowerError(stepCheck.problem);
   let step = stepCheck.step;
+  const foreground = foregroundOnlyArg(o.claudeArgs);
+  if (foreground) {
+    throw new FlowerError(
+      `${foreground} cannot be passed to claude: flower-pty runs claude in its own terminal; to walk away, use flower-pty's own detach (C-] d) and flower-pty attach`,
+    );
+  }
   const refused = refusedClaudeArg(o.claudeArgs);
   if (refused && o.handoff) {
     throw new FlowerError(

@@ -2,7 +2,26 @@
 // person reads ("Bash touch x", permission-wait.ts). The dialect (src/claude-code/run-hook.ts) builds them from the
 // validated payloads of each release. Pure.
 
-export type HookEvent =
+/**
+ * Where the main thread's session says it is, as its hook payloads and status line report it: the
+ * transcript it writes, its folder, its permission mode, its added directories. Claude Code moves a
+ * session (into a worktree, say), so these are followed, never computed. null: not in this payload.
+ */
+export interface SessionWhere {
+  transcriptPath: string | null;
+  cwd: string | null;
+  /** the status line's project folder (a worktree's once claude entered one) */
+  projectDir: string | null;
+  permissionMode: string | null;
+  addedDirs: string[] | null;
+}
+
+export type HookEvent = HookKind & {
+  /** absent for a subagent's call and in hand-made events: nothing to follow */
+  where?: SessionWhere;
+};
+
+type HookKind =
   | { kind: 'statusline'; sessionId: string | null; windowSize: number | null; rateLimitResetsAt: number | null }
   | { kind: 'session-start'; sessionId: string | null; transcriptPath: string | null; source: string }
   | { kind: 'prompt-submit'; sessionId: string | null; prompt: string | null }

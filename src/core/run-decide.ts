@@ -14,7 +14,8 @@ import { runView, nextWake, continueAt, machineWaitsOnEvent } from './run-view.j
 import { notifyEventOf } from './notify-policy.js';
 import { afterClear, applyScopeChanges, EMPTY_SCOPE } from './session-scope.js';
 import type { RunEventName, RunEventFields, RunEventOf } from './run-events.js';
-import type { HookEvent } from './hook-event.js';
+import type { HookEvent, SessionWhere } from './hook-event.js';
+import { NO_PLACE, placeAfter, placeChanges, type SessionPlace } from './session-place.js';
 import type { GenerationFacts, RunEffect, RunEmit, RunEvent, RunState } from './run-state.js';
 import { troubleFields, troubleText, type WriteTrouble } from './write-trouble.js';
 import { oversizedSeed } from './seed-size.js';
@@ -109,6 +110,8 @@ function route(o: Out, event: RunEvent): void {
     case 'scope':
       if (o.s.gen && !o.s.gen.ended) o.gen({ scope: applyScopeChanges(o.s.gen.scope, event.changes) });
       return;
+    case 'transcript-presence':
+      return onTranscriptPresence(o, event.found);
     case 'hook':
       return onHook(o, event.id, event.hook, event.now);
     case 'document-written':
@@ -222,7 +225,7 @@ function notice(o: Out, n: Notice): void {
 // A freeze first gathers what flower-pty knows for certain (the Scene's facts), then writes.
 function freeze(o: Out, effect: Extract<Effect, { type: 'freeze' }>): void {
   o.set({ freezing: true, pendingFreeze: { generation: effect.generation, modelText: effect.text, text: null, degraded: effect.degraded, reason: effect.reason ?? null } });
-  o.do({ type: 'gather-facts', generation: effect.generation });
+  o.do({ type: 'gather-facts', generation: effect.generation, folder: o.s.gen?.place.folder ?? null });
 }
 
 function onFacts(o: Out, e: Extract<RunEvent, { type: 'facts-gathered' }>): void {
@@ -359,6 +362,11 @@ function onStart(o: Out): void {
   else o.do({ type: 'spawn', generation: 1, successor: false, prompt: o.s.settings.prompt, window: o.s.policy.window, viaHook: false });
 }
 
+// The successor starts where its predecessor was (a --continue has no predecessor in this process).
+function successorPlace(s: RunState): SessionPlace | null {
+  return s.gen?.place ?? null;
+}
+
 function onSeedRead(o: Out, e: Extract<RunEvent, { type: 'seed-read' }>): void {
   if (rewriteBeforeSeed(o, e)) return;
   seed(o, e.generation, e.onDisk);
@@ -385,7 +393,7 @@ function seed(o: Out, generation: number, onDisk: string | null): void {
   // first UserPromptSubmit hook hands it to the model whole, when hooks run and it fits what a hook may carry.
   const viaHook = !s.hooksMissing && s.settings.handoff && seed.prompt.length <= (s.settings.hookContextChars ?? 0);
   o.set({ seededText: seed.seededText, pendingEditNote: null, seedContext: viaHook ? seed.prompt : null });
-  o.do({ type: 'spawn', generation, successor: true, prompt: seed.prompt, window: o.s.policy.window, viaHook });
+  o.do({ type: 'spawn', generation, successor: true, prompt: seed.prompt, window: o.s.policy.window, viaHook, place: successorPlace(s) });
 }
 
 function onSpawned(o: Out, e: Extract<RunEvent, { type: 'spawned' }>): void {
@@ -393,6 +401,7 @@ function onSpawned(o: Out, e: Extract<RunEvent, { type: 'spawned' }>): void {
     gen: {
       n: e.generation, sessionId: e.sessionId, transcriptPath: e.transcriptPath, spawnedAt: e.now, context: 0, costUsd: null,
       numTurns: 0, crashed: false, ended: false, hooks: 0, lastText: null, turnEndAt: null, scope: EMPTY_SCOPE,
+      transcriptFound: null, transcriptMissingSince: null, transcriptLost: false, place: NO_PLACE,
     },
     note: e.successor ? 'a new session took over from the handoff document' : 'working',
     stopWait: null,
@@ -403,7 +412,14 @@ function onSpawned(o: Out, e: Extract<RunEvent, { type: 'spawned' }>): void {
   // Only a run that hands off reads the transcript (--no-handoff leaves claude alone).
   if (o.s.settings.handoff) o.do({ type: 'follow-transcript', path: e.transcriptPath });
   feed(o, { type: 'spawned', now: e.now, generation: e.generation, successor: e.successor });
-  o.emit('generation-start', { generation: e.generation, session_id: e.sessionId, successor: e.successor, window: o.s.policy.window, at: o.s.policy.at });
+  o.emit('generation-start', {
+    generation: e.generation, session_id: e.sessionId, successor: e.successor, window: o.s.policy.window, at: o.s.policy.at,
+    ...(e.folder !== undefined ? { folder: e.folder } : {}),
+  });
+  if (e.refused) {
+    o.emit('place-refused', { generation: e.generation, reason: e.refused });
+    o.set({ note: e.refused });
+  }
 }
 
 function onChildExit(o: Out, e: Extract<RunEvent, { type: 'child-exit' }>): void {
@@ -524,10 +540,13 @@ function onHook(o: Out, id: number, hook: HookEvent, now: number): void {
         o.do({ type: 'follow-transcript', path: hook.transcriptPath });
       }
     }
+    followSession(o, hook.where, false);
     if (hook.sessionId) feed(o, { type: 'session', now, sessionId: hook.sessionId });
     return reply('');
   }
   if (hook.sessionId !== null && hook.sessionId !== o.s.gen!.sessionId) return reply(''); // a stale hook from a retired session
+  followSession(o, hook.where, false);
+  if (TURN_HOOKS.has(hook.kind)) noteTurnWithoutTranscript(o, now);
   switch (hook.kind) {
     case 'prompt-submit': {
       if (hook.prompt !== null) humanPrompt(o, hook.prompt);
@@ -581,6 +600,59 @@ function onHook(o: Out, id: number, hook: HookEvent, now: number): void {
     default:
       return reply('');
   }
+}
+
+// ---- following the session: Claude Code moves it (EnterWorktree, `claude -w`), and says so in every payload
+
+// Re-point the meter at the transcript the payload names (the whole file moved: the readings carry over),
+// and keep where the session is for its successor. A status line only fills in the place of the transcript
+// being followed: one built before a move can arrive after it, and must not move the meter back.
+function followSession(o: Out, where: SessionWhere | undefined, fromStatusLine: boolean): void {
+  const g = o.s.gen;
+  if (!g || g.ended || !where) return;
+  const path = where.transcriptPath;
+  if (fromStatusLine && path !== null && path !== g.transcriptPath) return;
+  const moved = !fromStatusLine && path !== null && path !== '' && path !== g.transcriptPath;
+  if (moved) {
+    o.emit('transcript-moved', { generation: g.n, from: g.transcriptPath, to: path, cwd: where.cwd });
+    o.gen({ transcriptPath: path, transcriptFound: null });
+    if (o.s.settings.handoff) o.do({ type: 'follow-transcript', path, carry: true });
+  }
+  const place = placeAfter(g.place, where, { fromStatusLine, moved });
+  if (place === g.place) return;
+  o.gen({ place });
+  o.emit('session-place', { generation: g.n, folder: place.folder, permissionMode: place.permissionMode, addedDirs: [...place.addedDirs], changed: placeChanges(g.place, place) });
+}
+
+// Hooks that mean a turn is under way: its transcript must exist by now (the prompt's row comes first).
+const TURN_HOOKS: ReadonlySet<HookEvent['kind']> = new Set(['prompt-submit', 'pre-tool', 'post-tool', 'stop']);
+
+function noteTurnWithoutTranscript(o: Out, now: number): void {
+  const g = o.s.gen;
+  if (!g || !o.s.settings.handoff || g.transcriptFound === true || g.transcriptMissingSince !== null) return;
+  o.gen({ transcriptMissingSince: now });
+}
+
+function onTranscriptPresence(o: Out, found: boolean): void {
+  const g = o.s.gen;
+  if (!g || g.ended) return;
+  o.gen({ transcriptFound: found, ...(found ? { transcriptMissingSince: null } : {}) });
+  if (found && g.transcriptLost) o.emit('transcript-found', { generation: g.n, path: g.transcriptPath });
+}
+
+// A live session whose transcript cannot be found is not metered: rather than let it run into the wall
+// (auto-compact is off), say so once and hand off at the next boundary, with the document its hooks carry.
+function checkTranscript(o: Out, now: number): void {
+  const g = o.s.gen;
+  if (!g || g.ended || g.transcriptLost || g.transcriptMissingSince === null) return;
+  if (now - g.transcriptMissingSince < o.s.settings.transcriptLostAfterMs) return;
+  o.gen({ transcriptLost: true });
+  const after = Math.round((now - g.transcriptMissingSince) / 1000);
+  o.emit('transcript-lost', { generation: g.n, path: g.transcriptPath, after });
+  o.do({ type: 'log', line: `claude's transcript is not at ${g.transcriptPath} ${after}s into a turn: the context is not metered, so the session hands off at its next boundary` });
+  o.alert('flower-pty: transcript not found', 'the session hands off at its next boundary');
+  o.set({ note: "claude's transcript cannot be found, so its context is not metered: it hands off at the next boundary" });
+  feed(o, { type: 'force-handoff', now });
 }
 
 function answerStop(o: Out, id: number, text: string, now: number): void {
@@ -652,6 +724,7 @@ function clearWaiting(o: Out, kinds: Array<'permission' | 'question' | 'idle'>):
 
 // Claude Code reports its real window (and its usage limits) to the status line; an explicit --window still wins.
 function onStatusLine(o: Out, hook: Extract<HookEvent, { kind: 'statusline' }>, now: number): string {
+  if (o.s.gen && (hook.sessionId === null || hook.sessionId === o.s.gen.sessionId)) followSession(o, hook.where, true);
   const s = o.s;
   if (hook.windowSize !== null && s.settings.policy.window === undefined && hook.windowSize !== s.policy.window) {
     try {
@@ -714,6 +787,7 @@ function onTick(o: Out, now: number): void {
     answerStop(o, wait.id, wait.text, now);
   }
   checkHooks(o, now);
+  checkTranscript(o, now);
   continueAfterReset(o, now);
   // The successor waits for the document on disk and for the old claude to be gone.
   if (machineWaitsOnEvent(o.s)) return;

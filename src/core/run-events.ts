@@ -12,7 +12,8 @@ export const RUN_EVENT_FIELDS = {
   start: { window: 'number', windowSource: 'string', at: 'number', warnAt: 'number', maxGenerations: 'number', handoff: 'boolean', workbench: 'string|null', step: 'string|null' },
   /** claude said which model (and so which window) it runs: the policy changed */
   window: { window: 'number', source: 'string', at: 'number', warnAt: 'number' },
-  'generation-start': { generation: 'number', session_id: 'string', successor: 'boolean', window: 'number', at: 'number' },
+  /** `folder`: where claude was started (a successor: where its predecessor was) */
+  'generation-start': { generation: 'number', session_id: 'string', successor: 'boolean', window: 'number', at: 'number', folder: 'string?' },
   near: { generation: 'number', context: 'number', warnAt: 'number' },
   /** the handoff request went out; `cut`: at a turn's end, a tool boundary, typed, or instead of a compaction */
   writing: { generation: 'number', context: 'number', at: 'number', cut: 'string' },
@@ -47,6 +48,15 @@ export const RUN_EVENT_FIELDS = {
   'hooks-back': { generation: 'number' },
   'hooks-missing': { generation: 'number', after: 'string' },
   'session-changed': { generation: 'number', from: 'string', to: 'string', source: 'string' },
+  /** claude moved the session (a worktree): its transcript is now `to`, its folder `cwd` */
+  'transcript-moved': { generation: 'number', from: 'string', to: 'string', cwd: 'string|null' },
+  /** where the session is changed by Claude Code's word; `changed` names which of the three */
+  'session-place': { generation: 'number', folder: 'string|null', permissionMode: 'string|null', addedDirs: 'string[]', changed: 'string[]' },
+  /** a turn under way and no transcript at `path` for `after` seconds: not metered, handed off at the next boundary */
+  'transcript-lost': { generation: 'number', path: 'string', after: 'number' },
+  'transcript-found': { generation: 'number', path: 'string' },
+  /** the successor could not start where its predecessor was */
+  'place-refused': { generation: 'number', reason: 'string' },
   /** claude waits for a person's approval; `tool` from PermissionRequest, else only the notification's text */
   'needs-permission': { generation: 'number', tool: 'string?', what: 'string' },
   /** claude asks its person a question (AskUserQuestion) and waits for the answer */

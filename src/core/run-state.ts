@@ -15,6 +15,7 @@ import type { GitFacts } from './scene-facts.js';
 import type { ScopeChange, SessionScope } from './session-scope.js';
 import type { RunEventName, RunEventFields } from './run-events.js';
 import type { WriteTrouble } from './write-trouble.js';
+import type { SessionPlace } from './session-place.js';
 
 export interface RunSettings {
   handoff: boolean;
@@ -37,6 +38,8 @@ export interface RunSettings {
   stopWaitMs: number;
   /** a claude that dies this soon, before any turn, could not start: stop rather than restart */
   earlyExitMs: number;
+  /** a live session's transcript not found this long after a turn began: said once, and handed off */
+  transcriptLostAfterMs: number;
   /** no hook at all this long after a spawn (or after a turn ended in the transcript): hooks are missing */
   hooklessAfterMs: number;
   turnHooklessAfterMs: number;
@@ -51,7 +54,16 @@ export interface RunSettings {
 export interface GenerationFacts {
   n: number;
   sessionId: string;
+  /** the transcript Claude Code says it writes (a guess from the folder until the first hook says) */
   transcriptPath: string;
+  /** whether that file was there at the last look (null: not looked at yet) */
+  transcriptFound: boolean | null;
+  /** a turn began while the transcript was not to be found: since when */
+  transcriptMissingSince: number | null;
+  /** the missing transcript was said (once) and a handoff asked for */
+  transcriptLost: boolean;
+  /** where the session is by Claude Code's word: the successor starts there */
+  place: SessionPlace;
   spawnedAt: number;
   context: number;
   costUsd: number | null;
@@ -119,7 +131,8 @@ export type RunCommand = 'force-handoff' | 'hold' | 'release' | 'quit';
 
 export type RunEvent =
   | { type: 'start'; now: number }
-  | { type: 'spawned'; now: number; generation: number; successor: boolean; sessionId: string; transcriptPath: string }
+  /** `folder`: where claude was started; `refused`: why the place asked for could not be used (it is gone) */
+  | { type: 'spawned'; now: number; generation: number; successor: boolean; sessionId: string; transcriptPath: string; folder?: string; refused?: string | null }
   /** `exitCode`: what the failure means (errors.ts); absent, claude could not be found or run */
   | { type: 'spawn-failed'; now: number; generation: number; message: string; exitCode?: number }
   /** a write the run goes on without (the manifest, a record for the report): said when it fails, and
@@ -130,6 +143,8 @@ export type RunEvent =
   | { type: 'transcript-reset'; now: number; reason: string }
   /** the session's own state changed, as its transcript tells (claude-code/session-scope.ts) */
   | { type: 'scope'; now: number; changes: ScopeChange[] }
+  /** the followed transcript appeared, or went away (moved by claude, or never written) */
+  | { type: 'transcript-presence'; now: number; found: boolean }
   | { type: 'hook'; now: number; id: number; hook: HookEvent }
   | { type: 'document-written'; now: number; generation: number; path: string | null; archived: string | null; error: string | null }
   | { type: 'seed-read'; now: number; generation: number; onDisk: string | null }
@@ -148,18 +163,20 @@ export type RunEffect =
   | { type: 'reply'; id: number; output: string }
   | { type: 'write-document'; generation: number; text: string }
   /** what flower-pty knows for certain at a freeze (git HEAD, changed files); answered by `facts-gathered` */
-  | { type: 'gather-facts'; generation: number }
+  | { type: 'gather-facts'; generation: number; folder?: string | null }
   /** the --notify-command, for an event worth a person's attention (rate-limited by the notifier) */
   | { type: 'tell-person'; event: NotifyEvent }
   | { type: 'read-seed'; generation: number }
   | { type: 'save-draft'; generation: number; text: string; changed: SectionKey[] }
   /** start claude; answered by `spawned` or `spawn-failed`. `viaHook`: the first UserPromptSubmit hook
-   * carries `prompt` to the model (the command line only names it) */
-  | { type: 'spawn'; generation: number; successor: boolean; prompt: string | null; window: number; viaHook: boolean }
+   * carries `prompt` to the model (the command line only names it). `place`: where the predecessor was (its
+   * folder, permission mode, added directories); null: the run's own */
+  | { type: 'spawn'; generation: number; successor: boolean; prompt: string | null; window: number; viaHook: boolean; place?: SessionPlace | null }
   | { type: 'end-child' }
   /** put `request` in a file and type `line` (with `{file}` replaced by its path) into claude's prompt, then Enter */
   | { type: 'type-into-child'; request: string; line: string }
-  | { type: 'follow-transcript'; path: string }
+  /** `carry`: the same session's transcript at a new path (moved whole): keep the readings and the offset */
+  | { type: 'follow-transcript'; path: string; carry?: boolean }
   | { type: 'save-manifest'; manifest: Manifest; flush: boolean }
   | RunEmit
   | { type: 'show-status'; view: StatusView }
@@ -173,6 +190,7 @@ export type RunEffect =
 
 export const RUN_DEFAULTS = {
   stopWaitMs: 3_000,
+  transcriptLostAfterMs: 5_000,
   earlyExitMs: 15_000,
   hooklessAfterMs: 30_000,
   turnHooklessAfterMs: 5_000,

@@ -67,6 +67,7 @@ export function nextWake(s: RunState, now: number): number | null {
     due.push(g.spawnedAt + s.settings.hooklessAfterMs);
     if (g.turnEndAt !== null) due.push(g.turnEndAt + s.settings.turnHooklessAfterMs);
   }
+  if (g && !g.ended && g.transcriptMissingSince !== null && !g.transcriptLost) due.push(g.transcriptMissingSince + s.settings.transcriptLostAfterMs);
   const w = s.waiting;
   if (w?.kind === 'parked' && !w.autoContinue && !w.continued) due.push(continueAt(w, s.settings.parkedRetryMs));
   const future = due.filter((t) => Number.isFinite(t));

@@ -2,6 +2,7 @@
 // subscriptions return something to dispose. Real adapters sit behind them (real-ports.ts); the
 // middle layer of tests puts fakes and a fake clock here and runs a whole lineage in milliseconds.
 
+import type { SessionPlace } from '../core/session-place.js';
 import type { Manifest } from '../core/manifest.js';
 import type { MeterSignal } from '../core/context-meter.js';
 import type { ScopeChange } from '../core/session-scope.js';
@@ -37,8 +38,17 @@ export interface ChildSpec {
   viaHook: boolean;
   /** the policy window: claude's own refusal line is lifted to it */
   window: number;
+  /** where the predecessor was: the successor starts in its folder, with its mode and added directories */
+  place: SessionPlace | null;
   cols: number;
   rows: number;
+}
+
+export interface ChildStarted extends ChildHandle {
+  /** the folder claude was started in */
+  readonly folder: string;
+  /** why the place asked for could not be used (its folder is gone), or null */
+  readonly refused: string | null;
 }
 
 export interface ChildPort {
@@ -46,9 +56,9 @@ export interface ChildPort {
   spawn(
     spec: ChildSpec,
     on: { data(data: string): void; exit(exit: ChildExit): void; /** a record the run goes on without could not be written */ recordFailed(path: string, error: string): void },
-  ): Promise<ChildHandle>;
-  /** where Claude Code writes this session's transcript */
-  transcriptPath(sessionId: string): string;
+  ): Promise<ChildHandle | ChildStarted>;
+  /** where Claude Code will most likely write this session's transcript in `folder`; the first hook says for sure */
+  transcriptPath(sessionId: string, folder?: string): string;
   /** a file for a request typed into claude's prompt (the prompt gets one line naming it) */
   writeRequest(generation: number, text: string): Promise<string>;
 }
@@ -56,6 +66,8 @@ export interface ChildPort {
 export interface TranscriptFollow extends Disposable {
   /** read what was appended so far, synchronously (signals are delivered before this returns) */
   catchUp(): void;
+  /** go on at `path`, the same transcript moved there whole: same reader, same offset */
+  repoint?(path: string): void;
 }
 
 export interface TranscriptPort {
@@ -66,6 +78,8 @@ export interface TranscriptPort {
       reset(reason: string): void;
       /** the session's own state changed (tasks, a /loop, crons, a goal, monitors, shells) */
       scope?(changes: ScopeChange[]): void;
+      /** the file is there (true) or not (false), said when that changes */
+      presence?(found: boolean): void;
     },
   ): TranscriptFollow;
 }
@@ -112,5 +126,6 @@ export interface Ports {
   /** `now`: the run's clock, which the rate limit counts on */
   tell(event: NotifyEvent, now: number): void;
   /** the git work tree's HEAD and changed files, or null outside one */
-  gitFacts(): Promise<GitFacts | null>;
+  /** in `folder` (the session's worktree, say), else the run's own */
+  gitFacts(folder?: string | null): Promise<GitFacts | null>;
 }

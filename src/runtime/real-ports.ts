@@ -3,6 +3,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
+import { realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { createTranscriptReader } from '../core/transcript-reader.js';
@@ -11,6 +12,8 @@ import { writeAdvice } from '../core/write-trouble.js';
 import { transcriptPathFor } from '../core/claude-paths.js';
 import { notificationSequence } from '../core/notification.js';
 import { launchArgs, launchEnv, promptArgument, successorArgument, type LaunchInput } from '../child-launch.js';
+import { successorArgs } from '../claude-code/successor-args.js';
+import type { SessionPlace } from '../core/session-place.js';
 import { resolveClaude } from '../adapters/claude-binary.js';
 import { spawnPty } from '../adapters/pty-session.js';
 import type { FastRelay } from '../adapters/fast-relay.js';
@@ -73,9 +76,29 @@ async function successorPrompt(config: ChildLaunchConfig, spec: ChildSpec, promp
   return successorArgument({ file: written ? file : null, viaHook: spec.viaHook });
 }
 
+// The predecessor's folder if it is still a folder (a worktree can be removed between generations).
+function folderFor(place: SessionPlace | null, config: ChildLaunchConfig): { folder: string; refused: string | null } {
+  if (place?.folder == null) return { folder: config.cwd, refused: null };
+  try {
+    if (statSync(place.folder).isDirectory()) return { folder: place.folder, refused: null };
+  } catch {
+    // gone: said below
+  }
+  return { folder: config.cwd, refused: `the session's folder ${place.folder} is gone: the successor starts in ${config.cwd}` };
+}
+
 export function realChildPort(config: ChildLaunchConfig): ChildPort {
+  const realFolder = (folder: string): string => {
+    try {
+      return realpathSync(folder);
+    } catch {
+      return folder;
+    }
+  };
   return {
     async spawn(spec, on) {
+      const { folder, refused } = folderFor(spec.place, config);
+      const userArgs = spec.place ? successorArgs(config.claudeArgs, refused ? { ...spec.place, folder: null } : spec.place) : config.claudeArgs;
       const claude = currentClaude(config);
       let prompt = spec.prompt;
       if (prompt && spec.successor) {
@@ -93,7 +116,7 @@ export function realChildPort(config: ChildLaunchConfig): ChildPort {
       const launch: LaunchInput = {
         sessionId: spec.sessionId,
         settingsPath: config.settingsPath,
-        userArgs: config.claudeArgs,
+        userArgs,
         prompt,
         handoff: config.handoff,
         keepAutoCompact: config.keepAutoCompact,
@@ -102,11 +125,13 @@ export function realChildPort(config: ChildLaunchConfig): ChildPort {
         userStatusLine: config.userStatusLine,
         window: spec.window,
       };
-      const args = config.handoff ? launchArgs(launch) : [...config.claudeArgs, ...(prompt ? [prompt] : [])];
-      const pty = spawnPty({ file: claude, args, cwd: config.cwd, env: launchEnv(launch), cols: spec.cols, rows: spec.rows }, config.relay ?? null);
+      const args = config.handoff ? launchArgs(launch) : [...userArgs, ...(prompt ? [prompt] : [])];
+      const pty = spawnPty({ file: claude, args, cwd: folder, env: launchEnv(launch), cols: spec.cols, rows: spec.rows }, config.relay ?? null);
       pty.onData(on.data);
       pty.onExit((exit) => on.exit({ code: exit.exitCode, ...(exit.signal ? { signal: exit.signal } : {}) }));
       return {
+        folder,
+        refused,
         get exited() {
           return pty.exited;
         },
@@ -117,7 +142,7 @@ export function realChildPort(config: ChildLaunchConfig): ChildPort {
         },
       };
     },
-    transcriptPath: (sessionId) => transcriptPathFor(config.configDir, config.cwdReal, sessionId),
+    transcriptPath: (sessionId, folder) => transcriptPathFor(config.configDir, folder === undefined || folder === config.cwd ? config.cwdReal : realFolder(folder), sessionId),
     async writeRequest(generation, text) {
       const path = join(config.spillDir, `handoff-request-${generation}-${randomUUID().slice(0, 8)}.md`);
       await writeFile(path, text, { mode: 0o644 });
@@ -155,8 +180,9 @@ export function realTranscriptPort(): TranscriptPort {
           reader = open();
           on.reset(reason);
         },
+        onPresence: (found) => on.presence?.(found),
       });
-      return { catchUp: () => tail.catchUp(), dispose: () => tail.close() };
+      return { catchUp: () => tail.catchUp(), repoint: (next) => tail.repoint(next), dispose: () => tail.close() };
     },
   };
 }

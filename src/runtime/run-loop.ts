@@ -15,6 +15,7 @@ import { cursorMovesAsWhitespace } from '../core/cursor-text.js';
 import { lineageUnsaved } from '../core/write-trouble.js';
 import { EXIT, FlowerError } from '../errors.js';
 import type { RunEffect, RunEvent, RunState } from '../core/run-state.js';
+import type { SessionPlace } from '../core/session-place.js';
 import type { Host } from '../hosts/host.js';
 import type { ChildHandle, Disposable, Ports, TranscriptFollow } from './ports.js';
 
@@ -123,7 +124,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
         }
         return;
       case 'gather-facts': {
-        const git = await ports.gitFacts().catch(() => null);
+        const git = await ports.gitFacts(effect.folder).catch(() => null);
         post({ type: 'facts-gathered', now: now(), generation: effect.generation, git });
         return;
       }
@@ -141,7 +142,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
         return;
       }
       case 'spawn':
-        await spawn(effect.generation, effect.successor, effect.prompt, effect.window, effect.viaHook);
+        await spawn(effect.generation, effect.successor, effect.prompt, effect.window, effect.viaHook, effect.place ?? null);
         return;
       case 'end-child':
         // Not awaited: the exit arrives as an event, and hook answers must not queue behind it.
@@ -151,10 +152,13 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
         await typeIntoChild(effect.request, effect.line);
         return;
       case 'follow-transcript':
-        if (child) {
-          child.tail?.dispose();
-          child.tail = follow(effect.path);
+        if (!child) return;
+        if (effect.carry && child.tail?.repoint) {
+          child.tail.repoint(effect.path);
+          return;
         }
+        child.tail?.dispose();
+        child.tail = follow(effect.path);
         return;
       case 'finish':
         await end(effect.exitCode, effect.message);
@@ -177,10 +181,11 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
       signal: (signal, usage) => post({ type: 'transcript', now: now(), signal, usage }),
       reset: (reason) => post({ type: 'transcript-reset', now: now(), reason }),
       scope: (changes) => post({ type: 'scope', now: now(), changes }),
+      presence: (found) => post({ type: 'transcript-presence', now: now(), found }),
     });
   }
 
-  async function spawn(generation: number, successor: boolean, prompt: string | null, window: number, viaHook: boolean): Promise<void> {
+  async function spawn(generation: number, successor: boolean, prompt: string | null, window: number, viaHook: boolean, place: SessionPlace | null): Promise<void> {
     const sessionId = randomUUID();
     const { cols, rows } = face.size();
     const titles = createTitleFilter();
@@ -188,7 +193,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
     let self: typeof child = null;
     try {
       const handle = await ports.child.spawn(
-        { generation, successor, sessionId, prompt, viaHook, window, cols, rows },
+        { generation, successor, sessionId, prompt, viaHook, window, place, cols, rows },
         {
           data: (data) => {
             if (child !== self) return;
@@ -212,7 +217,8 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
       self = { handle, generation, tail: null };
       child = self;
       face.childStarted();
-      post({ type: 'spawned', now: now(), generation, successor, sessionId, transcriptPath: ports.child.transcriptPath(sessionId) });
+      const started = 'folder' in handle ? { folder: handle.folder, refused: handle.refused } : {};
+      post({ type: 'spawned', now: now(), generation, successor, sessionId, transcriptPath: ports.child.transcriptPath(sessionId, started.folder), ...started });
     } catch (error) {
       const exitCode = error instanceof FlowerError ? { exitCode: error.exitCode } : {};
       post({ type: 'spawn-failed', now: now(), generation, message: error instanceof Error ? error.message : String(error), ...exitCode });

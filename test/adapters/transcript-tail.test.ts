@@ -1,7 +1,7 @@
 // The transcript tail's poll backs off while the file is quiet (the one timer a quiet run keeps) and
 // comes back at once with growth or a catch-up; a bounded wait either way.
 import t from 'tap';
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openTranscriptTail } from '../../src/adapters/transcript-tail.js';
@@ -30,4 +30,31 @@ t.test('a quiet file is polled less often; growth is still seen within the slow 
   appendFileSync(path, 'c\n');
   tail.catchUp();
   t.ok(seen.includes('c'), 'a catch-up reads at once, whatever the poll');
+});
+
+t.test('a transcript moved whole is followed at its new path from where the old one was read; presence is said', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'flower-tail-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const oldPath = join(dir, 'old.jsonl');
+  const newPath = join(dir, 'new.jsonl');
+  let seen = '';
+  const presence: boolean[] = [];
+  const resets: string[] = [];
+  const tail = openTranscriptTail({ path: oldPath, pollMs: 10, onChunk: (b) => (seen += Buffer.from(b).toString()), onReset: (r) => resets.push(r), onPresence: (found) => presence.push(found) });
+  t.teardown(() => tail.close());
+  tail.catchUp();
+  t.same(presence, [false], 'not there yet');
+  writeFileSync(oldPath, 'a\nb\n');
+  tail.catchUp();
+  t.equal(seen, 'a\nb\n');
+  // claude moves the session: the same rows, more after them, at another path
+  renameSync(oldPath, newPath);
+  appendFileSync(newPath, 'c\n');
+  tail.catchUp();
+  t.same(presence, [false, true, false], 'gone from the old path');
+  tail.repoint(newPath);
+  t.equal(seen, 'a\nb\nc\n', 'only what was not read yet');
+  t.same(resets, [], 'not a reset: the readings carry over');
+  t.same(presence, [false, true, false, true]);
+  t.equal(tail.path, newPath);
 });

@@ -69,7 +69,7 @@ t.test('the 2.1.332 walk-away payloads: every hook flower-pty handles', async (t
 // Hand-made: not from any release, written to prove the guards keep only valid fields.
 t.test('hand-made bad payloads keep only valid fields', async (t) => {
   t.same(readHook('Stop', { session_id: 42, stop_hook_active: 'yes', last_assistant_message: ['x'], agent_id: '' }), {
-    event: 'Stop', sessionId: null, transcriptPath: null, cwd: null, agentId: null, stopHookActive: false, lastAssistantMessage: null,
+    event: 'Stop', sessionId: null, transcriptPath: null, cwd: null, permissionMode: null, agentId: null, stopHookActive: false, lastAssistantMessage: null,
   });
   t.match(readHook('PostToolUse', { agent_id: 'a1', tool_name: 'Bash' }), { event: 'PostToolUse', agentId: 'a1', toolName: 'Bash', toolUseId: null });
   t.match(readHook('SessionStart', null), { event: 'SessionStart', sessionId: null, source: null });

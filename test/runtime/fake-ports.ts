@@ -6,7 +6,7 @@ import { createTranscriptReader, type TranscriptReader } from '../../src/core/tr
 import { createScopeReader, mayCarryScope } from '../../src/claude-code/session-scope.js';
 import { createRun, RUN_DEFAULTS, type RunSettings } from '../../src/core/run-state.js';
 import { startRunLoop, type RunLoop } from '../../src/runtime/run-loop.js';
-import type { ChildExit, ChildPort, ClockPort, DocumentPort, Ports, TranscriptPort } from '../../src/runtime/ports.js';
+import type { ChildExit, ChildPort, ChildSpec, ClockPort, DocumentPort, Ports, TranscriptPort } from '../../src/runtime/ports.js';
 import type { Host, HostCommand, StatusView } from '../../src/hosts/host.js';
 import type { Manifest } from '../../src/core/manifest.js';
 
@@ -62,6 +62,8 @@ export interface FakeChild {
   prompt: string | null;
   /** its first UserPromptSubmit hook carries the prompt (the command line only names it) */
   viaHook: boolean;
+  /** where the successor was asked to start (its predecessor's place), or null */
+  place: ChildSpec['place'];
   written: string[];
   exited: boolean;
   exit(e: ChildExit): void;
@@ -72,7 +74,7 @@ export interface World {
   clock: ReturnType<typeof fakeClock>;
   children: FakeChild[];
   /** appends rows to a session's transcript; the reader sees them at the next catch-up or at once */
-  append(sessionId: string, rows: Json[], opts?: { visible?: boolean }): void;
+  append(sessionId: string, rows: Json[], opts?: { visible?: boolean; path?: string }): void;
   /** rows appended but not yet visible: what a Stop hook running early does not see */
   reveal(sessionId: string): void;
   documents: Map<string, string>;
@@ -108,7 +110,7 @@ export function settings(over: Partial<RunSettings> = {}): RunSettings {
 // earlyMs: timers fire early (fakeClock); slowExit: a claude told to end is gone only when a test says
 export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: number; slowExit?: boolean } = {}): World {
   const clock = fakeClock(undefined, world.earlyMs ?? 0);
-  const transcripts = new Map<string, { reader: TranscriptReader; visible: string; hidden: string; on: Parameters<TranscriptPort['follow']>[1] | null; read: number }>();
+  const transcripts = new Map<string, { reader: TranscriptReader; visible: string; hidden: string; on: Parameters<TranscriptPort['follow']>[1] | null; read: number; found: boolean }>();
   const w = {
     clock, children: [] as FakeChild[], documents: new Map<string, string>(), archived: [] as string[], manifests: [] as Manifest[],
     events: [] as World['events'], views: [] as StatusView[], shown: [] as World['shown'], requests: [] as string[], logs: [] as string[],
@@ -122,13 +124,18 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
       // The dialect reads the session's own state off the same lines, as in real-ports.ts.
       const scope = createScopeReader();
       const tap = { wants: mayCarryScope, row: (value: unknown) => { const changes = scope.row(value); if (changes.length > 0) created.on?.scope?.(changes); } };
-      const created = { reader: createTranscriptReader({ tap }), visible: '', hidden: '', on: null as Parameters<TranscriptPort['follow']>[1] | null, read: 0 };
+      const created = { reader: createTranscriptReader({ tap }), visible: '', hidden: '', on: null as Parameters<TranscriptPort['follow']>[1] | null, read: 0, found: false };
       transcripts.set(path, (e = created));
     }
     return e;
   };
   const deliver = (path: string) => {
     const e = entry(path);
+    // Claude's transcript exists from its first row on, as a real one does.
+    if (e.visible !== '' && !e.found) {
+      e.found = true;
+      e.on?.presence?.(true);
+    }
     if (!e.on) return;
     const fresh = e.visible.slice(e.read);
     e.read = e.visible.length;
@@ -138,13 +145,14 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
     }
   };
   w.append = (sessionId, rows, opts = {}) => {
-    const e = entry(pathOf(sessionId));
+    const path = opts.path ?? pathOf(sessionId);
+    const e = entry(path);
     const text = rows.map((r) => JSON.stringify({ sessionId, ...r }) + '\n').join('');
     if (opts.visible === false) e.hidden += text;
     else {
       e.visible += e.hidden + text;
       e.hidden = '';
-      deliver(pathOf(sessionId));
+      deliver(path);
     }
   };
   w.reveal = (sessionId) => w.append(sessionId, []);
@@ -153,7 +161,7 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
       if (w.spawnError) throw new Error(w.spawnError);
       if (spec.successor && w.disk.record) on.recordFailed(`/p/.flower/notes/successor-prompt-${spec.generation}.md`, w.disk.record);
       const c: FakeChild = {
-        generation: spec.generation, sessionId: spec.sessionId, prompt: spec.prompt, viaHook: spec.viaHook, written: [], exited: false,
+        generation: spec.generation, sessionId: spec.sessionId, prompt: spec.prompt, viaHook: spec.viaHook, place: spec.place, written: [], exited: false,
         exit: (e) => {
           if (c.exited) return;
           c.exited = true;
@@ -183,6 +191,8 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
     follow(path, on) {
       const e = entry(path);
       e.on = on;
+      e.found = e.visible !== '';
+      on.presence?.(e.found);
       return { catchUp: () => deliver(path), dispose: () => void (e.on = null) };
     },
   };
