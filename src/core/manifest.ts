@@ -18,6 +18,14 @@ export interface GenerationRecord {
   end: 'running' | 'handoff' | 'degraded' | 'quit' | 'stopped' | 'crash';
   /** set when a person edited the frozen document before the successor read it */
   human_edit: { changed_sections: string[]; draft_path: string | null } | null;
+  /** where the session was by Claude Code's word, for a successor started by --continue (absent: not known) */
+  place?: PlaceRecord;
+}
+
+export interface PlaceRecord {
+  folder: string | null;
+  permission_mode: string | null;
+  added_dirs: string[];
 }
 
 export interface ManifestError {
@@ -147,6 +155,20 @@ export function recordHumanEdit(
     g.generation === generation ? { ...g, human_edit: { changed_sections: edit.changedSections, draft_path: edit.draftPath } } : g,
   );
   return { ...m, generations, updated_at: edit.now };
+}
+
+export function recordPlace(m: Manifest, place: PlaceRecord, now: string): Manifest {
+  return updateCurrent(m, now, (g) => ({ ...g, place }));
+}
+
+/** the place the newest generation recorded, if it is well formed (a manifest is read from disk) */
+export function lastPlace(m: Manifest): PlaceRecord | null {
+  const p = m.generations.at(-1)?.place as unknown;
+  if (typeof p !== 'object' || p === null) return null;
+  const r = p as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+  const dirs = Array.isArray(r['added_dirs']) ? r['added_dirs'].filter((d): d is string => typeof d === 'string') : [];
+  return { folder: text(r['folder']), permission_mode: text(r['permission_mode']), added_dirs: dirs };
 }
 
 export function recordOriginalPrompt(m: Manifest, prompt: string): Manifest {

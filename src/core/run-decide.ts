@@ -4,7 +4,7 @@
 
 import { transition, type Effect, type MachineInput, type Notice } from './machine.js';
 import { resolvePolicy } from './policy.js';
-import { endGeneration, recordHumanEdit, recordOriginalPrompt, recordUsage, startGeneration, type Manifest } from './manifest.js';
+import { endGeneration, lastPlace, recordHumanEdit, recordOriginalPrompt, recordPlace, recordUsage, startGeneration, type Manifest } from './manifest.js';
 import { documentToFreeze, editNote, seedSuccessor } from './handoff-lineage.js';
 import { parseDocument } from './handoff-parse.js';
 import { handoffRequest } from './handoff-prompts.js';
@@ -362,9 +362,11 @@ function onStart(o: Out): void {
   else o.do({ type: 'spawn', generation: 1, successor: false, prompt: o.s.settings.prompt, window: o.s.policy.window, viaHook: false });
 }
 
-// The successor starts where its predecessor was (a --continue has no predecessor in this process).
+// The successor starts where its predecessor was (for --continue, where the manifest says it was).
 function successorPlace(s: RunState): SessionPlace | null {
-  return s.gen?.place ?? null;
+  if (s.gen) return s.gen.place;
+  const recorded = lastPlace(s.manifest);
+  return recorded ? { folder: recorded.folder, permissionMode: recorded.permission_mode, addedDirs: recorded.added_dirs } : null;
 }
 
 function onSeedRead(o: Out, e: Extract<RunEvent, { type: 'seed-read' }>): void {
@@ -540,12 +542,12 @@ function onHook(o: Out, id: number, hook: HookEvent, now: number): void {
         o.do({ type: 'follow-transcript', path: hook.transcriptPath });
       }
     }
-    followSession(o, hook.where, false);
+    followSession(o, hook.where, false, now);
     if (hook.sessionId) feed(o, { type: 'session', now, sessionId: hook.sessionId });
     return reply('');
   }
   if (hook.sessionId !== null && hook.sessionId !== o.s.gen!.sessionId) return reply(''); // a stale hook from a retired session
-  followSession(o, hook.where, false);
+  followSession(o, hook.where, false, now);
   if (TURN_HOOKS.has(hook.kind)) noteTurnWithoutTranscript(o, now);
   switch (hook.kind) {
     case 'prompt-submit': {
@@ -607,7 +609,7 @@ function onHook(o: Out, id: number, hook: HookEvent, now: number): void {
 // Re-point the meter at the transcript the payload names (the whole file moved: the readings carry over),
 // and keep where the session is for its successor. A status line only fills in the place of the transcript
 // being followed: one built before a move can arrive after it, and must not move the meter back.
-function followSession(o: Out, where: SessionWhere | undefined, fromStatusLine: boolean): void {
+function followSession(o: Out, where: SessionWhere | undefined, fromStatusLine: boolean, now: number): void {
   const g = o.s.gen;
   if (!g || g.ended || !where) return;
   const path = where.transcriptPath;
@@ -622,6 +624,7 @@ function followSession(o: Out, where: SessionWhere | undefined, fromStatusLine: 
   if (place === g.place) return;
   o.gen({ place });
   o.emit('session-place', { generation: g.n, folder: place.folder, permissionMode: place.permissionMode, addedDirs: [...place.addedDirs], changed: placeChanges(g.place, place) });
+  o.manifest(recordPlace(o.s.manifest, { folder: place.folder, permission_mode: place.permissionMode, added_dirs: [...place.addedDirs] }, iso(now)));
 }
 
 // Hooks that mean a turn is under way: its transcript must exist by now (the prompt's row comes first).
@@ -724,7 +727,7 @@ function clearWaiting(o: Out, kinds: Array<'permission' | 'question' | 'idle'>):
 
 // Claude Code reports its real window (and its usage limits) to the status line; an explicit --window still wins.
 function onStatusLine(o: Out, hook: Extract<HookEvent, { kind: 'statusline' }>, now: number): string {
-  if (o.s.gen && (hook.sessionId === null || hook.sessionId === o.s.gen.sessionId)) followSession(o, hook.where, true);
+  if (o.s.gen && (hook.sessionId === null || hook.sessionId === o.s.gen.sessionId)) followSession(o, hook.where, true, now);
   const s = o.s;
   if (hook.windowSize !== null && s.settings.policy.window === undefined && hook.windowSize !== s.policy.window) {
     try {

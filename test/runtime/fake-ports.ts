@@ -108,7 +108,7 @@ export function settings(over: Partial<RunSettings> = {}): RunSettings {
 }
 
 // earlyMs: timers fire early (fakeClock); slowExit: a claude told to end is gone only when a test says
-export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: number; slowExit?: boolean } = {}): World {
+export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: number; slowExit?: boolean; resume?: { manifest: Manifest; document: string | null } } = {}): World {
   const clock = fakeClock(undefined, world.earlyMs ?? 0);
   const transcripts = new Map<string, { reader: TranscriptReader; visible: string; hidden: string; on: Parameters<TranscriptPort['follow']>[1] | null; read: number; found: boolean }>();
   const w = {
@@ -246,7 +246,7 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
     childEnded() {},
     restore() {},
   };
-  w.loop = startRunLoop(createRun(s, new Date(clock.now()).toISOString(), null), ports, face);
+  w.loop = startRunLoop(createRun(s, new Date(clock.now()).toISOString(), world.resume ?? null), ports, face);
   w.hook = (event, payload) => w.loop.hook(event, payload);
   w.command = (c) => commands(c);
   w.type = (d) => input(d);

@@ -78,3 +78,20 @@ t.test('a transcript that appears in time is no loss', async (t) => {
   await w.clock.advance(30_000);
   t.notOk(w.events.some((e) => e.name === 'transcript-lost'));
 });
+
+t.test('--continue starts the successor where the manifest says the last session was', async (t) => {
+  const first = startWorld({ reviewMs: 0 });
+  await settle();
+  const sid = first.child().sessionId;
+  await first.hook('SessionStart', { session_id: sid, transcript_path: movedPath(sid), cwd: WT, source: 'startup' });
+  await first.hook('UserPromptSubmit', { session_id: sid, transcript_path: movedPath(sid), cwd: WT, permission_mode: 'plan', prompt: 'go' });
+  await settle();
+  const manifest = first.manifests.at(-1)!;
+  t.match(manifest.generations.at(-1)?.place, { folder: WT, permission_mode: 'plan' }, 'the place is in the manifest');
+  first.child().exit({ code: 0 });
+  await settle();
+  const again = startWorld({ prompt: null }, { resume: { manifest, document: COMPLETE_DOC } });
+  await settle();
+  await settle();
+  t.match(again.child().place, { folder: WT, permissionMode: 'plan' });
+});
