@@ -1,6 +1,9 @@
 // Claude Code's hook payloads (docs/claude-code-2.1.332.md §5, §10) as one discriminated union of
 // validated fields: readHook() takes the event name and the untrusted stdin JSON and keeps only fields of
 // the expected type, so callers never take a Record<string, unknown> apart inline. Pure.
+// Where the session is (`transcript_path`, `cwd`, `permission_mode`, the status line's `workspace`) as
+// 2.1.332 reports it before and after a move into a worktree: test/fixtures/claude-2.1.332/session-moves/
+// (docs/claude-code-session-moves.md).
 
 /** the fields every hook payload carries; null when absent or of the wrong type */
 export interface HookBase {
