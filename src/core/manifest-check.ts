@@ -70,6 +70,15 @@ function generationOf(x: unknown, path: string): GenerationRecord {
       draft_path: strOrNull(h.draft_path, `${path}.human_edit.draft_path`, 'null-if-missing'),
     };
   }
+  let place: GenerationRecord['place'];
+  if (g.place !== undefined && g.place !== null) {
+    const p = obj(g.place, `${path}.place`);
+    place = {
+      folder: strOrNull(p.folder, `${path}.place.folder`, 'null-if-missing'),
+      permission_mode: strOrNull(p.permission_mode, `${path}.place.permission_mode`, 'null-if-missing'),
+      added_dirs: list(p.added_dirs, `${path}.place.added_dirs`, str, []),
+    };
+  }
   return {
     generation,
     session_id: str(g.session_id, `${path}.session_id`),
@@ -84,6 +93,7 @@ function generationOf(x: unknown, path: string): GenerationRecord {
     reason: strOrNull(g.reason, `${path}.reason`, 'null-if-missing'),
     end: end as GenerationRecord['end'],
     human_edit,
+    ...(place ? { place } : {}),
   };
 }
 

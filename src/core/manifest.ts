@@ -161,14 +161,9 @@ export function recordPlace(m: Manifest, place: PlaceRecord, now: string): Manif
   return updateCurrent(m, now, (g) => ({ ...g, place }));
 }
 
-/** the place the newest generation recorded, if it is well formed (a manifest is read from disk) */
+/** the place the newest generation recorded (checked with the rest of the manifest when it was read) */
 export function lastPlace(m: Manifest): PlaceRecord | null {
-  const p = m.generations.at(-1)?.place as unknown;
-  if (typeof p !== 'object' || p === null) return null;
-  const r = p as Record<string, unknown>;
-  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
-  const dirs = Array.isArray(r['added_dirs']) ? r['added_dirs'].filter((d): d is string => typeof d === 'string') : [];
-  return { folder: text(r['folder']), permission_mode: text(r['permission_mode']), added_dirs: dirs };
+  return m.generations.at(-1)?.place ?? null;
 }
 
 export function recordOriginalPrompt(m: Manifest, prompt: string): Manifest {

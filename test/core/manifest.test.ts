@@ -1,6 +1,6 @@
 // Manifest model: retired ids in order, sums across generations, errors for degraded handoffs.
 import t from 'tap';
-import { createManifest, startGeneration, recordUsage, endGeneration, recordHumanEdit, parseManifest, describeManifest, recordOriginalPrompt } from '../../src/core/manifest.js';
+import { createManifest, startGeneration, recordUsage, endGeneration, recordHumanEdit, parseManifest, describeManifest, recordOriginalPrompt, recordPlace, lastPlace } from '../../src/core/manifest.js';
 
 const now = (s: number) => new Date(Date.UTC(2026, 10, 29, 12, 0, s)).toISOString();
 
@@ -50,4 +50,16 @@ t.test('parseManifest never throws', async (t) => {
   t.equal(parseManifest('42').problem, 'the manifest is 42, expected an object');
   t.equal(parseManifest('{"version":2}').problem, 'version is 2, expected 1');
   t.equal(parseManifest('{"version":1,"step":"a/../b"}').problem, `step is "a/../b", which is not a step name (letters, digits, '-', '_', '.')`);
+});
+
+t.test('a generation keeps its place through a write and a read; a bad place names its field', async (t) => {
+  let m = createManifest({ step: 'work', cwd: '/p', window: 200_000, at: 150_000, now: now(0) });
+  m = startGeneration(m, { generation: 1, sessionId: 's1', now: now(1) });
+  m = recordPlace(m, { folder: '/p/.claude/worktrees/wt1', permission_mode: 'plan', added_dirs: ['/d'] }, now(2));
+  const read = parseManifest(JSON.stringify(m));
+  t.equal(read.problem, null);
+  t.same(lastPlace(read.manifest!), { folder: '/p/.claude/worktrees/wt1', permission_mode: 'plan', added_dirs: ['/d'] });
+  const bad = JSON.parse(JSON.stringify(m));
+  bad.generations[0].place.added_dirs = 'lots';
+  t.match(parseManifest(JSON.stringify(bad)).problem, /generations\[0\]\.place\.added_dirs/);
 });
