@@ -159,7 +159,8 @@ t.test('a question (AskUserQuestion, as 2.1.332 sent it) is shown and told as it
   const w = startWorld();
   const sid = await started(w);
   const ASKED = 'claude asks: Which parser should we use? (Hand-written / Generated)';
-  await w.hook('PermissionRequest', { ...permission, session_id: sid });
+  // The recorded payload is this run's session, in this run's transcript (else the run follows the recorded path).
+  await w.hook('PermissionRequest', { ...permission, session_id: sid, transcript_path: `/config/projects/-p/${sid}.jsonl`, cwd: '/p' });
   t.equal(w.views.at(-1)?.attention, ASKED);
   await w.hook('Notification', { session_id: sid, notification_type: 'permission_prompt', message: 'Claude needs your permission' });
   t.equal(w.views.at(-1)?.attention, ASKED, "Claude Code's own permission notification does not hide the question");
