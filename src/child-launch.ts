@@ -28,23 +28,24 @@ export const MAX_PROMPT_ARG_BYTES = 100 * 1024;
 
 const RESUMING = new Set(RESUMING_FLAGS);
 
-export function refusedClaudeArg(args: readonly string[]): string | null {
+// The first of `args` whose flag (the part before any '=') is in `flags`.
+function firstFlagIn(args: readonly string[], flags: ReadonlySet<string>): string | null {
   for (const arg of args) {
     const flag = arg.split('=')[0] ?? arg;
-    if (RESUMING.has(flag)) return flag;
+    if (flags.has(flag)) return flag;
   }
   return null;
+}
+
+export function refusedClaudeArg(args: readonly string[]): string | null {
+  return firstFlagIn(args, RESUMING);
 }
 
 const FOREGROUND_ONLY = new Set(FOREGROUND_ONLY_FLAGS);
 
 // A claude in the background or in a tmux of its own leaves flower-pty's pty: nothing to supervise.
 export function foregroundOnlyArg(args: readonly string[]): string | null {
-  for (const arg of args) {
-    const flag = arg.split('=')[0] ?? arg;
-    if (FOREGROUND_ONLY.has(flag)) return flag;
-  }
-  return null;
+  return firstFlagIn(args, FOREGROUND_ONLY);
 }
 
 export function launchArgs(input: LaunchInput): string[] {
