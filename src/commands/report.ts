@@ -13,7 +13,7 @@ import { writeFileAtomic } from '../adapters/atomic-file.js';
 import { HANDOFF_DIR_NAME } from '../adapters/notes-store.js';
 import { transcriptPathFor } from '../core/claude-paths.js';
 import { createTranscriptScanner } from '../core/report-transcript.js';
-import { buildReport, cleanManifest, lineageGenerations, type DocumentFile, type TranscriptInput } from '../core/report-model.js';
+import { buildReport, cleanManifest, lineageGenerations, type DocumentFile, type ReportModel, type TranscriptInput } from '../core/report-model.js';
 import { parseRunEvents, type RunEventRecord } from '../core/run-events.js';
 import { renderReportHtml } from '../core/report-html.js';
 import type { Manifest } from '../core/manifest.js';
@@ -102,14 +102,14 @@ async function readSpilledPrompts(workbench: string): Promise<Map<number, { path
 }
 
 // --events is the reader's own path: relative to where the report runs.
-function eventsFlag(opts: ReportOptions): string | null {
+function eventsFlag(opts: ModelOptions): string | null {
   return opts.events === undefined ? null : resolve(opts.cwd, opts.events);
 }
 
 // The workbench and the events file as the run command finds them: the flag, then FLOWER_PTY_*,
 // then the project's <workbench>/config.json, then the user's config. A broken config file is the
 // run command's error to stop on; the report says so on the page and goes on from the flags.
-function configured(opts: ReportOptions): { workbench: string; events: string | null; problem: string | null } {
+function configured(opts: ModelOptions): { workbench: string; events: string | null; problem: string | null } {
   try {
     const cfg = loadConfig({ cwd: opts.cwd, env: opts.env, ...(opts.workbench !== undefined ? { workbenchFlag: opts.workbench } : {}) }).values;
     return { workbench: resolve(opts.cwd, opts.workbench ?? cfg.workbench ?? '.flower'), events: eventsFlag(opts) ?? cfg.events ?? null, problem: null };
@@ -179,7 +179,10 @@ function openInBrowser(file: string, env: Readonly<Record<string, string | undef
   child.unref();
 }
 
-export async function runReport(opts: ReportOptions): Promise<number> {
+type ModelOptions = Pick<ReportOptions, 'workbench' | 'cwd' | 'events' | 'env' | 'now' | 'maxPoints'>;
+
+/** the report's model of the lineage on this workbench (the web face serves it live, as a page and as JSON) */
+export async function reportModel(opts: ModelOptions): Promise<ReportModel> {
   const setup = configured(opts);
   const workbench = setup.workbench;
   let isDir = false;
@@ -221,7 +224,7 @@ export async function runReport(opts: ReportOptions): Promise<number> {
     }
     transcripts.set(g.session_id, await scanTranscript(path, manifest && manifest.at > 0 ? manifest.at : null, opts.maxPoints));
   }
-  const model = buildReport({
+  return buildReport({
     workbench,
     now: (opts.now?.() ?? new Date()).toISOString(),
     manifest,
@@ -235,6 +238,11 @@ export async function runReport(opts: ReportOptions): Promise<number> {
     spilledPrompts: await readSpilledPrompts(workbench),
     documentLimit: DOCUMENT_LIMIT,
   });
+}
+
+export async function runReport(opts: ReportOptions): Promise<number> {
+  const model = await reportModel(opts);
+  const workbench = model.workbench;
   if (opts.json) {
     opts.out(JSON.stringify(model));
     return EXIT.ok;

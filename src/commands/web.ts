@@ -16,7 +16,8 @@ import { openSocketDir } from '../server/socket-dir.js';
 import { openLog } from '../adapters/log-file.js';
 import { claimWeb, openWebDir, runningWeb, updateClaim, type WebDir } from '../web/web-dir.js';
 import { issueToken, openSessions } from '../web/token-store.js';
-import { followRuns } from '../web/run-follower.js';
+import { followRuns, type FollowedRun } from '../web/run-follower.js';
+import { reportModel } from './report.js';
 import { createWebServer } from '../web/http-server.js';
 
 const BIN = fileURLToPath(new URL('../../bin/flower-pty.js', import.meta.url));
@@ -83,7 +84,12 @@ async function serveWeb(o: WebOptions, paths: WebDir, listen: { host: string; po
   const socketDir = await openSocketDir(o.env);
   const follower = followRuns(socketDir);
   const rules = { listenHost: listen.host, port: listen.port, publicHosts: o.publicHost };
-  const web = createWebServer({ rules, tls, behindProxy: o.behindProxy, allowInput: o.allowInput, sessions: openSessions(paths.tokens), follower, log: log.write });
+  // A run's lineage as `flower-pty report` reads it, from the run's own workbench, each time it is asked for.
+  const report = (run: FollowedRun) => {
+    if (!run.workbench) throw new FlowerError('this run keeps no workbench (--no-workbench), so no lineage on disk');
+    return reportModel({ workbench: run.workbench, cwd: run.cwd, env: o.env });
+  };
+  const web = createWebServer({ rules, tls, behindProxy: o.behindProxy, allowInput: o.allowInput, sessions: openSessions(paths.tokens), follower, report, log: log.write });
   const server = web.server;
   try {
     await new Promise<void>((resolve, reject) => {

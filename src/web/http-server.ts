@@ -12,8 +12,11 @@ import { cookieValue, sessionCookie, SESSION_TTL_MS } from '../core/web-login.js
 import { dashboardOrder, notificationFor, stateText, urgency } from '../core/web-dashboard.js';
 import type { Sessions } from './token-store.js';
 import type { FollowedRun, RunFollower } from './run-follower.js';
-import { bridgeRun } from './run-bridge.js';
-import { PAGES, readStatic, staticFile, typeOf } from './static-files.js';
+import { bridgeRun, pageMessage } from './run-bridge.js';
+import { HTML_TYPE, PAGES, readStatic, renderPage, staticFile } from './static-files.js';
+import { jsonInHtml } from '../core/html-escape.js';
+import { renderReportHtml } from '../core/report-html.js';
+import type { ReportModel } from '../core/report-model.js';
 
 export const SESSION_COOKIE = 'flower_session';
 
@@ -25,7 +28,25 @@ export interface WebServerOptions {
   allowInput: boolean;
   sessions: Sessions;
   follower: RunFollower;
+  /** the report's model of a run's lineage, read now (commands/report.ts): the run page's lineage and its live report */
+  report(run: FollowedRun): Promise<ReportModel>;
   log: (line: string) => void;
+}
+
+/** what a run page's lineage shows of the report: each generation, how it ended, its document */
+export function lineageOf(model: ReportModel) {
+  return {
+    generations: model.generations.map((g) => ({
+      n: g.n,
+      startedAt: g.startedAt,
+      endedAt: g.endedAt,
+      end: g.end,
+      endWords: g.endWords,
+      peak: g.peak,
+      document: g.document ? { path: g.document.path, text: g.document.text, truncated: g.document.truncated } : null,
+    })),
+    notes: model.notes,
+  };
 }
 
 /** one dashboard row: what the page shows, nothing it would have to work out */
@@ -90,12 +111,43 @@ export function createWebServer(o: WebServerOptions): WebServer {
     const asset = staticFile(path);
     // The package's own code, the same for everyone: cached by the browser (pages and data never are).
     if (asset) return send(res, 200, asset.type, await readStatic(asset.file), { 'Cache-Control': 'private, max-age=3600' });
-    if (path === '/login') return send(res, 200, typeOf(PAGES.login), await readStatic(PAGES.login));
-    if (!loggedIn(req)) return send(res, 401, typeOf(PAGES.loggedOut), await readStatic(PAGES.loggedOut));
-    if (path === '/') return send(res, 200, typeOf(PAGES.dashboard), await readStatic(PAGES.dashboard));
-    if (/^\/run\/[a-z0-9]{1,32}$/.test(path)) return send(res, 200, typeOf(PAGES.run), await readStatic(PAGES.run));
+    if (path === '/login') return send(res, 200, HTML_TYPE, await renderPage(PAGES.login));
+    if (!loggedIn(req)) return send(res, 401, HTML_TYPE, await renderPage(PAGES.loggedOut));
+    if (path === '/') return send(res, 200, HTML_TYPE, await renderPage(PAGES.dashboard));
     if (path === '/api/runs') return send(res, 200, 'application/json', JSON.stringify(rows()));
+    const page = /^\/run\/([a-z0-9]{1,32})(\/report)?$/.exec(path);
+    if (page) return runRoute(res, page[1]!, page[2] ? 'report' : 'page');
+    const lineage = /^\/api\/run\/([a-z0-9]{1,32})\/lineage$/.exec(path);
+    if (lineage) return runRoute(res, lineage[1]!, 'lineage');
     return refuse(res, 404, 'not found');
+  }
+
+  async function runRoute(res: ServerResponse, id: string, what: 'page' | 'report' | 'lineage'): Promise<void> {
+    const run = o.follower.get(id);
+    if (what === 'page') return send(res, 200, HTML_TYPE, await renderPage(PAGES.run, run ? await boot(run) : null));
+    if (!run) return refuse(res, 404, `no live run has id ${id}`);
+    let model: ReportModel;
+    try {
+      model = await o.report(run);
+    } catch (error) {
+      return refuse(res, 404, `no lineage to show: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    // The report's own page, as `flower-pty report` writes it: inline style and SVG, no script (the CSP holds).
+    if (what === 'report') return send(res, 200, HTML_TYPE, renderReportHtml(model));
+    return send(res, 200, 'application/json', JSON.stringify(lineageOf(model)));
+  }
+
+  // A run page's first HTML carries the run as the feed has it now (the screen, its status and
+  // document), so the page paints before its socket opens; the socket then sends only what came after.
+  async function boot(run: FollowedRun): Promise<string | null> {
+    const link = o.follower.feed(run.id);
+    if (!link) return null;
+    try {
+      const shot = await link.feed.snapshot();
+      return jsonInHtml({ id: run.id, seq: shot.seq, allowInput: o.allowInput, status: run.status, messages: shot.messages.map(pageMessage) });
+    } catch {
+      return null; // it ended meanwhile: the page hears so on its socket
+    }
   }
 
   function login(req: IncomingMessage, res: ServerResponse): void {
@@ -167,7 +219,10 @@ export function createWebServer(o: WebServerOptions): WebServer {
     if (!hostAllowed(req.headers.host, o.rules)) return deny(421, 'Misdirected Request');
     if (!originOk(req)) return deny(403, 'Forbidden Origin');
     if (!loggedIn(req)) return deny(401, 'Unauthorized');
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const url = new URL(req.url ?? '/', 'http://x');
+    const path = url.pathname;
+    const seqParam = url.searchParams.get('seq');
+    const seq = seqParam !== null && /^\d{1,15}$/.test(seqParam) ? Number(seqParam) : null;
     const runId = /^\/ws\/run\/([a-z0-9]{1,32})$/.exec(path)?.[1];
     if (path !== '/ws/runs' && runId === undefined) return deny(404, 'Not Found');
     wss.handleUpgrade(req, socket, head, (ws) => {
@@ -185,12 +240,12 @@ export function createWebServer(o: WebServerOptions): WebServer {
         ws.on('message', () => ws.close(1003, 'the dashboard socket takes no messages'));
         return;
       }
-      const run = o.follower.get(runId);
-      if (!run) {
+      const link = o.follower.feed(runId);
+      if (!link) {
         ws.send(JSON.stringify({ t: 'ended', reason: 'gone', message: `no live run has id ${runId}` }));
         return ws.close(1000, 'no such run');
       }
-      bridgeRun(ws, { socket: run.socket, allowInput: o.allowInput, log: o.log });
+      bridgeRun(ws, { ...link, view: () => o.follower.get(runId)?.status ?? null, seq, allowInput: o.allowInput, log: o.log });
     });
   }
 

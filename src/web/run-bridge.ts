@@ -1,15 +1,16 @@
-// One run page's WebSocket, bridged to the run server by a watcher connection of its own: the page
-// is painted from the server's screen model at once, then streamed; what the page asks (keys, an
-// approval, a command, a saved document) is decided by core/web-access.ts here, never in the page.
+// One run page's WebSocket, bridged to its run's feed (run-feed.ts: the one watcher connection the web
+// server holds to that run, shared by every page): the page is painted from the feed's screen at once,
+// then streamed; what the page asks (keys, an approval, a command, a saved document) is decided by
+// core/web-access.ts here, never in the page.
 
 import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import type { WebSocket } from 'ws';
-import type { ServerMessage } from '../server/wire.js';
+import type { RawData, WebSocket } from 'ws';
+import type { ClientMessage } from '../server/wire.js';
 import type { StatusView } from '../core/status-view.js';
 import { APPROVE_KEYS, composeKeys, DENY_KEYS, KEY_BAR, mayAct, type WebAction } from '../core/web-access.js';
 import { writeFileAtomic } from '../adapters/atomic-file.js';
-import { watchRun } from './run-watch.js';
+import type { FeedMessage, RunFeed } from './run-feed.js';
 import { parsePageMessage, type PageMessage } from './page-messages.js';
 
 /** a document's version: what the page saw, so a save made against an older text is refused */
@@ -18,51 +19,58 @@ export const documentVersion = (text: string | null): string => createHash('sha2
 // A page too far behind (a phone that went to sleep) is dropped rather than buffered without end.
 const MAX_PAGE_BACKLOG = 16 * 1024 * 1024;
 
-export function bridgeRun(ws: WebSocket, o: { socket: string; allowInput: boolean; log: (line: string) => void }): void {
-  let view: StatusView | null = null;
-  let document: { path: string; text: string | null } | null = null;
-  const toPage = (message: object) => {
+// One encoding of a message for every page that watches (a busy run's output goes to each of them):
+// claude's output as a binary frame of its bytes (the page writes them to xterm.js as they are, no
+// JSON on either side), everything else as JSON.
+/** a message as a page takes it: a document with its version */
+export const pageMessage = (m: FeedMessage): object => (m.t === 'document' ? { ...m, version: documentVersion(m.text) } : m);
+
+const encoded = new WeakMap<object, string | Buffer>();
+function pageFrame(m: FeedMessage): string | Buffer {
+  let frame = encoded.get(m);
+  if (frame === undefined) {
+    frame = m.t === 'output' ? Buffer.from(m.data, 'utf8') : JSON.stringify(pageMessage(m));
+    encoded.set(m, frame);
+  }
+  return frame;
+}
+
+const bytesOf = (data: RawData): Buffer => (Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data));
+
+export interface BridgeOptions {
+  feed: RunFeed;
+  /** to the run, on the feed's one connection */
+  send(message: ClientMessage): void;
+  /** the run's latest status, for what a page may do now */
+  view(): StatusView | null;
+  /** the screen count the page's HTML was painted at, if it was */
+  seq: number | null;
+  allowInput: boolean;
+  log: (line: string) => void;
+}
+
+export function bridgeRun(ws: WebSocket, o: BridgeOptions): void {
+  const toPage = (message: object | string | Buffer) => {
     if (ws.readyState !== ws.OPEN) return;
     if (ws.bufferedAmount > MAX_PAGE_BACKLOG) return ws.terminate();
-    ws.send(JSON.stringify(message));
+    ws.send(typeof message === 'string' || Buffer.isBuffer(message) ? message : JSON.stringify(message));
   };
-  const run = watchRun(o.socket, {
-    message(m: ServerMessage) {
-      switch (m.t) {
-        case 'welcome':
-          view = m.run.status;
-          return toPage({ t: 'hello', run: m.run, allowInput: o.allowInput });
-        case 'screen':
-        case 'output':
-        case 'size':
-        case 'title':
-        case 'child':
-        case 'message':
-          return toPage(m);
-        case 'status':
-          view = m.view;
-          return toPage(m);
-        case 'document':
-          document = { path: m.path, text: m.text };
-          return toPage({ ...m, version: documentVersion(m.text) });
-        case 'bye':
-          toPage({ t: 'ended', reason: m.reason, ...(m.message ? { message: m.message } : {}) });
-          return ws.close(1000, 'the run ended');
-        case 'refused':
-          toPage({ t: 'ended', reason: 'refused', message: m.reason });
-          return ws.close(1011, 'refused by the run');
-        default:
-          return;
-      }
+  toPage({ t: 'hello', allowInput: o.allowInput, status: o.view() });
+  let document: { path: string; text: string | null } | null = null;
+  const unwatch = o.feed.watch({
+    show(m) {
+      if (m.t === 'document') document = { path: m.path, text: m.text };
+      toPage(pageFrame(m));
     },
-    closed() {
-      if (ws.readyState === ws.OPEN) ws.close(1000, 'the run is gone');
+    ended(last) {
+      toPage({ t: 'ended', ...last });
+      if (ws.readyState === ws.OPEN) ws.close(1000, 'the run ended');
     },
-  });
+  }, o.seq);
 
   const answer = (of: string, verdict: { ok: true } | { ok: false; problem: string }, extra: object = {}) => toPage({ t: 'result', of, ...verdict, ...extra });
   const allowed = (of: string, action: WebAction): boolean => {
-    const verdict = mayAct(action, { allowInput: o.allowInput, view });
+    const verdict = mayAct(action, { allowInput: o.allowInput, view: o.view() });
     if (!verdict.ok) answer(of, verdict);
     return verdict.ok;
   };
@@ -86,37 +94,38 @@ export function bridgeRun(ws: WebSocket, o: { socket: string; allowInput: boolea
   }
 
   ws.on('message', (data, isBinary) => {
-    const m = isBinary ? null : parsePageMessage(data.toString());
+    // a binary frame is keys, as they are (the page's terminal sends them so: no JSON on the echo's way)
+    const m = isBinary ? { t: 'input' as const, data: bytesOf(data).toString('utf8') } : parsePageMessage(bytesOf(data).toString('utf8'));
     if (!m) return ws.close(1003, 'a message this server does not take');
     switch (m.t) {
       case 'input':
-        if (allowed('input', { kind: 'input' })) run.send({ t: 'input', data: m.data });
+        if (allowed('input', { kind: 'input' })) o.send({ t: 'input', data: m.data });
         return;
       case 'key': {
         const keys = KEY_BAR[m.key];
         if (keys === undefined) return answer('key', { ok: false, problem: `no key named ${m.key.slice(0, 16)}` });
-        if (allowed('key', { kind: 'input' })) run.send({ t: 'input', data: keys });
+        if (allowed('key', { kind: 'input' })) o.send({ t: 'input', data: keys });
         return;
       }
       case 'compose':
-        if (allowed('compose', { kind: 'input' })) run.send({ t: 'input', data: composeKeys(m.text) });
+        if (allowed('compose', { kind: 'input' })) o.send({ t: 'input', data: composeKeys(m.text) });
         return;
       case 'approve':
       case 'deny':
         if (allowed(m.t, { kind: m.t })) {
-          run.send({ t: 'input', data: m.t === 'approve' ? APPROVE_KEYS : DENY_KEYS });
+          o.send({ t: 'input', data: m.t === 'approve' ? APPROVE_KEYS : DENY_KEYS });
           answer(m.t, { ok: true });
         }
         return;
       case 'command':
         if (allowed(m.command, { kind: m.command })) {
-          run.send({ t: 'command', command: m.command });
+          o.send({ t: 'command', command: m.command });
           answer(m.command, { ok: true });
         }
         return;
       case 'end':
         if (allowed('end', { kind: 'end' })) {
-          run.send({ t: 'kill' });
+          o.send({ t: 'kill' });
           answer('end', { ok: true });
         }
         return;
@@ -125,6 +134,6 @@ export function bridgeRun(ws: WebSocket, o: { socket: string; allowInput: boolea
         return;
     }
   });
-  ws.on('close', () => run.close());
-  ws.on('error', () => run.close());
+  ws.on('close', unwatch);
+  ws.on('error', unwatch);
 }

@@ -1,14 +1,16 @@
 // Every live run of this user, followed while the web face is up: the socket folder is watched for
 // runs that start or end (as `ls` finds them), and each run is held by one watcher connection whose
-// status frames keep its row current. Nothing here polls: a run that does nothing costs nothing.
+// status frames keep its row current and whose stream feeds every page that watches it (run-feed.ts):
+// one connection per run however many pages. Nothing here polls: a run that does nothing costs nothing.
 
 import { watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { readdir } from 'node:fs/promises';
 import { socketId } from '../server/socket-dir.js';
-import type { RunInfo, ServerMessage } from '../server/wire.js';
+import type { ClientMessage, RunInfo, ServerMessage } from '../server/wire.js';
 import type { DashboardRun } from '../core/web-dashboard.js';
 import { watchRun, type RunWatch } from './run-watch.js';
+import { createRunFeed, type RunFeed } from './run-feed.js';
 
 export interface FollowedRun extends DashboardRun {
   socket: string;
@@ -19,6 +21,8 @@ export interface FollowedRun extends DashboardRun {
 export interface RunFollower {
   runs(): FollowedRun[];
   get(id: string): FollowedRun | undefined;
+  /** the run's feed (its screen and stream, for pages) and its connection, while it is followed */
+  feed(id: string): { feed: RunFeed; send(message: ClientMessage): void } | undefined;
   /** called after any run changed, started or ended (`before` null: it started; `after` null: it ended) */
   onChange(listener: (before: FollowedRun | null, after: FollowedRun | null) => void): () => void;
   /** asks every run for its latest info (the clients attached): answered through onChange */
@@ -31,6 +35,7 @@ const RESCAN_DEBOUNCE_MS = 50;
 export function followRuns(socketDir: string, now: () => number = Date.now): RunFollower {
   const runs = new Map<string, FollowedRun>();
   const links = new Map<string, RunWatch>();
+  const feeds = new Map<string, RunFeed>();
   const listeners = new Set<(before: FollowedRun | null, after: FollowedRun | null) => void>();
   const emit = (before: FollowedRun | null, after: FollowedRun | null) => listeners.forEach((l) => l(before, after));
   let closed = false;
@@ -57,8 +62,14 @@ export function followRuns(socketDir: string, now: () => number = Date.now): Run
 
   const follow = (id: string, socket: string) => {
     if (links.has(id) || closed) return;
+    const feed = createRunFeed();
+    feeds.set(id, feed);
+    let last: { reason: string; message?: string } = { reason: 'gone', message: 'the connection to the run was lost' };
     const link = watchRun(socket, {
       message: (m: ServerMessage) => {
+        feed.push(m);
+        if (m.t === 'bye') last = { reason: m.reason, ...(m.message ? { message: m.message } : {}) };
+        if (m.t === 'refused') last = { reason: 'refused', message: m.reason };
         const before = runs.get(id) ?? null;
         if (m.t === 'welcome' || m.t === 'info') {
           const after = fromInfo(m.run, socket, before ?? undefined);
@@ -76,6 +87,8 @@ export function followRuns(socketDir: string, now: () => number = Date.now): Run
       },
       closed: () => {
         links.delete(id);
+        feeds.delete(id);
+        feed.end(last);
         const before = runs.get(id) ?? null;
         runs.delete(id);
         if (before) emit(before, null);
@@ -113,6 +126,11 @@ export function followRuns(socketDir: string, now: () => number = Date.now): Run
   return {
     runs: () => [...runs.values()],
     get: (id) => runs.get(id),
+    feed(id) {
+      const feed = feeds.get(id);
+      const link = links.get(id);
+      return feed && link && runs.has(id) ? { feed, send: (m) => link.send(m) } : undefined;
+    },
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -1,6 +1,9 @@
 // The files a page loads, all from this package: the pages and their scripts (src/web/assets, copied
-// to dist/web/assets by the build) and xterm.js with its fit addon straight from node_modules, so
-// the face works on a machine with no network and never asks a CDN for anything.
+// to dist/web/assets by the build), the one pure rule a page shares with the server (dist/core), and
+// xterm.js with its fit addon straight from node_modules, so the face works on a machine with no
+// network and never asks a CDN for anything. Every page is one <head> (head.html) and its own body:
+// its stylesheets, its module and a modulepreload of each module it imports, so the browser fetches
+// them all at once rather than one level of imports after another.
 
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -9,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const ASSETS = fileURLToPath(new URL('./assets/', import.meta.url));
+const CORE = fileURLToPath(new URL('../core/', import.meta.url));
 const XTERM = dirname(require.resolve('@xterm/xterm/package.json'));
 const FIT = dirname(require.resolve('@xterm/addon-fit/package.json'));
 
@@ -33,14 +37,42 @@ const FILES: Record<string, string> = {
   '/vendor/xterm.mjs': join(XTERM, 'lib', 'xterm.mjs'),
   '/vendor/xterm.css': join(XTERM, 'css', 'xterm.css'),
   '/vendor/addon-fit.mjs': join(FIT, 'lib', 'addon-fit.mjs'),
+  '/core/web-resize-rule.js': join(CORE, 'web-resize-rule.js'),
 };
 
+interface PageHead {
+  title: string;
+  body: string;
+  styles: readonly string[];
+  /** the page's module first, then every module it imports (preloaded) */
+  modules: readonly string[];
+}
+
 export const PAGES = {
-  dashboard: join(ASSETS, 'dashboard.html'),
-  run: join(ASSETS, 'run.html'),
-  login: join(ASSETS, 'login.html'),
-  loggedOut: join(ASSETS, 'logged-out.html'),
-} as const;
+  dashboard: { title: 'runs', body: 'dashboard.html', styles: [], modules: ['/assets/dashboard.js', '/assets/common.js'] },
+  run: { title: 'run', body: 'run.html', styles: ['/vendor/xterm.css'], modules: ['/assets/run.js', '/vendor/xterm.mjs', '/vendor/addon-fit.mjs', '/assets/common.js', '/core/web-resize-rule.js'] },
+  login: { title: 'log in', body: 'login.html', styles: [], modules: ['/assets/login.js'] },
+  loggedOut: { title: 'not logged in', body: 'logged-out.html', styles: [], modules: [] },
+} as const satisfies Record<string, PageHead>;
+
+export const HTML_TYPE = TYPES['.html']!;
+
+/**
+ * A page: the shared head with this page's links, `data` (already escaped for HTML: jsonInHtml) as a
+ * JSON data block the page reads and never runs, then its body.
+ */
+export async function renderPage(page: PageHead, data: string | null = null): Promise<string> {
+  const [head, body] = await Promise.all([readStatic(join(ASSETS, 'head.html')), readStatic(join(ASSETS, page.body))]);
+  const [main, ...preloaded] = page.modules;
+  const links = [
+    ...page.styles.map((href) => `<link rel="stylesheet" href="${href}">`),
+    '<link rel="stylesheet" href="/assets/style.css">',
+    ...preloaded.map((href) => `<link rel="modulepreload" href="${href}">`),
+    ...(main ? [`<script type="module" src="${main}"></script>`] : []),
+    ...(data !== null ? [`<script type="application/json" id="boot">${data}</script>`] : []),
+  ];
+  return `${head.toString('utf8').replace('{{title}}', () => page.title).replace('{{links}}', () => links.join('\n'))}${body.toString('utf8')}</html>\n`;
+}
 
 const cache = new Map<string, Buffer>();
 

@@ -1,5 +1,6 @@
 // A read-only web face (no --allow-input), in headless Chromium on the REAL claude: no key bar, and a
-// page's socket that sends keys, an approval or an end anyway is refused by the server itself.
+// page's socket that sends keys, an approval or an end anyway is refused by the server itself. Three
+// pages on one run are one watcher connection to its run server.
 import t from 'tap';
 import { markerReplies } from '../../src/mock/fault-markers.js';
 import { startFlower } from '../helpers/flower-run.js';
@@ -48,4 +49,17 @@ t.test('read-only: no key bar, and the server itself refuses keys and approvals'
   t.notMatch(next.lastUserText, /REFUSED|PAGE-TYPED/, 'nothing the read-only page sent reached claude');
   t.equal((await liveRuns(f.runtime)).length, 1, 'the run was not ended');
   t.match(await pageScreen(page), /typed in the terminal/, 'the page still watches');
+
+  // More pages on the same run: each painted and streamed, the run server still sees one watcher.
+  const more = [await context.newPage(), await context.newPage()];
+  for (const p of more) {
+    await p.goto(`${web.base}/run/${run.id}`);
+    await waitForPageScreen(p, /typed in the terminal/, 30_000);
+  }
+  const [seen] = await liveRuns(f.runtime);
+  t.equal(seen?.watchers, 1, 'three pages, one watcher connection to the run');
+  t.equal(seen?.clients, 1, 'and the terminal is still the only client that sizes claude');
+  f.run.pty.write('for all three pages');
+  for (const p of [page, ...more]) await waitForPageScreen(p, /for all three pages/, 15_000);
+  t.pass('what claude echoes reaches every page');
 });

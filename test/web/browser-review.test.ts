@@ -1,6 +1,8 @@
 // The web face and the handoff document, in headless Chromium on the REAL claude: during review the
 // document is shown as text (its <script> too), a save made against an older version is refused with
-// the newer text shown, and an edit saved in the page reaches the successor's first prompt.
+// the newer text shown, and an edit saved in the page reaches the successor's first prompt. Once it
+// has handed off, the page's lineage shows both generations with the first one's document (as text),
+// and the run's report is served live, under the web face's CSP, as `flower-pty report` makes it.
 import t from 'tap';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { text, usageFor, type MockRequest, type MockReply } from '../../src/mock/messages-api.js';
@@ -58,4 +60,38 @@ t.test('the document in review: shown as text, a stale save refused with the new
   const first = await f.api.waitForRequest((r) => r.isMain && r.sessionId !== firstSession && TAKING_OVER.test(r.lastUserText), 120_000);
   t.match(first.lastUserText, /PAGE-EDIT-MARK/, 'the edit saved in the page reached the successor\'s first prompt');
   t.match(first.lastUserText, /DISK-EDIT-MARK/);
+
+  // The lineage so far: the page reloads it when the generation changes.
+  await page.waitForFunction(() => document.querySelectorAll('#lineage details.gen').length === 2, undefined, { timeout: 60_000 });
+  const gens = await page.locator('#lineage details.gen summary').allTextContents();
+  t.match(gens[0], /^gen 1 · handed off/, 'generation 1, ended by its handoff');
+  t.match(gens[1], /^gen 2 · still running/, 'generation 2, running');
+  await page.locator('#lineage details.gen[data-gen="1"] summary').click();
+  const firstDoc = await page.locator('#lineage details.gen[data-gen="1"] pre').textContent();
+  t.match(firstDoc, /<script>window\.__pwned = 1<\/script> SCRIPT-MARK/, 'generation 1\'s document, as text');
+  t.match(firstDoc, /PAGE-EDIT-MARK/, 'as the review left it');
+  t.equal(await page.locator('#lineage script').count(), 0, 'no script element was made of it');
+
+  // The report page, live: the same CSP as every page of the face; its inline style applies, nothing runs.
+  const report = await context.newPage();
+  await report.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __csp: string[] }).__csp = seen;
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  const href = await page.locator('#report').getAttribute('href');
+  t.equal(href, `/run/${run.id}/report`);
+  const answer = await report.goto(`${web.base}${href}`);
+  t.equal(answer?.status(), 200);
+  t.match(answer?.headers()['content-security-policy'], /default-src 'none'; script-src 'self'.*frame-ancestors 'none'/, 'served under the web face\'s CSP');
+  t.match(await report.locator('h1').textContent(), /flower-pty report/);
+  const body = await report.locator('body').textContent();
+  t.match(body, /<script>window\.__pwned = 1<\/script> SCRIPT-MARK/, 'the document shown as text in the report');
+  t.equal(await report.locator('script').count(), 0, 'the report page holds no script');
+  t.equal(await report.evaluate(() => getComputedStyle(document.body).maxWidth), '1040px', 'its inline style applies under the CSP');
+  t.equal(await report.locator('table.timeline tbody tr').count(), 2, 'both generations in its timeline');
+  t.equal(await report.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined, 'nothing ran');
+  t.same(await report.evaluate(() => (window as unknown as { __csp: string[] }).__csp), [], 'no CSP violation');
+  const unauthenticated = await fetch(`${web.base}${href}`);
+  t.equal(unauthenticated.status, 401, 'the report needs the session cookie too');
 });

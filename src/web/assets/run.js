@@ -1,8 +1,10 @@
-// A run's page: claude's screen in xterm.js (painted from the run server's own screen model, then
-// streamed, always at claude's size: a page never resizes claude), the meter, the document (text;
-// editable during review, with a version), approvals and commands, and typing when allowed.
+// A run's page: claude's screen in xterm.js (painted at once from the screen its HTML carries, then
+// streamed, always at claude's size: a page never resizes claude, core/web-resize-rule.ts), the meter,
+// the document (text; editable during review, with a version), the lineage so far and its live report,
+// approvals and commands, and typing when allowed.
 import { Terminal } from '/vendor/xterm.mjs';
 import { FitAddon } from '/vendor/addon-fit.mjs';
+import { pageFit } from '/core/web-resize-rule.js';
 import { el, tokens, meter, notificationButton, notify, socketUrl } from '/assets/common.js';
 
 const id = decodeURIComponent(location.pathname.split('/').pop());
@@ -26,17 +28,24 @@ let childEnded = false;
 
 // Claude's columns fit the box when the font can be made small enough to stay readable; else the
 // box scrolls sideways (a phone shows part of a wide claude, readable, rather than all of it tiny).
+// The terminal keeps claude's size: only the font follows the page.
 function fitFont() {
   const dims = fit.proposeDimensions(); // the columns that fit the box at the current font size
-  if (!dims || !dims.cols) return;
-  const size = term.options.fontSize;
-  const next = Math.max(8, Math.min(14, Math.floor(((size * dims.cols) / term.cols) * 2) / 2));
-  if (next !== size) term.options.fontSize = next;
+  const next = pageFit({ cols: term.cols, rows: term.rows }, { fontSize: term.options.fontSize, fitsCols: dims?.cols ?? null });
+  if (next.fontSize !== term.options.fontSize) term.options.fontSize = next.fontSize;
 }
 window.addEventListener('resize', fitFont);
 
+function showSize(cols, rows) {
+  const next = pageFit({ cols, rows }, { fontSize: term.options.fontSize, fitsCols: null });
+  if (term.cols !== next.cols || term.rows !== next.rows) term.resize(next.cols, next.rows);
+}
+
+// Keys go as a binary frame of their bytes (no JSON on the echo's way); the rest as JSON.
+const utf8 = new TextEncoder();
 function send(message) {
-  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+  if (!ws || ws.readyState !== WebSocket.OPEN) return;
+  ws.send(message.t === 'input' ? utf8.encode(message.data) : JSON.stringify(message));
 }
 window.flowerSend = send; // what the page's keys send, for the bench (scripts/bench-web.mjs); the server decides
 
@@ -76,22 +85,19 @@ function onMessage(m) {
   switch (m.t) {
     case 'hello':
       allowInput = m.allowInput;
-      view = m.run.status;
+      view = m.status;
       $('inputbar').hidden = !allowInput;
       $('actions').classList.toggle('readonly', !allowInput);
       if (!allowInput) say('read-only: this web face was started without --allow-input');
       showStatus();
       return;
     case 'screen':
-      if (term.cols !== m.cols || term.rows !== m.rows) term.resize(m.cols, m.rows);
-      term.reset();
-      term.write(m.data, fitFont);
-      return;
-    case 'output':
-      term.write(m.data);
+      showSize(m.cols, m.rows);
+      // a full reset (RIS) parsed with the screen: never a blank frame between the two
+      term.write(`\u001bc${m.data}`, fitFont);
       return;
     case 'size':
-      term.resize(m.cols, m.rows);
+      showSize(m.cols, m.rows);
       fitFont();
       return;
     case 'child':
@@ -99,6 +105,7 @@ function onMessage(m) {
       childEnded = m.state === 'ended';
       return;
     case 'status':
+      if (view && view.generation !== m.view.generation) loadLineage();
       view = m.view;
       showStatus();
       return;
@@ -136,9 +143,43 @@ function onMessage(m) {
   }
 }
 
+// The lineage so far, as the report reads it from the run's workbench: each generation, how it
+// ended, its document (text); the whole report page is served live beside it.
+async function loadLineage() {
+  const box = $('lineage');
+  let lineage;
+  try {
+    const res = await fetch(`/api/run/${encodeURIComponent(id)}/lineage`, { credentials: 'same-origin' });
+    if (!res.ok) return box.replaceChildren(el('p', { class: 'facts' }, (await res.text()).trim()));
+    lineage = await res.json();
+  } catch {
+    return;
+  }
+  box.replaceChildren(...lineage.generations.map((g) => {
+    const item = el('details', { class: 'gen', 'data-gen': String(g.n) });
+    item.append(el('summary', {}, `gen ${g.n} · ${g.endWords} · peak ${tokens(g.peak)}${g.startedAt ? ` · from ${g.startedAt.slice(11, 19)}` : ''}${g.endedAt ? ` to ${g.endedAt.slice(11, 19)}` : ''}`));
+    item.append(g.document ? el('pre', { class: 'doc' }, g.document.text) : el('p', { class: 'facts' }, 'no document (yet)'));
+    return item;
+  }));
+}
+
+// Painted at once from the screen the page's HTML carries (a data block, never run); the socket
+// then brings only what changed since (`seq`), or a fresh screen when something did.
+const boot = document.getElementById('boot');
+const booted = boot ? JSON.parse(boot.textContent) : null;
+showDocument();
+if (booted) {
+  onMessage({ t: 'hello', allowInput: booted.allowInput, status: booted.status });
+  for (const m of booted.messages) onMessage(m);
+}
+
 function connect() {
-  ws = new WebSocket(socketUrl(`/ws/run/${encodeURIComponent(id)}`));
-  ws.addEventListener('message', (event) => onMessage(JSON.parse(event.data)));
+  ws = new WebSocket(socketUrl(`/ws/run/${encodeURIComponent(id)}${booted ? `?seq=${booted.seq}` : ''}`));
+  ws.binaryType = 'arraybuffer';
+  ws.addEventListener('message', (event) => {
+    if (typeof event.data === 'string') onMessage(JSON.parse(event.data));
+    else term.write(new Uint8Array(event.data));
+  });
   ws.addEventListener('close', (event) => {
     if ($('state').textContent !== 'ended') say(`disconnected${event.reason ? `: ${event.reason}` : ''}`);
   });
@@ -166,5 +207,6 @@ $('end').addEventListener('click', () => {
   if (confirm(`End run ${id}? claude is ended cleanly; flower-pty --continue picks the lineage up later.`)) send({ t: 'end' });
 });
 $('save').addEventListener('click', () => send({ t: 'save', text: $('doctext').value, version: editBase ?? '' }));
-showDocument();
+$('report').href = `/run/${encodeURIComponent(id)}/report`;
 connect();
+loadLineage();
