@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, openSync, closeSync, createWriteStream } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
+import { createSecureContext } from 'node:tls';
 import type { Readable } from 'node:stream';
 import { renderUnicodeCompact } from 'uqr';
 import { EXIT, FlowerError } from '../errors.js';
@@ -52,6 +53,7 @@ export async function runWeb(o: WebOptions): Promise<number> {
   if ('problem' in listen) throw new FlowerError(listen.problem);
   if ((o.tlsCert === undefined) !== (o.tlsKey === undefined)) throw new FlowerError('--tls-cert and --tls-key go together: give both files (PEM), or neither');
   const tls = o.tlsCert !== undefined && o.tlsKey !== undefined ? { cert: readPem(o.tlsCert, '--tls-cert'), key: readPem(o.tlsKey, '--tls-key') } : null;
+  if (tls) checkPair(tls, o.tlsCert!, o.tlsKey!);
   const problem = bindProblem(listen.host, { tls: tls !== null, behindProxy: o.behindProxy });
   if (problem) throw new FlowerError(problem);
   const paths = openWebDir(await openSocketDir(o.env));
@@ -73,6 +75,17 @@ function readPem(path: string, flag: string): Buffer {
     return readFileSync(path);
   } catch (error) {
     throw new FlowerError(`${flag} ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+}
+
+// A file that reads but is no PEM, or a key that is not the certificate's: said now, in one line,
+// rather than as the TLS library's stack when the server is made.
+function checkPair(tls: { cert: Buffer; key: Buffer }, certPath: string, keyPath: string): void {
+  try {
+    createSecureContext({ cert: tls.cert, key: tls.key });
+  } catch (error) {
+    const why = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    throw new FlowerError(`--tls-cert ${certPath} --tls-key ${keyPath}: not a usable certificate and its key (${why}); give both as PEM files`);
   }
 }
 

@@ -21,8 +21,8 @@ export interface WebFace {
   stderr(): string;
 }
 
-export async function startWeb(t: Teardown, o: { runtime: string; args?: string[]; env?: Record<string, string> }): Promise<WebFace> {
-  const child = spawn(process.execPath, [FLOWER_BIN, 'web', '--listen', '127.0.0.1:0', ...(o.args ?? [])], {
+export async function startWeb(t: Teardown, o: { runtime: string; args?: string[]; env?: Record<string, string>; listen?: string }): Promise<WebFace> {
+  const child = spawn(process.execPath, [FLOWER_BIN, 'web', '--listen', o.listen ?? '127.0.0.1:0', ...(o.args ?? [])], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...o.env, XDG_RUNTIME_DIR: o.runtime },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -42,7 +42,7 @@ export async function startWeb(t: Teardown, o: { runtime: string; args?: string[
     });
     child.once('exit', (code) => reject(new Error(`flower-pty web exited ${code}: ${err}`)));
   });
-  const m = /^(http:\/\/127\.0\.0\.1:(\d+))\/login#(\S+)$/.exec(url);
+  const m = /^(https?:\/\/127\.0\.0\.1:(\d+))\/login#(\S+)$/.exec(url);
   if (!m) throw new Error(`not a login URL: ${url}`);
   return { url, base: m[1]!, port: Number(m[2]), token: m[3]!, child, stderr: () => err };
 }
