@@ -1,19 +1,11 @@
 // One error family for everything a person can get wrong or the world can break, each with
 // its documented exit code. cli.ts maps them to one line on stderr; anything else is a bug.
 
-export const EXIT = {
-  ok: 0,
-  internal: 1, // a bug: the only case that prints a stack trace
-  usage: 2, // bad flags, bad values, a missing file
-  brake: 3, // the runaway brake (max generations, a session born above the line)
-  crashLoop: 4, // claude kept crashing
-  claudeMissing: 5, // no usable claude: not found, or older than the minimum release (src/claude-code/release.ts)
-  doctor: 6, // flower-pty doctor found a FAIL
-  notEnded: 7, // `flower-pty kill`: the run did not end when asked
-  writeFailed: 8, // a file the run needed could not be written (a full disk, a read-only folder): the line names it
-  serverLost: 9, // the run server died without a word (SIGKILL, the OOM killer): the client could not learn why
-  interrupted: 130, // stopped by a signal
-} as const;
+// The codes themselves, with their meanings, are core's (core/exit-code.ts): one list for the code, --help
+// and the README.
+import { EXIT } from './core/exit-code.js';
+
+export { EXIT };
 
 export class FlowerError extends Error {
   override name = 'FlowerError';

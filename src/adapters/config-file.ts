@@ -6,86 +6,20 @@ import { lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { EXIT, FlowerError } from '../errors.js';
-import { parseTokenCount } from '../core/policy.js';
-import { checkSeconds, type SecondsSetting } from '../core/seconds-value.js';
+import { configRows, DEFAULT_WORKBENCH, optionRow, type ConfigKey, type ConfigValues, type OptionRow } from '../core/options-table.js';
+import { checkOption, type OptionValue } from '../core/option-value.js';
 import { ignoredLine, screenProjectConfig } from '../core/project-trust.js';
 import { isTrusted, readTrustFile, trustFilePath, trustKey } from './trust-store.js';
 import { printable } from '../core/run-list.js';
 
-export interface ConfigValues {
-  window?: number;
-  headroom?: number;
-  'max-generations'?: number;
-  workbench?: string;
-  step?: string;
-  review?: number;
-  'write-timeout'?: number;
-  'parked-retry'?: number;
-  events?: string;
-  log?: string;
-  plain?: boolean;
-  notify?: boolean;
-  'notify-command'?: string;
-  claude?: string;
-}
+export type { ConfigKey, ConfigValues };
 
-export type ConfigKey = keyof ConfigValues;
+// Every key a file may hold, with its type, range and FLOWER_PTY_* variable: the options table's rows that
+// have a config key. Unknown keys are refused: a typo that is silently ignored is a setting that silently
+// does not apply.
+const CONFIG_ROWS: ReadonlyMap<string, OptionRow> = new Map(configRows().map((row) => [row.configKey!, row]));
 
-type Kind = 'tokens' | 'seconds' | 'count' | 'string' | 'boolean';
-
-// Every key a file may hold, with its FLOWER_PTY_* variable. Unknown keys are refused: a typo
-// that is silently ignored is a setting that silently does not apply.
-export const CONFIG_KEYS: Readonly<Record<ConfigKey, { kind: Kind; env: string }>> = {
-  window: { kind: 'tokens', env: 'FLOWER_PTY_WINDOW' },
-  headroom: { kind: 'tokens', env: 'FLOWER_PTY_HEADROOM' },
-  'max-generations': { kind: 'count', env: 'FLOWER_PTY_MAX_GENERATIONS' },
-  workbench: { kind: 'string', env: 'FLOWER_PTY_WORKBENCH' },
-  step: { kind: 'string', env: 'FLOWER_PTY_STEP' },
-  review: { kind: 'seconds', env: 'FLOWER_PTY_REVIEW' },
-  'write-timeout': { kind: 'seconds', env: 'FLOWER_PTY_WRITE_TIMEOUT' },
-  'parked-retry': { kind: 'seconds', env: 'FLOWER_PTY_PARKED_RETRY' },
-  events: { kind: 'string', env: 'FLOWER_PTY_EVENTS' },
-  log: { kind: 'string', env: 'FLOWER_PTY_LOG' },
-  plain: { kind: 'boolean', env: 'FLOWER_PTY_PLAIN' },
-  notify: { kind: 'boolean', env: 'FLOWER_PTY_NOTIFY' },
-  'notify-command': { kind: 'string', env: 'FLOWER_PTY_NOTIFY_COMMAND' },
-  claude: { kind: 'string', env: 'FLOWER_PTY_CLAUDE' },
-};
-
-const isKey = (key: string): key is ConfigKey => Object.hasOwn(CONFIG_KEYS, key);
-
-// One value checked against its kind; a string from the environment is read as a person types it.
-function checkValue(kind: Kind, raw: unknown, key?: ConfigKey): { value: number | string | boolean } | { problem: string } {
-  switch (kind) {
-    case 'tokens': {
-      if (typeof raw !== 'number' && typeof raw !== 'string') return { problem: `expects a token count like 200000 or "200k", got ${JSON.stringify(raw)}` };
-      try {
-        return { value: parseTokenCount('value', raw) };
-      } catch {
-        return { problem: `expects a token count like 200000 or "200k", got ${JSON.stringify(raw)}` };
-      }
-    }
-    case 'seconds':
-      return checkSeconds(key as SecondsSetting, raw);
-    case 'count': {
-      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
-      if (Number.isInteger(n) && n >= 1) return { value: n };
-      return { problem: `expects a whole number of at least 1, got ${JSON.stringify(raw)}` };
-    }
-    case 'string':
-      if (typeof raw === 'string' && raw.trim() !== '') return { value: raw };
-      return { problem: `expects a non-empty string, got ${JSON.stringify(raw)}` };
-    case 'boolean': {
-      if (typeof raw === 'boolean') return { value: raw };
-      const word = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
-      if (['1', 'true', 'yes', 'on'].includes(word)) return { value: true };
-      if (['0', 'false', 'no', 'off'].includes(word)) return { value: false };
-      return { problem: `expects true or false, got ${JSON.stringify(raw)}` };
-    }
-  }
-}
-
-function setValue(into: ConfigValues, key: ConfigKey, value: number | string | boolean): void {
+function setValue(into: ConfigValues, key: string, value: OptionValue): void {
   (into as Record<string, unknown>)[key] = value;
 }
 
@@ -105,8 +39,9 @@ export function parseConfigText(text: string, source: string): ConfigValues {
   }
   const values: ConfigValues = {};
   for (const [key, raw] of Object.entries(data)) {
-    if (!isKey(key)) throw new FlowerError(`${source}: unknown key "${key}" (known: ${Object.keys(CONFIG_KEYS).join(', ')})`, EXIT.usage);
-    const checked = checkValue(CONFIG_KEYS[key].kind, raw, key);
+    const row = CONFIG_ROWS.get(key);
+    if (row === undefined) throw new FlowerError(`${source}: unknown key "${key}" (known: ${[...CONFIG_ROWS.keys()].join(', ')})`, EXIT.usage);
+    const checked = checkOption(row, raw);
     if ('problem' in checked) throw new FlowerError(`${source}: "${key}" ${checked.problem}`, EXIT.usage);
     setValue(values, key, checked.value);
   }
@@ -135,7 +70,7 @@ const ENV_SWITCHES = ['FLOWER_PTY_NO_NATIVE'] as const;
 export function envSwitch(env: Readonly<Record<string, string | undefined>>, name: (typeof ENV_SWITCHES)[number]): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return false;
-  const checked = checkValue('boolean', raw);
+  const checked = checkOption({ name, type: 'boolean', help: '' }, raw);
   if ('problem' in checked) throw new FlowerError(`${name} ${checked.problem}`, EXIT.usage);
   return checked.value === true;
 }
@@ -143,16 +78,22 @@ export function envSwitch(env: Readonly<Record<string, string | undefined>>, nam
 export function configFromEnv(env: Readonly<Record<string, string | undefined>>): ConfigValues {
   const values: ConfigValues = {};
   for (const name of ENV_SWITCHES) envSwitch(env, name);
-  for (const [key, spec] of Object.entries(CONFIG_KEYS) as Array<[ConfigKey, { kind: Kind; env: string }]>) {
+  for (const [key, row] of CONFIG_ROWS) {
     // FLOWER_PTY_CLAUDE is read where claude is resolved, so its errors name the variable.
-    if (key === 'claude') continue;
-    const raw = env[spec.env];
-    if (raw === undefined || raw === '') continue;
-    const checked = checkValue(spec.kind, raw, key);
-    if ('problem' in checked) throw new FlowerError(`${spec.env} ${checked.problem}`, EXIT.usage);
-    setValue(values, key, checked.value);
+    if (row.env === undefined || key === 'claude') continue;
+    const value = envValue(env, row);
+    if (value !== undefined) setValue(values, key, value);
   }
   return values;
+}
+
+// One variable of one row: unset or empty is not given; a bad value is a one-line error naming the variable.
+function envValue(env: Readonly<Record<string, string | undefined>>, row: OptionRow): OptionValue | undefined {
+  const raw = row.env === undefined ? undefined : env[row.env];
+  if (raw === undefined || raw === '') return undefined;
+  const checked = checkOption(row, raw);
+  if ('problem' in checked) throw new FlowerError(`${row.env} ${checked.problem}`, EXIT.usage);
+  return checked.value;
 }
 
 export function userConfigPath(env: Readonly<Record<string, string | undefined>>): string {
@@ -218,7 +159,7 @@ export function loadConfig(opts: {
   }
   if (opts.workbenchFlag !== false) {
     const named = opts.workbenchFlag ?? fromEnv.workbench ?? fromUser.workbench;
-    const workbench = resolve(opts.cwd, named ?? '.flower');
+    const workbench = resolve(opts.cwd, named ?? DEFAULT_WORKBENCH);
     const path = join(workbench, 'config.json');
     files.push(path);
     const trusted = () => isTrusted(readTrustFile(trustFilePath(user)), workbench, path);
@@ -241,4 +182,15 @@ export function loadConfig(opts: {
   }
   files.push(user);
   return { values: { ...fromUser, ...project, ...fromEnv }, files, notes };
+}
+
+// The workbench a run started in `cwd` would use, for every command that looks for one (attach, status,
+// kill, trust; the report through loadConfig, as it wants the events file too): the flag, else the merged
+// settings (FLOWER_PTY_WORKBENCH, the project's config.json, the user's), else .flower.
+export function findWorkbench(cwd: string, env: Readonly<Record<string, string | undefined>>, flag?: string): string {
+  if (flag !== undefined) {
+    if (flag.trim() === '') throw new FlowerError(EMPTY_WORKBENCH, EXIT.usage);
+    return resolve(cwd, flag);
+  }
+  return resolve(cwd, loadConfig({ cwd, env }).values.workbench ?? DEFAULT_WORKBENCH);
 }

@@ -19,6 +19,7 @@ import { narratingHost, type NarratingHost } from '../demo/narrating-host.js';
 import { demoCompleted, demoSummary } from '../demo/demo-summary.js';
 import { superviseInTerminal } from './run.js';
 import { signalExitCode } from '../core/exit-code.js';
+import { EDIT_QUIET_MS } from '../core/options-table.js';
 
 export interface DemoOptions {
   plain: boolean;
@@ -100,7 +101,7 @@ export async function runDemo(o: DemoOptions): Promise<number> {
         step: 'work',
         reviewMs: o.review * 1000,
         writeTimeoutMs: 60_000,
-        quietMs: 2_000,
+        quietMs: EDIT_QUIET_MS,
         eventsPath: join(root, 'events.jsonl'),
         resume: null,
         log: log.write,

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { EXIT, FlowerError } from '../errors.js';
 import { printable } from '../core/run-list.js';
 import { listRuns, requestRun, resolveRun } from '../server/run-registry.js';
-import { loadConfig } from '../adapters/config-file.js';
+import { findWorkbench } from '../adapters/config-file.js';
 import { openSocketDir, socketPath } from '../server/socket-dir.js';
 
 // ending claude, closing the manifest and saying bye takes a second; a loaded machine gets fifteen
@@ -41,6 +41,5 @@ export function endedLine(id: string, workbench: string | null | undefined): str
 // "this folder's run".
 export function thisFolder(cwd: string, env: NodeJS.ProcessEnv, workbenchFlag?: string): { cwd: string; workbench: string | null } {
   const folder = resolve(cwd);
-  const configured = workbenchFlag ?? loadConfig({ cwd: folder, env }).values.workbench;
-  return { cwd: folder, workbench: resolve(folder, configured ?? '.flower') };
+  return { cwd: folder, workbench: findWorkbench(folder, env, workbenchFlag) };
 }

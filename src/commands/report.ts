@@ -9,6 +9,7 @@ import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { manifestPath, readManifest } from '../adapters/manifest-store.js';
 import { loadConfig } from '../adapters/config-file.js';
+import { DEFAULT_WORKBENCH } from '../core/options-table.js';
 import { writeFileAtomic } from '../adapters/atomic-file.js';
 import { HANDOFF_DIR_NAME } from '../adapters/notes-store.js';
 import { transcriptPathFor } from '../core/claude-paths.js';
@@ -112,10 +113,10 @@ function eventsFlag(opts: ModelOptions): string | null {
 function configured(opts: ModelOptions): { workbench: string; events: string | null; problem: string | null } {
   try {
     const cfg = loadConfig({ cwd: opts.cwd, env: opts.env, ...(opts.workbench !== undefined ? { workbenchFlag: opts.workbench } : {}) }).values;
-    return { workbench: resolve(opts.cwd, opts.workbench ?? cfg.workbench ?? '.flower'), events: eventsFlag(opts) ?? cfg.events ?? null, problem: null };
+    return { workbench: resolve(opts.cwd, opts.workbench ?? cfg.workbench ?? DEFAULT_WORKBENCH), events: eventsFlag(opts) ?? cfg.events ?? null, problem: null };
   } catch (error) {
     const problem = `the configuration was not read: ${error instanceof Error ? error.message : String(error)}`;
-    return { workbench: resolve(opts.cwd, opts.workbench ?? opts.env.FLOWER_PTY_WORKBENCH ?? '.flower'), events: eventsFlag(opts), problem };
+    return { workbench: resolve(opts.cwd, opts.workbench || opts.env.FLOWER_PTY_WORKBENCH || DEFAULT_WORKBENCH), events: eventsFlag(opts), problem };
   }
 }
 

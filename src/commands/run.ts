@@ -9,6 +9,7 @@ import { resolveClaude } from '../adapters/claude-binary.js';
 import { requireSupportedRelease } from '../adapters/claude-probe.js';
 import { validateStep } from '../core/step-name.js';
 import { resolvePolicy } from '../core/policy.js';
+import { DEFAULT_WORKBENCH, EDIT_QUIET_MS, numberDefault, stringDefault } from '../core/options-table.js';
 import { formatTokens } from '../core/handoff-prompts.js';
 import { foregroundOnlyArg, refusedClaudeArg } from '../child-launch.js';
 import { readManifest } from '../adapters/manifest-store.js';
@@ -54,10 +55,6 @@ export interface RunCommandOptions {
   detach?: boolean;
 }
 
-export const DEFAULT_STEP = 'work';
-export const DEFAULT_REVIEW_SECONDS = 10;
-export const DEFAULT_WRITE_TIMEOUT_SECONDS = 300;
-
 function mask(token: string | undefined): string {
   if (!token) return '(none)';
   return `${token.slice(0, 4)}${'*'.repeat(Math.min(12, Math.max(4, token.length - 4)))}`;
@@ -71,7 +68,7 @@ function modelOf(args: readonly string[], env: NodeJS.ProcessEnv): string {
 
 export async function runCommand(o: RunCommandOptions): Promise<number> {
   const cwd = process.cwd();
-  const stepCheck = validateStep(o.step ?? DEFAULT_STEP);
+  const stepCheck = validateStep(o.step ?? stringDefault('step'));
   if ('problem' in stepCheck) throw new FlowerError(stepCheck.problem);
   let step = stepCheck.step;
   const foreground = foregroundOnlyArg(o.claudeArgs);
@@ -89,7 +86,7 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
   if (typeof o.workbench === 'string' && o.workbench.trim() === '') {
     throw new FlowerError(EMPTY_WORKBENCH);
   }
-  const workbench = o.workbench === false ? null : resolve(cwd, typeof o.workbench === 'string' ? o.workbench : '.flower');
+  const workbench = o.workbench === false ? null : resolve(cwd, typeof o.workbench === 'string' ? o.workbench : DEFAULT_WORKBENCH);
   if (workbench) {
     try {
       if (!statSync(workbench).isDirectory()) throw new FlowerError(`--workbench ${workbench} exists and is not a folder: choose another path`);
@@ -169,10 +166,10 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
         keepAutoCompact: o.keepAutoCompact,
         workbench,
         step,
-        reviewMs: (o.review ?? DEFAULT_REVIEW_SECONDS) * 1000,
-        writeTimeoutMs: (o.writeTimeout ?? DEFAULT_WRITE_TIMEOUT_SECONDS) * 1000,
-        ...(o.parkedRetry !== undefined ? { timings: { parkedRetryMs: o.parkedRetry * 1000 } } : {}),
-        quietMs: 2_000,
+        reviewMs: (o.review ?? numberDefault('review')) * 1000,
+        writeTimeoutMs: (o.writeTimeout ?? numberDefault('write-timeout')) * 1000,
+        timings: { parkedRetryMs: (o.parkedRetry ?? numberDefault('parked-retry')) * 1000 },
+        quietMs: EDIT_QUIET_MS,
         eventsPath: o.events ? resolve(cwd, o.events) : null,
         resume,
         release,

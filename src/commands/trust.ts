@@ -4,7 +4,7 @@
 // its config.json's exact bytes: a changed file (a pull) needs trusting again. It prints what now applies.
 
 import { join, resolve } from 'node:path';
-import { readConfigFile, userConfigPath } from '../adapters/config-file.js';
+import { findWorkbench, readConfigFile, userConfigPath } from '../adapters/config-file.js';
 import { configHash, readTrustFile, trustFilePath, trustKey, writeTrustFile } from '../adapters/trust-store.js';
 import { PROJECT_KEY_RULE } from '../core/project-trust.js';
 import { printable } from '../core/run-list.js';
@@ -29,7 +29,7 @@ export async function runTrust(o: TrustOptions): Promise<number> {
     for (const [folder, entry] of folders) o.out(`${printable(folder)} · config ${entry.config_sha256?.slice(0, 12) ?? '(none)'} · trusted ${printable(entry.trusted_at)}`);
     return EXIT.ok;
   }
-  const workbench = resolve(o.cwd, o.workbench ?? o.env.FLOWER_PTY_WORKBENCH ?? '.flower');
+  const workbench = findWorkbench(o.cwd, o.env, o.workbench);
   const key = trustKey(workbench);
   if (o.remove) {
     if (!(key in file.folders)) {

@@ -5,6 +5,7 @@
 import { oneLine } from './one-line.js';
 import { formatClock } from './clock-text.js';
 import type { RunEventOf } from './run-events.js';
+import { EXIT } from './exit-code.js';
 
 export const NOTIFY_EVENTS = ['needs-permission', 'question', 'idle', 'parked', 'resumed', 'review', 'degraded', 'brake', 'crash-stop', 'ended'] as const;
 export type NotifyEventName = (typeof NOTIFY_EVENTS)[number];
@@ -74,8 +75,8 @@ export function notifyEventOf(e: RunEventOf): NotifyEvent | null {
       return { name: e.event, reason: e.reason ?? '', document: e.path || null, generation: e.generation };
     case 'ended': {
       const reason = e.message || (e.exitCode === 0 ? 'claude was quit' : `exit ${e.exitCode}`);
-      if (e.exitCode === 3) return { name: 'brake', reason };
-      if (e.exitCode === 4) return { name: 'crash-stop', reason };
+      if (e.exitCode === EXIT.brake) return { name: 'brake', reason };
+      if (e.exitCode === EXIT.crashLoop) return { name: 'crash-stop', reason };
       return { name: 'ended', reason };
     }
     default:

@@ -1,10 +1,13 @@
 // Handoff policy: the thresholds and the default-window rule of the seed, as one table of
-// values, validated once. Pure: the environment arrives as a plain record.
+// values, validated once. Pure: the environment arrives as a plain record. The settings a person may
+// give (the headroom, the brake) take their defaults from the options table.
+
+import { numberDefault, optionRow } from './options-table.js';
 
 export const POLICY_DEFAULTS = {
-  headroom: 50_000, // room left above the line so the session can still write the document
-  maxGenerations: 8, // the runaway brake
-  maxGenerationsCeiling: 1_000, // a brake set past this is no brake
+  headroom: numberDefault('headroom'), // room left above the line so the session can still write the document
+  maxGenerations: numberDefault('max-generations'), // the runaway brake
+  maxGenerationsCeiling: optionRow('max-generations').max!, // a brake set past this is no brake
   floor: 10_000, // `at` never drops below this: writing the document needs room
   warnGap: 20_000, // `near` fires this far below `at`
   warnFloor: 1_000,

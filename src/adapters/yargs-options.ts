@@ -1,0 +1,38 @@
+// The options table (core/options-table.ts) as yargs options: the one place yargs' own grammar is met.
+// A value is checked by core/option-value.ts in a coerce function, so a flag, its variable and its config
+// key refuse the same values in the same words. A setting a config file or a variable may give has no
+// yargs default: yargs would fill it in and the file's value could never win (commands/run-options.ts
+// applies the table's default after the merge); the help shows it all the same (defaultDescription).
+
+import type { Options } from 'yargs';
+import { EXIT, FlowerError } from '../errors.js';
+import { RUN_OPTIONS, shownDefault, type OptionRow } from '../core/options-table.js';
+import { checkOption } from '../core/option-value.js';
+
+/** a coerce function that checks a flag's value against its row; yargs wraps what it throws in a YError */
+function coerce(row: OptionRow) {
+  return (value: unknown): unknown => {
+    if (value === undefined) return undefined;
+    const checked = checkOption(row, String(value));
+    if ('problem' in checked) throw new FlowerError(`--${row.name} ${checked.problem}`, EXIT.usage);
+    return checked.value;
+  };
+}
+
+/** one row as a yargs option; `over` lets a subcommand say it in its own words or with its own default */
+export function yargsOption(row: OptionRow, over: { help?: string; default?: number | string | boolean } = {}): Options {
+  const fixed = over.default ?? (row.configKey === undefined ? row.default : undefined);
+  const shown = over.default !== undefined ? String(over.default) : shownDefault(row);
+  return {
+    type: row.type === 'boolean' ? 'boolean' : 'string',
+    describe: over.help ?? row.help,
+    ...(row.alias !== undefined ? { alias: row.alias } : {}),
+    ...(row.type === 'tokens' || row.type === 'seconds' || row.type === 'count' ? { coerce: coerce(row) } : {}),
+    ...(fixed !== undefined ? { default: fixed } : shown !== null ? { defaultDescription: shown } : {}),
+  };
+}
+
+/** every run option, keyed by flag */
+export function runYargsOptions(): Record<string, Options> {
+  return Object.fromEntries(RUN_OPTIONS.map((row) => [row.name, yargsOption(row)]));
+}

@@ -1,0 +1,113 @@
+// The run command's options, one row each, as tmux keeps its options (options-table.c): the flag, its
+// alias, the value's type and unit, the default, the FLOWER_PTY_* variable, the config-file key and the help.
+// The yargs options (adapters/yargs-options.ts), the config file's and the variables' checks
+// (adapters/config-file.ts), the merge of the three (commands/run-options.ts), --help and the README's flag
+// table (held to it by test/readme.test.ts) are all made from these rows: a default is written here once.
+// Pure data and pure look-ups.
+
+import { formatTokens } from './handoff-prompts.js';
+
+/** tokens: "200k", "1m", 200000 · seconds: a number, within the row's range · count: a whole number ≥ 1 */
+export type OptionType = 'tokens' | 'seconds' | 'count' | 'string' | 'boolean';
+
+export interface OptionRow {
+  /** the long flag, without `--` */
+  readonly name: string;
+  /** a one-letter alias (`-v`) */
+  readonly alias?: string;
+  readonly type: OptionType;
+  /** what the value counts (shown in the help beside the default) */
+  readonly unit?: 'tokens' | 'seconds' | 'generations';
+  /** the value used when neither the flag, the variable nor a config file gives one; none: decided at run time */
+  readonly default?: number | string | boolean;
+  /** how the help shows a default that is decided at run time */
+  readonly defaultText?: string;
+  /** the least value accepted (seconds, count), and why when it is not 0 */
+  readonly min?: number;
+  readonly minWhy?: string;
+  /** the most accepted, and why (a value past it is refused, not clamped) */
+  readonly max?: number;
+  readonly maxWhy?: string;
+  /** the FLOWER_PTY_* variable that sets it */
+  readonly env?: string;
+  /** the key in a config.json that sets it (the flag's name) */
+  readonly configKey?: string;
+  readonly help: string;
+}
+
+/** a day: longer than any wait a run is meant to sit through, far below Node's timers' 24.8-day limit, past
+ * which a timer fires at once (`--review 1e308` would start the successor at once) */
+export const MAX_SECONDS = 86_400;
+
+/** the workbench folder a run uses when nothing names another */
+export const DEFAULT_WORKBENCH = '.flower';
+
+/** an edit during review extends it until the document has been quiet this long (not a setting: a person
+ * typing in their editor saves more often than this) */
+export const EDIT_QUIET_MS = 2_000;
+
+export const RUN_OPTIONS = [
+  { name: 'window', type: 'tokens', unit: 'tokens', defaultText: 'what Claude Code reports, else from the model name', env: 'FLOWER_PTY_WINDOW', configKey: 'window', help: "the model's context window (200k, 1m, 200000)" },
+  { name: 'headroom', type: 'tokens', unit: 'tokens', default: 50_000, env: 'FLOWER_PTY_HEADROOM', configKey: 'headroom', help: 'tokens left free above the handoff line' },
+  { name: 'max-generations', type: 'count', unit: 'generations', default: 8, min: 1, max: 1_000, maxWhy: 'a brake that high never stops a runaway; use e.g. --max-generations 20', env: 'FLOWER_PTY_MAX_GENERATIONS', configKey: 'max-generations', help: 'the runaway brake' },
+  { name: 'workbench', type: 'string', default: DEFAULT_WORKBENCH, env: 'FLOWER_PTY_WORKBENCH', configKey: 'workbench', help: 'folder for the documents and the manifest; --no-workbench keeps nothing on disk' },
+  { name: 'step', type: 'string', default: 'work', env: 'FLOWER_PTY_STEP', configKey: 'step', help: 'the step name used in the document file name (on --continue: the lineage\'s own)' },
+  { name: 'review', type: 'seconds', unit: 'seconds', default: 10, min: 0, max: MAX_SECONDS, env: 'FLOWER_PTY_REVIEW', configKey: 'review', help: 'seconds a frozen document waits for a person before the successor starts (0 = none)' },
+  { name: 'write-timeout', type: 'seconds', unit: 'seconds', default: 300, min: 1, minWhy: 'the session needs time to write its document', max: MAX_SECONDS, env: 'FLOWER_PTY_WRITE_TIMEOUT', configKey: 'write-timeout', help: 'seconds the session has to write its document before a degraded one is used' },
+  { name: 'parked-retry', type: 'seconds', unit: 'seconds', default: 300, min: 0, max: MAX_SECONDS, env: 'FLOWER_PTY_PARKED_RETRY', configKey: 'parked-retry', help: 'seconds an API-key session parked on a rate limit waits before flower-pty types `continue` once (subscriptions continue by themselves; 0 = at once)' },
+  { name: 'events', type: 'string', env: 'FLOWER_PTY_EVENTS', configKey: 'events', help: 'append one JSON object a line per event to this file' },
+  { name: 'log', type: 'string', env: 'FLOWER_PTY_LOG', configKey: 'log', help: 'write diagnostic lines to this file' },
+  { name: 'plain', type: 'boolean', default: false, env: 'FLOWER_PTY_PLAIN', configKey: 'plain', help: 'claude full-screen with state in the terminal title (no split view; also when stdout is not a terminal)' },
+  { name: 'handoff', type: 'boolean', default: true, help: 'hand off instead of auto-compact; --no-handoff runs claude unchanged' },
+  { name: 'keep-auto-compact', type: 'boolean', default: false, help: "keep Claude Code's auto-compact as a backstop (defeats the handoff: not recommended)" },
+  { name: 'continue', type: 'boolean', default: false, help: 'resume a lineage: a new session seeded with the newest frozen document' },
+  { name: 'notify', type: 'boolean', default: true, env: 'FLOWER_PTY_NOTIFY', configKey: 'notify', help: 'bell and desktop notification on handoff, degraded handoff, brake and exit (--no-notify: none)' },
+  { name: 'notify-command', type: 'string', env: 'FLOWER_PTY_NOTIFY_COMMAND', configKey: 'notify-command', help: 'run this shell command for each event that needs a person (the event in $FLOWER_PTY_EVENT, $FLOWER_PTY_MESSAGE)' },
+  { name: 'claude', type: 'string', defaultText: 'PATH', env: 'FLOWER_PTY_CLAUDE', configKey: 'claude', help: 'path to the claude binary' },
+  { name: 'verbose', alias: 'v', type: 'boolean', default: false, help: 'print the endpoint, model, window, thresholds and the masked token, then start' },
+  { name: 'detach-key', type: 'string', help: 'with --plain: a control key (e.g. C-\\) that detaches when pressed alone; the split view detaches with C-] d' },
+  { name: 'detach', alias: 'd', type: 'boolean', default: false, help: 'start the run with no terminal: print its id and how to attach or open it, and exit' },
+] as const satisfies readonly OptionRow[];
+
+type Row = (typeof RUN_OPTIONS)[number];
+type ValueOf<T extends OptionType> = T extends 'boolean' ? boolean : T extends 'string' ? string : number;
+
+/** what the config files and the variables hold, key by key, typed from the rows */
+export type ConfigValues = { [R in Extract<Row, { configKey: string }> as R['configKey']]?: ValueOf<R['type']> };
+export type ConfigKey = keyof ConfigValues;
+
+export type OptionName = Row['name'];
+
+/** the row of `name` */
+export function optionRow(name: Row['name']): OptionRow {
+  const row = (RUN_OPTIONS as readonly OptionRow[]).find((r) => r.name === name);
+  if (row === undefined) throw new Error(`no option ${name} in the options table`);
+  return row;
+}
+
+/** the rows a config file may set, in the table's order */
+export function configRows(): OptionRow[] {
+  return (RUN_OPTIONS as readonly OptionRow[]).filter((r) => r.configKey !== undefined);
+}
+
+/** a row's default as a number, for the settings that have one (headroom, review, ...) */
+export function numberDefault(name: Row['name']): number {
+  const value = optionRow(name).default;
+  if (typeof value !== 'number') throw new Error(`option ${name} has no number default`);
+  return value;
+}
+
+/** a row's default as a string (step, workbench) */
+export function stringDefault(name: Row['name']): string {
+  const value = optionRow(name).default;
+  if (typeof value !== 'string') throw new Error(`option ${name} has no string default`);
+  return value;
+}
+
+/** the default as a person writes it (50k, 10, .flower, true), or null when there is none */
+export function shownDefault(row: OptionRow): string | null {
+  if (row.defaultText !== undefined) return row.defaultText;
+  if (row.default === undefined) return null;
+  if (row.type === 'tokens' && typeof row.default === 'number') return formatTokens(row.default).replace(/\.0K$/, 'k');
+  return String(row.default);
+}
