@@ -68,9 +68,8 @@ class Path:
                 os.write(self.fd, answer)
         return data
 
-    def wait_for(self, needle, seconds):
-        """reads until `needle` is in the text read (escapes stripped); False on timeout"""
-        seen = b''
+    def wait_for(self, needle, seconds, seen=b''):
+        """reads until `needle` is in the text read (escapes stripped, after `seen`); False on timeout"""
         deadline = time.monotonic() + seconds
         while True:
             seen += self.read()
@@ -97,14 +96,15 @@ class Path:
 
 
 def drain(paths, seconds):
-    """reads every path's output for `seconds`, so none is held back by a full pty"""
+    """reads every path's output for `seconds`, so none is held back by a full pty; what was read"""
     deadline = time.monotonic() + seconds
+    read = b''
     while True:
         for p in paths:
-            p.read()
+            read += p.read()
         left = deadline - time.monotonic()
         if left <= 0:
-            return
+            return read
         select.select([p.fd for p in paths], [], [], left)
 
 
@@ -114,10 +114,12 @@ def main():
     try:
         for p in paths:
             # A path's own ready line comes once it has the terminal (raw): what it printed before is not it.
+            # The stretch in which it took the terminal is kept: a fast path may draw its ready line in it.
             deadline = time.monotonic() + 20
+            last = b''
             while p.raw and p.cooked() and not p.error and time.monotonic() < deadline:
-                drain([p], 0.05)
-            if not p.wait_for(b'ready', max(0, deadline - time.monotonic())):
+                last = drain([p], 0.05)
+            if not p.wait_for(b'ready', max(0, deadline - time.monotonic()), last):
                 p.error = p.error or 'no ready line in 20 s'
         drain(paths, 0.5)  # the first frames settle
         for p in paths:

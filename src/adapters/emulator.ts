@@ -15,7 +15,15 @@ export interface Emulator {
   readonly cursorVisible: boolean;
   /** after term.reset(): the cursor shows again */
   resetCursor(): void;
+  /** tells `listener` which viewport rows each parse changed (every row: a resize, or xterm said "all");
+   * a face that paints from this emulator repaints just those rows instead of the whole screen */
+  onRowsChanged(listener: (start: number, end: number) => void): { dispose(): void };
   dispose(): void;
+}
+
+// The part of xterm's InputHandler read here (xterm-headless 6.0: lib-headless/xterm-headless.js).
+interface InputHandlerInternals {
+  onRequestRefreshRows?: (listener: (range: { start: number; end: number } | undefined) => void) => { dispose(): void };
 }
 
 export function createEmulator(o: { cols: number; rows: number; scrollback: number }): Emulator {
@@ -36,6 +44,23 @@ export function createEmulator(o: { cols: number; rows: number; scrollback: numb
   ];
   return {
     term,
+    onRowsChanged(listener) {
+      const all = () => listener(0, term.rows - 1);
+      // @xterm/headless has no public event for the rows a write changed (the browser build tells its
+      // renderer through onRender, which headless never fires): its input handler's own refresh request
+      // carries them, viewport-relative, after every parse. Without it, every parse says "all rows".
+      const handler = (term as unknown as { _core?: { _inputHandler?: InputHandlerInternals } })._core?._inputHandler;
+      const rows = handler?.onRequestRefreshRows
+        ? handler.onRequestRefreshRows((range) => (range ? listener(range.start, range.end) : all()))
+        : term.onWriteParsed(all);
+      const resized = term.onResize(all);
+      return {
+        dispose() {
+          rows.dispose();
+          resized.dispose();
+        },
+      };
+    },
     get cursorVisible() {
       return cursorVisible;
     },

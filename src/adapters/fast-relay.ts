@@ -78,6 +78,9 @@ export interface FastRelay {
   join(fds: { input: number; output: number }, key: string | null, on: { input(bytes: Buffer, forwarded: boolean): void }): TerminalBinding | null;
   /** true while claude's output is being handed to JavaScript by the relay: a joined terminal already has it */
   readonly handingOut: boolean;
+  /** keys for the claude adopted last, queued as its owner's writes are; false when there is none (or it
+   * was released): the caller sends them its own way */
+  writeClaude(data: string): boolean;
   close(): void;
 }
 
@@ -231,6 +234,11 @@ export function openFastRelay(): FastRelay | null {
     },
     get handingOut() {
       return handingOut;
+    },
+    writeClaude(data) {
+      if (!current || closed) return false;
+      native.writePty(handle, Buffer.from(data, 'utf8'));
+      return true;
     },
     close() {
       if (closed) return;

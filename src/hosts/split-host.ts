@@ -117,15 +117,16 @@ export function createSplitHost(o: SplitHostOptions): Host {
   const decoder = new StringDecoder('utf8');
 
   const frames = createFrameScheduler(drawFrame);
-  // Most frames are claude's output alone (an echo, a spinner): those repaint the session pane's
-  // cells and draw the diff, without blessed re-rendering every element (a third of a keystroke's
-  // cost). Anything else (status, labels, layout, the document, help) asks for a whole render.
+  // Most frames are claude's output alone (an echo, a spinner): those repaint the session pane's rows
+  // the emulator changed and draw just those rows' diff, without blessed re-rendering every element,
+  // drawn where the parse ends when nothing else is pending (an echo waits for no turn of the loop).
+  // Anything else (status, labels, layout, the document, help) asks for a whole render.
   let wholeFrame = true;
   const redraw = (): void => {
     wholeFrame = true;
     frames.request();
   };
-  const sessionChanged = (): void => frames.request();
+  const sessionChanged = (): void => frames.request(true);
 
   const emitInput = listeners.input;
   const emitCommand = listeners.command;
@@ -134,8 +135,9 @@ export function createSplitHost(o: SplitHostOptions): Host {
     if (restored || suspended) return;
     const whole = wholeFrame || !help.hidden;
     wholeFrame = false;
-    if (whole || !pane.repaint()) screen.render();
-    else screen.draw(0, (screen.height as number) - 1);
+    const rows = whole ? null : pane.repaintChanged();
+    if (!rows) screen.render();
+    else if (rows.top <= rows.bottom) screen.draw(rows.top, rows.bottom);
     const cursor = focus === 'session' && childRunning && help.hidden ? pane.cursor() : null;
     if (cursor) {
       program.cup(cursor.y, cursor.x);

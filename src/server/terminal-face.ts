@@ -42,6 +42,23 @@ export interface TerminalFaceEvents {
   edit(path: string): void;
 }
 
+// The split view's keys for claude (what its key router let through) go to claude's pty at once,
+// from here; the run hears of them a timer later, as keys the relay delivered: its bookkeeping (a
+// decision and a status view per key) then runs after the echo is drawn, not between key and echo.
+function keysThroughRelay(relay: FastRelay, on: TerminalFaceEvents): (data: string) => void {
+  let typed = '';
+  const tell = (): void => {
+    const data = typed;
+    typed = '';
+    on.input(data, true);
+  };
+  return (data) => {
+    if (!relay.writeClaude(data)) return on.input(data);
+    if (!typed) setTimeout(tell, 0);
+    typed += data;
+  };
+}
+
 export async function openTerminalFace(
   terminal: ClientTerminal,
   hello: Hello,
@@ -78,7 +95,7 @@ export async function openTerminalFace(
           on.edit(path);
         }),
     });
-    host.onInput(on.input);
+    host.onInput(relay ? keysThroughRelay(relay, on) : on.input);
   }
   host.onResize(on.resized);
   host.onCommand(on.command);

@@ -4,12 +4,17 @@
 // is drawn at once (QUICK_MS), so an echo does not wait out a whole frame (split-view keystroke latency).
 // "At once" is setImmediate, not setTimeout(0): Node clamps a timeout to at least 1 ms, a whole
 // millisecond on every echo; an immediate still runs after the I/O phase, so chunks read together coalesce.
+// A request that may be drawn where it is made (`atOnce`: the echo's parse, whose frame is a row or
+// two) skips even the immediate, unless a frame is pending or was drawn under QUICK_GAP_MS ago: then
+// it joins the next frame, so output arriving chunk after chunk still coalesces.
 
 export const FRAME_MS = 16;
 export const QUICK_MS = 0;
+export const QUICK_GAP_MS = 2;
 
 export interface FrameScheduler {
-  request(): void;
+  /** `atOnce`: drawn before this returns when nothing is pending and the last frame is not that recent */
+  request(atOnce?: boolean): void;
   suspend(on: boolean): void;
   /** frames actually rendered so far (the bench reports it) */
   readonly frames: number;
@@ -50,10 +55,11 @@ export function createFrameScheduler(render: () => void, frameMs = FRAME_MS, now
   }
 
   return {
-    request() {
+    request(atOnce = false) {
       dirty = true;
       requests++;
-      schedule();
+      if (atOnce && !timer && !busy && !suspended && !disposed && now() - last >= QUICK_GAP_MS) run();
+      else schedule();
     },
     suspend(on) {
       suspended = on;

@@ -23,9 +23,10 @@ export interface SessionPane {
   readonly term: XTerminal;
   /** child output; `parsed` runs once the emulator has applied it */
   write(data: string, parsed?: () => void): void;
-  /** repaints only the pane's cells into the screen buffer where the last full render put them
-   * (false: never rendered yet); the caller then draws the screen's diff */
-  repaint(): boolean;
+  /** repaints the rows the emulator changed since the last paint into the screen buffer, where the
+   * last full render put them: the outer screen's rows whose cells changed, for the caller to draw
+   * (top > bottom: none did), or null when the pane was never rendered */
+  repaintChanged(): { top: number; bottom: number } | null;
   /** a person's keys for the child: they come back through `onReply` */
   input(data: string): void;
   resize(cols: number, rows: number): void;
@@ -92,15 +93,25 @@ export function createSessionPane(opts: {
   let area: { x0: number; y0: number; width: number; height: number } | null = null;
   const reuse = term.buffer.active.getNullCell();
   const lines = () => (opts.screen as unknown as { lines: Row[] }).lines;
+  // The viewport rows the emulator changed since the last paint (an echo: one row of forty).
+  let changedFrom = Infinity;
+  let changedTo = -1;
+  const rowsChanged = emulator.onRowsChanged((start, end) => {
+    changedFrom = Math.min(changedFrom, start);
+    changedTo = Math.max(changedTo, end);
+  });
 
-  // Copies the emulator's viewport into the screen buffer's cells in `area`; a row is marked for
-  // blessed's diff only when one of its cells changed, so a keystroke's echo compares one row, not all.
-  function paint(): void {
-    if (!area) return;
+  // Copies the emulator's viewport rows from..to into the screen buffer's cells in `area`; a row is
+  // marked for blessed's diff only when one of its cells changed. Returns the screen rows that changed.
+  function paint(from = 0, to = Infinity): { top: number; bottom: number } {
+    const painted = { top: Infinity, bottom: -1 };
+    changedFrom = Infinity;
+    changedTo = -1;
+    if (!area) return painted;
     const { x0, y0, width, height } = area;
     const rows = lines();
     const buffer = term.buffer.active;
-    for (let y = 0; y < height; y++) {
+    for (let y = Math.max(0, from); y < Math.min(height, to + 1); y++) {
       const row = rows[y0 + y];
       if (!row) continue;
       const line = buffer.getLine(buffer.viewportY + y);
@@ -133,8 +144,13 @@ export function createSessionPane(opts: {
           changed = true;
         }
       }
-      if (changed) row.dirty = true;
+      if (changed) {
+        row.dirty = true;
+        painted.top = Math.min(painted.top, y0 + y);
+        painted.bottom = y0 + y;
+      }
     }
+    return painted;
   }
 
   // Runs inside screen.render(), after blessed drew the box: overwrite the inner area with the emulator.
@@ -154,18 +170,18 @@ export function createSessionPane(opts: {
       if (shared) return; // its owner writes it
       term.write(data, parsed);
     },
-    repaint() {
-      if (!area) return false;
-      paint();
-      return true;
+    repaintChanged() {
+      if (!area) return null;
+      return paint(changedFrom, changedTo);
     },
     input(data) {
       // Through the emulator rather than straight to the child: after user input xterm parses the next
       // write (the echo) synchronously instead of a setTimeout later, a millisecond off every keystroke.
-      // A shared one is only told that a key was typed (its data listeners are its owner's).
+      // A shared one is only told that a key was typed (its data listeners are its owner's), once the key
+      // is on its way: the echo cannot come back before this returns.
       if (!shared) return term.input(data, true);
-      term.input('', true);
       opts.onReply(data);
+      term.input('', true);
     },
     resize(cols, rows) {
       if (shared) return; // the pty's size, which its owner follows
@@ -194,6 +210,7 @@ export function createSessionPane(opts: {
       return term.modes.mouseTrackingMode;
     },
     dispose() {
+      rowsChanged.dispose();
       for (const d of replies) d.dispose();
       if (!shared) emulator.dispose();
     },

@@ -308,3 +308,19 @@ t.test('a paste claude is not reading yet: the event loop goes on, and a key typ
 t.test('without the relay (FLOWER_PTY_NO_NATIVE=1, no compiler) a paste claude is not reading never stops the event loop either', async (t) => {
   await pasteWhilePaused(t, null, async (pty) => pty.write('Z'), 'written');
 });
+
+t.test("writeClaude: a split view's keys go to the claude adopted last, and nowhere once it is released", async (t) => {
+  const relay = relayFor(t);
+  const first = claude(t, relay);
+  await until('the first child', () => first.heard().includes('ready'));
+  t.ok(relay.writeClaude('a'), 'written to the adopted claude');
+  await until('its echo', () => first.heard().includes('[a]'));
+  const second = claude(t, relay);
+  await until('the second child', () => second.heard().includes('ready'));
+  t.ok(relay.writeClaude('b'));
+  await until('the newer claude has it', () => second.heard().includes('[b]'));
+  t.notOk(first.heard().includes('[b]'), 'not the one before');
+  second.pty.write('q');
+  await until('the second child gone', () => second.pty.exited);
+  t.notOk(relay.writeClaude('c'), 'no claude: the caller sends the key its own way');
+});

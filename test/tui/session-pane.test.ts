@@ -154,3 +154,24 @@ t.test('frames: a quick frame is drawn on the next turn of the event loop, not a
   await new Promise((r) => setImmediate(r));
   t.equal(renders, 1, 'drawn by the immediate queued before ours');
 });
+
+t.test('frames: a request that may be drawn at once is drawn before it returns, unless a frame is pending or was just drawn', async (t) => {
+  let clock = 100;
+  const stamps: number[] = [];
+  const frames = createFrameScheduler(() => stamps.push(clock), 16, () => clock);
+  t.teardown(() => frames.dispose());
+  frames.request(true);
+  t.same(stamps, [100], 'drawn inside request()');
+  clock = 101; // under QUICK_GAP_MS after that frame: it waits for the next turn, with whatever else comes
+  frames.request(true);
+  frames.request(true);
+  t.same(stamps, [100]);
+  await new Promise((r) => setImmediate(r));
+  t.same(stamps, [100, 101], 'both joined one frame');
+  clock = 150;
+  frames.request();
+  frames.request(true);
+  t.same(stamps, [100, 101], 'a whole frame pending: the quick one joins it');
+  await new Promise((r) => setImmediate(r));
+  t.same(stamps, [100, 101, 150]);
+});

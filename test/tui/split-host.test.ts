@@ -5,6 +5,7 @@ import type { Test } from 'tap';
 import { createSplitHost } from '../../src/hosts/split-host.js';
 import type { Host, HostCommand, StatusView } from '../../src/hosts/host.js';
 import { createVirtualTty, type VirtualTty } from './virtual-tty.js';
+import { createEmulator } from '../../src/adapters/emulator.js';
 
 const VIEW: StatusView = {
   phase: 'working', context: 42_000, window: 200_000, at: 150_000, warnAt: 130_000, generation: 1, maxGenerations: 8,
@@ -196,4 +197,52 @@ t.test('mouse: mirrored to the outer terminal only while claude asks; clicks tra
   t.same(r.input.slice(2).join(''), 'xy', 'a click on the document pane goes nowhere, keys around it still do');
   r.host.childOutput('\u001b[?1000l');
   await r.vt.waitFor(() => r.vt.written().includes('\u001b[?1003l\u001b[?1006l'), 'mouse reports switched off again');
+});
+
+// Every cell of the outer screen: its text and attributes, as the person's terminal shows them.
+async function cellsOf(vt: VirtualTty): Promise<string[]> {
+  await new Promise<void>((resolve) => vt.term.write('', resolve));
+  const buffer = vt.term.buffer.active;
+  const cell = buffer.getNullCell();
+  const rows: string[] = [];
+  for (let y = 0; y < vt.term.rows; y++) {
+    const line = buffer.getLine(buffer.viewportY + y);
+    const row: string[] = [];
+    for (let x = 0; x < vt.term.cols; x++) {
+      const c = line?.getCell(x, cell);
+      row.push(c ? `${c.getChars()}:${c.getFgColorMode()}/${c.getFgColor()}:${c.getBgColorMode()}/${c.getBgColor()}:${c.isBold()}${c.isInverse()}${c.isUnderline()}` : '-');
+    }
+    rows.push(row.join(' '));
+  }
+  return rows;
+}
+
+t.test("claude's output alone repaints only the rows it changed, and the screen is what a whole render draws", async (t) => {
+  const vt = createVirtualTty(120, 30);
+  const shared = createEmulator({ cols: 118, rows: 27, scrollback: 0 });
+  t.teardown(() => shared.dispose());
+  const host = createSplitHost({ stdin: vt.stdin, stdout: vt.stdout, stderr: vt.stderr, env: { TERM: 'xterm-256color' }, documentPath: null, screen: shared });
+  t.teardown(() => host.restore());
+  host.onInput(() => undefined);
+  host.childStarted();
+  host.childTitle('fast');
+  const parsed = (data: string) => new Promise<void>((resolve) => shared.term.write(data, resolve));
+  await parsed('ready\r\n\u001b[1;31mred\u001b[0m 中文 \u001b[38;2;10;200;30mrgb\u001b[0m\r\n');
+  await vt.waitFor((s) => s.includes('rgb'), 'the first output');
+  await new Promise((r) => setTimeout(r, 50)); // the whole frames settle
+  const echoes = ['a', 'b', '\u001b[7mc\u001b[0m', 'é', '\r\n', '\u001b[2;3H\u001b[4mX\u001b[0m', '\u001b[5;1H\u001b[K終', '\u001b[?25l', '\u001b[?25h'];
+  for (const echo of echoes) {
+    const before = vt.written().length;
+    // a key first: the echo is then parsed and drawn at once, as the run server's screen does after a key
+    await type({ vt } as Rig, 'k');
+    await parsed(echo);
+    const frame = vt.written().slice(before);
+    t.ok(frame.length < 120, `the echo ${JSON.stringify(echo)} drew a few cells, not the screen (${frame.length} bytes)`);
+    t.notMatch(frame, /│|─/, 'no border was drawn again');
+  }
+  const fast = await cellsOf(vt);
+  host.childTitle('fast'); // a whole render of every element, from the same emulator
+  await new Promise((r) => setTimeout(r, 50));
+  t.same(await cellsOf(vt), fast, 'the rows drawn alone are what a whole render draws');
+  t.match(fast.map((row) => row.replace(/:[^ ]*/g, '')).join('\n'), /X/, 'the echoes are on the screen');
 });
