@@ -37,8 +37,9 @@ if (process.argv[2] === '--one') {
   const file = process.argv[3];
   const { openTranscriptTail } = await import(join(REPO, 'dist', 'adapters', 'transcript-tail.js'));
   const { createTranscriptReader } = await import(join(REPO, 'dist', 'core', 'transcript-reader.js'));
+  const { TRANSCRIPT_ROWS } = await import(join(REPO, 'dist', 'claude-code', 'transcript-rows.js'));
   const size = statSync(file).size;
-  const reader = createTranscriptReader(); // the supervisor's own pipeline: splitter, parser, meter
+  const reader = createTranscriptReader(TRANSCRIPT_ROWS); // the supervisor's own pipeline: splitter, parser, meter
   const meter = reader.meter;
   let seen = 0;
   let readings = 0;

@@ -1,7 +1,7 @@
 // How one generation of claude is launched: its argv, its environment and its first prompt.
 // Pure composition of values; the supervisor does the spawning.
 
-import { buildChildEnv } from './core/child-env.js';
+import { buildChildEnv } from './claude-code/child-env.js';
 import { CLAUDE_ENV, CLAUDE_FLAGS, HOOK_ENV, RESUMING_FLAGS } from './claude-code/launch.js';
 import { blockingLimitOverride } from './claude-code/limits.js';
 import { FOREGROUND_ONLY_FLAGS } from './claude-code/successor-args.js';

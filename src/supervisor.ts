@@ -11,6 +11,7 @@ import { createRun, RUN_DEFAULTS } from './core/run-state.js';
 import type { Manifest } from './core/manifest.js';
 import type { Release } from './claude-code/release.js';
 import { HOOK_CONTEXT_MAX_CHARS, stopBlockCap } from './claude-code/limits.js';
+import { RUN_DIALECT } from './claude-code/run-dialect.js';
 import { openHookChannel, type HookChannel } from './adapters/hook-channel.js';
 import { writeRunSettings, findUserStatusLine, defaultHookCommand } from './adapters/run-settings.js';
 import { startRunLoop, type RunLoop } from './runtime/run-loop.js';
@@ -95,6 +96,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
         ...RUN_DEFAULTS,
         stopBlockCap: stopBlockCap(opts.env),
         hookContextChars: HOOK_CONTEXT_MAX_CHARS,
+        dialect: RUN_DIALECT,
         ...opts.timings,
       },
       new Date().toISOString(),

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { parseDocument } from '../src/core/handoff-parse.js';
-import { transcriptPathFor } from '../src/core/claude-paths.js';
+import { transcriptPathFor } from '../src/claude-code/transcript-path.js';
 import { DEMO_NEXT } from '../src/demo/demo-model.js';
 import { REPO } from './helpers/flower-run.js';
 import { readJsonl } from './helpers/real-claude.js';

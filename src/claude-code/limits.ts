@@ -1,9 +1,14 @@
 // Claude Code's numeric limits that shape a handoff (docs/claude-code-2.1.332.md §2.2, §2.4, §10), in one place.
-// The client-side refusal line stays in core/policy.ts (the state machine uses it and core imports only
-// core) and is re-exported here. Pure.
+// The decisions get the refusal line as a value (run-dialect.ts), never by an import. Pure.
 import { CLAUDE_ENV } from './launch.js';
 
-export { clientBlockLimit } from '../core/policy.js';
+// Claude Code 2.1.332 with auto-compact off refuses a prompt locally at
+// window − min(maxOutput, 20k) − 3k (docs/claude-code-2.1.332.md §2.4): the handoff must fire below it.
+// `override` is the CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE the child was launched with, which replaces that line.
+export function clientBlockLimit(window: number, override?: number): number {
+  if (override !== undefined && override > 0) return override;
+  return window - 20_000 - 3_000;
+}
 
 // flower-pty sets CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE to the window itself: the writing turn may then climb
 // to whatever the API accepts, and only the API's own "prompt is too long" refuses it (verified on 2.1.332

@@ -3,7 +3,8 @@
 
 import { readHook } from './hooks.js';
 import type { HookEvent, SessionWhere } from '../core/hook-event.js';
-import { permissionSubject, questionText } from '../core/permission-wait.js';
+import { permissionSubject, questionText } from './permission-wait.js';
+import { isOverflowText } from './overflow.js';
 
 // 2.1.332's question tool: its PermissionRequest carries the questions in tool_input (sdk-tools.d.ts
 // AskUserQuestionInput; recorded in test/fixtures/claude-2.1.332/session-scope/question-hooks.jsonl).
@@ -41,8 +42,14 @@ function kindOf(h: Exclude<ReturnType<typeof readHook>, { event: 'statusline' }>
     }
     case 'Stop':
       return { kind: 'stop', sessionId, lastMessage: h.lastAssistantMessage ?? '', stopHookActive: h.stopHookActive };
-    case 'StopFailure':
-      return { kind: 'stop-failure', sessionId, error: h.error ?? '', details: h.errorDetails ?? '', lastMessage: h.lastAssistantMessage ?? '' };
+    case 'StopFailure': {
+      const error = h.error ?? '';
+      const details = h.errorDetails ?? '';
+      const lastMessage = h.lastAssistantMessage ?? '';
+      // An API login's screen says "API Error"; a subscription's says it hit its limit, and it continues by itself.
+      const usageLimit = error === 'rate_limit' ? { autoContinues: !/^API Error/i.test(lastMessage.trim()) } : null;
+      return { kind: 'stop-failure', sessionId, error, details, lastMessage, overflow: isOverflowText(`${details} ${lastMessage}`), usageLimit };
+    }
     case 'Notification':
       return { kind: 'notification', sessionId, type: h.notificationType ?? '', message: h.message ?? '' };
     case 'PreCompact':

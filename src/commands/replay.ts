@@ -5,6 +5,8 @@ import { createReadStream, statSync } from 'node:fs';
 import type { LineSplitter } from '../core/jsonl.js';
 import type { MeterSignal } from '../core/context-meter.js';
 import { createTranscriptReader } from '../core/transcript-reader.js';
+import { TRANSCRIPT_ROWS } from '../claude-code/transcript-rows.js';
+import { RUN_DIALECT } from '../claude-code/run-dialect.js';
 import { resolvePolicy, type Policy } from '../core/policy.js';
 import { createMachine, transition, type MachineState } from '../core/machine.js';
 import { EXIT, FlowerError } from '../errors.js';
@@ -56,11 +58,11 @@ export interface Replayer {
 }
 
 // The machine's timers never run in a replay (no child, no document): these only satisfy its config.
-const REPLAY_TIMERS = { writeTimeoutMs: 0, reviewMs: 0, quietMs: 0, blockCompaction: true, stopBlockCap: 8, maxCrashes: 1 } as const;
+const REPLAY_TIMERS = { writeTimeoutMs: 0, reviewMs: 0, quietMs: 0, blockCompaction: true, stopBlockCap: 8, maxCrashes: 1, dialect: RUN_DIALECT } as const;
 
 // The streaming core of the command, with no I/O: bytes in, events out. The benchmark drives it.
 export function createReplayer(opts: { window?: number; headroom?: number }): Replayer {
-  const reader = createTranscriptReader();
+  const reader = createTranscriptReader(TRANSCRIPT_ROWS);
   const { splitter, meter } = reader;
   // With --window the policy is known now (and a bad value fails before any reading);
   // otherwise it waits for the transcript's model name at the first reading.

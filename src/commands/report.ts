@@ -12,7 +12,8 @@ import { loadConfig } from '../adapters/config-file.js';
 import { DEFAULT_WORKBENCH } from '../core/options-table.js';
 import { writeFileAtomic } from '../adapters/atomic-file.js';
 import { HANDOFF_DIR_NAME } from '../adapters/notes-store.js';
-import { transcriptPathFor } from '../core/claude-paths.js';
+import { transcriptPathFor } from '../claude-code/transcript-path.js';
+import { TRANSCRIPT_ROWS } from '../claude-code/transcript-rows.js';
 import { createTranscriptScanner } from '../core/report-transcript.js';
 import { buildReport, cleanManifest, lineageGenerations, type DocumentFile, type ReportModel, type TranscriptInput } from '../core/report-model.js';
 import { parseRunEvents, type RunEventRecord } from '../core/run-events.js';
@@ -156,7 +157,7 @@ async function findTranscript(configDir: string, cwd: string | null, sessionId: 
 
 // Streams one transcript through the live meter's reader, chunk by chunk, in bounded memory.
 async function scanTranscript(path: string, at: number | null, maxPoints: number | undefined): Promise<TranscriptInput> {
-  const scanner = createTranscriptScanner({ at, ...(maxPoints !== undefined ? { maxPoints } : {}) });
+  const scanner = createTranscriptScanner({ at, rows: TRANSCRIPT_ROWS, ...(maxPoints !== undefined ? { maxPoints } : {}) });
   try {
     for await (const chunk of createReadStream(path, { highWaterMark: CHUNK }) as AsyncIterable<Buffer>) scanner.push(chunk);
   } catch (error) {

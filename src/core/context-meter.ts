@@ -1,14 +1,14 @@
 // The context meter: folds transcript records into the main thread's context size and the
 // signals a supervisor acts on (readings, turn ends, compactions, overflows, prompts). Pure.
 
-import { isOverflowText } from './overflow.js';
 import type { AssistantRecord, SystemRecord, TranscriptRecord, UserRecord } from './transcript-record.js';
 
 export type MeterSignal =
   | { kind: 'reading'; line: number; context: number; messageId: string | null; model: string | null }
   /** the text of a main-thread response row: what a Stop hook's `last_assistant_message` is matched against */
   | { kind: 'assistant-text'; line: number; text: string; messageId: string | null }
-  | { kind: 'turn-end'; line: number; source: 'turn_duration' | 'stop_hook_summary' }
+  /** `source` names the row that ended it, in the dialect's words */
+  | { kind: 'turn-end'; line: number; source: string }
   | {
       kind: 'compaction';
       line: number;
@@ -43,13 +43,13 @@ export interface Meter {
   /** model of the newest real response */
   readonly model: string | null;
   readonly sessionId: string | null;
-  /** sum over sessions of the newest `cost-state.totalCostUSD`; null when the transcript has none (before 2.1.3xx) */
+  /** sum over sessions of the newest cost record; null when the transcript has none (older releases write no cost) */
   readonly costUsd: number | null;
   /** API responses on the main thread (distinct message ids), the Agent SDK's `num_turns` sense */
   readonly numTurns: number;
   /** human prompts */
   readonly prompts: number;
-  /** completed turns (a turn_duration and/or stop_hook_summary after activity) */
+  /** completed turns (one or two turn-end rows after activity) */
   readonly turnEnds: number;
   readonly readings: number;
   readonly compactions: number;
@@ -57,30 +57,8 @@ export interface Meter {
   readonly interrupts: number;
 }
 
-// What the transcripts carry for the counters (checked on the fixtures):
-// - cost: 2.1.332 writes `cost-state` rows, cumulative per session (restored on --resume, reset by
-//   /clear: the new session's file starts its own); 2.1.39 writes no cost at all, hence `null`.
-// - turns: `system/turn_duration` ends a completed turn in 2.1.332, preceded by `stop_hook_summary`
-//   only when Stop hooks are configured; neither is written after an interrupt or a client-side
-//   "Prompt is too long" block, and 2.1.39 wrote turn_duration for only a few turns. So turn ends are
-//   a signal, not a count to trust: `numTurns` counts API responses instead, which every version has.
-// - the meter vs Claude Code's own compaction trigger (compactMetadata.preTokens, spotter 2.1.39):
-//   the reading (in+cc+cr) is 96.8%, 99.6%, 99.9% of it; adding output_tokens gives 96.8%, 99.98%,
-//   99.9%: neither choice holds 3% on 4d5611e5, whose last rows were written mid-stream (output_tokens 1)
-//   before an 8 KB tool call and a 28 KB tool result. `estimate` (below) is 99.3%, 100.0%, 99.9%.
+// What the rows carry, release by release, is written beside their reader (claude-code/transcript-rows.ts).
 const CHARS_PER_TOKEN = 4; // Claude Code's rough estimator divides characters by 4
-const INTERRUPT_PREFIX = '[Request interrupted by user'; // also "… for tool use]"
-const SYNTHETIC_OVERFLOW_PREFIX = 'Prompt is too long'; // 2.1.332's client-side block and API 400 rows
-// Typed-looking user rows that are the harness, not a person: slash-command echoes, bash mode, notifications.
-const HARNESS_PREFIXES = ['<command-', '<local-command-', '<task-notification>', '<bash-', '<user-memory-input>'];
-
-function isHumanPrompt(r: UserRecord): boolean {
-  if (r.isMeta || r.isCompactSummary || r.hasToolResult) return false;
-  if (r.origin !== null && r.origin !== 'human') return false; // 2.1.332 says so itself
-  const text = r.text.trimStart();
-  if (text.length === 0) return false;
-  return !HARNESS_PREFIXES.some((p) => text.startsWith(p));
-}
 
 export function createMeter(): Meter {
   let context = 0;
@@ -110,23 +88,20 @@ export function createMeter(): Meter {
   }
 
   function estimate(): number {
-    // Transcripts written while streaming (2.1.39) keep output_tokens at 1 on every row of a
-    // response, so the response's own text has to be estimated from its characters.
+    // Transcripts written while streaming keep output_tokens at 1 on every row of a response,
+    // so the response's own text has to be estimated from its characters.
     const own = anchorId === null ? 0 : Math.max(anchorOutput, Math.ceil(anchorChars / CHARS_PER_TOKEN));
     return context + own + Math.ceil(pendingChars / CHARS_PER_TOKEN);
   }
 
   function onAssistant(r: AssistantRecord, line: number, out: MeterSignal[]): void {
-    if (r.isApiError) {
-      if (r.usageLimit) out.push({ kind: 'usage-limit', line, resetsAtMs: r.usageLimit.resetsAtMs, autoContinues: r.usageLimit.autoContinues });
-      // A synthetic row carries zero usage: it must never become the reading.
-      const overflow =
-        r.text.startsWith(SYNTHETIC_OVERFLOW_PREFIX) ||
-        isOverflowText(r.text) ||
-        (r.errorDetails !== null && isOverflowText(r.errorDetails));
-      if (overflow) {
+    const failure = r.failure;
+    if (failure) {
+      if (failure.usageLimit) out.push({ kind: 'usage-limit', line, resetsAtMs: failure.usageLimit.resetsAtMs, autoContinues: failure.usageLimit.autoContinues });
+      // A failed request's row carries zero usage: it must never become the reading.
+      if (failure.overflow !== null) {
         overflows += 1;
-        out.push({ kind: 'overflow', line, text: r.text || (r.errorDetails ?? '') });
+        out.push({ kind: 'overflow', line, text: failure.overflow });
       }
       return;
     }
@@ -163,14 +138,14 @@ export function createMeter(): Meter {
   }
 
   function onUser(r: UserRecord, line: number, out: MeterSignal[]): void {
-    if (r.isCompactSummary) return; // already inside compactMetadata.postTokens
+    if (r.said === 'summary') return; // already inside the compaction's postTokens
     pendingChars += r.contentChars;
-    if (r.text.startsWith(INTERRUPT_PREFIX)) {
+    if (r.said === 'interrupt') {
       interrupts += 1;
       out.push({ kind: 'interrupt', line });
       return;
     }
-    if (isHumanPrompt(r)) {
+    if (r.said === 'prompt') {
       prompts += 1;
       turnOpen = true;
       out.push({ kind: 'user-prompt', line, text: r.text });
@@ -178,9 +153,10 @@ export function createMeter(): Meter {
   }
 
   function onSystem(r: SystemRecord, line: number, out: MeterSignal[]): void {
-    if (r.subtype === 'compact_boundary') {
-      const pre = r.compact?.preTokens ?? null;
-      const post = r.compact?.postTokens ?? null;
+    const e = r.event;
+    if (e?.kind === 'compaction') {
+      const pre = e.preTokens;
+      const post = e.postTokens;
       const signal: MeterSignal = { kind: 'compaction', line, preTokens: pre, meterBefore: context, estimateBefore: estimate() };
       if (post !== null) signal.postTokens = post;
       out.push(signal);
@@ -189,8 +165,8 @@ export function createMeter(): Meter {
       resetAnchor();
       return;
     }
-    if (r.subtype === 'turn_duration' || r.subtype === 'stop_hook_summary') {
-      out.push({ kind: 'turn-end', line, source: r.subtype });
+    if (e?.kind === 'turn-end') {
+      out.push({ kind: 'turn-end', line, source: e.source });
       // One turn writes both (stop hooks first): count the turn once.
       if (turnOpen) {
         turnEnds += 1;
@@ -202,7 +178,7 @@ export function createMeter(): Meter {
   return {
     feed(record, line) {
       const out: MeterSignal[] = [];
-      // Subagent rows (inline in old versions) carry the parent's session id but not its context.
+      // Subagent rows carry the parent's session id but not its context.
       if (record.isSidechain) return out;
       if (record.sessionId !== null && record.sessionId !== sessionId) {
         const previous = sessionId;
@@ -225,7 +201,7 @@ export function createMeter(): Meter {
         case 'system':
           onSystem(record, line, out);
           break;
-        case 'cost-state':
+        case 'cost':
           if (record.totalCostUsd !== null) costBySession.set(record.sessionId ?? '', record.totalCostUsd);
           break;
         case 'other':

@@ -1,5 +1,5 @@
 // Claude Code's hook calls as the run decides on them: only what a decision needs, with the words a
-// person reads ("Bash touch x", permission-wait.ts). The dialect (src/claude-code/run-hook.ts) builds them from the
+// person reads ("Bash touch x", claude-code/permission-wait.ts). The dialect (src/claude-code/run-hook.ts) builds them from the
 // validated payloads of each release. Pure.
 
 /**
@@ -30,7 +30,9 @@ type HookKind =
   /** `question`: claude asks its person (AskUserQuestion), "Which parser? (A / B)"; null for a tool's approval */
   | { kind: 'permission-request'; sessionId: string | null; tool: string; summary: string; question: string | null }
   | { kind: 'stop'; sessionId: string | null; lastMessage: string; stopHookActive: boolean }
-  | { kind: 'stop-failure'; sessionId: string | null; error: string; details: string; lastMessage: string }
+  /** a turn ended on an API error: `overflow`, the prompt does not fit; `usageLimit`, a usage limit refused it
+   *  (`autoContinues`: the session goes on by itself after the reset) */
+  | { kind: 'stop-failure'; sessionId: string | null; error: string; details: string; lastMessage: string; overflow: boolean; usageLimit: { autoContinues: boolean } | null }
   | { kind: 'notification'; sessionId: string | null; type: string; message: string }
   | { kind: 'pre-compact'; sessionId: string | null; trigger: 'auto' | 'manual' | 'other' }
   | { kind: 'other'; sessionId: string | null; event: string };

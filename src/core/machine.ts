@@ -1,7 +1,7 @@
 // The decision machine: one pure transition function over the supervisor's state and the
 // things that happen to it. It returns effects; the runtime carries them out. Nothing else decides.
 
-import { clientBlockLimit } from './policy.js';
+import type { RunDialect } from './run-dialect.js';
 
 export type Phase = 'starting' | 'working' | 'writing' | 'review' | 'respawning' | 'stopped';
 
@@ -21,8 +21,10 @@ export interface MachineConfig {
   maxCrashes: number;
   /** answer an automatic compaction's PreCompact hook with a block (off with --keep-auto-compact) */
   blockCompaction: boolean;
-  /** consecutive Stop blocks Claude Code honours before it overrides one (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP) */
+  /** consecutive Stop blocks Claude Code honours before it overrides one */
   stopBlockCap: number;
+  /** what the CLI does by itself (its own refusal line) */
+  dialect: RunDialect;
 }
 
 export interface MachineState {
@@ -213,9 +215,8 @@ function onReading(s: MachineState, context: number): Step {
   if (s.phase !== 'working' || !s.config.handoff) return { state: next, effects };
   if (s.successor && s.readings === 0 && context >= s.config.at) {
     // Born above the line: handing off again would only breed another such session.
-    // flower-pty lifts Claude Code's own refusal line to the window while it blocks compaction
-    // (CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE, claude-code/limits.ts); else Claude Code refuses at its own.
-    const hard = clientBlockLimit(s.config.window, s.config.blockCompaction ? s.config.window : undefined);
+    // flower-pty lifts Claude Code's own refusal line while it blocks compaction; else Claude Code refuses at its own.
+    const hard = s.config.dialect.refusalLine(s.config.window, s.config.blockCompaction);
     const lifted = context + Math.max(5_000, Math.floor((hard - context) / 2));
     if (lifted >= hard) {
       return {

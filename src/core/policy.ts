@@ -113,12 +113,3 @@ export function resolvePolicy(input: PolicyInput): Policy {
   }
   return { window, headroom, maxGenerations, windowSource, ...thresholds(window, headroom) };
 }
-
-// Claude Code 2.1.332 with auto-compact off refuses a prompt locally at
-// window − min(maxOutput, 20k) − 3k (docs/claude-code-2.1.332.md §2.4): the handoff must fire below it.
-// `override` is the CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE the child was launched with, which replaces that line
-// (src/claude-code/limits.ts sets it to the window).
-export function clientBlockLimit(window: number, override?: number): number {
-  if (override !== undefined && override > 0) return override;
-  return window - 20_000 - 3_000;
-}

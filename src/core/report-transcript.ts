@@ -4,6 +4,7 @@
 // timestamp of each line that moved the meter: the reader's signals carry line numbers, not times.
 
 import { createTranscriptReader } from './transcript-reader.js';
+import type { TranscriptRows } from './transcript-record.js';
 import { createCurveSampler, DEFAULT_MAX_POINTS, type CurvePoint } from './downsample.js';
 
 export interface TranscriptMark {
@@ -81,8 +82,8 @@ function isObjectLine(pieces: Uint8Array[]): boolean | null {
   return null; // an empty line is not junk
 }
 
-export function createTranscriptScanner(opts: { at: number | null; maxPoints?: number }): TranscriptScanner {
-  const reader = createTranscriptReader();
+export function createTranscriptScanner(opts: { at: number | null; rows: TranscriptRows; maxPoints?: number }): TranscriptScanner {
+  const reader = createTranscriptReader(opts.rows);
   const sampler = createCurveSampler(opts.maxPoints ?? DEFAULT_MAX_POINTS);
   let partial: Uint8Array[] = [];
   let bytes = 0;

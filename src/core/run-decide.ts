@@ -8,7 +8,6 @@ import { endGeneration, lastPlace, recordHumanEdit, recordOriginalPrompt, record
 import { documentToFreeze, editNote, seedSuccessor } from './handoff-lineage.js';
 import { parseDocument } from './handoff-parse.js';
 import { handoffRequest } from './handoff-prompts.js';
-import { isOverflowText } from './overflow.js';
 import { statusLine } from './status-text.js';
 import { runView, nextWake, continueAt, machineWaitsOnEvent } from './run-view.js';
 import { notifyEventOf } from './notify-policy.js';
@@ -30,9 +29,6 @@ const iso = (now: number) => new Date(now).toISOString();
 // The one line typed into claude's prompt when no hook can carry the request; the request itself is in the file.
 export const TYPED_REQUEST_LINE =
   'flower-pty: your context window is nearly full. Read the file {file} now and do exactly what it asks: reply with your handoff document.';
-
-// Claude Code's own continuation after a usage limit resets: never a person's prompt.
-const AUTO_CONTINUE_PREFIX = 'Your claude.ai usage limit has reset';
 
 // A small builder so each branch reads as a list of what happens.
 class Out {
@@ -485,7 +481,7 @@ function onTranscript(o: Out, e: Extract<RunEvent, { type: 'transcript' }>): voi
       o.emit('compaction', { generation: g.n, preTokens: signal.preTokens, meter: signal.meterBefore });
       return;
     case 'usage-limit':
-      // The transcript's row is the exact word: until when, and whether Claude Code goes on by itself.
+      // The transcript's row is the exact word: until when, and whether the session goes on by itself.
       park(o, e.now, signal.resetsAtMs, signal.autoContinues);
       return;
     case 'interrupt':
@@ -505,7 +501,7 @@ function onTranscript(o: Out, e: Extract<RunEvent, { type: 'transcript' }>): voi
 }
 
 function humanPrompt(o: Out, text: string): void {
-  if (text.startsWith(AUTO_CONTINUE_PREFIX) || text.startsWith('flower-pty: ')) return;
+  if (o.s.settings.dialect.isOwnPrompt(text) || text.startsWith('flower-pty: ')) return;
   if (o.s.firstPrompt === null) o.set({ firstPrompt: text });
   // On disk before anything after it (the handoff's start): a run killed then still has the prompt
   // its successor or a degraded document needs (a CI run killed right after 'writing' lost it).
@@ -675,14 +671,13 @@ function turnEnd(o: Out, text: string, now: number, via: 'hook' | 'transcript'):
 function onStopFailure(o: Out, hook: Extract<HookEvent, { kind: 'stop-failure' }>, now: number): string {
   const details = `${hook.details} ${hook.lastMessage}`;
   o.emit('api-error', { generation: o.s.machine.generation, error: hook.error, details: details.slice(0, 300) });
-  if (isOverflowText(details)) {
+  if (hook.overflow) {
     feed(o, { type: 'overflow', now, text: details.trim() });
     return '';
   }
-  if (hook.error === 'rate_limit') {
-    // An API login's screen says "API Error"; a subscription's says it hit its limit (the transcript row, if it
-    // comes, says so exactly).
-    park(o, now, null, !/^API Error/i.test(hook.lastMessage.trim()));
+  if (hook.usageLimit) {
+    // The transcript row, if it comes, says until when exactly.
+    park(o, now, null, hook.usageLimit.autoContinues);
     return '';
   }
   if (o.s.machine.phase === 'writing') feed(o, { type: 'turn-end', now });

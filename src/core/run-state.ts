@@ -16,6 +16,7 @@ import type { ScopeChange, SessionScope } from './session-scope.js';
 import type { RunEventName, RunEventFields } from './run-events.js';
 import type { WriteTrouble } from './write-trouble.js';
 import type { SessionPlace } from './session-place.js';
+import type { RunDialect } from './run-dialect.js';
 
 export interface RunSettings {
   handoff: boolean;
@@ -49,6 +50,8 @@ export interface RunSettings {
   /** a successor's first prompt up to this long reaches the model through its first UserPromptSubmit hook
    * (never the command line); longer, or absent, through a private file its short prompt names */
   hookContextChars?: number;
+  /** what the CLI does by itself, as its dialect says (claude-code/run-dialect.ts) */
+  dialect: RunDialect;
 }
 
 export interface GenerationFacts {
@@ -221,6 +224,7 @@ export function createRun(settings: RunSettings, now: string, resume: { manifest
       maxCrashes: 3,
       blockCompaction: !settings.keepAutoCompact,
       stopBlockCap: settings.stopBlockCap,
+      dialect: settings.dialect,
     },
     { generation: resume ? manifest.generations.length : 0, attempts: manifest.attempts },
   );

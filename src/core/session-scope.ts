@@ -121,7 +121,7 @@ export function applyScopeChange(scope: SessionScope, change: ScopeChange): Sess
 }
 
 // /clear starts a new conversation in the same process: its task list starts empty, while crons, a pending
-// wake-up and background shells live on (seen on 2.1.332: TaskList "No tasks found", CronList unchanged).
+// wake-up and background shells live on (as Claude Code was seen to do: TaskList "No tasks found", CronList unchanged).
 export const afterClear = (scope: SessionScope): SessionScope => ({ ...scope, tasks: [] });
 
 export const applyScopeChanges = (scope: SessionScope, changes: readonly ScopeChange[]): SessionScope => changes.reduce(applyScopeChange, scope);

@@ -1,8 +1,9 @@
-// Bytes of a transcript in, meter signals out: the line splitter, the record parser and the meter
-// composed once, for the live tail and for replay alike. Pure and incremental.
+// Bytes of a transcript in, meter signals out: the line splitter, the dialect's row reader (handed in
+// as a value, claude-code/transcript-rows.ts) and the meter composed once, for the live tail and for
+// replay alike. Pure and incremental.
 
 import { createLineSplitter, type LineSplitter } from './jsonl.js';
-import { mayMoveMeter, toRecord } from './transcript-record.js';
+import type { TranscriptRows } from './transcript-record.js';
 import { createMeter, type Meter, type MeterSignal } from './context-meter.js';
 
 export interface TranscriptReader {
@@ -23,7 +24,7 @@ export interface RowTap {
   row(value: unknown): void;
 }
 
-export function createTranscriptReader(opts: { tap?: RowTap } = {}): TranscriptReader {
+export function createTranscriptReader(rows: TranscriptRows, opts: { tap?: RowTap } = {}): TranscriptReader {
   const splitter = createLineSplitter();
   const meter = createMeter();
   let sawRecord = false;
@@ -33,7 +34,7 @@ export function createTranscriptReader(opts: { tap?: RowTap } = {}): TranscriptR
     for (const [i, line] of lines.entries()) {
       // Until one record has parsed, parse everything: that is how a non-transcript is recognised.
       // After that, rows that cannot move the meter skip JSON.parse (most of a transcript's bytes).
-      const forMeter = !sawRecord || mayMoveMeter(line);
+      const forMeter = !sawRecord || rows.mayMoveMeter(line);
       const forTap = opts.tap?.wants(line) === true;
       if ((!forMeter && !forTap) || line.length === 0) continue;
       let value: unknown;
@@ -44,7 +45,7 @@ export function createTranscriptReader(opts: { tap?: RowTap } = {}): TranscriptR
       }
       if (forTap) opts.tap!.row(value);
       if (!forMeter) continue;
-      const record = toRecord(value);
+      const record = rows.toRecord(value);
       if (record === null) continue;
       sawRecord = true;
       signals.push(...meter.feed(record, splitter.lineNumber(i)));

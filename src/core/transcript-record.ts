@@ -1,7 +1,6 @@
-// Claude Code transcript records (one JSONL line each), narrowed from `unknown` by guards.
-// Only the fields the meter needs are typed; everything else stays a generic record.
-
-import { usageLimitOfRow, type UsageLimit } from './usage-limit.js';
+// The transcript as the meter reads it: one record per row, already classified by the dialect that
+// knows the rows (src/claude-code/transcript-rows.ts). The core owns these shapes and knows no field
+// name, prefix or release of the CLI that writes the rows.
 
 export interface Usage {
   input: number;
@@ -10,11 +9,20 @@ export interface Usage {
   output: number;
 }
 
+/** a request refused by a usage limit, as the refusal's row says */
+export interface UsageLimit {
+  /** when the limit lifts, in ms; null when the row did not say (an API-key login's row) */
+  resetsAtMs: number | null;
+  /** "five_hour", "seven_day", …; null when unknown */
+  limitType: string | null;
+  /** a subscription's limit: the session continues by itself after the reset; otherwise (an API-key or
+   *  token login) nothing continues unless someone types */
+  autoContinues: boolean;
+}
+
 interface Envelope {
-  /** the raw `type` field */
-  type: string;
   sessionId: string | null;
-  /** subagent records (inline in old versions; in subagents/ files since ~2.1) */
+  /** a subagent's row: it carries the parent's session id but not its context */
   isSidechain: boolean;
 }
 
@@ -24,46 +32,33 @@ export interface AssistantRecord extends Envelope {
   messageId: string | null;
   model: string | null;
   usage: Usage | null;
-  stopReason: string | null;
-  /** synthetic error rows: `isApiErrorMessage` or model "<synthetic>" */
-  isApiError: boolean;
-  /** the text blocks joined, for "Prompt is too long" detection */
+  /** the text blocks joined */
   text: string;
-  errorDetails: string | null;
-  /** a usage-limit row (HTTP 429): until when, and whether Claude Code continues by itself (usage-limit.ts) */
-  usageLimit: UsageLimit | null;
   /** characters of content the model wrote (text, thinking, tool input), for token estimates */
   contentChars: number;
+  /** a row the client wrote for a request that failed (it carries no usage); null for a real response */
+  failure: { overflow: string | null; usageLimit: UsageLimit | null } | null;
 }
 
 export interface UserRecord extends Envelope {
   kind: 'user';
-  isMeta: boolean;
-  isCompactSummary: boolean;
-  hasToolResult: boolean;
+  /** what the row is: a person's prompt, an interrupt, a compaction's summary, or anything else (tool
+   *  results, the harness's own rows) */
+  said: 'prompt' | 'interrupt' | 'summary' | 'other';
   /** a string content, or its text blocks joined */
   text: string;
-  /** 2.1.332: `origin.kind` ("human", "task-notification", …); null in older versions */
-  origin: string | null;
   contentChars: number;
-}
-
-export interface CompactMetadata {
-  trigger: string | null;
-  preTokens: number | null;
-  postTokens: number | null;
 }
 
 export interface SystemRecord extends Envelope {
   kind: 'system';
-  subtype: string | null;
-  content: string | null;
-  compact: CompactMetadata | null;
+  /** a compaction's boundary, or a row that ends a completed turn (`source` names the row) */
+  event: { kind: 'compaction'; preTokens: number | null; postTokens: number | null } | { kind: 'turn-end'; source: string } | null;
 }
 
-// 2.1.332 writes `cost-state` rows: cumulative per session, restored on --resume.
-export interface CostStateRecord extends Envelope {
-  kind: 'cost-state';
+/** a session's cumulative cost so far */
+export interface CostRecord extends Envelope {
+  kind: 'cost';
   totalCostUsd: number | null;
 }
 
@@ -71,158 +66,12 @@ export interface OtherRecord extends Envelope {
   kind: 'other';
 }
 
-export type TranscriptRecord = AssistantRecord | UserRecord | SystemRecord | CostStateRecord | OtherRecord;
+export type TranscriptRecord = AssistantRecord | UserRecord | SystemRecord | CostRecord | OtherRecord;
 
-type Obj = Record<string, unknown>;
-
-function isObj(x: unknown): x is Obj {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-function str(x: unknown): string | null {
-  return typeof x === 'string' ? x : null;
-}
-
-function num(x: unknown): number | null {
-  return typeof x === 'number' && Number.isFinite(x) ? x : null;
-}
-
-// Claude Code's own estimate charges an image about 2000 tokens whatever its size.
-const IMAGE_CHARS = 2_000 * 4;
-
-// Characters a block puts into the next request; tool input counts as its JSON text.
-function blockChars(block: unknown): number {
-  if (!isObj(block)) return 0;
-  switch (block.type) {
-    case 'text':
-      return str(block.text)?.length ?? 0;
-    case 'thinking':
-      return str(block.thinking)?.length ?? 0;
-    case 'tool_use':
-      return (str(block.name)?.length ?? 0) + (block.input === undefined ? 0 : JSON.stringify(block.input).length);
-    case 'image':
-      return IMAGE_CHARS;
-    case 'tool_result':
-      return contentChars(block.content);
-    default:
-      return 0;
-  }
-}
-
-function contentChars(content: unknown): number {
-  if (typeof content === 'string') return content.length;
-  if (!Array.isArray(content)) return 0;
-  let n = 0;
-  for (const b of content) n += blockChars(b);
-  return n;
-}
-
-function joinedText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  const texts: string[] = [];
-  for (const b of content) if (isObj(b) && b.type === 'text' && typeof b.text === 'string') texts.push(b.text);
-  return texts.join('\n');
-}
-
-function parseUsage(x: unknown): Usage | null {
-  if (!isObj(x)) return null;
-  return {
-    input: num(x.input_tokens) ?? 0,
-    cacheCreation: num(x.cache_creation_input_tokens) ?? 0,
-    cacheRead: num(x.cache_read_input_tokens) ?? 0,
-    output: num(x.output_tokens) ?? 0,
-  };
-}
-
-function envelope(r: Obj, type: string): Envelope {
-  return { type, sessionId: str(r.sessionId), isSidechain: r.isSidechain === true };
-}
-
-function toAssistant(r: Obj, env: Envelope): AssistantRecord {
-  const m = isObj(r.message) ? r.message : {};
-  const model = str(m.model);
-  return {
-    ...env,
-    kind: 'assistant',
-    messageId: str(m.id),
-    model,
-    usage: parseUsage(m.usage),
-    stopReason: str(m.stop_reason),
-    isApiError: r.isApiErrorMessage === true || model === '<synthetic>',
-    text: joinedText(m.content),
-    errorDetails: str(r.errorDetails),
-    usageLimit: usageLimitOfRow(r),
-    contentChars: contentChars(m.content),
-  };
-}
-
-function toUser(r: Obj, env: Envelope): UserRecord {
-  const m = isObj(r.message) ? r.message : {};
-  const content = m.content;
-  const hasToolResult = Array.isArray(content) && content.some((b) => isObj(b) && b.type === 'tool_result');
-  return {
-    ...env,
-    kind: 'user',
-    isMeta: r.isMeta === true,
-    isCompactSummary: r.isCompactSummary === true,
-    hasToolResult,
-    text: joinedText(content),
-    origin: isObj(r.origin) ? str(r.origin.kind) : null,
-    contentChars: contentChars(content),
-  };
-}
-
-function toSystem(r: Obj, env: Envelope): SystemRecord {
-  const cm = r.compactMetadata;
-  return {
-    ...env,
-    kind: 'system',
-    subtype: str(r.subtype),
-    content: str(r.content),
-    compact: isObj(cm)
-      ? { trigger: str(cm.trigger), preTokens: num(cm.preTokens), postTokens: num(cm.postTokens) }
-      : null,
-  };
-}
-
-// Narrow an already-parsed JSON value; anything that is not a typed object is null.
-export function toRecord(value: unknown): TranscriptRecord | null {
-  if (!isObj(value)) return null;
-  const type = str(value.type);
-  if (type === null) return null;
-  const env = envelope(value, type);
-  switch (type) {
-    case 'assistant':
-      return toAssistant(value, env);
-    case 'user':
-      return toUser(value, env);
-    case 'system':
-      return toSystem(value, env);
-    case 'cost-state':
-      return { ...env, kind: 'cost-state', totalCostUsd: num(value.totalCostUSD) };
-    default:
-      return { ...env, kind: 'other' };
-  }
-}
-
-// Only these record types move the meter; a cheap substring test spares JSON.parse for the rest
-// (progress, api-request-blob, …), which are most of a transcript's bytes. False positives only cost
-// a parse. Claude Code writes compact JSON; the optional space covers pretty-printed copies.
-const METER_TYPES = /"type": ?"(?:assistant|user|system|cost-state)"/;
-
-export function mayMoveMeter(line: string): boolean {
-  return METER_TYPES.test(line);
-}
-
-// One JSONL line → a record, or null for junk (torn line, not JSON, no `type`). Never throws.
-export function parseRecord(line: string): TranscriptRecord | null {
-  if (line.length === 0) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return null; // a torn or foreign line: skipping it is the whole policy
-  }
-  return toRecord(value);
+/** the dialect's reader of rows, handed to the transcript reader as a value */
+export interface TranscriptRows {
+  /** a cheap test on a raw line: false only for a line that cannot be a record the meter reads */
+  mayMoveMeter(line: string): boolean;
+  /** an already-parsed JSON value as a record; null for anything that is not a row */
+  toRecord(value: unknown): TranscriptRecord | null;
 }

@@ -4,8 +4,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildChildEnv } from '../core/child-env.js';
-import { transcriptPathFor } from '../core/claude-paths.js';
+import { buildChildEnv } from '../claude-code/child-env.js';
+import { transcriptPathFor } from '../claude-code/transcript-path.js';
 
 // The version whose first-run screens the seed below skips (docs/claude-code-2.1.332.md §8).
 export const PINNED_CLAUDE_VERSION = '2.1.332';

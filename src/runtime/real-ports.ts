@@ -7,9 +7,10 @@ import { realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { createTranscriptReader } from '../core/transcript-reader.js';
+import { TRANSCRIPT_ROWS } from '../claude-code/transcript-rows.js';
 import { createScopeReader, mayCarryScope } from '../claude-code/session-scope.js';
 import { writeAdvice } from '../core/write-trouble.js';
-import { transcriptPathFor } from '../core/claude-paths.js';
+import { transcriptPathFor } from '../claude-code/transcript-path.js';
 import { notificationSequence } from '../core/notification.js';
 import { launchArgs, launchEnv, promptArgument, successorArgument, type LaunchInput } from '../child-launch.js';
 import { successorArgs } from '../claude-code/successor-args.js';
@@ -157,7 +158,7 @@ export function realTranscriptPort(): TranscriptPort {
       // The session's own state (tasks, a /loop, crons, a goal, ...) is read off the same lines as the meter.
       const open = () => {
         const scope = createScopeReader();
-        return createTranscriptReader({
+        return createTranscriptReader(TRANSCRIPT_ROWS, {
           tap: {
             wants: mayCarryScope,
             row: (value) => {

@@ -3,6 +3,8 @@
 import t from 'tap';
 import { parseRelease, hasFeature, supportFor, compareReleases, MIN_SUPPORTED } from '../../src/claude-code/release.js';
 import { hookEventsFor, buildSettings } from '../../src/claude-code/settings.js';
+import { thresholds } from '../../src/core/policy.js';
+import { RUN_DIALECT } from '../../src/claude-code/run-dialect.js';
 import { clientBlockLimit, blockingLimitOverride, stopBlockCap, STOP_BLOCK_CAP_DEFAULT } from '../../src/claude-code/limits.js';
 import { launchEnv, launchArgs, refusedClaudeArg } from '../../src/child-launch.js';
 import { requestSessionId } from '../../src/claude-code/requests.js';
@@ -68,6 +70,10 @@ t.test('the hooks registered per release: exactly those it knows', async (t) => 
 t.test('limits: the client line, its override, the Stop block cap', async (t) => {
   t.equal(clientBlockLimit(200_000), 177_000);
   t.equal(clientBlockLimit(200_000, blockingLimitOverride(200_000)), 200_000);
+  t.ok(thresholds(200_000).at < clientBlockLimit(200_000), 'the default handoff line sits below the 177k client block');
+  // The same line, as the run's decisions get it (a value, never an import from core).
+  t.equal(RUN_DIALECT.refusalLine(200_000, false), 177_000);
+  t.equal(RUN_DIALECT.refusalLine(200_000, true), 200_000, 'lifted to the window while the run blocks compaction');
   t.equal(stopBlockCap({}), STOP_BLOCK_CAP_DEFAULT);
   t.equal(stopBlockCap({ CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '3' }), 3);
   t.equal(stopBlockCap({ CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: 'lots' }), STOP_BLOCK_CAP_DEFAULT);

@@ -105,11 +105,12 @@ t.test('the cheap filter lets through every row that carries scope, and not the 
 
 t.test("through the transcript reader's tap: each row parsed once for both, the meter's signals unchanged", async (t) => {
   const { createTranscriptReader } = await import('../../src/core/transcript-reader.js');
+  const { TRANSCRIPT_ROWS } = await import('../../src/claude-code/transcript-rows.js');
   const bytes = readFileSync(join(dir, 'scope.jsonl'));
-  const plain = createTranscriptReader();
+  const plain = createTranscriptReader(TRANSCRIPT_ROWS);
   const reader = createScopeReader();
   let tapped = EMPTY_SCOPE;
-  const withTap = createTranscriptReader({ tap: { wants: mayCarryScope, row: (value) => void (tapped = applyScopeChanges(tapped, reader.row(value))) } });
+  const withTap = createTranscriptReader(TRANSCRIPT_ROWS, { tap: { wants: mayCarryScope, row: (value) => void (tapped = applyScopeChanges(tapped, reader.row(value))) } });
   const chunks = (r: ReturnType<typeof createTranscriptReader>) => [...r.push(bytes.subarray(0, 7_777)), ...r.push(bytes.subarray(7_777)), ...r.end()];
   t.same(chunks(withTap), chunks(plain), 'the same signals');
   t.same(tapped, fold(scope), 'the same scope as line by line, attachment rows (the goal) included');

@@ -1,8 +1,6 @@
-// Tests for the byte-level line splitter and the record parser: chunking, UTF-8 splits,
-// over-long lines, CRLF, junk lines.
+// Tests for the byte-level line splitter: chunking, UTF-8 splits, over-long lines, CRLF, junk lines.
 import t from 'tap';
 import { createLineSplitter } from '../../src/core/jsonl.js';
-import { mayMoveMeter, parseRecord } from '../../src/core/transcript-record.js';
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 
@@ -74,59 +72,4 @@ t.test('a line exactly at the limit is kept', async (t) => {
   t.same([...s.push('ab'), ...s.push('cd\n')], ['abcd']);
   t.equal(s.dropped, 0);
   t.equal(s.bytes, 5);
-});
-
-t.test('parseRecord never throws and rejects junk', async (t) => {
-  for (const junk of ['', 'not json', '{"type":', '42', '[]', 'null', '{"no":"type"}', '{"type":7}']) {
-    t.equal(parseRecord(junk), null, JSON.stringify(junk));
-  }
-});
-
-t.test('parseRecord types the records the meter reads', async (t) => {
-  const a = parseRecord(
-    JSON.stringify({
-      type: 'assistant',
-      sessionId: 's1',
-      isSidechain: false,
-      message: {
-        id: 'msg_1',
-        model: 'claude-x',
-        stop_reason: null,
-        content: [{ type: 'text', text: 'hi' }, { type: 'tool_use', name: 'Bash', input: { command: 'ls' } }],
-        usage: { input_tokens: 1, cache_creation_input_tokens: 2, cache_read_input_tokens: 3, output_tokens: 4 },
-      },
-    }),
-  );
-  t.match(a, { kind: 'assistant', messageId: 'msg_1', model: 'claude-x', stopReason: null, isApiError: false, text: 'hi' });
-  t.same(a?.kind === 'assistant' ? a.usage : null, { input: 1, cacheCreation: 2, cacheRead: 3, output: 4 });
-  t.equal(a?.kind === 'assistant' ? a.contentChars : -1, 2 + 4 + JSON.stringify({ command: 'ls' }).length);
-
-  const syn = parseRecord('{"type":"assistant","isApiErrorMessage":true,"message":{"model":"<synthetic>","content":[{"type":"text","text":"Prompt is too long"}]}}');
-  t.match(syn, { kind: 'assistant', isApiError: true, text: 'Prompt is too long' });
-
-  const u = parseRecord('{"type":"user","message":{"content":[{"type":"tool_result","content":"abc"}]},"origin":{"kind":"human"}}');
-  t.match(u, { kind: 'user', hasToolResult: true, origin: 'human', contentChars: 3 });
-
-  const sys = parseRecord('{"type":"system","subtype":"compact_boundary","compactMetadata":{"preTokens":100,"trigger":"auto"}}');
-  t.match(sys, { kind: 'system', subtype: 'compact_boundary', compact: { preTokens: 100, postTokens: null, trigger: 'auto' } });
-
-  t.match(parseRecord('{"type":"cost-state","sessionId":"s","totalCostUSD":0.5}'), { kind: 'cost-state', totalCostUsd: 0.5 });
-  t.match(parseRecord('{"type":"api-request-blob","sessionId":"s"}'), { kind: 'other', type: 'api-request-blob', sessionId: 's' });
-  // Wrong-typed fields degrade to "unknown", never to a crash.
-  t.match(parseRecord('{"type":"assistant","message":{"usage":{"input_tokens":"9"},"content":5}}'), {
-    kind: 'assistant',
-    usage: { input: 0 },
-    text: '',
-    contentChars: 0,
-  });
-});
-
-t.test('mayMoveMeter passes every record type the meter reads and skips the bulk', async (t) => {
-  for (const type of ['assistant', 'user', 'system', 'cost-state']) {
-    t.ok(mayMoveMeter(`{"parentUuid":null,"type":"${type}","x":1}`), type);
-    t.ok(mayMoveMeter(`{"type": "${type}"}`), `${type}, pretty`);
-  }
-  for (const type of ['progress', 'api-request-blob', 'file-history-snapshot', 'mode', 'attachment']) {
-    t.notOk(mayMoveMeter(`{"type":"${type}","sessionId":"s"}`), type);
-  }
 });

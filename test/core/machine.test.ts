@@ -2,10 +2,11 @@
 import t from 'tap';
 import { createMachine, transition, brakeMessage, reviewRemaining } from '../../src/core/machine.js';
 import type { MachineConfig, MachineInput, MachineState, Effect } from '../../src/core/machine.js';
+import { RUN_DIALECT } from '../../src/claude-code/run-dialect.js';
 
 const config: MachineConfig = {
   handoff: true, window: 200_000, at: 150_000, warnAt: 130_000, maxGenerations: 8,
-  writeTimeoutMs: 60_000, reviewMs: 10_000, quietMs: 2_000, blockCompaction: true, stopBlockCap: 8, maxCrashes: 3,
+  writeTimeoutMs: 60_000, reviewMs: 10_000, quietMs: 2_000, blockCompaction: true, stopBlockCap: 8, maxCrashes: 3, dialect: RUN_DIALECT,
 };
 
 function run(state: MachineState, ...inputs: MachineInput[]): { state: MachineState; effects: Effect[] } {

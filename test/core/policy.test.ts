@@ -1,14 +1,12 @@
 // Policy: the seed's exact thresholds, the default-window rule, and validation messages.
 import t from 'tap';
-import { thresholds, windowForModel, resolvePolicy, parseTokenCount, PolicyError, clientBlockLimit } from '../../src/core/policy.js';
+import { thresholds, windowForModel, resolvePolicy, parseTokenCount, PolicyError } from '../../src/core/policy.js';
 
 t.test('thresholds follow the seed formulas', async (t) => {
   t.same(thresholds(200_000), { at: 150_000, warnAt: 130_000 });
   t.same(thresholds(1_000_000), { at: 950_000, warnAt: 930_000 });
   t.same(thresholds(55_000), { at: 10_000, warnAt: 1_000 }, '10k floor for at, 1k floor for warn');
   t.same(thresholds(200_000, 100_000), { at: 100_000, warnAt: 80_000 });
-  t.ok(thresholds(200_000).at < clientBlockLimit(200_000), 'the default line sits below the 177k client block');
-  t.equal(clientBlockLimit(200_000), 177_000);
 });
 
 t.test('default window from the model name', async (t) => {

@@ -1,5 +1,6 @@
 // The report's transcript scan: the live meter's reader fed line by line, plus each line's time.
 import t from 'tap';
+import { TRANSCRIPT_ROWS } from '../../src/claude-code/transcript-rows.js';
 import { createTranscriptScanner, MAX_MARKS, timestampIn } from '../../src/core/report-transcript.js';
 import { assistantLine, userLine } from '../helpers/report-lineage.js';
 
@@ -28,7 +29,7 @@ t.test('the timestamp of a record is found from the end of its line', async (t) 
 });
 
 t.test('readings with their times, the crossing, the compaction; junk lines counted, not fatal', async (t) => {
-  const s = createTranscriptScanner({ at: 150_000 });
+  const s = createTranscriptScanner({ at: 150_000, rows: TRANSCRIPT_ROWS });
   s.push(enc.encode(transcript()));
   const r = s.end();
   t.same(r.points.map((p) => [p.t - T, p.v]), [[1000, 20_000], [2000, 90_000], [3000, 151_000], [5000, 30_000]]);
@@ -45,11 +46,11 @@ t.test('readings with their times, the crossing, the compaction; junk lines coun
 
 t.test('the result does not depend on where the chunks split (byte by byte, lines cut in two)', async (t) => {
   const bytes = enc.encode(transcript());
-  const whole = createTranscriptScanner({ at: 150_000 });
+  const whole = createTranscriptScanner({ at: 150_000, rows: TRANSCRIPT_ROWS });
   whole.push(bytes);
   const expected = whole.end();
   for (const size of [1, 7, 333]) {
-    const s = createTranscriptScanner({ at: 150_000 });
+    const s = createTranscriptScanner({ at: 150_000, rows: TRANSCRIPT_ROWS });
     for (let i = 0; i < bytes.length; i += size) s.push(bytes.subarray(i, i + size));
     t.same(s.end(), expected, `chunks of ${size} byte(s)`);
   }
@@ -58,7 +59,7 @@ t.test('the result does not depend on where the chunks split (byte by byte, line
 t.test('no final newline, no timestamps: readings keep their order and say so', async (t) => {
   const lines = [1, 2, 3].map((k) => JSON.parse(assistantLine(SID, k, k * 1000, T)) as Record<string, unknown>);
   for (const l of lines) delete l.timestamp;
-  const s = createTranscriptScanner({ at: null });
+  const s = createTranscriptScanner({ at: null, rows: TRANSCRIPT_ROWS });
   s.push(enc.encode(lines.map((l) => JSON.stringify(l)).join('\n')));
   const r = s.end();
   t.equal(r.untimed, true);
@@ -67,7 +68,7 @@ t.test('no final newline, no timestamps: readings keep their order and say so', 
 });
 
 t.test('an overflow row is marked with its text', async (t) => {
-  const s = createTranscriptScanner({ at: 150_000 });
+  const s = createTranscriptScanner({ at: 150_000, rows: TRANSCRIPT_ROWS });
   const row = JSON.stringify({
     type: 'assistant', isSidechain: false, sessionId: SID, timestamp: new Date(T + 9000).toISOString(), isApiErrorMessage: true,
     message: { id: 'x', model: '<synthetic>', role: 'assistant', content: [{ type: 'text', text: 'Prompt is too long' }], usage: { input_tokens: 0, output_tokens: 0 } },
@@ -80,7 +81,7 @@ t.test('an overflow row is marked with its text', async (t) => {
 
 t.test('compaction marks are bounded; the count is not', async (t) => {
   const boundary = (k: number): string => JSON.stringify({ type: 'system', subtype: 'compact_boundary', isSidechain: false, sessionId: SID, timestamp: new Date(T + k).toISOString(), compactMetadata: { preTokens: 1000, postTokens: 10 } });
-  const s = createTranscriptScanner({ at: null });
+  const s = createTranscriptScanner({ at: null, rows: TRANSCRIPT_ROWS });
   s.push(enc.encode(Array.from({ length: MAX_MARKS + 50 }, (_, k) => `${assistantLine(SID, k, 1000, T + k)}\n${boundary(k)}\n`).join('')));
   const r = s.end();
   t.equal(r.compactions.length, MAX_MARKS);

@@ -8,12 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openTranscriptTail } from '../../src/adapters/transcript-tail.js';
 import { createTranscriptReader, type TranscriptReader } from '../../src/core/transcript-reader.js';
+import { TRANSCRIPT_ROWS } from '../../src/claude-code/transcript-rows.js';
 
 const assistant = (id: string, context: number, text = 'ok') =>
   JSON.stringify({ type: 'assistant', sessionId: 's1', message: { id, model: 'claude-sonnet-4-5', content: [{ type: 'text', text }], usage: { input_tokens: 100, cache_read_input_tokens: context - 100, output_tokens: 5 } } }) + '\n';
 
 function follow(path: string) {
-  let reader: TranscriptReader = createTranscriptReader();
+  let reader: TranscriptReader = createTranscriptReader(TRANSCRIPT_ROWS);
   const resets: string[] = [];
   const tail = openTranscriptTail({
     path,
@@ -21,7 +22,7 @@ function follow(path: string) {
     onChunk: (bytes) => void reader.push(bytes),
     onReset: (reason) => {
       resets.push(reason);
-      reader = createTranscriptReader();
+      reader = createTranscriptReader(TRANSCRIPT_ROWS);
     },
   });
   return { tail, resets, get meter() { return reader.meter; } };

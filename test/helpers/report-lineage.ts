@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { transcriptPathFor } from '../../src/core/claude-paths.js';
+import { transcriptPathFor } from '../../src/claude-code/transcript-path.js';
 import { createManifest, endGeneration, recordHumanEdit, recordOriginalPrompt, recordUsage, startGeneration, type Manifest } from '../../src/core/manifest.js';
 
 export interface Reading {

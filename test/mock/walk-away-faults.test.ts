@@ -8,7 +8,7 @@ import type { Test } from 'tap';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { MOCK_SUMMARY, isCompactionRequest, markerReplies } from '../../src/mock/fault-markers.js';
-import { refusedToolUseId } from '../../src/core/permission-wait.js';
+import { refusedToolUseId } from '../../src/claude-code/permission-wait.js';
 import { hookArrival, looksReady, readJsonl, seconds as secs, startClaudeRig, typeLine, WALK_AWAY_EVENTS } from '../helpers/real-claude.js';
 import type { ClaudeRig, ClaudeRigOptions } from '../helpers/real-claude.js';
 

@@ -3,6 +3,8 @@
 // in-memory rows, an in-memory notes folder, and a face that remembers what it was told.
 import { readRunEvent } from '../../src/core/run-events.js';
 import { createTranscriptReader, type TranscriptReader } from '../../src/core/transcript-reader.js';
+import { TRANSCRIPT_ROWS } from '../../src/claude-code/transcript-rows.js';
+import { RUN_DIALECT } from '../../src/claude-code/run-dialect.js';
 import { createScopeReader, mayCarryScope } from '../../src/claude-code/session-scope.js';
 import { createRun, RUN_DEFAULTS, type RunSettings } from '../../src/core/run-state.js';
 import { startRunLoop, type RunLoop } from '../../src/runtime/run-loop.js';
@@ -103,7 +105,7 @@ export function settings(over: Partial<RunSettings> = {}): RunSettings {
   return {
     handoff: true, keepAutoCompact: false, step: 'work', cwd: '/p', workbench: '/p/.flower', documentPath: '/p/.flower/notes/doc.md',
     eventsPath: null, prompt: 'build the thing', policy: { window: 200_000 }, reviewMs: 10_000, writeTimeoutMs: 300_000, quietMs: 2_000,
-    ...RUN_DEFAULTS, ...over,
+    ...RUN_DEFAULTS, dialect: RUN_DIALECT, ...over,
   };
 }
 
@@ -124,7 +126,7 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
       // The dialect reads the session's own state off the same lines, as in real-ports.ts.
       const scope = createScopeReader();
       const tap = { wants: mayCarryScope, row: (value: unknown) => { const changes = scope.row(value); if (changes.length > 0) created.on?.scope?.(changes); } };
-      const created = { reader: createTranscriptReader({ tap }), visible: '', hidden: '', on: null as Parameters<TranscriptPort['follow']>[1] | null, read: 0, found: false };
+      const created = { reader: createTranscriptReader(TRANSCRIPT_ROWS, { tap }), visible: '', hidden: '', on: null as Parameters<TranscriptPort['follow']>[1] | null, read: 0, found: false };
       transcripts.set(path, (e = created));
     }
     return e;

@@ -4,7 +4,7 @@
 // refusal shows. Approval runs the tool (PostToolUse); a refusal (Esc, or "No") fires no hook at all in
 // 2.1.332, only a transcript row: the tool_result of the refused call with toolDenialKind "user-rejected".
 
-import { oneLine } from './one-line.js';
+import { oneLine } from '../core/one-line.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);

@@ -1,18 +1,11 @@
 // A usage limit as Claude Code 2.1.332 records it (docs/claude-code-2.1.332.md §10): the synthetic transcript row of
-// a refused request says until when, and whether Claude Code continues by itself. A pure reader of a raw row.
+// a refused request says until when, and whether Claude Code continues by itself (a subscription's limit,
+// apiError usage_limit_reached; an API-key or token login's is not continued). A pure reader of a raw row.
+
+import type { UsageLimit } from '../core/transcript-record.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
-
-export interface UsageLimit {
-  /** when the limit lifts, in ms; null when Claude Code did not say (an API-key login's row) */
-  resetsAtMs: number | null;
-  /** "five_hour", "seven_day", …; null when unknown */
-  limitType: string | null;
-  /** a subscription's limit (apiError usage_limit_reached): Claude Code continues by itself after the reset;
-   *  otherwise (an API-key or token login) nothing continues unless someone types */
-  autoContinues: boolean;
-}
 
 // The synthetic assistant row of a refused request, or null for any other row.
 export function usageLimitOfRow(row: unknown): UsageLimit | null {

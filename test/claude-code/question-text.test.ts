@@ -1,6 +1,6 @@
 // A question claude asks, on one line: the first question, its choices, how many more; never a control character.
 import t from 'tap';
-import { questionText } from '../../src/core/permission-wait.js';
+import { questionText } from '../../src/claude-code/permission-wait.js';
 
 const q = (question: unknown, labels: unknown[] = ['A', 'B']) => ({ question, header: 'H', options: labels.map((label) => ({ label, description: 'd' })) });
 const cases: Array<[string, unknown, string | null]> = [

@@ -17,7 +17,7 @@ export function projectDirName(cwd: string): string {
   return `${plain.slice(0, MAX_PLAIN_LENGTH)}-${Math.abs(javaStringHash(cwd)).toString(36)}`;
 }
 
-// The main transcript of `sessionId`; joined with '/' because core may not import node:path.
+// The main transcript of `sessionId`; joined with '/' because the dialect is pure (no node:path).
 export function transcriptPathFor(configDir: string, cwd: string, sessionId: string): string {
   const root = configDir.endsWith('/') ? configDir.slice(0, -1) : configDir;
   return `${root}/projects/${projectDirName(cwd)}/${sessionId}.jsonl`;

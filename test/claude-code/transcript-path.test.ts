@@ -1,6 +1,6 @@
 // projectDirName / transcriptPathFor: Claude Code 2.1.332's encoding of a cwd into a projects/ folder name.
 import t from 'tap';
-import { projectDirName, transcriptPathFor } from '../../src/core/claude-paths.js';
+import { projectDirName, transcriptPathFor } from '../../src/claude-code/transcript-path.js';
 
 t.test('every non-alphanumeric character becomes a dash', async (tt) => {
   tt.equal(projectDirName('/tmp/research_.proj/sub dir/x'), '-tmp-research--proj-sub-dir-x');

@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLineSplitter } from '../../src/core/jsonl.js';
-import { parseRecord } from '../../src/core/transcript-record.js';
+import { parseRecord } from '../../src/claude-code/transcript-rows.js';
 import { createMeter, type Meter, type MeterSignal } from '../../src/core/context-meter.js';
 import { fixturesDir } from '../helpers/fixtures.js';
 

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTranscriptReader } from '../../src/core/transcript-reader.js';
 import { createLineSplitter } from '../../src/core/jsonl.js';
-import { parseRecord } from '../../src/core/transcript-record.js';
+import { parseRecord, TRANSCRIPT_ROWS } from '../../src/claude-code/transcript-rows.js';
 import { createMeter, type MeterSignal } from '../../src/core/context-meter.js';
 import { fixturesDir } from '../helpers/fixtures.js';
 
@@ -32,7 +32,7 @@ for (const file of files) {
   t.test(file.split('/').slice(-2).join('/'), async (t) => {
     const bytes = new Uint8Array(readFileSync(file));
     const ref = reference(bytes).filter((s) => s.kind !== 'session');
-    const reader = createTranscriptReader();
+    const reader = createTranscriptReader(TRANSCRIPT_ROWS);
     const got: MeterSignal[] = [];
     let at = 0;
     let size = 1;

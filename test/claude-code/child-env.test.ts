@@ -1,6 +1,6 @@
 // buildChildEnv: copies the base env, drops outer-session markers and terminal misfits, applies overrides.
 import t from 'tap';
-import { OUTER_SESSION_MARKERS, buildChildEnv } from '../../src/core/child-env.js';
+import { OUTER_SESSION_MARKERS, buildChildEnv } from '../../src/claude-code/child-env.js';
 
 t.test('outer-session markers, TMUX, COLUMNS and LINES never reach the child', async (tt) => {
   const base: Record<string, string | undefined> = { PATH: '/bin', TMUX: '/tmp/tmux-0/default,1,0', COLUMNS: '80', LINES: '24' };

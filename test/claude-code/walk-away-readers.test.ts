@@ -5,8 +5,8 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixturesDir } from '../helpers/fixtures.js';
-import { usageLimitOfRow } from '../../src/core/usage-limit.js';
-import { permissionSubject, refusedToolUseId } from '../../src/core/permission-wait.js';
+import { usageLimitOfRow } from '../../src/claude-code/usage-limit.js';
+import { permissionSubject, refusedToolUseId } from '../../src/claude-code/permission-wait.js';
 import { oneLine } from '../../src/core/one-line.js';
 
 const rows = (name: string): Record<string, unknown>[] =>

@@ -1,0 +1,28 @@
+// The recorded 2.1.332 StopFailure payloads through the dialect: the core gets what the error means (the
+// prompt does not fit, a usage limit, whether the session goes on by itself), never Claude Code's wording.
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { toHookEvent } from '../../src/claude-code/run-hook.js';
+import { fixturesDir } from '../helpers/fixtures.js';
+
+const payloads = readFileSync(join(fixturesDir(), 'claude-2.1.332', 'walk-away', 'hook-payloads.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as Record<string, unknown>)
+  .filter((p) => p.hook_event_name === 'StopFailure');
+
+t.test('a recorded rate limit and a recorded overflow', async (t) => {
+  t.equal(payloads.length, 2, 'the fixture holds both failures');
+  const [limit, overflow] = payloads.map((p) => toHookEvent('StopFailure', p));
+  t.match(limit, { kind: 'stop-failure', error: 'rate_limit', overflow: false, usageLimit: { autoContinues: false } }, 'an API login says "API Error": nothing goes on by itself');
+  t.match(overflow, { kind: 'stop-failure', error: 'invalid_request', overflow: true, usageLimit: null });
+});
+
+t.test("a subscription's limit continues by itself; any other error is neither", async (t) => {
+  const hit = toHookEvent('StopFailure', { session_id: 's', error: 'rate_limit', last_assistant_message: "You've hit your limit · resets 3pm" });
+  t.match(hit, { overflow: false, usageLimit: { autoContinues: true } });
+  const other = toHookEvent('StopFailure', { session_id: 's', error: 'server_error', error_details: '500', last_assistant_message: 'API Error: 500' });
+  t.match(other, { overflow: false, usageLimit: null });
+  t.match(toHookEvent('StopFailure', { session_id: 's', error: 'invalid_request', last_assistant_message: 'input length and `max_tokens` exceed context limit' }), { overflow: true });
+});

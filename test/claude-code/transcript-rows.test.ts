@@ -1,0 +1,66 @@
+// Claude Code's transcript rows read into the core's records: junk refused, the fields the meter needs
+// typed, each row classified (a prompt, an interrupt, a failed request), and the cheap pre-parse filter.
+import t from 'tap';
+import { mayMoveMeter, parseRecord } from '../../src/claude-code/transcript-rows.js';
+
+t.test('parseRecord never throws and rejects junk', async (t) => {
+  for (const junk of ['', 'not json', '{"type":', '42', '[]', 'null', '{"no":"type"}', '{"type":7}']) {
+    t.equal(parseRecord(junk), null, JSON.stringify(junk));
+  }
+});
+
+t.test('parseRecord types the records the meter reads', async (t) => {
+  const a = parseRecord(
+    JSON.stringify({
+      type: 'assistant',
+      sessionId: 's1',
+      isSidechain: false,
+      message: {
+        id: 'msg_1',
+        model: 'claude-x',
+        stop_reason: null,
+        content: [{ type: 'text', text: 'hi' }, { type: 'tool_use', name: 'Bash', input: { command: 'ls' } }],
+        usage: { input_tokens: 1, cache_creation_input_tokens: 2, cache_read_input_tokens: 3, output_tokens: 4 },
+      },
+    }),
+  );
+  t.match(a, { kind: 'assistant', messageId: 'msg_1', model: 'claude-x', failure: null, text: 'hi' });
+  t.same(a?.kind === 'assistant' ? a.usage : null, { input: 1, cacheCreation: 2, cacheRead: 3, output: 4 });
+  t.equal(a?.kind === 'assistant' ? a.contentChars : -1, 2 + 4 + JSON.stringify({ command: 'ls' }).length);
+
+  const syn = parseRecord('{"type":"assistant","isApiErrorMessage":true,"message":{"model":"<synthetic>","content":[{"type":"text","text":"Prompt is too long"}]}}');
+  t.match(syn, { kind: 'assistant', failure: { overflow: 'Prompt is too long', usageLimit: null }, text: 'Prompt is too long' });
+
+  const u = parseRecord('{"type":"user","message":{"content":[{"type":"tool_result","content":"abc"}]},"origin":{"kind":"human"}}');
+  t.match(u, { kind: 'user', said: 'other', contentChars: 3 }, 'a tool result is not a prompt, whatever its origin');
+  t.match(parseRecord('{"type":"user","message":{"content":"fix it"},"origin":{"kind":"human"}}'), { kind: 'user', said: 'prompt', text: 'fix it' });
+  t.match(parseRecord('{"type":"user","message":{"content":"done"},"origin":{"kind":"task-notification"}}'), { kind: 'user', said: 'other' }, "2.1.332's origin says who wrote it");
+  t.match(parseRecord('{"type":"user","message":{"content":"<command-name>/clear</command-name>"}}'), { kind: 'user', said: 'other' }, 'a harness echo');
+  t.match(parseRecord('{"type":"user","message":{"content":"[Request interrupted by user]"}}'), { kind: 'user', said: 'interrupt' });
+  t.match(parseRecord('{"type":"user","isCompactSummary":true,"message":{"content":"summary"}}'), { kind: 'user', said: 'summary' });
+
+  const sys = parseRecord('{"type":"system","subtype":"compact_boundary","compactMetadata":{"preTokens":100,"trigger":"auto"}}');
+  t.match(sys, { kind: 'system', event: { kind: 'compaction', preTokens: 100, postTokens: null } });
+  t.match(parseRecord('{"type":"system","subtype":"turn_duration"}'), { kind: 'system', event: { kind: 'turn-end', source: 'turn_duration' } });
+  t.match(parseRecord('{"type":"system","subtype":"local_command"}'), { kind: 'system', event: null });
+
+  t.match(parseRecord('{"type":"cost-state","sessionId":"s","totalCostUSD":0.5}'), { kind: 'cost', totalCostUsd: 0.5 });
+  t.match(parseRecord('{"type":"api-request-blob","sessionId":"s"}'), { kind: 'other', sessionId: 's' });
+  // Wrong-typed fields degrade to "unknown", never to a crash.
+  t.match(parseRecord('{"type":"assistant","message":{"usage":{"input_tokens":"9"},"content":5}}'), {
+    kind: 'assistant',
+    usage: { input: 0 },
+    text: '',
+    contentChars: 0,
+  });
+});
+
+t.test('mayMoveMeter passes every record type the meter reads and skips the bulk', async (t) => {
+  for (const type of ['assistant', 'user', 'system', 'cost-state']) {
+    t.ok(mayMoveMeter(`{"parentUuid":null,"type":"${type}","x":1}`), type);
+    t.ok(mayMoveMeter(`{"type": "${type}"}`), `${type}, pretty`);
+  }
+  for (const type of ['progress', 'api-request-blob', 'file-history-snapshot', 'mode', 'attachment']) {
+    t.notOk(mayMoveMeter(`{"type":"${type}","sessionId":"s"}`), type);
+  }
+});
