@@ -1,17 +1,15 @@
-// Runs the person's --notify-command for each event core/notify-policy.ts lets through. The command text is
-// given to /bin/sh -c exactly as written; the event reaches it only through FLOWER_PTY_* variables, so a
-// message holding `$(…)`, quotes or newlines is data, never code. It never blocks the run: the command gets
-// its own process group (detached) so the whole group can be killed at the time limit, its output goes to
-// the log (bounded), and when too many are still running a new one is dropped with a log line.
+// Runs the person's --notify-command for each event core/notify-policy.ts lets through (it decides the rate
+// limit, the cap on commands still running and the time limit; this file only spawns and counts). The
+// command text is given to /bin/sh -c exactly as written; the event reaches it only through FLOWER_PTY_*
+// variables, so a message holding `$(…)`, quotes or newlines is data, never code. It never blocks the run:
+// the command gets its own process group (detached) so the whole group can be killed at the time limit,
+// and its output goes to the log (bounded).
 
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { EXIT, FlowerError } from '../errors.js';
-import { decideNotify, notifyEnv, INITIAL_NOTIFY_STATE, NOTIFY_ENV_KEYS } from '../core/notify-policy.js';
+import { decideNotify, notifyEnv, DEFAULT_NOTIFY_MAX_RUNNING, DEFAULT_NOTIFY_TIMEOUT_MS, INITIAL_NOTIFY_STATE, NOTIFY_ENV_KEYS } from '../core/notify-policy.js';
 import type { NotifyEvent, NotifyRun, NotifyState } from '../core/notify-policy.js';
-
-export const DEFAULT_NOTIFY_TIMEOUT_MS = 15_000;
-export const DEFAULT_NOTIFY_MAX_RUNNING = 3;
 // Per stream: enough for an error message from curl, never a flood into the log.
 export const NOTIFY_OUTPUT_LIMIT = 2_000;
 
@@ -120,13 +118,10 @@ export function createNotifier(opts: NotifierOptions): Notifier {
 
   return {
     notify(event, now) {
-      const decision = decideNotify(state, event, now, opts.windowMs);
+      const decision = decideNotify(state, event, now, opts.windowMs, { running: live.size, maxRunning });
       state = decision.state;
+      if (decision.dropped !== undefined) opts.log(`notify-command (${event.name}): ${decision.dropped}`);
       if (!decision.send) return false;
-      if (live.size >= maxRunning) {
-        opts.log(`notify-command (${event.name}): dropped, ${live.size} earlier commands are still running`);
-        return false;
-      }
       start(notifyEnv(decision.send, opts), event.name);
       return true;
     },

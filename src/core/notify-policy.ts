@@ -1,6 +1,7 @@
 // Which run events are worth a person's attention through --notify-command, the one-line message of each,
-// the environment the command gets them in, and the rate limit that keeps one stuck state from paging a
-// phone every few seconds. Pure: the clock comes in as `now` (ms), the adapter runs the command.
+// the environment the command gets them in, the rate limit that keeps one stuck state from paging a
+// phone every few seconds, and the cap on commands still running. Pure: the clock comes in as `now` (ms)
+// and the count of running commands as a number; the adapter (adapters/notify-command.ts) only spawns.
 
 import { oneLine } from './one-line.js';
 import { formatClock } from './clock-text.js';
@@ -44,6 +45,12 @@ export const INITIAL_NOTIFY_STATE: NotifyState = { lastSent: {} };
 
 /** a repeat of the same event with the same message inside this window is not sent again */
 export const DEFAULT_NOTIFY_WINDOW_MS = 5 * 60_000;
+
+/** a command still running this long after it started is killed (with its process group) */
+export const DEFAULT_NOTIFY_TIMEOUT_MS = 15_000;
+
+/** with this many commands still running, a new one is dropped: a hung command must not pile up processes */
+export const DEFAULT_NOTIFY_MAX_RUNNING = 3;
 
 // What ends a run is said every time: it happens once, and a person must never miss it.
 const NEVER_SUPPRESSED: ReadonlySet<NotifyEventName> = new Set(['brake', 'crash-stop', 'ended']);
@@ -116,22 +123,32 @@ function documentOf(event: NotifyEvent): string | null {
   return null;
 }
 
+/** the commands still running when an event comes, and how many may run at once */
+export interface NotifyLoad {
+  running: number;
+  maxRunning?: number;
+}
+
 // Whether to run the command for `event` now, and the state after. A repeat (same event, same message)
-// within `windowMs` of the last one sent is dropped; the end of a run never is.
+// within `windowMs` of the last one sent is dropped quietly; the end of a run never is. One that is due
+// while `load.maxRunning` commands still run is dropped with a line for the log (`dropped`), and counts as
+// sent for the rate limit: its repeats would find the same commands hung.
 export function decideNotify(
   state: NotifyState,
   event: NotifyEvent,
   now: number,
   windowMs: number = DEFAULT_NOTIFY_WINDOW_MS,
-): { state: NotifyState; send?: NotifySend } {
+  load: NotifyLoad = { running: 0 },
+): { state: NotifyState; send?: NotifySend; dropped?: string } {
   const message = notifyMessage(event);
   const key = `${event.name}\u0000${message}`;
   const last = state.lastSent[key];
   if (!NEVER_SUPPRESSED.has(event.name) && last !== undefined && now - last < windowMs) return { state };
-  return {
-    state: { lastSent: { ...state.lastSent, [key]: now } },
-    send: { event: event.name, message, document: documentOf(event) },
-  };
+  const next = { lastSent: { ...state.lastSent, [key]: now } };
+  if (load.running >= (load.maxRunning ?? DEFAULT_NOTIFY_MAX_RUNNING)) {
+    return { state: next, dropped: `dropped, ${load.running} earlier commands are still running` };
+  }
+  return { state: next, send: { event: event.name, message, document: documentOf(event) } };
 }
 
 /** what identifies the run to the command: a label (e.g. the step and generation) and the folder */

@@ -1,9 +1,9 @@
 // The notify policy: the message of each event, the rate limit, and the environment the command gets.
 import t from 'tap';
 import {
-  DEFAULT_NOTIFY_WINDOW_MS, INITIAL_NOTIFY_STATE, NOTIFY_EVENTS, cleanNotifyText, decideNotify, notifyEnv, notifyMessage,
+  DEFAULT_NOTIFY_MAX_RUNNING, DEFAULT_NOTIFY_WINDOW_MS, INITIAL_NOTIFY_STATE, NOTIFY_EVENTS, cleanNotifyText, decideNotify, notifyEnv, notifyMessage,
 } from '../../src/core/notify-policy.js';
-import type { NotifyEvent, NotifyState } from '../../src/core/notify-policy.js';
+import type { NotifyEvent, NotifyLoad, NotifyState } from '../../src/core/notify-policy.js';
 
 // The parked message shows local wall-clock time; pin the zone so the expected text is fixed.
 process.env.TZ = 'UTC';
@@ -112,4 +112,23 @@ t.test('run events map to notifications; each generation\'s document is news of 
   t.equal(notifyEventOf({ event: 'near', generation: 1, context: 1, warnAt: 0 }), null, 'not every event pages a person');
   t.same(notifyEventOf({ event: 'parked', generation: 1, until: null, autoContinue: false }), { name: 'parked', resetsAtMs: null }, 'a limit with no known reset');
   t.same(notifyEventOf({ event: 'degraded', generation: 2, path: null, reason: 'timeout' }), { name: 'degraded', reason: 'timeout', document: null, generation: 2 });
+});
+
+t.test('the cap on commands still running: dropped with a line for the log, and counted for the rate limit', async (tt) => {
+  const cases: Array<[string, NotifyLoad | undefined, 'send' | 'dropped']> = [
+    ['no load given: none running', undefined, 'send'],
+    ['below the default cap', { running: DEFAULT_NOTIFY_MAX_RUNNING - 1 }, 'send'],
+    ['at the default cap', { running: DEFAULT_NOTIFY_MAX_RUNNING }, 'dropped'],
+    ['a cap of its own', { running: 1, maxRunning: 1 }, 'dropped'],
+    ['under a cap of its own', { running: 4, maxRunning: 5 }, 'send'],
+  ];
+  for (const [what, load, expected] of cases) {
+    const d = decideNotify(INITIAL_NOTIFY_STATE, { name: 'brake', reason: 'x' }, 0, undefined, load);
+    tt.equal(d.send !== undefined ? 'send' : d.dropped !== undefined ? 'dropped' : 'quiet', expected, what);
+    if (expected === 'dropped') tt.match(d.dropped, /^dropped, \d+ earlier commands are still running$/, `${what}: the log line`);
+  }
+  const busy = decideNotify(INITIAL_NOTIFY_STATE, { name: 'idle' }, 0, 60_000, { running: 3 });
+  tt.ok(busy.dropped, 'dropped while busy');
+  const again = decideNotify(busy.state, { name: 'idle' }, 1_000, 60_000, { running: 0 });
+  tt.same([again.send, again.dropped], [undefined, undefined], 'its repeat inside the window stays quiet');
 });
