@@ -36,7 +36,8 @@ export interface RunFeed {
   end(last: { reason: string; message?: string }): void;
 }
 
-const SCREEN_CHANGES = new Set<string>(['screen', 'output', 'size', 'child']);
+const FEED = new Set<string>(['screen', 'output', 'size', 'title', 'child', 'status', 'document', 'message'] satisfies Array<FeedMessage['t']>);
+const SCREEN_CHANGES = new Set<string>(['screen', 'output', 'size', 'child'] satisfies Array<FeedMessage['t']>);
 
 export function createRunFeed(): RunFeed {
   const model: ScreenModel = createScreenModel({ cols: 80, rows: 24 });
@@ -52,13 +53,18 @@ export function createRunFeed(): RunFeed {
 
   const latest = (): FeedMessage[] => [child, title, status, document].filter((m): m is FeedMessage => m !== null);
   let over = false;
+  let screen: { seq: number; message: Promise<FeedMessage> } | null = null;
   const snapshot = async (): Promise<Snapshot> => {
     if (over) throw new Error('the run has ended');
-    const at = seq;
-    const cols = model.cols;
-    const rows = model.rows;
-    const data = await model.repaint(); // everything pushed before this call, nothing after
-    return { seq: at, messages: [{ t: 'screen', data, cols, rows }, ...latest()] };
+    // The same screen for every page that opens while nothing changes (a reload, several phones).
+    if (!screen || screen.seq !== seq) {
+      const at = seq;
+      const cols = model.cols;
+      const rows = model.rows;
+      screen = { seq: at, message: model.repaint().then((data) => ({ t: 'screen', data, cols, rows })) }; // everything pushed before this call, nothing after
+    }
+    const taken = screen;
+    return { seq: taken.seq, messages: [await taken.message, ...latest()] };
   };
 
   return {
@@ -69,41 +75,40 @@ export function createRunFeed(): RunFeed {
       return live.size + painting.size;
     },
     push(m) {
-      switch (m.t) {
+      if (!FEED.has(m.t)) return;
+      const fm = m as FeedMessage;
+      // The pages first: a key's echo does not wait on this emulator.
+      for (const held of painting.values()) held.push(fm);
+      for (const page of live) page.show(fm);
+      if (SCREEN_CHANGES.has(fm.t)) seq++;
+      switch (fm.t) {
         case 'screen':
           model.reset();
-          model.resize(m.cols, m.rows);
-          model.write(m.data);
-          break;
+          model.resize(fm.cols, fm.rows);
+          model.write(fm.data);
+          return;
         case 'output':
-          model.write(m.data);
-          break;
+          return model.write(fm.data);
         case 'size':
-          model.resize(m.cols, m.rows);
-          break;
+          return model.resize(fm.cols, fm.rows);
         case 'child':
           // a successor's screen starts clean, as the page's own terminal does
-          if (m.state === 'started' && childEnded) model.reset();
-          childEnded = m.state === 'ended';
-          child = m;
-          break;
+          if (fm.state === 'started' && childEnded) model.reset();
+          childEnded = fm.state === 'ended';
+          child = fm;
+          return;
         case 'title':
-          title = m;
-          break;
+          title = fm;
+          return;
         case 'status':
-          status = m;
-          break;
+          status = fm;
+          return;
         case 'document':
-          document = m;
-          break;
+          document = fm;
+          return;
         case 'message':
-          break;
-        default:
           return;
       }
-      if (SCREEN_CHANGES.has(m.t)) seq++;
-      for (const held of painting.values()) held.push(m);
-      for (const page of live) page.show(m);
     },
     snapshot,
     watch(page, pageSeq) {

@@ -13,11 +13,35 @@ $('runid').textContent = id;
 document.title = `flower-pty · ${id}`;
 notificationButton($('tools'));
 
-const term = new Terminal({ cols: 80, rows: 24, scrollback: 1000, fontSize: 13, convertEol: false, allowProposedApi: true, disableStdin: true, cursorBlink: false });
+// The run as the page's HTML carries it (a data block, never run): its screen is painted at once,
+// before the socket opens; the socket then brings only what changed since (`seq`), or a fresh screen.
+const boot = document.getElementById('boot');
+const booted = boot ? JSON.parse(boot.textContent) : null;
+const firstScreen = booted?.messages.find((m) => m.t === 'screen');
+
+// The page's own steps, as performance marks (scripts/bench-web.mjs reads them): the module running,
+// the terminal open, the first screen parsed, then painted (the frame after it). The lineage is
+// fetched once the first screen is up: nothing but the screen stands before the first frame.
+performance.mark('flower:module');
+let painted = false;
+function firstPaint() {
+  if (painted) return;
+  painted = true;
+  performance.mark('flower:screen-parsed');
+  requestAnimationFrame(() => {
+    performance.mark('flower:painted');
+    loadLineage();
+  });
+}
+
+// Made at claude's size and opened before anything is written, its font fitted to the box first:
+// the first screen is laid out once, not once at a default size and again at the fitted one.
+const term = new Terminal({ cols: firstScreen?.cols ?? 80, rows: firstScreen?.rows ?? 24, scrollback: 1000, fontSize: 13, convertEol: false, allowProposedApi: true, cursorBlink: false });
 const fit = new FitAddon();
 term.loadAddon(fit);
 term.open($('term'));
 window.flowerTerm = term; // the screen's text, for a person's console and the tests
+performance.mark('flower:opened');
 
 let ws = null;
 let allowInput = false;
@@ -41,10 +65,14 @@ function showSize(cols, rows) {
   if (term.cols !== next.cols || term.rows !== next.rows) term.resize(next.cols, next.rows);
 }
 
-// Keys go as a binary frame of their bytes (no JSON on the echo's way); the rest as JSON.
+// Keys go as a binary frame of their bytes (no JSON on the echo's way); the rest as JSON. xterm.js
+// parses the first write after a person's input at once rather than on a timer (docs/libraries.md
+// §3): `input('', true)` says a key went out (it reaches onData, which the page never reads), so
+// claude's echo is parsed as it arrives, the key bar's and the compose box's too.
 const utf8 = new TextEncoder();
 function send(message) {
   if (!ws || ws.readyState !== WebSocket.OPEN) return;
+  if (message.t === 'input' || message.t === 'key' || message.t === 'compose') term.input('', true);
   ws.send(message.t === 'input' ? utf8.encode(message.data) : JSON.stringify(message));
 }
 window.flowerSend = send; // what the page's keys send, for the bench (scripts/bench-web.mjs); the server decides
@@ -94,7 +122,10 @@ function onMessage(m) {
     case 'screen':
       showSize(m.cols, m.rows);
       // a full reset (RIS) parsed with the screen: never a blank frame between the two
-      term.write(`\u001bc${m.data}`, fitFont);
+      term.write(`\u001bc${m.data}`, () => {
+        fitFont();
+        firstPaint();
+      });
       return;
     case 'size':
       showSize(m.cols, m.rows);
@@ -163,19 +194,20 @@ async function loadLineage() {
   }));
 }
 
-// Painted at once from the screen the page's HTML carries (a data block, never run); the socket
-// then brings only what changed since (`seq`), or a fresh screen when something did.
-const boot = document.getElementById('boot');
-const booted = boot ? JSON.parse(boot.textContent) : null;
 showDocument();
+fitFont();
 if (booted) {
   onMessage({ t: 'hello', allowInput: booted.allowInput, status: booted.status });
+  // The first screen parsed now, not on xterm's timer (the path a key's echo takes, §3 of
+  // docs/libraries.md): the first frame the browser draws has claude's screen in it.
+  term.input('', true);
   for (const m of booted.messages) onMessage(m);
 }
 
 function connect() {
   ws = new WebSocket(socketUrl(`/ws/run/${encodeURIComponent(id)}${booted ? `?seq=${booted.seq}` : ''}`));
   ws.binaryType = 'arraybuffer';
+  ws.addEventListener('open', () => performance.mark('flower:socket-open'), { once: true });
   ws.addEventListener('message', (event) => {
     if (typeof event.data === 'string') onMessage(JSON.parse(event.data));
     else term.write(new Uint8Array(event.data));
@@ -186,7 +218,8 @@ function connect() {
 }
 
 // Keys typed on the terminal itself (a keyboard): xterm's onKey fires for keys only, never for
-// the answers its emulator gives to claude's queries (those are the run server's to give).
+// the answers its emulator gives to claude's queries (those are the run server's to give: onData,
+// which carries both, is never sent).
 term.onKey(({ key }) => {
   if (allowInput) send({ t: 'input', data: key });
 });
@@ -209,4 +242,3 @@ $('end').addEventListener('click', () => {
 $('save').addEventListener('click', () => send({ t: 'save', text: $('doctext').value, version: editBase ?? '' }));
 $('report').href = `/run/${encodeURIComponent(id)}/report`;
 connect();
-loadLineage();
