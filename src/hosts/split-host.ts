@@ -24,6 +24,7 @@ import { createHelpOverlay } from '../tui/help-overlay.js';
 import { createFrameScheduler } from '../tui/frame-scheduler.js';
 import { handOverTerminal, runEditor } from '../tui/editor.js';
 import { createOuterModes } from '../tui/outer-modes.js';
+import { setQuietLabel } from '../tui/quiet-label.js';
 
 export interface SplitHostOptions {
   stdin: NodeJS.ReadStream;
@@ -152,7 +153,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
   }
 
   function labels(): void {
-    pane.box.setLabel(` ${focus === 'session' ? '▶ ' : ''}claude${childTitle ? ` · ${childTitle.slice(0, 60)}` : ''} `);
+    setQuietLabel(pane.box, ` ${focus === 'session' ? '▶ ' : ''}claude${childTitle ? ` · ${childTitle.slice(0, 60)}` : ''} `);
     pane.box.style.border = noColor ? {} : { fg: focus === 'session' ? 'cyan' : 'default' };
     documentPane.setFocus(focus === 'document');
   }
@@ -358,7 +359,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
       if (view && next.note !== view.note) message = null;
       view = next;
       refreshStatus();
-      documentPane.showPlan({ ...next, documentPath: next.documentPath ?? o.documentPath });
+      if (documentPane.showPlan({ ...next, documentPath: next.documentPath ?? o.documentPath })) redraw();
       writeTitle();
     },
     message(text) {

@@ -6,6 +6,7 @@ import type { Widgets } from 'blessed';
 import { documentLines, previewLines, type PreviewInput, type StyledLine } from '../core/document-view.js';
 import type { PaneCommand } from '../core/keymap.js';
 import { taggedLines } from './styled-text.js';
+import { setQuietLabel } from './quiet-label.js';
 
 export interface DocumentPane {
   readonly box: Widgets.BoxElement;
@@ -13,8 +14,8 @@ export interface DocumentPane {
   readonly path: string | null;
   /** a document's text, or null when the file is gone; the scroll stays when it is the same file */
   showDocument(path: string, text: string | null): void;
-  /** what will happen; ignored once a document has been shown */
-  showPlan(input: PreviewInput): void;
+  /** what will happen; ignored once a document has been shown (false: nothing changed) */
+  showPlan(input: PreviewInput): boolean;
   showNote(text: string): void;
   /** relabel: the focus mark, the border colour, the path cut to the pane's width */
   setFocus(focused: boolean): void;
@@ -51,7 +52,7 @@ export function createDocumentPane(opts: { screen: Widgets.Screen; noColor: bool
 
   function label(): void {
     const room = Math.max(8, (typeof box.width === 'number' ? box.width : 40) - 8);
-    box.setLabel(` ${focused ? '▶ ' : ''}${path ? shortPath(path, room) : 'handoff document'} `);
+    setQuietLabel(box, ` ${focused ? '▶ ' : ''}${path ? shortPath(path, room) : 'handoff document'} `);
     box.style.border = opts.noColor ? {} : { fg: focused ? 'cyan' : 'default' };
   }
 
@@ -67,7 +68,9 @@ export function createDocumentPane(opts: { screen: Widgets.Screen; noColor: bool
       show(text === null ? [{ style: 'flag', text: `! the document ${next} is not on disk (deleted or moved?)` }] : documentLines(text), same);
     },
     showPlan(input) {
-      if (path === null) show(previewLines(input), true);
+      if (path !== null) return false;
+      show(previewLines(input), true);
+      return true;
     },
     showNote(text) {
       show([{ style: 'hint', text }], false);
