@@ -1,0 +1,68 @@
+// An attach client's first paint: its face (drawn here on its own terminal, when the server can open it),
+// then the welcome, the screen as it is now, the latest title, status and document, then the stream.
+
+import { encodeFrame, WIRE_VERSION, type Hello, type RunInfo, type ServerMessage } from './wire.js';
+import { openClientTerminal, type ClientTerminal } from '../adapters/client-terminal.js';
+import type { FastRelay } from '../adapters/fast-relay.js';
+import { openTerminalFace, type TerminalFace } from './terminal-face.js';
+import type { ClientLink } from './client-link.js';
+import type { ClientRegistry } from './client-registry.js';
+import type { ServerHost } from './server-host.js';
+import type { HostCommand } from '../hosts/host.js';
+import { boundedSize } from '../core/client-rules.js';
+
+export interface PaintContext {
+  host: ServerHost;
+  registry: ClientRegistry;
+  relay: FastRelay | null;
+  log: (line: string) => void;
+  info: () => RunInfo;
+  /** keys for claude from a client (`delivered`: the relay wrote them already) */
+  typed: (client: ClientLink, data: string, delivered?: boolean) => void;
+  /** a face's own command or detach, as if its client had sent it */
+  command: (client: ClientLink, command: HostCommand) => void;
+  detach: (client: ClientLink) => void;
+}
+
+// A client on a terminal is drawn here when its terminal opens; else (no terminal named, or one this
+// process cannot open) it gets the stream and draws its own: it is never refused for it.
+async function directFace(ctx: PaintContext, client: ClientLink, hello: Hello): Promise<void> {
+  if (!hello.tty || hello.watch) return;
+  let terminal: ClientTerminal;
+  try {
+    terminal = openClientTerminal(hello.tty);
+  } catch (error) {
+    ctx.log(`drawing the client's terminal ${hello.tty} failed (${error instanceof Error ? error.message : String(error)}): it draws its own`);
+    return;
+  }
+  let face: TerminalFace;
+  try {
+    face = await openTerminalFace(terminal, hello, hello.documentPath ?? ctx.host.latest.view?.documentPath ?? null, {
+      input: (data, delivered) => ctx.typed(client, data, delivered),
+      resized: (cols, rows) => ctx.registry.sized(client, cols, rows),
+      command: (command) => ctx.command(client, command),
+      detach: () => ctx.detach(client),
+      edit: (path) => client.send({ t: 'edit', path }),
+    }, ctx.relay, ctx.host.screen.emulator);
+  } catch (error) {
+    terminal.close(); // a face refused (a bad $FLOWER_PTY_PREFIX): the client hears why, in one line
+    throw error;
+  }
+  client.setFace(face);
+  client.size = boundedSize(face.size().cols, face.size().rows);
+}
+
+export async function paintClient(ctx: PaintContext, client: ClientLink, hello: Hello): Promise<void> {
+  const { host } = ctx;
+  await directFace(ctx, client, hello);
+  ctx.registry.follow(client);
+  const welcome = encodeFrame({ t: 'welcome', version: WIRE_VERSION, run: ctx.info(), ...(client.face ? { direct: true } : {}) });
+  const screen = await host.screen.repaint(); // frames broadcast meanwhile are held for this client
+  const first: ServerMessage[] = [];
+  if (host.latest.childRunning) first.push({ t: 'child', state: 'started' });
+  first.push({ t: 'screen', data: screen, cols: host.screen.cols, rows: host.screen.rows });
+  if (host.latest.title) first.push({ t: 'title', title: host.latest.title });
+  if (host.latest.view) first.push({ t: 'status', view: host.latest.view });
+  if (host.latest.document) first.push({ t: 'document', path: host.latest.document.path, text: host.latest.document.text });
+  client.goLive(welcome, first);
+}

@@ -1,0 +1,80 @@
+// The run server's clients: who is connected, who only watches (the web face), what every attached
+// terminal is shown, and whose size claude's pty takes. The rules (core/client-rules.ts) decide; this keeps
+// the links and carries the decisions out on the server host.
+
+import { encodeFrame, type ServerMessage } from './wire.js';
+import type { ClientLink } from './client-link.js';
+import type { ServerHost } from './server-host.js';
+import { arbitrateSize, boundedSize, emulatorAnswers, type SizeEvent, type SizeState } from '../core/client-rules.js';
+
+export interface ClientRegistry {
+  add(client: ClientLink): void;
+  /** the client went away; claude keeps its size */
+  remove(client: ClientLink): void;
+  /** an attach client that only watches: never followed for claude's size, told when it changes */
+  watch(client: ClientLink): void;
+  isWatcher(client: ClientLink): boolean;
+  /** every client, for the run's last words */
+  all(): ClientLink[];
+  /** the attached terminals (watchers not counted) */
+  attached(): ClientLink[];
+  watchers(): number;
+  /** a face message for every attach client, framed once for all of them on the wire */
+  broadcast(message: ServerMessage): void;
+  /** claude's pty follows this client now (its first paint) */
+  follow(client: ClientLink): void;
+  /** a client's keys for claude: the size follows the typist */
+  typed(client: ClientLink): void;
+  /** a client's terminal changed size */
+  sized(client: ClientLink, cols: number, rows: number): void;
+  /** whether the server's emulator should answer claude's terminal queries now */
+  emulatorAnswers(): boolean;
+}
+
+export function createClientRegistry(host: Pick<ServerHost, 'screen' | 'resize'>): ClientRegistry {
+  const clients = new Set<ClientLink>();
+  const watching = new Set<ClientLink>();
+  let sizing: SizeState<ClientLink> = { latest: null };
+
+  const frameOnce = (message: ServerMessage): (() => Buffer) => {
+    let frame: Buffer | null = null;
+    return () => (frame ??= encodeFrame(message));
+  };
+  const attached = () => [...clients].filter((c) => c.role === 'attach' && !watching.has(c));
+
+  function decide(event: SizeEvent<ClientLink>): void {
+    const decision = arbitrateSize(sizing, event, { cols: host.screen.cols, rows: host.screen.rows });
+    sizing = decision.state;
+    if (decision.resize === null) return;
+    host.resize(decision.resize.cols, decision.resize.rows);
+    const size: ServerMessage = { t: 'size', cols: host.screen.cols, rows: host.screen.rows };
+    const framed = frameOnce(size);
+    for (const watcher of watching) watcher.show(size, framed);
+  }
+
+  return {
+    add: (client) => void clients.add(client),
+    remove(client) {
+      clients.delete(client);
+      watching.delete(client);
+      decide({ type: 'left', client });
+    },
+    watch: (client) => void watching.add(client),
+    isWatcher: (client) => watching.has(client),
+    all: () => [...clients],
+    attached,
+    watchers: () => watching.size,
+    broadcast(message) {
+      // Framed once for every client on the wire, and not at all when all of them are drawn here.
+      const framed = frameOnce(message);
+      for (const client of clients) if (client.role === 'attach') client.show(message, framed);
+    },
+    follow: (client) => decide({ type: 'attached', client, watcher: watching.has(client), size: client.size }),
+    typed: (client) => decide({ type: 'typed', client, watcher: watching.has(client), size: client.size }),
+    sized(client, cols, rows) {
+      client.size = boundedSize(cols, rows);
+      decide({ type: 'resized', client, watcher: watching.has(client), size: client.size });
+    },
+    emulatorAnswers: () => emulatorAnswers(attached().map((c) => ({ sharesScreen: c.face?.sharesScreen ?? false }))),
+  };
+}
