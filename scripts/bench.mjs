@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: every figure beside its reference, measured in the same run on this machine, printed
-// as a Markdown table with the targets of issues 6 and 9. Asserts nothing. `--quick` finishes in under 2 minutes
+// as a Markdown table with the targets of issues 6, 9 and 20. Asserts nothing. `--quick` finishes in under 2 minutes
 // (fewer keys, smaller streams, no 1 GB transcript, 10 s idle); the full run takes several minutes.
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
@@ -83,7 +83,7 @@ for (const path of PATHS.slice(1)) {
   const q = quiet[path] ?? {};
   row(`idle CPU, child idle ${plan.idleS} s`, path, q.error ?? `${f(q.percent, 2)} % of a core (${f(q.cpu, 2)} CPU s)`, path === 'tmux' ? '' : `tmux server ${f(quiet.tmux?.percent, 2)} %`, path.startsWith('flower') ? '< 0.5 %' : '');
 }
-row(`idle CPU, child idle ${plan.idleS} s`, 'run server, nobody attached', alone.error ?? `${f(alone.percent, 2)} % of a core (${f(alone.cpu, 2)} CPU s), RSS ${f(alone.rss, 0)} MB`, `tmux server ${f(quiet.tmux?.percent, 2)} %`, '< 0.1 %');
+row(`idle CPU, child idle ${plan.idleS} s`, 'run server, nobody attached', alone.error ?? `${f(alone.percent, 2)} % of a core (${f(alone.cpu, 2)} CPU s), RSS ${f(alone.rss, 0)} MB`, `tmux server ${f(quiet.tmux?.percent, 2)} %`, '< 0.1 %; RSS < 50 MB');
 row('attach to the first full frame, 200×60', 'flower-pty attach --plain', attach.error ?? `${f(attach.commandMs, 0)} ms for the whole command in a new terminal (node start-up included), median of ${attach.rounds}; ${f(attach.wireMs, 1)} ms of it on the wire (hello → screen frame)`, attach.error ? '' : `bare node start-up ${f(attach.nodeMs, 0)} ms`, '< 100 ms');
 if (!attach.error) row('attach to the first full frame, 200×60', 'flower-pty attach (split view)', `${f(attach.splitMs, 0)} ms for the whole command, median of ${attach.rounds}`, `bare node start-up ${f(attach.nodeMs, 0)} ms`, '< 100 ms');
 {
@@ -98,7 +98,7 @@ for (const [mb, r] of tails) {
   row(`transcript tail catch-up, ${mb} MB`, 'tail → reader → meter', r.error ?? `${f(r.bytes / 1e6 / r.seconds)} MB/s (${f(r.seconds, 2)} s, ${f(r.bytes / 1e6 / r.cpuSeconds)} MB/cpu-s), peak RSS ${f(r.maxRssMb, 0)} MB`, '', '≥ 100 MB/s, RSS flat');
   if (!r.error) row(`one append after ${mb} MB`, 'catchUp() in a hook', `p50 ${f(r.appendP50us, 0)} µs / p99 ${f(r.appendP99us, 0)} µs`, '', '');
 }
-row('handoff overhead', 'end of writing turn → successor\'s first request', handoff.error ?? `${f(handoff.totalMs, 0)} ms total = ${f(handoff.flowerMs, 0)} ms flower-pty + ${f(handoff.successorStartMs, 0)} ms claude start-up (median of ${handoff.rounds})`, handoff.error ? '' : `bare claude start-up ${f(handoff.bareStartMs, 0)} ms`, 'flower-pty part < 1 s');
+row('handoff overhead', 'end of writing turn → successor\'s first request', handoff.error ?? `${f(handoff.totalMs, 0)} ms total = ${f(handoff.flowerMs, 0)} ms flower-pty + ${f(handoff.successorStartMs, 0)} ms claude start-up (median of ${handoff.rounds})`, handoff.error ? '' : `bare claude start-up ${f(handoff.bareStartMs, 0)} ms`, 'flower-pty part < 200 ms');
 row(`flower-pty report, 8 generations, ${plan.reportMb} MB of transcripts`, 'stream → reader → model → page', report.error ?? `${f(report.seconds, 2)} s (${f(report.bytes / 1e6 / report.seconds, 0)} MB/s, ${f(report.cpuSeconds, 2)} CPU s), peak RSS ${f(report.maxRssMb, 0)} MB, page ${f(report.pageBytes / 1024, 0)} KB`, reportRef && !reportRef.error ? `${f(reportRef.bytes / 1e6, 0)} MB: ${f(reportRef.seconds, 2)} s, peak RSS ${f(reportRef.maxRssMb, 0)} MB, page ${f(reportRef.pageBytes / 1024, 0)} KB` : '', 'seconds, RSS flat, page small enough to mail');
 console.log(rows.join('\n'));
 console.log('\nReplay (scripts/bench-replay.mjs):\n');
