@@ -1,21 +1,22 @@
 // A terminal attached to a run server. It says hello with its size, its face and the path of its
-// terminal. Like a tmux client, it then mostly waits: the server opens that terminal and draws the
-// face on it itself (direct), so a key and its echo never pass through this process; this client
-// reports its terminal's new sizes, runs the person's editor when asked, and gives the terminal back
-// if the server dies. When the server cannot open the terminal (or there is none), the client
-// draws the face itself from the frames (stream). It detaches on purpose (C-] d, --detach-key), on
-// a hang-up of its terminal, and on TERM or INT: the run goes on in the server either way.
+// terminal (attach-hello.ts). Like a tmux client, it then mostly waits: the server opens that terminal and
+// draws the face on it itself (direct), so a key and its echo never pass through this process; this client
+// reports its terminal's new sizes, runs the person's editor when asked, and gives the terminal back if the
+// server dies. When the server cannot open the terminal (or there is none), the client draws the face itself
+// from the frames (stream; client-face.ts). It detaches on purpose (C-] d, --detach-key), on a hang-up of
+// its terminal, and on TERM or INT: the run goes on in the server either way (attach-outcome.ts says so).
 
-import { createConnection, type Socket } from 'node:net';
-import { readlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import type { Socket } from 'node:net';
 import { FlowerError, EXIT } from '../errors.js';
 import type { Host } from '../hosts/host.js';
-import { computeLayout } from '../core/layout.js';
 import { parsePrefix } from '../core/keymap.js';
-import { createFrameReader, encodeFrame, parseServerMessage, WIRE_VERSION, type ClientMessage, type Hello, type RunInfo, type ServerMessage } from '../server/wire.js';
+import { createFrameReader, encodeFrame, parseServerMessage, type ClientMessage, type RunInfo, type ServerMessage } from '../server/wire.js';
 import { feedFace, paintPrefix } from '../server/face-feed.js';
 import { runEditor } from '../tui/editor.js';
+import { attachHello, faceSize, terminalPath } from './attach-hello.js';
+import { drawFace, loadFaces, type Faces } from './client-face.js';
+import { attachOutcome, type AttachResult } from './attach-outcome.js';
+import { connectRun } from './run-socket.js';
 
 export interface AttachOptions {
   socketPath: string;
@@ -35,75 +36,74 @@ export interface AttachOptions {
   stderr: NodeJS.WriteStream;
 }
 
-export type AttachResult =
-  | { kind: 'ended'; run: RunInfo; exitCode: number; message: string | null; killed: boolean }
-  | { kind: 'detached'; run: RunInfo; why: 'asked' | NodeJS.Signals }
-  /** the server went away without a word (SIGKILL, a crash) */
-  | { kind: 'lost'; run: RunInfo };
-
 // A server that died drawing this terminal left it as it was: whatever modes claude or the split view
 // had on go off (mouse, paste, focus, application keys, the alternate screen), the cursor shows.
 const GIVE_BACK = '\u001b[0m\u001b[?1000l\u001b[?1002l\u001b[?1003l\u001b[?1006l\u001b[?2004l\u001b[?1004l\u001b[?1l\u001b>\u001b[?1049l\u001b[?25h\r\n';
 
-/** the device of this process's terminal when stdin and stdout are both it (what the server may open) */
-export function terminalPath(stdin: NodeJS.ReadStream, stdout: NodeJS.WriteStream): string | null {
-  if (!stdin.isTTY || !stdout.isTTY) return null;
+// Whatever the server or a failure left on this terminal is undone: the face's own restore, and for a
+// terminal the server drew and could not give back (it died), the modes it left on.
+function letGo(o: AttachOptions, host: Host | null, direct: boolean, result: AttachResult | Error): void {
   try {
-    const input = readlinkSync('/proc/self/fd/0');
-    return input === readlinkSync('/proc/self/fd/1') && input.startsWith('/dev/') ? input : null;
+    host?.restore();
+    if (direct && !(result instanceof Error) && result.kind === 'lost') {
+      o.stdout.write(GIVE_BACK);
+      if (o.stdin.isTTY) o.stdin.setRawMode(false);
+    }
   } catch {
-    return null; // no /proc (not Linux): the stream it is
+    // a terminal that is gone cannot be given back: nothing more to do
   }
+}
+
+const SIGNALS = ['SIGHUP', 'SIGTERM', 'SIGINT'] as const;
+
+/** TERM, INT and a hang-up, until `off()` */
+function onSignals(handler: (sig: NodeJS.Signals) => void): () => void {
+  for (const sig of SIGNALS) process.on(sig, handler);
+  return () => {
+    for (const sig of SIGNALS) process.off(sig, handler);
+  };
 }
 
 export async function attachClient(o: AttachOptions): Promise<AttachResult> {
   const plain = o.plain || !o.stdout.isTTY;
   const tty = o.stream ? null : terminalPath(o.stdin, o.stdout);
-  // Only the face in use is loaded, and only when this client draws: --plain never pays for blessed,
-  // and a terminal the server draws loads no face here at all (attach is a command a person waits on).
-  const loadFaces = async (): Promise<Faces> =>
-    plain ? { createPlainHost: (await import('../hosts/plain-host.js')).createPlainHost } : { createSplitHost: (await import('../hosts/split-host.js')).createSplitHost };
   // Without a terminal to name, the stream is certain: load the face while the socket connects.
-  let faces: Faces | null = tty ? null : await loadFaces();
-  const socket = await connect(o.socketPath);
+  let faces: Faces | null = tty ? null : await loadFaces(plain);
+  const socket = await connectRun(o.socketPath);
   const send = (message: ClientMessage) => {
     if (!socket.destroyed) socket.write(encodeFrame(message));
   };
   const first = faceSize(plain, o.stdout);
-  const hello: Hello = { t: 'hello', version: WIRE_VERSION, role: 'attach', cols: first.cols, rows: first.rows, face: plain ? 'plain' : 'split' };
-  if (tty) {
-    Object.assign(hello, { tty, starter: Boolean(o.starter), term: o.env.TERM ?? 'xterm-256color', noColor: Boolean(o.env.NO_COLOR) });
-    if (o.env.FLOWER_PTY_PREFIX) hello.prefix = o.env.FLOWER_PTY_PREFIX.slice(0, 16);
-    if (plain && o.detachKey !== null) hello.detachKey = o.detachKey;
-    if (o.documentPath) hello.documentPath = o.documentPath;
-  }
-  send(hello);
+  send(attachHello({ plain, tty, size: first, starter: Boolean(o.starter), detachKey: o.detachKey, documentPath: o.documentPath, env: o.env }));
+  return session(o, socket, send, { plain, first, faces });
+}
 
+// From the hello on: the welcome (drawn here or by the server), the frames, the editor, the end.
+function session(o: AttachOptions, socket: Socket, send: (message: ClientMessage) => void, start: { plain: boolean; first: { cols: number; rows: number }; faces: Faces | null }): Promise<AttachResult> {
+  const { plain, first } = start;
+  let faces = start.faces;
   return new Promise<AttachResult>((resolve, reject) => {
     let host: Host | null = null;
     let run: RunInfo | null = null;
     let settled = false;
     let detaching: AttachResult | null = null;
     let direct = false;
+    let hungUp = false;
+    // Messages that came while the face was being loaded (a terminal the server could not open).
+    let held: ServerMessage[] | null = null;
     const prefix = paintPrefix(plain ? 'plain' : 'split', Boolean(o.starter));
     const resized = () => send({ t: 'resize', cols: o.stdout.columns || 80, rows: o.stdout.rows || 24 });
+    // After a hang-up the terminal is gone: writing to it fails, which must not end the detach.
+    const ignore = () => undefined;
+    o.stdout.on('error', ignore);
 
     const finish = (result: AttachResult | Error) => {
       if (settled) return;
       settled = true;
-      for (const sig of SIGNALS) process.off(sig, onSignal);
+      offSignals();
       o.stdout.off('error', ignore);
       o.stdout.off('resize', resized);
-      try {
-        host?.restore();
-        // The server gives a terminal it drew back itself; one that died could not.
-        if (direct && !(result instanceof Error) && result.kind === 'lost') {
-          o.stdout.write(GIVE_BACK);
-          if (o.stdin.isTTY) o.stdin.setRawMode(false);
-        }
-      } catch {
-        // a terminal that is gone cannot be given back: nothing more to do
-      }
+      letGo(o, host, direct, result); // the server gives a terminal it drew back itself; one that died could not
       socket.destroy();
       if (result instanceof Error) reject(result);
       else resolve(result);
@@ -116,83 +116,62 @@ export async function attachClient(o: AttachOptions): Promise<AttachResult> {
       // the server answers with bye and hangs up; a server that does not is left anyway
       setTimeout(() => finish(detaching!), 1_000).unref();
     };
-
-    const onSignal = (sig: NodeJS.Signals) => {
+    const offSignals = onSignals((sig) => {
       if (run) detach(sig);
       else finish(new FlowerError('interrupted before the run answered', EXIT.interrupted));
-    };
-    for (const sig of SIGNALS) process.on(sig, onSignal);
-    // After a hang-up the terminal is gone: writing to it fails, which must not end the detach.
-    const ignore = () => undefined;
-    o.stdout.on('error', ignore);
+    });
 
-    function face(welcome: RunInfo, { createPlainHost, createSplitHost }: Faces): Host {
-      const documentPath = welcome.status?.documentPath ?? o.documentPath;
-      if (createPlainHost) {
-        const h = createPlainHost({ stdin: o.stdin, stdout: o.stdout, stderr: o.stderr });
-        const key = o.detachKey;
-        h.onInput((data) => {
-          if (key !== null && data === key) detach('asked');
-          else send({ t: 'input', data });
-        });
-        return h;
-      }
-      const h = createSplitHost!({ stdin: o.stdin, stdout: o.stdout, stderr: o.stderr, env: o.env, documentPath, onDetach: () => detach('asked') });
-      h.onInput((data) => send({ t: 'input', data }));
-      return h;
+    // The face loads after the welcome when the server could not draw this terminal; what comes meanwhile waits.
+    function loadThenReplay(welcome: ServerMessage): void {
+      held = [];
+      loadFaces(plain).then(
+        (loaded) => {
+          faces = loaded;
+          const waiting = held!;
+          held = null;
+          for (const m of [welcome, ...waiting]) if (!settled) onMessage(m);
+          // A server that said its last and hung up while the face loaded: heard after its words.
+          if (hungUp) onClose();
+        },
+        (error: unknown) => finish(error instanceof Error ? error : new Error(String(error))),
+      );
     }
 
-    // Messages that came while the face was being loaded (a terminal the server could not open).
-    let held: ServerMessage[] | null = null;
+    function welcomed(message: Extract<ServerMessage, { t: 'welcome' }>): void {
+      run = message.run;
+      if (message.direct) {
+        // The server draws this terminal: its size is all this client tells it.
+        direct = true;
+        o.stdout.on('resize', resized);
+        return;
+      }
+      if (!faces) return loadThenReplay(message);
+      try {
+        host = drawFace(run, faces, { stdin: o.stdin, stdout: o.stdout, stderr: o.stderr, env: o.env, detachKey: o.detachKey, documentPath: o.documentPath, helloSize: first, send, detach: () => detach('asked') });
+      } catch (error) {
+        finish(error as Error);
+      }
+    }
 
     function onMessage(message: ServerMessage): void {
       if (held) return void held.push(message);
-      if (message.t === 'refused') return finish(new FlowerError(message.reason));
-      if (message.t === 'welcome') {
-        run = message.run;
-        if (message.direct) {
-          // The server draws this terminal: its size is all this client tells it.
-          direct = true;
-          o.stdout.on('resize', resized);
+      switch (message.t) {
+        case 'refused':
+          return finish(new FlowerError(message.reason));
+        case 'welcome':
+          return welcomed(message);
+        case 'bye':
+          if (!run) return finish(new FlowerError('the run ended before it could be attached'));
+          if (message.reason === 'detached') return finish(detaching ?? { kind: 'detached', run, why: 'asked' });
+          return finish({ kind: 'ended', run, exitCode: message.exitCode ?? EXIT.ok, message: message.message ?? null, killed: message.reason === 'killed' });
+        case 'edit':
+          // The terminal's job control is this process's: the editor runs here, on it, then the server takes it back.
+          void runEditor(message.path, o.env).then((result) => send({ t: 'edited', ...result }));
           return;
-        }
-        if (!faces) {
-          held = [];
-          loadFaces().then(
-            (loaded) => {
-              faces = loaded;
-              const waiting = held!;
-              held = null;
-              for (const m of [message, ...waiting]) if (!settled) onMessage(m);
-              // A server that said its last and hung up while the face loaded: heard after its words.
-              if (hungUp) onClose();
-            },
-            (error: unknown) => finish(error instanceof Error ? error : new Error(String(error))),
-          );
-          return;
-        }
-        try {
-          host = face(run, faces);
-        } catch (error) {
-          return finish(error as Error);
-        }
-        host.onResize((cols, rows) => send({ t: 'resize', cols, rows }));
-        host.onCommand((command) => send({ t: 'command', command }));
-        const size = host.size();
-        if (size.cols !== first.cols || size.rows !== first.rows) send({ t: 'resize', ...size });
-        return;
+        case 'status':
+          run = { ...run!, status: message.view, generation: message.view.generation, phase: message.view.phase };
+          break;
       }
-      if (message.t === 'bye') {
-        if (!run) return finish(new FlowerError('the run ended before it could be attached'));
-        if (message.reason === 'detached') return finish(detaching ?? { kind: 'detached', run, why: 'asked' });
-        return finish({ kind: 'ended', run, exitCode: message.exitCode ?? EXIT.ok, message: message.message ?? null, killed: message.reason === 'killed' });
-      }
-      if (message.t === 'edit') {
-        // The terminal's job control is this process's: the editor runs here, on it, then the server takes it back.
-        void runEditor(message.path, o.env).then((result) => send({ t: 'edited', ...result }));
-        return;
-      }
-      if (message.t === 'status') run = { ...run!, status: message.view, generation: message.view.generation, phase: message.view.phase };
       if (host) feedFace(host, message, prefix);
     }
 
@@ -203,7 +182,6 @@ export async function attachClient(o: AttachOptions): Promise<AttachResult> {
     });
     socket.on('data', (chunk: Buffer) => reader.push(chunk));
     socket.on('error', () => undefined);
-    let hungUp = false;
     function onClose(): void {
       hungUp = true;
       if (held) return; // the face is loading: what came before the hang-up is drawn first
@@ -214,56 +192,12 @@ export async function attachClient(o: AttachOptions): Promise<AttachResult> {
   });
 }
 
-const SIGNALS = ['SIGHUP', 'SIGTERM', 'SIGINT'] as const;
-
-/** the one face module this client may draw with */
-interface Faces {
-  createPlainHost?: (typeof import('../hosts/plain-host.js'))['createPlainHost'];
-  createSplitHost?: (typeof import('../hosts/split-host.js'))['createSplitHost'];
-}
-
 /** --detach-key's control byte (null: none), or a one-line error naming what was wrong */
 export function plainDetachKey(name: string | undefined): string | null {
   if (name === undefined) return null;
   const parsed = parsePrefix(name);
   if ('problem' in parsed) throw new FlowerError(`--detach-key: ${parsed.problem}`);
   return parsed.byte;
-}
-
-/** the size claude gets for this terminal: all of it (plain), or the split view's session pane */
-export function faceSize(plain: boolean, stdout: NodeJS.WriteStream): { cols: number; rows: number } {
-  const terminal = { cols: stdout.columns || 80, rows: stdout.rows || 24 };
-  return plain ? terminal : computeLayout({ ...terminal, documentVisible: true }).inner;
-}
-
-function connect(path: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = createConnection(path);
-    socket.once('connect', () => {
-      socket.off('error', onError);
-      socket.setNoDelay?.(true);
-      resolve(socket);
-    });
-    const onError = (error: NodeJS.ErrnoException) =>
-      reject(new FlowerError(`no run answers on ${path} (${error.code ?? error.message}): it has ended; flower-pty ls lists the live runs`));
-    socket.once('error', onError);
-  });
-}
-
-/** what a person reads when the client lets go of the terminal, and the exit code */
-export function attachOutcome(result: AttachResult): { lines: string[]; exitCode: number } {
-  const { run } = result;
-  if (result.kind === 'detached') return { lines: [`detached from run ${run.id} (it goes on); attach again with flower-pty attach ${run.id}`], exitCode: EXIT.ok };
-  if (result.kind === 'lost') {
-    return { lines: [`the run server ${run.id} is gone (pid ${run.pid} killed?); pick the lineage up with flower-pty --continue`], exitCode: EXIT.serverLost };
-  }
-  const lines: string[] = [];
-  if (result.message) lines.push(result.message);
-  if (result.killed) lines.push(`run ${run.id} was ended by flower-pty kill`);
-  if (run.workbench && (result.exitCode === EXIT.ok || result.killed)) {
-    lines.push(`lineage in ${join(run.workbench, 'manifest.json')}; pick it up again with flower-pty --continue (not claude --resume)`);
-  }
-  return { lines, exitCode: result.exitCode };
 }
 
 /** this process's terminal attached until detach or the run's end; prints the outcome, returns the exit code */

@@ -5,8 +5,6 @@
 // table (held to it by test/readme.test.ts) are all made from these rows: a default is written here once.
 // Pure data and pure look-ups.
 
-import { formatTokens } from './handoff-prompts.js';
-
 /** tokens: "200k", "1m", 200000 · seconds: a number, within the row's range · count: a whole number ≥ 1 */
 export type OptionType = 'tokens' | 'seconds' | 'count' | 'string' | 'boolean';
 
@@ -108,6 +106,7 @@ export function stringDefault(name: Row['name']): string {
 export function shownDefault(row: OptionRow): string | null {
   if (row.defaultText !== undefined) return row.defaultText;
   if (row.default === undefined) return null;
-  if (row.type === 'tokens' && typeof row.default === 'number') return formatTokens(row.default).replace(/\.0K$/, 'k');
+  // a token count as a person types it: 50k for 50000
+  if (row.type === 'tokens' && typeof row.default === 'number' && row.default % 1_000 === 0) return `${row.default / 1_000}k`;
   return String(row.default);
 }
