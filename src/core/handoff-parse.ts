@@ -19,9 +19,13 @@ export interface SectionStart { key: SectionKey; inline: string; indent: number;
 // Labels are short; longer candidates are never compared, which also keeps every check linear.
 const MAX_LABEL_CHARS = 60;
 
-const LABEL_INDEX: ReadonlyMap<string, SectionKey> = new Map(
-  SECTIONS.flatMap((s) => [s.title, ...s.labels].map((label) => [normalizeLabel(label), s.key] as const)),
-);
+// Built on the first parse, not when the module loads: every label's normalising (Unicode classes,
+// NFD) cost a light entry (`flower-pty attach`) a dozen milliseconds it never needed.
+let labelIndex: ReadonlyMap<string, SectionKey> | null = null;
+function labelKey(normalized: string): SectionKey | undefined {
+  labelIndex ??= new Map(SECTIONS.flatMap((s) => [s.title, ...s.labels].map((label) => [normalizeLabel(label), s.key] as const)));
+  return labelIndex.get(normalized);
+}
 
 // Case, accents, markup, numbering ("2. "), emoji and trailing punctuation do not change a label.
 function normalizeLabel(text: string): string {
@@ -39,7 +43,7 @@ function normalizeLabel(text: string): string {
 // "Doing", "Doing (required)", "Doing · 现在在做", "Scene / key paths": every part must name one section.
 export function matchLabel(text: string): SectionKey | undefined {
   if (text.length > MAX_LABEL_CHARS) return undefined;
-  const whole = LABEL_INDEX.get(normalizeLabel(text));
+  const whole = labelKey(normalizeLabel(text));
   if (whole !== undefined) return whole;
   const parts = text
     .replace(/\s*[(（][^()（）]*[)）]\s*/g, ' ')
@@ -48,7 +52,7 @@ export function matchLabel(text: string): SectionKey | undefined {
     .filter((p) => p !== '');
   let key: SectionKey | undefined;
   for (const part of parts) {
-    const k = LABEL_INDEX.get(normalizeLabel(part));
+    const k = labelKey(normalizeLabel(part));
     if (k === undefined || (key !== undefined && k !== key)) return undefined;
     key = k;
   }
