@@ -9,13 +9,14 @@ export interface AttachArgs {
   id: string | undefined;
   plain: boolean;
   detachKey: string | undefined;
-  workbench: string;
+  /** --workbench; else commands/attach.ts finds it as a run would (FLOWER_PTY_WORKBENCH, the config files) */
+  workbench: string | undefined;
 }
 
 /** `attach [id] [--plain] [--detach-key K] [--workbench W]`, or null for anything else */
-export function parseAttachArgs(argv: string[], env: Record<string, string | undefined>): AttachArgs | null {
+export function parseAttachArgs(argv: string[]): AttachArgs | null {
   if (argv[0] !== 'attach') return null;
-  const out: AttachArgs = { id: undefined, plain: false, detachKey: undefined, workbench: env.FLOWER_PTY_WORKBENCH || '.flower' };
+  const out: AttachArgs = { id: undefined, plain: false, detachKey: undefined, workbench: undefined };
   const seen = new Set<string>();
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -43,7 +44,7 @@ export function parseAttachArgs(argv: string[], env: Record<string, string | und
 }
 
 export async function main(argv: string[]): Promise<void> {
-  const args = parseAttachArgs(argv, process.env);
+  const args = parseAttachArgs(argv);
   if (!args) return (await import('./cli.js')).main(argv);
   try {
     const { runAttach } = await import('./commands/attach.js');

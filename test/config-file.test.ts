@@ -5,7 +5,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { loadConfig, parseConfigText, configFromEnv, userConfigPath, readConfigFile } from '../src/adapters/config-file.js';
+import { findWorkbench, loadConfig, parseConfigText, configFromEnv, userConfigPath, readConfigFile } from '../src/adapters/config-file.js';
 import { FlowerError } from '../src/errors.js';
 import { FLOWER_BIN } from './helpers/flower-run.js';
 
@@ -111,4 +111,20 @@ t.test('the built cli: flags > env > project > user in -v, and a bad file stops 
   r = cli(base, cwd, { ...env, FLOWER_PTY_REVIEW: 'soon' });
   t.equal(r.code, 2, 'a bad variable is refused before the files are read');
   t.match(r.stderr, /^flower-pty: FLOWER_PTY_REVIEW expects a number of seconds \(0 or more\), got "soon"\n$/);
+});
+
+t.test('one way to find the workbench, for attach, status, kill and trust: the flag, the variable, the config files, else .flower', async (t) => {
+  const cwd = mkdtempSync(join(tmpdir(), 'flower-find-wb-'));
+  const xdg = join(cwd, 'xdg');
+  const env = { XDG_CONFIG_HOME: xdg, HOME: cwd };
+  t.equal(findWorkbench(cwd, env), join(cwd, '.flower'), 'nothing named: .flower');
+  t.equal(findWorkbench(cwd, env, 'given'), join(cwd, 'given'), 'the flag');
+  t.equal(findWorkbench(cwd, { ...env, FLOWER_PTY_WORKBENCH: 'from-env' }), join(cwd, 'from-env'), 'the variable');
+  t.equal(findWorkbench(cwd, { ...env, FLOWER_PTY_WORKBENCH: '' }), join(cwd, '.flower'), 'an empty variable is not set');
+  mkdirSync(join(xdg, 'flower-pty'), { recursive: true });
+  writeFileSync(join(xdg, 'flower-pty', 'config.json'), JSON.stringify({ workbench: 'from-user' }));
+  t.equal(findWorkbench(cwd, env), join(cwd, 'from-user'), "the user's config file");
+  t.equal(findWorkbench(cwd, { ...env, FLOWER_PTY_WORKBENCH: 'from-env' }), join(cwd, 'from-env'), 'the variable beats the file');
+  t.equal(findWorkbench(cwd, env, 'given'), join(cwd, 'given'), 'the flag beats both');
+  t.throws(() => findWorkbench(cwd, env, ' '), /--workbench needs a folder, got an empty value/, 'an empty flag is refused in one line');
 });

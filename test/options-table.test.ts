@@ -14,7 +14,7 @@ import { REPO } from './helpers/flower-run.js';
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
 const section = (heading: string): string => {
   const start = README.indexOf(`\n${heading}\n`);
-  const next = README.indexOf('\n## ', start + heading.length + 2);
+  const next = README.indexOf(heading.startsWith('### ') ? '\n#' : '\n## ', start + heading.length + 2);
   return README.slice(start, next < 0 ? undefined : next);
 };
 const COMMANDS_SECTION = section('## Commands, flags and exit codes');
@@ -126,4 +126,12 @@ t.test('the merge: a flag beats the files and variables, which beat the table; s
   t.same([flag.review, flag.plain, flag.notify, flag.prompt, flag.claudeArgs], [5, false, true, 'go', ['--model', '4']], 'a flag wins');
   t.equal(runCommandOptions({}, { claude: '/cfg/claude' }, { FLOWER_PTY_CLAUDE: '/env/claude' }).claude, undefined, 'FLOWER_PTY_CLAUDE beats the file (read where claude is resolved)');
   t.equal(runCommandOptions({}, { claude: '/cfg/claude' }, {}).claude, '/cfg/claude');
+});
+
+t.test("the README's config keys and variables are the table's", async (t) => {
+  const config = section('### Configuration file and environment');
+  const keys = /Known keys: ([\s\S]*?)\. Variables:/.exec(config)?.[1] ?? '';
+  t.same([...keys.matchAll(/`([\w-]+)`/g)].map((m) => m[1]), configRows().map((row) => row.configKey), 'the known keys, in order');
+  const variables = /Variables: ([\s\S]*?), and `FLOWER_PTY_NO_NATIVE/.exec(config)?.[1] ?? '';
+  t.same([...variables.matchAll(/`(FLOWER_PTY_\w+)`/g)].map((m) => m[1]), configRows().map((row) => row.env), 'the variables, in order');
 });

@@ -4,6 +4,7 @@
 
 import { createMachine, type MachineState } from './machine.js';
 import { resolvePolicy, type Policy, type PolicyInput } from './policy.js';
+import { numberDefault } from './options-table.js';
 import { createManifest, endGeneration, type Manifest } from './manifest.js';
 import type { FrozenDocument } from './handoff-lineage.js';
 import type { MeterSignal } from './context-meter.js';
@@ -198,7 +199,7 @@ export const RUN_DEFAULTS = {
   hooklessAfterMs: 30_000,
   turnHooklessAfterMs: 5_000,
   stopBlockCap: 8,
-  parkedRetryMs: 5 * 60_000,
+  parkedRetryMs: numberDefault('parked-retry') * 1000, // --parked-retry's default (core/options-table.ts)
 } as const;
 
 // A new run, or a lineage picked up with --continue (`resume`: its manifest and newest document).

@@ -11,15 +11,15 @@ import { parseAttachArgs } from '../../src/attach-main.js';
 import { FLOWER_BIN, REPO } from '../helpers/flower-run.js';
 
 t.test('the attach line it reads itself', async (t) => {
-  t.same(parseAttachArgs(['attach'], {}), { id: undefined, plain: false, detachKey: undefined, workbench: '.flower' });
-  t.same(parseAttachArgs(['attach'], { FLOWER_PTY_WORKBENCH: 'wb' })?.workbench, 'wb');
-  t.same(parseAttachArgs(['attach', 'abc123', '--plain', '--detach-key', 'C-\\', '--workbench=w'], {}), { id: 'abc123', plain: true, detachKey: 'C-\\', workbench: 'w' });
-  t.same(parseAttachArgs(['attach', '--detach-key=C-b', 'x'], {}), { id: 'x', plain: false, detachKey: 'C-b', workbench: '.flower' });
+  // no --workbench: commands/attach.ts finds it as a run would (FLOWER_PTY_WORKBENCH, the config files, .flower)
+  t.same(parseAttachArgs(['attach']), { id: undefined, plain: false, detachKey: undefined, workbench: undefined });
+  t.same(parseAttachArgs(['attach', 'abc123', '--plain', '--detach-key', 'C-\\', '--workbench=w']), { id: 'abc123', plain: true, detachKey: 'C-\\', workbench: 'w' });
+  t.same(parseAttachArgs(['attach', '--detach-key=C-b', 'x']), { id: 'x', plain: false, detachKey: 'C-b', workbench: undefined });
 });
 
 t.test('anything else goes to the full command line', async (t) => {
   for (const argv of [[], ['ls'], ['attach', '--help'], ['attach', '-h'], ['attach', '--version'], ['attach', 'a', 'b'], ['attach', '--plain', '--plain'], ['attach', '--plain=false'], ['attach', '--no-plain'], ['attach', '--detach-key'], ['attach', '--workbench', '--plain'], ['attach', '--workbench='], ['attach', '--bogus']]) {
-    t.equal(parseAttachArgs(argv, {}), null, argv.join(' '));
+    t.equal(parseAttachArgs(argv), null, argv.join(' '));
   }
 });
 
