@@ -4,7 +4,6 @@
 import { openSocketDir } from '../server/socket-dir.js';
 import { listRuns, resolveRun } from '../server/run-registry.js';
 import { attachTerminal, plainDetachKey } from '../client/attach-client.js';
-import { findWorkbench } from '../adapters/config-file.js';
 
 export interface AttachCommandOptions {
   id: string | undefined;
@@ -18,6 +17,10 @@ export async function runAttach(o: AttachCommandOptions): Promise<number> {
   const detachKey = plainDetachKey(o.detachKey);
   const cwd = process.cwd();
   const { runs } = await listRuns(await openSocketDir(process.env));
-  const run = resolveRun(runs, { ...(o.id !== undefined ? { id: o.id } : {}), cwd, workbench: findWorkbench(cwd, process.env, o.workbench), command: 'attach' });
+  // The workbench only tells several runs apart: with an id, or a single run, it is not looked for, and the
+  // config files it may be named in are not loaded (attach is a command a person waits on).
+  const tellApart = o.id === undefined && runs.length > 1;
+  const workbench = tellApart ? (await import('../adapters/config-file.js')).findWorkbench(cwd, process.env, o.workbench) : null;
+  const run = resolveRun(runs, { ...(o.id !== undefined ? { id: o.id } : {}), cwd, workbench, command: 'attach' });
   return attachTerminal({ socketPath: run.socket, plain: o.plain, detachKey, documentPath: null });
 }
