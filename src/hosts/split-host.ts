@@ -25,6 +25,7 @@ import { createFrameScheduler } from '../tui/frame-scheduler.js';
 import { handOverTerminal, runEditor } from '../tui/editor.js';
 import { createOuterModes } from '../tui/outer-modes.js';
 import { setQuietLabel } from '../tui/quiet-label.js';
+import { paintRows } from '../tui/row-painter.js';
 
 export interface SplitHostOptions {
   stdin: NodeJS.ReadStream;
@@ -50,7 +51,7 @@ const FLASH_MS = 4_000;
 interface ScreenInternals {
   leave(): void;
   enter(): void;
-  program: { cup(y: number, x: number): void; showCursor(): void; hideCursor(): void; flush(): void };
+  program: { cup(y: number, x: number): void; showCursor(): void; hideCursor(): void; flush(): void; _write(text: string): void };
 }
 
 function printable(key: string): string {
@@ -138,7 +139,11 @@ export function createSplitHost(o: SplitHostOptions): Host {
     wholeFrame = false;
     const rows = whole ? null : pane.repaintChanged();
     if (!rows) screen.render();
-    else if (rows.top <= rows.bottom) screen.draw(rows.top, rows.bottom);
+    else if (rows.top <= rows.bottom) {
+      const cells = paintRows(screen, rows.top, rows.bottom, rows.left, rows.right);
+      if (cells === null) screen.draw(rows.top, rows.bottom);
+      else if (cells) program._write(cells);
+    }
     const cursor = focus === 'session' && childRunning && help.hidden ? pane.cursor() : null;
     if (cursor) {
       program.cup(cursor.y, cursor.x);

@@ -24,9 +24,9 @@ export interface SessionPane {
   /** child output; `parsed` runs once the emulator has applied it */
   write(data: string, parsed?: () => void): void;
   /** repaints the rows the emulator changed since the last paint into the screen buffer, where the
-   * last full render put them: the outer screen's rows whose cells changed, for the caller to draw
-   * (top > bottom: none did), or null when the pane was never rendered */
-  repaintChanged(): { top: number; bottom: number } | null;
+   * last full render put them: the outer screen's rows whose cells changed (top > bottom: none did)
+   * and the pane's columns (left..right-1), for the caller to draw; null when never rendered */
+  repaintChanged(): { top: number; bottom: number; left: number; right: number } | null;
   /** a person's keys for the child: they come back through `onReply` */
   input(data: string): void;
   resize(cols: number, rows: number): void;
@@ -103,8 +103,8 @@ export function createSessionPane(opts: {
 
   // Copies the emulator's viewport rows from..to into the screen buffer's cells in `area`; a row is
   // marked for blessed's diff only when one of its cells changed. Returns the screen rows that changed.
-  function paint(from = 0, to = Infinity): { top: number; bottom: number } {
-    const painted = { top: Infinity, bottom: -1 };
+  function paint(from = 0, to = Infinity): { top: number; bottom: number; left: number; right: number } {
+    const painted = { top: Infinity, bottom: -1, left: area?.x0 ?? 0, right: (area?.x0 ?? 0) + (area?.width ?? 0) };
     changedFrom = Infinity;
     changedTo = -1;
     if (!area) return painted;
