@@ -1,6 +1,6 @@
 // supervise(): one run, from its options to its exit code. Opens the hook channel and the per-run
 // settings, puts the real adapters behind the runtime's ports, and runs the event loop until the
-// core says the run is over. It decides nothing: see core/run-decide.ts.
+// core says the run is over. It decides nothing: see core/decide.ts.
 
 import { realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';

@@ -1,14 +1,13 @@
 // `flower-pty replay <transcript.jsonl>`: streams a recorded transcript through the reader, the
-// meter and the decision machine, and prints what flower-pty would have done, and where.
+// meter and the handoff cycle's crossing rule, and prints what flower-pty would have done, and where.
 
 import { createReadStream, statSync } from 'node:fs';
 import type { LineSplitter } from '../core/jsonl.js';
 import type { MeterSignal } from '../core/context-meter.js';
 import { createTranscriptReader } from '../core/transcript-reader.js';
 import { TRANSCRIPT_ROWS } from '../claude-code/transcript-rows.js';
-import { RUN_DIALECT } from '../claude-code/run-dialect.js';
 import { resolvePolicy, type Policy } from '../core/policy.js';
-import { createMachine, transition, type MachineState } from '../core/machine.js';
+import { crossing } from '../core/decide/handoff.js';
 import { EXIT, FlowerError } from '../errors.js';
 
 export interface ReplayOptions {
@@ -57,9 +56,6 @@ export interface Replayer {
   readonly splitter: LineSplitter;
 }
 
-// The machine's timers never run in a replay (no child, no document): these only satisfy its config.
-const REPLAY_TIMERS = { writeTimeoutMs: 0, reviewMs: 0, quietMs: 0, blockCompaction: true, stopBlockCap: 8, maxCrashes: 1, dialect: RUN_DIALECT } as const;
-
 // The streaming core of the command, with no I/O: bytes in, events out. The benchmark drives it.
 export function createReplayer(opts: { window?: number; headroom?: number }): Replayer {
   const reader = createTranscriptReader(TRANSCRIPT_ROWS);
@@ -67,8 +63,8 @@ export function createReplayer(opts: { window?: number; headroom?: number }): Re
   // With --window the policy is known now (and a bad value fails before any reading);
   // otherwise it waits for the transcript's model name at the first reading.
   let policy: Policy | null = opts.window === undefined ? null : resolve(undefined);
-  let machine: MachineState | null = null;
-  let generation = 0;
+  // The generation's place on its line: the notice sent, the cut marked (a replay has no boundary to cut at).
+  let cycle: { nearSent: boolean; line: number; pendingCut: boolean } | null = null;
   let handoffs = 0;
 
   function resolve(model: string | undefined): Policy {
@@ -77,34 +73,28 @@ export function createReplayer(opts: { window?: number; headroom?: number }): Re
   }
 
   // A new generation: the start of the file, and after each compaction (Claude Code's stand-in for a handoff).
-  function spawn(p: Policy): MachineState {
-    generation += 1;
-    const config = { handoff: true, window: p.window, at: p.at, warnAt: p.warnAt, maxGenerations: Number.MAX_SAFE_INTEGER, ...REPLAY_TIMERS };
-    let s = transition(machine ?? createMachine(config), { type: 'spawned', now: 0, generation, successor: false }).state;
-    if (meter.sessionId !== null) s = transition(s, { type: 'session', now: 0, sessionId: meter.sessionId }).state;
-    return s;
+  function spawn(p: Policy): { nearSent: boolean; line: number; pendingCut: boolean } {
+    return { nearSent: false, line: p.at, pendingCut: false };
   }
 
   function onReading(sig: Extract<MeterSignal, { kind: 'reading' }>, events: ReplayEvent[]): void {
-    if (policy === null || machine === null) {
+    if (policy === null || cycle === null) {
       policy ??= resolve(sig.model ?? undefined);
-      machine = spawn(policy);
+      cycle = spawn(policy);
       const { window, at, warnAt, windowSource } = policy;
       events.push({ event: 'policy', line: sig.line, model: sig.model, window, at, warnAt, windowSource });
     }
     events.push({ event: 'reading', line: sig.line, context: sig.context });
-    const wasPending = machine.pendingCut;
-    const step = transition(machine, { type: 'reading', now: 0, context: sig.context });
-    machine = step.state;
-    for (const e of step.effects) {
-      if (e.type === 'notify' && e.notice.name === 'near') {
-        events.push({ event: 'near', line: sig.line, context: sig.context, warnAt: e.notice.warnAt });
-      }
+    const crossed = crossing(cycle, sig.context, policy.warnAt);
+    if (crossed.near) {
+      cycle = { ...cycle, nearSent: true };
+      events.push({ event: 'near', line: sig.line, context: sig.context, warnAt: policy.warnAt });
     }
-    // The machine marks the crossing; the real run would cut at the next tool or turn boundary.
-    if (!wasPending && machine.pendingCut) {
+    // The cycle marks the crossing; the real run would cut at the next tool or turn boundary.
+    if (crossed.cut && !cycle.pendingCut) {
+      cycle = { ...cycle, pendingCut: true };
       handoffs += 1;
-      events.push({ event: 'handoff', line: sig.line, context: sig.context, at: machine.line });
+      events.push({ event: 'handoff', line: sig.line, context: sig.context, at: cycle.line });
     }
   }
 
@@ -116,14 +106,13 @@ export function createReplayer(opts: { window?: number; headroom?: number }): Re
       case 'compaction':
         // `meter` is the estimate (reading + what came after it), the measure Claude Code compacted on.
         events.push({ event: 'compaction', line: sig.line, preTokens: sig.preTokens, meter: sig.estimateBefore });
-        if (policy !== null && machine !== null) machine = spawn(policy);
+        if (policy !== null && cycle !== null) cycle = spawn(policy);
         break;
       case 'overflow':
         events.push({ event: 'overflow', line: sig.line });
         break;
       case 'session':
         events.push({ event: 'session', line: sig.line, sessionId: sig.sessionId });
-        if (machine !== null) machine = transition(machine, { type: 'session', now: 0, sessionId: sig.sessionId }).state;
         break;
       default:
         break; // prompts, turn ends and interrupts change no decision in a replay

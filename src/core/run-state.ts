@@ -1,8 +1,8 @@
-// The run as one value: the handoff machine, the policy, the manifest, the documents and what is
-// known of the current generation, plus the events that happen to a run and the effects it asks for.
-// `decide()` (run-decide.ts) is the only function that moves it.
+// The run as one value: where it is in the handoff cycle, the policy, the manifest, the documents and
+// what is known of the current generation; the events that happen to a run and the effects it asks
+// for. One vocabulary: `decide()` (decide.ts, a router over the reducers in decide/) is the only
+// function that moves it.
 
-import { createMachine, type MachineState } from './machine.js';
 import { resolvePolicy, type Policy, type PolicyInput } from './policy.js';
 import { numberDefault } from './options-table.js';
 import { createManifest, endGeneration, type Manifest } from './manifest.js';
@@ -57,7 +57,11 @@ export interface RunSettings {
 
 export interface GenerationFacts {
   n: number;
+  /** started from a predecessor's document */
+  successor: boolean;
   sessionId: string;
+  /** the session said it is there (its first row or its SessionStart hook): only then can it hand off */
+  sessionSeen: boolean;
   /** the transcript Claude Code says it writes (a guess from the folder until the first hook says) */
   transcriptPath: string;
   /** whether that file was there at the last look (null: not looked at yet) */
@@ -69,7 +73,10 @@ export interface GenerationFacts {
   /** where the session is by Claude Code's word: the successor starts there */
   place: SessionPlace;
   spawnedAt: number;
+  /** the newest reading, and the highest, and how many there were */
   context: number;
+  peak: number;
+  readings: number;
   costUsd: number | null;
   numTurns: number;
   crashed: boolean;
@@ -93,9 +100,35 @@ export type Waiting =
   | { kind: 'question'; text: string }
   | { kind: 'idle' };
 
+export type Phase = 'starting' | 'working' | 'writing' | 'review' | 'respawning' | 'stopped';
+
+/** where the run is in the handoff cycle: the phase, and what is pending at the next boundary */
+export interface HandoffCycle {
+  readonly phase: Phase;
+  readonly nearSent: boolean;
+  /** this generation's handoff line: the policy's `at`, or lifted for a session born above it */
+  readonly line: number;
+  readonly bornHigh: boolean;
+  /** crossed the line mid-turn: cut at the next boundary */
+  readonly pendingCut: boolean;
+  readonly writingSince: number | null;
+  readonly reviewUntil: number | null;
+  readonly held: boolean;
+  /** crashes in a row (a turn that ends resets it) */
+  readonly crashes: number;
+  /** a person edited the document this successor started from: tell it at the next boundary */
+  readonly pendingNote: boolean;
+  /** the turn ended and no prompt has been submitted since: claude sits at its prompt */
+  readonly idle: boolean;
+  /** a person typed into claude's prompt since it went idle: never type over their draft */
+  readonly typed: boolean;
+  /** Stop hooks answered with a block in a row (Claude Code overrides the one past its cap) */
+  readonly stopBlocks: number;
+}
+
 export interface RunState {
   readonly settings: RunSettings;
-  readonly machine: MachineState;
+  readonly cycle: HandoffCycle;
   readonly policy: Policy;
   readonly manifest: Manifest;
   readonly gen: GenerationFacts | null;
@@ -192,6 +225,11 @@ export type RunEffect =
   | { type: 'wake-at'; at: number | null }
   | { type: 'finish'; exitCode: number; message?: string };
 
+/** the generation the run is in: the current one, or the last the lineage recorded before one starts */
+export function currentGeneration(s: RunState): number {
+  return s.gen?.n ?? s.manifest.generations.length;
+}
+
 export const RUN_DEFAULTS = {
   stopWaitMs: 3_000,
   transcriptLostAfterMs: 5_000,
@@ -212,26 +250,12 @@ export function createRun(settings: RunSettings, now: string, resume: { manifest
     { end: 'stopped', now, reason: 'flower-pty stopped before this generation ended' },
   );
   const manifest = settings.eventsPath ? { ...closed, events_path: settings.eventsPath } : closed;
-  const machine = createMachine(
-    {
-      handoff: settings.handoff,
-      window: policy.window,
-      at: policy.at,
-      warnAt: policy.warnAt,
-      maxGenerations: policy.maxGenerations,
-      writeTimeoutMs: settings.writeTimeoutMs,
-      reviewMs: settings.reviewMs,
-      quietMs: settings.quietMs,
-      maxCrashes: 3,
-      blockCompaction: !settings.keepAutoCompact,
-      stopBlockCap: settings.stopBlockCap,
-      dialect: settings.dialect,
-    },
-    { generation: resume ? manifest.generations.length : 0, attempts: manifest.attempts },
-  );
   return {
     settings,
-    machine,
+    cycle: {
+      phase: 'starting', nearSent: false, line: policy.at, bornHigh: false, pendingCut: false, writingSince: null, reviewUntil: null,
+      held: false, crashes: 0, pendingNote: false, idle: false, typed: false, stopBlocks: 0,
+    },
     policy,
     manifest,
     gen: null,

@@ -1,9 +1,8 @@
 // What the faces show of a run, and when the run next needs the clock: both pure functions of the
 // run. A run with nothing due sets no timer at all (idle CPU).
 
-import { reviewRemaining } from './machine.js';
 import { formatClock } from './clock-text.js';
-import type { RunState, Waiting } from './run-state.js';
+import { currentGeneration, type RunState, type Waiting } from './run-state.js';
 import type { StatusView } from './status-view.js';
 import { troubleAttention } from './write-trouble.js';
 
@@ -16,18 +15,25 @@ export function attentionText(w: Waiting | null, hooksMissing: boolean): string 
   return null;
 }
 
+// Seconds left in the review window, for the status line (null outside review).
+export function reviewRemaining(s: RunState, now: number): number | null {
+  const c = s.cycle;
+  if (c.phase !== 'review' || c.reviewUntil === null) return null;
+  return Math.max(0, Math.ceil((c.reviewUntil - now) / 1000));
+}
+
 export function runView(s: RunState, now: number): StatusView {
-  const m = s.machine;
+  const m = s.cycle;
   return {
     phase: m.phase === 'working' && m.nearSent ? 'near' : m.phase,
     context: s.gen?.context ?? 0,
     window: s.policy.window,
     at: m.line,
     warnAt: s.policy.warnAt,
-    generation: Math.max(1, m.generation),
+    generation: Math.max(1, currentGeneration(s)),
     maxGenerations: s.policy.maxGenerations,
     handoff: s.settings.handoff,
-    reviewLeft: reviewRemaining(m, now),
+    reviewLeft: reviewRemaining(s, now),
     held: m.held,
     workbench: s.settings.workbench,
     documentPath: s.settings.documentPath,
@@ -38,9 +44,9 @@ export function runView(s: RunState, now: number): StatusView {
 }
 
 // While the document is being frozen, or the review is over with the old claude not yet gone, the
-// machine waits on an event (written, exited), not on the clock: a tick is not fed to it.
-export function machineWaitsOnEvent(s: RunState): boolean {
-  return s.freezing || (s.machine.phase === 'review' && s.gen !== null && !s.gen.ended);
+// cycle waits on an event (written, exited), not on the clock: its deadlines are not checked.
+export function cycleWaitsOnEvent(s: RunState): boolean {
+  return s.freezing || (s.cycle.phase === 'review' && s.gen !== null && !s.gen.ended);
 }
 
 // The earliest moment a decision is due: the write deadline, the review's end (and each second of
@@ -48,16 +54,16 @@ export function machineWaitsOnEvent(s: RunState): boolean {
 export function nextWake(s: RunState, now: number): number | null {
   if (s.finished) return null;
   const due: number[] = [];
-  const m = s.machine;
-  // A machine moment already past while the machine waits on an event is not asked for again: it
+  const m = s.cycle;
+  // A cycle's moment already past while the cycle waits on an event is not asked for again: it
   // would wake the run every millisecond until the event came.
-  const waits = machineWaitsOnEvent(s);
-  const machineDue = (at: number) => {
+  const waits = cycleWaitsOnEvent(s);
+  const cycleDue = (at: number) => {
     if (!waits || at > now) due.push(at);
   };
-  if (m.phase === 'writing' && m.writingSince !== null) machineDue(m.writingSince + m.config.writeTimeoutMs);
+  if (m.phase === 'writing' && m.writingSince !== null) cycleDue(m.writingSince + s.settings.writeTimeoutMs);
   if (m.phase === 'review' && m.reviewUntil !== null && !m.held) {
-    machineDue(m.reviewUntil);
+    cycleDue(m.reviewUntil);
     // the countdown a face shows moves once a second, while there is time left
     if (m.reviewUntil > now) due.push(now + ((m.reviewUntil - now) % 1000 || 1000));
   }

@@ -6,7 +6,7 @@
 import { enterDueAt, KILL_GRACE_MS } from '../core/child-timing.js';
 import { randomUUID } from 'node:crypto';
 
-import { decide } from '../core/run-decide.js';
+import { decide } from '../core/decide.js';
 import { toHookEvent } from '../claude-code/run-hook.js';
 import stripAnsi from 'strip-ansi';
 import { createTitleFilter } from '../core/title-filter.js';

@@ -5,7 +5,7 @@
 import t from 'tap';
 import { createRun } from '../../src/core/run-state.js';
 import { createManifest, startGeneration } from '../../src/core/manifest.js';
-import { decide } from '../../src/core/run-decide.js';
+import { decide } from '../../src/core/decide.js';
 import { startWorld, settings, settle, response, prompt, crossAndWrite, COMPLETE_DOC, type World } from './fake-ports.js';
 
 const ENOSPC = 'ENOSPC: no space left on device, write';
@@ -88,7 +88,7 @@ t.test('a quit while the document is being written is recorded as stopped, not q
   await w.hook('SessionStart', { session_id: sid, source: 'startup' });
   w.append(sid, [prompt('build the thing'), response(155_000, 'crossed')]);
   await w.hook('Stop', { session_id: sid, last_assistant_message: 'crossed' });
-  t.equal(w.loop.state.machine.phase, 'writing');
+  t.equal(w.loop.state.cycle.phase, 'writing');
   w.command('quit');
   await w.loop.done;
   t.match(w.manifests.at(-1)?.generations[0], { end: 'stopped', reason: /stopped while the handoff document was being written/ });

@@ -1,0 +1,83 @@
+// decide(): everything that happens to a run (a hook, a transcript signal, claude's exit, a file edit,
+// an effect's result, a person's command, the clock) in; the new run and the effects to carry out, out.
+// A small router over reducers by concern (decide/*.ts); every decision of a run lives in one of them,
+// and the runtime only moves values.
+
+import { runView, nextWake } from './run-view.js';
+import type { RunEvent, RunState } from './run-state.js';
+import { tick } from './decide/clock.js';
+import { commanded, typed } from './decide/commands.js';
+import { documentChanged, draftSaved } from './decide/edits.js';
+import { documentWritten, factsGathered, writeResult } from './decide/freezing.js';
+import { childExited, seedRead, spawned, spawnFailed, start } from './decide/generations.js';
+import { hookCalled } from './decide/hooks.js';
+import { scopeChanged, transcriptPresence, transcriptReset, transcriptSignal } from './decide/transcript.js';
+import { Out, type Decision } from './decide/out.js';
+
+export type { Decision } from './decide/out.js';
+
+export function decide(state: RunState, event: RunEvent): Decision {
+  const o = new Out(state);
+  if (state.finished) {
+    if (event.type === 'hook') o.do({ type: 'reply', id: event.id, output: '' });
+    return { state, effects: o.effects };
+  }
+  route(o, event);
+  // Every decision ends with the face's view (only when it changed) and the next wake-up.
+  const view = runView(o.s, event.now);
+  const key = JSON.stringify(view);
+  if (!o.s.freezing && key !== o.s.lastView) {
+    o.set({ lastView: key });
+    o.do({ type: 'show-status', view });
+  }
+  const wake = nextWake(o.s, event.now);
+  // A tick is the armed timer firing: it is spent. Node's timers can fire a little before their
+  // moment (nodejs/node#26578), and the moment then asked for again must get a new timer.
+  const armed = event.type === 'tick' ? null : o.s.wake;
+  if (wake !== armed) {
+    o.set({ wake });
+    o.do({ type: 'wake-at', at: wake });
+  }
+  return { state: o.s, effects: o.effects };
+}
+
+function route(o: Out, e: RunEvent): void {
+  switch (e.type) {
+    case 'start':
+      return start(o);
+    case 'spawned':
+      return spawned(o, e);
+    case 'spawn-failed':
+      return spawnFailed(o, e);
+    case 'child-exit':
+      return childExited(o, e);
+    case 'seed-read':
+      return seedRead(o, e);
+    case 'write-result':
+      return writeResult(o, e);
+    case 'facts-gathered':
+      return factsGathered(o, e);
+    case 'document-written':
+      return documentWritten(o, e);
+    case 'transcript':
+      return transcriptSignal(o, e);
+    case 'transcript-reset':
+      return transcriptReset(o, e);
+    case 'transcript-presence':
+      return transcriptPresence(o, e);
+    case 'scope':
+      return scopeChanged(o, e);
+    case 'hook':
+      return hookCalled(o, e);
+    case 'document-changed':
+      return documentChanged(o, e);
+    case 'draft-saved':
+      return draftSaved(o, e);
+    case 'typed':
+      return typed(o);
+    case 'command':
+      return commanded(o, e);
+    case 'tick':
+      return tick(o, e.now);
+  }
+}

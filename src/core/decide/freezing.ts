@@ -1,0 +1,127 @@
+// A freeze: the facts flower-pty knows for certain are gathered, the document is written, the manifest
+// closes the generation and the review opens. A write that fails is said at once, and the document is
+// written once more before a successor is told about a file that is not there.
+
+import { endGeneration, recordUsage } from '../manifest.js';
+import { documentToFreeze } from '../handoff-lineage.js';
+import { parseDocument } from '../handoff-parse.js';
+import { troubleFields, troubleText, type WriteTrouble } from '../write-trouble.js';
+import type { GenerationFacts, RunEvent } from '../run-state.js';
+import { tick } from './clock.js';
+import { originalPrompt, seed } from './generations.js';
+import { iso, type Out } from './out.js';
+
+// The generation's usage as the manifest records it.
+export function usage(g: GenerationFacts, now: number): { context: number; costUsd?: number; numTurns: number; now: string } {
+  return { context: g.context, ...(g.costUsd !== null ? { costUsd: g.costUsd } : {}), numTurns: g.numTurns, now: iso(now) };
+}
+
+// A freeze first gathers what flower-pty knows for certain (the Scene's facts), then writes.
+export function startFreeze(o: Out, f: { generation: number; text: string | null; degraded: boolean; reason?: string }): void {
+  o.set({ freezing: true, pendingFreeze: { generation: f.generation, modelText: f.text, text: null, degraded: f.degraded, reason: f.reason ?? null } });
+  o.do({ type: 'gather-facts', generation: f.generation, folder: o.s.gen?.place.folder ?? null });
+}
+
+export function factsGathered(o: Out, e: Extract<RunEvent, { type: 'facts-gathered' }>): void {
+  const pending = o.s.pendingFreeze;
+  if (!pending || pending.generation !== e.generation || pending.text !== null) return;
+  const { text } = documentToFreeze({
+    text: pending.modelText,
+    degraded: pending.degraded,
+    ...(pending.reason ? { reason: pending.reason } : {}),
+    seededText: o.s.seededText,
+    originalPrompt: originalPrompt(o.s),
+    step: o.s.settings.step,
+    facts: { transcriptPath: o.s.gen?.transcriptPath ?? null, git: e.git, scope: o.s.gen?.scope ?? null },
+  });
+  o.set({ pendingFreeze: { ...pending, text }, carried: o.s.gen?.scope ?? null });
+  o.do({ type: 'write-document', generation: e.generation, text });
+}
+
+export function documentWritten(o: Out, e: Extract<RunEvent, { type: 'document-written' }>): void {
+  if (o.s.rewriting !== null && o.s.rewriting === e.generation) return rewritten(o, e);
+  const pending = o.s.pendingFreeze;
+  if (!pending || pending.generation !== e.generation || pending.text === null) return;
+  const failed: WriteTrouble | null = e.error ? { what: 'document', path: o.s.settings.documentPath ?? '(no path)', reason: e.error } : null;
+  if (failed) writeFailed(o, failed);
+  if (e.archived) o.emit('archived', { path: e.archived });
+  const doc = parseDocument(pending.text).doc;
+  const g = o.s.gen;
+  const used = g ? recordUsage(o.s.manifest, usage(g, e.now)) : o.s.manifest;
+  o.manifest(
+    endGeneration(used, {
+      end: g?.crashed ? 'crash' : pending.degraded ? 'degraded' : 'handoff',
+      now: iso(e.now),
+      handoffPath: e.path,
+      degraded: pending.degraded,
+      ...(pending.reason ? { reason: pending.reason } : failed ? { reason: `the handoff document could not be written: ${failed.reason}` } : {}),
+    }),
+    true,
+  );
+  const sections = Object.entries(doc).filter(([, body]) => body.trim() !== '').map(([key]) => key);
+  o.emit('done', {
+    generation: e.generation,
+    context: g?.context ?? 0,
+    window: o.s.policy.window,
+    degraded: pending.degraded,
+    ...(pending.reason ? { reason: pending.reason } : {}),
+    path: e.path,
+    ...(failed ? { written: false } : {}),
+    sections,
+  });
+  o.set({
+    frozen: { text: pending.text, doc, generation: e.generation, path: e.path },
+    kept: pending.text,
+    freezing: false,
+    // Never "written" when it was not: the note says where the document is.
+    note: failed ? troubleText(failed) : pending.degraded ? `degraded handoff: ${pending.reason}` : `handoff written${e.path ? ` to ${e.path}` : ''}`,
+    pendingFreeze: null,
+  });
+  if (!failed) o.alert(pending.degraded ? 'flower-pty: degraded handoff' : 'flower-pty: handoff done', pending.degraded ? (pending.reason ?? '') : (e.path ?? 'document ready'));
+  o.emit(pending.degraded ? 'degraded' : 'review', { generation: e.generation, path: e.path, ...(pending.reason ? { reason: pending.reason } : {}) });
+  o.do({ type: 'show-document', path: e.path ?? o.s.settings.documentPath ?? '', text: pending.text });
+  // With no review window (or an expired one) the successor may start now.
+  tick(o, e.now);
+}
+
+// ---- writes that fail: said at once, on screen and in the events; a document is never lost to one
+
+export function writeFailed(o: Out, t: WriteTrouble): void {
+  const line = troubleText(t);
+  o.do({ type: 'log', line });
+  o.emit('write-failed', troubleFields(t));
+  o.set({ trouble: t, note: line });
+  o.alert('flower-pty: could not write a file', line);
+}
+
+export function writeRecovered(o: Out, what: WriteTrouble['what'], path: string): void {
+  o.emit('write-recovered', { what, path });
+  if (o.s.trouble) o.set({ trouble: null, note: `${path} is written again` });
+}
+
+export function writeResult(o: Out, e: Extract<RunEvent, { type: 'write-result' }>): void {
+  if (e.error === null) return writeRecovered(o, e.what, e.path);
+  writeFailed(o, { what: e.what, path: e.path, reason: e.error });
+}
+
+// The successor is about to start and the frozen document never reached the disk: one more try (a
+// person may have freed space during the review), so the path it is told about exists.
+export function rewriteBeforeSeed(o: Out, e: Extract<RunEvent, { type: 'seed-read' }>): boolean {
+  const f = o.s.frozen;
+  if (e.onDisk !== null || !f || f.path !== null || o.s.kept === null || !o.s.settings.documentPath || o.s.rewriting !== null) return false;
+  o.set({ rewriting: e.generation });
+  o.do({ type: 'write-document', generation: e.generation, text: o.s.kept });
+  return true;
+}
+
+function rewritten(o: Out, e: Extract<RunEvent, { type: 'document-written' }>): void {
+  const f = o.s.frozen;
+  o.set({ rewriting: null });
+  if (e.error) {
+    writeFailed(o, { what: 'document', path: o.s.settings.documentPath ?? '(no path)', reason: e.error });
+  } else {
+    if (f) o.set({ frozen: { ...f, path: e.path } });
+    writeRecovered(o, 'document', e.path ?? '');
+  }
+  seed(o, e.generation, e.error ? null : o.s.kept);
+}

@@ -1,0 +1,184 @@
+// The handoff cycle at a message boundary: a reading that crosses the line (or is born above it), the
+// cut at the next tool call or turn end (in the hook's answer, or typed at an idle prompt), the writing
+// turn's end, a compaction or an overflow that must end the generation. Pure reducers over the run.
+
+import { EXIT } from '../exit-code.js';
+import { handoffRequest } from '../handoff-prompts.js';
+import { parseDocument } from '../handoff-parse.js';
+import type { HandoffCycle, RunState } from '../run-state.js';
+import { startFreeze } from './freezing.js';
+import { brakeMessage, stop } from './generations.js';
+import type { Out } from './out.js';
+
+/** what a hook that brought a boundary answers: block with the request, the edit note or a refusal to compact, or pass */
+export type Answer = 'block-handoff' | 'block-note' | 'block-compact' | 'pass';
+
+// The one line typed into claude's prompt when no hook can carry the request; the request itself is in the file.
+export const TYPED_REQUEST_LINE =
+  'flower-pty: your context window is nearly full. Read the file {file} now and do exactly what it asks: reply with your handoff document.';
+
+export function handoffRequestOf(s: RunState): string {
+  return handoffRequest({ used: s.gen?.context ?? 0, window: s.policy.window });
+}
+
+// A session can act on a handoff only once it is known and the feature is on.
+function canHandOff(s: RunState): boolean {
+  return s.settings.handoff && s.cycle.phase === 'working' && s.gen !== null && s.gen.sessionSeen;
+}
+
+// One more Stop block would be overridden by Claude Code: let this Stop pass, keep what is pending.
+function capped(s: RunState): boolean {
+  return s.cycle.stopBlocks >= s.settings.stopBlockCap;
+}
+
+// A boundary with nothing to cut: deliver a pending edit note, or let it pass.
+function atBoundary(o: Out, stopHook: boolean): Answer {
+  const c = o.s.cycle;
+  if (c.pendingNote && c.phase === 'working' && !(stopHook && capped(o.s))) {
+    o.cycle({ pendingNote: false, stopBlocks: stopHook ? c.stopBlocks + 1 : c.stopBlocks });
+    return 'block-note';
+  }
+  if (stopHook) o.cycle({ stopBlocks: 0 });
+  return 'pass';
+}
+
+// Freeze, retire the child, and open the review window. Every path out of a generation goes here.
+// `endChild` false: claude is already gone (it crashed).
+export function retire(o: Out, now: number, doc: { text: string | null; degraded: boolean; reason?: string }, end: string, endChild = true): void {
+  o.cycle({ phase: 'review', pendingCut: false, writingSince: null, reviewUntil: now + o.s.settings.reviewMs });
+  startFreeze(o, { generation: o.generation, ...doc });
+  o.emit('generation-end', { generation: o.generation, peak: o.s.gen?.peak ?? 0, reason: end });
+  if (endChild) o.do({ type: 'end-child' });
+}
+
+export function degrade(o: Out, now: number, reason: string, text: string | null = null, endChild = true): void {
+  retire(o, now, { text, degraded: true, reason }, 'degraded', endChild);
+}
+
+// Ask the session to write its document at this boundary: in the hook's answer, or typed at an idle prompt.
+function cut(o: Out, now: number, at: 'turn-end' | 'tool-boundary' | 'typed'): Answer {
+  const c = o.s.cycle;
+  o.cycle({ phase: 'writing', pendingCut: false, writingSince: now, stopBlocks: at === 'turn-end' ? c.stopBlocks + 1 : c.stopBlocks });
+  if (at === 'typed') o.do({ type: 'type-into-child', request: handoffRequestOf(o.s), line: TYPED_REQUEST_LINE });
+  o.emit('writing', { generation: o.generation, context: o.s.gen?.context ?? 0, at: o.s.cycle.line, cut: at });
+  o.set({ note: at === 'typed' ? 'claude was idle: the handoff request was typed into its prompt' : 'the session is writing its handoff document' });
+  return at === 'typed' ? 'pass' : 'block-handoff';
+}
+
+// Claude sits idle at its prompt with nothing typed and a cut is due: nobody will make a boundary, so type the request.
+export function cutIfIdle(o: Out, now: number): void {
+  const c = o.s.cycle;
+  if (canHandOff(o.s) && c.pendingCut && c.idle && !c.typed) cut(o, now, 'typed');
+}
+
+// A reading of the main thread's context. The writing turn is exempt: it is written above the line by
+// design, so no threshold logic runs.
+export function reading(o: Out, context: number, now: number): void {
+  const g = o.s.gen;
+  if (!g) return;
+  o.gen({ context, peak: Math.max(g.peak, context), readings: g.readings + 1 });
+  if (o.s.cycle.phase !== 'working' || !o.s.settings.handoff) return;
+  const p = o.s.policy;
+  if (g.successor && g.readings === 0 && context >= p.at) {
+    // Born above the line: handing off again would only breed another such session.
+    // flower-pty lifts Claude Code's own refusal line while it blocks compaction; else Claude Code refuses at its own.
+    const hard = o.s.settings.dialect.refusalLine(p.window, !o.s.settings.keepAutoCompact);
+    const lifted = context + Math.max(5_000, Math.floor((hard - context) / 2));
+    if (lifted >= hard) {
+      o.cycle({ phase: 'stopped' });
+      o.do({ type: 'end-child' });
+      stop(o, EXIT.brake, now, brakeMessage(o.generation));
+      return;
+    }
+    o.cycle({ line: lifted, bornHigh: true });
+    o.emit('born-high', { generation: o.generation, context, line: lifted });
+    o.set({ note: 'this session started above the line; its line was lifted' });
+  }
+  const crossed = crossing(o.s.cycle, context, p.warnAt);
+  if (crossed.near) {
+    o.cycle({ nearSent: true });
+    o.emit('near', { generation: o.generation, context, warnAt: p.warnAt });
+    o.set({ note: 'getting close to the handoff line' });
+  }
+  if (crossed.cut) o.cycle({ pendingCut: true });
+  cutIfIdle(o, now);
+}
+
+/** what one reading means for a working generation: the first past `warnAt` is the "getting close"
+ *  notice; any at or past the line marks the cut for the next boundary (replay asks the same) */
+export function crossing(c: Pick<HandoffCycle, 'nearSent' | 'line'>, context: number, warnAt: number): { near: boolean; cut: boolean } {
+  return { near: !c.nearSent && context >= warnAt, cut: context >= c.line };
+}
+
+// A main-thread tool call finished: the boundary a cut can use mid-turn.
+export function toolBoundary(o: Out, now: number): Answer {
+  if (canHandOff(o.s) && o.s.cycle.pendingCut) return cut(o, now, 'tool-boundary');
+  return atBoundary(o, false);
+}
+
+// A turn ended (a Stop hook, or the transcript when hooks are missing). `via: 'transcript'`: no hook can
+// carry an answer, so a cut is typed instead. The writing turn's text is its document.
+export function turnEnded(o: Out, text: string, now: number, via: 'hook' | 'transcript'): Answer {
+  o.gen({ turnEndAt: null });
+  if (o.s.cycle.phase === 'writing') {
+    writingTurnEnded(o, now, text);
+    return 'pass';
+  }
+  o.cycle({ crashes: 0, idle: true, typed: false });
+  if (canHandOff(o.s) && o.s.cycle.pendingCut) {
+    // No hook to answer, or Claude Code would override one more block: type the request at the idle prompt.
+    if (via === 'transcript' || capped(o.s)) {
+      o.cycle({ stopBlocks: 0 });
+      cutIfIdle(o, now);
+      return 'pass';
+    }
+    return cut(o, now, 'turn-end');
+  }
+  return atBoundary(o, via === 'hook');
+}
+
+// The writing turn ended: its text is the document (null: it ended on an error, with none).
+export function writingTurnEnded(o: Out, now: number, text: string | null): void {
+  o.cycle({ crashes: 0, idle: true, typed: false, stopBlocks: 0 });
+  const missing = text === null ? null : parseDocument(text).missing;
+  if (text !== null && missing !== null && missing.length === 0) {
+    retire(o, now, { text, degraded: false }, 'handoff');
+    return;
+  }
+  const reason = missing !== null ? `the handoff document is incomplete: missing ${missing.join(', ')}` : 'the writing turn ended without a document';
+  degrade(o, now, reason, text);
+}
+
+// An automatic compaction is a crossing flower-pty missed: block it and hand off at the next boundary.
+export function preCompact(o: Out, trigger: 'auto' | 'manual' | 'other'): Answer {
+  const { phase } = o.s.cycle;
+  if (trigger === 'auto' && !o.s.settings.keepAutoCompact && o.s.settings.handoff && (phase === 'working' || phase === 'writing')) {
+    if (phase === 'working') o.cycle({ pendingCut: true });
+    return 'block-compact';
+  }
+  return 'pass';
+}
+
+// The session can no longer run a turn: degrade at once (never a failed attempt).
+export function overflowed(o: Out, now: number, text: string): void {
+  const { phase } = o.s.cycle;
+  if ((phase === 'working' || phase === 'writing') && o.s.settings.handoff) degrade(o, now, `overflow: ${text.slice(0, 200)}`);
+}
+
+// A person (or the transcript check) asks for a handoff now: at the next boundary, or typed at once if claude is idle.
+export function forceHandoff(o: Out, now: number): void {
+  if (!canHandOff(o.s)) return;
+  o.cycle({ pendingCut: true });
+  cutIfIdle(o, now);
+}
+
+// A prompt went in (typed, pasted or positional): the session is busy again.
+export function prompted(o: Out): void {
+  o.cycle({ idle: false, typed: false, stopBlocks: 0 });
+}
+
+// A person typed into claude's prompt: never type over their draft.
+export function typedAtPrompt(o: Out): void {
+  const c = o.s.cycle;
+  if (c.idle && !c.typed) o.cycle({ typed: true });
+}

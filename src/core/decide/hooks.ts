@@ -1,0 +1,180 @@
+// Hooks: claude's exact message boundaries and the trusted channel for the handoff request. Each call
+// is answered (its stdout, a `reply`); the status line reports claude's real window and its limits;
+// no hook at all means hooks are missing, and the transcript's turn ends stand in for them.
+
+import { resolvePolicy } from '../policy.js';
+import { afterClear } from '../session-scope.js';
+import { statusLine } from '../status-text.js';
+import { runView } from '../run-view.js';
+import type { HookEvent } from '../hook-event.js';
+import type { RunEvent } from '../run-state.js';
+import { handoffRequestOf, overflowed, preCompact, prompted, toolBoundary, turnEnded, writingTurnEnded, type Answer } from './handoff.js';
+import { park, resumeIfParked } from './parking.js';
+import { clearWaiting, notified, permissionAsked } from './permission-waits.js';
+import { followSession, humanPrompt, sameText, turnUnderWay } from './transcript.js';
+import type { Out } from './out.js';
+
+// The hook's stdout for the cycle's answer.
+function answerText(o: Out, answer: Answer): string {
+  switch (answer) {
+    case 'block-handoff':
+      return JSON.stringify({ decision: 'block', reason: handoffRequestOf(o.s) });
+    case 'block-note': {
+      const reason = o.s.pendingEditNote;
+      if (!reason) return '';
+      o.set({ pendingEditNote: null });
+      o.emit('edit-sent', { generation: o.generation });
+      return JSON.stringify({ decision: 'block', reason });
+    }
+    case 'block-compact':
+      o.emit('compaction-blocked', { generation: o.generation, context: o.s.gen?.context ?? 0 });
+      o.set({ note: 'an automatic compaction was blocked: the session hands off instead' });
+      return JSON.stringify({ decision: 'block', reason: 'flower-pty hands this session off with a handoff document instead of compacting it.' });
+    case 'pass':
+      return '';
+  }
+}
+
+// A turn ended (a Stop hook, or the transcript when hooks are missing): the hook's answer, if one can carry it.
+export function turnEnd(o: Out, text: string, now: number, via: 'hook' | 'transcript'): string {
+  return answerText(o, turnEnded(o, text, now, via));
+}
+
+export function answerStop(o: Out, id: number, text: string, now: number): void {
+  o.do({ type: 'reply', id, output: turnEnd(o, text, now, 'hook') });
+}
+
+// Hooks that mean a turn is under way: its transcript must exist by now.
+const TURN_HOOKS: ReadonlySet<HookEvent['kind']> = new Set(['prompt-submit', 'pre-tool', 'post-tool', 'stop']);
+
+export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void {
+  const { id, hook, now } = e;
+  const reply = (output: string) => o.do({ type: 'reply', id, output });
+  const g = o.s.gen;
+  if (hook.kind === 'statusline') return reply(statusLineCalled(o, hook, now));
+  if (!g || g.ended) return reply('');
+  if (o.s.hooksMissing) {
+    o.set({ hooksMissing: false, note: 'hooks are arriving again' });
+    o.emit('hooks-back', { generation: g.n });
+  }
+  o.gen({ hooks: g.hooks + 1, turnEndAt: null });
+  if (hook.kind === 'session-start') {
+    if (hook.sessionId && hook.sessionId !== g.sessionId) {
+      // /clear: a new id and a new file in the same process; follow it.
+      o.emit('session-changed', { generation: g.n, from: g.sessionId, to: hook.sessionId, source: hook.source });
+      o.gen({ scope: afterClear(g.scope) });
+      o.gen({ sessionId: hook.sessionId, lastText: null });
+      if (hook.transcriptPath) {
+        o.gen({ transcriptPath: hook.transcriptPath });
+        o.do({ type: 'follow-transcript', path: hook.transcriptPath });
+      }
+    }
+    followSession(o, hook.where, false, now);
+    if (hook.sessionId) o.gen({ sessionSeen: true });
+    return reply('');
+  }
+  if (hook.sessionId !== null && hook.sessionId !== o.s.gen!.sessionId) return reply(''); // a stale hook from a retired session
+  followSession(o, hook.where, false, now);
+  if (TURN_HOOKS.has(hook.kind)) turnUnderWay(o, now);
+  switch (hook.kind) {
+    case 'prompt-submit': {
+      if (hook.prompt !== null) humanPrompt(o, hook.prompt);
+      resumeIfParked(o, now);
+      clearWaiting(o, ['permission', 'question', 'idle']);
+      prompted(o);
+      // The successor's first prompt (the positional one that names it): the document goes in as its context.
+      const seed = o.s.seedContext;
+      if (seed === null) return reply('');
+      o.set({ seedContext: null });
+      o.emit('seed-delivered', { generation: g.n, via: 'hook', chars: seed.length });
+      return reply(JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: seed } }));
+    }
+    case 'pre-tool':
+      return reply('');
+    case 'post-tool':
+      // An answered question ends its tool call as an approval does.
+      clearWaiting(o, ['permission', 'question', 'idle']);
+      resumeIfParked(o, now);
+      // A subagent's tool call is not the main thread's boundary: blocking it would hand the request to the subagent.
+      if (hook.subagent) return reply('');
+      return reply(answerText(o, toolBoundary(o, now)));
+    case 'permission-request':
+      permissionAsked(o, hook);
+      return reply('');
+    case 'notification':
+      notified(o, hook, now);
+      return reply('');
+    case 'pre-compact':
+      return reply(answerText(o, preCompact(o, hook.trigger)));
+    case 'stop': {
+      clearWaiting(o, ['permission', 'question']);
+      resumeIfParked(o, now);
+      const last = o.s.gen!.lastText;
+      // The Stop hook can run before the turn's last response reaches the transcript: wait for it
+      // (bounded), so a crossing made by that response is decided at this boundary, not after it.
+      if (hook.lastMessage.trim() !== '' && (last === null || !sameText(last, hook.lastMessage)) && o.s.cycle.phase === 'working') {
+        o.set({ stopWait: { id, text: hook.lastMessage, since: now, until: now + o.s.settings.stopWaitMs } });
+        return;
+      }
+      answerStop(o, id, hook.lastMessage, now);
+      return;
+    }
+    case 'stop-failure':
+      stopFailed(o, hook, now);
+      return reply('');
+    default:
+      return reply('');
+  }
+}
+
+// A turn that ended on an API error: the prompt does not fit (degrade now), a usage limit (park), or
+// the writing turn is over without its document.
+function stopFailed(o: Out, hook: Extract<HookEvent, { kind: 'stop-failure' }>, now: number): void {
+  const details = `${hook.details} ${hook.lastMessage}`;
+  o.emit('api-error', { generation: o.generation, error: hook.error, details: details.slice(0, 300) });
+  if (hook.overflow) return overflowed(o, now, details.trim());
+  // The transcript row, if it comes, says until when exactly.
+  if (hook.usageLimit) return park(o, now, null, hook.usageLimit.autoContinues);
+  if (o.s.cycle.phase === 'writing') writingTurnEnded(o, now, null);
+}
+
+// Claude Code reports its real window (and its usage limits) to the status line; an explicit --window still wins.
+function statusLineCalled(o: Out, hook: Extract<HookEvent, { kind: 'statusline' }>, now: number): string {
+  if (o.s.gen && (hook.sessionId === null || hook.sessionId === o.s.gen.sessionId)) followSession(o, hook.where, true, now);
+  const s = o.s;
+  if (hook.windowSize !== null && s.settings.policy.window === undefined && hook.windowSize !== s.policy.window) {
+    try {
+      const policy = resolvePolicy({ ...s.settings.policy, reportedWindow: hook.windowSize });
+      // The thresholds move with the window; a line lifted for a session born above it stays.
+      o.set({ policy });
+      if (!o.s.cycle.bornHigh) o.cycle({ line: policy.at });
+      o.manifest({ ...o.s.manifest, window: policy.window, at: policy.at });
+      o.emit('window', { window: policy.window, source: 'claude', at: policy.at, warnAt: policy.warnAt });
+    } catch (error) {
+      o.do({ type: 'log', line: `ignoring the reported window ${hook.windowSize}: ${String(error)}` });
+    }
+  }
+  if (hook.rateLimitResetsAt !== null && o.s.waiting?.kind === 'parked' && o.s.waiting.until === null) {
+    o.set({ waiting: { ...o.s.waiting, until: hook.rateLimitResetsAt * 1000 } });
+  }
+  return statusLine(runView(o.s, now));
+}
+
+// No hook came: hooks disabled by a policy, ignored by this release, or a broken hook command. Say so
+// once, and from now on take the transcript's turn ends as the boundaries (the request gets typed).
+export function checkHooks(o: Out, now: number): void {
+  const g = o.s.gen;
+  if (!g || g.ended || g.hooks > 0 || o.s.hooksMissing || !o.s.settings.handoff) return;
+  const silentStart = now - g.spawnedAt >= o.s.settings.hooklessAfterMs;
+  const silentTurn = g.turnEndAt !== null && now - g.turnEndAt >= o.s.settings.turnHooklessAfterMs;
+  if (!silentStart && !silentTurn) return;
+  const already = o.s.manifest.errors.some((e) => e.reason.startsWith('no hook arrived'));
+  o.set({ hooksMissing: true, note: "no hook from claude: handoffs are typed into claude's prompt when it is idle" });
+  if (!already) {
+    o.emit('hooks-missing', { generation: g.n, after: silentTurn ? 'a turn ended with no Stop hook' : `${Math.round((now - g.spawnedAt) / 1000)}s without any hook` });
+    o.do({ type: 'log', line: 'no hook arrived from claude (disabled by a policy, or a broken hook command): falling back to typed requests at idle prompts' });
+    o.alert('flower-pty: hooks missing', 'handoffs will be typed into the idle prompt');
+  }
+  // A turn already ended: it is the boundary the hooks did not bring.
+  if (silentTurn) turnEnd(o, g.lastText ?? '', now, 'transcript');
+}

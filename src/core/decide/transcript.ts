@@ -1,0 +1,144 @@
+// The transcript: the meter's signals (a reading, a response's text, a prompt, an overflow, a usage
+// limit, a turn's end), where the session's transcript is (moved by claude, or not to be found), and
+// the session's own state. Claude Code moves a session (EnterWorktree, `claude -w`) and says so in
+// every hook payload: the meter follows.
+
+import { recordOriginalPrompt, recordPlace, recordUsage } from '../manifest.js';
+import { applyScopeChanges } from '../session-scope.js';
+import { placeAfter, placeChanges } from '../session-place.js';
+import type { SessionWhere } from '../hook-event.js';
+import type { RunEvent } from '../run-state.js';
+import { usage } from './freezing.js';
+import { forceHandoff, overflowed, prompted, reading } from './handoff.js';
+import { answerStop, turnEnd } from './hooks.js';
+import { park } from './parking.js';
+import { clearWaiting } from './permission-waits.js';
+import { iso, type Out } from './out.js';
+
+export function transcriptSignal(o: Out, e: Extract<RunEvent, { type: 'transcript' }>): void {
+  const g = o.s.gen;
+  if (!g || g.ended) return;
+  const signal = e.signal;
+  switch (signal.kind) {
+    case 'reading':
+      o.gen({ costUsd: e.usage.costUsd, numTurns: e.usage.numTurns });
+      reading(o, signal.context, e.now);
+      o.manifest(recordUsage(o.s.manifest, usage(o.s.gen!, e.now)));
+      return;
+    case 'assistant-text':
+      o.gen({ lastText: signal.text });
+      if (o.s.stopWait && sameText(signal.text, o.s.stopWait.text)) {
+        // The turn's last response has landed: the Stop hook can be answered with it counted.
+        const wait = o.s.stopWait;
+        o.set({ stopWait: null });
+        o.emit('stop-waited', { generation: g.n, ms: e.now - wait.since, landed: true });
+        answerStop(o, wait.id, wait.text, e.now);
+      }
+      return;
+    case 'overflow':
+      o.emit('overflow', { generation: g.n, text: signal.text.slice(0, 300) });
+      overflowed(o, e.now, signal.text);
+      return;
+    case 'user-prompt':
+      humanPrompt(o, signal.text);
+      prompted(o);
+      return;
+    case 'session':
+      if (signal.sessionId === g.sessionId) o.gen({ sessionSeen: true });
+      return;
+    case 'compaction':
+      o.emit('compaction', { generation: g.n, preTokens: signal.preTokens, meter: signal.meterBefore });
+      return;
+    case 'usage-limit':
+      // The transcript's row is the exact word: until when, and whether the session goes on by itself.
+      park(o, e.now, signal.resetsAtMs, signal.autoContinues);
+      return;
+    case 'interrupt':
+      // A refused permission (or a question dismissed) fires no hook: its only trace is this interrupt row.
+      clearWaiting(o, ['permission', 'question']);
+      return;
+    case 'turn-end':
+      if (o.s.hooksMissing) {
+        turnEnd(o, o.s.gen?.lastText ?? '', e.now, 'transcript');
+      } else if (g.hooks === 0 || o.s.cycle.phase === 'writing') {
+        o.gen({ turnEndAt: e.now });
+      }
+      return;
+    default:
+      return;
+  }
+}
+
+export function transcriptReset(o: Out, e: Extract<RunEvent, { type: 'transcript-reset' }>): void {
+  if (o.s.gen) o.emit('transcript-reset', { generation: o.s.gen.n, reason: e.reason });
+}
+
+export function scopeChanged(o: Out, e: Extract<RunEvent, { type: 'scope' }>): void {
+  if (o.s.gen && !o.s.gen.ended) o.gen({ scope: applyScopeChanges(o.s.gen.scope, e.changes) });
+}
+
+// A person's prompt (never the CLI's own, never ours): the lineage's first one is kept for its documents.
+export function humanPrompt(o: Out, text: string): void {
+  if (o.s.settings.dialect.isOwnPrompt(text) || text.startsWith('flower-pty: ')) return;
+  if (o.s.firstPrompt === null) o.set({ firstPrompt: text });
+  // On disk before anything after it (the handoff's start): a run killed then still has the prompt
+  // its successor or a degraded document needs (a CI run killed right after 'writing' lost it).
+  if (o.s.gen?.n === 1 && o.s.manifest.original_prompt === null) o.manifest(recordOriginalPrompt(o.s.manifest, text), true);
+}
+
+// The Stop payload's text and the transcript's row of it: the same reply, modulo surrounding whitespace.
+export function sameText(a: string, b: string): boolean {
+  const x = a.trim();
+  const y = b.trim();
+  return x === y || (x.length > 0 && y.length > 0 && (x.endsWith(y) || y.endsWith(x)));
+}
+
+// Re-point the meter at the transcript the payload names (the whole file moved: the readings carry over),
+// and keep where the session is for its successor. A status line only fills in the place of the transcript
+// being followed: one built before a move can arrive after it, and must not move the meter back.
+export function followSession(o: Out, where: SessionWhere | undefined, fromStatusLine: boolean, now: number): void {
+  const g = o.s.gen;
+  if (!g || g.ended || !where) return;
+  const path = where.transcriptPath;
+  if (fromStatusLine && path !== null && path !== g.transcriptPath) return;
+  const moved = !fromStatusLine && path !== null && path !== '' && path !== g.transcriptPath;
+  if (moved) {
+    o.emit('transcript-moved', { generation: g.n, from: g.transcriptPath, to: path, cwd: where.cwd });
+    o.gen({ transcriptPath: path, transcriptFound: null });
+    if (o.s.settings.handoff) o.do({ type: 'follow-transcript', path, carry: true });
+  }
+  const place = placeAfter(g.place, where, { fromStatusLine, moved });
+  if (place === g.place) return;
+  o.gen({ place });
+  o.emit('session-place', { generation: g.n, folder: place.folder, permissionMode: place.permissionMode, addedDirs: [...place.addedDirs], changed: placeChanges(g.place, place) });
+  o.manifest(recordPlace(o.s.manifest, { folder: place.folder, permission_mode: place.permissionMode, added_dirs: [...place.addedDirs] }, iso(now)));
+}
+
+// A hook that means a turn is under way: its transcript must exist by now (the prompt's row comes first).
+export function turnUnderWay(o: Out, now: number): void {
+  const g = o.s.gen;
+  if (!g || !o.s.settings.handoff || g.transcriptFound === true || g.transcriptMissingSince !== null) return;
+  o.gen({ transcriptMissingSince: now });
+}
+
+export function transcriptPresence(o: Out, e: Extract<RunEvent, { type: 'transcript-presence' }>): void {
+  const g = o.s.gen;
+  if (!g || g.ended) return;
+  o.gen({ transcriptFound: e.found, ...(e.found ? { transcriptMissingSince: null } : {}) });
+  if (e.found && g.transcriptLost) o.emit('transcript-found', { generation: g.n, path: g.transcriptPath });
+}
+
+// A live session whose transcript cannot be found is not metered: rather than let it run into the wall
+// (auto-compact is off), say so once and hand off at the next boundary, with the document its hooks carry.
+export function checkTranscript(o: Out, now: number): void {
+  const g = o.s.gen;
+  if (!g || g.ended || g.transcriptLost || g.transcriptMissingSince === null) return;
+  if (now - g.transcriptMissingSince < o.s.settings.transcriptLostAfterMs) return;
+  o.gen({ transcriptLost: true });
+  const after = Math.round((now - g.transcriptMissingSince) / 1000);
+  o.emit('transcript-lost', { generation: g.n, path: g.transcriptPath, after });
+  o.do({ type: 'log', line: `claude's transcript is not at ${g.transcriptPath} ${after}s into a turn: the context is not metered, so the session hands off at its next boundary` });
+  o.alert('flower-pty: transcript not found', 'the session hands off at its next boundary');
+  o.set({ note: "claude's transcript cannot be found, so its context is not metered: it hands off at the next boundary" });
+  forceHandoff(o, now);
+}

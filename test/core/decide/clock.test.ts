@@ -1,0 +1,32 @@
+// The clock (core/decide/clock.ts), driven directly: the writing deadline, the review's end (an edit
+// keeps it open, a hold stops it), a Stop hook's wait that runs out, hooks that never came.
+import t from 'tap';
+import { tick } from '../../../src/core/decide/clock.js';
+import type { RunState } from '../../../src/core/run-state.js';
+import { childExit, COMPLETE_DOC, command, edited, given, names, reading, stopHook, through, transcriptTurnEnd, working, table } from './run.js';
+
+const at = (s: RunState, ...nows: number[]) => through(s, (o, now: number) => tick(o, now), ...nows);
+// The writing turn began at 3 (60 s deadline).
+const writing = () => given([reading(152_000, 2), stopHook('', 3)], {}, working());
+// Frozen and written at 1 000, the old claude gone: the review runs to 11 000.
+function review(): RunState {
+  const frozen = given([reading(152_000), stopHook('', 1), stopHook(COMPLETE_DOC, 1_000)], {}, working());
+  const facts = given([{ type: 'facts-gathered', now: 1_000, generation: 1, git: null }], {}, frozen);
+  const written = given([{ type: 'document-written', now: 1_000, generation: 1, path: '/p/.flower/notes/doc.md', archived: null, error: null }], {}, facts);
+  return given([childExit(0, 1_000)], {}, written);
+}
+
+const rows: Array<{ name: string; given: () => RunState; at: number[]; effects: string[]; state?: (s: RunState) => unknown; expect?: unknown }> = [
+  { name: 'the writing deadline: not yet', given: () => given([], {}, writing()), at: [3 + 59_999], effects: [] },
+  { name: 'a model that ignores the request hits it', given: () => given([], {}, writing()), at: [3 + 60_000], effects: ['gather-facts', 'generation-end', 'end-child'], state: (s) => s.pendingFreeze?.reason, expect: 'no handoff document within 60s' },
+  { name: 'the review is open until its end', given: review, at: [10_999], effects: [] },
+  { name: 'then the successor is asked for', given: review, at: [11_000], effects: ['read-seed'], state: (s) => s.cycle.phase, expect: 'respawning' },
+  { name: 'an edit keeps it open until the file is quiet', given: () => given([edited('# changed', 10_500)], {}, review()), at: [11_001, 12_499], effects: [] },
+  { name: '… and it goes on once quiet', given: () => given([edited('# changed', 10_500)], {}, review()), at: [12_500], effects: ['read-seed'] },
+  { name: 'held: the review waits forever', given: () => given([command('hold', 5_000)], {}, review()), at: [99_000], effects: [] },
+  { name: "a Stop hook's last response that never lands: decided from the transcript as it is", given: () => given([reading(100_000, 1), stopHook('a reply not yet in the transcript', 1)], {}, working()), at: [1 + 3_000], effects: ['stop-waited', 'reply:pass'] },
+  { name: 'no hook at all 30 s after the spawn: hooks are missing, said once', given: working, at: [30_000], effects: ['hooks-missing'], state: (s) => s.hooksMissing, expect: true },
+  { name: 'a turn ended in the transcript and no Stop hook came: that turn end is the boundary', given: () => given([reading(152_000, 1), transcriptTurnEnd(1)], {}, working()), at: [1 + 5_000], effects: ['hooks-missing', 'type-into-child', 'writing'] },
+];
+
+table(rows, (s, row) => at(s, ...row.at));

@@ -1,0 +1,29 @@
+// A person's commands and keystrokes (core/decide/commands.ts), driven directly.
+import t from 'tap';
+import { commanded, typed } from '../../../src/core/decide/commands.js';
+import type { RunEvent, RunState } from '../../../src/core/run-state.js';
+import { command, given, names, reading, stopHook, through, working, table } from './run.js';
+
+type Command = Extract<RunEvent, { type: 'command' }>;
+const review = () => through(working(), (o) => o.cycle({ phase: 'review', reviewUntil: 5_000 }), null).state;
+
+const rows: Array<{ name: string; given: () => RunState; events: Command[]; effects: string[]; state?: (s: RunState) => unknown; expect?: unknown }> = [
+  { name: 'force-handoff arms a cut for the next boundary', given: working, events: [command('force-handoff') as Command], effects: [], state: (s) => [s.cycle.pendingCut, /handoff armed/.test(s.note)], expect: [true, true] },
+  { name: 'force-handoff with claude idle types the request at once', given: () => given([stopHook('', 1)], {}, working()), events: [command('force-handoff', 2) as Command], effects: ['type-into-child', 'writing'] },
+  { name: 'force-handoff before the session is seen does nothing but say it is armed', given: () => through(working(), (o) => o.gen({ sessionSeen: false }), null).state, events: [command('force-handoff') as Command], effects: [], state: (s) => s.cycle.pendingCut, expect: false },
+  { name: 'quit ends claude and the run', given: working, events: [command('quit') as Command], effects: ['end-child', 'ended', 'finish'], state: (s) => [s.cycle.phase, s.manifest.generations[0]?.end], expect: ['stopped', 'quit'] },
+  { name: 'quit while the document is written is a stop, not a quit', given: () => given([reading(152_000), stopHook('', 1)], {}, working()), events: [command('quit', 2) as Command], effects: ['end-child', 'ended', 'finish'], state: (s) => s.manifest.generations[0]?.end, expect: 'stopped' },
+  { name: 'hold stops the review clock', given: review, events: [command('hold') as Command], effects: [], state: (s) => s.cycle.held, expect: true },
+  { name: 'release before the review is over only releases', given: review, events: [command('hold') as Command, command('release', 4_999) as Command], effects: [], state: (s) => [s.cycle.held, s.cycle.phase], expect: [false, 'review'] },
+  { name: 'release after it starts the successor', given: review, events: [command('hold') as Command, command('release', 99_001) as Command], effects: ['read-seed'], state: (s) => s.cycle.phase, expect: 'respawning' },
+];
+
+table(rows, (s, row) => through(s, commanded, ...row.events));
+
+t.test('keystrokes: a person typing at an idle prompt, or at a parked session', async (t) => {
+  const idle = given([stopHook('', 1)], {}, working());
+  t.equal(through(idle, typed, null).state.cycle.typed, true, 'their draft is never typed over');
+  t.equal(through(working(), typed, null).state.cycle.typed, false, 'typing into a busy session is no draft at the prompt');
+  const parked = through(working(), (o) => o.set({ waiting: { kind: 'parked', since: 1, until: null, autoContinue: false, continued: false } }), null).state;
+  t.match(through(parked, typed, null).state.waiting, { kind: 'parked', continued: true }, 'a person there decides when to continue');
+});

@@ -1,0 +1,47 @@
+// Hooks (core/decide/hooks.ts), driven directly: each call's answer, an API error at a turn's end, the
+// status line's window, a stale or a subagent's call, /clear, the successor's seed, a Stop hook that
+// waits for its turn's last response.
+import t from 'tap';
+import { hookCalled } from '../../../src/core/decide/hooks.js';
+import { decide } from '../../../src/core/decide.js';
+import type { HookEvent } from '../../../src/core/hook-event.js';
+import type { RunEvent, RunState } from '../../../src/core/run-state.js';
+import { COMPLETE_DOC, command, given, hook, names, postTool, preCompactHook, promptHook, reading, SID, stopHook, through, working, table } from './run.js';
+
+type Hook = Extract<RunEvent, { type: 'hook' }>;
+const calls = (s: RunState, ...events: RunEvent[]) => through(s, hookCalled, ...(events as Hook[]));
+const failure = (over: Partial<Extract<HookEvent, { kind: 'stop-failure' }>>): Hook =>
+  hook({ kind: 'stop-failure', sessionId: SID, error: 'x', details: '', lastMessage: '', overflow: false, usageLimit: null, ...over }) as Hook;
+const statusline = (windowSize: number | null, sessionId: string | null = SID): Hook => hook({ kind: 'statusline', sessionId, windowSize, rateLimitResetsAt: null }) as Hook;
+const writing = () => given([reading(152_000), stopHook()], {}, working());
+
+const rows: Array<{ name: string; given: () => RunState; events: RunEvent[]; effects: string[]; state?: (s: RunState) => unknown; expect?: unknown }> = [
+  { name: 'a turn that ended on an overflow degrades at once', given: working, events: [failure({ error: 'invalid_request', details: 'prompt is too long', overflow: true })], effects: ['api-error', 'gather-facts', 'generation-end', 'end-child', 'reply:pass'], state: (s) => /^overflow: prompt is too long/.test(s.pendingFreeze?.reason ?? ''), expect: true },
+  { name: 'a usage limit parks the session', given: working, events: [failure({ error: 'rate_limit', usageLimit: { autoContinues: false } })], effects: ['api-error', 'parked', 'reply:pass'], state: (s) => s.waiting, expect: { kind: 'parked', since: 1, until: null, autoContinue: false, continued: false } },
+  { name: 'any other error ends the writing turn without a document', given: writing, events: [failure({ error: 'server_error' })], effects: ['api-error', 'gather-facts', 'generation-end', 'end-child', 'reply:pass'], state: (s) => s.pendingFreeze?.reason, expect: 'the writing turn ended without a document' },
+  { name: '… and is only said outside it', given: working, events: [failure({ error: 'server_error' })], effects: ['api-error', 'reply:pass'] },
+  { name: "the status line's window moves the thresholds", given: () => working({ policy: {} }), events: [statusline(200_000)], effects: ['window', 'reply:text'], state: (s) => [s.policy.window, s.policy.at, s.cycle.line, s.manifest.window], expect: [200_000, 150_000, 150_000, 200_000] },
+  { name: 'an explicit --window wins over it', given: working, events: [statusline(1_000_000)], effects: ['reply:text'], state: (s) => s.policy.window, expect: 200_000 },
+  { name: 'a line lifted for a session born high stays', given: () => given([reading(960_000)], {}, working({ policy: {} }, 2, true)), events: [statusline(200_000)], effects: ['window', 'reply:text'], state: (s) => [s.cycle.bornHigh, s.cycle.line], expect: [true, 960_000 + 20_000] },
+  { name: 'a stale hook from a retired session passes and decides nothing', given: () => given([reading(152_000)], {}, working()), events: [stopHook('', 1, 'old-session')], effects: ['reply:pass'], state: (s) => s.cycle.phase, expect: 'working' },
+  { name: "a subagent's tool call is not the main thread's boundary", given: () => given([reading(152_000)], {}, working()), events: [postTool(1, true)], effects: ['reply:pass'], state: (s) => s.cycle.phase, expect: 'working' },
+  { name: "the main thread's is", given: () => given([reading(152_000)], {}, working()), events: [postTool(1)], effects: ['writing', 'reply:block-handoff'] },
+  { name: 'an automatic compaction is refused in the answer', given: working, events: [preCompactHook('auto')], effects: ['compaction-blocked', 'reply:block-compact'] },
+  { name: '/clear: a new session id and file in the same process, followed', given: working, events: [hook({ kind: 'session-start', sessionId: 's2', transcriptPath: '/t/s2.jsonl', source: 'clear' })], effects: ['session-changed', 'follow-transcript', 'reply:pass'], state: (s) => [s.gen?.sessionId, s.gen?.transcriptPath, s.gen?.sessionSeen], expect: ['s2', '/t/s2.jsonl', true] },
+  { name: "the successor's first prompt carries its document", given: () => through(working({}, 2, true), (o) => o.set({ seedContext: COMPLETE_DOC }), null).state, events: [promptHook('read it')], effects: ['seed-delivered', 'reply:seed'], state: (s) => s.seedContext, expect: null },
+  { name: "a Stop hook whose text is not in the transcript yet waits for it (no answer yet)", given: working, events: [stopHook('the last reply')], effects: [], state: (s) => s.stopWait?.text, expect: 'the last reply' },
+];
+
+table(rows, (s, row) => calls(s, ...row.events));
+
+t.test("the status line's answer is the status text", async (t) => {
+  const { effects } = calls(working(), statusline(null));
+  t.match(effects.find((e) => e.type === 'reply'), { output: /^flower context 0\/200\.0K · about 150\.0K to the handoff/ });
+});
+
+t.test('a finished run lets every hook pass', async (t) => {
+  const quit = decide(working(), command('quit')).state;
+  const after = decide(quit, stopHook(COMPLETE_DOC, 2));
+  t.same(after.effects.map((e) => e.type), ['reply']);
+  t.match(after.effects[0], { type: 'reply', output: '' });
+});

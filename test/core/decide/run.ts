@@ -1,0 +1,106 @@
+// The run, built and moved by the real decision, for the reducers' tables: a state given as a list of
+// events, one event (or several) through one reducer, and the effects named so a row reads as a sentence.
+import t from 'tap';
+import { createRun, RUN_DEFAULTS, type RunEffect, type RunEvent, type RunSettings, type RunState } from '../../../src/core/run-state.js';
+import { decide } from '../../../src/core/decide.js';
+import { reduce, type Out } from '../../../src/core/decide/out.js';
+import { handoffRequestOf } from '../../../src/core/decide/handoff.js';
+import type { HookEvent } from '../../../src/core/hook-event.js';
+import type { MeterSignal } from '../../../src/core/context-meter.js';
+import { RUN_DIALECT } from '../../../src/claude-code/run-dialect.js';
+
+export const COMPLETE_DOC = '# Handoff\n\n## Doing\nbuilding the thing\n\n## Decided\nuse tap\n\n## Dead ends\nnone\n\n## Next\n1. finish it\n\n## Scene\nsrc/\n';
+export const SID = 's1';
+
+// A 200k window: the line at 150k, the notice at 130k.
+export function settings(over: Partial<RunSettings> = {}): RunSettings {
+  return {
+    handoff: true, keepAutoCompact: false, step: 'work', cwd: '/p', workbench: '/p/.flower', documentPath: '/p/.flower/notes/doc.md',
+    eventsPath: null, prompt: 'build the thing', policy: { window: 200_000 }, reviewMs: 10_000, writeTimeoutMs: 60_000, quietMs: 2_000,
+    ...RUN_DEFAULTS, dialect: RUN_DIALECT, ...over,
+  };
+}
+
+// ---- events in the run's one vocabulary
+let hookIds = 0;
+export const hook = (h: HookEvent, now = 1): RunEvent => ({ type: 'hook', now, id: ++hookIds, hook: h });
+export const stopHook = (text = '', now = 1, sessionId: string | null = SID): RunEvent => hook({ kind: 'stop', sessionId, lastMessage: text, stopHookActive: false }, now);
+export const postTool = (now = 1, subagent = false): RunEvent => hook({ kind: 'post-tool', sessionId: SID, subagent, tool: 'Bash' }, now);
+export const promptHook = (prompt = 'go on', now = 1): RunEvent => hook({ kind: 'prompt-submit', sessionId: SID, prompt }, now);
+export const preCompactHook = (trigger: 'auto' | 'manual', now = 1): RunEvent => hook({ kind: 'pre-compact', sessionId: SID, trigger }, now);
+export const signal = (s: MeterSignal, now = 1): RunEvent => ({ type: 'transcript', now, signal: s, usage: { context: s.kind === 'reading' ? s.context : 0, costUsd: null, numTurns: 1 } });
+export const reading = (context: number, now = 1): RunEvent => signal({ kind: 'reading', line: 1, context, messageId: null, model: null }, now);
+export const transcriptTurnEnd = (now = 1): RunEvent => signal({ kind: 'turn-end', line: 1, source: 'turn_duration' }, now);
+export const tick = (now: number): RunEvent => ({ type: 'tick', now });
+export const command = (c: 'force-handoff' | 'hold' | 'release' | 'quit', now = 1): RunEvent => ({ type: 'command', now, command: c });
+export const childExit = (code: number, now = 20_000, signal?: number): RunEvent => ({ type: 'child-exit', now, code, ...(signal !== undefined ? { signal } : {}), lastLines: '' });
+export const spawnedEvent = (generation: number, successor: boolean, now = 0): RunEvent => ({ type: 'spawned', now, generation, successor, sessionId: SID, transcriptPath: `/t/${SID}.jsonl` });
+export const edited = (text: string | null, now = 1): RunEvent => ({ type: 'document-changed', now, text });
+
+/** a new run moved by `events` through the whole decision */
+export function given(events: RunEvent[], over: Partial<RunSettings> = {}, state?: RunState): RunState {
+  let s = state ?? createRun(settings(over), '2026-01-01T00:00:00.000Z', null);
+  for (const e of events) s = decide(s, e).state;
+  return s;
+}
+
+/** generation `n` started, its transcript there and its session seen: the cycle is working */
+export function working(over: Partial<RunSettings> = {}, n = 1, successor = false): RunState {
+  return given([spawnedEvent(n, successor), { type: 'transcript-presence', now: 0, found: true }, signal({ kind: 'session', line: 1, sessionId: SID, previous: null })], over);
+}
+
+/** through one reducer: the state after and every effect, in order */
+export function through<E>(state: RunState, reducer: (o: Out, e: E) => void, ...events: E[]): { state: RunState; effects: RunEffect[] } {
+  let s = state;
+  const effects: RunEffect[] = [];
+  for (const e of events) {
+    const d = reduce(s, e, reducer);
+    s = d.state;
+    effects.push(...d.effects);
+  }
+  return { state: s, effects };
+}
+
+// The effects that are decisions, by name: an event's name, a hook's answer, an effect's type. What
+// every decision also does (the manifest, the face's view, the timer, a log line, a page) is left out.
+const PLUMBING = new Set(['save-manifest', 'show-status', 'wake-at', 'log', 'alert', 'tell-person', 'show-message', 'show-document']);
+export function names(effects: RunEffect[], s?: RunState): string[] {
+  return effects.filter((e) => !PLUMBING.has(e.type)).map((e) => {
+    if (e.type === 'emit') return e.name;
+    // id 0: a cycle's answer recorded by a table that drives the cycle's functions without a hook
+    if (e.type === 'reply') return e.id === 0 ? `answer:${e.output}` : `reply:${answerOf(e.output, s)}`;
+    return e.type;
+  });
+}
+
+function answerOf(output: string, s?: RunState): string {
+  if (output === '') return 'pass';
+  if (!output.startsWith('{')) return 'text'; // the status line's
+  const parsed = JSON.parse(output) as { decision?: string; reason?: string; hookSpecificOutput?: unknown };
+  if (parsed.hookSpecificOutput) return 'seed';
+  if (parsed.reason?.includes('instead of compacting')) return 'block-compact';
+  if (s && parsed.reason === handoffRequestOf(s)) return 'block-handoff';
+  return parsed.reason?.startsWith('A person edited') ? 'block-note' : 'block-handoff';
+}
+
+/** a table row: a name, the run it starts from, what happens (the table's own key), and what must come out */
+export interface Row {
+  name: string;
+  given: () => RunState;
+  /** the decisions, by name (see `names`) */
+  effects: string[];
+  /** what of the run after is checked, and its value */
+  state?: (s: RunState) => unknown;
+  expect?: unknown;
+}
+
+/** one test per row: the run given, driven through the reducer, its decisions and the run after */
+export function table<R extends Row>(rows: R[], drive: (s: RunState, row: R) => { state: RunState; effects: RunEffect[] }): void {
+  for (const row of rows) {
+    t.test(row.name, async (t) => {
+      const { state, effects } = drive(row.given(), row);
+      t.same(names(effects, state), row.effects, 'the decisions');
+      if (row.state) t.same(row.state(state), row.expect, 'the run after');
+    });
+  }
+}

@@ -1,0 +1,57 @@
+// The transcript (core/decide/transcript.ts), driven directly: what each meter signal does to the run,
+// a Stop hook's wait answered when its response lands, the session followed when claude moves it, a
+// transcript that cannot be found.
+import t from 'tap';
+import { checkTranscript, followSession, transcriptPresence, transcriptSignal } from '../../../src/core/decide/transcript.js';
+import { tick } from '../../../src/core/decide/clock.js';
+import type { MeterSignal } from '../../../src/core/context-meter.js';
+import type { RunEvent, RunState } from '../../../src/core/run-state.js';
+import { given, names, promptHook, signal, stopHook, through, working, table } from './run.js';
+
+type Signal = Extract<RunEvent, { type: 'transcript' }>;
+const signals = (s: RunState, ...sigs: MeterSignal[]) => through(s, transcriptSignal, ...sigs.map((x) => signal(x, 2) as Signal));
+
+const rows: Array<{ name: string; given: () => RunState; signals: MeterSignal[]; effects: string[]; state?: (s: RunState) => unknown; expect?: unknown }> = [
+  { name: 'a reading is the generation\'s context, recorded in the manifest', given: working, signals: [{ kind: 'reading', line: 1, context: 90_000, messageId: 'm', model: null }], effects: [], state: (s) => [s.gen?.context, s.gen?.peak, s.gen?.readings, s.manifest.generations[0]?.peak_context], expect: [90_000, 90_000, 1, 90_000] },
+  { name: "a person's prompt is the lineage's first", given: working, signals: [{ kind: 'user-prompt', line: 1, text: 'build it' }], effects: [], state: (s) => [s.firstPrompt, s.manifest.original_prompt], expect: ['build it', 'build it'] },
+  { name: "the CLI's own continuation after a limit is no person's prompt", given: working, signals: [{ kind: 'user-prompt', line: 1, text: 'Your claude.ai usage limit has reset' }], effects: [], state: (s) => s.firstPrompt, expect: null },
+  { name: "nor is flower-pty's typed line", given: working, signals: [{ kind: 'user-prompt', line: 1, text: 'flower-pty: your context window is nearly full' }], effects: [], state: (s) => s.firstPrompt, expect: null },
+  { name: 'an overflow is said, and degrades', given: working, signals: [{ kind: 'overflow', line: 3, text: 'Prompt is too long' }], effects: ['overflow', 'gather-facts', 'generation-end', 'end-child'] },
+  { name: 'a compaction that slipped through is said', given: working, signals: [{ kind: 'compaction', line: 4, preTokens: 167_000, meterBefore: 160_000, estimateBefore: 166_000 }], effects: ['compaction'] },
+  { name: 'a usage-limit row parks, with the exact word', given: working, signals: [{ kind: 'usage-limit', line: 5, resetsAtMs: 60_000, autoContinues: true }], effects: ['parked'], state: (s) => s.waiting, expect: { kind: 'parked', since: 2, until: 60_000, autoContinue: true, continued: false } },
+  { name: 'a turn end before any hook is when the hook check starts counting', given: working, signals: [{ kind: 'turn-end', line: 6, source: 'turn_duration' }], effects: [], state: (s) => s.gen?.turnEndAt, expect: 2 },
+  { name: "another session's rows say nothing of this one", given: () => through(working(), (o) => o.gen({ sessionSeen: false }), null).state, signals: [{ kind: 'session', line: 1, sessionId: 'other', previous: null }], effects: [], state: (s) => s.gen?.sessionSeen, expect: false },
+  { name: 'a retired generation\'s rows are not read', given: () => through(working(), (o) => o.gen({ ended: true }), null).state, signals: [{ kind: 'reading', line: 1, context: 90_000, messageId: 'm', model: null }], effects: [], state: (s) => s.gen?.context, expect: 0 },
+];
+
+table(rows, (s, row) => signals(s, ...row.signals));
+
+t.test("a Stop hook waiting for its turn's last response is answered when it lands, with the crossing counted", async (t) => {
+  const waiting = given([stopHook('the last reply', 1)], {}, working());
+  t.ok(waiting.stopWait);
+  const landed = signals(waiting, { kind: 'reading', line: 7, context: 152_000, messageId: 'm', model: null }, { kind: 'assistant-text', line: 7, text: 'the last reply', messageId: 'm' });
+  t.same(names(landed.effects, landed.state), ['near', 'stop-waited', 'writing', 'reply:block-handoff']);
+  t.equal(landed.state.stopWait, null);
+});
+
+t.test('claude moves the session: the meter follows the transcript it names, and its place is kept', async (t) => {
+  const where = { transcriptPath: '/wt/t/s1.jsonl', cwd: '/p/.claude/worktrees/w', projectDir: null, permissionMode: 'plan', addedDirs: null };
+  const moved = through(working(), (o, now: number) => followSession(o, where, false, now), 3);
+  t.same(names(moved.effects), ['transcript-moved', 'follow-transcript', 'session-place']);
+  t.match(moved.effects.find((e) => e.type === 'follow-transcript'), { path: '/wt/t/s1.jsonl', carry: true });
+  t.match(moved.state.gen?.place, { folder: '/p/.claude/worktrees/w', permissionMode: 'plan' });
+  const stale = through(moved.state, (o, now: number) => followSession(o, { ...where, transcriptPath: '/t/s1.jsonl' }, true, now), 4);
+  t.same(names(stale.effects), [], 'a status line built before the move does not move the meter back');
+});
+
+t.test('a transcript not found into a turn: said once, and the session hands off', async (t) => {
+  const missing = given([{ type: 'transcript-presence', now: 1, found: false }, promptHook('go', 2)], {}, working());
+  t.equal(missing.gen?.transcriptMissingSince, 2);
+  t.same(names(through(missing, (o, now: number) => checkTranscript(o, now), 2 + 4_999).effects), [], 'not yet');
+  const lost = through(missing, (o, now: number) => checkTranscript(o, now), 2 + 5_000);
+  t.same(names(lost.effects), ['transcript-lost']);
+  t.same([lost.state.gen?.transcriptLost, lost.state.cycle.pendingCut], [true, true]);
+  t.same(names(through(lost.state, (o, now: number) => tick(o, now), 20_000).effects), [], 'said once');
+  const found = through(lost.state, transcriptPresence, { type: 'transcript-presence', now: 21_000, found: true });
+  t.same(names(found.effects), ['transcript-found']);
+});
