@@ -11,7 +11,6 @@ const id = decodeURIComponent(location.pathname.split('/').pop());
 const $ = (name) => document.getElementById(name);
 $('runid').textContent = id;
 document.title = `flower-pty · ${id}`;
-notificationButton($('tools'));
 
 // The run as the page's HTML carries it (a data block, never run): its screen is painted at once,
 // before the socket opens; the socket then brings only what changed since (`seq`), or a fresh screen.
@@ -20,8 +19,8 @@ const booted = boot ? JSON.parse(boot.textContent) : null;
 const firstScreen = booted?.messages.find((m) => m.t === 'screen');
 
 // The page's own steps, as performance marks (scripts/bench-web.mjs reads them): the module running,
-// the terminal open, the first screen parsed, then painted (the frame after it). The lineage is
-// fetched once the first screen is up: nothing but the screen stands before the first frame.
+// the terminal open, the first screen parsed, then painted (the frame after it). The lineage and the
+// notifications button come once the first screen is up: nothing but the screen stands before it.
 performance.mark('flower:module');
 let painted = false;
 function firstPaint() {
@@ -30,6 +29,7 @@ function firstPaint() {
   performance.mark('flower:screen-parsed');
   requestAnimationFrame(() => {
     performance.mark('flower:painted');
+    notificationButton($('tools'));
     loadLineage();
   });
 }
