@@ -2,8 +2,8 @@
 // model). It listens on `<socket dir>/<id>.sock`, holds the workbench lock, runs supervise() with
 // the server host as its face, and lets terminals attach and detach as clients. It ends when the
 // run ends: every client hears `bye`, the socket and the lock go, the exit code is the run's.
-// This file is the server's life and its message dispatch; its clients are client-registry.ts (the
-// rules for them: core/client-rules.ts), a client's first paint client-paint.ts.
+// This file is the server's life: start, listen, run, end. Its clients are client-registry.ts (the rules
+// for them: core/client-rules.ts), what they say client-dispatch.ts, a client's first paint client-paint.ts.
 
 import { createServer, type Server, type Socket } from 'node:net';
 import { rmSync } from 'node:fs';
@@ -11,14 +11,14 @@ import type { Writable } from 'node:stream';
 import { supervise, type SuperviseResult } from '../supervisor.js';
 import { openLog } from '../adapters/log-file.js';
 import { EXIT, FlowerError } from '../errors.js';
-import { boundedSize, helloVerdict, runEnding, type EndedBy } from '../core/client-rules.js';
-import { versionMismatchReason, WIRE_VERSION, type ClientMessage, type RunInfo, type ServerMessage } from './wire.js';
+import { runEnding, type EndedBy } from '../core/client-rules.js';
+import type { ServerMessage } from './wire.js';
 import { openFastRelay } from '../adapters/fast-relay.js';
 import { envSwitch } from '../adapters/config-file.js';
 import { createServerHost } from './server-host.js';
 import { createPartialFrameBudget, openClientLink, type ClientLink } from './client-link.js';
 import { createClientRegistry } from './client-registry.js';
-import { paintClient, type PaintContext } from './client-paint.js';
+import { createClientDispatch } from './client-dispatch.js';
 import { readRunSpec, type RunSpec } from './run-spec.js';
 import { serverLogPath, removeIfEmpty } from './start-server.js';
 import { openSocketDir, listenPrivate, socketPath as socketPathOf } from './socket-dir.js';
@@ -66,81 +66,13 @@ async function start(spec: RunSpec): Promise<Started> {
     if (clients.emulatorAnswers()) host.input(data);
   });
 
-  function info(): RunInfo {
-    const view = host.latest.view;
-    return {
-      id: spec.id,
-      pid: process.pid,
-      cwd: spec.options.cwd,
-      workbench: spec.options.workbench,
-      step: spec.options.step,
-      started: startedAt,
-      clients: clients.attached().length,
-      watchers: clients.watchers(),
-      generation: view?.generation ?? 1,
-      phase: view?.phase ?? 'starting',
-      context: view?.context ?? 0,
-      window: view?.window ?? 0,
-      status: view,
-    };
-  }
-
-  // A client's keys for claude (`delivered`: the relay wrote them already); the size follows the typist.
-  function typed(client: ClientLink, data: string, delivered = false): void {
-    clients.typed(client);
-    host.input(data, delivered);
-  }
-
-  const paint: PaintContext = {
-    host, registry: clients, relay, log: log.write, info, typed,
-    command: (client, command) => onMessage(client, { t: 'command', command }),
-    detach: (client) => onMessage(client, { t: 'detach' }),
-  };
-
-  function onHello(client: ClientLink, message: ClientMessage): void {
-    const verdict = helloVerdict(message, WIRE_VERSION, versionMismatchReason);
-    if (verdict.type === 'refuse') return client.close({ t: 'refused', reason: verdict.reason });
-    if (message.t !== 'hello') return;
-    client.setRole(message.role);
-    if (verdict.type === 'query') return client.send({ t: 'welcome', version: WIRE_VERSION, run: info() });
-    if (verdict.watcher) clients.watch(client);
-    else if (message.cols && message.rows) client.size = boundedSize(message.cols, message.rows);
-    // A first paint that cannot be framed (a screen too big for one frame) refuses that client only.
-    paintClient(paint, client, message).catch((error: unknown) => client.close({ t: 'refused', reason: `cannot paint this terminal: ${error instanceof Error ? error.message : String(error)}` }));
-  }
-
-  function onMessage(client: ClientLink, message: ClientMessage): void {
-    if (client.role === null) return onHello(client, message);
-    const face = client.face;
-    switch (message.t) {
-      case 'input':
-        if (client.role === 'attach') typed(client, message.data);
-        return;
-      case 'resize':
-        // A direct client's size is its terminal's: the face here works out claude's from it.
-        if (face) return face.terminalResized(message.cols, message.rows);
-        if (!clients.isWatcher(client)) clients.sized(client, message.cols, message.rows);
-        return;
-      case 'edited':
-        face?.edited(message);
-        return;
-      case 'command':
-        if (client.role === 'attach') host.command(message.command);
-        return;
-      case 'detach':
-        client.close({ t: 'bye', reason: 'detached' });
-        return;
-      case 'info':
-        client.send({ t: 'info', run: info() });
-        return;
-      case 'kill':
-        endedBy ??= 'kill';
-        abort.abort();
-        return;
-      case 'hello':
-        return;
-    }
-  }
+  const onMessage = createClientDispatch({
+    spec, host, clients, relay, log: log.write, startedAt,
+    kill() {
+      endedBy ??= 'kill';
+      abort.abort();
+    },
+  });
 
   const partialFrames = createPartialFrameBudget();
   const server: Server = createServer((socket: Socket) => {

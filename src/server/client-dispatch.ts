@@ -1,0 +1,104 @@
+// What the run server's clients say, answered: the hello (its verdict is core/client-rules.ts's), keys,
+// sizes, commands, the editor's result, detach, info and kill. The registry (client-registry.ts) keeps the
+// clients and whose size claude takes; a client's first paint is client-paint.ts's.
+
+import { boundedSize, helloVerdict } from '../core/client-rules.js';
+import { versionMismatchReason, WIRE_VERSION, type ClientMessage, type RunInfo } from './wire.js';
+import type { FastRelay } from '../adapters/fast-relay.js';
+import type { ClientLink } from './client-link.js';
+import type { ClientRegistry } from './client-registry.js';
+import type { ServerHost } from './server-host.js';
+import type { RunSpec } from './run-spec.js';
+import { paintClient, type PaintContext } from './client-paint.js';
+
+export interface DispatchContext {
+  spec: RunSpec;
+  host: ServerHost;
+  clients: ClientRegistry;
+  relay: FastRelay | null;
+  log: (line: string) => void;
+  /** when the server started (ISO), for the run's info */
+  startedAt: string;
+  /** `flower-pty kill`: end the run cleanly */
+  kill: () => void;
+}
+
+/** the handler for every message of every client */
+export function createClientDispatch(o: DispatchContext): (client: ClientLink, message: ClientMessage) => void {
+  const { host, clients } = o;
+  function info(): RunInfo {
+    const view = host.latest.view;
+    return {
+      id: o.spec.id,
+      pid: process.pid,
+      cwd: o.spec.options.cwd,
+      workbench: o.spec.options.workbench,
+      step: o.spec.options.step,
+      started: o.startedAt,
+      clients: clients.attached().length,
+      watchers: clients.watchers(),
+      generation: view?.generation ?? 1,
+      phase: view?.phase ?? 'starting',
+      context: view?.context ?? 0,
+      window: view?.window ?? 0,
+      status: view,
+    };
+  }
+
+  // A client's keys for claude (`delivered`: the relay wrote them already); the size follows the typist.
+  function typed(client: ClientLink, data: string, delivered = false): void {
+    clients.typed(client);
+    host.input(data, delivered);
+  }
+
+  const paint: PaintContext = {
+    host, registry: clients, relay: o.relay, log: o.log, info, typed,
+    command: (client, command) => onMessage(client, { t: 'command', command }),
+    detach: (client) => onMessage(client, { t: 'detach' }),
+  };
+
+  function onHello(client: ClientLink, message: ClientMessage): void {
+    const verdict = helloVerdict(message, WIRE_VERSION, versionMismatchReason);
+    if (verdict.type === 'refuse') return client.close({ t: 'refused', reason: verdict.reason });
+    if (message.t !== 'hello') return;
+    client.setRole(message.role);
+    if (verdict.type === 'query') return client.send({ t: 'welcome', version: WIRE_VERSION, run: info() });
+    if (verdict.watcher) clients.watch(client);
+    else if (message.cols && message.rows) client.size = boundedSize(message.cols, message.rows);
+    // A first paint that cannot be framed (a screen too big for one frame) refuses that client only.
+    paintClient(paint, client, message).catch((error: unknown) => client.close({ t: 'refused', reason: `cannot paint this terminal: ${error instanceof Error ? error.message : String(error)}` }));
+  }
+
+  function onMessage(client: ClientLink, message: ClientMessage): void {
+    if (client.role === null) return onHello(client, message);
+    const face = client.face;
+    switch (message.t) {
+      case 'input':
+        if (client.role === 'attach') typed(client, message.data);
+        return;
+      case 'resize':
+        // A direct client's size is its terminal's: the face here works out claude's from it.
+        if (face) return face.terminalResized(message.cols, message.rows);
+        if (!clients.isWatcher(client)) clients.sized(client, message.cols, message.rows);
+        return;
+      case 'edited':
+        face?.edited(message);
+        return;
+      case 'command':
+        if (client.role === 'attach') host.command(message.command);
+        return;
+      case 'detach':
+        client.close({ t: 'bye', reason: 'detached' });
+        return;
+      case 'info':
+        client.send({ t: 'info', run: info() });
+        return;
+      case 'kill':
+        o.kill();
+        return;
+      case 'hello':
+        return;
+    }
+  }
+  return onMessage;
+}
