@@ -10,6 +10,13 @@ import { isOverflowText } from './overflow.js';
 // AskUserQuestionInput; recorded in test/fixtures/claude-2.1.332/session-scope/question-hooks.jsonl).
 const QUESTION_TOOL = 'AskUserQuestion';
 
+// 2.1.332's notification types (walk-away fixtures), as what the run decides on.
+const NOTIFICATION_ABOUT: Readonly<Record<string, 'idle' | 'permission' | 'resumed'>> = {
+  idle_prompt: 'idle',
+  permission_prompt: 'permission',
+  quota_auto_resume_fired: 'resumed',
+};
+
 // `event` is the name the hook client was registered for, or 'statusline'.
 export function toHookEvent(event: string, payload: unknown): HookEvent {
   const h = readHook(event, payload);
@@ -51,7 +58,7 @@ function kindOf(h: Exclude<ReturnType<typeof readHook>, { event: 'statusline' }>
       return { kind: 'stop-failure', sessionId, error, details, lastMessage, overflow: isOverflowText(`${details} ${lastMessage}`), usageLimit };
     }
     case 'Notification':
-      return { kind: 'notification', sessionId, type: h.notificationType ?? '', message: h.message ?? '' };
+      return { kind: 'notification', sessionId, about: NOTIFICATION_ABOUT[h.notificationType ?? ''] ?? 'other', message: h.message ?? '' };
     case 'PreCompact':
       return { kind: 'pre-compact', sessionId, trigger: h.trigger === 'auto' || h.trigger === 'manual' ? h.trigger : 'other' };
     default:

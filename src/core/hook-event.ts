@@ -33,6 +33,7 @@ type HookKind =
   /** a turn ended on an API error: `overflow`, the prompt does not fit; `usageLimit`, a usage limit refused it
    *  (`autoContinues`: the session goes on by itself after the reset) */
   | { kind: 'stop-failure'; sessionId: string | null; error: string; details: string; lastMessage: string; overflow: boolean; usageLimit: { autoContinues: boolean } | null }
-  | { kind: 'notification'; sessionId: string | null; type: string; message: string }
+  /** what claude tells its person: it sits idle at its prompt, it waits for a permission, it went on after a usage limit */
+  | { kind: 'notification'; sessionId: string | null; about: 'idle' | 'permission' | 'resumed' | 'other'; message: string }
   | { kind: 'pre-compact'; sessionId: string | null; trigger: 'auto' | 'manual' | 'other' }
   | { kind: 'other'; sessionId: string | null; event: string };

@@ -19,6 +19,12 @@ t.test('a recorded rate limit and a recorded overflow', async (t) => {
   t.match(overflow, { kind: 'stop-failure', error: 'invalid_request', overflow: true, usageLimit: null });
 });
 
+t.test('the notifications the run decides on, by what they are about', async (t) => {
+  for (const [type, about] of [['idle_prompt', 'idle'], ['permission_prompt', 'permission'], ['quota_auto_resume_fired', 'resumed'], ['auth_success', 'other']] as const) {
+    t.match(toHookEvent('Notification', { session_id: 's', notification_type: type, message: 'm' }), { kind: 'notification', about }, type);
+  }
+});
+
 t.test("a subscription's limit continues by itself; any other error is neither", async (t) => {
   const hit = toHookEvent('StopFailure', { session_id: 's', error: 'rate_limit', last_assistant_message: "You've hit your limit · resets 3pm" });
   t.match(hit, { overflow: false, usageLimit: { autoContinues: true } });

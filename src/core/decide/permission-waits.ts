@@ -22,13 +22,13 @@ export function permissionAsked(o: Out, hook: Extract<HookEvent, { kind: 'permis
 }
 
 export function notified(o: Out, hook: Extract<HookEvent, { kind: 'notification' }>, now: number): void {
-  if (hook.type === 'idle_prompt' && o.s.waiting === null) {
+  if (hook.about === 'idle' && o.s.waiting === null) {
     o.set({ waiting: { kind: 'idle' } });
     o.emit('idle', { generation: o.generation, message: hook.message });
-  } else if (hook.type === 'permission_prompt' && o.s.waiting?.kind !== 'permission' && o.s.waiting?.kind !== 'question') {
+  } else if (hook.about === 'permission' && o.s.waiting?.kind !== 'permission' && o.s.waiting?.kind !== 'question') {
     o.set({ waiting: { kind: 'permission', what: 'a tool' } });
     o.emit('needs-permission', { generation: o.generation, what: hook.message });
-  } else if (hook.type === 'quota_auto_resume_fired') {
+  } else if (hook.about === 'resumed') {
     resumeIfParked(o, now);
   }
 }
