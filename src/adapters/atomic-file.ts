@@ -3,13 +3,13 @@
 
 import { open, rename, mkdir, unlink, readdir } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { processAlive } from './process-alive.js';
+import { randomHex } from './lazy-crypto.js';
 
 export async function writeFileAtomic(path: string, data: string): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomHex(4)}.tmp`);
   // 0o644 before the umask: never wider than the user would get from their own editor.
   const handle = await open(temp, 'w', 0o644);
   try {

@@ -3,12 +3,12 @@
 // workbench's real path (symlinks resolved) and the SHA-256 of its config.json as it was when trusted,
 // so a config changed afterwards (a `git pull`) is untrusted again until looked at, as direnv does.
 
-import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { EXIT, FlowerError } from '../errors.js';
 import { writeFileAtomic } from './atomic-file.js';
+import { sha256Hex } from './lazy-crypto.js';
 
 export interface TrustEntry {
   /** the config file's SHA-256 when trusted; null: there was none (only the folder, e.g. a linked .flower) */
@@ -37,7 +37,7 @@ export function trustKey(workbench: string): string {
 /** the SHA-256 of a config file's bytes, null when there is none */
 export function configHash(path: string): string | null {
   try {
-    return createHash('sha256').update(readFileSync(path)).digest('hex');
+    return sha256Hex(readFileSync(path));
   } catch {
     return null;
   }

@@ -12,7 +12,6 @@ import type { Host } from '../hosts/host.js';
 import { parsePrefix } from '../core/keymap.js';
 import { createFrameReader, encodeFrame, parseServerMessage, type ClientMessage, type RunInfo, type ServerMessage } from '../server/wire.js';
 import { feedFace, paintPrefix } from '../server/face-feed.js';
-import { runEditor } from '../tui/editor.js';
 import { attachHello, faceSize, terminalPath } from './attach-hello.js';
 import { drawFace, loadFaces, type Faces } from './client-face.js';
 import { attachOutcome, type AttachResult } from './attach-outcome.js';
@@ -166,7 +165,10 @@ function session(o: AttachOptions, socket: Socket, send: (message: ClientMessage
           return finish({ kind: 'ended', run, exitCode: message.exitCode ?? EXIT.ok, message: message.message ?? null, killed: message.reason === 'killed' });
         case 'edit':
           // The terminal's job control is this process's: the editor runs here, on it, then the server takes it back.
-          void runEditor(message.path, o.env).then((result) => send({ t: 'edited', ...result }));
+          // (Loaded here, not with the attach: an attach that never edits does not load child_process.)
+          void import('../tui/editor.js')
+            .then(({ runEditor }) => runEditor(message.path, o.env))
+            .then((result) => send({ t: 'edited', ...result }));
           return;
         case 'status':
           run = { ...run!, status: message.view, generation: message.view.generation, phase: message.view.phase };

@@ -68,6 +68,8 @@ t.test('the attach loads no yargs, no blessed, no emulator, no run command', asy
   for (const heavy of ['yargs', 'blessed', '@xterm/headless', 'chokidar', '@lydell/node-pty', join(src, 'cli.ts'), join(src, 'commands', 'run.ts'), join(src, 'supervisor.ts')]) {
     t.notOk(loaded.has(heavy), `not ${heavy}`);
   }
+  // builtins that cost an attach milliseconds to load, wanted only when it hashes, writes or edits
+  for (const builtin of ['node:crypto', 'node:child_process']) t.notOk(loaded.has(builtin), `not ${builtin}`);
 });
 
 t.test('the run server loads no yargs, no command line, no run command, no blessed until it draws a split view', async (t) => {
