@@ -19,6 +19,7 @@ import { claimWeb, openWebDir, runningWeb, updateClaim, type WebDir } from '../w
 import { issueToken, openSessions } from '../web/token-store.js';
 import { followRuns, type FollowedRun } from '../web/run-follower.js';
 import { reportModel } from './report.js';
+import type { ReportModel } from '../core/report-model.js';
 import { createWebServer } from '../web/http-server.js';
 
 const BIN = fileURLToPath(new URL('../../bin/flower-pty.js', import.meta.url));
@@ -97,11 +98,23 @@ async function serveWeb(o: WebOptions, paths: WebDir, listen: { host: string; po
   const socketDir = await openSocketDir(o.env);
   const follower = followRuns(socketDir);
   const rules = { listenHost: listen.host, port: listen.port, publicHosts: o.publicHost };
-  // A run's lineage as `flower-pty report` reads it, from the run's own workbench, each time it is asked for.
-  const report = (run: FollowedRun) => {
+  // A run's lineage as `flower-pty report` reads it, from the run's own workbench: every transcript is
+  // streamed, so what each run page asks for is read once per generation and phase (a handoff, a review
+  // changes it), shared by the pages; the live report page is read each time it is opened.
+  const lineages = new Map<string, { key: string; model: Promise<ReportModel> }>();
+  const report = (run: FollowedRun, ask: { fresh: boolean }): Promise<ReportModel> => {
     if (!run.workbench) throw new FlowerError('this run keeps no workbench (--no-workbench), so no lineage on disk');
-    return reportModel({ workbench: run.workbench, cwd: run.cwd, env: o.env });
+    const key = `${run.generation} ${run.phase}`;
+    const kept = lineages.get(run.id);
+    if (!ask.fresh && kept?.key === key) return kept.model;
+    const model = reportModel({ workbench: run.workbench, cwd: run.cwd, env: o.env });
+    lineages.set(run.id, { key, model });
+    model.catch(() => lineages.get(run.id)?.model === model && lineages.delete(run.id));
+    return model;
   };
+  follower.onChange((before, after) => {
+    if (before && !after) lineages.delete(before.id);
+  });
   const web = createWebServer({ rules, tls, behindProxy: o.behindProxy, allowInput: o.allowInput, sessions: openSessions(paths.tokens), follower, report, log: log.write });
   const server = web.server;
   try {

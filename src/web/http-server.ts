@@ -28,8 +28,9 @@ export interface WebServerOptions {
   allowInput: boolean;
   sessions: Sessions;
   follower: RunFollower;
-  /** the report's model of a run's lineage, read now (commands/report.ts): the run page's lineage and its live report */
-  report(run: FollowedRun): Promise<ReportModel>;
+  /** the report's model of a run's lineage (commands/report.ts): read now for the live report (`fresh`), or
+   * as last read in the run's current generation and phase for the lineage every run page asks for */
+  report(run: FollowedRun, o: { fresh: boolean }): Promise<ReportModel>;
   log: (line: string) => void;
 }
 
@@ -128,7 +129,7 @@ export function createWebServer(o: WebServerOptions): WebServer {
     if (!run) return refuse(res, 404, `no live run has id ${id}`);
     let model: ReportModel;
     try {
-      model = await o.report(run);
+      model = await o.report(run, { fresh: what === 'report' });
     } catch (error) {
       return refuse(res, 404, `no lineage to show: ${error instanceof Error ? error.message : String(error)}`);
     }
