@@ -194,5 +194,27 @@ export function parseRecord(line: string): TranscriptRecord | null {
   return toRecord(value);
 }
 
-// The rows as the core's transcript reader takes them: a value, never an import from core.
-export const TRANSCRIPT_ROWS: TranscriptRows = { mayMoveMeter, toRecord };
+const QUOTE = 0x22;
+const PATTERN = Array.from('"timestamp":"', (c) => c.charCodeAt(0));
+const MAX_STAMP = 40;
+
+// The record's own timestamp: the LAST top-level `"timestamp":"…"` (Claude Code writes it after the
+// message, and a string inside the message would have its quotes escaped). Searched from the end.
+export function timestampIn(bytes: Uint8Array): number | null {
+  for (let i = bytes.length - PATTERN.length; i >= 0; i--) {
+    if (bytes[i] !== QUOTE) continue;
+    let k = 1;
+    while (k < PATTERN.length && bytes[i + k] === PATTERN[k]) k++;
+    if (k < PATTERN.length) continue;
+    let s = '';
+    for (let j = i + PATTERN.length; j < bytes.length && j < i + PATTERN.length + MAX_STAMP && bytes[j] !== QUOTE; j++) {
+      s += String.fromCharCode(bytes[j] as number);
+    }
+    const t = Date.parse(s);
+    return Number.isFinite(t) ? t : null;
+  }
+  return null;
+}
+
+// The rows as the core's transcript reader (and the report's scanner) takes them: a value, never an import from core.
+export const TRANSCRIPT_ROWS: TranscriptRows = { mayMoveMeter, toRecord, timestampIn };

@@ -47,30 +47,9 @@ export interface TranscriptScanner {
 }
 
 const NEWLINE = 0x0a;
-const QUOTE = 0x22;
-const PATTERN = Array.from('"timestamp":"', (c) => c.charCodeAt(0));
-const MAX_STAMP = 40;
 const OVERFLOW_TEXT_CHARS = 300;
 /** compactions and overflows kept with their place; past this they are only counted (meter.compactions, meter.overflows) */
 export const MAX_MARKS = 100;
-
-// The record's own timestamp: the LAST top-level `"timestamp":"…"` (Claude Code writes it after the
-// message, and a string inside the message would have its quotes escaped). Searched from the end.
-export function timestampIn(bytes: Uint8Array): number | null {
-  for (let i = bytes.length - PATTERN.length; i >= 0; i--) {
-    if (bytes[i] !== QUOTE) continue;
-    let k = 1;
-    while (k < PATTERN.length && bytes[i + k] === PATTERN[k]) k++;
-    if (k < PATTERN.length) continue;
-    let s = '';
-    for (let j = i + PATTERN.length; j < bytes.length && j < i + PATTERN.length + MAX_STAMP && bytes[j] !== QUOTE; j++) {
-      s += String.fromCharCode(bytes[j] as number);
-    }
-    const t = Date.parse(s);
-    return Number.isFinite(t) ? t : null;
-  }
-  return null;
-}
 
 function isObjectLine(pieces: Uint8Array[]): boolean | null {
   for (const piece of pieces) {
@@ -100,14 +79,14 @@ export function createTranscriptScanner(opts: { at: number | null; rows: Transcr
 
   // A line cut across chunks is joined first: the pattern may straddle the cut.
   function lineTime(pieces: Uint8Array[]): number | null {
-    if (pieces.length <= 1) return pieces.length === 0 ? null : timestampIn(pieces[0] as Uint8Array);
+    if (pieces.length <= 1) return pieces.length === 0 ? null : opts.rows.timestampIn(pieces[0] as Uint8Array);
     const whole = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
     let offset = 0;
     for (const p of pieces) {
       whole.set(p, offset);
       offset += p.length;
     }
-    return timestampIn(whole);
+    return opts.rows.timestampIn(whole);
   }
 
   function addPoint(p: CurvePoint): void {

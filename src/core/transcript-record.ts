@@ -74,4 +74,6 @@ export interface TranscriptRows {
   mayMoveMeter(line: string): boolean;
   /** an already-parsed JSON value as a record; null for anything that is not a row */
   toRecord(value: unknown): TranscriptRecord | null;
+  /** when a raw line was written, in ms; null when it does not say */
+  timestampIn(bytes: Uint8Array): number | null;
 }

@@ -1,7 +1,8 @@
 // The report's transcript scan: the live meter's reader fed line by line, plus each line's time.
 import t from 'tap';
 import { TRANSCRIPT_ROWS } from '../../src/claude-code/transcript-rows.js';
-import { createTranscriptScanner, MAX_MARKS, timestampIn } from '../../src/core/report-transcript.js';
+const { timestampIn } = TRANSCRIPT_ROWS;
+import { createTranscriptScanner, MAX_MARKS } from '../../src/core/report-transcript.js';
 import { assistantLine, userLine } from '../helpers/report-lineage.js';
 
 const enc = new TextEncoder();
