@@ -81,7 +81,7 @@ export function notifyEventOf(e: RunEventOf): NotifyEvent | null {
     case 'degraded':
       return { name: e.event, reason: e.reason ?? '', document: e.path || null, generation: e.generation };
     case 'ended': {
-      const reason = e.message || (e.exitCode === 0 ? 'claude was quit' : `exit ${e.exitCode}`);
+      const reason = e.message || (e.exitCode === EXIT.ok ? 'claude was quit' : `exit ${e.exitCode}`);
       if (e.exitCode === EXIT.brake) return { name: 'brake', reason };
       if (e.exitCode === EXIT.crashLoop) return { name: 'crash-stop', reason };
       return { name: 'ended', reason };
