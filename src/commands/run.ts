@@ -10,7 +10,7 @@ import { requireSupportedRelease } from '../adapters/claude-probe.js';
 import { validateStep } from '../core/step-name.js';
 import { resolvePolicy } from '../core/policy.js';
 import { DEFAULT_WORKBENCH, EDIT_QUIET_MS, numberDefault, stringDefault } from '../core/options-table.js';
-import { formatTokens } from '../core/handoff-prompts.js';
+import { formatTokens } from '../core/token-format.js';
 import { foregroundOnlyArg, refusedClaudeArg } from '../child-launch.js';
 import { readManifest } from '../adapters/manifest-store.js';
 import { openNotesStore } from '../adapters/notes-store.js';

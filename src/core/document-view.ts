@@ -3,7 +3,7 @@
 
 import { DEGRADED_MARKER, EMPTY_ALIASES, SECTIONS, stripControl } from './handoff-doc.js';
 import { parseDocument, sectionStart } from './handoff-parse.js';
-import { formatTokens } from './handoff-prompts.js';
+import { formatTokens } from './token-format.js';
 
 export type LineStyle = 'flag' | 'section' | 'heading' | 'code' | 'empty' | 'degraded' | 'body' | 'hint';
 

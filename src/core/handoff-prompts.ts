@@ -1,19 +1,10 @@
 // The two prompts around a handoff: the request that makes the session write the document
-// (flower's HANDOFF_PROMPT) and the first prompt of the successor session, plus token formatting.
+// (flower's HANDOFF_PROMPT) and the first prompt of the successor session.
 
 import type {HandoffDoc} from './handoff-doc.js';
 import {EMPTY_MARKER, SECTIONS, stripControl} from './handoff-doc.js';
 import {renderSections} from './handoff-render.js';
-
-// 130000 -> "130.0K", 1000000 -> "1.0M"; shared with the status line so both read the same.
-export function formatTokens(n: number): string {
-  if (!Number.isFinite(n)) return '?';
-  if (n < 0) return `-${formatTokens(-n)}`;
-  if (n < 1_000) return String(Math.round(n));
-  // 999,950 would print as "1000.0K": switch unit where the rounding would.
-  if (n < 999_950) return `${(n / 1_000).toFixed(1)}K`;
-  return `${(n / 1_000_000).toFixed(1)}M`;
-}
+import {formatTokens} from './token-format.js';
 
 // The template keeps flower's {used} and {window} placeholders so it reads like the original.
 const HANDOFF_TEMPLATE = `STOP the current work. Your context is nearly full: {used} of {window} tokens used. This session is about to end, and a brand-new session with an empty context will take over the task. It will know ONLY what you write now.

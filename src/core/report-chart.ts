@@ -4,7 +4,7 @@
 
 import type { ReportModel } from './report-model.js';
 import { escapeHtml } from './html-escape.js';
-import { formatTokens } from './handoff-prompts.js';
+import { formatTokens } from './token-format.js';
 
 export const CHART = { width: 960, height: 340, left: 64, right: 20, top: 20, bottom: 44 } as const;
 

@@ -6,7 +6,7 @@ import type { DocumentReport, GenerationReport, ReportModel } from './report-mod
 import type { DiffLine } from './line-diff.js';
 import { renderChart, GENERATION_COLOURS } from './report-chart.js';
 import { escapeHtml } from './html-escape.js';
-import { formatTokens } from './handoff-prompts.js';
+import { formatTokens } from './token-format.js';
 
 const STYLE = `
 :root{color-scheme:light;--ink:#1f2937;--mute:#6b7280;--line:#e5e7eb;--bg:#fafaf9}

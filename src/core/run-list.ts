@@ -1,7 +1,7 @@
 // The live runs in words: which run `attach`/`kill` mean when no id (or an id) is given, and the
 // table `ls` prints. Pure: the caller lists the runs and resolves the paths.
 
-import { formatTokens } from './handoff-prompts.js';
+import { formatTokens } from './token-format.js';
 
 // The fields of a RunInfo (src/server/wire.ts) that choosing and listing read.
 export interface RunSummary {

@@ -1,7 +1,7 @@
 // A successor's first prompt too large for the session that must read it (a 20 MB document picked up
 // with --continue): the words that tell a person so before the successor starts. Pure.
 
-import { formatTokens } from './handoff-prompts.js';
+import { formatTokens } from './token-format.js';
 
 // About four characters a token for prose and code; only the order of magnitude matters here.
 const CHARS_PER_TOKEN = 4;

@@ -1,7 +1,7 @@
 // Status wording in the seed's spirit ("context 130.0K/200K · about 20K to the handoff"), used by
 // the terminal title, the split view's status bar and claude's own status line.
 
-import { formatTokens } from './handoff-prompts.js';
+import { formatTokens } from './token-format.js';
 
 export interface StatusInput {
   phase: string;

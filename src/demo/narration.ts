@@ -2,7 +2,7 @@
 // supervisor's status view in, one short sentence out (short: it shares the status bar's line).
 
 import type { StatusView } from '../hosts/host.js';
-import { formatTokens } from '../core/handoff-prompts.js';
+import { formatTokens } from '../core/token-format.js';
 
 export function narrate(view: StatusView, opts: { split: boolean }): string {
   const line = formatTokens(view.at);

@@ -65,7 +65,7 @@ t.test('the attach loads no yargs, no blessed, no emulator, no run command', asy
   const src = join(REPO, 'src');
   const loaded = loadedBy([join(src, 'attach-main.ts'), join(src, 'commands', 'attach.ts')]);
   t.ok(loaded.has(join(src, 'client', 'attach-client.ts')), 'the walk follows the imports');
-  for (const heavy of ['yargs', 'blessed', '@xterm/headless', 'chokidar', '@lydell/node-pty', join(src, 'cli.ts'), join(src, 'commands', 'run.ts'), join(src, 'supervisor.ts')]) {
+  for (const heavy of ['yargs', 'blessed', '@xterm/headless', 'chokidar', '@lydell/node-pty', join(src, 'cli.ts'), join(src, 'commands', 'run.ts'), join(src, 'supervisor.ts'), join(src, 'core', 'handoff-prompts.ts')]) {
     t.notOk(loaded.has(heavy), `not ${heavy}`);
   }
   // builtins that cost an attach milliseconds to load, wanted only when it hashes, writes or edits

@@ -3,7 +3,8 @@
 import t from 'tap';
 import {DEGRADED_MARKER, EMPTY_MARKER, SECTIONS, degradedDocument, emptyDoc, type HandoffDoc} from '../../src/core/handoff-doc.js';
 import {parseDocument} from '../../src/core/handoff-parse.js';
-import {formatTokens, handoffRequest, successorPrompt} from '../../src/core/handoff-prompts.js';
+import {handoffRequest, successorPrompt} from '../../src/core/handoff-prompts.js';
+import {formatTokens} from '../../src/core/token-format.js';
 
 const doc = (over: Partial<HandoffDoc>): HandoffDoc => ({...emptyDoc(), ...over});
 
