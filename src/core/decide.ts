@@ -5,6 +5,7 @@
 
 import { runView, nextWake } from './run-view.js';
 import type { RunEvent, RunState } from './run-state.js';
+import { PASS } from './hook-event.js';
 import { tick } from './decide/clock.js';
 import { commanded, typed } from './decide/commands.js';
 import { documentChanged, draftSaved } from './decide/edits.js';
@@ -19,7 +20,7 @@ export type { Decision } from './decide/out.js';
 export function decide(state: RunState, event: RunEvent): Decision {
   const o = new Out(state);
   if (state.finished) {
-    if (event.type === 'hook') o.do({ type: 'reply', id: event.id, output: '' });
+    if (event.type === 'hook') o.do({ type: 'reply', id: event.id, answer: PASS });
     return { state, effects: o.effects };
   }
   route(o, event);

@@ -16,6 +16,22 @@ export interface SessionWhere {
   addedDirs: string[] | null;
 }
 
+/**
+ * What the run answers a hook call, in its own words. The dialect (`src/claude-code/hook-answer.ts`) writes
+ * it as the stdout the running release reads, so no hook output format is known here.
+ */
+export type HookAnswer =
+  /** nothing: claude carries on as it would */
+  | { kind: 'pass' }
+  /** claude must not stop (or compact) yet, and reads `reason` as its next instruction */
+  | { kind: 'block'; reason: string }
+  /** text added to the prompt a person just submitted, as context claude reads with it */
+  | { kind: 'add-context'; text: string }
+  /** the status line's text, shown as it is */
+  | { kind: 'text'; text: string };
+
+export const PASS: HookAnswer = { kind: 'pass' };
+
 export type HookEvent = HookKind & {
   /** absent for a subagent's call and in hand-made events: nothing to follow */
   where?: SessionWhere;

@@ -8,7 +8,7 @@ import { numberDefault } from './options-table.js';
 import { createManifest, endGeneration, type Manifest } from './manifest.js';
 import type { FrozenDocument } from './handoff-lineage.js';
 import type { MeterSignal } from './context-meter.js';
-import type { HookEvent } from './hook-event.js';
+import type { HookAnswer, HookEvent } from './hook-event.js';
 import type { SectionKey } from './handoff-doc.js';
 import type { StatusView } from './status-view.js';
 import type { NotifyEvent } from './notify-policy.js';
@@ -196,8 +196,8 @@ export type RunEvent =
 export type RunEmit = { [K in RunEventName]: { type: 'emit'; name: K; fields: RunEventFields<K> } }[RunEventName];
 
 export type RunEffect =
-  /** the answer to hook call `id` (its stdout) */
-  | { type: 'reply'; id: number; output: string }
+  /** the answer to hook call `id` (the dialect writes it as the hook's stdout) */
+  | { type: 'reply'; id: number; answer: HookAnswer }
   | { type: 'write-document'; generation: number; text: string }
   /** what flower-pty knows for certain at a freeze (git HEAD, changed files); answered by `facts-gathered` */
   | { type: 'gather-facts'; generation: number; folder?: string | null }

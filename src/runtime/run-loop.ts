@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 
 import { decide } from '../core/decide.js';
 import { toHookEvent } from '../claude-code/run-hook.js';
+import { hookStdout } from '../claude-code/hook-answer.js';
 import stripAnsi from 'strip-ansi';
 import { createTitleFilter } from '../core/title-filter.js';
 import { oneLine } from '../core/one-line.js';
@@ -75,7 +76,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLo
       case 'reply': {
         const resolve = pendingHooks.get(effect.id);
         pendingHooks.delete(effect.id);
-        resolve?.(effect.output);
+        resolve?.(hookStdout(effect.answer));
         return;
       }
       case 'show-status':

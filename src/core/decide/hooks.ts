@@ -6,7 +6,7 @@ import { resolvePolicy } from '../policy.js';
 import { afterClear } from '../session-scope.js';
 import { statusLine } from '../status-text.js';
 import { runView } from '../run-view.js';
-import type { HookEvent } from '../hook-event.js';
+import { PASS, type HookAnswer, type HookEvent } from '../hook-event.js';
 import type { RunEvent } from '../run-state.js';
 import { handoffRequestOf, overflowed, preCompact, prompted, toolBoundary, turnEnded, writingTurnEnded, type Answer } from './handoff.js';
 import { park, resumeIfParked } from './parking.js';
@@ -14,34 +14,34 @@ import { clearWaiting, notified, permissionAsked } from './permission-waits.js';
 import { followSession, humanPrompt, sameText, turnUnderWay } from './transcript.js';
 import type { Out } from './out.js';
 
-// The hook's stdout for the cycle's answer.
-function answerText(o: Out, answer: Answer): string {
+// The hook's answer for the cycle's: what claude reads next, in the run's own words.
+function answerOf(o: Out, answer: Answer): HookAnswer {
   switch (answer) {
     case 'block-handoff':
-      return JSON.stringify({ decision: 'block', reason: handoffRequestOf(o.s) });
+      return { kind: 'block', reason: handoffRequestOf(o.s) };
     case 'block-note': {
       const reason = o.s.pendingEditNote;
-      if (!reason) return '';
+      if (!reason) return PASS;
       o.set({ pendingEditNote: null });
       o.emit('edit-sent', { generation: o.generation });
-      return JSON.stringify({ decision: 'block', reason });
+      return { kind: 'block', reason };
     }
     case 'block-compact':
       o.emit('compaction-blocked', { generation: o.generation, context: o.s.gen?.context ?? 0 });
       o.set({ note: 'an automatic compaction was blocked: the session hands off instead' });
-      return JSON.stringify({ decision: 'block', reason: 'flower-pty hands this session off with a handoff document instead of compacting it.' });
+      return { kind: 'block', reason: 'flower-pty hands this session off with a handoff document instead of compacting it.' };
     case 'pass':
-      return '';
+      return PASS;
   }
 }
 
 // A turn ended (a Stop hook, or the transcript when hooks are missing): the hook's answer, if one can carry it.
-export function turnEnd(o: Out, text: string, now: number, via: 'hook' | 'transcript'): string {
-  return answerText(o, turnEnded(o, text, now, via));
+export function turnEnd(o: Out, text: string, now: number, via: 'hook' | 'transcript'): HookAnswer {
+  return answerOf(o, turnEnded(o, text, now, via));
 }
 
 export function answerStop(o: Out, id: number, text: string, now: number): void {
-  o.do({ type: 'reply', id, output: turnEnd(o, text, now, 'hook') });
+  o.do({ type: 'reply', id, answer: turnEnd(o, text, now, 'hook') });
 }
 
 // Hooks that mean a turn is under way: its transcript must exist by now.
@@ -49,10 +49,10 @@ const TURN_HOOKS: ReadonlySet<HookEvent['kind']> = new Set(['prompt-submit', 'pr
 
 export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void {
   const { id, hook, now } = e;
-  const reply = (output: string) => o.do({ type: 'reply', id, output });
+  const reply = (answer: HookAnswer = PASS) => o.do({ type: 'reply', id, answer });
   const g = o.s.gen;
-  if (hook.kind === 'statusline') return reply(statusLineCalled(o, hook, now));
-  if (!g || g.ended) return reply('');
+  if (hook.kind === 'statusline') return reply({ kind: 'text', text: statusLineCalled(o, hook, now) });
+  if (!g || g.ended) return reply();
   if (o.s.hooksMissing) {
     o.set({ hooksMissing: false, note: 'hooks are arriving again' });
     o.emit('hooks-back', { generation: g.n });
@@ -71,9 +71,9 @@ export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void
     }
     followSession(o, hook.where, false, now);
     if (hook.sessionId) o.gen({ sessionSeen: true });
-    return reply('');
+    return reply();
   }
-  if (hook.sessionId !== null && hook.sessionId !== o.s.gen!.sessionId) return reply(''); // a stale hook from a retired session
+  if (hook.sessionId !== null && hook.sessionId !== o.s.gen!.sessionId) return reply(); // a stale hook from a retired session
   followSession(o, hook.where, false, now);
   if (TURN_HOOKS.has(hook.kind)) turnUnderWay(o, now);
   switch (hook.kind) {
@@ -84,28 +84,28 @@ export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void
       prompted(o);
       // The successor's first prompt (the positional one that names it): the document goes in as its context.
       const seed = o.s.seedContext;
-      if (seed === null) return reply('');
+      if (seed === null) return reply();
       o.set({ seedContext: null });
       o.emit('seed-delivered', { generation: g.n, via: 'hook', chars: seed.length });
-      return reply(JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: seed } }));
+      return reply({ kind: 'add-context', text: seed });
     }
     case 'pre-tool':
-      return reply('');
+      return reply();
     case 'post-tool':
       // An answered question ends its tool call as an approval does.
       clearWaiting(o, ['permission', 'question', 'idle']);
       resumeIfParked(o, now);
       // A subagent's tool call is not the main thread's boundary: blocking it would hand the request to the subagent.
-      if (hook.subagent) return reply('');
-      return reply(answerText(o, toolBoundary(o, now)));
+      if (hook.subagent) return reply();
+      return reply(answerOf(o, toolBoundary(o, now)));
     case 'permission-request':
       permissionAsked(o, hook);
-      return reply('');
+      return reply();
     case 'notification':
       notified(o, hook, now);
-      return reply('');
+      return reply();
     case 'pre-compact':
-      return reply(answerText(o, preCompact(o, hook.trigger)));
+      return reply(answerOf(o, preCompact(o, hook.trigger)));
     case 'stop': {
       clearWaiting(o, ['permission', 'question']);
       resumeIfParked(o, now);
@@ -121,9 +121,9 @@ export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void
     }
     case 'stop-failure':
       stopFailed(o, hook, now);
-      return reply('');
+      return reply();
     default:
-      return reply('');
+      return reply();
   }
 }
 

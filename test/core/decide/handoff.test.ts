@@ -19,7 +19,7 @@ type Step =
   | ['session-seen'];
 
 function step(o: Out, s: Step): void {
-  const answer = (a: Answer) => o.do({ type: 'reply', id: 0, output: a });
+  const answer = (a: Answer) => o.do({ type: 'reply', id: 0, answer: { kind: 'text', text: a } });
   switch (s[0]) {
     case 'reading':
       return reading(o, s[1], 1);

@@ -36,12 +36,12 @@ table(rows, (s, row) => calls(s, ...row.events));
 
 t.test("the status line's answer is the status text", async (t) => {
   const { effects } = calls(working(), statusline(null));
-  t.match(effects.find((e) => e.type === 'reply'), { output: /^flower context 0\/200\.0K · about 150\.0K to the handoff/ });
+  t.match(effects.find((e) => e.type === 'reply'), { answer: { kind: 'text', text: /^flower context 0\/200\.0K · about 150\.0K to the handoff/ } });
 });
 
 t.test('a finished run lets every hook pass', async (t) => {
   const quit = decide(working(), command('quit')).state;
   const after = decide(quit, stopHook(COMPLETE_DOC, 2));
   t.same(after.effects.map((e) => e.type), ['reply']);
-  t.match(after.effects[0], { type: 'reply', output: '' });
+  t.match(after.effects[0], { type: 'reply', answer: { kind: 'pass' } });
 });

@@ -5,7 +5,7 @@ import { createRun, RUN_DEFAULTS, type RunEffect, type RunEvent, type RunSetting
 import { decide } from '../../../src/core/decide.js';
 import { reduce, type Out } from '../../../src/core/decide/out.js';
 import { handoffRequestOf } from '../../../src/core/decide/handoff.js';
-import type { HookEvent } from '../../../src/core/hook-event.js';
+import type { HookAnswer, HookEvent } from '../../../src/core/hook-event.js';
 import type { MeterSignal } from '../../../src/core/context-meter.js';
 import { RUN_DIALECT } from '../../../src/claude-code/run-dialect.js';
 
@@ -68,19 +68,18 @@ export function names(effects: RunEffect[], s?: RunState): string[] {
   return effects.filter((e) => !PLUMBING.has(e.type)).map((e) => {
     if (e.type === 'emit') return e.name;
     // id 0: a cycle's answer recorded by a table that drives the cycle's functions without a hook
-    if (e.type === 'reply') return e.id === 0 ? `answer:${e.output}` : `reply:${answerOf(e.output, s)}`;
+    if (e.type === 'reply') return e.id === 0 ? `answer:${e.answer.kind === 'text' ? e.answer.text : e.answer.kind}` : `reply:${answerOf(e.answer, s)}`;
     return e.type;
   });
 }
 
-function answerOf(output: string, s?: RunState): string {
-  if (output === '') return 'pass';
-  if (!output.startsWith('{')) return 'text'; // the status line's
-  const parsed = JSON.parse(output) as { decision?: string; reason?: string; hookSpecificOutput?: unknown };
-  if (parsed.hookSpecificOutput) return 'seed';
-  if (parsed.reason?.includes('instead of compacting')) return 'block-compact';
-  if (s && parsed.reason === handoffRequestOf(s)) return 'block-handoff';
-  return parsed.reason?.startsWith('A person edited') ? 'block-note' : 'block-handoff';
+function answerOf(answer: HookAnswer, s?: RunState): string {
+  if (answer.kind === 'pass') return 'pass';
+  if (answer.kind === 'text') return 'text'; // the status line's
+  if (answer.kind === 'add-context') return 'seed';
+  if (answer.reason.includes('instead of compacting')) return 'block-compact';
+  if (s && answer.reason === handoffRequestOf(s)) return 'block-handoff';
+  return answer.reason.startsWith('A person edited') ? 'block-note' : 'block-handoff';
 }
 
 /** a table row: a name, the run it starts from, what happens (the table's own key), and what must come out */
