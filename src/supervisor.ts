@@ -21,7 +21,7 @@ import { readGitFacts } from './adapters/git-facts.js';
 import {
   realChildPort, realDocumentPort, realEventsPort, realLineagePort, realTranscriptPort, terminalAlert, wallClock,
 } from './runtime/real-ports.js';
-import type { Host } from './hosts/host.js';
+import type { Face } from './faces/face.js';
 
 export interface SuperviseOptions {
   claude: string;
@@ -66,7 +66,7 @@ function configDirOf(env: Record<string, string | undefined>): string {
   return env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
 }
 
-export async function supervise(opts: SuperviseOptions, host: Host): Promise<SuperviseResult> {
+export async function supervise(opts: SuperviseOptions, face: Face): Promise<SuperviseResult> {
   const cwdReal = realpathSync(opts.cwd);
   const configDir = configDirOf(opts.env);
   const runDir = await mkdtemp(join(tmpdir(), 'flower-pty-run-'));
@@ -139,7 +139,7 @@ export async function supervise(opts: SuperviseOptions, host: Host): Promise<Sup
         tell: (event, now) => void notifier?.notify(event, now),
         gitFacts: (folder) => readGitFacts({ cwd: folder ?? opts.cwd, env: opts.env }),
       },
-      host,
+      face,
     );
     const running = loop;
     if (opts.signal?.aborted) running.quit();

@@ -71,7 +71,7 @@ t.test('no file points outside the repository', async (t) => {
 
 // The layers, lowest first. A file imports from its own layer and the layers below it, never from one above:
 // the house is read bottom up, and a face or a command can be added without the lower layers knowing.
-// Longest match wins, so a file can sit in another layer than its folder (the face port, hosts/host.ts, is
+// Longest match wins, so a file can sit in another layer than its folder (the face port, faces/face.ts, is
 // what the runtime drives, so it ranks with the runtime).
 const srcDir = join(repoDir, 'src');
 const LAYERS: ReadonlyArray<{ layer: string; paths: readonly string[] }> = [
@@ -79,8 +79,8 @@ const LAYERS: ReadonlyArray<{ layer: string; paths: readonly string[] }> = [
   { layer: 'errors', paths: ['errors.ts'] },
   { layer: 'claude-code', paths: ['claude-code/', 'child-launch.ts'] },
   { layer: 'adapters', paths: ['adapters/', 'mock/'] },
-  { layer: 'runtime', paths: ['runtime/', 'supervisor.ts', 'hosts/host.ts'] },
-  { layer: 'faces', paths: ['hosts/', 'tui/', 'demo/'] },
+  { layer: 'runtime', paths: ['runtime/', 'supervisor.ts', 'faces/face.ts'] },
+  { layer: 'faces', paths: ['faces/', 'tui/', 'demo/'] },
   { layer: 'server', paths: ['server/'] },
   { layer: 'client', paths: ['client/'] },
   { layer: 'web', paths: ['web/'] },
@@ -124,8 +124,8 @@ t.test('every source file has a layer, and no import goes up', async (t) => {
 
 t.test('the rank check itself refuses an upward import', async (t) => {
   t.ok(rankOf('adapters/x.ts') < rankOf('server/run-registry.ts'), 'an adapter ranks below the server');
-  t.equal(rankOf('hosts/host.ts'), rankOf('runtime/run-loop.ts'), 'the face port ranks with the runtime');
-  t.ok(rankOf('hosts/split-host.ts') > rankOf('runtime/run-loop.ts'), 'a face ranks above it');
+  t.equal(rankOf('faces/face.ts'), rankOf('runtime/run-loop.ts'), 'the face port ranks with the runtime');
+  t.ok(rankOf('faces/split-face.ts') > rankOf('runtime/run-loop.ts'), 'a face ranks above it');
   t.equal(target('commands/attach.ts', './run.js'), 'commands/run.ts');
 });
 
@@ -155,7 +155,7 @@ t.test('the attach command does not load the split view or the run command', asy
   t.ok(files.has('client/attach-client.ts'), 'the attach client is loaded');
   t.notOk(packages.has('blessed'), 'blessed is not');
   t.notOk(files.has('commands/run.ts'), 'nor the run command');
-  t.ok(staticClosure('hosts/split-host.ts').packages.has('blessed'), 'the closure does see blessed where it is');
+  t.ok(staticClosure('faces/split-face.ts').packages.has('blessed'), 'the closure does see blessed where it is');
 });
 
 // The compiler guards core: its own settings have no Node types and no DOM, and the typecheck runs them.

@@ -8,7 +8,7 @@ import { demoSummary, demoCompleted } from '../src/demo/demo-summary.js';
 import { parseDocument } from '../src/core/handoff-parse.js';
 import { handoffRequest, successorPrompt } from '../src/core/handoff-prompts.js';
 import type { MockRequest, MockReply } from '../src/mock/messages-api.js';
-import type { StatusView } from '../src/hosts/host.js';
+import type { StatusView } from '../src/faces/face.js';
 
 const req = (sessionId: string, lastUserText: string, isMain = true): MockRequest => ({
   index: 0, method: 'POST', path: '/v1/messages', headers: {}, sessionId, model: 'm', body: {}, messages: [],

@@ -5,13 +5,13 @@ import t from 'tap';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { supervise } from '../src/supervisor.js';
-import type { Host, StatusView } from '../src/hosts/host.js';
+import type { Face, StatusView } from '../src/faces/face.js';
 import { FAKE_CLAUDE, fakeDoc } from './faults/fake-flower.js';
 import { tempRoot } from './helpers/real-claude.js';
 
 type Heard = { kind: 'status'; phase: StatusView['phase']; generation: number } | { kind: 'document'; path: string; text: string | null };
 
-function recordingHost(heard: Heard[]): Host {
+function recordingFace(heard: Heard[]): Face {
   return {
     size: () => ({ cols: 100, rows: 30 }),
     onInput() {},
@@ -49,7 +49,7 @@ t.test('the face has the frozen document before it hears "review"', async (t) =>
       reviewMs: 500, writeTimeoutMs: 20_000, quietMs: 200, eventsPath: null, resume: null,
       log: () => {}, signal: abort.signal, notify: null,
     },
-    recordingHost(heard),
+    recordingFace(heard),
   );
   const deadline = Date.now() + 30_000;
   while (!heard.some((h) => h.kind === 'status' && h.generation === 2 && h.phase === 'working') && Date.now() < deadline) {

@@ -8,7 +8,7 @@
 
 import type { Socket } from 'node:net';
 import { FlowerError, EXIT } from '../errors.js';
-import type { Host } from '../hosts/host.js';
+import type { Face } from '../faces/face.js';
 import { parsePrefix } from '../core/keymap.js';
 import { createFrameReader, encodeFrame, parseServerMessage, type ClientMessage, type RunInfo, type ServerMessage } from '../server/wire.js';
 import { feedFace, paintPrefix } from '../server/face-feed.js';
@@ -41,9 +41,9 @@ const GIVE_BACK = '\u001b[0m\u001b[?1000l\u001b[?1002l\u001b[?1003l\u001b[?1006l
 
 // Whatever the server or a failure left on this terminal is undone: the face's own restore, and for a
 // terminal the server drew and could not give back (it died), the modes it left on.
-function letGo(o: AttachOptions, host: Host | null, direct: boolean, result: AttachResult | Error): void {
+function letGo(o: AttachOptions, face: Face | null, direct: boolean, result: AttachResult | Error): void {
   try {
-    host?.restore();
+    face?.restore();
     if (direct && !(result instanceof Error) && result.kind === 'lost') {
       o.stdout.write(GIVE_BACK);
       if (o.stdin.isTTY) o.stdin.setRawMode(false);
@@ -82,7 +82,7 @@ function session(o: AttachOptions, socket: Socket, send: (message: ClientMessage
   const { plain, first } = start;
   let faces = start.faces;
   return new Promise<AttachResult>((resolve, reject) => {
-    let host: Host | null = null;
+    let face: Face | null = null;
     let run: RunInfo | null = null;
     let settled = false;
     let detaching: AttachResult | null = null;
@@ -102,7 +102,7 @@ function session(o: AttachOptions, socket: Socket, send: (message: ClientMessage
       offSignals();
       o.stdout.off('error', ignore);
       o.stdout.off('resize', resized);
-      letGo(o, host, direct, result); // the server gives a terminal it drew back itself; one that died could not
+      letGo(o, face, direct, result); // the server gives a terminal it drew back itself; one that died could not
       socket.destroy();
       if (result instanceof Error) reject(result);
       else resolve(result);
@@ -146,7 +146,7 @@ function session(o: AttachOptions, socket: Socket, send: (message: ClientMessage
       }
       if (!faces) return loadThenReplay(message);
       try {
-        host = drawFace(run, faces, { stdin: o.stdin, stdout: o.stdout, stderr: o.stderr, env: o.env, detachKey: o.detachKey, documentPath: o.documentPath, helloSize: first, send, detach: () => detach('asked') });
+        face = drawFace(run, faces, { stdin: o.stdin, stdout: o.stdout, stderr: o.stderr, env: o.env, detachKey: o.detachKey, documentPath: o.documentPath, helloSize: first, send, detach: () => detach('asked') });
       } catch (error) {
         finish(error as Error);
       }
@@ -174,7 +174,7 @@ function session(o: AttachOptions, socket: Socket, send: (message: ClientMessage
           run = { ...run!, status: message.view, generation: message.view.generation, phase: message.view.phase };
           break;
       }
-      if (host) feedFace(host, message, prefix);
+      if (face) feedFace(face, message, prefix);
     }
 
     const reader = createFrameReader<ServerMessage>({

@@ -15,7 +15,7 @@ import { startMockApi } from '../mock/messages-api.js';
 import { createClaudeSandbox, resolveRepoClaude, PINNED_CLAUDE_VERSION } from '../mock/claude-sandbox.js';
 import { createDemoModel, DEMO_PROMPT, DEMO_SCALE } from '../demo/demo-model.js';
 import { narrate } from '../demo/narration.js';
-import { narratingHost, type NarratingHost } from '../demo/narrating-host.js';
+import { narratingFace, type NarratingFace } from '../demo/narrating-face.js';
 import { demoCompleted, demoSummary } from '../demo/demo-summary.js';
 import { superviseInTerminal } from './run.js';
 import { signalExitCode } from '../core/exit-code.js';
@@ -71,7 +71,7 @@ export async function runDemo(o: DemoOptions): Promise<number> {
   const model = createDemoModel();
   const api = await startMockApi({ respond: model.respond });
   const plain = o.plain || !process.stdout.isTTY;
-  let host: NarratingHost | null = null;
+  let face: NarratingFace | null = null;
   let timer: NodeJS.Timeout | null = null;
   const log = openLog(join(root, 'flower.log'));
   try {
@@ -83,7 +83,7 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     if (!o.keepGoing) {
       // The demo ends on its own a moment after the successor's first turn (time to read it).
       void model.successorDone.then(() => {
-        timer = setTimeout(() => host?.quit(), 4_000);
+        timer = setTimeout(() => face?.quit(), 4_000);
       });
     }
     const result = await superviseInTerminal(
@@ -110,7 +110,7 @@ export async function runDemo(o: DemoOptions): Promise<number> {
         plain,
         notify: false,
         documentPath: notes.currentPath,
-        decorate: (inner) => (host = narratingHost(inner, (view) => narrate(view, { split: !plain }), { plain })),
+        decorate: (inner) => (face = narratingFace(inner, (view) => narrate(view, { split: !plain }), { plain })),
       },
     );
     if (result.message) o.out(`flower-pty: ${result.message}`);

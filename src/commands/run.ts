@@ -23,9 +23,9 @@ import { startRunServer } from '../server/start-server.js';
 import { attachTerminal, plainDetachKey } from '../client/attach-client.js';
 import { faceSize } from '../client/attach-hello.js';
 import { supervise, type SuperviseOptions, type SuperviseResult } from '../supervisor.js';
-import { createPlainHost } from '../hosts/plain-host.js';
-import { createSplitHost } from '../hosts/split-host.js';
-import type { Host } from '../hosts/host.js';
+import { createPlainFace } from '../faces/plain-face.js';
+import { createSplitFace } from '../faces/split-face.js';
+import type { Face } from '../faces/face.js';
 
 export interface RunCommandOptions {
   prompt: string | null;
@@ -197,29 +197,29 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
   });
 }
 
-/** how a run is shown: the split view on a terminal unless --plain; `decorate` wraps the host (the demo narrates through it) */
+/** how a run is shown: the split view on a terminal unless --plain; `decorate` wraps the face (the demo narrates through it) */
 export interface TerminalFace {
   plain: boolean;
   notify: boolean;
   documentPath: string | null;
-  decorate?: (host: Host) => Host;
+  decorate?: (face: Face) => Face;
 }
 
 // Picks the face, supervises with the signal handlers installed, and gives the terminal back on
 // every exit path. Shared by the run command and the demo.
 export async function superviseInTerminal(
   options: Omit<SuperviseOptions, 'signal' | 'notify'>,
-  face: TerminalFace,
+  choice: TerminalFace,
 ): Promise<SuperviseResult & { signalled: NodeJS.Signals | null }> {
-  const chosen: Host = face.plain || !process.stdout.isTTY ? createPlainHost({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }) : createSplitHost({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, documentPath: face.documentPath });
-  const host = face.decorate ? face.decorate(chosen) : chosen;
+  const chosen: Face = choice.plain || !process.stdout.isTTY ? createPlainFace({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }) : createSplitFace({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, documentPath: choice.documentPath });
+  const face = choice.decorate ? choice.decorate(chosen) : chosen;
   const abort = new AbortController();
   let signalled: NodeJS.Signals | null = null;
   const onSignal = (sig: NodeJS.Signals) => {
     signalled ??= sig;
     abort.abort();
   };
-  const restoreOnExit = () => host.restore();
+  const restoreOnExit = () => face.restore();
   process.on('exit', restoreOnExit);
   for (const sig of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.on(sig, onSignal);
   try {
@@ -227,14 +227,14 @@ export async function superviseInTerminal(
       {
         ...options,
         signal: abort.signal,
-        notify: face.notify && process.stdout.isTTY ? (sequence) => process.stdout.write(sequence) : null,
+        notify: choice.notify && process.stdout.isTTY ? (sequence) => process.stdout.write(sequence) : null,
       },
-      host,
+      face,
     );
-    host.restore();
+    face.restore();
     return { ...result, signalled };
   } finally {
-    host.restore();
+    face.restore();
     for (const sig of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.off(sig, onSignal);
     process.off('exit', restoreOnExit);
   }

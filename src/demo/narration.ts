@@ -1,7 +1,7 @@
 // What the demo says about each phase, so a newcomer knows what they are watching. Pure: the
 // supervisor's status view in, one short sentence out (short: it shares the status bar's line).
 
-import type { StatusView } from '../hosts/host.js';
+import type { StatusView } from '../faces/face.js';
 import { formatTokens } from '../core/token-format.js';
 
 export function narrate(view: StatusView, opts: { split: boolean }): string {

@@ -17,7 +17,7 @@ import { lineageUnsaved } from '../core/write-trouble.js';
 import { EXIT, FlowerError } from '../errors.js';
 import type { RunEffect, RunEvent, RunState } from '../core/run-state.js';
 import type { SessionPlace } from '../core/session-place.js';
-import type { Host } from '../hosts/host.js';
+import type { Face } from '../faces/face.js';
 import type { ChildHandle, Disposable, Ports, TranscriptFollow } from './ports.js';
 
 export interface RunResult {
@@ -38,7 +38,7 @@ export interface RunLoop {
 // What the child printed last, for a claude that dies before its first turn (its own error message).
 const LAST_OUTPUT_BYTES = 2_000;
 
-export function startRunLoop(initial: RunState, ports: Ports, face: Host): RunLoop {
+export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLoop {
   let state = initial;
   const queue: RunEvent[] = [];
   let draining = false;

@@ -7,13 +7,13 @@ import { versionMismatchReason, WIRE_VERSION, type ClientMessage, type RunInfo }
 import type { FastRelay } from '../adapters/fast-relay.js';
 import type { ClientLink } from './client-link.js';
 import type { ClientRegistry } from './client-registry.js';
-import type { ServerHost } from './server-host.js';
+import type { ServerFace } from './server-face.js';
 import type { RunSpec } from './run-spec.js';
 import { paintClient, type PaintContext } from './client-paint.js';
 
 export interface DispatchContext {
   spec: RunSpec;
-  host: ServerHost;
+  serverFace: ServerFace;
   clients: ClientRegistry;
   relay: FastRelay | null;
   log: (line: string) => void;
@@ -25,9 +25,9 @@ export interface DispatchContext {
 
 /** the handler for every message of every client */
 export function createClientDispatch(o: DispatchContext): (client: ClientLink, message: ClientMessage) => void {
-  const { host, clients } = o;
+  const { serverFace, clients } = o;
   function info(): RunInfo {
-    const view = host.latest.view;
+    const view = serverFace.latest.view;
     return {
       id: o.spec.id,
       pid: process.pid,
@@ -48,11 +48,11 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
   // A client's keys for claude (`delivered`: the relay wrote them already); the size follows the typist.
   function typed(client: ClientLink, data: string, delivered = false): void {
     clients.typed(client);
-    host.input(data, delivered);
+    serverFace.input(data, delivered);
   }
 
   const paint: PaintContext = {
-    host, registry: clients, relay: o.relay, log: o.log, info, typed,
+    serverFace, registry: clients, relay: o.relay, log: o.log, info, typed,
     command: (client, command) => onMessage(client, { t: 'command', command }),
     detach: (client) => onMessage(client, { t: 'detach' }),
   };
@@ -85,7 +85,7 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
         face?.edited(message);
         return;
       case 'command':
-        if (client.role === 'attach') host.command(message.command);
+        if (client.role === 'attach') serverFace.command(message.command);
         return;
       case 'detach':
         client.close({ t: 'bye', reason: 'detached' });

@@ -7,12 +7,12 @@ import type { FastRelay } from '../adapters/fast-relay.js';
 import { openTerminalFace, type TerminalFace } from './terminal-face.js';
 import type { ClientLink } from './client-link.js';
 import type { ClientRegistry } from './client-registry.js';
-import type { ServerHost } from './server-host.js';
-import type { HostCommand } from '../hosts/host.js';
+import type { ServerFace } from './server-face.js';
+import type { FaceCommand } from '../faces/face.js';
 import { boundedSize } from '../core/client-rules.js';
 
 export interface PaintContext {
-  host: ServerHost;
+  serverFace: ServerFace;
   registry: ClientRegistry;
   relay: FastRelay | null;
   log: (line: string) => void;
@@ -20,7 +20,7 @@ export interface PaintContext {
   /** keys for claude from a client (`delivered`: the relay wrote them already) */
   typed: (client: ClientLink, data: string, delivered?: boolean) => void;
   /** a face's own command or detach, as if its client had sent it */
-  command: (client: ClientLink, command: HostCommand) => void;
+  command: (client: ClientLink, command: FaceCommand) => void;
   detach: (client: ClientLink) => void;
 }
 
@@ -37,13 +37,13 @@ async function directFace(ctx: PaintContext, client: ClientLink, hello: Hello): 
   }
   let face: TerminalFace;
   try {
-    face = await openTerminalFace(terminal, hello, hello.documentPath ?? ctx.host.latest.view?.documentPath ?? null, {
+    face = await openTerminalFace(terminal, hello, hello.documentPath ?? ctx.serverFace.latest.view?.documentPath ?? null, {
       input: (data, delivered) => ctx.typed(client, data, delivered),
       resized: (cols, rows) => ctx.registry.sized(client, cols, rows),
       command: (command) => ctx.command(client, command),
       detach: () => ctx.detach(client),
       edit: (path) => client.send({ t: 'edit', path }),
-    }, ctx.relay, ctx.host.screen.emulator);
+    }, ctx.relay, ctx.serverFace.screen.emulator);
   } catch (error) {
     terminal.close(); // a face refused (a bad $FLOWER_PTY_PREFIX): the client hears why, in one line
     throw error;
@@ -53,16 +53,16 @@ async function directFace(ctx: PaintContext, client: ClientLink, hello: Hello): 
 }
 
 export async function paintClient(ctx: PaintContext, client: ClientLink, hello: Hello): Promise<void> {
-  const { host } = ctx;
+  const { serverFace } = ctx;
   await directFace(ctx, client, hello);
   ctx.registry.follow(client);
   const welcome = encodeFrame({ t: 'welcome', version: WIRE_VERSION, run: ctx.info(), ...(client.face ? { direct: true } : {}) });
-  const screen = await host.screen.repaint(); // frames broadcast meanwhile are held for this client
+  const screen = await serverFace.screen.repaint(); // frames broadcast meanwhile are held for this client
   const first: ServerMessage[] = [];
-  if (host.latest.childRunning) first.push({ t: 'child', state: 'started' });
-  first.push({ t: 'screen', data: screen, cols: host.screen.cols, rows: host.screen.rows });
-  if (host.latest.title) first.push({ t: 'title', title: host.latest.title });
-  if (host.latest.view) first.push({ t: 'status', view: host.latest.view });
-  if (host.latest.document) first.push({ t: 'document', path: host.latest.document.path, text: host.latest.document.text });
+  if (serverFace.latest.childRunning) first.push({ t: 'child', state: 'started' });
+  first.push({ t: 'screen', data: screen, cols: serverFace.screen.cols, rows: serverFace.screen.rows });
+  if (serverFace.latest.title) first.push({ t: 'title', title: serverFace.latest.title });
+  if (serverFace.latest.view) first.push({ t: 'status', view: serverFace.latest.view });
+  if (serverFace.latest.document) first.push({ t: 'document', path: serverFace.latest.document.path, text: serverFace.latest.document.text });
   client.goLive(welcome, first);
 }

@@ -1,10 +1,10 @@
 // The run server's clients: who is connected, who only watches (the web face), what every attached
 // terminal is shown, and whose size claude's pty takes. The rules (core/client-rules.ts) decide; this keeps
-// the links and carries the decisions out on the server host.
+// the links and carries the decisions out on the server face.
 
 import { encodeFrame, type ServerMessage } from './wire.js';
 import type { ClientLink } from './client-link.js';
-import type { ServerHost } from './server-host.js';
+import type { ServerFace } from './server-face.js';
 import { arbitrateSize, boundedSize, emulatorAnswers, type SizeEvent, type SizeState } from '../core/client-rules.js';
 
 export interface ClientRegistry {
@@ -31,7 +31,7 @@ export interface ClientRegistry {
   emulatorAnswers(): boolean;
 }
 
-export function createClientRegistry(host: Pick<ServerHost, 'screen' | 'resize'>): ClientRegistry {
+export function createClientRegistry(serverFace: Pick<ServerFace, 'screen' | 'resize'>): ClientRegistry {
   const clients = new Set<ClientLink>();
   const watching = new Set<ClientLink>();
   let sizing: SizeState<ClientLink> = { latest: null };
@@ -43,11 +43,11 @@ export function createClientRegistry(host: Pick<ServerHost, 'screen' | 'resize'>
   const attached = () => [...clients].filter((c) => c.role === 'attach' && !watching.has(c));
 
   function decide(event: SizeEvent<ClientLink>): void {
-    const decision = arbitrateSize(sizing, event, { cols: host.screen.cols, rows: host.screen.rows });
+    const decision = arbitrateSize(sizing, event, { cols: serverFace.screen.cols, rows: serverFace.screen.rows });
     sizing = decision.state;
     if (decision.resize === null) return;
-    host.resize(decision.resize.cols, decision.resize.rows);
-    const size: ServerMessage = { t: 'size', cols: host.screen.cols, rows: host.screen.rows };
+    serverFace.resize(decision.resize.cols, decision.resize.rows);
+    const size: ServerMessage = { t: 'size', cols: serverFace.screen.cols, rows: serverFace.screen.rows };
     const framed = frameOnce(size);
     for (const watcher of watching) watcher.show(size, framed);
   }

@@ -1,8 +1,8 @@
 // What a face does with each message of the run: the one mapping from the wire's server messages to
-// a Host's calls, shared by a client that draws its own terminal (stream mode) and by the server when
+// a Face's calls, shared by a client that draws its own terminal (stream mode) and by the server when
 // it draws a client's terminal itself (direct mode, as tmux does).
 
-import type { Host } from '../hosts/host.js';
+import type { Face } from '../faces/face.js';
 import type { ServerMessage } from './wire.js';
 
 // How a freshly attached face wipes what its terminal showed before the first paint: the split
@@ -17,29 +17,29 @@ export function paintPrefix(face: 'split' | 'plain', starter: boolean): string {
 }
 
 /** passes one message to the face; `welcome`, `refused`, `info`, `bye` and `edit` are the caller's own */
-export function feedFace(host: Host, message: ServerMessage, prefix: string): void {
+export function feedFace(face: Face, message: ServerMessage, prefix: string): void {
   switch (message.t) {
     case 'screen':
-      host.childOutput(prefix + message.data);
+      face.childOutput(prefix + message.data);
       return;
     case 'output':
-      host.childOutput(message.data);
+      face.childOutput(message.data);
       return;
     case 'title':
-      host.childTitle(message.title);
+      face.childTitle(message.title);
       return;
     case 'status':
-      host.status(message.view);
+      face.status(message.view);
       return;
     case 'document':
-      host.documentChanged(message.path, message.text);
+      face.documentChanged(message.path, message.text);
       return;
     case 'message':
-      host.message(message.text);
+      face.message(message.text);
       return;
     case 'child':
-      if (message.state === 'started') host.childStarted();
-      else host.childEnded();
+      if (message.state === 'started') face.childStarted();
+      else face.childEnded();
       return;
     default:
       return;

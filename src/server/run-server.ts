@@ -1,6 +1,6 @@
 // The run server: the process a run lives in, detached from every terminal (tmux's server is the
 // model). It listens on `<socket dir>/<id>.sock`, holds the workbench lock, runs supervise() with
-// the server host as its face, and lets terminals attach and detach as clients. It ends when the
+// the server face (server-face.ts) as its face, and lets terminals attach and detach as clients. It ends when the
 // run ends: every client hears `bye`, the socket and the lock go, the exit code is the run's.
 // This file is the server's life: start, listen, run, end. Its clients are client-registry.ts (the rules
 // for them: core/client-rules.ts), what they say client-dispatch.ts, a client's first paint client-paint.ts.
@@ -15,7 +15,7 @@ import { runEnding, type EndedBy } from '../core/client-rules.js';
 import type { ServerMessage } from './wire.js';
 import { openFastRelay } from '../adapters/fast-relay.js';
 import { envSwitch } from '../adapters/config-file.js';
-import { createServerHost } from './server-host.js';
+import { createServerFace } from './server-face.js';
 import { createPartialFrameBudget, openClientLink, type ClientLink } from './client-link.js';
 import { createClientRegistry } from './client-registry.js';
 import { createClientDispatch } from './client-dispatch.js';
@@ -56,18 +56,18 @@ async function start(spec: RunSpec): Promise<Started> {
   const abort = new AbortController();
   let endedBy: EndedBy = null;
 
-  const host = createServerHost({ cols: spec.cols, rows: spec.rows, broadcast: (message) => clients.broadcast(message) });
-  const clients = createClientRegistry(host);
+  const serverFace = createServerFace({ cols: spec.cols, rows: spec.rows, broadcast: (message) => clients.broadcast(message) });
+  const clients = createClientRegistry(serverFace);
   // claude's pty and the plain faces' terminals on a native thread, when it is built (else Node's streams)
   const relay = envSwitch(process.env, 'FLOWER_PTY_NO_NATIVE') ? null : openFastRelay();
   if (!relay) log.write('the native relay is not in use: keys and output go through Node\'s streams');
   // The server's emulator answers claude's terminal queries when no attached terminal does (core/client-rules.ts).
-  host.screen.onReply((data) => {
-    if (clients.emulatorAnswers()) host.input(data);
+  serverFace.screen.onReply((data) => {
+    if (clients.emulatorAnswers()) serverFace.input(data);
   });
 
   const onMessage = createClientDispatch({
-    spec, host, clients, relay, log: log.write, startedAt,
+    spec, serverFace, clients, relay, log: log.write, startedAt,
     kill() {
       endedBy ??= 'kill';
       abort.abort();
@@ -103,7 +103,7 @@ async function start(spec: RunSpec): Promise<Started> {
       try {
         // A notification goes to the terminals as output, around the emulator: it is not part of claude's screen.
         const notify = spec.notify ? (sequence: string) => clients.broadcast({ t: 'output', data: sequence }) : null;
-        result = await supervise({ ...spec.options, env: process.env, log: log.write, signal: abort.signal, notify, relay }, host);
+        result = await supervise({ ...spec.options, env: process.env, log: log.write, signal: abort.signal, notify, relay }, serverFace);
       } catch (error) {
         result = { exitCode: EXIT.internal, message: `internal error (please report): ${error instanceof Error ? error.message : String(error)}` };
         process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
@@ -115,7 +115,7 @@ async function start(spec: RunSpec): Promise<Started> {
       await closeAll(server, clients.all(), bye);
       relay?.close(); // claude is gone and every terminal given back: the thread has nothing left
       release();
-      host.screen.dispose();
+      serverFace.screen.dispose();
       log.close();
       removeIfEmpty(serverLogPath(socketDir, spec.id));
       return exitCode;

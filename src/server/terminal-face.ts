@@ -1,11 +1,11 @@
-// A face drawn by the run server on a client's own terminal (direct mode): the plain or split host
+// A face drawn by the run server on a client's own terminal (direct mode): the plain or split face
 // runs here, on the terminal the server opened, so a key and its echo cross no client process (the
 // client waits, as a tmux client does). What only the client's side can do, it is asked for: run
 // the person's editor (the terminal's job control is the client's), report a new terminal size.
 // A plain face joins the native relay once its first paint is out: from then on a key and its echo
 // cross no event loop at all, and this face only keeps its books on what the relay already wrote.
 
-import type { Host, HostCommand } from '../hosts/host.js';
+import type { Face, FaceCommand } from '../faces/face.js';
 import type { ClientTerminal } from '../adapters/client-terminal.js';
 import type { FastRelay } from '../adapters/fast-relay.js';
 import type { Emulator } from '../adapters/emulator.js';
@@ -36,7 +36,7 @@ export interface TerminalFaceEvents {
   input(data: string, delivered?: boolean): void;
   /** claude's size for this client changed (the split view's pane follows the terminal) */
   resized(cols: number, rows: number): void;
-  command(command: HostCommand): void;
+  command(command: FaceCommand): void;
   detach(): void;
   /** ask the client to edit `path`; its answer comes back through edited() */
   edit(path: string): void;
@@ -67,23 +67,23 @@ export async function openTerminalFace(
   relay: FastRelay | null = null,
   screen: Emulator | null = null,
 ): Promise<TerminalFace> {
-  const face = hello.face ?? 'split';
+  const kind = hello.face ?? 'split';
   const io = { stdin: terminal.input, stdout: terminal.output, stderr: terminal.output };
   let editing: ((result: { ok: boolean; problem?: string }) => void) | null = null;
-  let host: Host;
+  let face: Face;
   let joinRelay: (() => void) | null = null;
-  if (face === 'plain') {
-    const { createPlainHost } = await import('../hosts/plain-host.js');
-    host = createPlainHost({ ...io, write: terminal.write, echoed: () => terminal.joined && relay !== null && relay.handingOut });
+  if (kind === 'plain') {
+    const { createPlainFace } = await import('../faces/plain-face.js');
+    face = createPlainFace({ ...io, write: terminal.write, echoed: () => terminal.joined && relay !== null && relay.handingOut });
     const key = hello.detachKey ?? null;
     const keys = (data: string) => (key !== null && data === key ? on.detach() : on.input(data));
-    host.onInput(keys);
+    face.onInput(keys);
     // The relay holds back the detach key alone, as `keys` reads it; every other key it has sent.
     if (relay) joinRelay = () => void terminal.join(relay, key, (data, forwarded) => (forwarded ? on.input(data, true) : keys(data)));
   } else {
-    const { createSplitHost } = await import('../hosts/split-host.js');
+    const { createSplitFace } = await import('../faces/split-face.js');
     const env: Record<string, string | undefined> = { TERM: hello.term, ...(hello.noColor ? { NO_COLOR: '1' } : {}), ...(hello.prefix ? { FLOWER_PTY_PREFIX: hello.prefix } : {}) };
-    host = createSplitHost({
+    face = createSplitFace({
       ...io,
       env,
       documentPath,
@@ -95,11 +95,11 @@ export async function openTerminalFace(
           on.edit(path);
         }),
     });
-    host.onInput(relay ? keysThroughRelay(relay, on) : on.input);
+    face.onInput(relay ? keysThroughRelay(relay, on) : on.input);
   }
-  host.onResize(on.resized);
-  host.onCommand(on.command);
-  const prefix = paintPrefix(face, hello.starter ?? false);
+  face.onResize(on.resized);
+  face.onCommand(on.command);
+  const prefix = paintPrefix(kind, hello.starter ?? false);
   let restored = false;
   const edited = (result: { ok: boolean; problem?: string }): void => {
     const resolve = editing;
@@ -108,10 +108,10 @@ export async function openTerminalFace(
   };
 
   return {
-    size: () => host.size(),
+    size: () => face.size(),
     show(message) {
       if (restored) return;
-      feedFace(host, message, prefix);
+      feedFace(face, message, prefix);
       // After the first paint: what the relay sends on top of it is what came after it.
       if (message.t === 'screen' && joinRelay) {
         joinRelay();
@@ -120,7 +120,7 @@ export async function openTerminalFace(
     },
     terminalResized: (cols, rows) => terminal.resize(cols, rows),
     backlog: () => terminal.backlog(),
-    sharesScreen: face !== 'plain' && screen !== null,
+    sharesScreen: kind !== 'plain' && screen !== null,
     edited,
     restore(then) {
       if (restored) return then?.();
@@ -128,7 +128,7 @@ export async function openTerminalFace(
       // An editor the client never reported on is over for us: the face takes nothing back.
       edited({ ok: false });
       try {
-        host.restore();
+        face.restore();
       } catch {
         // a terminal that is gone cannot be given back
       }

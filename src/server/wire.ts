@@ -1,6 +1,6 @@
 // The run server's wire protocol: one module, versioned, bounded frames. A frame is a 4-byte
 // unsigned big-endian payload length, then the payload: the UTF-8 JSON of one message object.
-import type { HostCommand, StatusView } from '../hosts/host.js';
+import type { FaceCommand, StatusView } from '../faces/face.js';
 
 export const WIRE_VERSION = 1;
 // a screen repaint of 200x60 with styles is well under this
@@ -57,7 +57,7 @@ export type ClientMessage =
   | Hello
   | { t: 'input'; data: string }
   | { t: 'resize'; cols: number; rows: number }
-  | { t: 'command'; command: HostCommand }
+  | { t: 'command'; command: FaceCommand }
   | { t: 'detach' }
   /** answered by { t: 'info' } */
   | { t: 'info' }
@@ -226,7 +226,7 @@ const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
 // the hello's optional strings and flags, each with its guard (a path is bounded like PATH_MAX)
 const HELLO_EXTRAS = { tty: isShortString(64), starter: isBoolean, term: isShortString(64), noColor: isBoolean, prefix: isShortString(16), detachKey: isShortString(1), documentPath: isShortString(4096), watch: isBoolean } as const;
 
-const HOST_COMMANDS: readonly HostCommand[] = ['force-handoff', 'hold', 'release', 'quit', 'edit-document'];
+const HOST_COMMANDS: readonly FaceCommand[] = ['force-handoff', 'hold', 'release', 'quit', 'edit-document'];
 const PHASES: readonly StatusView['phase'][] = ['starting', 'working', 'near', 'writing', 'review', 'respawning', 'stopped'];
 const BYE_REASONS = ['ended', 'detached', 'killed'] as const;
 

@@ -1,6 +1,6 @@
 // Modes the child asks of "its" terminal that only the real, outer terminal can provide: bracketed
 // paste (so pastes arrive marked), focus reports and mouse reports (always asked of the outer terminal
-// as any-event + SGR, so coordinates past column 223 survive; the host filters and re-encodes them
+// as any-event + SGR, so coordinates past column 223 survive; the face filters and re-encodes them
 // for the child). Mirrored there; all off on every hand-back.
 
 const MODE = { paste: 2004, focus: 1004, mouse: 1003 } as const;

@@ -76,7 +76,7 @@ t.test('the run server loads no yargs, no command line, no run command, no bless
   const src = join(REPO, 'src');
   const loaded = loadedBy([join(src, 'server', 'serve-command.ts')]);
   t.ok(loaded.has(join(src, 'server', 'screen-model.ts')) && loaded.has('@xterm/headless'), 'the walk follows the imports');
-  for (const heavy of ['yargs', 'blessed', join(src, 'cli.ts'), join(src, 'commands', 'run.ts'), join(src, 'hosts', 'split-host.ts')]) {
+  for (const heavy of ['yargs', 'blessed', join(src, 'cli.ts'), join(src, 'commands', 'run.ts'), join(src, 'faces', 'split-face.ts')]) {
     t.notOk(loaded.has(heavy), `not ${heavy}`);
   }
 });

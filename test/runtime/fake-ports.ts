@@ -9,7 +9,7 @@ import { createScopeReader, mayCarryScope } from '../../src/claude-code/session-
 import { createRun, RUN_DEFAULTS, type RunSettings } from '../../src/core/run-state.js';
 import { startRunLoop, type RunLoop } from '../../src/runtime/run-loop.js';
 import type { ChildExit, ChildPort, ChildSpec, ClockPort, DocumentPort, Ports, TranscriptPort } from '../../src/runtime/ports.js';
-import type { Host, HostCommand, StatusView } from '../../src/hosts/host.js';
+import type { Face, FaceCommand, StatusView } from '../../src/faces/face.js';
 import type { Manifest } from '../../src/core/manifest.js';
 
 type Json = Record<string, unknown>;
@@ -95,7 +95,7 @@ export interface World {
   disk: { document: string | null; manifest: string | null; record: string | null };
   loop: RunLoop;
   hook(event: string, payload: Json): Promise<string>;
-  command(c: HostCommand): void;
+  command(c: FaceCommand): void;
   type(data: string): void;
   /** the newest child */
   child(): FakeChild;
@@ -233,8 +233,8 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
     gitFacts: async () => ({ head: 'abc1234', changedFiles: 2 }),
   };
   let input: (d: string) => void = () => {};
-  let commands: (c: HostCommand) => void = () => {};
-  const face: Host = {
+  let commands: (c: FaceCommand) => void = () => {};
+  const face: Face = {
     size: () => ({ cols: 100, rows: 30 }),
     onInput: (l) => void (input = l),
     onResize() {},

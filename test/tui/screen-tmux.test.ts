@@ -25,7 +25,7 @@ run the tmux screen tests
 `;
 
 function flower(t: Test, opts: { cols: number; rows: number; args: string; document?: string }): { tmux: Tmux; wb: string; docPath: string } {
-  t.ok(existsSync(join(REPO, 'dist', 'hosts', 'split-host.js')), 'dist is built (npm run build)');
+  t.ok(existsSync(join(REPO, 'dist', 'faces', 'split-face.js')), 'dist is built (npm run build)');
   const root = mkdtempSync(join(tmpdir(), 'flower-tui-'));
   const wb = join(root, 'wb');
   const home = join(root, 'home');

@@ -1,4 +1,4 @@
-// An outer terminal for host tests: what the host writes to "stdout" lands in an @xterm/headless
+// An outer terminal for face tests: what the face writes to "stdout" lands in an @xterm/headless
 // screen we can read back as text and cells; "stdin" is a stream the test types into.
 import { PassThrough, Writable } from 'node:stream';
 import xtermHeadless from '@xterm/headless';
@@ -11,7 +11,7 @@ export interface VirtualTty {
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
   term: InstanceType<typeof Terminal>;
-  /** every byte the host wrote */
+  /** every byte the face wrote */
   written(): string;
   lines(): Promise<string[]>;
   waitFor(match: (screen: string) => boolean, what: string, ms?: number): Promise<string>;

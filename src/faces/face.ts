@@ -1,18 +1,18 @@
-// The face of a run: where the child's screen goes and where keystrokes come from. The plain host
+// The face of a run: where the child's screen goes and where keystrokes come from. The plain face
 // passes the terminal through; the split view paints panes. The supervisor only sees this port.
 
 import type { StatusView } from '../core/status-view.js';
 export type { StatusView };
 
-export type HostCommand = 'force-handoff' | 'hold' | 'release' | 'quit' | 'edit-document';
+export type FaceCommand = 'force-handoff' | 'hold' | 'release' | 'quit' | 'edit-document';
 
-export interface Host {
+export interface Face {
   /** the size the child's pty should have */
   size(): { cols: number; rows: number };
   /** keys for claude; `delivered`: the run server's native relay has written them to claude already */
   onInput(listener: (data: string, delivered?: boolean) => void): void;
   onResize(listener: (cols: number, rows: number) => void): void;
-  onCommand(listener: (command: HostCommand) => void): void;
+  onCommand(listener: (command: FaceCommand) => void): void;
   /** the child's output, titles already taken out */
   childOutput(data: string): void;
   childTitle(title: string): void;

@@ -1,20 +1,20 @@
-// A Host decorator for the demo: puts the narration into the status note (the split view's status
+// A Face decorator for the demo: puts the narration into the status note (the split view's status
 // bar; in --plain, the terminal title, the only place flower-pty may write while claude runs), and
 // lets the demo quit the run through the supervisor's own command path.
 
-import type { Host, HostCommand, StatusView } from '../hosts/host.js';
+import type { Face, FaceCommand, StatusView } from '../faces/face.js';
 
-export interface NarratingHost extends Host {
+export interface NarratingFace extends Face {
   /** ask the supervisor to end the run cleanly, as the quit key would */
   quit(): void;
 }
 
-export function narratingHost(inner: Host, narrate: (view: StatusView) => string, opts: { plain: boolean }): NarratingHost {
-  let command: ((c: HostCommand) => void) | null = null;
+export function narratingFace(inner: Face, narrate: (view: StatusView) => string, opts: { plain: boolean }): NarratingFace {
+  let command: ((c: FaceCommand) => void) | null = null;
   let narration = '';
   let childTitle = '';
   const showTitle = () => inner.childTitle(narration ? `${narration} · ${childTitle}` : childTitle);
-  // Explicit delegation, not a spread: a host may keep its methods on a prototype.
+  // Explicit delegation, not a spread: a face may keep its methods on a prototype.
   return {
     size: () => inner.size(),
     onInput: (listener) => inner.onInput(listener),

@@ -1,9 +1,9 @@
-// The split host against a virtual outer terminal: panes, status bar, documentChanged, keys to the
+// The split face against a virtual outer terminal: panes, status bar, documentChanged, keys to the
 // child and to the supervisor, emulator replies, resize, NO_COLOR and a clean restore.
 import t from 'tap';
 import type { Test } from 'tap';
-import { createSplitHost } from '../../src/hosts/split-host.js';
-import type { Host, HostCommand, StatusView } from '../../src/hosts/host.js';
+import { createSplitFace } from '../../src/faces/split-face.js';
+import type { Face, FaceCommand, StatusView } from '../../src/faces/face.js';
 import { createVirtualTty, type VirtualTty } from './virtual-tty.js';
 import { createEmulator } from '../../src/adapters/emulator.js';
 
@@ -12,18 +12,18 @@ const VIEW: StatusView = {
   handoff: true, reviewLeft: null, held: false, workbench: '/tmp/wb', documentPath: '/tmp/wb/notes/交接-work.md', note: 'working', attention: null
 };
 
-interface Rig { vt: VirtualTty; host: Host; input: string[]; commands: HostCommand[]; resizes: Array<[number, number]> }
+interface Rig { vt: VirtualTty; face: Face; input: string[]; commands: FaceCommand[]; resizes: Array<[number, number]> }
 
 function rig(t: Test, opts: { cols?: number; rows?: number; env?: Record<string, string> } = {}): Rig {
   const vt = createVirtualTty(opts.cols ?? 160, opts.rows ?? 40);
-  const host = createSplitHost({
+  const face = createSplitFace({
     stdin: vt.stdin, stdout: vt.stdout, stderr: vt.stderr, env: { TERM: 'xterm-256color', ...opts.env }, documentPath: null,
   });
-  t.teardown(() => host.restore());
-  const r: Rig = { vt, host, input: [], commands: [], resizes: [] };
-  host.onInput((d) => r.input.push(d));
-  host.onCommand((c) => r.commands.push(c));
-  host.onResize((c, rows) => r.resizes.push([c, rows]));
+  t.teardown(() => face.restore());
+  const r: Rig = { vt, face, input: [], commands: [], resizes: [] };
+  face.onInput((d) => r.input.push(d));
+  face.onCommand((c) => r.commands.push(c));
+  face.onResize((c, rows) => r.resizes.push([c, rows]));
   return r;
 }
 
@@ -34,9 +34,9 @@ const type = (r: Rig, keys: string) => new Promise<void>((resolve) => {
 
 t.test('both panes, the plan before the first handoff and the status bar', async (t) => {
   const r = rig(t);
-  r.host.status(VIEW);
-  r.host.childStarted();
-  r.host.childOutput('\u001b[1;32mfake-claude\u001b[0m ready\r\nfake> ');
+  r.face.status(VIEW);
+  r.face.childStarted();
+  r.face.childOutput('\u001b[1;32mfake-claude\u001b[0m ready\r\nfake> ');
   const screen = await r.vt.waitFor((s) => s.includes('fake>') && s.includes('gen 1/8'), 'the child and the status bar');
   const lines = screen.split('\n');
   t.match(lines[0], /^┌─ ▶ claude ─+┐┌─ handoff document ─+┐$/, 'two bordered panes side by side');
@@ -45,28 +45,28 @@ t.test('both panes, the plan before the first handoff and the status bar', async
   t.match(screen, /\/tmp\/wb\/notes\/交接-work\.md/);
   t.match(lines[38], /context 42\.0K\/200\.0K · about 108\.0K to the handoff .* gen 1\/8 · working/);
   t.match(lines[39], /\/tmp\/wb · working +C-\] \? for keys $/);
-  t.same(r.host.size(), { cols: 94, rows: 36 });
+  t.same(r.face.size(), { cols: 94, rows: 36 });
 });
 
 t.test('documentChanged shows the document, a missing section flagged on top', async (t) => {
   const r = rig(t);
-  r.host.status(VIEW);
-  r.host.documentChanged('/tmp/wb/notes/交接-work.md', '## Doing · 现在在做\nporting the tailer\n\n## Decided\nchokidar 5\n');
+  r.face.status(VIEW);
+  r.face.documentChanged('/tmp/wb/notes/交接-work.md', '## Doing · 现在在做\nporting the tailer\n\n## Decided\nchokidar 5\n');
   const screen = await r.vt.waitFor((s) => s.includes('porting the tailer'), 'the document text');
   t.match(screen, /! missing required section: Next · 下一步/);
   t.match(screen.split('\n')[0], /┌─ \/tmp\/wb\/notes\/交接-work\.md ─/, 'the pane is labelled with the path');
   t.notMatch(screen, /No handoff yet/, 'the plan is gone once a document exists');
-  r.host.documentChanged('/tmp/wb/notes/交接-work.md', null);
+  r.face.documentChanged('/tmp/wb/notes/交接-work.md', null);
   await r.vt.waitFor((s) => /is not on disk/.test(s), 'the missing-file line');
 });
 
 t.test('keys: text to the child, prefix commands to the supervisor, the prefix twice sends it', async (t) => {
   const r = rig(t);
-  r.host.status(VIEW);
+  r.face.status(VIEW);
   await type(r, 'hello\r');
   await type(r, '\u001dh');
   await type(r, '\u001dp');
-  r.host.status({ ...VIEW, held: true });
+  r.face.status({ ...VIEW, held: true });
   await type(r, '\u001dp');
   await type(r, '\u001d\u001d');
   await type(r, '\u001dq');
@@ -80,9 +80,9 @@ t.test('keys: text to the child, prefix commands to the supervisor, the prefix t
 
 t.test('hold and release say what happened, though the supervisor answers synchronously', async (t) => {
   const r = rig(t);
-  r.host.status(VIEW);
+  r.face.status(VIEW);
   // As the supervisor does: the new state is reported back inside the command call.
-  r.host.onCommand((c) => r.host.status({ ...VIEW, held: c === 'hold' }));
+  r.face.onCommand((c) => r.face.status({ ...VIEW, held: c === 'hold' }));
   await type(r, '\u001dp');
   await r.vt.waitFor((s) => s.includes('held: the next session waits'), 'the hold note');
   await type(r, '\u001dp');
@@ -92,14 +92,14 @@ t.test('hold and release say what happened, though the supervisor answers synchr
 
 t.test('emulator replies reach the child; arrows follow its cursor-key mode', async (t) => {
   const r = rig(t);
-  r.host.childStarted();
-  r.host.childOutput('\u001b[c');
+  r.face.childStarted();
+  r.face.childOutput('\u001b[c');
   await r.vt.waitFor(() => r.input.length > 0, 'a DA reply');
   t.same(r.input, ['\u001b[?1;2c'], 'DA1 answered through the input listeners');
   r.input.length = 0;
   await type(r, '\u001bOA');
   // The reply to a second DA proves the emulator has parsed the mode change before it.
-  r.host.childOutput('\u001b[?1h\u001b[c');
+  r.face.childOutput('\u001b[?1h\u001b[c');
   await r.vt.waitFor(() => r.input.length > 1, 'the second DA reply');
   await type(r, '\u001b[A');
   t.same(r.input, ['\u001b[A', '\u001b[?1;2c', '\u001bOA']);
@@ -107,20 +107,20 @@ t.test('emulator replies reach the child; arrows follow its cursor-key mode', as
 
 t.test("the child's bell reaches the person's terminal", async (t) => {
   const r = rig(t);
-  r.host.childStarted();
+  r.face.childStarted();
   const before = r.vt.written().split('\u0007').length;
-  r.host.childOutput('ding\u0007');
+  r.face.childOutput('ding\u0007');
   await r.vt.waitFor(() => r.vt.written().split('\u0007').length > before, 'a BEL on stdout');
   t.pass('the bell was forwarded');
 });
 
 t.test('resize and the document toggle re-lay out and report the new inner size', async (t) => {
   const r = rig(t);
-  r.host.status(VIEW);
+  r.face.status(VIEW);
   r.vt.resize(100, 40);
   await r.vt.waitFor((s) => s.split('\n')[25]?.startsWith('┌─ handoff document') ?? false, 'the stacked layout');
   t.same(r.resizes, [[98, 23]]);
-  t.same(r.host.size(), { cols: 98, rows: 23 });
+  t.same(r.face.size(), { cols: 98, rows: 23 });
   await type(r, '\u001dz');
   t.same(r.resizes.at(-1), [98, 36], 'hiding the document gives the session the height');
   const screen = await r.vt.waitFor((s) => !s.includes('handoff document'), 'the document pane gone');
@@ -129,13 +129,13 @@ t.test('resize and the document toggle re-lay out and report the new inner size'
 
 t.test('focus moves to the document pane, where j/k scroll and nothing reaches claude', async (t) => {
   const r = rig(t);
-  r.host.status(VIEW);
+  r.face.status(VIEW);
   const long = ['## Doing', ...Array.from({ length: 80 }, (_, i) => `line ${i + 1}`), '## Next', 'n'].join('\n');
-  r.host.documentChanged('/d.md', long);
+  r.face.documentChanged('/d.md', long);
   await r.vt.waitFor((s) => s.includes('line 30'), 'the document');
   await type(r, '\u001d\t');
   await r.vt.waitFor((s) => s.includes('▶ /d.md') && s.includes('document: j/k scroll'), 'the focus mark and hint');
-  r.host.documentChanged('/d.md', long.replace('line 1\n', 'CHANGED\n'));
+  r.face.documentChanged('/d.md', long.replace('line 1\n', 'CHANGED\n'));
   await r.vt.waitFor((s) => s.includes('CHANGED') && s.includes('▶ /d.md'), 'the focus mark kept when the document changes');
   await type(r, 'jjjjj');
   const screen = await r.vt.waitFor((s) => !s.includes('│line 1 ') && !s.match(/│## Doing/), 'the scrolled document');
@@ -155,24 +155,24 @@ t.test('NO_COLOR: our own chrome has no colour, the child keeps its own', async 
     return cell.isFgDefault() ? 'default' : cell.getFgColor();
   };
   const coloured = rig(t);
-  coloured.host.status(VIEW);
+  coloured.face.status(VIEW);
   t.not(await colourOf(coloured, 'context 42.0K/'), 'default', 'the meter is coloured');
-  coloured.host.restore();
+  coloured.face.restore();
   const plain = rig(t, { env: { NO_COLOR: '1' } });
-  plain.host.status(VIEW);
-  plain.host.childOutput('\u001b[31mRED\u001b[0m');
+  plain.face.status(VIEW);
+  plain.face.childOutput('\u001b[31mRED\u001b[0m');
   t.equal(await colourOf(plain, 'context 42.0K/'), 'default', 'no colour in the status bar');
   t.equal(await colourOf(plain, 'RED'), 1, "the child's red is kept");
 });
 
 t.test('restore gives the terminal back and is safe to call twice', async (t) => {
   const r = rig(t);
-  r.host.childStarted();
-  r.host.childOutput('\u001b[?2004h');
+  r.face.childStarted();
+  r.face.childOutput('\u001b[?2004h');
   await r.vt.waitFor(() => r.vt.written().includes('\u001b[?2004h'), 'bracketed paste mirrored to the outer terminal');
   t.equal(r.vt.term.buffer.active.type, 'alternate');
-  r.host.restore();
-  r.host.restore();
+  r.face.restore();
+  r.face.restore();
   await r.vt.lines();
   t.equal(r.vt.term.buffer.active.type, 'normal', 'back on the normal screen');
   t.equal(r.vt.term.modes.bracketedPasteMode, false, 'bracketed paste off again');
@@ -182,11 +182,11 @@ t.test('restore gives the terminal back and is safe to call twice', async (t) =>
 
 t.test('mouse: mirrored to the outer terminal only while claude asks; clicks translated into the pane', async (t) => {
   const r = rig(t);
-  r.host.childStarted();
-  r.host.childOutput('ready');
+  r.face.childStarted();
+  r.face.childOutput('ready');
   await type(r, '\u001b[<0;10;5M');
   t.same(r.input, [], 'no tracking asked: a mouse report reaches nobody');
-  r.host.childOutput('\u001b[?1000h\u001b[?1006h');
+  r.face.childOutput('\u001b[?1000h\u001b[?1006h');
   await r.vt.waitFor(() => r.vt.written().includes('\u001b[?1003h\u001b[?1006h'), 'the outer terminal asked for mouse reports');
   // outer (10,5) is pane column 9 - 1 = 8, row 5 - 1 - 1 = 3 (the border takes one cell each way)
   await type(r, '\u001b[<0;10;5M\u001b[<0;10;5m');
@@ -195,7 +195,7 @@ t.test('mouse: mirrored to the outer terminal only while claude asks; clicks tra
   t.same(r.input.length, 2, 'motion is dropped in vt200 mode');
   await type(r, 'x\u001b[<0;150;5My');
   t.same(r.input.slice(2).join(''), 'xy', 'a click on the document pane goes nowhere, keys around it still do');
-  r.host.childOutput('\u001b[?1000l');
+  r.face.childOutput('\u001b[?1000l');
   await r.vt.waitFor(() => r.vt.written().includes('\u001b[?1003l\u001b[?1006l'), 'mouse reports switched off again');
 });
 
@@ -221,11 +221,11 @@ t.test("claude's output alone repaints only the rows it changed, and the screen 
   const vt = createVirtualTty(120, 30);
   const shared = createEmulator({ cols: 118, rows: 27, scrollback: 0 });
   t.teardown(() => shared.dispose());
-  const host = createSplitHost({ stdin: vt.stdin, stdout: vt.stdout, stderr: vt.stderr, env: { TERM: 'xterm-256color' }, documentPath: null, screen: shared });
-  t.teardown(() => host.restore());
-  host.onInput(() => undefined);
-  host.childStarted();
-  host.childTitle('fast');
+  const face = createSplitFace({ stdin: vt.stdin, stdout: vt.stdout, stderr: vt.stderr, env: { TERM: 'xterm-256color' }, documentPath: null, screen: shared });
+  t.teardown(() => face.restore());
+  face.onInput(() => undefined);
+  face.childStarted();
+  face.childTitle('fast');
   const parsed = (data: string) => new Promise<void>((resolve) => shared.term.write(data, resolve));
   await parsed('ready\r\n\u001b[1;31mred\u001b[0m 中文 \u001b[38;2;10;200;30mrgb\u001b[0m\r\n');
   await vt.waitFor((s) => s.includes('rgb'), 'the first output');
@@ -241,7 +241,7 @@ t.test("claude's output alone repaints only the rows it changed, and the screen 
     t.notMatch(frame, /│|─/, 'no border was drawn again');
   }
   const fast = await cellsOf(vt);
-  host.childTitle('fast'); // a whole render of every element, from the same emulator
+  face.childTitle('fast'); // a whole render of every element, from the same emulator
   await new Promise((r) => setTimeout(r, 50));
   t.same(await cellsOf(vt), fast, 'the rows drawn alone are what a whole render draws');
   t.match(fast.map((row) => row.replace(/:[^ ]*/g, '')).join('\n'), /X/, 'the echoes are on the screen');

@@ -1,30 +1,30 @@
 // The face the supervisor drives inside the run server: it keeps what a client needs to be painted
 // at once (claude's screen in an emulator, the title, the latest status, the document, whether a
 // child runs) and passes every change on to the attached clients. Keys, sizes and commands come
-// back from the clients through the same Host listeners a terminal face would use.
+// back from the clients through the same Face listeners a terminal face would use.
 
-import type { Host, HostCommand, StatusView } from '../hosts/host.js';
+import type { Face, FaceCommand, StatusView } from '../faces/face.js';
 import type { ServerMessage } from './wire.js';
 import { createScreenModel, type ScreenModel } from './screen-model.js';
-import { createHostListeners } from '../hosts/host-listeners.js';
+import { createFaceListeners } from '../faces/face-listeners.js';
 
 // A frozen document is a person's text, not a stream: one far over this is cut rather than lost with its frame.
 const MAX_DOCUMENT_CHARS = 1024 * 1024;
 
-export interface ServerHost extends Host {
+export interface ServerFace extends Face {
   readonly screen: ScreenModel;
   readonly latest: { title: string; view: StatusView | null; document: { path: string; text: string | null } | null; childRunning: boolean };
   /** a client's keys (or an emulator reply) for claude; `delivered`: the native relay wrote them already */
   input(data: string, delivered?: boolean): void;
   /** the pty follows this size (tmux's `window-size latest`: the client that attached or typed last) */
   resize(cols: number, rows: number): void;
-  command(command: HostCommand): void;
+  command(command: FaceCommand): void;
 }
 
-export function createServerHost(o: { cols: number; rows: number; broadcast: (message: ServerMessage) => void }): ServerHost {
+export function createServerFace(o: { cols: number; rows: number; broadcast: (message: ServerMessage) => void }): ServerFace {
   const screen = createScreenModel({ cols: o.cols, rows: o.rows });
-  const listeners = createHostListeners();
-  const latest: ServerHost['latest'] = { title: '', view: null, document: null, childRunning: false };
+  const listeners = createFaceListeners();
+  const latest: ServerFace['latest'] = { title: '', view: null, document: null, childRunning: false };
   let childEverEnded = false;
 
   return {

@@ -1,7 +1,7 @@
 // --plain: claude full-screen in the user's own terminal, byte for byte, with flower-pty's state
 // only in the terminal title. Owns raw mode and gives the terminal back on every exit path.
 
-import type { Host, HostCommand, StatusView } from './host.js';
+import type { Face, FaceCommand, StatusView } from './face.js';
 import { createModeTracker } from '../core/terminal-modes.js';
 import { composeTitle, titleSequence } from '../core/title-filter.js';
 import { statusLine } from '../core/status-text.js';
@@ -16,7 +16,7 @@ export interface PlainIo {
   echoed?: () => boolean;
 }
 
-export function createPlainHost(io: PlainIo): Host {
+export function createPlainFace(io: PlainIo): Face {
   const { stdin, stdout } = io;
   const out = io.write ?? ((data: string) => void stdout.write(data));
   const err = io.write ?? ((data: string) => void io.stderr.write(data));
@@ -50,7 +50,7 @@ export function createPlainHost(io: PlainIo): Host {
     onResize(listener) {
       stdout.on('resize', () => listener(stdout.columns || 80, stdout.rows || 24));
     },
-    onCommand(_listener: (command: HostCommand) => void) {
+    onCommand(_listener: (command: FaceCommand) => void) {
       // plain mode has no prefix key: every keystroke belongs to claude
     },
     childOutput(data) {

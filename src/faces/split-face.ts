@@ -7,9 +7,9 @@ import { StringDecoder } from 'node:string_decoder';
 import blessed from 'blessed';
 import type { Widgets } from 'blessed';
 
-import type { Host, StatusView } from './host.js';
+import type { Face, StatusView } from './face.js';
 import type { Emulator } from '../adapters/emulator.js';
-import { createHostListeners } from './host-listeners.js';
+import { createFaceListeners } from './face-listeners.js';
 import { FlowerError } from '../errors.js';
 import { computeLayout, type Layout } from '../core/layout.js';
 import { extractMouse, routeMouse, type MouseEvent } from '../core/mouse.js';
@@ -27,7 +27,7 @@ import { createOuterModes } from '../tui/outer-modes.js';
 import { setQuietLabel } from '../tui/quiet-label.js';
 import { paintRows } from '../tui/row-painter.js';
 
-export interface SplitHostOptions {
+export interface SplitFaceOptions {
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
@@ -58,7 +58,7 @@ function printable(key: string): string {
   return [...key].map((c) => (c.charCodeAt(0) < 0x20 ? prefixName(c) : c === '\u007f' ? 'DEL' : c)).join('');
 }
 
-export function createSplitHost(o: SplitHostOptions): Host {
+export function createSplitFace(o: SplitFaceOptions): Face {
   const { stdin, stdout, env } = o;
   const prefixSetting = o.prefix ?? env.FLOWER_PTY_PREFIX ?? DEFAULT_PREFIX;
   const parsedPrefix = parsePrefix(prefixSetting);
@@ -67,7 +67,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
   const prefixLabel = prefixName(prefix);
   const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
 
-  const listeners = createHostListeners();
+  const listeners = createFaceListeners();
 
   // blessed gets a dead input: every byte from the person is ours to route (Esc, Alt, paste), and
   // blessed never puts stdin in raw mode behind our back (docs/libraries.md §2).
@@ -369,7 +369,7 @@ export function createSplitHost(o: SplitHostOptions): Host {
     },
     message(text) {
       message = text;
-      // Between generations the session pane is free: say it there too, as the plain host does.
+      // Between generations the session pane is free: say it there too, as the plain face does.
       if (!childRunning && !o.screen) pane.write(`\r\n\u001b[1mflower-pty:\u001b[0m ${text}\r\n`, () => redraw());
       refreshStatus();
     },

@@ -1,20 +1,20 @@
-// The three things a face hears from its person (keys, sizes, commands) as Host's listener ports,
-// with one emit each: shared by the split view and the run server's host.
+// The three things a face hears from its person (keys, sizes, commands) as Face's listener ports,
+// with one emit each: shared by the split view and the run server's face.
 
-import type { Host, HostCommand } from './host.js';
+import type { Face, FaceCommand } from './face.js';
 
-export interface HostListeners {
-  /** onInput, onResize, onCommand: spread into a Host */
-  ports: Pick<Host, 'onInput' | 'onResize' | 'onCommand'>;
+export interface FaceListeners {
+  /** onInput, onResize, onCommand: spread into a Face */
+  ports: Pick<Face, 'onInput' | 'onResize' | 'onCommand'>;
   input(data: string, delivered?: boolean): void;
   resize(cols: number, rows: number): void;
-  command(command: HostCommand): void;
+  command(command: FaceCommand): void;
 }
 
-export function createHostListeners(): HostListeners {
+export function createFaceListeners(): FaceListeners {
   const input: Array<(data: string, delivered?: boolean) => void> = [];
   const resize: Array<(cols: number, rows: number) => void> = [];
-  const command: Array<(command: HostCommand) => void> = [];
+  const command: Array<(command: FaceCommand) => void> = [];
   return {
     ports: {
       onInput: (listener) => void input.push(listener),
