@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { EXIT, FlowerError, reportFatal } from './errors.js';
 import { exitCodesLine } from './core/exit-code.js';
 import { commandRow, commandSpec, type CommandName } from './core/command-table.js';
-import { configRows, optionRow } from './core/options-table.js';
-import { runYargsOptions, yargsOption } from './adapters/yargs-options.js';
+import { configRows } from './core/options-table.js';
+import { commandYargsOptions, runYargsOptions } from './adapters/yargs-options.js';
 
 const EXAMPLES: Array<[string, string]> = [
   ['$0 "fix the failing tests in src/"', 'run claude with handoffs; the prompt starts generation 1'],
@@ -46,11 +46,6 @@ function command(name: CommandName): [string, string] {
   return [commandSpec(row), row.summary === false ? (false as unknown as string) : row.summary];
 }
 
-/** the option that names a workbench, in a subcommand's words */
-/** the demo's review is shorter than a run's: a person watching the demo is already at the screen */
-const DEMO_REVIEW_SECONDS = 8;
-
-const workbenchOption = (help: string) => yargsOption(optionRow('workbench'), { help });
 
 export async function main(argv: string[]): Promise<void> {
   // `flower-pty replay x | head`: a reader that goes away is the end of the output, not an error.
@@ -85,14 +80,10 @@ export async function run(argv: string[]): Promise<number> {
       (y) =>
         y
           .positional('id', { type: 'string', describe: 'the run id (flower-pty ls)' })
-          .options({
-            plain: yargsOption(optionRow('plain'), { help: 'claude full-screen with state in the terminal title (no split view)', default: false }),
-            'detach-key': yargsOption(optionRow('detach-key'), { help: 'with --plain: a control key (e.g. C-\\) that detaches when pressed alone' }),
-            workbench: workbenchOption('the workbench whose run to attach to when no id is given (found as a run finds it)'),
-          }),
+          .options(commandYargsOptions('attach')),
       async (args) => {
         const { runAttach } = await import('./commands/attach.js');
-        exitCode = await runAttach({ id: args.id, plain: args.plain as boolean, detachKey: args['detach-key'] as string | undefined, workbench: args.workbench as string | undefined });
+        exitCode = await runAttach({ id: args.id as string | undefined, plain: args.plain as boolean, detachKey: args['detach-key'] as string | undefined, workbench: args.workbench as string | undefined });
       },
     )
     .command(
@@ -108,18 +99,14 @@ export async function run(argv: string[]): Promise<number> {
       (y) =>
         y
           .positional('transcript', { type: 'string', demandOption: true, describe: 'a Claude Code transcript (.jsonl)' })
-          .options({
-            window: { ...yargsOption(optionRow('window'), { help: 'context window' }), defaultDescription: 'from the model name in the transcript' },
-            headroom: yargsOption(optionRow('headroom'), { help: 'tokens left free above the handoff line' }),
-            json: { type: 'boolean', default: false, describe: 'one JSON object a line' },
-          }),
+          .options(commandYargsOptions('replay')),
       async (args) => {
         const { runReplay } = await import('./commands/replay.js');
         exitCode = await runReplay({
-          file: args.transcript,
+          file: args.transcript as string,
           ...(args.window !== undefined ? { window: args.window as number } : {}),
           ...(args.headroom !== undefined ? { headroom: args.headroom as number } : {}),
-          json: args.json,
+          json: args.json as boolean,
           out: (line) => process.stdout.write(line + '\n'),
         });
       },
@@ -127,35 +114,26 @@ export async function run(argv: string[]): Promise<number> {
     .command(
       ...command('status'),
       (y) =>
-        y.options({
-          workbench: workbenchOption('the workbench folder (found as a run finds it)'),
-          json: { type: 'boolean', default: false },
-        }),
+        y.options(commandYargsOptions('status')),
       async (args) => {
         const { runStatus } = await import('./commands/status.js');
         const { findWorkbench } = await import('./adapters/config-file.js');
-        exitCode = await runStatus({ workbench: findWorkbench(process.cwd(), process.env, args.workbench as string | undefined), json: args.json, out: (line) => process.stdout.write(line + '\n') });
+        exitCode = await runStatus({ workbench: findWorkbench(process.cwd(), process.env, args.workbench as string | undefined), json: args.json as boolean, out: (line) => process.stdout.write(line + '\n') });
       },
     )
     .command(
       ...command('report'),
       (y) =>
-        y.options({
-          workbench: workbenchOption('the workbench folder (found as a run finds it)'),
-          output: { alias: 'o', type: 'string', describe: 'the HTML file to write (default <workbench>/report.html)' },
-          events: { type: 'string', describe: "the run's --events file (default: the workbench config's events key, if any)" },
-          open: { type: 'boolean', default: false, describe: "open the page with the platform's opener (xdg-open / open)" },
-          json: { type: 'boolean', default: false, describe: 'print the same data as one JSON document instead of writing the page' },
-        }),
+        y.options(commandYargsOptions('report')),
       async (args) => {
         const { runReport } = await import('./commands/report.js');
         exitCode = await runReport({
           ...(args.workbench !== undefined ? { workbench: args.workbench as string } : {}),
           cwd: process.cwd(),
-          ...(args.output !== undefined ? { output: args.output } : {}),
-          ...(args.events !== undefined ? { events: args.events } : {}),
-          open: args.open,
-          json: args.json,
+          ...(args.output !== undefined ? { output: args.output as string } : {}),
+          ...(args.events !== undefined ? { events: args.events as string } : {}),
+          open: args.open as boolean,
+          json: args.json as boolean,
           env: process.env,
           out: (line) => process.stdout.write(line + '\n'),
         });
@@ -163,10 +141,10 @@ export async function run(argv: string[]): Promise<number> {
     )
     .command(
       ...command('ls'),
-      (y) => y.options({ json: { type: 'boolean', default: false, describe: 'one JSON array of runs' } }),
+      (y) => y.options(commandYargsOptions('ls')),
       async (args) => {
         const { runLs } = await import('./commands/ls.js');
-        exitCode = await runLs({ json: args.json, env: process.env, out: (line) => process.stdout.write(line + '\n') });
+        exitCode = await runLs({ json: args.json as boolean, env: process.env, out: (line) => process.stdout.write(line + '\n') });
       },
     )
     .command(
@@ -174,38 +152,28 @@ export async function run(argv: string[]): Promise<number> {
       (y) =>
         y
           .positional('id', { type: 'string', describe: 'the run id (flower-pty ls)' })
-          .options({ workbench: workbenchOption('the workbench whose run to end when no id is given (found as a run finds it)') }),
+          .options(commandYargsOptions('kill')),
       async (args) => {
         const { runKill } = await import('./commands/kill.js');
-        exitCode = await runKill({ id: args.id, workbench: args.workbench as string | undefined, cwd: process.cwd(), env: process.env, out: (line) => process.stdout.write(line + '\n') });
+        exitCode = await runKill({ id: args.id as string | undefined, workbench: args.workbench as string | undefined, cwd: process.cwd(), env: process.env, out: (line) => process.stdout.write(line + '\n') });
       },
     )
     .command(
       ...command('web'),
       (y) =>
-        y.options({
-          listen: { type: 'string', describe: `HOST:PORT to listen on (default 127.0.0.1:8740; anything but loopback needs --tls-cert/--tls-key or --behind-proxy)` },
-          'allow-input': { type: 'boolean', default: false, describe: 'let pages type into claude, approve or deny permissions, edit the document in review, hand off, hold, end runs (default: read-only)' },
-          detach: { type: 'boolean', alias: 'd', default: false, describe: 'run in the background: print the login URL, write a log, exit' },
-          login: { type: 'boolean', default: false, describe: 'print a new login URL for the web face already running' },
-          'tls-cert': { type: 'string', describe: 'serve https with this certificate (PEM)' },
-          'tls-key': { type: 'string', describe: 'the key of --tls-cert (PEM)' },
-          'behind-proxy': { type: 'boolean', default: false, describe: 'an SSH tunnel or tailscale serve protects a non-loopback --listen (it speaks https to the browser)' },
-          'public-host': { type: 'string', array: true, describe: 'a host name the browser uses for this server through a proxy (tailscale serve: the machine name)' },
-          'ready-pipe': { type: 'boolean', default: false, hidden: true },
-        }),
+        y.options(commandYargsOptions('web')),
       async (args) => {
         const { runWeb } = await import('./commands/web.js');
         exitCode = await runWeb({
-          listen: args.listen,
-          allowInput: args['allow-input'],
-          detach: args.detach,
-          login: args.login,
-          tlsCert: args['tls-cert'],
-          tlsKey: args['tls-key'],
-          behindProxy: args['behind-proxy'],
-          publicHost: (args['public-host'] ?? []).map(String),
-          readyPipe: args['ready-pipe'],
+          listen: args.listen as string | undefined,
+          allowInput: args['allow-input'] as boolean,
+          detach: args.detach as boolean,
+          login: args.login as boolean,
+          tlsCert: args['tls-cert'] as string | undefined,
+          tlsKey: args['tls-key'] as string | undefined,
+          behindProxy: args['behind-proxy'] as boolean,
+          publicHost: ((args['public-host'] as unknown[] | undefined) ?? []).map(String),
+          readyPipe: args['ready-pipe'] as boolean,
           argv,
           env: process.env,
           out: (line) => process.stdout.write(line + '\n'),
@@ -216,17 +184,12 @@ export async function run(argv: string[]): Promise<number> {
     .command(
       ...command('demo'),
       (y) =>
-        y.options({
-          plain: yargsOption(optionRow('plain'), { help: 'claude full-screen with state in the terminal title (no split view)', default: false }),
-          'keep-going': { type: 'boolean', default: false, describe: "don't end after the successor's first turn: quit claude yourself" },
-          claude: { ...yargsOption(optionRow('claude')), defaultDescription: "$FLOWER_PTY_CLAUDE, else the repo's pinned one, else PATH" },
-          review: yargsOption(optionRow('review'), { help: 'seconds the frozen document waits for your edit', default: DEMO_REVIEW_SECONDS }),
-        }),
+        y.options(commandYargsOptions('demo')),
       async (args) => {
         const { runDemo } = await import('./commands/demo.js');
         exitCode = await runDemo({
           plain: args.plain as boolean,
-          keepGoing: args['keep-going'],
+          keepGoing: args['keep-going'] as boolean,
           claude: args.claude as string | undefined,
           review: args.review as number,
           out: (line) => process.stdout.write(line + '\n'),
@@ -236,19 +199,15 @@ export async function run(argv: string[]): Promise<number> {
     .command(
       ...command('trust'),
       (y) =>
-        y.options({
-          workbench: workbenchOption('the workbench whose config to trust (found as a run finds it)'),
-          remove: { type: 'boolean', default: false, describe: 'stop trusting it' },
-          list: { type: 'boolean', default: false, describe: 'list the trusted folders' },
-        }),
+        y.options(commandYargsOptions('trust')),
       async (args) => {
         const { runTrust } = await import('./commands/trust.js');
-        exitCode = await runTrust({ workbench: args.workbench as string | undefined, remove: args.remove, list: args.list, cwd: process.cwd(), env: process.env, out: (line) => process.stdout.write(line + '\n') });
+        exitCode = await runTrust({ workbench: args.workbench as string | undefined, remove: args.remove as boolean, list: args.list as boolean, cwd: process.cwd(), env: process.env, out: (line) => process.stdout.write(line + '\n') });
       },
     )
     .command(
       ...command('doctor'),
-      (y) => y.options({ claude: yargsOption(optionRow('claude')) }),
+      (y) => y.options(commandYargsOptions('doctor')),
       async (args) => {
         const { runDoctor } = await import('./commands/doctor.js');
         exitCode = await runDoctor({ claude: args.claude as string | undefined, env: process.env, cwd: process.cwd(), out: (line) => process.stdout.write(line + '\n') });

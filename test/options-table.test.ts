@@ -135,3 +135,23 @@ t.test("the README's config keys and variables are the table's", async (t) => {
   const variables = /Variables: ([\s\S]*?), and `FLOWER_PTY_NO_NATIVE/.exec(config)?.[1] ?? '';
   t.same([...variables.matchAll(/`(FLOWER_PTY_\w+)`/g)].map((m) => m[1]), configRows().map((row) => row.env), 'the variables, in order');
 });
+
+t.test("each subcommand's flags are its table's rows: --help lists each, cli.ts writes none inline", async (t) => {
+  const { COMMAND_FLAGS } = await import('../src/core/command-flags.js');
+  const { spawnSync } = await import('node:child_process');
+  const { FLOWER_BIN } = await import('./helpers/flower-run.js');
+  for (const [command, flags] of Object.entries(COMMAND_FLAGS)) {
+    const help = spawnSync(process.execPath, [FLOWER_BIN, command, '--help'], { encoding: 'utf8', env: { ...process.env, COLUMNS: '200' } }).stdout;
+    for (const flag of flags!) {
+      const name = 'from' in flag ? flag.from : flag.name;
+      const hidden = 'hidden' in flag && flag.hidden === true;
+      t.equal(help.includes(`--${name} `), !hidden, `${command} --help ${hidden ? 'hides' : 'lists'} --${name}`);
+      if ('from' in flag) t.ok(optionRow(flag.from), `${command}'s --${name} borrows the run's row`);
+    }
+  }
+  const cli = readFileSync(join(REPO, 'src', 'cli.ts'), 'utf8');
+  t.notMatch(cli, /\.options\(\{/, 'no option object is written in cli.ts');
+  const web = spawnSync(process.execPath, [FLOWER_BIN, 'web', '--help'], { encoding: 'utf8', env: { ...process.env, COLUMNS: '200' } }).stdout;
+  const { DEFAULT_WEB_PORT } = await import('../src/core/web-listen.js');
+  t.match(web, `127.0.0.1:${DEFAULT_WEB_PORT}`, "the web face's default address comes from where it is decided");
+});

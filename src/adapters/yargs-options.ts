@@ -6,7 +6,9 @@
 
 import type { Options } from 'yargs';
 import { EXIT, FlowerError } from '../errors.js';
-import { RUN_OPTIONS, shownDefault, type OptionRow } from '../core/options-table.js';
+import { RUN_OPTIONS, optionRow, shownDefault, type OptionRow } from '../core/options-table.js';
+import { commandFlags, type CommandFlag } from '../core/command-flags.js';
+import type { CommandName } from '../core/command-table.js';
 import { checkOption } from '../core/option-value.js';
 
 /** a coerce function that checks a flag's value against its row; yargs wraps what it throws in a YError */
@@ -20,9 +22,9 @@ function coerce(row: OptionRow) {
 }
 
 /** one row as a yargs option; `over` lets a subcommand say it in its own words or with its own default */
-export function yargsOption(row: OptionRow, over: { help?: string; default?: number | string | boolean } = {}): Options {
+function yargsOption(row: OptionRow, over: { help?: string; default?: number | string | boolean; defaultText?: string } = {}): Options {
   const fixed = over.default ?? (row.configKey === undefined ? row.default : undefined);
-  const shown = over.default !== undefined ? String(over.default) : shownDefault(row);
+  const shown = over.default !== undefined ? String(over.default) : (over.defaultText ?? shownDefault(row));
   return {
     type: row.type === 'boolean' ? 'boolean' : 'string',
     describe: over.help ?? row.help,
@@ -30,6 +32,17 @@ export function yargsOption(row: OptionRow, over: { help?: string; default?: num
     ...(row.type === 'tokens' || row.type === 'seconds' || row.type === 'count' ? { coerce: coerce(row) } : {}),
     ...(fixed !== undefined ? { default: fixed } : shown !== null ? { defaultDescription: shown } : {}),
   };
+}
+
+function flagOption(flag: CommandFlag): [string, Options] {
+  if ('from' in flag) return [flag.from, yargsOption(optionRow(flag.from), flag)];
+  const option = yargsOption(flag);
+  return [flag.name, { ...option, ...(flag.array ? { array: true } : {}), ...(flag.hidden ? { hidden: true } : {}) }];
+}
+
+/** a subcommand's flags (core/command-flags.ts), keyed by flag */
+export function commandYargsOptions(command: CommandName): Record<string, Options> {
+  return Object.fromEntries(commandFlags(command).map(flagOption));
 }
 
 /** every run option, keyed by flag */
