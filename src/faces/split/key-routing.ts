@@ -1,0 +1,105 @@
+// The person's bytes in the split view: decoded, the help closed by any key, mouse reports routed
+// (core/mouse.ts) and the rest through the keymap (core/keymap.ts): claude's keys to its pane, the
+// document pane's to it, and the prefix commands carried out here.
+
+import { StringDecoder } from 'node:string_decoder';
+import type { Widgets } from 'blessed';
+
+import type { FaceCommand } from '../face.js';
+import type { SessionPane } from '../../tui/session-pane.js';
+import type { DocumentPane } from '../../tui/document-pane.js';
+import type { SplitFrames } from '../../tui/split-frames.js';
+import type { PaneLayout } from './pane-layout.js';
+import type { SplitStatus } from './status-line.js';
+import { extractMouse, routeMouse, type MouseEvent } from '../../core/mouse.js';
+import { createKeyRouter, type KeyAction, type PaneCommand } from '../../core/keymap.js';
+import { printable } from './prefix-key.js';
+
+export function createKeyRouting(o: {
+  prefix: { byte: string; label: string };
+  pane: SessionPane;
+  documentPane: DocumentPane;
+  help: Widgets.BoxElement;
+  layout: PaneLayout;
+  status: SplitStatus;
+  frames: SplitFrames;
+  sgrMouse: () => boolean;
+  editDocument: () => Promise<void>;
+  command: (command: FaceCommand) => void;
+  onDetach?: () => void;
+}): (chunk: Buffer) => void {
+  const { pane, documentPane, help, layout, status, frames } = o;
+  const router = createKeyRouter(o.prefix.byte);
+  const decoder = new StringDecoder('utf8');
+  const label = o.prefix.label;
+
+  function command(c: PaneCommand): void {
+    switch (c) {
+      case 'focus':
+        layout.switchFocus();
+        break;
+      case 'edit':
+        void o.editDocument();
+        break;
+      case 'force-handoff':
+        o.command('force-handoff');
+        status.flash('asked for a handoff now');
+        break;
+      case 'hold-toggle': {
+        // Decide before emitting: the supervisor reports the new state back synchronously.
+        const release = Boolean(status.view?.held);
+        o.command(release ? 'release' : 'hold');
+        status.flash(release ? 'released: the next session may start' : 'held: the next session waits for release');
+        break;
+      }
+      case 'toggle-document':
+        layout.toggleDocument();
+        break;
+      case 'detach':
+        if (o.onDetach) o.onDetach();
+        else status.flash('this run lives in this terminal: nothing to detach from');
+        break;
+      case 'quit':
+        o.command('quit');
+        status.flash('quitting: ending claude');
+        break;
+      case 'help':
+        help.show();
+        help.setFront();
+        break;
+      default:
+        documentPane.scroll(c);
+    }
+    frames.redraw();
+  }
+
+  function act(action: KeyAction): void {
+    if (action.type === 'send') pane.input(action.data);
+    else if (action.type === 'command') command(action.command);
+    else if (action.where === 'prefix') status.flash(`${label} ${printable(action.key)} does nothing: ${label} ? lists the keys`);
+    else status.flash(`the document pane has the keys: Tab or Esc gives them back to claude`);
+  }
+
+  function onMouse(event: MouseEvent): void {
+    const route = routeMouse(event, layout.layout, { tracking: pane.mouseTracking, sgr: o.sgrMouse() });
+    if (route?.to === 'child') pane.input(route.data);
+    else if (route?.to === 'document') {
+      documentPane.scroll(route.scroll === 'up' ? 'scroll-up' : 'scroll-down');
+      frames.redraw();
+    }
+  }
+
+  return (chunk) => {
+    if (!frames.live) return;
+    const text = decoder.write(chunk);
+    if (!text) return;
+    if (!help.hidden) {
+      help.hide(); // any key closes the help, and is used up doing so
+      frames.redraw();
+      return;
+    }
+    const { events, rest } = extractMouse(text);
+    for (const event of events) onMouse(event);
+    if (rest) for (const action of router.push(rest, { focus: layout.focus, applicationCursor: pane.applicationCursor })) act(action);
+  };
+}
