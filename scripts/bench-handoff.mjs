@@ -72,7 +72,15 @@ export async function handoffOverhead({ rounds = 1 } = {}) {
       const ask = api.requests.find((r) => r.isMain && ASK.test(r.lastUserText));
       const successor = api.requests.find((r) => r.isMain && r.sessionId === gen2().session_id);
       const spawnedAt = Date.parse(gen2().ts);
-      samples.push({ total: successor.receivedAt - ask.receivedAt, flower: spawnedAt - ask.receivedAt, claudeStart: successor.receivedAt - spawnedAt });
+      // The steps, from the events file's own times: the writing turn's end reaching the run (claude's Stop
+      // hook and the hook client's start), the document frozen (git facts, atomic write), the successor spawned.
+      const at = (name, generation) => Date.parse(readEvents().find((e) => e.event === name && e.generation === generation).ts);
+      const retired = at('generation-end', 1);
+      const frozen = at('done', 1);
+      samples.push({
+        total: successor.receivedAt - ask.receivedAt, flower: spawnedAt - ask.receivedAt, claudeStart: successor.receivedAt - spawnedAt,
+        steps: { 'turn end → Stop hook in the run': retired - ask.receivedAt, 'git facts + freeze': frozen - retired, 'frozen → successor spawned': spawnedAt - frozen },
+      });
       run.kill();
       run = null;
       for (const pid of serverPids(join(root, 'run'))) process.kill(pid, 'SIGKILL');
@@ -97,5 +105,6 @@ export async function handoffOverhead({ rounds = 1 } = {}) {
     flowerMs: median(samples.map((s) => s.flower)),
     successorStartMs: median(samples.map((s) => s.claudeStart)),
     bareStartMs: median(bare),
+    stepsMs: Object.fromEntries(Object.keys(samples[0].steps).map((step) => [step, median(samples.map((s) => s.steps[step]))])),
   };
 }

@@ -1,6 +1,7 @@
 // What the faces show of a run, and when the run next needs the clock: both pure functions of the
 // run. A run with nothing due sets no timer at all (idle CPU).
 
+import { successorAwaitsExit } from './child-timing.js';
 import { formatClock } from './clock-text.js';
 import { currentGeneration, type RunState, type Waiting } from './run-state.js';
 import type { StatusView } from './status-view.js';
@@ -43,10 +44,11 @@ export function runView(s: RunState, now: number): StatusView {
   };
 }
 
-// While the document is being frozen, or the review is over with the old claude not yet gone, the
-// cycle waits on an event (written, exited), not on the clock: its deadlines are not checked.
+// While the document is being frozen, or the review is over with an old claude the successor must not
+// overlap (core/child-timing.ts) not yet gone, the cycle waits on an event (written, exited), not on the
+// clock: its deadlines are not checked.
 export function cycleWaitsOnEvent(s: RunState): boolean {
-  return s.freezing || (s.cycle.phase === 'review' && s.gen !== null && !s.gen.ended);
+  return s.freezing || (s.cycle.phase === 'review' && s.gen !== null && !s.gen.ended && successorAwaitsExit(s.gen.place, s.settings.cwd));
 }
 
 // The earliest moment a decision is due: the write deadline, the review's end (and each second of

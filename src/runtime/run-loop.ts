@@ -44,6 +44,8 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
   let draining = false;
   let effects: Promise<void> = Promise.resolve();
   let child: { handle: ChildHandle; generation: number; tail: TranscriptFollow | null } | null = null;
+  // Old claudes still on their way out while a successor already runs (core/child-timing.ts): ended with the run.
+  const retiring = new Set<ChildHandle>();
   let lastOutput = '';
   let wake: Disposable | null = null;
   let watch: Disposable | null = null;
@@ -192,6 +194,14 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
     const titles = createTitleFilter();
     lastOutput = '';
     let self: typeof child = null;
+    // An old claude still exiting: its last transcript rows are read now, for its own generation, and nothing
+    // of it (output, rows, exit) reaches the run once the successor is there.
+    if (child && !child.handle.exited) {
+      retiring.add(child.handle);
+      child.tail?.catchUp();
+      child.tail?.dispose();
+      child.tail = null;
+    }
     try {
       const handle = await ports.child.spawn(
         { generation, successor, sessionId, prompt, viaHook, window, place, cols, rows },
@@ -206,6 +216,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
           },
           exit: (exit) => {
             if (!self) return;
+            retiring.delete(self.handle);
             self.tail?.catchUp();
             self.tail?.dispose();
             if (child !== self) return;
@@ -242,7 +253,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
     watch?.dispose();
     for (const resolve of pendingHooks.values()) resolve('');
     pendingHooks.clear();
-    if (child && !child.handle.exited) await child.handle.terminate(KILL_GRACE_MS);
+    await Promise.all([...(child && !child.handle.exited ? [child.handle] : []), ...retiring].map((handle) => handle.terminate(KILL_GRACE_MS)));
     child?.tail?.dispose();
     // A lineage that could not be saved is not a clean end: --continue would start from an older state.
     const unsaved = await ports.lineage.flush();

@@ -68,6 +68,8 @@ export interface FakeChild {
   place: ChildSpec['place'];
   written: string[];
   exited: boolean;
+  /** how many times the run told it to end */
+  terminated: number;
   exit(e: ChildExit): void;
   print(data: string): void;
 }
@@ -163,7 +165,7 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
       if (w.spawnError) throw new Error(w.spawnError);
       if (spec.successor && w.disk.record) on.recordFailed(`/p/.flower/notes/successor-prompt-${spec.generation}.md`, w.disk.record);
       const c: FakeChild = {
-        generation: spec.generation, sessionId: spec.sessionId, prompt: spec.prompt, viaHook: spec.viaHook, place: spec.place, written: [], exited: false,
+        generation: spec.generation, sessionId: spec.sessionId, prompt: spec.prompt, viaHook: spec.viaHook, place: spec.place, written: [], exited: false, terminated: 0,
         exit: (e) => {
           if (c.exited) return;
           c.exited = true;
@@ -179,6 +181,7 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
         write: (data) => void c.written.push(data),
         resize() {},
         terminate: async () => {
+          c.terminated++;
           if (!world.slowExit) c.exit({ code: 0, signal: 15 });
         },
       };

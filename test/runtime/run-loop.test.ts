@@ -244,7 +244,8 @@ t.test('timers that fire early, as Node\'s do against Date.now(): the review sti
   }
 });
 
-t.test('a review over before the old claude is gone waits for its exit without spinning the clock', async (t) => {
+// A handoff whose old claude takes its time to exit, past a one-second review.
+async function retiredSlowly(t: Pick<typeof import('tap').default, 'equal' | 'ok' | 'notOk'>) {
   const w = startWorld({ reviewMs: 1_000 }, { slowExit: true });
   const sid = await started(w);
   w.append(sid, [prompt('go'), response(155_000, 'crossed')]);
@@ -253,16 +254,37 @@ t.test('a review over before the old claude is gone waits for its exit without s
   await w.hook('Stop', { session_id: sid, last_assistant_message: COMPLETE_DOC });
   await settle();
   t.equal(w.views.at(-1)?.phase, 'review');
-  t.notOk(w.child().exited, 'the old claude is slow to go');
+  const old = w.child();
   await w.clock.advance(1_500);
-  const fired = w.clock.fired();
-  await w.clock.advance(3_000);
-  t.ok(w.clock.fired() - fired <= 1, `nothing to wait for on the clock meanwhile (${w.clock.fired() - fired} wake-ups)`);
-  t.equal(w.children.length, 1, 'no successor while the old claude lives');
-  w.child().exit({ code: 0, signal: 15 });
   await settle();
-  t.equal(w.children.length, 2, 'the successor starts when the old claude is gone');
+  t.notOk(old.exited, 'the old claude is slow to go');
+  t.equal(w.children.length, 2, 'the successor started at the review\'s end all the same');
+  t.ok(w.manifests.at(-1)?.generations[0]?.handoff_path, 'after the document and the manifest were written');
+  return { w, sid, old };
+}
+
+t.test('a successor does not wait for the old claude to be gone, and the old one\'s late rows and exit decide nothing', async (t) => {
+  const { w, sid, old } = await retiredSlowly(t);
+  w.append(sid, [response(170_000, 'late')]);
+  old.exit({ code: 0, signal: 15 });
+  await settle();
+  t.notOk(w.events.some((e) => e.name === 'child-exit'), 'the old exit decides nothing');
+  t.equal(w.views.at(-1)?.phase, 'working');
+  t.notOk(w.loop.state.finished);
+  t.equal(w.loop.state.gen?.context, 0, 'the old transcript no longer meters the successor');
   w.command('quit');
+  await w.loop.done;
+});
+
+t.test('a quit while the old claude is still on its way out ends it too', async (t) => {
+  const { w, old } = await retiredSlowly(t);
+  t.equal(old.terminated, 1, 'told to end at the freeze');
+  w.command('quit');
+  await settle();
+  t.equal(old.terminated, 2, 'and again by the run\'s end, which waits for it');
+  t.ok(w.child().terminated >= 1, 'the successor is ended as well');
+  old.exit({ code: 0, signal: 15 });
+  w.child().exit({ code: 0, signal: 15 });
   await w.loop.done;
 });
 

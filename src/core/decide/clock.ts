@@ -23,7 +23,7 @@ export function tick(o: Out, now: number): void {
   checkHooks(o, now);
   checkTranscript(o, now);
   continueAfterReset(o, now);
-  // The successor waits for the document on disk and for the old claude to be gone.
+  // The successor waits for the document on disk (and, after a move, for the old claude to be gone).
   if (cycleWaitsOnEvent(o.s)) return;
   deadlines(o, now);
 }

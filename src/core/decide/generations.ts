@@ -132,7 +132,7 @@ export function childExited(o: Out, e: Extract<RunEvent, { type: 'child-exit' }>
   // It is a failed attempt all the same (the manifest counts it).
   if (early) o.gen({ crashed: true });
   lifeEnded(o, e, early);
-  // A review window of 0 (or one already over) goes on as soon as the old claude is gone.
+  // A review window of 0 (or one already over) goes on now, if it was waiting for the old claude to be gone.
   tick(o, e.now);
 }
 

@@ -10,17 +10,25 @@ const at = (s: RunState, ...nows: number[]) => through(s, (o, now: number) => ti
 const writing = () => given([reading(152_000, 2), stopHook('', 3)], {}, working());
 // Frozen and written at 1 000, the old claude gone: the review runs to 11 000.
 function review(): RunState {
+  return given([childExit(0, 1_000)], {}, stillExiting());
+}
+// Frozen and written at 1 000, the old claude told to end and not gone yet.
+function stillExiting(): RunState {
   const frozen = given([reading(152_000), stopHook('', 1), stopHook(COMPLETE_DOC, 1_000)], {}, working());
   const facts = given([{ type: 'facts-gathered', now: 1_000, generation: 1, git: null }], {}, frozen);
-  const written = given([{ type: 'document-written', now: 1_000, generation: 1, path: '/p/.flower/notes/doc.md', archived: null, error: null }], {}, facts);
-  return given([childExit(0, 1_000)], {}, written);
+  return given([{ type: 'document-written', now: 1_000, generation: 1, path: '/p/.flower/notes/doc.md', archived: null, error: null }], {}, facts);
 }
+// … after the session moved to a worktree of its own.
+const movedAway = () => through(stillExiting(), (o) => o.gen({ place: { folder: '/p/.claude/worktrees/wt1', permissionMode: null, addedDirs: [] } }), null).state;
 
 const rows: Array<{ name: string; given: () => RunState; at: number[]; effects: string[]; state?: (s: RunState) => unknown; expect?: unknown }> = [
   { name: 'the writing deadline: not yet', given: () => given([], {}, writing()), at: [3 + 59_999], effects: [] },
   { name: 'a model that ignores the request hits it', given: () => given([], {}, writing()), at: [3 + 60_000], effects: ['gather-facts', 'generation-end', 'end-child'], state: (s) => s.pendingFreeze?.reason, expect: 'no handoff document within 60s' },
   { name: 'the review is open until its end', given: review, at: [10_999], effects: [] },
   { name: 'then the successor is asked for', given: review, at: [11_000], effects: ['read-seed'], state: (s) => s.cycle.phase, expect: 'respawning' },
+  { name: 'the old claude still exiting: the successor is asked for all the same', given: stillExiting, at: [11_000], effects: ['read-seed'] },
+  { name: 'a session that moved to another folder waits for the old claude to be gone', given: movedAway, at: [11_000, 20_000], effects: [] },
+  { name: '… and in its own folder it does not', given: () => through(stillExiting(), (o) => o.gen({ place: { folder: '/p', permissionMode: null, addedDirs: [] } }), null).state, at: [11_000], effects: ['read-seed'] },
   { name: 'an edit keeps it open until the file is quiet', given: () => given([edited('# changed', 10_500)], {}, review()), at: [11_001, 12_499], effects: [] },
   { name: '… and it goes on once quiet', given: () => given([edited('# changed', 10_500)], {}, review()), at: [12_500], effects: ['read-seed'] },
   { name: 'held: the review waits forever', given: () => given([command('hold', 5_000)], {}, review()), at: [99_000], effects: [] },
