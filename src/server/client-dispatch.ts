@@ -10,6 +10,7 @@ import type { ClientRegistry } from './client-registry.js';
 import type { ServerFace } from './server-face.js';
 import type { RunSpec } from './run-spec.js';
 import { paintClient, type PaintContext } from './client-paint.js';
+import { keysThroughRelay } from './relay-keys.js';
 
 export interface DispatchContext {
   spec: RunSpec;
@@ -51,6 +52,17 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
     serverFace.input(data, delivered);
   }
 
+  // A watcher's keys (a web page's, forwarded by the web server on its one connection) go to claude
+  // through the relay at once, as the split view's do; the run hears of them after the echo. A watcher
+  // never sizes claude's pty, so nothing the run decides on a key could change where those keys go.
+  const watcherKeys = new WeakMap<ClientLink, (data: string) => void>();
+  function watcherTyped(client: ClientLink, data: string): void {
+    if (!o.relay) return typed(client, data);
+    let keys = watcherKeys.get(client);
+    if (!keys) watcherKeys.set(client, (keys = keysThroughRelay(o.relay, (d, delivered) => typed(client, d, delivered))));
+    keys(data);
+  }
+
   const paint: PaintContext = {
     serverFace, registry: clients, relay: o.relay, log: o.log, info, typed,
     command: (client, command) => onMessage(client, { t: 'command', command }),
@@ -74,7 +86,9 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
     const face = client.face;
     switch (message.t) {
       case 'input':
-        if (client.role === 'attach') typed(client, message.data);
+        if (client.role !== 'attach') return;
+        if (clients.isWatcher(client)) watcherTyped(client, message.data);
+        else typed(client, message.data);
         return;
       case 'resize':
         // A direct client's size is its terminal's: the face here works out claude's from it.

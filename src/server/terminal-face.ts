@@ -11,6 +11,7 @@ import type { FastRelay } from '../adapters/fast-relay.js';
 import type { Emulator } from '../adapters/emulator.js';
 import type { Hello, ServerMessage } from './wire.js';
 import { feedFace, paintPrefix } from './face-feed.js';
+import { keysThroughRelay } from './relay-keys.js';
 
 // A terminal that does not take its last bytes (a frozen ssh) is closed anyway after this.
 const RESTORE_WAIT_MS = 2_000;
@@ -40,23 +41,6 @@ export interface TerminalFaceEvents {
   detach(): void;
   /** ask the client to edit `path`; its answer comes back through edited() */
   edit(path: string): void;
-}
-
-// The split view's keys for claude (what its key router let through) go to claude's pty at once,
-// from here; the run hears of them a timer later, as keys the relay delivered: its bookkeeping (a
-// decision and a status view per key) then runs after the echo is drawn, not between key and echo.
-function keysThroughRelay(relay: FastRelay, on: TerminalFaceEvents): (data: string) => void {
-  let typed = '';
-  const tell = (): void => {
-    const data = typed;
-    typed = '';
-    on.input(data, true);
-  };
-  return (data) => {
-    if (!relay.writeClaude(data)) return on.input(data);
-    if (!typed) setTimeout(tell, 0);
-    typed += data;
-  };
 }
 
 export async function openTerminalFace(
@@ -95,7 +79,8 @@ export async function openTerminalFace(
           on.edit(path);
         }),
     });
-    face.onInput(relay ? keysThroughRelay(relay, on) : on.input);
+    // its keys for claude go to claude's pty at once; the run hears of them after the echo
+    face.onInput(relay ? keysThroughRelay(relay, on.input) : on.input);
   }
   face.onResize(on.resized);
   face.onCommand(on.command);

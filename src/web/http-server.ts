@@ -80,7 +80,9 @@ export interface WebServer {
 export function createWebServer(o: WebServerOptions): WebServer {
   const scheme = o.tls ? 'https' : 'http';
   const secure = Boolean(o.tls) || o.behindProxy;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WS_FRAME_BYTES });
+  // No per-message deflate (ws's server default, said here): a key's echo is a few bytes, and zlib on
+  // its way would only add latency (and memory per page).
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WS_FRAME_BYTES, perMessageDeflate: false });
   const dashboards = new Set<WebSocket>();
   const pages = new Set<WebSocket>();
 

@@ -1,0 +1,22 @@
+// Keys for claude that go to its pty at once, through the native relay, and reach the run a timer
+// later as keys the relay delivered: the run's bookkeeping (a decision and a status view per key, the
+// size that follows the typist) then runs after the echo is on its way, not between key and echo.
+// Used by the split view drawn here and by the watchers on the wire (the web face's pages).
+
+import type { FastRelay } from '../adapters/fast-relay.js';
+
+/** `tell(data, delivered)`: the run's side of a key; without a relay (or once claude is released) it is
+ * told at once and writes the keys itself */
+export function keysThroughRelay(relay: FastRelay, tell: (data: string, delivered?: boolean) => void): (data: string) => void {
+  let typed = '';
+  const later = (): void => {
+    const data = typed;
+    typed = '';
+    tell(data, true);
+  };
+  return (data) => {
+    if (!relay.writeClaude(data)) return tell(data);
+    if (!typed) setTimeout(later, 0);
+    typed += data;
+  };
+}
