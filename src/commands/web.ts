@@ -109,7 +109,10 @@ async function serveWeb(o: WebOptions, paths: WebDir, listen: { host: string; po
     if (!ask.fresh && kept?.key === key) return kept.model;
     const model = reportModel({ workbench: run.workbench, cwd: run.cwd, env: o.env });
     lineages.set(run.id, { key, model });
-    model.catch(() => lineages.get(run.id)?.model === model && lineages.delete(run.id));
+    // A read made while the run's newest generation was not on disk yet (the status said so first) is not
+    // kept: the next page that asks reads again.
+    const forget = () => lineages.get(run.id)?.model === model && lineages.delete(run.id);
+    model.then((m) => m.generations.length < run.generation && forget(), forget);
     return model;
   };
   follower.onChange((before, after) => {

@@ -176,7 +176,13 @@ function onMessage(m) {
 
 // The lineage so far, as the report reads it from the run's workbench: each generation, how it
 // ended, its document (text); the whole report page is served live beside it.
-async function loadLineage() {
+// The status can name a new generation a moment before the workbench records it: a lineage that is
+// behind the view is asked for again shortly (a few times, then it waits for the next change).
+const LINEAGE_RETRY_MS = 1_000;
+const LINEAGE_RETRIES = 15;
+let lineageRetry = null;
+async function loadLineage(retries = LINEAGE_RETRIES) {
+  clearTimeout(lineageRetry);
   const box = $('lineage');
   let lineage;
   try {
@@ -186,6 +192,7 @@ async function loadLineage() {
   } catch {
     return;
   }
+  if (view && lineage.generations.length < view.generation && retries > 0) lineageRetry = setTimeout(() => loadLineage(retries - 1), LINEAGE_RETRY_MS);
   box.replaceChildren(...lineage.generations.map((g) => {
     const item = el('details', { class: 'gen', 'data-gen': String(g.n) });
     item.append(el('summary', {}, `gen ${g.n} · ${g.endWords} · peak ${tokens(g.peak)}${g.startedAt ? ` · from ${g.startedAt.slice(11, 19)}` : ''}${g.endedAt ? ` to ${g.endedAt.slice(11, 19)}` : ''}`));
