@@ -38,10 +38,13 @@ const login = (web: WebFace, token: string, origin = web.base) =>
 const cookieOf = (a: Answer) => String((a.headers['set-cookie'] as string[] | undefined)?.[0] ?? '').split(';')[0]!;
 
 // An upgrade's outcome: the HTTP status of a refusal, or 'open'.
-function upgrade(web: WebFace, path: string, headers: Record<string, string>): Promise<{ status: number | 'open'; ws?: WebSocket }> {
+// `first`: the server's first message, listened for from the start: it can arrive in the same read as the
+// upgrade's answer, and then 'message' is emitted before a listener added after 'open' would exist.
+function upgrade(web: WebFace, path: string, headers: Record<string, string>): Promise<{ status: number | 'open'; ws?: WebSocket; first?: Promise<string> }> {
   return new Promise((resolve) => {
     const ws = new WebSocket(`ws://127.0.0.1:${web.port}${path}`, { headers });
-    ws.on('open', () => resolve({ status: 'open', ws }));
+    const first = new Promise<string>((r) => ws.once('message', (d) => r(d.toString())));
+    ws.on('open', () => resolve({ status: 'open', ws, first }));
     ws.on('unexpected-response', (_req, res) => resolve({ status: res.statusCode ?? 0 }));
     ws.on('error', () => resolve({ status: 0 }));
   });
@@ -90,7 +93,7 @@ t.test('every refusal, one by one', async (t) => {
   t.equal((await upgrade(web, '/ws/runs', { Origin: origin, Cookie: cookie, Host: `evil.example:${web.port}` })).status, 421, 'an upgrade with a wrong Host is refused');
   const open = await upgrade(web, '/ws/runs', { Origin: origin, Cookie: cookie });
   t.equal(open.status, 'open', 'this origin with the cookie connects');
-  const first = await new Promise<string>((r) => open.ws!.once('message', (d) => r(d.toString())));
+  const first = await open.first!;
   t.match(JSON.parse(first), { t: 'runs', runs: [], allowInput: false });
   const closed = await new Promise<number>((r) => {
     open.ws!.once('close', (code) => r(code));
