@@ -327,18 +327,24 @@ export async function throughput({ mb = 50 } = {}) {
     await run.until((o) => o.includes('ready'), 20_000);
     await sleep(500); // the first frames settle
     const watch = launch.serverPid ? [launch.serverPid()] : name === 'direct' ? [] : [run.pty.pid, ...(launch.servers?.() ?? [])];
-    const cpu = () => watch.reduce((sum, pid) => sum + cpuOf(pid), 0);
-    const c0 = cpu();
-    const t0 = process.hrtime.bigint();
-    const ended = run.until((o) => o.includes('__END__'), 300_000);
-    run.pty.write('g');
-    await ended;
-    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-    const server = launch.servers?.()[0];
-    return { mbps: bytes / 1e6 / seconds, seconds, cpu: watch.length === 0 ? null : cpu() - c0, serverRss: server ? rssOf(server) : null };
+    const timed = await timeStream(run, watch, bytes, launch.servers?.()[0]);
+    return { ...timed, cpu: watch.length === 0 ? null : timed.cpu };
   });
   results[SPLIT_THREE] = await threeSplitClients(catProgram, () => bytes);
   return results;
+}
+
+// One timed stream: `g` starts the child's cat, timed until its end marker; the CPU of `watch` (pids) over
+// it, and the run server's RSS after it.
+async function timeStream(run, watch, bytes, server) {
+  const cpu = () => watch.reduce((sum, pid) => sum + cpuOf(pid), 0);
+  const c0 = cpu();
+  const t0 = process.hrtime.bigint();
+  const ended = run.until((o) => o.includes('__END__'), 300_000);
+  run.pty.write('g');
+  await ended;
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  return { mbps: bytes / 1e6 / seconds, seconds, cpu: cpu() - c0, serverRss: server ? rssOf(server) : null };
 }
 
 export const SPLIT_THREE = 'flower-pty split view, 3 clients';
@@ -360,16 +366,7 @@ async function threeSplitClients(catProgram, bytes) {
       await other.until((o) => o.includes('ready'), 20_000);
     }
     await sleep(500);
-    const watch = [...runs.map((r) => r.pty.pid), ...launch.servers()];
-    const cpu = () => watch.reduce((sum, pid) => sum + cpuOf(pid), 0);
-    const c0 = cpu();
-    const t0 = process.hrtime.bigint();
-    const ended = first.until((o) => o.includes('__END__'), 300_000);
-    first.pty.write('g');
-    await ended;
-    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-    const server = launch.servers()[0];
-    return { mbps: bytes() / 1e6 / seconds, seconds, cpu: cpu() - c0, serverRss: server ? rssOf(server) : null };
+    return await timeStream(first, [...runs.map((r) => r.pty.pid), ...launch.servers()], bytes(), launch.servers()[0]);
   } catch (error) {
     return { error: String(error.message ?? error).slice(0, 120) };
   } finally {
