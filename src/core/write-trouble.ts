@@ -2,6 +2,8 @@
 // costs and what to do, as the words the status bar and the events carry. A document the model wrote is
 // never lost to it: the run keeps it in memory and the successor starts from that copy. Pure.
 
+import { EXIT } from './exit-code.js';
+
 export type WriteWhat = 'document' | 'manifest' | 'record' | 'prompt';
 
 export interface WriteTrouble {
@@ -56,6 +58,6 @@ export function lineageUnsaved(
   path: string | null,
   code: number,
 ): { exitCode: number; message?: string } {
-  if (error === null || path === null || result.exitCode !== 0) return result;
+  if (error === null || path === null || result.exitCode !== EXIT.ok) return result;
   return { exitCode: code, message: troubleText({ what: 'manifest', path, reason: error }) };
 }

@@ -177,10 +177,10 @@ export function startNext(o: Out, now: number): void {
 
 export function stop(o: Out, exitCode: number, now: number, message?: string): void {
   if (message) o.emit('stopped', { exitCode, message });
-  if (exitCode !== 0) o.alert('flower-pty: stopped', message ?? `exit ${exitCode}`);
+  if (exitCode !== EXIT.ok) o.alert('flower-pty: stopped', message ?? `exit ${exitCode}`);
   // The crash that tripped the brake is a failed attempt like the ones before it.
-  const cut = exitCode === 0 ? o.s.stopReason : null;
-  const end = o.s.gen?.crashed ? 'crash' : exitCode === 0 && cut === null ? 'quit' : 'stopped';
+  const cut = exitCode === EXIT.ok ? o.s.stopReason : null;
+  const end = o.s.gen?.crashed ? 'crash' : exitCode === EXIT.ok && cut === null ? 'quit' : 'stopped';
   const reason = message ?? cut;
   o.manifest(endGeneration(o.s.manifest, { end, now: iso(now), ...(reason ? { reason } : {}) }), true);
   o.emit('ended', { exitCode, ...(message ? { message } : {}) });
