@@ -42,7 +42,8 @@ async function successorRanIn(t: Test, f: FlowerRun, folder: string): Promise<vo
   const start2 = await f.waitForEvent('generation-start', 90_000, (e) => e.generation === 2);
   t.equal(start2.folder, folder, 'the successor was started in the worktree');
   const pwdFile = join(folder, 'successor-pwd.txt');
-  await f.run.waitFor(() => existsSync(pwdFile), 60_000, "the successor's pwd file");
+  // `pwd > file` makes the file before it writes the line: wait for the whole line, not the file alone.
+  await f.run.waitFor(() => existsSync(pwdFile) && readFileSync(pwdFile, 'utf8').endsWith('\n'), 60_000, "the successor's pwd file");
   t.equal(readFileSync(pwdFile, 'utf8').trim(), folder, "the successor's Bash call ran in the worktree");
   t.notOk(existsSync(join(f.sandbox.projectDir, 'successor-pwd.txt')), 'not in the launch folder');
   const first2 = f.api.requests.find((r) => r.sessionId === start2.session_id && r.isMain)!;
