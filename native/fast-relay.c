@@ -24,7 +24,10 @@
 // same thing in two fds. FLOWER_PTY_SELF_PIPE builds the pipe on Linux too (the relay's tests run it).
 #if defined(__linux__) && !defined(FLOWER_PTY_SELF_PIPE)
 #define WAKE_EVENTFD 1
+#define WAKE_KIND "eventfd"
 #include <sys/eventfd.h>
+#else
+#define WAKE_KIND "pipe"
 #endif
 
 #define MAX_TERMINALS 32
@@ -770,6 +773,10 @@ static napi_value init(napi_env env, napi_value exports) {
       {"filter", NULL, filter_chunks, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
+  // Which wake-up this build has: the tests check that the pipe build they asked for is the one loaded.
+  napi_value wake;
+  napi_create_string_utf8(env, WAKE_KIND, NAPI_AUTO_LENGTH, &wake);
+  napi_set_named_property(env, exports, "wake", wake);
   return exports;
 }
 

@@ -7,7 +7,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const out = join(root, 'dist', 'native', 'fast-relay.node');
+// `--out PATH`: build it somewhere else (the relay's tests build the self-pipe variant beside the real one).
+const outAt = process.argv.indexOf('--out');
+const out = outAt > 0 && process.argv[outAt + 1] ? process.argv[outAt + 1] : join(root, 'dist', 'native', 'fast-relay.node');
 const headers = join(root, 'node_modules', 'node-api-headers', 'include');
 const cc = process.env.CC || 'cc';
 mkdirSync(dirname(out), { recursive: true });

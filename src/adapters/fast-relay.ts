@@ -32,6 +32,8 @@ interface Addon {
   ack(relay: unknown, bytes: number): void;
   close(relay: unknown): void;
   filter(chunks: Buffer[]): Buffer[];
+  /** the thread's wake-up in this build: an eventfd (Linux) or a self-pipe (elsewhere) */
+  wake: 'eventfd' | 'pipe';
 }
 
 /** claude's pty as its owner (pty-session) hands it over */
@@ -78,21 +80,25 @@ export interface FastRelay {
   join(fds: { input: number; output: number }, key: string | null, on: { input(bytes: Buffer, forwarded: boolean): void }): TerminalBinding | null;
   /** true while claude's output is being handed to JavaScript by the relay: a joined terminal already has it */
   readonly handingOut: boolean;
+  /** the thread's wake-up in this build: an eventfd (Linux) or a self-pipe (macOS, the BSDs) */
+  readonly wake: 'eventfd' | 'pipe';
   /** keys for the claude adopted last, queued as its owner's writes are; false when there is none (or it
    * was released): the caller sends them its own way */
   writeClaude(data: string): boolean;
   close(): void;
 }
 
-let addon: Addon | null | undefined;
+const addons = new Map<string, Addon | null>();
 
-function load(): Addon | null {
-  if (addon !== undefined) return addon;
+function load(path = ADDON): Addon | null {
+  if (addons.has(path)) return addons.get(path)!;
+  let addon: Addon | null;
   try {
-    addon = existsSync(ADDON) ? (createRequire(import.meta.url)(ADDON) as Addon) : null;
+    addon = existsSync(path) ? (createRequire(import.meta.url)(path) as Addon) : null;
   } catch {
     addon = null; // built for another Node: the streams do the work
   }
+  addons.set(path, addon);
   return addon;
 }
 
@@ -106,9 +112,10 @@ interface Adopted {
   readAgain: (() => void) | null;
 }
 
-/** the relay, or null when it is not built (the caller uses Node's streams) */
-export function openFastRelay(): FastRelay | null {
-  const native = load();
+/** the relay, or null when it is not built (the caller uses Node's streams); `addon`: another build of
+ * it than dist/native's (the tests load the self-pipe build, which macOS gets, this way) */
+export function openFastRelay(addon?: string): FastRelay | null {
+  const native = load(addon);
   if (!native) return null;
   // Each binding by its generation: output read before an unbind is still that child's, in order.
   const bindings = new Map<number, Adopted>();
@@ -235,6 +242,7 @@ export function openFastRelay(): FastRelay | null {
     get handingOut() {
       return handingOut;
     },
+    wake: native.wake,
     writeClaude(data) {
       if (!current || closed) return false;
       native.writePty(handle, Buffer.from(data, 'utf8'));

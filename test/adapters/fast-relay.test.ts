@@ -72,8 +72,13 @@ function personTerminal(t: Test) {
   return { pty, terminal, seen: () => seen, type: (keys: string) => pty.write(keys) };
 }
 
+// The build under test: dist/native's (an eventfd on Linux), or the one fast-relay-pipe.test.ts built
+// with the self-pipe wake-up that macOS gets, run through this same file.
+const ADDON_UNDER_TEST = process.env.FLOWER_PTY_TEST_RELAY_ADDON || undefined;
+const WAKE_UNDER_TEST = ADDON_UNDER_TEST ? 'pipe' : process.platform === 'linux' ? 'eventfd' : 'pipe';
+
 function relayFor(t: Test): FastRelay {
-  const relay = openFastRelay();
+  const relay = openFastRelay(ADDON_UNDER_TEST);
   if (!relay) throw new Error('the native relay was not built: `npm run build` compiles it (it needs a C compiler)');
   t.teardown(() => relay.close());
   return relay;
@@ -93,8 +98,9 @@ async function joined(terminal: ClientTerminal, relay: FastRelay, key: string | 
 }
 
 t.test('the relay is built and loads', async (t) => {
-  const relay = openFastRelay();
-  t.ok(relay, 'dist/native/fast-relay.node loads (npm run build)');
+  const relay = openFastRelay(ADDON_UNDER_TEST);
+  t.ok(relay, `${ADDON_UNDER_TEST ?? 'dist/native/fast-relay.node'} loads (npm run build)`);
+  t.equal(relay?.wake, WAKE_UNDER_TEST, `the build under test wakes its thread with ${WAKE_UNDER_TEST === 'pipe' ? 'a self-pipe' : 'an eventfd'}`);
   relay?.close();
   t.equal(envSwitch({ FLOWER_PTY_NO_NATIVE: '1' }, 'FLOWER_PTY_NO_NATIVE'), true, 'FLOWER_PTY_NO_NATIVE=1 turns it off');
   t.equal(envSwitch({}, 'FLOWER_PTY_NO_NATIVE'), false);
