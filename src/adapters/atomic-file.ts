@@ -1,5 +1,8 @@
 // Atomic file writes: a temp file in the same folder, fsync, then rename over the target, so a
-// reader (or a crash, or SIGKILL) only ever sees the old file or the new one, never half of one.
+// reader (or a crash, or SIGKILL) only ever sees the old file or the new one, never half of one; then
+// the folder is synced too, so the rename itself outlives a machine killed right after it (a rename is
+// durable only once its directory's entry is on disk: fsync(2), "Calling fsync() does not necessarily
+// ensure that the entry in the directory containing the file has also reached disk").
 
 import { open, rename, mkdir, unlink, readdir } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
@@ -27,6 +30,16 @@ export async function writeFileAtomic(path: string, data: string): Promise<void>
     await unlink(temp).catch(() => undefined);
     throw error;
   }
+  await syncFolder(dir);
+}
+
+// Some file systems refuse to open or fsync a directory (EISDIR, EINVAL, EPERM on a few FUSE mounts):
+// the file is whole and in place all the same, only not yet forced to disk, so that is not an error.
+async function syncFolder(dir: string): Promise<void> {
+  const folder = await open(dir, 'r').catch(() => null);
+  if (!folder) return;
+  await folder.sync().catch(() => undefined);
+  await folder.close().catch(() => undefined);
 }
 
 // The temp names writeFileAtomic uses: `.<name>.<pid>.<8 hex>.tmp`.

@@ -37,3 +37,31 @@ t.test('the manifest writer and the notes store sweep before they write', async 
   await writeFileAtomic(notes.currentPath, 'x');
   t.equal(await notes.read(), 'x');
 });
+
+t.test('a write syncs the file before its rename and the folder after it (the rename outlives a machine killed then)', async (t) => {
+  const dir = t.testdir({});
+  const real = await import('node:fs/promises');
+  const steps: string[] = [];
+  const { writeFileAtomic: write } = await t.mockImport<typeof import('../../src/adapters/atomic-file.js')>('../../src/adapters/atomic-file.js', {
+    'node:fs/promises': {
+      ...real,
+      open: async (path: string, ...rest: Parameters<typeof real.open> extends [unknown, ...infer R] ? R : never) => {
+        const handle = await real.open(path, ...rest);
+        const what = path === dir ? 'folder' : 'temp';
+        const sync = handle.sync.bind(handle);
+        handle.sync = async () => {
+          steps.push(`sync ${what}`);
+          return sync();
+        };
+        return handle;
+      },
+      rename: async (from: string, to: string) => {
+        steps.push('rename');
+        return real.rename(from, to);
+      },
+    },
+  });
+  await write(join(dir, 'doc.md'), 'whole');
+  t.same(steps, ['sync temp', 'rename', 'sync folder']);
+  t.equal(readFileSync(join(dir, 'doc.md'), 'utf8'), 'whole');
+});
