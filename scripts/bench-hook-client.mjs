@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Measures the hook client's cost per hook call (spawn to exit, as claude pays it) against bare node start-up.
+// Measures the hook client's cost per hook call (spawn to exit, as claude pays it): the native one runs
+// use (dist/native/flower-pty-hook) beside its Node twin and bare node start-up.
 // Prints numbers only; run after `npm run build`: node scripts/bench-hook-client.mjs [runs]
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -10,10 +11,12 @@ const client = join(repo, 'dist', 'hook-client.js');
 const { openHookChannel } = await import(join(repo, 'dist', 'adapters', 'hook-channel.js'));
 const runs = Number(process.argv[2]) || 30;
 
-function timeOnce(args, env, stdin) {
+const native = join(repo, 'dist', 'native', 'flower-pty-hook');
+
+function timeOnce([file, ...args], env, stdin) {
   return new Promise((resolve) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'ignore', 'ignore'] });
+    const child = spawn(file, args, { env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'ignore', 'ignore'] });
     child.on('close', () => resolve(Number(process.hrtime.bigint() - start) / 1e6));
     child.stdin.end(stdin);
   });
@@ -32,10 +35,12 @@ const channel = await openHookChannel({ handler: () => '{"decision":"block","rea
 const env = { FLOWER_PTY_SOCKET: channel.socketPath, FLOWER_PTY_TOKEN: channel.token };
 const payload = JSON.stringify({ session_id: 'x', hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
 try {
-  await measure('node -e 0 (bare start-up)', ['-e', '0'], {});
-  await measure('hook client, no supervisor env', [client, 'PostToolUse'], {}, payload);
-  await measure('hook client, round trip to supervisor', [client, 'PostToolUse'], env, payload);
-  await measure('hook client, statusline + user command', [client, 'statusline'], { ...env, FLOWER_PTY_USER_STATUSLINE: 'cat >/dev/null; echo hi' });
+  await measure('node -e 0 (bare start-up)', [process.execPath, '-e', '0'], {});
+  for (const [name, command] of [['Node hook client', [process.execPath, client]], ['native hook client', [native]]]) {
+    await measure(`${name}, no supervisor env`, [...command, 'PostToolUse'], {}, payload);
+    await measure(`${name}, round trip to supervisor`, [...command, 'PostToolUse'], env, payload);
+    await measure(`${name}, statusline + user command`, [...command, 'statusline'], { ...env, FLOWER_PTY_USER_STATUSLINE: 'cat >/dev/null; echo hi' });
+  }
 } finally {
   await channel.close();
 }

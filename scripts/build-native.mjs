@@ -1,28 +1,43 @@
-// Builds the native relay (native/fast-relay.c) into dist/native/fast-relay.node with the system's C
-// compiler and the Node-API headers from node-api-headers (no node-gyp, no Node source download).
-// Without a compiler the run server uses Node's streams instead: this says so in one line and succeeds.
+// Builds flower-pty's two native pieces with the system's C compiler (no node-gyp, no Node source
+// download): the run server's relay (native/fast-relay.c → dist/native/fast-relay.node, against the
+// Node-API headers from node-api-headers) and the hook command claude runs on every hook
+// (native/hook-client.c → dist/native/flower-pty-hook). Without a compiler each has a Node twin that
+// does the same work more slowly: this says so in one line and succeeds.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-// `--out PATH`: build it somewhere else (the relay's tests build the self-pipe variant beside the real one).
-const outAt = process.argv.indexOf('--out');
-const out = outAt > 0 && process.argv[outAt + 1] ? process.argv[outAt + 1] : join(root, 'dist', 'native', 'fast-relay.node');
-const headers = join(root, 'node_modules', 'node-api-headers', 'include');
 const cc = process.env.CC || 'cc';
-mkdirSync(dirname(out), { recursive: true });
-const partial = `${out}.${process.pid}.tmp`;
-try {
-  // Node-API symbols stay undefined here: the node binary that loads the addon provides them (macOS's
-  // linker has to be told so). FLOWER_PTY_RELAY_CFLAGS adds flags (-DFLOWER_PTY_SELF_PIPE: the wake-up
-  // macOS uses, built on Linux to test it).
-  const platform = process.platform === 'darwin' ? ['-undefined', 'dynamic_lookup'] : [];
-  const extra = (process.env.FLOWER_PTY_RELAY_CFLAGS ?? '').split(/\s+/).filter(Boolean);
-  execFileSync(cc, ['-O2', '-Wall', '-Wextra', '-Werror', '-shared', '-fPIC', '-pthread', ...platform, ...extra, `-I${headers}`, join(root, 'native', 'fast-relay.c'), '-o', partial], { stdio: ['ignore', 'inherit', 'inherit'] });
-  renameSync(partial, out); // a half-written addon is never loaded
-} catch (error) {
-  const why = error.code === 'ENOENT' ? `no C compiler (${cc})` : 'the compiler failed';
-  process.stderr.write(`flower-pty: the native relay was not built (${why}); runs use Node's streams, which are slower per key\n`);
+// `--out PATH`: the relay alone, built somewhere else (its tests build the self-pipe variant beside the real one).
+const outAt = process.argv.indexOf('--out');
+const relayOut = outAt > 0 && process.argv[outAt + 1] ? process.argv[outAt + 1] : null;
+
+function compile(source, out, args, missing) {
+  mkdirSync(dirname(out), { recursive: true });
+  const partial = `${out}.${process.pid}.tmp`;
+  try {
+    execFileSync(cc, ['-O2', '-Wall', '-Wextra', '-Werror', ...args, join(root, 'native', source), '-o', partial], { stdio: ['ignore', 'inherit', 'inherit'] });
+    renameSync(partial, out); // a half-written binary is never loaded or run
+  } catch (error) {
+    const why = error.code === 'ENOENT' ? `no C compiler (${cc})` : 'the compiler failed';
+    process.stderr.write(`flower-pty: ${missing.replace('%s', why)}\n`);
+  }
+}
+
+// Node-API symbols stay undefined here: the node binary that loads the addon provides them (macOS's
+// linker has to be told so). FLOWER_PTY_RELAY_CFLAGS adds flags (-DFLOWER_PTY_SELF_PIPE: the wake-up
+// macOS uses, built on Linux to test it).
+const platform = process.platform === 'darwin' ? ['-undefined', 'dynamic_lookup'] : [];
+const extra = (process.env.FLOWER_PTY_RELAY_CFLAGS ?? '').split(/\s+/).filter(Boolean);
+const headers = join(root, 'node_modules', 'node-api-headers', 'include');
+compile('fast-relay.c', relayOut ?? join(root, 'dist', 'native', 'fast-relay.node'), ['-shared', '-fPIC', '-pthread', ...platform, ...extra, `-I${headers}`], "the native relay was not built (%s); runs use Node's streams, which are slower per key");
+
+if (!relayOut) {
+  // The names the hook client reads, from their one home (built by tsc before this runs).
+  const { HOOK_ENV, FLOWER_ENV_PREFIX, STATUSLINE_EVENT } = await import(pathToFileURL(join(root, 'dist', 'claude-code', 'launch.js')).href);
+  const names = { HOOK_ENV_SOCKET: HOOK_ENV.socket, HOOK_ENV_TOKEN: HOOK_ENV.token, HOOK_ENV_TIMEOUT_MS: HOOK_ENV.timeoutMs, HOOK_ENV_USER_STATUSLINE: HOOK_ENV.userStatusLine, FLOWER_ENV_PREFIX, STATUSLINE_EVENT };
+  const defines = Object.entries(names).map(([name, value]) => `-D${name}=${JSON.stringify(value)}`);
+  compile('hook-client.c', join(root, 'dist', 'native', 'flower-pty-hook'), defines, 'the native hook client was not built (%s); claude runs the Node one, which takes ~30 ms more per hook');
 }

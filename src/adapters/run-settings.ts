@@ -1,6 +1,8 @@
 // Writes the per-run Claude Code settings (`claude --settings <file>`) that src/claude-code/settings.ts
 // builds for the release; plus a read-only lookup of the user's own statusLine command to chain to.
 import { writeFile, rename, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSettings, hookEventsFor, shellQuote } from '../claude-code/settings.js';
@@ -20,12 +22,28 @@ export interface RunSettingsInput {
 // The events registered for the newest release (docs/claude-code-2.1.332.md §5 for what each carries).
 export const DEFAULT_HOOK_EVENTS: readonly string[] = hookEventsFor(null);
 
-// The argv that runs the built hook client with this node: dist/hook-client.js next to dist/adapters/.
-// Run from the TypeScript source (tests), it points at the built copy in dist/ all the same.
+// The argv of the hook client claude runs on every hook: the native one (dist/native/flower-pty-hook,
+// native/hook-client.c) where the build had a C compiler, as it starts in ~1 ms against Node's ~30;
+// else dist/hook-client.js with this node. Run from the TypeScript source (tests), it points at the
+// built copies in dist/ all the same.
 export function defaultHookCommand(): string[] {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const client = new URL(fromSource ? '../../dist/hook-client.js' : '../hook-client.js', import.meta.url);
-  return [process.execPath, fileURLToPath(client)];
+  const dist = new URL(import.meta.url.endsWith('.ts') ? '../../dist/' : '../', import.meta.url);
+  const native = fileURLToPath(new URL('native/flower-pty-hook', dist));
+  return runsHere(native) ? [native] : nodeHookCommand();
+}
+
+// A package packed on another machine carries the packer's binary (another OS or CPU): if it cannot
+// run here, every hook would fail, so it is tried once (no event, no input: it says nothing, exits 0).
+const tried = new Map<string, boolean>();
+function runsHere(binary: string): boolean {
+  if (!tried.has(binary)) tried.set(binary, existsSync(binary) && spawnSync(binary, [], { stdio: ['ignore', 'ignore', 'ignore'], timeout: 5_000 }).status === 0);
+  return tried.get(binary)!;
+}
+
+/** the Node hook client (src/hook-client.ts), which the native one mirrors */
+export function nodeHookCommand(): string[] {
+  const dist = new URL(import.meta.url.endsWith('.ts') ? '../../dist/' : '../', import.meta.url);
+  return [process.execPath, fileURLToPath(new URL('hook-client.js', dist))];
 }
 
 // Writes `<dir>/settings.json` (mode 0600, replaced atomically) and returns its path.

@@ -44,7 +44,7 @@ async function gatherFacts(o: DoctorOptions): Promise<DoctorFacts> {
   const globalConfig = o.env[CLAUDE_ENV.configDir] ? join(configDir, '.claude.json') : join(home, '.claude.json');
   const settingsFiles = [join(configDir, 'settings.json'), join(o.cwd, '.claude', 'settings.json'), join(o.cwd, '.claude', 'settings.local.json')];
   const settings = await Promise.all(settingsFiles.map(readJsonObject));
-  const hookClient = defaultHookCommand()[1] ?? fileURLToPath(new URL('../hook-client.js', import.meta.url));
+  const hookClient = defaultHookCommand().at(-1) ?? fileURLToPath(new URL('../hook-client.js', import.meta.url));
   return {
     claude,
     version: probe ? { release: probe.release, printed: probe.printed } : null,

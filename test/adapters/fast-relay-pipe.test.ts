@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { passesWhole } from '../helpers/nested-tap.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -22,17 +23,6 @@ t.test('the self-pipe build passes every test of the relay', async (t) => {
   t.ok(existsSync(addon), `the self-pipe variant builds (${build.stderr.trim() || 'no message'})`);
   if (!existsSync(addon)) return;
 
-  const run = spawnSync('npx', ['tap', '--reporter=tap', '--disable-coverage', 'test/adapters/fast-relay.test.ts'], {
-    cwd: REPO,
-    env: { ...process.env, FLOWER_PTY_TEST_RELAY_ADDON: addon },
-    encoding: 'utf8',
-    timeout: 300_000,
-  });
-  // Run under this tap, the inner one prints its file as one subtest (no summary line): read its tests' lines.
-  const passed = run.stdout.match(/^ {4}ok \d+ - /gm)?.length ?? 0;
-  const plan = Number(/^ {4}1\.\.(\d+)$/m.exec(run.stdout)?.[1] ?? NaN);
-  t.equal(run.status, 0, `fast-relay.test.ts against the pipe build exits 0${run.status === 0 ? '' : `:\n${run.stdout.slice(-3000)}`}`);
-  t.notMatch(run.stdout, /^\s*not ok/m, 'no test failed against it');
-  t.ok(passed >= 10 && passed === plan, `every one of its tests passed against it (${passed} of ${plan})`);
-  t.match(run.stdout, /ok \d+ - the build under test wakes its thread with a self-pipe/, 'the build under test was the pipe');
+  const out = passesWhole(t, 'test/adapters/fast-relay.test.ts', { FLOWER_PTY_TEST_RELAY_ADDON: addon }, 'the pipe build');
+  t.match(out, /ok \d+ - the build under test wakes its thread with a self-pipe/, 'the build under test was the pipe');
 });

@@ -1,16 +1,18 @@
-// Tests for the hook channel over real Unix sockets, driven through the REAL compiled hook client
-// (dist/hook-client.js) exactly as claude runs it: modes, round trip, refusals, fail-open, statusline chaining.
+// Tests for the hook channel over real Unix sockets, driven through the REAL compiled hook client exactly
+// as claude runs it: modes, round trip, refusals, fail-open, statusline chaining. The client under test is
+// the one runs use (the native dist/native/flower-pty-hook when built); hook-client-node.test.ts runs
+// this same file against the Node twin (dist/hook-client.js).
 import t from 'tap';
 import { spawn, spawnSync } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { existsSync, statSync, mkdtempSync, writeFileSync, readFileSync, rmSync, mkdirSync, symlinkSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
+import { join, dirname, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openHookChannel, hookChannelEnv } from '../../src/adapters/hook-channel.js';
 import type { HookMessage, HookChannel } from '../../src/adapters/hook-channel.js';
-import { writeRunSettings, findUserStatusLine } from '../../src/adapters/run-settings.js';
+import { writeRunSettings, findUserStatusLine, defaultHookCommand, nodeHookCommand } from '../../src/adapters/run-settings.js';
 import { startMockApi, scripted, bash, text, usageFor } from '../../src/mock/messages-api.js';
 import { createClaudeSandbox } from '../../src/mock/claude-sandbox.js';
 import { runClaude } from '../helpers/real-claude.js';
@@ -25,6 +27,7 @@ function ensureClientBuilt(): void {
   spawnSync(join(repo, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json'], { cwd: repo, stdio: 'ignore' });
 }
 ensureClientBuilt();
+const CLIENT = process.env.FLOWER_PTY_TEST_HOOK_CLIENT === 'node' ? nodeHookCommand() : defaultHookCommand();
 
 interface ClientRun {
   code: number | null;
@@ -59,7 +62,7 @@ function runCommand(file: string, args: string[], env: Record<string, string>, s
 }
 
 const runClient = (event: string, env: Record<string, string>, stdin: string): Promise<ClientRun> =>
-  runCommand(process.execPath, [client, event], baseEnv(env), stdin);
+  runCommand(CLIENT[0]!, [...CLIENT.slice(1), event], baseEnv(env), stdin);
 
 const channelEnv = (ch: HookChannel): Record<string, string> => hookChannelEnv(ch, null);
 
@@ -138,6 +141,29 @@ t.test('round trip through the real client: the handler sees the event and paylo
   t.equal(run.stderr, '');
   t.same(seen, [{ event: 'Stop', payload: stopPayload }]);
   t.equal(ch.rejected, 0);
+});
+
+t.test('a pretty-printed payload with escapes and every kind of value arrives whole; an answer with escapes prints decoded', async (t) => {
+  const seen: HookMessage[] = [];
+  const output = 'line one\nline "two" \\ tab\t é 交接 😀 \u0001';
+  const ch = await openHookChannel({ handler: (m) => (seen.push(m), output) });
+  t.teardown(() => ch.close());
+  const payload = { ...stopPayload, nested: { list: [1, -2.5e-3, 0, true, false, null, 'a\nb', '\u2028'], empty: {}, none: [] }, quote: '"\\/' };
+  const run = await runClient('Stop', channelEnv(ch), JSON.stringify(payload, null, 2) + '\n');
+  t.same(seen, [{ event: 'Stop', payload }]);
+  t.equal(run.stdout, output);
+  t.equal(run.code, 0);
+});
+
+t.test('stdin that is not one JSON object reaches nobody: nothing printed, exit 0', async (t) => {
+  const seen: HookMessage[] = [];
+  const ch = await openHookChannel({ handler: (m) => (seen.push(m), 'ANSWER') });
+  t.teardown(() => ch.close());
+  for (const stdin of ['[1, 2]', '"text"', '{"a": 1} {"b": 2}', '{"a": 01}', '{"a": "raw\u0001control"}', '{"a": [1,]}', '{"a": tru}', '\ufeff{"a": 1}', '{"a": "\\x"}']) {
+    const run = await runClient('Stop', channelEnv(ch), stdin);
+    t.same([run.code, run.stdout], [0, ''], `refused: ${JSON.stringify(stdin)}`);
+  }
+  t.same(seen, [], 'none of them was sent');
 });
 
 t.test('an empty answer prints nothing', async (t) => {
@@ -235,7 +261,7 @@ t.test('no supervisor: closed channel, stale socket file, no env, bad stdin: not
   t.teardown(() => live.close());
   const badStdin = await runClient('Stop', channelEnv(live), 'not json');
   t.same([badStdin.code, badStdin.stdout], [0, ''], 'stdin that is not a JSON object');
-  const noEvent = await runCommand(process.execPath, [client], baseEnv(channelEnv(live)), '{}');
+  const noEvent = await runCommand(CLIENT[0]!, CLIENT.slice(1), baseEnv(channelEnv(live)), '{}');
   t.same([noEvent.code, noEvent.stdout], [0, ''], 'no event argument');
 });
 
@@ -303,7 +329,7 @@ t.test('the settings file command, run through /bin/sh -c like claude does, reac
   const seen: HookMessage[] = [];
   const ch = await openHookChannel({ handler: (m) => (seen.push(m), `answer to ${m.event}`) });
   t.teardown(() => ch.close());
-  const file = await writeRunSettings({ dir: ch.dir, hookCommand: [process.execPath, client], statusLine: true });
+  const file = await writeRunSettings({ dir: ch.dir, hookCommand: CLIENT, statusLine: true });
   const settings = JSON.parse(readFileSync(file, 'utf8')) as {
     hooks: Record<string, [{ hooks: [{ command: string }] }]>;
     statusLine: { command: string };
@@ -338,9 +364,9 @@ t.test('the REAL claude 2.1.332 drives the channel: hooks, a Stop block that ste
   // The client reached through a hostile path, as a user's install folder might be; the shell must not run any of it.
   const hostileDir = join(root, `my "tools" 'x' $(touch pwned)`);
   mkdirSync(hostileDir);
-  const hostileClient = join(hostileDir, 'hook-client.js');
-  symlinkSync(client, hostileClient);
-  const settings = await writeRunSettings({ dir: ch.dir, hookCommand: [process.execPath, hostileClient], statusLine: true });
+  const hostileClient = join(hostileDir, basename(CLIENT.at(-1)!));
+  symlinkSync(CLIENT.at(-1)!, hostileClient);
+  const settings = await writeRunSettings({ dir: ch.dir, hookCommand: [...CLIENT.slice(0, -1), hostileClient], statusLine: true });
   // The user has a statusLine of their own; --settings must win over it and our relay must chain to it.
   const sandbox = await createClaudeSandbox({ root, baseUrl: api.url, env: { DISABLE_AUTO_COMPACT: '1' } });
   const userSettingsFile = join(sandbox.configDir, 'settings.json');

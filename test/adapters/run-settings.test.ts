@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseRelease } from '../../src/claude-code/release.js';
-import { writeRunSettings, buildRunSettings, findUserStatusLine, shellQuote, defaultHookCommand } from '../../src/adapters/run-settings.js';
+import { writeRunSettings, buildRunSettings, findUserStatusLine, shellQuote, defaultHookCommand, nodeHookCommand } from '../../src/adapters/run-settings.js';
 
 interface Settings {
   hooks: Record<string, Array<{ hooks: Array<{ type: string; command: string; timeout: number }> }>>;
@@ -135,15 +135,19 @@ t.test('findUserStatusLine never writes', async (t) => {
   t.equal(readFileSync(join(where.cwd, '.claude', 'settings.local.json'), 'utf8'), '{ broken');
 });
 
-t.test('defaultHookCommand points at dist/hook-client.js from the source and from the build', async (t) => {
+t.test('defaultHookCommand is the native hook client when it was built, else dist/hook-client.js; the same from the source and from the build', async (t) => {
   const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-  const want = [process.execPath, join(repo, 'dist', 'hook-client.js')];
+  const native = join(repo, 'dist', 'native', 'flower-pty-hook');
+  const viaNode = [process.execPath, join(repo, 'dist', 'hook-client.js')];
+  t.ok(existsSync(native), 'npm run build compiled the native hook client (it needs a C compiler, as CI has)');
+  const want = existsSync(native) ? [native] : viaNode;
   t.same(defaultHookCommand(), want, 'from the TypeScript source');
+  t.same(nodeHookCommand(), viaNode, 'the Node twin');
   const built = join(repo, 'dist', 'adapters', 'run-settings.js');
   if (!existsSync(built)) spawnSync(join(repo, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json'], { cwd: repo, stdio: 'ignore' });
-  const probe = `import(${JSON.stringify(built)}).then((m) => process.stdout.write(JSON.stringify(m.defaultHookCommand())))`;
+  const probe = `import(${JSON.stringify(built)}).then((m) => process.stdout.write(JSON.stringify([m.defaultHookCommand(), m.nodeHookCommand()])))`;
   const run = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
-  t.same(JSON.parse(run.stdout || 'null'), want, `from the build: ${run.stderr}`);
+  t.same(JSON.parse(run.stdout || 'null'), [want, viaNode], `from the build: ${run.stderr}`);
 });
 
 t.test('an older release gets only the hooks it knows: no StopFailure before 2.1.78', async (t) => {

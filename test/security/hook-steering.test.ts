@@ -6,9 +6,10 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { startFake, fakeDoc } from '../faults/fake-flower.js';
-import { REPO } from '../helpers/flower-run.js';
+import { defaultHookCommand } from '../../src/adapters/run-settings.js';
 
-const HOOK_CLIENT = join(REPO, 'dist', 'hook-client.js');
+// The hook command runs use (the native client when built), as claude would run it.
+const HOOK_COMMAND = defaultHookCommand();
 
 function envOf(pid: number): Record<string, string> {
   return Object.fromEntries(
@@ -17,7 +18,7 @@ function envOf(pid: number): Record<string, string> {
 }
 
 function hook(event: string, payload: Record<string, unknown>, env: Record<string, string>): string {
-  const r = spawnSync(process.execPath, [HOOK_CLIENT, event], { input: JSON.stringify(payload), env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync(HOOK_COMMAND[0]!, [...HOOK_COMMAND.slice(1), event], { input: JSON.stringify(payload), env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', timeout: 20_000 });
   return r.stdout.trim();
 }
 
