@@ -1,13 +1,15 @@
 // One @xterm/headless terminal as flower-pty uses it twice (the split view's session pane and the
 // run server's screen): Unicode 11 widths, logging off, and the cursor's visibility tracked.
 
-import xtermHeadless from '@xterm/headless';
-import unicode11 from '@xterm/addon-unicode11';
+import { createRequire } from 'node:module';
 import type { Terminal as XTerminal } from '@xterm/headless';
 
-// Both packages are CommonJS: default import, then destructure (docs/libraries.md §3).
-const { Terminal } = xtermHeadless;
-const { Unicode11Addon } = unicode11;
+// Both packages are CommonJS (docs/libraries.md §3): required, not imported. An ESM import of a CommonJS
+// file has Node scan its whole source for export names first (cjs-module-lexer, 180 KB here), and that
+// scan ran hot enough to be optimised, which alone kept megabytes in an idle run server.
+const require = createRequire(import.meta.url);
+const { Terminal } = require('@xterm/headless') as typeof import('@xterm/headless');
+const { Unicode11Addon } = require('@xterm/addon-unicode11') as typeof import('@xterm/addon-unicode11');
 
 export interface Emulator {
   readonly term: XTerminal;

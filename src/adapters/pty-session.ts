@@ -5,11 +5,15 @@
 // stream has to be stopped by hand and told to close when the relay reads the pty's end (node-pty
 // waits for that close to exit).
 
-import { spawn as ptySpawn, type IPty } from '@lydell/node-pty';
+import type { IPty } from '@lydell/node-pty';
+import { createRequire } from 'node:module';
 import { writeSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { FastRelay, PtyHold } from './fast-relay.js';
 import { stopReading } from './stop-reading.js';
+
+// CommonJS: required, so Node does not scan it for export names as an import would (docs/libraries.md §3).
+const { spawn: ptySpawn } = createRequire(import.meta.url)('@lydell/node-pty') as typeof import('@lydell/node-pty');
 
 export interface PtyExit {
   exitCode: number;

@@ -1,11 +1,12 @@
 // Claude's screen as the run server keeps it: every byte of its output parsed by @xterm/headless,
 // so a client that attaches late is painted the current screen at once (tmux keeps its grid the same way).
 
-import serialize from '@xterm/addon-serialize';
+import { createRequire } from 'node:module';
 import { createEmulator, type Emulator } from '../adapters/emulator.js';
 
-// CommonJS: default import, then destructure (docs/libraries.md §3). It reads the same buffer the split view paints.
-const { SerializeAddon } = serialize;
+// CommonJS, so required rather than imported, as the emulator is (docs/libraries.md §3: no export-name scan
+// of its source at start-up). It reads the same buffer the split view paints.
+const { SerializeAddon } = createRequire(import.meta.url)('@xterm/addon-serialize') as typeof import('@xterm/addon-serialize');
 
 export interface ScreenModel {
   /** the one emulator of the run: the split views the server draws paint from it, parsing nothing themselves */
