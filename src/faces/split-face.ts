@@ -57,7 +57,10 @@ export function createSplitFace(o: SplitFaceOptions): Face {
     screen,
     cols: first.cols,
     rows: first.rows,
-    onReply: (data) => listeners.input(data),
+    onReply: (data) => {
+      listeners.input(data);
+      frames.typed(); // after the key is on its way: its echo cannot come back before this returns
+    },
     onBell: () => {
       if (frames.live) stdout.write('\u0007');
     },
@@ -73,6 +76,7 @@ export function createSplitFace(o: SplitFaceOptions): Face {
     help,
     outer,
     cursor: () => (layout.focus === 'session' && child.running && help.hidden ? pane.cursor() : null),
+    held: () => stdout.writableLength > 0,
   });
   const redraw = frames.redraw;
   const status = createSplitStatus({ screen, bar: statusBar, prefixLabel: prefix.label, focus: () => layout.focus, redraw });

@@ -22,6 +22,13 @@ interface ScreenInternals {
 // Not in blessed's typings: the width table its draw() uses (0.1.81, lib/unicode.js).
 const blessedWidth = (blessed as unknown as { unicode: { charWidth(s: string): number } }).unicode.charWidth;
 
+/** whether blessed's draw() takes `ch` for a wide character. Its table has nothing wide below U+1100, and
+ * every call reads process.env (NCURSES_CJK_WIDTH): the first character's code unit answers for most text,
+ * a fifth of a flood's paint before. */
+export function blessedWide(ch: string): boolean {
+  return ch.charCodeAt(0) >= 0x1100 && blessedWidth(ch) === 2;
+}
+
 /**
  * Escapes that bring the terminal's rows top..bottom, columns left..right-1, to blessed's screen
  * buffer, or null when blessed has something of its own to write first (the caller draws through
@@ -53,7 +60,7 @@ export function paintRows(screen: Widgets.Screen, top: number, bottom: number, l
       was[1] = ch;
       at = x + 1;
       // A character blessed takes for wide: it marks both halves as never drawn, as draw() does.
-      if (ch && blessedWidth(ch) === 2 && x + 1 < end) {
+      if (ch && blessedWide(ch) && x + 1 < end) {
         was[1] = '\u0000';
         shown[x + 1]![1] = '\u0000';
         x++;

@@ -6,11 +6,10 @@ import blessed from 'blessed';
 import type { Widgets } from 'blessed';
 import type { IBufferCell, Terminal as XTerminal } from '@xterm/headless';
 import { createEmulator, type Emulator } from '../adapters/emulator.js';
+import { blessedWide } from './row-painter.js';
 
 // blessed's own typings say match() returns a string; it returns the palette index.
 const matchColor = (blessed.colors as unknown as { match(r: number, g: number, b: number): number }).match;
-// Not in the typings either: the width table blessed's draw() uses to decide what to skip.
-const blessedWidth = (blessed as unknown as { unicode: { charWidth(s: string): number } }).unicode.charWidth;
 
 export const SCROLLBACK = 1000;
 const DEFAULT_COLOR = 0x1ff;
@@ -132,7 +131,7 @@ export function createSessionPane(opts: {
           if (cell.getWidth() === 0) {
             // The right half of a wide character: blessed eats a space after what it knows is wide
             // (CJK); after an emoji its older table calls narrow, only an empty cell keeps columns right.
-            ch = blessedWidth(wide) === 2 ? ' ' : '';
+            ch = blessedWide(wide) ? ' ' : '';
           } else {
             ch = chars || ' ';
             wide = chars;

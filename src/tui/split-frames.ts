@@ -1,7 +1,8 @@
 // The split view's frames: what one frame draws and when. Most frames are claude's output alone (an
 // echo, a spinner): those repaint the session pane's rows the emulator changed and draw just those
 // rows' diff (row-painter.ts), without blessed re-rendering every element, drawn where the parse ends
-// when nothing else is pending (an echo waits for no turn of the loop: frame-scheduler.ts). Anything
+// when nothing else is pending (an echo waits for no turn of the loop), once a frame while output keeps
+// coming (core/frame-pacing.ts). Anything
 // else (status, labels, layout, the document, help) asks for a whole render. No frame is drawn while
 // an editor has the terminal (suspended) or after the face gave it back (disposed).
 
@@ -18,6 +19,8 @@ export interface SplitFrames {
   redraw(): void;
   /** claude's screen changed: its rows alone, at once when nothing is pending */
   sessionChanged(): void;
+  /** a person typed a key for claude: its echo is drawn at once, even in a flood */
+  typed(): void;
   suspend(on: boolean): void;
   /** neither suspended nor disposed: the terminal is ours to draw on */
   readonly live: boolean;
@@ -33,13 +36,15 @@ export function createSplitFrames(o: {
   outer: OuterModes;
   /** where the child's cursor is shown, or null to hide it */
   cursor: () => { x: number; y: number } | null;
+  /** the terminal has not taken the last frame yet (in a flood, the next waits for it) */
+  held?: () => boolean;
 }): SplitFrames {
   const { screen, program, pane, help, outer } = o;
   let wholeFrame = true;
   let cursorShown = false;
   let suspended = false;
   let disposed = false;
-  const frames = createFrameScheduler(drawFrame);
+  const frames = createFrameScheduler(drawFrame, undefined, undefined, o.held);
 
   function drawFrame(): void {
     if (disposed || suspended) return;
@@ -71,6 +76,7 @@ export function createSplitFrames(o: {
       frames.request();
     },
     sessionChanged: () => frames.request(true),
+    typed: () => frames.typed(),
     suspend(on) {
       suspended = on;
       frames.suspend(on);

@@ -175,3 +175,8 @@ t.test('frames: a request that may be drawn at once is drawn before it returns, 
   await new Promise((r) => setImmediate(r));
   t.same(stamps, [100, 101, 150]);
 });
+
+t.test("blessedWide answers as blessed's width table, skipping the table below U+1100", async (t) => {
+  const { blessedWide } = await import('../../src/tui/row-painter.js');
+  t.same(['a', ' ', 'é', '', '中', '한', '\u3000'].map(blessedWide), [false, false, false, false, true, true, true]);
+});
