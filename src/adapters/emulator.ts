@@ -20,12 +20,19 @@ export interface Emulator {
   /** tells `listener` which viewport rows each parse changed (every row: a resize, or xterm said "all");
    * a face that paints from this emulator repaints just those rows instead of the whole screen */
   onRowsChanged(listener: (start: number, end: number) => void): { dispose(): void };
+  /** a person typed: the next write (the echo) is parsed before write() returns, not a timer later */
+  typed(): void;
   dispose(): void;
 }
 
 // The part of xterm's InputHandler read here (xterm-headless 6.0: lib-headless/xterm-headless.js).
 interface InputHandlerInternals {
   onRequestRefreshRows?: (listener: (range: { start: number; end: number } | undefined) => void) => { dispose(): void };
+}
+// Its write buffer's flag for "the person typed": term.input('', true) sets it too, on the way through
+// the data event, a log line and the listeners of an empty input (a fifth of a key's JavaScript).
+interface WriteBufferInternals {
+  handleUserInput?: () => void;
 }
 
 export function createEmulator(o: { cols: number; rows: number; scrollback: number }): Emulator {
@@ -44,8 +51,10 @@ export function createEmulator(o: { cols: number; rows: number; scrollback: numb
     term.parser.registerCsiHandler({ prefix: '?', final: 'h' }, watchCursor(true)),
     term.parser.registerCsiHandler({ prefix: '?', final: 'l' }, watchCursor(false)),
   ];
+  const writeBuffer = (term as unknown as { _core?: { _writeBuffer?: WriteBufferInternals } })._core?._writeBuffer;
   return {
     term,
+    typed: writeBuffer?.handleUserInput ? () => writeBuffer.handleUserInput!() : () => term.input('', true),
     onRowsChanged(listener) {
       const all = () => listener(0, term.rows - 1);
       // @xterm/headless has no public event for the rows a write changed (the browser build tells its

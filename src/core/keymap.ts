@@ -24,12 +24,18 @@ export interface KeyRouter {
   push(data: string, ctx: KeyContext): KeyAction[];
   /** true after the prefix, waiting for the command key */
   readonly armed: boolean;
+  /** whether push() would send `data` to claude as it is, one send and nothing else: printable text typed
+   * in the session pane, nothing armed, no paste open. A caller may then send it without routing it (a
+   * keystroke's echo waits on this path) */
+  passes(data: string, focus: Focus): boolean;
 }
 
 // Claude Code binds C-c C-d C-r C-o C-t C-g C-s C-l C-v C-z and Esc; C-] and C-\ are free.
 export const DEFAULT_PREFIX = 'C-]';
 
 const PASTE_START = '\u001b[200~';
+// Text that is its own keys, none of them the prefix (a control key), an escape or a paste's start.
+const PRINTABLE = /^[\u0020-\u007e]+$/;
 const PASTE_END = '\u001b[201~';
 
 // Reads "C-]", "C-\\", "C-a", "^]" as the control byte; anything else is refused with the fix.
@@ -125,6 +131,9 @@ export function createKeyRouter(prefix: string): KeyRouter {
     prefix,
     get armed() {
       return armed;
+    },
+    passes(data, focus) {
+      return !armed && !inPaste && focus === 'session' && PRINTABLE.test(data);
     },
     push(data, ctx) {
       const actions: KeyAction[] = [];

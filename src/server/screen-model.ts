@@ -31,8 +31,8 @@ export function createScreenModel(size: { cols: number; rows: number }): ScreenM
   const serializer = new SerializeAddon();
   term.loadAddon(serializer);
   const replyListeners: Array<(data: string) => void> = [];
-  // A face that shares this emulator marks its keys as typed with an empty input (the next write, the
-  // echo, is then parsed at once): that is no reply.
+  // A face that shares this emulator marks its keys as typed (emulator.typed(): the next write, the echo,
+  // is then parsed at once), where xterm's internals are not as expected with an empty input: no reply.
   const reply = (d: string) => {
     if (d) replyListeners.forEach((l) => l(d));
   };

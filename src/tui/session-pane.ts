@@ -180,7 +180,7 @@ export function createSessionPane(opts: {
       // is on its way: the echo cannot come back before this returns.
       if (!shared) return term.input(data, true);
       opts.onReply(data);
-      term.input('', true);
+      emulator.typed();
     },
     resize(cols, rows) {
       if (shared) return; // the pty's size, which its owner follows

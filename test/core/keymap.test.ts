@@ -98,3 +98,28 @@ t.test('prefix names parse and print', async (t) => {
   t.equal(prefixName('\u001c'), 'C-\\');
   t.equal(prefixName('\u0001'), 'C-a');
 });
+
+t.test('passes() says yes only where push() would send the text as it is, and nothing else', async (t) => {
+  const samples = ['a', 'hello world', '~!@#', 'x\r', '\u001b[A', PREFIX, `a${PREFIX}d`, '中', '\u001b[200~hi'];
+  for (const focus of ['session', 'document'] as const) {
+    for (const armed of [false, true]) {
+      for (const data of samples) {
+        const probe = createKeyRouter(PREFIX);
+        const ctx = focus === 'session' ? session : documentFocus;
+        if (armed) probe.push(PREFIX, ctx);
+        const passes = probe.passes(data, focus);
+        const actions = probe.push(data, ctx);
+        if (passes) t.same(actions, [{ type: 'send', data }], `${JSON.stringify(data)} passes (${focus}${armed ? ', armed' : ''})`);
+      }
+    }
+  }
+  const r = createKeyRouter(PREFIX);
+  t.equal(r.passes('abc', 'session'), true, 'typed text in the session pane');
+  t.equal(r.passes('abc', 'document'), false, 'the document pane has the keys');
+  t.equal(r.passes('x\r', 'session'), false, 'a control key is routed');
+  r.push(PREFIX, session);
+  t.equal(r.passes('d', 'session'), false, 'after the prefix: a command key');
+  r.push('\u001b', session);
+  r.push('\u001b[200~', session);
+  t.equal(r.passes('text', 'session'), false, 'inside a paste: the router keeps its end');
+});

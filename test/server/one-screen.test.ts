@@ -53,6 +53,13 @@ t.test('two split views drawn from the one screen: both show what it parsed, nei
   await new Promise((r) => setTimeout(r, 100));
   t.same(typed, ['x'], 'a key reaches claude once');
   t.same(replies, [], 'a typed key is no reply of the screen');
+  let parsed = false;
+  model.emulator.term.write('e', () => (parsed = true));
+  t.ok(parsed, "the write after a person's key (its echo) is parsed before write() returns, not a timer later");
+  let later = false;
+  model.emulator.term.write('f', () => (later = true));
+  t.notOk(later, 'the next write, with no key before it, waits for its timer as before');
+  await until('the later write', () => later);
   model.write('\u001b[6n');
   await until('the screen answers a cursor query', () => replies.length > 0);
   t.match(replies[0], /^\u001b\[\d+;\d+R$/);

@@ -98,6 +98,8 @@ export function createKeyRouting(o: {
       frames.redraw();
       return;
     }
+    // A keystroke's usual case, as the router would route it, without the routing: its echo waits on it.
+    if (router.passes(text, layout.focus)) return pane.input(text);
     const { events, rest } = extractMouse(text);
     for (const event of events) onMouse(event);
     if (rest) for (const action of router.push(rest, { focus: layout.focus, applicationCursor: pane.applicationCursor })) act(action);
