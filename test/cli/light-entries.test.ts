@@ -42,8 +42,9 @@ t.test('through the bin: a line it leaves to yargs is answered as before; one it
   t.match(badKey.stderr, /^flower-pty: --detach-key: [^\n]+\n$/);
 });
 
-// Static imports only: a dynamic import() is loaded when it runs (the faces, when the client draws).
-const staticImport = /^(?:import|export)\s+(?!type\b)[^'"]*?from\s+['"]([^'"]+)['"]|^import\s+['"]([^'"]+)['"]/gm;
+// Static imports only: a dynamic import() is loaded when it runs (the faces, when the client draws). A
+// CommonJS package is required (docs/libraries.md §3): any require of one counts as loaded, wherever it is.
+const staticImport = /^(?:import|export)\s+(?!type\b)[^'"]*?from\s+['"]([^'"]+)['"]|^import\s+['"]([^'"]+)['"]|(?:\brequire|createRequire\(import\.meta\.url\))\(\s*['"]([^'"]+)['"]\s*\)/gm;
 
 function loadedBy(entries: string[]): Set<string> {
   const seen = new Set<string>();
@@ -54,7 +55,7 @@ function loadedBy(entries: string[]): Set<string> {
     seen.add(file);
     if (!file.startsWith('/')) continue; // a package or node:* module
     for (const m of readFileSync(file, 'utf8').matchAll(staticImport)) {
-      const spec = m[1] ?? m[2]!;
+      const spec = m[1] ?? m[2] ?? m[3]!;
       todo.push(spec.startsWith('.') ? resolve(dirname(file), spec.replace(/\.js$/, '.ts')) : spec);
     }
   }
