@@ -13,6 +13,11 @@ import { openSocketDir, socketPath } from './socket-dir.js';
 import { writeRunSpec, type RunSpec } from './run-spec.js';
 
 const BIN = fileURLToPath(new URL('../../bin/flower-pty.js', import.meta.url));
+// V8 lets a process's young generation grow to 16 MB semi-spaces while it allocates fast, as the server's
+// emulator does while claude writes, and an idle server kept them: 76 MB resident after a 10 MB stream against
+// 58 MB with 2 MB semi-spaces, for no slower a stream (scripts/bench-terminal.mjs `throughput`, beside the old
+// build). The bin's own flags would reach every command; these reach only the run server.
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=2'];
 const READY_TIMEOUT_MS = 30_000;
 
 /** a run id: 6 lowercase base36 characters */
@@ -44,7 +49,7 @@ export async function startRunServer(spec: Omit<RunSpec, 'id'>, env: NodeJS.Proc
   const log = openSync(logPath, 'a', 0o600);
   let child;
   try {
-    child = spawn(process.execPath, [BIN, '__serve', specPath], {
+    child = spawn(process.execPath, [...SERVER_NODE_FLAGS, BIN, '__serve', specPath], {
       detached: true, // its own session: no controlling terminal, so a hang-up here never reaches it
       stdio: ['ignore', log, log, 'pipe'],
       env,
