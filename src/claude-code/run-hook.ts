@@ -39,7 +39,7 @@ function kindOf(h: Exclude<ReturnType<typeof readHook>, { event: 'statusline' }>
     case 'UserPromptSubmit':
       return { kind: 'prompt-submit', sessionId, prompt: h.prompt };
     case 'PostToolUse':
-      return { kind: 'post-tool', sessionId, subagent, tool: h.toolName ?? '' };
+      return { kind: 'post-tool', sessionId, subagent, tool: h.toolName ?? '', toolUseId: h.toolUseId ?? null };
     case 'PreToolUse':
       return { kind: 'pre-tool', sessionId, subagent, tool: h.toolName ?? '' };
     case 'PermissionRequest': {

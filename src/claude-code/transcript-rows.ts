@@ -128,9 +128,18 @@ function toAssistant(r: Obj, env: Envelope): AssistantRecord {
     model,
     usage: parseUsage(m.usage),
     text,
+    toolUseIds: toolUseIdsOf(m.content),
     contentChars: contentChars(m.content),
     failure: failureOf(r, model, text),
   };
+}
+
+// `{"type":"tool_use","id":"toolu_…"}` blocks: the id a PostToolUse payload's tool_use_id names.
+function toolUseIdsOf(content: unknown): string[] {
+  if (!Array.isArray(content)) return [];
+  const ids: string[] = [];
+  for (const block of content) if (isObj(block) && block.type === 'tool_use' && typeof block.id === 'string') ids.push(block.id);
+  return ids;
 }
 
 function toUser(r: Obj, env: Envelope): UserRecord {

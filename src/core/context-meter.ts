@@ -7,6 +7,8 @@ export type MeterSignal =
   | { kind: 'reading'; line: number; context: number; messageId: string | null; model: string | null }
   /** the text of a main-thread response row: what a Stop hook's `last_assistant_message` is matched against */
   | { kind: 'assistant-text'; line: number; text: string; messageId: string | null }
+  /** a main-thread response row's tool calls: what a PostToolUse hook's `tool_use_id` is matched against */
+  | { kind: 'tool-use'; line: number; ids: string[] }
   /** `source` names the row that ended it, in the dialect's words */
   | { kind: 'turn-end'; line: number; source: string }
   | {
@@ -112,6 +114,7 @@ export function createMeter(): Meter {
     const total = u === null ? 0 : u.input + u.cacheCreation + u.cacheRead;
     if (total === 0) {
       pendingChars += r.contentChars;
+      if (r.toolUseIds.length > 0) out.push({ kind: 'tool-use', line, ids: r.toolUseIds });
       return;
     }
     turnOpen = true;
@@ -135,6 +138,8 @@ export function createMeter(): Meter {
       out.push({ kind: 'reading', line, context, messageId: r.messageId, model });
     }
     if (r.text !== '') out.push({ kind: 'assistant-text', line, text: r.text, messageId: r.messageId });
+    // After its reading: a PostToolUse hook waiting on this row is answered with the row counted.
+    if (r.toolUseIds.length > 0) out.push({ kind: 'tool-use', line, ids: r.toolUseIds });
   }
 
   function onUser(r: UserRecord, line: number, out: MeterSignal[]): void {

@@ -41,7 +41,8 @@ type HookKind =
   | { kind: 'statusline'; sessionId: string | null; windowSize: number | null; rateLimitResetsAt: number | null }
   | { kind: 'session-start'; sessionId: string | null; transcriptPath: string | null; source: string }
   | { kind: 'prompt-submit'; sessionId: string | null; prompt: string | null }
-  | { kind: 'post-tool'; sessionId: string | null; subagent: boolean; tool: string }
+  /** `toolUseId`: the transcript row of the call it follows carries the same id */
+  | { kind: 'post-tool'; sessionId: string | null; subagent: boolean; tool: string; toolUseId: string | null }
   | { kind: 'pre-tool'; sessionId: string | null; subagent: boolean; tool: string }
   /** `question`: claude asks its person (AskUserQuestion), "Which parser? (A / B)"; null for a tool's approval */
   | { kind: 'permission-request'; sessionId: string | null; tool: string; summary: string; question: string | null }

@@ -45,6 +45,7 @@ export const RUN_EVENT_FIELDS = {
   compaction: { generation: 'number', preTokens: 'number|null', meter: 'number|null' },
   overflow: { generation: 'number', text: 'string' },
   'stop-waited': { generation: 'number', ms: 'number', landed: 'boolean' },
+  'tool-waited': { generation: 'number', ms: 'number', landed: 'boolean' },
   'hooks-back': { generation: 'number' },
   'hooks-missing': { generation: 'number', after: 'string' },
   'session-changed': { generation: 'number', from: 'string', to: 'string', source: 'string' },

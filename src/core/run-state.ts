@@ -36,7 +36,7 @@ export interface RunSettings {
   reviewMs: number;
   writeTimeoutMs: number;
   quietMs: number;
-  /** how long a Stop hook may wait for its turn's last response to reach the transcript */
+  /** how long a Stop or PostToolUse hook may wait for its row to reach the transcript */
   stopWaitMs: number;
   /** a claude that dies this soon, before any turn, could not start: stop rather than restart */
   earlyExitMs: number;
@@ -85,10 +85,20 @@ export interface GenerationFacts {
   hooks: number;
   /** the newest response text in the transcript, to match a Stop hook's last_assistant_message */
   lastText: string | null;
+  /** the newest tool calls the transcript showed (a few dozen), to match a PostToolUse hook's tool_use_id */
+  toolUses: readonly string[];
   /** when the transcript last showed a turn end, if no Stop hook has followed it yet */
   turnEndAt: number | null;
   /** what the session has set up in itself so far (tasks, a /loop, crons, a goal, monitors, shells) */
   scope: SessionScope;
+}
+
+/** a hook held until the transcript shows the row it follows, or until `until` */
+export interface BoundaryWait {
+  id: number;
+  since: number;
+  until: number;
+  awaits: { kind: 'reply'; text: string } | { kind: 'tool-use'; toolUseId: string };
 }
 
 /** what a person may need to know at once, beside the meter */
@@ -149,8 +159,9 @@ export interface RunState {
   readonly freezing: boolean;
   /** a freeze waiting for its facts (`text` null) or for the disk */
   readonly pendingFreeze: { generation: number; modelText: string | null; text: string | null; degraded: boolean; reason: string | null } | null;
-  /** a Stop hook waiting for its turn's last response to reach the transcript */
-  readonly stopWait: { id: number; text: string; since: number; until: number } | null;
+  /** hooks waiting for the transcript row they follow (a Stop hook its turn's last response, a PostToolUse
+   * hook its tool call), so that a crossing made by that row is decided at this boundary, not after it */
+  readonly boundaryWaits: readonly BoundaryWait[];
   readonly hooksMissing: boolean;
   readonly waiting: Waiting | null;
   /** the newest write that failed, until a write succeeds again: shown at once, beside the meter */
@@ -269,7 +280,7 @@ export function createRun(settings: RunSettings, now: string, resume: { manifest
     note: 'starting claude',
     freezing: false,
     pendingFreeze: null,
-    stopWait: null,
+    boundaryWaits: [],
     hooksMissing: false,
     waiting: null,
     trouble: null,

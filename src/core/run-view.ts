@@ -69,7 +69,7 @@ export function nextWake(s: RunState, now: number): number | null {
     // the countdown a face shows moves once a second, while there is time left
     if (m.reviewUntil > now) due.push(now + ((m.reviewUntil - now) % 1000 || 1000));
   }
-  if (s.stopWait) due.push(s.stopWait.until);
+  for (const wait of s.boundaryWaits) due.push(wait.until);
   const g = s.gen;
   if (g && !g.ended && g.hooks === 0 && !s.hooksMissing && s.settings.handoff) {
     due.push(g.spawnedAt + s.settings.hooklessAfterMs);

@@ -34,6 +34,8 @@ export interface AssistantRecord extends Envelope {
   usage: Usage | null;
   /** the text blocks joined */
   text: string;
+  /** the ids of its tool_use blocks: a PostToolUse hook names one of them */
+  toolUseIds: string[];
   /** characters of content the model wrote (text, thinking, tool input), for token estimates */
   contentChars: number;
   /** a row the client wrote for a request that failed (it carries no usage); null for a real response */

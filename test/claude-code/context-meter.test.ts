@@ -193,3 +193,14 @@ t.test('session changes: first id, then a new one resets the context; cost sums 
   t.equal(meter.costUsd, 0.625);
   t.equal(run([assistant('m', [1, 1, 1, 1])]).meter.costUsd, null, 'no cost-state: unknown, not 0');
 });
+
+t.test("a response row's tool calls are a signal after its reading, so a PostToolUse hook waiting on it counts the row; a subagent's are not", async (t) => {
+  const call = (id: string, toolId: string, extra: Json = {}): Json => {
+    const row = assistant(id, [10, 0, 60_000, 5], extra);
+    (row['message'] as Json)['content'] = [{ type: 'tool_use', id: toolId, name: 'Bash', input: { command: 'ls' } }];
+    return row;
+  };
+  const { signals } = run([call('m1', 'toolu_1'), call('m2', 'toolu_sub', { isSidechain: true })]);
+  t.same(kinds(signals), ['session', 'reading', 'tool-use']);
+  t.match(signals[2], { kind: 'tool-use', ids: ['toolu_1'] });
+});

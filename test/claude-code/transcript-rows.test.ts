@@ -19,14 +19,15 @@ t.test('parseRecord types the records the meter reads', async (t) => {
         id: 'msg_1',
         model: 'claude-x',
         stop_reason: null,
-        content: [{ type: 'text', text: 'hi' }, { type: 'tool_use', name: 'Bash', input: { command: 'ls' } }],
+        content: [{ type: 'text', text: 'hi' }, { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }, { type: 'tool_use', name: 'NoId', input: {} }],
         usage: { input_tokens: 1, cache_creation_input_tokens: 2, cache_read_input_tokens: 3, output_tokens: 4 },
       },
     }),
   );
   t.match(a, { kind: 'assistant', messageId: 'msg_1', model: 'claude-x', failure: null, text: 'hi' });
   t.same(a?.kind === 'assistant' ? a.usage : null, { input: 1, cacheCreation: 2, cacheRead: 3, output: 4 });
-  t.equal(a?.kind === 'assistant' ? a.contentChars : -1, 2 + 4 + JSON.stringify({ command: 'ls' }).length);
+  t.equal(a?.kind === 'assistant' ? a.contentChars : -1, 2 + 4 + JSON.stringify({ command: 'ls' }).length + 4 + 2);
+  t.same(a?.kind === 'assistant' ? a.toolUseIds : null, ['toolu_1'], 'the tool calls a PostToolUse hook names, by id');
 
   const syn = parseRecord('{"type":"assistant","isApiErrorMessage":true,"message":{"model":"<synthetic>","content":[{"type":"text","text":"Prompt is too long"}]}}');
   t.match(syn, { kind: 'assistant', failure: { overflow: 'Prompt is too long', usageLimit: null }, text: 'Prompt is too long' });

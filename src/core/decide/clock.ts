@@ -4,7 +4,7 @@
 import { cycleWaitsOnEvent } from '../run-view.js';
 import { degrade } from './handoff.js';
 import { startNext } from './generations.js';
-import { answerStop, checkHooks } from './hooks.js';
+import { checkHooks, settleWait } from './hooks.js';
 import { continueAfterReset } from './parking.js';
 import { checkTranscript } from './transcript.js';
 import type { Out } from './out.js';
@@ -12,13 +12,12 @@ import type { Out } from './out.js';
 export function tick(o: Out, now: number): void {
   const s = o.s;
   if (s.finished) return;
-  if (s.stopWait && now >= s.stopWait.until) {
-    // The response never showed up in time: decide from what the transcript holds.
-    const wait = s.stopWait;
-    o.set({ stopWait: null });
-    o.do({ type: 'log', line: `the Stop hook's last response did not reach the transcript within ${o.s.settings.stopWaitMs} ms` });
-    o.emit('stop-waited', { generation: o.generation, ms: now - wait.since, landed: false });
-    answerStop(o, wait.id, wait.text, now);
+  for (const wait of s.boundaryWaits) {
+    if (now < wait.until) continue;
+    // The row never showed up in time: decide from what the transcript holds.
+    const row = wait.awaits.kind === 'reply' ? "the Stop hook's last response" : `the PostToolUse hook's tool call (${wait.awaits.toolUseId})`;
+    o.do({ type: 'log', line: `${row} did not reach the transcript within ${o.s.settings.stopWaitMs} ms` });
+    settleWait(o, wait, now, false);
   }
   checkHooks(o, now);
   checkTranscript(o, now);

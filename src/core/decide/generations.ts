@@ -80,11 +80,11 @@ export function spawned(o: Out, e: Extract<RunEvent, { type: 'spawned' }>): void
   o.set({
     gen: {
       n: e.generation, successor: e.successor, sessionId: e.sessionId, sessionSeen: false, transcriptPath: e.transcriptPath, spawnedAt: e.now,
-      context: 0, peak: 0, readings: 0, costUsd: null, numTurns: 0, crashed: false, ended: false, hooks: 0, lastText: null, turnEndAt: null,
+      context: 0, peak: 0, readings: 0, costUsd: null, numTurns: 0, crashed: false, ended: false, hooks: 0, lastText: null, toolUses: [], turnEndAt: null,
       scope: EMPTY_SCOPE, transcriptFound: null, transcriptMissingSince: null, transcriptLost: false, place: NO_PLACE,
     },
     note: e.successor ? 'a new session took over from the handoff document' : 'working',
-    stopWait: null,
+    boundaryWaits: [],
     waiting: null,
   });
   // An event announces what is already on disk: a kill right after it still finds the generation in the manifest.
@@ -184,6 +184,6 @@ export function stop(o: Out, exitCode: number, now: number, message?: string): v
   const reason = message ?? cut;
   o.manifest(endGeneration(o.s.manifest, { end, now: iso(now), ...(reason ? { reason } : {}) }), true);
   o.emit('ended', { exitCode, ...(message ? { message } : {}) });
-  o.set({ finished: true, stopWait: null, waiting: null });
+  o.set({ finished: true, boundaryWaits: [], waiting: null });
   o.do({ type: 'finish', exitCode, ...(message ? { message } : {}) });
 }

@@ -7,7 +7,7 @@ import { afterClear } from '../session-scope.js';
 import { statusLine } from '../status-text.js';
 import { runView } from '../run-view.js';
 import { PASS, type HookAnswer, type HookEvent } from '../hook-event.js';
-import type { RunEvent } from '../run-state.js';
+import type { BoundaryWait, RunEvent } from '../run-state.js';
 import { handoffRequestOf, overflowed, preCompact, prompted, toolBoundary, turnEnded, writingTurnEnded, type Answer } from './handoff.js';
 import { park, resumeIfParked } from './parking.js';
 import { clearWaiting, notified, permissionAsked } from './permission-waits.js';
@@ -40,8 +40,21 @@ export function turnEnd(o: Out, text: string, now: number, via: 'hook' | 'transc
   return answerOf(o, turnEnded(o, text, now, via));
 }
 
-export function answerStop(o: Out, id: number, text: string, now: number): void {
-  o.do({ type: 'reply', id, answer: turnEnd(o, text, now, 'hook') });
+function holdFor(o: Out, id: number, now: number, awaits: BoundaryWait['awaits']): void {
+  o.set({ boundaryWaits: [...o.s.boundaryWaits, { id, since: now, until: now + o.s.settings.stopWaitMs, awaits }] });
+}
+
+/** a held hook's row reached the transcript (`landed`), or its time ran out: it is answered now */
+export function settleWait(o: Out, wait: BoundaryWait, now: number, landed: boolean): void {
+  o.set({ boundaryWaits: o.s.boundaryWaits.filter((w) => w !== wait) });
+  const fields = { generation: o.generation, ms: now - wait.since, landed };
+  if (wait.awaits.kind === 'reply') {
+    o.emit('stop-waited', fields);
+    o.do({ type: 'reply', id: wait.id, answer: turnEnd(o, wait.awaits.text, now, 'hook') });
+  } else {
+    o.emit('tool-waited', fields);
+    o.do({ type: 'reply', id: wait.id, answer: answerOf(o, toolBoundary(o, now)) });
+  }
 }
 
 // Hooks that mean a turn is under way: its transcript must exist by now.
@@ -97,6 +110,12 @@ export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void
       resumeIfParked(o, now);
       // A subagent's tool call is not the main thread's boundary: blocking it would hand the request to the subagent.
       if (hook.subagent) return reply();
+      // The hook can run before its call's row reaches the transcript (a hook client that starts in a
+      // millisecond sees it every time): wait for the row (bounded), so a crossing made by the response
+      // that called the tool is decided at this boundary, not at the next one.
+      if (hook.toolUseId !== null && !g.toolUses.includes(hook.toolUseId) && o.s.cycle.phase === 'working') {
+        return holdFor(o, id, now, { kind: 'tool-use', toolUseId: hook.toolUseId });
+      }
       return reply(answerOf(o, toolBoundary(o, now)));
     case 'permission-request':
       permissionAsked(o, hook);
@@ -113,11 +132,9 @@ export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void
       // The Stop hook can run before the turn's last response reaches the transcript: wait for it
       // (bounded), so a crossing made by that response is decided at this boundary, not after it.
       if (hook.lastMessage.trim() !== '' && (last === null || !sameText(last, hook.lastMessage)) && o.s.cycle.phase === 'working') {
-        o.set({ stopWait: { id, text: hook.lastMessage, since: now, until: now + o.s.settings.stopWaitMs } });
-        return;
+        return holdFor(o, id, now, { kind: 'reply', text: hook.lastMessage });
       }
-      answerStop(o, id, hook.lastMessage, now);
-      return;
+      return reply(turnEnd(o, hook.lastMessage, now, 'hook'));
     }
     case 'stop-failure':
       stopFailed(o, hook, now);

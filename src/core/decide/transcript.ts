@@ -10,10 +10,13 @@ import type { SessionWhere } from '../hook-event.js';
 import type { RunEvent } from '../run-state.js';
 import { usage } from './freezing.js';
 import { forceHandoff, overflowed, prompted, reading } from './handoff.js';
-import { answerStop, turnEnd } from './hooks.js';
+import { settleWait, turnEnd } from './hooks.js';
 import { park } from './parking.js';
 import { clearWaiting } from './permission-waits.js';
 import { iso, type Out } from './out.js';
+
+// Enough for the parallel calls of one response and the hooks still on their way for them.
+const TOOL_USES_KEPT = 64;
 
 export function transcriptSignal(o: Out, e: Extract<RunEvent, { type: 'transcript' }>): void {
   const g = o.s.gen;
@@ -27,13 +30,13 @@ export function transcriptSignal(o: Out, e: Extract<RunEvent, { type: 'transcrip
       return;
     case 'assistant-text':
       o.gen({ lastText: signal.text });
-      if (o.s.stopWait && sameText(signal.text, o.s.stopWait.text)) {
-        // The turn's last response has landed: the Stop hook can be answered with it counted.
-        const wait = o.s.stopWait;
-        o.set({ stopWait: null });
-        o.emit('stop-waited', { generation: g.n, ms: e.now - wait.since, landed: true });
-        answerStop(o, wait.id, wait.text, e.now);
-      }
+      // The turn's last response has landed: the Stop hook can be answered with it counted.
+      for (const wait of o.s.boundaryWaits) if (wait.awaits.kind === 'reply' && sameText(signal.text, wait.awaits.text)) settleWait(o, wait, e.now, true);
+      return;
+    case 'tool-use':
+      o.gen({ toolUses: [...g.toolUses, ...signal.ids].slice(-TOOL_USES_KEPT) });
+      // The call's row has landed (its reading already counted): its PostToolUse hook can be answered.
+      for (const wait of o.s.boundaryWaits) if (wait.awaits.kind === 'tool-use' && signal.ids.includes(wait.awaits.toolUseId)) settleWait(o, wait, e.now, true);
       return;
     case 'overflow':
       o.emit('overflow', { generation: g.n, text: signal.text.slice(0, 300) });

@@ -3,7 +3,7 @@
 import t from 'tap';
 import { tick } from '../../../src/core/decide/clock.js';
 import type { RunState } from '../../../src/core/run-state.js';
-import { childExit, COMPLETE_DOC, command, edited, given, names, reading, stopHook, through, transcriptTurnEnd, working, table } from './run.js';
+import { childExit, COMPLETE_DOC, command, edited, given, names, postTool, reading, stopHook, through, transcriptTurnEnd, working, table } from './run.js';
 
 const at = (s: RunState, ...nows: number[]) => through(s, (o, now: number) => tick(o, now), ...nows);
 // The writing turn began at 3 (60 s deadline).
@@ -33,6 +33,7 @@ const rows: Array<{ name: string; given: () => RunState; at: number[]; effects: 
   { name: '… and it goes on once quiet', given: () => given([edited('# changed', 10_500)], {}, review()), at: [12_500], effects: ['read-seed'] },
   { name: 'held: the review waits forever', given: () => given([command('hold', 5_000)], {}, review()), at: [99_000], effects: [] },
   { name: "a Stop hook's last response that never lands: decided from the transcript as it is", given: () => given([reading(100_000, 1), stopHook('a reply not yet in the transcript', 1)], {}, working()), at: [1 + 3_000], effects: ['stop-waited', 'reply:pass'] },
+  { name: "a PostToolUse hook's call that never lands: decided from the transcript as it is, the crossing seen at this boundary", given: () => given([reading(152_000, 1), postTool(1, false, 'toolu_lost')], {}, working()), at: [1 + 2_999, 1 + 3_000], effects: ['tool-waited', 'writing', 'reply:block-handoff'] },
   { name: 'no hook at all 30 s after the spawn: hooks are missing, said once', given: working, at: [30_000], effects: ['hooks-missing'], state: (s) => s.hooksMissing, expect: true },
   { name: 'a turn ended in the transcript and no Stop hook came: that turn end is the boundary', given: () => given([reading(152_000, 1), transcriptTurnEnd(1)], {}, working()), at: [1 + 5_000], effects: ['hooks-missing', 'type-into-child', 'writing'] },
 ];

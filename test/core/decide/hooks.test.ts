@@ -6,7 +6,7 @@ import { hookCalled } from '../../../src/core/decide/hooks.js';
 import { decide } from '../../../src/core/decide.js';
 import type { HookEvent } from '../../../src/core/hook-event.js';
 import type { RunEvent, RunState } from '../../../src/core/run-state.js';
-import { COMPLETE_DOC, command, given, hook, names, postTool, preCompactHook, promptHook, reading, SID, stopHook, through, working, table } from './run.js';
+import { COMPLETE_DOC, command, given, hook, names, postTool, preCompactHook, promptHook, reading, SID, signal, stopHook, through, working, table } from './run.js';
 
 type Hook = Extract<RunEvent, { type: 'hook' }>;
 const calls = (s: RunState, ...events: RunEvent[]) => through(s, hookCalled, ...(events as Hook[]));
@@ -29,7 +29,10 @@ const rows: Array<{ name: string; given: () => RunState; events: RunEvent[]; eff
   { name: 'an automatic compaction is refused in the answer', given: working, events: [preCompactHook('auto')], effects: ['compaction-blocked', 'reply:block-compact'] },
   { name: '/clear: a new session id and file in the same process, followed', given: working, events: [hook({ kind: 'session-start', sessionId: 's2', transcriptPath: '/t/s2.jsonl', source: 'clear' })], effects: ['session-changed', 'follow-transcript', 'reply:pass'], state: (s) => [s.gen?.sessionId, s.gen?.transcriptPath, s.gen?.sessionSeen], expect: ['s2', '/t/s2.jsonl', true] },
   { name: "the successor's first prompt carries its document", given: () => through(working({}, 2, true), (o) => o.set({ seedContext: COMPLETE_DOC }), null).state, events: [promptHook('read it')], effects: ['seed-delivered', 'reply:seed'], state: (s) => s.seedContext, expect: null },
-  { name: "a Stop hook whose text is not in the transcript yet waits for it (no answer yet)", given: working, events: [stopHook('the last reply')], effects: [], state: (s) => s.stopWait?.text, expect: 'the last reply' },
+  { name: "a Stop hook whose text is not in the transcript yet waits for it (no answer yet)", given: working, events: [stopHook('the last reply')], effects: [], state: (s) => s.boundaryWaits.map((w) => w.awaits), expect: [{ kind: 'reply', text: 'the last reply' }] },
+  { name: "a PostToolUse hook whose call is not in the transcript yet waits for it (no answer yet)", given: () => given([reading(152_000)], {}, working()), events: [postTool(1, false, 'toolu_1')], effects: [], state: (s) => s.boundaryWaits.map((w) => w.awaits), expect: [{ kind: 'tool-use', toolUseId: 'toolu_1' }] },
+  { name: 'one whose call the transcript has shown is answered at once', given: () => given([reading(152_000), signal({ kind: 'tool-use', line: 2, ids: ['toolu_1'] })], {}, working()), events: [postTool(1, false, 'toolu_1')], effects: ['writing', 'reply:block-handoff'] },
+  { name: "a subagent's waits for nothing", given: () => given([reading(152_000)], {}, working()), events: [postTool(1, true, 'toolu_9')], effects: ['reply:pass'], state: (s) => s.boundaryWaits, expect: [] },
 ];
 
 table(rows, (s, row) => calls(s, ...row.events));

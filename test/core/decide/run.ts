@@ -25,7 +25,7 @@ export function settings(over: Partial<RunSettings> = {}): RunSettings {
 let hookIds = 0;
 export const hook = (h: HookEvent, now = 1): RunEvent => ({ type: 'hook', now, id: ++hookIds, hook: h });
 export const stopHook = (text = '', now = 1, sessionId: string | null = SID): RunEvent => hook({ kind: 'stop', sessionId, lastMessage: text, stopHookActive: false }, now);
-export const postTool = (now = 1, subagent = false): RunEvent => hook({ kind: 'post-tool', sessionId: SID, subagent, tool: 'Bash' }, now);
+export const postTool = (now = 1, subagent = false, toolUseId: string | null = null): RunEvent => hook({ kind: 'post-tool', sessionId: SID, subagent, tool: 'Bash', toolUseId }, now);
 export const promptHook = (prompt = 'go on', now = 1): RunEvent => hook({ kind: 'prompt-submit', sessionId: SID, prompt }, now);
 export const preCompactHook = (trigger: 'auto' | 'manual', now = 1): RunEvent => hook({ kind: 'pre-compact', sessionId: SID, trigger }, now);
 export const signal = (s: MeterSignal, now = 1): RunEvent => ({ type: 'transcript', now, signal: s, usage: { context: s.kind === 'reading' ? s.context : 0, costUsd: null, numTurns: 1 } });

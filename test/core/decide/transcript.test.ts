@@ -6,7 +6,7 @@ import { checkTranscript, followSession, transcriptPresence, transcriptSignal } 
 import { tick } from '../../../src/core/decide/clock.js';
 import type { MeterSignal } from '../../../src/core/context-meter.js';
 import type { RunEvent, RunState } from '../../../src/core/run-state.js';
-import { given, names, promptHook, signal, stopHook, through, working, table } from './run.js';
+import { given, names, postTool, promptHook, signal, stopHook, through, working, table } from './run.js';
 
 type Signal = Extract<RunEvent, { type: 'transcript' }>;
 const signals = (s: RunState, ...sigs: MeterSignal[]) => through(s, transcriptSignal, ...sigs.map((x) => signal(x, 2) as Signal));
@@ -28,10 +28,21 @@ table(rows, (s, row) => signals(s, ...row.signals));
 
 t.test("a Stop hook waiting for its turn's last response is answered when it lands, with the crossing counted", async (t) => {
   const waiting = given([stopHook('the last reply', 1)], {}, working());
-  t.ok(waiting.stopWait);
+  t.equal(waiting.boundaryWaits.length, 1);
   const landed = signals(waiting, { kind: 'reading', line: 7, context: 152_000, messageId: 'm', model: null }, { kind: 'assistant-text', line: 7, text: 'the last reply', messageId: 'm' });
   t.same(names(landed.effects, landed.state), ['near', 'stop-waited', 'writing', 'reply:block-handoff']);
-  t.equal(landed.state.stopWait, null);
+  t.same(landed.state.boundaryWaits, []);
+});
+
+t.test('PostToolUse hooks waiting for their calls are answered when the row lands, with its crossing counted; another call answers nobody', async (t) => {
+  const waiting = given([postTool(1, false, 'toolu_a'), postTool(1, false, 'toolu_b')], {}, working());
+  t.equal(waiting.boundaryWaits.length, 2, 'two parallel calls, each held');
+  const other = signals(waiting, { kind: 'tool-use', line: 6, ids: ['toolu_z'] });
+  t.same(names(other.effects, other.state), [], 'a row of another call');
+  const landed = signals(waiting, { kind: 'reading', line: 7, context: 152_000, messageId: 'm', model: null }, { kind: 'tool-use', line: 7, ids: ['toolu_a', 'toolu_b'] });
+  t.same(names(landed.effects, landed.state), ['near', 'tool-waited', 'writing', 'reply:block-handoff', 'tool-waited', 'reply:pass']);
+  t.same(landed.state.boundaryWaits, []);
+  t.same(landed.state.gen?.toolUses, ['toolu_a', 'toolu_b'], 'the calls shown are kept to match later hooks');
 });
 
 t.test('claude moves the session: the meter follows the transcript it names, and its place is kept', async (t) => {
