@@ -19,6 +19,8 @@ import { connectRun } from './run-socket.js';
 
 export interface AttachOptions {
   socketPath: string;
+  /** the run's socket, already connected (else this connects to socketPath) */
+  socket?: Socket;
   plain: boolean;
   /** --plain only: the one control byte that detaches when pressed alone (null: none, the terminal's close still detaches) */
   detachKey: string | null;
@@ -66,9 +68,12 @@ function onSignals(handler: (sig: NodeJS.Signals) => void): () => void {
 export async function attachClient(o: AttachOptions): Promise<AttachResult> {
   const plain = o.plain || !o.stdout.isTTY;
   const tty = o.stream ? null : terminalPath(o.stdin, o.stdout);
+  // A socket connected before the face loads may fail meanwhile: that is a hang-up before the welcome (below).
+  o.socket?.on('error', () => undefined);
   // Without a terminal to name, the stream is certain: load the face while the socket connects.
   let faces: Faces | null = tty ? null : await loadFaces(plain);
-  const socket = await connectRun(o.socketPath);
+  const socket = o.socket ?? (await connectRun(o.socketPath));
+  if (socket.destroyed) throw new FlowerError('the run server hung up before it said who it is', EXIT.internal);
   const send = (message: ClientMessage) => {
     if (!socket.destroyed) socket.write(encodeFrame(message));
   };
@@ -204,7 +209,7 @@ export function plainDetachKey(name: string | undefined): string | null {
 
 /** this process's terminal attached until detach or the run's end; prints the outcome, returns the exit code */
 export async function attachTerminal(
-  o: Pick<AttachOptions, 'socketPath' | 'plain' | 'detachKey' | 'documentPath' | 'starter'> & { serverExited?: Promise<void> },
+  o: Pick<AttachOptions, 'socketPath' | 'socket' | 'plain' | 'detachKey' | 'documentPath' | 'starter'> & { serverExited?: Promise<void> },
 ): Promise<number> {
   const result = await attachClient({ ...o, env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
   const outcome = attachOutcome(result);

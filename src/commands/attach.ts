@@ -2,8 +2,9 @@
 // one) and attach this terminal to it, in the split view or --plain, until detach or the run's end.
 
 import { openSocketDir } from '../server/socket-dir.js';
-import { listRuns, resolveRun } from '../server/run-registry.js';
+import { certainSocket, listRuns, resolveRun } from '../server/run-registry.js';
 import { attachTerminal, plainDetachKey } from '../client/attach-client.js';
+import { connectRun } from '../client/run-socket.js';
 
 export interface AttachCommandOptions {
   id: string | undefined;
@@ -16,7 +17,14 @@ export interface AttachCommandOptions {
 export async function runAttach(o: AttachCommandOptions): Promise<number> {
   const detachKey = plainDetachKey(o.detachKey);
   const cwd = process.cwd();
-  const { runs } = await listRuns(await openSocketDir(process.env));
+  const dir = await openSocketDir(process.env);
+  // When the socket is certain (the id's, or the only one), the attach says hello there at once: no server is
+  // asked for its run first, a round trip before the first frame. A socket nobody listens on (a server that
+  // was killed) goes the long way below, which sweeps it and says which runs there are.
+  const certain = await certainSocket(dir, o.id);
+  const socket = certain === null ? null : await connectRun(certain).catch(() => null);
+  if (certain !== null && socket !== null) return attachTerminal({ socketPath: certain, socket, plain: o.plain, detachKey, documentPath: null });
+  const { runs } = await listRuns(dir);
   // The workbench only tells several runs apart: with an id, or a single run, it is not looked for, and the
   // config files it may be named in are not loaded (attach is a command a person waits on).
   const tellApart = o.id === undefined && runs.length > 1;
