@@ -158,6 +158,16 @@ t.test('the attach command does not load the split view or the run command', asy
   t.ok(staticClosure('faces/split-face.ts').packages.has('blessed'), 'the closure does see blessed where it is');
 });
 
+// One screen per run: the web face is painted from the run server's emulator (a `repaint` on its watcher
+// connection), so the web server loads none of its own and parses none of claude's output.
+t.test('the web command loads no emulator', async (t) => {
+  const { files, packages } = staticClosure('commands/web.ts');
+  t.ok(files.has('web/run-feed.ts'), 'the run feed is loaded');
+  t.notOk([...packages].some((p) => p.startsWith('@xterm/')), 'no @xterm package is');
+  t.notOk(files.has('server/screen-model.ts') || files.has('adapters/emulator.ts'), 'nor the screen model or the emulator adapter');
+  t.ok(staticClosure('server/run-server.ts').packages.has('@xterm/headless') || staticClosure('server/screen-model.ts').files.has('adapters/emulator.ts'), 'the closure does see the emulator where it is');
+});
+
 // The compiler guards core: its own settings have no Node types and no DOM, and the typecheck runs them.
 t.test("core has its own compiler settings, with no Node types, run by the typecheck", async (t) => {
   const config = JSON.parse(readFileSync(join(srcDir, 'core', 'tsconfig.json'), 'utf8')) as { compilerOptions: { types?: string[]; lib?: string[] } };

@@ -9,7 +9,7 @@ import type { ClientLink } from './client-link.js';
 import type { ClientRegistry } from './client-registry.js';
 import type { ServerFace } from './server-face.js';
 import type { RunSpec } from './run-spec.js';
-import { paintClient, type PaintContext } from './client-paint.js';
+import { paintClient, repaintClient, type PaintContext } from './client-paint.js';
 import { keysThroughRelay } from './relay-keys.js';
 
 export interface DispatchContext {
@@ -63,11 +63,23 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
     keys(data);
   }
 
+  // The watchers (the web face's dashboard counts the terminals) are told when one attaches or goes,
+  // rather than asking every few seconds.
+  clients.onAttachedChange(() => clients.toWatchers({ t: 'info', run: info() }));
+
   const paint: PaintContext = {
     serverFace, registry: clients, relay: o.relay, log: o.log, info, typed,
     command: (client, command) => onMessage(client, { t: 'command', command }),
     detach: (client) => onMessage(client, { t: 'detach' }),
   };
+
+  // A client's paints, one after another: a repaint asked for during the first paint, or during another
+  // repaint, is taken after it, so each screen has exactly the stream before it behind it.
+  const painting = new WeakMap<ClientLink, Promise<void>>();
+  function repaint(client: ClientLink): void {
+    const before = painting.get(client) ?? Promise.resolve();
+    painting.set(client, before.then(() => repaintClient(serverFace, client)).catch((error: unknown) => client.close({ t: 'refused', reason: `cannot repaint: ${error instanceof Error ? error.message : String(error)}` })));
+  }
 
   function onHello(client: ClientLink, message: ClientMessage): void {
     const verdict = helloVerdict(message, WIRE_VERSION, versionMismatchReason);
@@ -78,7 +90,7 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
     if (verdict.watcher) clients.watch(client);
     else if (message.cols && message.rows) client.size = boundedSize(message.cols, message.rows);
     // A first paint that cannot be framed (a screen too big for one frame) refuses that client only.
-    paintClient(paint, client, message).catch((error: unknown) => client.close({ t: 'refused', reason: `cannot paint this terminal: ${error instanceof Error ? error.message : String(error)}` }));
+    painting.set(client, paintClient(paint, client, message).catch((error: unknown) => client.close({ t: 'refused', reason: `cannot paint this terminal: ${error instanceof Error ? error.message : String(error)}` })));
   }
 
   function onMessage(client: ClientLink, message: ClientMessage): void {
@@ -109,6 +121,10 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
         return;
       case 'kill':
         o.kill();
+        return;
+      case 'repaint':
+        // a terminal the server draws itself is repainted by its face, never on the wire
+        if (client.role === 'attach' && !face) repaint(client);
         return;
       case 'hello':
         return;

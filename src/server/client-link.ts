@@ -48,7 +48,9 @@ export interface ClientLink {
   close(last?: ServerMessage): void;
   setRole(role: 'attach' | 'query'): void;
   /** an attach client is live once its first paint is out: the welcome, `first`, then what was held meanwhile */
-  goLive(welcome: Buffer, first: ServerMessage[]): void;
+  goLive(welcome: Buffer | null, first: ServerMessage[]): void;
+  /** a repaint is being taken for this live client: what is broadcast meanwhile is held until goLive again */
+  hold(): void;
 }
 
 export function openClientLink(
@@ -117,9 +119,12 @@ export function openClientLink(
     setRole(next) {
       role = next;
     },
+    hold() {
+      live = false;
+    },
     goLive(welcome, first) {
       live = true;
-      write(welcome);
+      if (welcome) write(welcome);
       for (const message of first) deliver(message, () => encodeFrame(message));
       const waiting = held;
       held = [];

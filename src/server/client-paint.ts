@@ -56,7 +56,7 @@ export async function paintClient(ctx: PaintContext, client: ClientLink, hello: 
   const { serverFace } = ctx;
   await directFace(ctx, client, hello);
   ctx.registry.follow(client);
-  const welcome = encodeFrame({ t: 'welcome', version: WIRE_VERSION, run: ctx.info(), ...(client.face ? { direct: true } : {}) });
+  const welcome = encodeFrame({ t: 'welcome', version: WIRE_VERSION, run: ctx.info(), ...(client.face ? { direct: true } : { repaint: true }) });
   const screen = await serverFace.screen.repaint(); // frames broadcast meanwhile are held for this client
   const first: ServerMessage[] = [];
   if (serverFace.latest.childRunning) first.push({ t: 'child', state: 'started' });
@@ -65,4 +65,13 @@ export async function paintClient(ctx: PaintContext, client: ClientLink, hello: 
   if (serverFace.latest.view) first.push({ t: 'status', view: serverFace.latest.view });
   if (serverFace.latest.document) first.push({ t: 'document', path: serverFace.latest.document.path, text: serverFace.latest.document.text });
   client.goLive(welcome, first);
+}
+
+// A stream client's `repaint`: the screen as it is now, in the stream's order. The client is held as at
+// its first paint: the repaint covers everything written to the screen before it was asked for (xterm
+// parses in order), and what is broadcast while it is taken waits, then follows it.
+export async function repaintClient(serverFace: ServerFace, client: ClientLink): Promise<void> {
+  client.hold();
+  const screen = await serverFace.screen.repaint();
+  client.goLive(null, [{ t: 'screen', data: screen, cols: serverFace.screen.cols, rows: serverFace.screen.rows }]);
 }

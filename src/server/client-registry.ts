@@ -29,18 +29,24 @@ export interface ClientRegistry {
   sized(client: ClientLink, cols: number, rows: number): void;
   /** whether the server's emulator should answer claude's terminal queries now */
   emulatorAnswers(): boolean;
+  /** called when a terminal is attached (its first paint) or goes: the watchers are told, so they need not ask */
+  onAttachedChange(listener: () => void): void;
+  /** a message for the watchers only (after their first paint) */
+  toWatchers(message: ServerMessage): void;
 }
 
 export function createClientRegistry(serverFace: Pick<ServerFace, 'screen' | 'resize'>): ClientRegistry {
   const clients = new Set<ClientLink>();
   const watching = new Set<ClientLink>();
   let sizing: SizeState<ClientLink> = { latest: null };
+  const attachedChanged: Array<() => void> = [];
+  const isTerminal = (c: ClientLink) => c.role === 'attach' && !watching.has(c);
 
   const frameOnce = (message: ServerMessage): (() => Buffer) => {
     let frame: Buffer | null = null;
     return () => (frame ??= encodeFrame(message));
   };
-  const attached = () => [...clients].filter((c) => c.role === 'attach' && !watching.has(c));
+  const attached = () => [...clients].filter(isTerminal);
 
   function decide(event: SizeEvent<ClientLink>): void {
     const decision = arbitrateSize(sizing, event, { cols: serverFace.screen.cols, rows: serverFace.screen.rows });
@@ -55,9 +61,11 @@ export function createClientRegistry(serverFace: Pick<ServerFace, 'screen' | 're
   return {
     add: (client) => void clients.add(client),
     remove(client) {
+      const terminal = clients.has(client) && isTerminal(client);
       clients.delete(client);
       watching.delete(client);
       decide({ type: 'left', client });
+      if (terminal) attachedChanged.forEach((l) => l());
     },
     watch: (client) => void watching.add(client),
     isWatcher: (client) => watching.has(client),
@@ -69,11 +77,19 @@ export function createClientRegistry(serverFace: Pick<ServerFace, 'screen' | 're
       const framed = frameOnce(message);
       for (const client of clients) if (client.role === 'attach') client.show(message, framed);
     },
-    follow: (client) => decide({ type: 'attached', client, watcher: watching.has(client), size: client.size }),
+    follow(client) {
+      decide({ type: 'attached', client, watcher: watching.has(client), size: client.size });
+      if (isTerminal(client)) attachedChanged.forEach((l) => l());
+    },
     typed: (client) => decide({ type: 'typed', client, watcher: watching.has(client), size: client.size }),
     sized(client, cols, rows) {
       client.size = boundedSize(cols, rows);
       decide({ type: 'resized', client, watcher: watching.has(client), size: client.size });
+    },
+    onAttachedChange: (listener) => void attachedChanged.push(listener),
+    toWatchers(message) {
+      const framed = frameOnce(message);
+      for (const watcher of watching) watcher.show(message, framed);
     },
     emulatorAnswers: () => emulatorAnswers(attached().map((c) => ({ sharesScreen: c.face?.sharesScreen ?? false }))),
   };

@@ -64,11 +64,17 @@ export type ClientMessage =
   /** end the run cleanly; answered by { t: 'bye' } when done */
   | { t: 'kill' }
   /** the editor the server asked for (`edit`) has ended */
-  | { t: 'edited'; ok: boolean; problem?: string };
+  | { t: 'edited'; ok: boolean; problem?: string }
+  /** a stream client (the web face) wants claude's screen again: answered by a `screen` in the stream's
+   * order, everything broadcast before it in the screen and everything after it after it (a server that
+   * takes this says `repaint: true` in its welcome; an older one would close the connection on it) */
+  | { t: 'repaint' };
 
 export type ServerMessage =
-  /** `direct`: the server opened the client's terminal and draws it; face messages do not come on the wire */
-  | { t: 'welcome'; version: number; run: RunInfo; direct?: boolean }
+  /** `direct`: the server opened the client's terminal and draws it; face messages do not come on the wire;
+   * `repaint`: the server answers the `repaint` request, and tells its watchers (`info`) when a terminal
+   * attaches or goes (absent from older servers: they are asked for `info` instead) */
+  | { t: 'welcome'; version: number; run: RunInfo; direct?: boolean; repaint?: boolean }
   /** a direct client runs the person's editor on this file in its terminal, then says `edited` */
   | { t: 'edit'; path: string }
   /** then the server closes the connection */
@@ -315,6 +321,8 @@ export function parseClientMessage(v: unknown): ClientMessage | null {
       return { t: 'info' };
     case 'kill':
       return { t: 'kill' };
+    case 'repaint':
+      return { t: 'repaint' };
     case 'edited': {
       if (!isBoolean(v.ok) || (v.problem !== undefined && !isShortString(1000)(v.problem))) return null;
       return v.problem === undefined ? { t: 'edited', ok: v.ok } : { t: 'edited', ok: v.ok, problem: v.problem };
@@ -329,8 +337,11 @@ export function parseServerMessage(v: unknown): ServerMessage | null {
   switch (v.t) {
     case 'welcome': {
       const run = parseRunInfo(v.run);
-      if (!Number.isInteger(v.version) || !run || (v.direct !== undefined && !isBoolean(v.direct))) return null;
-      return v.direct === undefined ? { t: 'welcome', version: v.version as number, run } : { t: 'welcome', version: v.version as number, run, direct: v.direct };
+      if (!Number.isInteger(v.version) || !run || (v.direct !== undefined && !isBoolean(v.direct)) || (v.repaint !== undefined && !isBoolean(v.repaint))) return null;
+      const welcome: Extract<ServerMessage, { t: 'welcome' }> = { t: 'welcome', version: v.version as number, run };
+      if (v.direct !== undefined) welcome.direct = v.direct;
+      if (v.repaint !== undefined) welcome.repaint = v.repaint;
+      return welcome;
     }
     case 'edit':
       return isString(v.path) ? { t: 'edit', path: v.path } : null;

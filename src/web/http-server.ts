@@ -206,11 +206,19 @@ export function createWebServer(o: WebServerOptions): WebServer {
       for (const ws of pages) ws.send(message);
     }
   });
-  // The clients attached are not streamed by the runs: asked for while someone looks at the dashboard.
-  const refresher = setInterval(() => {
-    if (dashboards.size > 0) o.follower.refresh();
-  }, 5_000);
-  refresher.unref();
+  // A run tells the web server when a terminal attaches or goes; one served by an older flower-pty does
+  // not, and is asked every few seconds while someone looks at the dashboard. Nothing ticks otherwise:
+  // an idle web server with its pages open wakes for nothing.
+  let refresher: NodeJS.Timeout | null = null;
+  const refreshOlder = () => {
+    if (dashboards.size > 0 && o.follower.refresh() > 0) {
+      refresher ??= setInterval(refreshOlder, 5_000);
+      refresher.unref();
+    } else if (refresher) {
+      if (refresher) clearInterval(refresher);
+      refresher = null;
+    }
+  };
 
   function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const deny = (status: number, text: string) => {
@@ -238,7 +246,7 @@ export function createWebServer(o: WebServerOptions): WebServer {
       if (runId === undefined) {
         dashboards.add(ws);
         ws.send(JSON.stringify({ t: 'runs', runs: rows(), allowInput: o.allowInput }));
-        o.follower.refresh();
+        refreshOlder();
         // the dashboard says nothing: anything it sends is refused
         ws.on('message', () => ws.close(1003, 'the dashboard socket takes no messages'));
         return;
@@ -271,7 +279,7 @@ export function createWebServer(o: WebServerOptions): WebServer {
   return {
     server,
     close() {
-      clearInterval(refresher);
+      if (refresher) clearInterval(refresher);
       if (pending) clearTimeout(pending);
       for (const ws of pages) ws.terminate();
       for (const socket of connections) socket.destroy();

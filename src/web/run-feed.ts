@@ -1,10 +1,10 @@
 // One run's live feed in the web face, fed by the follower's one watcher connection to that run:
-// however many pages watch it, the run server sees one watcher. Claude's screen is kept here too, in
-// an emulator of the web server's own (the run server's screen model, server/screen-model.ts), so a
-// page is painted at once from memory, with no round trip to the run, and a run page's first HTML can
-// carry the screen itself. Each page is painted, then streamed what came after its paint, in order.
+// however many pages watch it, the run server sees one watcher. The web server keeps no emulator: a
+// page is painted from the run server's own screen (its one parse of claude's output), asked for on
+// that connection (`repaint`) when the screen the feed last had is stale. The answer comes in the
+// stream's order, so what arrived before it is in it and what arrives after it follows it: a page
+// waiting for a paint drops the output before the answer and is streamed everything after it.
 
-import { createScreenModel, type ScreenModel } from '../server/screen-model.js';
 import type { ServerMessage } from '../server/wire.js';
 
 /** what a page is streamed of its run (the rest of the wire is the follower's) */
@@ -19,7 +19,7 @@ export interface FeedPage {
 export interface Snapshot {
   /** how many screen changes the feed has seen: a page painted at this count that connects while it is unchanged needs no repaint */
   seq: number;
-  /** the screen, then the latest child state, title, status and document */
+  /** the latest child state, the screen, then the latest title, status and document */
   messages: FeedMessage[];
 }
 
@@ -27,7 +27,7 @@ export interface RunFeed {
   readonly seq: number;
   /** a message from the run, as the watcher connection read it */
   push(message: ServerMessage): void;
-  /** the run as it is now */
+  /** the run as it is now (the run server's screen: asked for when the feed's is stale) */
   snapshot(): Promise<Snapshot>;
   /** a page's first paint, then its stream; `seq`: the count its HTML was painted at. Returns the unwatch. */
   watch(page: FeedPage, seq: number | null): () => void;
@@ -37,34 +37,32 @@ export interface RunFeed {
 }
 
 const FEED = new Set<string>(['screen', 'output', 'size', 'title', 'child', 'status', 'document', 'message'] satisfies Array<FeedMessage['t']>);
-const SCREEN_CHANGES = new Set<string>(['screen', 'output', 'size', 'child'] satisfies Array<FeedMessage['t']>);
+const SCREEN_CHANGES = new Set<string>(['output', 'size', 'child'] satisfies Array<FeedMessage['t']>);
 
-export function createRunFeed(): RunFeed {
-  const model: ScreenModel = createScreenModel({ cols: 80, rows: 24 });
+/** `ask`: sends `repaint` on the watcher connection; the run's next `screen` answers it */
+export function createRunFeed(ask: () => void): RunFeed {
   let seq = 0;
   let child: FeedMessage | null = null;
-  let childEnded = false;
   let title: FeedMessage | null = null;
   let status: FeedMessage | null = null;
   let document: FeedMessage | null = null;
+  /** the run server's latest screen and the count it stands at: current while nothing changed since */
+  let shot: { seq: number; screen: FeedMessage } | null = null;
+  // The first paint's screen comes unasked; after it, one question at a time (its answer serves everyone waiting).
+  let firstDue = true;
+  let asked = false;
   const live = new Set<FeedPage>();
-  /** pages whose paint is being taken: what comes meanwhile is held for them, in order */
+  /** pages waiting for a screen: the run's messages (not its screen changes, which the screen holds) are kept for them */
   const painting = new Map<FeedPage, FeedMessage[]>();
-
-  const latest = (): FeedMessage[] => [child, title, status, document].filter((m): m is FeedMessage => m !== null);
+  const waiting: Array<{ resolve: (s: Snapshot) => void; reject: (e: Error) => void }> = [];
   let over = false;
-  let screen: { seq: number; message: Promise<FeedMessage> } | null = null;
-  const snapshot = async (): Promise<Snapshot> => {
-    if (over) throw new Error('the run has ended');
-    // The same screen for every page that opens while nothing changes (a reload, several phones).
-    if (!screen || screen.seq !== seq) {
-      const at = seq;
-      const cols = model.cols;
-      const rows = model.rows;
-      screen = { seq: at, message: model.repaint().then((data) => ({ t: 'screen', data, cols, rows })) }; // everything pushed before this call, nothing after
-    }
-    const taken = screen;
-    return { seq: taken.seq, messages: [await taken.message, ...latest()] };
+
+  const paint = (screen: FeedMessage): FeedMessage[] => [...(child ? [child] : []), screen, ...[title, status, document].filter((m): m is FeedMessage => m !== null)];
+  const current = (): Snapshot | null => (shot && shot.seq === seq ? { seq, messages: paint(shot.screen) } : null);
+  const need = (): void => {
+    if (firstDue || asked || over) return;
+    asked = true;
+    ask();
   };
 
   return {
@@ -75,56 +73,58 @@ export function createRunFeed(): RunFeed {
       return live.size + painting.size;
     },
     push(m) {
-      if (!FEED.has(m.t)) return;
+      if (!FEED.has(m.t) || over) return;
       const fm = m as FeedMessage;
-      // The pages first: a key's echo does not wait on this emulator.
-      for (const held of painting.values()) held.push(fm);
-      for (const page of live) page.show(fm);
-      if (SCREEN_CHANGES.has(fm.t)) seq++;
-      switch (fm.t) {
-        case 'screen':
-          model.reset();
-          model.resize(fm.cols, fm.rows);
-          model.write(fm.data);
-          return;
-        case 'output':
-          return model.write(fm.data);
-        case 'size':
-          return model.resize(fm.cols, fm.rows);
-        case 'child':
-          // a successor's screen starts clean, as the page's own terminal does
-          if (fm.state === 'started' && childEnded) model.reset();
-          childEnded = fm.state === 'ended';
-          child = fm;
-          return;
-        case 'title':
-          title = fm;
-          return;
-        case 'status':
-          status = fm;
-          return;
-        case 'document':
-          document = fm;
-          return;
-        case 'message':
-          return;
+      if (fm.t === 'screen') {
+        // The first paint or an answer: everything before it is in it; everyone waiting is painted from it.
+        firstDue = false;
+        asked = false;
+        shot = { seq, screen: fm };
+        const shotNow = { seq, messages: paint(fm) };
+        for (const w of waiting.splice(0)) w.resolve(shotNow);
+        for (const [page, held] of [...painting]) {
+          painting.delete(page);
+          for (const out of [...shotNow.messages, ...held]) page.show(out);
+          live.add(page);
+        }
+        return;
       }
+      // The pages first: a key's echo waits on nothing here.
+      for (const page of live) page.show(fm);
+      if (fm.t === 'message') for (const held of painting.values()) held.push(fm);
+      if (SCREEN_CHANGES.has(fm.t)) {
+        seq++;
+        shot = null; // stale: let it go rather than keep a screen nobody will be shown
+      }
+      if (fm.t === 'child') child = fm;
+      else if (fm.t === 'title') title = fm;
+      else if (fm.t === 'status') status = fm;
+      else if (fm.t === 'document') document = fm;
     },
-    snapshot,
+    snapshot() {
+      if (over) return Promise.reject(new Error('the run has ended'));
+      // The same screen for every page that opens while nothing changes (a reload, several phones).
+      const now = current();
+      if (now) return Promise.resolve(now);
+      return new Promise((resolve, reject) => {
+        waiting.push({ resolve, reject });
+        need();
+      });
+    },
     watch(page, pageSeq) {
       if (pageSeq === seq) {
         // Painted by its HTML and nothing changed since: only the latest words, then the stream.
-        for (const m of latest()) page.show(m);
+        for (const m of [child, title, status, document]) if (m) page.show(m);
         live.add(page);
       } else {
-        painting.set(page, []);
-        void snapshot().then((shot) => {
-          const held = painting.get(page);
-          if (!held) return; // it left meanwhile
-          painting.delete(page);
-          for (const m of [...shot.messages, ...held]) page.show(m);
+        const now = current();
+        if (now) {
+          for (const m of now.messages) page.show(m);
           live.add(page);
-        });
+        } else {
+          painting.set(page, []);
+          need();
+        }
       }
       return () => {
         painting.delete(page);
@@ -137,8 +137,9 @@ export function createRunFeed(): RunFeed {
       const pages = [...live, ...painting.keys()];
       live.clear();
       painting.clear();
+      shot = null;
+      for (const w of waiting.splice(0)) w.reject(new Error('the run has ended'));
       for (const page of pages) page.ended(last);
-      model.dispose();
     },
   };
 }

@@ -25,8 +25,9 @@ export interface RunFollower {
   feed(id: string): { feed: RunFeed; send(message: ClientMessage): void } | undefined;
   /** called after any run changed, started or ended (`before` null: it started; `after` null: it ended) */
   onChange(listener: (before: FollowedRun | null, after: FollowedRun | null) => void): () => void;
-  /** asks every run for its latest info (the clients attached): answered through onChange */
-  refresh(): void;
+  /** asks the runs that do not say when a terminal attaches or goes (older servers) for their latest
+   * info: answered through onChange. Returns how many were asked. */
+  refresh(): number;
   close(): void;
 }
 
@@ -36,6 +37,8 @@ export function followRuns(socketDir: string, now: () => number = Date.now): Run
   const runs = new Map<string, FollowedRun>();
   const links = new Map<string, RunWatch>();
   const feeds = new Map<string, RunFeed>();
+  /** the runs served by a flower-pty that answers `repaint` and tells its watchers of terminals */
+  const current = new Set<string>();
   const listeners = new Set<(before: FollowedRun | null, after: FollowedRun | null) => void>();
   const emit = (before: FollowedRun | null, after: FollowedRun | null) => listeners.forEach((l) => l(before, after));
   let closed = false;
@@ -62,11 +65,25 @@ export function followRuns(socketDir: string, now: () => number = Date.now): Run
 
   const follow = (id: string, socket: string) => {
     if (links.has(id) || closed) return;
-    const feed = createRunFeed();
+    // The run's screen is the run server's: asked for on this connection when a page needs a paint. A
+    // run served by an older flower-pty (no `repaint` in its welcome) cannot be asked: its pages start
+    // from a cleared screen of claude's size and are streamed from there.
+    let repaints = false;
+    let size = { cols: 80, rows: 24 };
+    const feed = createRunFeed(() => {
+      if (repaints) return link.send({ t: 'repaint' });
+      feed.push({ t: 'message', text: 'this run was started by an older flower-pty: its screen shows only what claude draws from now on' });
+      feed.push({ t: 'screen', data: '', ...size });
+    });
     feeds.set(id, feed);
     let last: { reason: string; message?: string } = { reason: 'gone', message: 'the connection to the run was lost' };
     const link = watchRun(socket, {
       message: (m: ServerMessage) => {
+        if (m.t === 'welcome') {
+          repaints = m.repaint === true;
+          if (repaints) current.add(id);
+        }
+        if (m.t === 'screen' || m.t === 'size') size = { cols: m.cols, rows: m.rows };
         feed.push(m);
         if (m.t === 'bye') last = { reason: m.reason, ...(m.message ? { message: m.message } : {}) };
         if (m.t === 'refused') last = { reason: 'refused', message: m.reason };
@@ -87,6 +104,7 @@ export function followRuns(socketDir: string, now: () => number = Date.now): Run
       },
       closed: () => {
         links.delete(id);
+        current.delete(id);
         feeds.delete(id);
         feed.end(last);
         const before = runs.get(id) ?? null;
@@ -136,7 +154,13 @@ export function followRuns(socketDir: string, now: () => number = Date.now): Run
       return () => listeners.delete(listener);
     },
     refresh() {
-      for (const link of links.values()) link.send({ t: 'info' });
+      let asked = 0;
+      for (const [id, link] of links) {
+        if (current.has(id)) continue;
+        link.send({ t: 'info' });
+        asked++;
+      }
+      return asked;
     },
     close() {
       closed = true;

@@ -47,11 +47,13 @@ const clientMessages: ClientMessage[] = [
   { t: 'detach' },
   { t: 'info' },
   { t: 'kill' },
+  { t: 'repaint' },
 ];
 const serverMessages: ServerMessage[] = [
   { t: 'welcome', version: WIRE_VERSION, run },
   { t: 'welcome', version: WIRE_VERSION, run: { ...run, workbench: null, status: null } },
   { t: 'welcome', version: WIRE_VERSION, run, direct: true },
+  { t: 'welcome', version: WIRE_VERSION, run, repaint: true },
   { t: 'edit', path: '/w/doc.md' },
   { t: 'refused', reason: versionMismatchReason(0) },
   { t: 'screen', data: '\x1b[H\x1b[2J\x1b[1;31mred 😀', cols: 200, rows: 60 },
@@ -269,6 +271,7 @@ t.test('the guards check every field', async (t) => {
   const badServer: unknown[] = [
     { t: 'welcome', version: 1, run: { ...run, pid: '1' } },
     { t: 'welcome', version: 1, run, direct: 'yes' },
+    { t: 'welcome', version: 1, run, repaint: 1 },
     { t: 'edit', path: 7 },
     { t: 'welcome', version: 1, run: { ...run, status: { ...view, phase: 'dancing' } } },
     { t: 'info', run: { ...run, status: { ...view, reviewLeft: 'soon' } } },
