@@ -1,6 +1,7 @@
 // A read-only web face (no --allow-input), in headless Chromium on the REAL claude: no key bar, and a
 // page's socket that sends keys, an approval or an end anyway is refused by the server itself. Three
-// pages on one run are one watcher connection to its run server.
+// pages on one run are one watcher connection to its run server. A page whose socket drops reconnects,
+// repainted from the run server's screen.
 import t from 'tap';
 import { markerReplies } from '../../src/mock/fault-markers.js';
 import { startFlower } from '../helpers/flower-run.js';
@@ -62,4 +63,13 @@ t.test('read-only: no key bar, and the server itself refuses keys and approvals'
   f.run.pty.write('for all three pages');
   for (const p of [page, ...more]) await waitForPageScreen(p, /for all three pages/, 15_000);
   t.pass('what claude echoes reaches every page');
+
+  // A socket that drops (here: a frame the server does not take, which closes it) is opened again, and the
+  // page repainted from the run server's screen: its own terminal, wiped first, shows claude again.
+  await page.evaluate(() => {
+    (window as unknown as { flowerTerm: { reset(): void } }).flowerTerm.reset();
+    (window as unknown as { flowerSend: (m: object) => void }).flowerSend({ t: 'not-a-message' });
+  });
+  await waitForPageScreen(page, /for all three pages/, 15_000);
+  t.notMatch(await page.locator('#notice').textContent(), /disconnected/, 'reconnected and repainted');
 });

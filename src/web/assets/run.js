@@ -211,16 +211,26 @@ if (booted) {
   for (const m of booted.messages) onMessage(m);
 }
 
-function connect() {
-  ws = new WebSocket(socketUrl(`/ws/run/${encodeURIComponent(id)}${booted ? `?seq=${booted.seq}` : ''}`));
+// A socket that drops while the run lives (the web server restarted, a phone that slept, a frame the
+// server refused) is opened again, a little later each time, with no `seq`: the page is repainted from
+// the run's screen, whatever it missed meanwhile.
+let retries = 0;
+function connect(seq) {
+  ws = new WebSocket(socketUrl(`/ws/run/${encodeURIComponent(id)}${seq !== null ? `?seq=${seq}` : ''}`));
   ws.binaryType = 'arraybuffer';
-  ws.addEventListener('open', () => performance.mark('flower:socket-open'), { once: true });
+  ws.addEventListener('open', () => {
+    performance.mark('flower:socket-open');
+    if (retries > 0) say('reconnected');
+    retries = 0;
+  });
   ws.addEventListener('message', (event) => {
     if (typeof event.data === 'string') onMessage(JSON.parse(event.data));
     else term.write(new Uint8Array(event.data));
   });
   ws.addEventListener('close', (event) => {
-    if ($('state').textContent !== 'ended') say(`disconnected${event.reason ? `: ${event.reason}` : ''}`);
+    if ($('state').textContent === 'ended') return;
+    say(`disconnected${event.reason ? `: ${event.reason}` : ''}; reconnecting…`);
+    setTimeout(() => connect(null), Math.min(30_000, 1000 * 2 ** retries++));
   });
 }
 
@@ -248,4 +258,4 @@ $('end').addEventListener('click', () => {
 });
 $('save').addEventListener('click', () => send({ t: 'save', text: $('doctext').value, version: editBase ?? '' }));
 $('report').href = `/run/${encodeURIComponent(id)}/report`;
-connect();
+connect(booted ? booted.seq : null);
