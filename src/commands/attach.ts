@@ -1,8 +1,7 @@
 // `flower-pty attach [ID]`: find the live run (the id, else this folder's workbench, else the only
 // one) and attach this terminal to it, in the split view or --plain, until detach or the run's end.
 
-import { openSocketDir } from '../server/socket-dir.js';
-import { certainSocket, listRuns, resolveRun } from '../server/run-registry.js';
+import { certainSocket, openSocketDir } from '../server/socket-dir.js';
 import { attachTerminal, plainDetachKey } from '../client/attach-client.js';
 import { connectRun } from '../client/run-socket.js';
 
@@ -24,6 +23,8 @@ export async function runAttach(o: AttachCommandOptions): Promise<number> {
   const certain = await certainSocket(dir, o.id);
   const socket = certain === null ? null : await connectRun(certain).catch(() => null);
   if (certain !== null && socket !== null) return attachTerminal({ socketPath: certain, socket, plain: o.plain, detachKey, documentPath: null });
+  // (loaded only here: an attach to a certain socket never lists the runs)
+  const { listRuns, resolveRun } = await import('../server/run-registry.js');
   const { runs } = await listRuns(dir);
   // The workbench only tells several runs apart: with an id, or a single run, it is not looked for, and the
   // config files it may be named in are not loaded (attach is a command a person waits on).

@@ -123,21 +123,6 @@ export async function listRuns(dir: string, timeoutMs: number = QUERY_TIMEOUT_MS
   return listing;
 }
 
-// The socket a run must be on without asking any server: the id's own (a known id picks it alone, as pickRun
-// does), or, with no id, the one socket in `dir` (the only run is the one meant, whatever its folder). Null
-// when only the runs' answers can tell (several sockets, none at all, or an id that is not a run id's shape).
-export async function certainSocket(dir: string, id: string | undefined): Promise<string | null> {
-  if (id !== undefined) return socketId(`${id}.sock`) === id ? join(dir, `${id}.sock`) : null;
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return null;
-  }
-  const sockets = names.filter((n) => socketId(n) !== null);
-  return sockets.length === 1 ? join(dir, sockets[0]!) : null;
-}
-
 // The run `attach`/`kill` mean (see pickRun), or a FlowerError listing the runs.
 export function resolveRun(runs: readonly LiveRun[], want: { id?: string; cwd: string; workbench: string | null; command: string }): LiveRun {
   const pick = pickRun(runs, want);

@@ -8,7 +8,7 @@
 // any file). The directory is checked with lstat on every open, so a directory someone else planted
 // (another owner, group/world bits, a symlink to somewhere they control) is refused, never used.
 
-import { lstat, mkdir, chmod, link, unlink } from 'node:fs/promises';
+import { lstat, mkdir, chmod, link, unlink, readdir } from 'node:fs/promises';
 import { unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
@@ -71,6 +71,21 @@ export function socketPath(dir: string, id: string): string {
 // The run id a socket file name stands for, or null for any other file (temp names included).
 export function socketId(name: string): string | null {
   return /^[a-z0-9]{1,32}\.sock$/.test(name) ? name.slice(0, -SOCKET_SUFFIX.length) : null;
+}
+
+// The socket a run must be on without asking any server: the id's own (a known id picks it alone, as pickRun
+// does), or, with no id, the one socket in `dir` (the only run is the one meant, whatever its folder). Null
+// when only the runs' answers can tell (several sockets, none at all, or an id that is not a run id's shape).
+export async function certainSocket(dir: string, id: string | undefined): Promise<string | null> {
+  if (id !== undefined) return socketId(`${id}.sock`) === id ? socketPath(dir, id) : null;
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return null;
+  }
+  const sockets = names.filter((n) => socketId(n) !== null);
+  return sockets.length === 1 ? join(dir, sockets[0]!) : null;
 }
 
 // The pid of the process that listened on a temp socket name (see listenPrivate), or null.

@@ -69,6 +69,8 @@ t.test('the attach loads no yargs, no blessed, no emulator, no run command', asy
   for (const heavy of ['yargs', 'blessed', '@xterm/headless', 'chokidar', '@lydell/node-pty', join(src, 'cli.ts'), join(src, 'commands', 'run.ts'), join(src, 'supervisor.ts'), join(src, 'core', 'handoff-prompts.ts')]) {
     t.notOk(loaded.has(heavy), `not ${heavy}`);
   }
+  // the run listing is loaded only when the socket is not certain (several runs, or a dead one)
+  t.notOk(loaded.has(join(src, 'server', 'run-registry.ts')), 'not the run listing');
   // builtins that cost an attach milliseconds to load, wanted only when it hashes, writes or edits
   for (const builtin of ['node:crypto', 'node:child_process']) t.notOk(loaded.has(builtin), `not ${builtin}`);
 });

@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FlowerError } from '../../src/errors.js';
-import { certainSocket, listRuns, queryRun, requestRun, resolveRun } from '../../src/server/run-registry.js';
+import { listRuns, queryRun, requestRun, resolveRun } from '../../src/server/run-registry.js';
 import { thisFolder } from '../../src/commands/kill.js';
 import { openSocketDir } from '../../src/server/socket-dir.js';
 import { startFakeRun, type FakeRun } from '../helpers/wire-server.js';
@@ -120,20 +120,4 @@ t.test('resolveRun and thisFolder', async (t) => {
   t.throws(() => resolveRun(runs, { cwd: '/q', workbench: '/q/.flower', command: 'kill' }), { name: 'FlowerError', message: /pass an id \(flower-pty kill <id>\)/ });
   t.same(thisFolder('/p/b', { FLOWER_PTY_WORKBENCH: 'wb' }), { cwd: '/p/b', workbench: '/p/b/wb' });
   t.same(thisFolder('/p/b', {}, '/abs/wb'), { cwd: '/p/b', workbench: '/abs/wb' });
-});
-
-// attach skips asking the runs when the socket is certain: an id of a run id's shape names its socket, and
-// with no id the one socket there is the run; several, none, or a name no run could have leave it to listRuns.
-t.test('certainSocket: the id\'s socket, or the only one; null when only the runs can tell', async (t) => {
-  const dir = await socketDir(t);
-  t.equal(await certainSocket(dir, 'abc123'), join(dir, 'abc123.sock'), 'an id names its socket, there or not');
-  t.equal(await certainSocket(dir, '../abc'), null, 'a name no run id could be is not joined to a path');
-  t.equal(await certainSocket(dir, undefined), null, 'no socket at all');
-  await writeFile(join(dir, '.abc.123.tmp'), '');
-  await writeFile(join(dir, 'notes.txt'), '');
-  await staleSocket(dir, 'aaaaaa');
-  t.equal(await certainSocket(dir, undefined), join(dir, 'aaaaaa.sock'), 'the only socket, whatever else is in the folder');
-  await staleSocket(dir, 'bbbbbb');
-  t.equal(await certainSocket(dir, undefined), null, 'two sockets: the runs must say which');
-  t.equal(await certainSocket(join(dir, 'missing'), undefined), null, 'no folder');
 });

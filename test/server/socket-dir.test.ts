@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createServer, createConnection } from 'node:net';
 import { spawnSync } from 'node:child_process';
 import { FlowerError } from '../../src/errors.js';
-import { listenPrivate, openSocketDir, socketDirPath, socketId, socketPath, socketDirProblem } from '../../src/server/socket-dir.js';
+import { certainSocket, listenPrivate, openSocketDir, socketDirPath, socketId, socketPath, socketDirProblem } from '../../src/server/socket-dir.js';
 
 // a short base: a socket path must fit in 103 bytes, and the tap fixture dir is deep
 async function runtimeDir(t: Test): Promise<string> {
@@ -130,4 +130,20 @@ t.test('another user cannot connect: the 0700 folder and the 0600 socket refuse 
   await chmod(path, 0o666);
   t.equal(connectAsNobody(), 'connected');
   await t.rejects(openSocketDir({ XDG_RUNTIME_DIR: runtime }), { message: /open to other users \(mode 755\)/ }, 'and flower-pty would refuse that folder');
+});
+
+// attach skips asking the runs when the socket is certain: an id of a run id's shape names its socket, and
+// with no id the one socket there is the run; several, none, or a name no run could have leave it to listRuns.
+t.test('certainSocket: the id\'s socket, or the only one; null when only the runs can tell', async (t) => {
+  const dir = await openSocketDir({ XDG_RUNTIME_DIR: await runtimeDir(t) });
+  t.equal(await certainSocket(dir, 'abc123'), join(dir, 'abc123.sock'), 'an id names its socket, there or not');
+  t.equal(await certainSocket(dir, '../abc'), null, 'a name no run id could be is not joined to a path');
+  t.equal(await certainSocket(dir, undefined), null, 'no socket at all');
+  await writeFile(join(dir, '.abc.123.tmp'), '');
+  await writeFile(join(dir, 'notes.txt'), '');
+  await writeFile(join(dir, 'aaaaaa.sock'), '');
+  t.equal(await certainSocket(dir, undefined), join(dir, 'aaaaaa.sock'), 'the only socket, whatever else is in the folder');
+  await writeFile(join(dir, 'bbbbbb.sock'), '');
+  t.equal(await certainSocket(dir, undefined), null, 'two sockets: the runs must say which');
+  t.equal(await certainSocket(join(dir, 'missing'), undefined), null, 'no folder');
 });
