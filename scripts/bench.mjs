@@ -11,6 +11,7 @@ import { tailCatchUp } from './bench-tail.mjs';
 import { handoffOverhead } from './bench-handoff.mjs';
 import { reportBench } from './bench-report.mjs';
 import { webBench } from './bench-web.mjs';
+import { hookClientCost } from './bench-hook-client.mjs';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
@@ -41,6 +42,8 @@ for (const mb of plan.tails) {
   log(`transcript tail catch-up, ${mb} MB`);
   tails.push([mb, await tailCatchUp(mb)]);
 }
+log('the hook command claude runs on every hook, native and Node');
+const hookCost = await hookClientCost({ runs: quick ? 15 : 50 });
 log(`handoff overhead with the real claude, ${plan.rounds} round(s)`);
 let handoff;
 try {
@@ -97,6 +100,11 @@ if (!attach.error) row('attach to the first full frame, 200×60', 'flower-pty at
 for (const [mb, r] of tails) {
   row(`transcript tail catch-up, ${mb} MB`, 'tail → reader → meter', r.error ?? `${f(r.bytes / 1e6 / r.seconds)} MB/s (${f(r.seconds, 2)} s, ${f(r.bytes / 1e6 / r.cpuSeconds)} MB/cpu-s), peak RSS ${f(r.maxRssMb, 0)} MB`, '', '≥ 100 MB/s, RSS flat');
   if (!r.error) row(`one append after ${mb} MB`, 'catchUp() in a hook', `p50 ${f(r.appendP50us, 0)} µs / p99 ${f(r.appendP99us, 0)} µs`, '', '');
+}
+{
+  const c = (name) => hookCost[name] ?? {};
+  const ms = (r) => `${f(r.p50, 1)} ms (p90 ${f(r.p90, 1)})`;
+  row('hook call, spawn to exit, median', 'native hook client (what runs use)', `round trip to the run ${ms(c('native hook client, round trip to the run'))}; status line with the person's command ${ms(c("native hook client, status line + the person's command"))}`, `Node hook client ${ms(c('Node hook client, round trip to the run'))}; bare node start-up ${ms(c('node -e 0 (bare start-up)'))}`, '');
 }
 row('handoff overhead', 'end of writing turn → successor\'s first request', handoff.error ?? `${f(handoff.totalMs, 0)} ms total = ${f(handoff.flowerMs, 0)} ms flower-pty + ${f(handoff.successorStartMs, 0)} ms claude start-up (median of ${handoff.rounds}); flower-pty part: ${Object.entries(handoff.stepsMs).map(([step, ms]) => `${step} ${f(ms, 0)} ms`).join(', ')}`, handoff.error ? '' : `bare claude start-up ${f(handoff.bareStartMs, 0)} ms`, 'flower-pty part < 200 ms');
 row(`flower-pty report, 8 generations, ${plan.reportMb} MB of transcripts`, 'stream → reader → model → page', report.error ?? `${f(report.seconds, 2)} s (${f(report.bytes / 1e6 / report.seconds, 0)} MB/s, ${f(report.cpuSeconds, 2)} CPU s), peak RSS ${f(report.maxRssMb, 0)} MB, page ${f(report.pageBytes / 1024, 0)} KB`, reportRef && !reportRef.error ? `${f(reportRef.bytes / 1e6, 0)} MB: ${f(reportRef.seconds, 2)} s, peak RSS ${f(reportRef.maxRssMb, 0)} MB, page ${f(reportRef.pageBytes / 1024, 0)} KB` : '', 'seconds, RSS flat, page small enough to mail');
