@@ -70,6 +70,16 @@ typedef struct {
   unsigned char key[MAX_KEY];
   size_t key_len;
   queue out;
+  // A terminal JavaScript draws itself (the split view): the relay reads its keys and writes it none of
+  // claude's output. A read goes straight to claude only while the pass-through is open and every byte
+  // of it is in `pass` (a table JavaScript hands over, decided by core/keymap.ts); any other read is
+  // JavaScript's and closes the pass-through until JavaScript, through with every read it was handed
+  // (`held` counts them), opens it again: keys stay in order behind a prefix key, a paste, a mouse report.
+  int keys_only;
+  int pass_open;
+  int paused; // the terminal is handed to an editor: its keys are not ours to read
+  uint64_t held;
+  unsigned char pass[256];
 } terminal;
 
 typedef struct {
@@ -347,7 +357,7 @@ static void read_pty(relay *r, char *buf, char *filtered) {
   // the echo first, the bookkeeping after
   for (int i = 0; i < MAX_TERMINALS; i++) {
     terminal *t = &r->terms[i];
-    if (!t->used || t->dead) continue;
+    if (!t->used || t->dead || t->keys_only) continue;
     queue_append(&t->out, filtered, out_len, seq);
     flush_terminal(t);
   }
@@ -368,11 +378,21 @@ static void read_terminal(relay *r, terminal *t, char *buf) {
     t->reading = 0;
     return;
   }
-  // The detach key alone in a read is JavaScript's to act on (plain-host: `data === key`).
-  int is_key = t->key_len && (size_t)n == t->key_len && memcmp(buf, t->key, t->key_len) == 0;
-  int forward = !is_key && r->pty_fd >= 0 && r->pty_reading && r->pty_wfd >= 0;
+  int forward;
+  if (t->keys_only) {
+    forward = t->pass_open && r->pty_wfd >= 0;
+    for (ssize_t i = 0; forward && i < n; i++) forward = t->pass[(unsigned char)buf[i]];
+    if (!forward) {
+      t->pass_open = 0;
+      t->held++;
+    }
+  } else {
+    // The detach key alone in a read is JavaScript's to act on (plain-host: `data === key`).
+    int is_key = t->key_len && (size_t)n == t->key_len && memcmp(buf, t->key, t->key_len) == 0;
+    forward = !is_key && r->pty_fd >= 0 && r->pty_reading && r->pty_wfd >= 0;
+  }
   if (forward) write_to_pty(r, buf, (size_t)n);
-  post(r, EV_INPUT, t->id, forward, 0, buf, (size_t)n);
+  post(r, EV_INPUT, t->id, forward, t->held, buf, (size_t)n);
 }
 
 static void prune_retained(relay *r) {
@@ -416,7 +436,7 @@ static void *run(void *arg) {
     for (int i = 0; i < MAX_TERMINALS; i++) {
       terminal *t = &r->terms[i];
       if (!t->used) continue;
-      if (t->reading) {
+      if (t->reading && !t->paused) {
         fds[n] = (struct pollfd){.fd = t->in_fd, .events = POLLIN};
         owner[n++] = i;
       }
@@ -447,7 +467,7 @@ static void *run(void *arg) {
       terminal *t = &r->terms[owner[k]];
       if (!t->used) continue;
       if (fds[k].fd == t->out_fd && fds[k].events == POLLOUT) flush_terminal(t);
-      else if (fds[k].fd == t->in_fd && t->reading) read_terminal(r, t, buf);
+      else if (fds[k].fd == t->in_fd && t->reading && !t->paused) read_terminal(r, t, buf);
     }
     pthread_mutex_unlock(&r->mu);
   }
@@ -474,14 +494,16 @@ static void call_js(napi_env env, napi_value callback, void *context, void *data
   (void)context;
   event *e = data;
   if (env && callback) {
-    napi_value argv[5], global;
+    napi_value argv[6], global;
     napi_create_int32(env, e->kind, &argv[0]);
     napi_create_int32(env, e->id, &argv[1]);
     napi_create_buffer_copy(env, e->len, e->len ? e->data : "", NULL, &argv[2]);
     napi_get_boolean(env, e->forwarded, &argv[3]);
     napi_create_uint32(env, e->gen, &argv[4]);
+    // an input JavaScript was handed: its place among those (pass() names the last one it is through with)
+    napi_create_double(env, e->kind == EV_INPUT ? (double)e->seq : 0, &argv[5]);
     napi_get_global(env, &global);
-    napi_call_function(env, global, callback, 5, argv, NULL);
+    napi_call_function(env, global, callback, 6, argv, NULL);
   }
   // taken: a terminal that joins from now on was written this chunk by JavaScript
   if (e->kind == EV_OUTPUT) atomic_store(&e->r->consumed_seq, e->seq);
@@ -525,7 +547,7 @@ static terminal *find_terminal(relay *r, int id) {
   napi_value argv[count];    \
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL)
 
-// create(callback(kind, id, bytes, forwarded, gen)) -> relay
+// create(callback(kind, id, bytes, forwarded, gen, held)) -> relay
 static napi_value create(napi_env env, napi_callback_info info) {
   ARGS(1);
   relay *r = calloc(1, sizeof(relay));
@@ -622,14 +644,17 @@ static napi_value write_pty(napi_env env, napi_callback_info info) {
   return undefined_value(env);
 }
 
-// join(relay, id, inFd, outFd, key | null, afterSeq) -> bool: the thread reads the terminal's keys
+// join(relay, id, inFd, outFd, key | null, pass | null) -> bool: the thread reads the terminal's keys
 // and writes claude's output to it; the output JavaScript had not taken when it called is sent first.
+// With `pass` (256 bytes, non-zero: a byte that may go straight to claude) it reads the keys alone, and
+// the pass-through starts closed.
 static napi_value join_terminal(napi_env env, napi_callback_info info) {
-  ARGS(5);
+  ARGS(6);
   relay *r = unwrap(env, argv[0]);
-  char *key;
-  size_t key_len;
+  char *key, *pass;
+  size_t key_len, pass_len;
   bytes_arg(env, argv[4], &key, &key_len);
+  bytes_arg(env, argv[5], &pass, &pass_len);
   bool ok = false;
   pthread_mutex_lock(&r->mu);
   for (int i = 0; i < MAX_TERMINALS && !ok && key_len <= MAX_KEY; i++) {
@@ -646,6 +671,12 @@ static napi_value join_terminal(napi_env env, napi_callback_info info) {
     nonblocking(t->out_fd);
     t->key_len = key_len;
     if (key_len) memcpy(t->key, key, key_len);
+    if (pass_len == sizeof t->pass) {
+      t->keys_only = 1;
+      memcpy(t->pass, pass, sizeof t->pass);
+      ok = true;
+      break;
+    }
     // Everything up to what JavaScript has taken, it wrote to this terminal itself; the rest comes from here.
     uint64_t taken = atomic_load(&r->consumed_seq);
     for (chunk *c = r->retained.head; c; c = c->next)
@@ -686,6 +717,40 @@ static napi_value write_terminal(napi_env env, napi_callback_info info) {
   if (t && !t->dead) {
     queue_append(&t->out, data, len, 0);
     flush_terminal(t);
+  }
+  pthread_mutex_unlock(&r->mu);
+  wake(r);
+  return undefined_value(env);
+}
+
+// pass(relay, id, held, open): JavaScript is through with the reads it was handed up to `held`; the
+// pass-through opens (or stays closed) only if no read was handed to it since.
+static napi_value pass_through(napi_env env, napi_callback_info info) {
+  ARGS(4);
+  relay *r = unwrap(env, argv[0]);
+  double held = 0;
+  napi_get_value_double(env, argv[2], &held);
+  bool open = false;
+  napi_get_value_bool(env, argv[3], &open);
+  pthread_mutex_lock(&r->mu);
+  terminal *t = find_terminal(r, int_arg(env, argv[1]));
+  if (t && t->keys_only) t->pass_open = open && (double)t->held == held;
+  pthread_mutex_unlock(&r->mu);
+  return undefined_value(env);
+}
+
+// pause(relay, id, paused): the thread stops reading the terminal's keys (an editor has it), the
+// pass-through closed, or reads on
+static napi_value pause_terminal(napi_env env, napi_callback_info info) {
+  ARGS(3);
+  relay *r = unwrap(env, argv[0]);
+  bool paused = false;
+  napi_get_value_bool(env, argv[2], &paused);
+  pthread_mutex_lock(&r->mu);
+  terminal *t = find_terminal(r, int_arg(env, argv[1]));
+  if (t) {
+    t->paused = paused;
+    if (paused) t->pass_open = 0;
   }
   pthread_mutex_unlock(&r->mu);
   wake(r);
@@ -768,6 +833,8 @@ static napi_value init(napi_env env, napi_value exports) {
       {"leave", NULL, leave_terminal, NULL, NULL, NULL, napi_default, NULL},
       {"write", NULL, write_terminal, NULL, NULL, NULL, napi_default, NULL},
       {"backlog", NULL, backlog, NULL, NULL, NULL, napi_default, NULL},
+      {"pass", NULL, pass_through, NULL, NULL, NULL, napi_default, NULL},
+      {"pause", NULL, pause_terminal, NULL, NULL, NULL, napi_default, NULL},
       {"ack", NULL, ack, NULL, NULL, NULL, napi_default, NULL},
       {"close", NULL, close_relay, NULL, NULL, NULL, napi_default, NULL},
       {"filter", NULL, filter_chunks, NULL, NULL, NULL, napi_default, NULL},

@@ -25,8 +25,11 @@ export interface ClientTerminal {
    * output comes straight from the relay. Waits until what was written here is out; false when
    * the relay cannot take it (the streams go on).
    */
-  join(relay: FastRelay, key: string | null, input: (data: string, forwarded: boolean) => void): Promise<boolean>;
+  join(relay: FastRelay, key: string | null, input: KeysHeard, pass?: Uint8Array): Promise<boolean>;
   readonly joined: boolean;
+  /** joined with a pass table (keys alone): JavaScript is through with the reads it was handed up to
+   * `held`; `open` lets the next reads of the table's bytes go straight to claude (FastRelay.join) */
+  passKeys(held: number, open: boolean): void;
   /** bytes written but not yet taken by the terminal */
   backlog(): number;
   /** the client saw its terminal resized (SIGWINCH goes to the client, not here) */
@@ -38,6 +41,9 @@ export interface ClientTerminal {
   giveBack(callback: () => void): void;
   close(): void;
 }
+
+/** a read of the terminal's keys the relay took: `forwarded`, claude has it already; `held`: see passKeys() */
+export type KeysHeard = (data: string, forwarded: boolean, held: number, bytes: Buffer) => void;
 
 // Only a pty slave or a console: never a path that a same-user client could point at a file.
 const TERMINAL_PATH = /^\/dev\/(pts\/\d{1,6}|tty[A-Za-z]{0,4}\d{0,6})$/;
@@ -71,6 +77,7 @@ export function openClientTerminal(path: string): ClientTerminal {
   output.on('error', () => undefined);
   let closed = false;
   let joined: TerminalBinding | null = null;
+  let keysOnly = false; // joined for its keys alone: everything written here still goes on the stream
   let givenBack = false; // a join still waiting must not happen after giveBack()
   // Calls back once nothing written here waits (at once when nothing does, or the terminal is gone).
   const whenQuiet = (callback: () => void): void => {
@@ -81,6 +88,7 @@ export function openClientTerminal(path: string): ClientTerminal {
   const leave = (): void => {
     const binding = joined;
     joined = null;
+    keysOnly = false;
     const rest = binding?.leave();
     if (rest?.length && !output.destroyed) output.write(rest);
   };
@@ -89,10 +97,10 @@ export function openClientTerminal(path: string): ClientTerminal {
     input,
     output,
     write(data) {
-      if (joined) joined.write(data);
+      if (joined && !keysOnly) joined.write(data);
       else if (!closed) output.write(data);
     },
-    async join(relay, key, onInput) {
+    async join(relay, key, onInput, pass) {
       if (joined) return true;
       // The relay's own output and ours would interleave if both wrote: it joins when ours is all out.
       await new Promise<void>((resolve) => whenQuiet(resolve));
@@ -100,12 +108,31 @@ export function openClientTerminal(path: string): ClientTerminal {
       // The fds opened above: libuv reopens a pty slave onto the same number, so they are the streams' own.
       const fds = { input: fds0, output: fds1 };
       const readAgain = stopReading(input); // keys keep their order only with one reader
-      joined = relay.join(fds, key, { input: (bytes, forwarded) => onInput(bytes.toString('utf8'), forwarded) });
-      if (!joined) readAgain();
-      return joined !== null;
+      joined = relay.join(fds, key, { input: (bytes, forwarded, held) => onInput(bytes.toString('utf8'), forwarded, held, bytes) }, pass);
+      if (!joined) {
+        readAgain();
+        return false;
+      }
+      if (pass) {
+        keysOnly = true;
+        // The face reading this stream hands the terminal to an editor by pausing it (tui/editor.ts): the
+        // relay then stops reading too, or the editor's keys would go to claude. Flowing again (its _read
+        // does nothing now), so that the editor's pause() is one the stream emits.
+        const binding = joined;
+        input.resume();
+        const pause = () => binding.pause(true);
+        // (a 'resume' is emitted a tick after resume(), even when a pause() came between: the state decides)
+        const resume = () => binding.pause(input.isPaused());
+        input.on('pause', pause);
+        input.on('resume', resume);
+      }
+      return true;
     },
     get joined() {
       return joined !== null;
+    },
+    passKeys(held, open) {
+      if (keysOnly) joined?.pass(held, open);
     },
     backlog: () => output.writableLength + (joined?.backlog() ?? 0),
     resize(cols, rows) {

@@ -20,12 +20,14 @@ const EV_CLOSED = 3;
 const EV_UNBOUND = 4;
 
 interface Addon {
-  create(callback: (kind: number, id: number, bytes: Buffer, forwarded: boolean, gen: number) => void): unknown;
+  create(callback: (kind: number, id: number, bytes: Buffer, forwarded: boolean, gen: number, held: number) => void): unknown;
   bindPty(relay: unknown, fd: number): number;
   unbindPty(relay: unknown): void;
   writePty(relay: unknown, bytes: Buffer): void;
   writerPty(relay: unknown, fd: number): Buffer;
-  join(relay: unknown, id: number, inFd: number, outFd: number, key: Buffer | null): boolean;
+  join(relay: unknown, id: number, inFd: number, outFd: number, key: Buffer | null, pass: Buffer | null): boolean;
+  pass(relay: unknown, id: number, held: number, open: boolean): void;
+  pause(relay: unknown, id: number, paused: boolean): void;
   leave(relay: unknown, id: number): Buffer;
   write(relay: unknown, id: number, bytes: Buffer): void;
   backlog(relay: unknown, id: number): number;
@@ -63,7 +65,18 @@ export interface TerminalBinding {
   backlog(): number;
   /** the relay lets the terminal go; returns what it had not written yet, for the caller to write */
   leave(): Buffer;
+  /** keys alone (joined with a pass table): JavaScript is through with every read it was handed up to
+   * `held` (the count `input` got); `open`: the next reads whose every byte is in the table go straight
+   * to claude. A read handed over since keeps it closed: this call then changes nothing */
+  pass(held: number, open: boolean): void;
+  /** the relay stops reading the terminal's keys (an editor has the terminal), or reads them again;
+   * pausing closes the pass-through */
+  pause(paused: boolean): void;
 }
+
+/** what a joined terminal's keys do: `forwarded`, claude has them already; else `held` counts the reads
+ * handed to JavaScript so far (this one included), for TerminalBinding.pass() */
+export type TerminalInput = (bytes: Buffer, forwarded: boolean, held: number) => void;
 
 export interface FastRelay {
   /**
@@ -76,8 +89,11 @@ export interface FastRelay {
    * A terminal whose keys go straight to claude (all but `key` alone, which is the caller's) and which
    * gets claude's output, titles taken out, straight from the relay. The caller has written all
    * output it was handed so far, and its own writes are out; null when the relay has no room.
+   * With `pass` (a byte table: core/keymap.ts passThroughTable()) the relay reads the terminal's keys
+   * alone and writes it nothing of claude's (its caller draws it, a split view): a read goes to claude
+   * only while the pass-through is open (TerminalBinding.pass) and every byte of it is in the table.
    */
-  join(fds: { input: number; output: number }, key: string | null, on: { input(bytes: Buffer, forwarded: boolean): void }): TerminalBinding | null;
+  join(fds: { input: number; output: number }, key: string | null, on: { input: TerminalInput }, pass?: Uint8Array): TerminalBinding | null;
   /** true while claude's output is being handed to JavaScript by the relay: a joined terminal already has it */
   readonly handingOut: boolean;
   /** the thread's wake-up in this build: an eventfd (Linux) or a self-pipe (macOS, the BSDs) */
@@ -119,7 +135,7 @@ export function openFastRelay(addon?: string): FastRelay | null {
   if (!native) return null;
   // Each binding by its generation: output read before an unbind is still that child's, in order.
   const bindings = new Map<number, Adopted>();
-  const terminals = new Map<number, { input(bytes: Buffer, forwarded: boolean): void }>();
+  const terminals = new Map<number, { input: TerminalInput }>();
   let current: Adopted | null = null;
   let nextId = 1;
   let handingOut = false;
@@ -135,9 +151,9 @@ export function openFastRelay(addon?: string): FastRelay | null {
 
   // Node-API swallows what a callback from the thread throws (a warning, DEP0168): thrown again on
   // the next tick, it is an uncaught exception, as it would be from a stream's 'data' handler.
-  const handle = native.create((kind, id, bytes, forwarded, gen) => {
+  const handle = native.create((kind, id, bytes, forwarded, gen, held) => {
     try {
-      dispatch(kind, id, bytes, forwarded, gen);
+      dispatch(kind, id, bytes, forwarded, gen, held);
     } catch (error) {
       process.nextTick(() => {
         throw error;
@@ -145,9 +161,9 @@ export function openFastRelay(addon?: string): FastRelay | null {
     }
   });
 
-  function dispatch(kind: number, id: number, bytes: Buffer, forwarded: boolean, gen: number): void {
+  function dispatch(kind: number, id: number, bytes: Buffer, forwarded: boolean, gen: number, held: number): void {
     if (kind === EV_INPUT) {
-      terminals.get(id)?.input(bytes, forwarded);
+      terminals.get(id)?.input(bytes, forwarded, held);
       return;
     }
     if (kind === EV_OUTPUT) {
@@ -217,11 +233,14 @@ export function openFastRelay(addon?: string): FastRelay | null {
         },
       };
     },
-    join(fds, key, on) {
+    join(fds, key, on, pass) {
       if (closed) return null;
       const id = nextId++;
-      if (!native.join(handle, id, fds.input, fds.output, key === null ? null : Buffer.from(key, 'utf8'))) return null;
+      const table = pass ? Buffer.from(pass.buffer, pass.byteOffset, pass.byteLength) : null;
+      if (!native.join(handle, id, fds.input, fds.output, key === null ? null : Buffer.from(key, 'utf8'), table)) return null;
       terminals.set(id, on);
+      // Claude's output through the relay as well, keys alone or not: a key it forwarded is then heard
+      // before claude's echo of it (one queue), so the echo is parsed and drawn as an echo, at once.
       if (current) hold(current);
       let left = false;
       return {
@@ -229,6 +248,12 @@ export function openFastRelay(addon?: string): FastRelay | null {
           if (!left && !closed) native.write(handle, id, Buffer.from(data, 'utf8'));
         },
         backlog: () => (left || closed ? 0 : native.backlog(handle, id)),
+        pass: (held, open) => {
+          if (!left && !closed) native.pass(handle, id, held, open);
+        },
+        pause: (paused) => {
+          if (!left && !closed) native.pause(handle, id, paused);
+        },
         leave: () => {
           if (left || closed) return Buffer.alloc(0);
           left = true;

@@ -28,6 +28,8 @@ export interface KeyRouter {
    * in the session pane, nothing armed, no paste open. A caller may then send it without routing it (a
    * keystroke's echo waits on this path) */
   passes(data: string, focus: Focus): boolean;
+  /** whether any text of passThroughTable()'s bytes would pass (passes()) now: the table may be open */
+  passing(focus: Focus): boolean;
 }
 
 // Claude Code binds C-c C-d C-r C-o C-t C-g C-s C-l C-v C-z and Esc; C-] and C-\ are free.
@@ -37,6 +39,15 @@ const PASTE_START = '\u001b[200~';
 // Text that is its own keys, none of them the prefix (a control key), an escape or a paste's start.
 const PRINTABLE = /^[\u0020-\u007e]+$/;
 const PASTE_END = '\u001b[201~';
+
+/** The bytes a read may be made of to go to claude unrouted while KeyRouter.passing() holds (a native
+ * relay reads them): PRINTABLE's, one byte each. Never the prefix (a control key), an escape, a mouse
+ * report, a paste's start, nor a UTF-8 byte (a character cut between two reads would split). */
+export function passThroughTable(): Uint8Array {
+  const table = new Uint8Array(256);
+  for (let b = 0x20; b <= 0x7e; b++) table[b] = 1;
+  return table;
+}
 
 // Reads "C-]", "C-\\", "C-a", "^]" as the control byte; anything else is refused with the fix.
 export function parsePrefix(name: string): { byte: string } | { problem: string } {
@@ -126,6 +137,7 @@ const IN_DOCUMENT: Record<string, PaneCommand> = {
 export function createKeyRouter(prefix: string): KeyRouter {
   let armed = false;
   let inPaste = false;
+  const passing = (focus: Focus): boolean => !armed && !inPaste && focus === 'session';
 
   return {
     prefix,
@@ -133,8 +145,9 @@ export function createKeyRouter(prefix: string): KeyRouter {
       return armed;
     },
     passes(data, focus) {
-      return !armed && !inPaste && focus === 'session' && PRINTABLE.test(data);
+      return passing(focus) && PRINTABLE.test(data);
     },
+    passing,
     push(data, ctx) {
       const actions: KeyAction[] = [];
       let pending = '';

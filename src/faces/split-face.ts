@@ -42,7 +42,15 @@ export interface SplitFaceOptions {
   screen?: Emulator;
 }
 
-export function createSplitFace(o: SplitFaceOptions): Face {
+/** the split view as the run server draws it with a native relay reading its keys */
+export interface SplitFace extends Face {
+  /** keys of core/keymap.ts passThroughTable() would go to claude unrouted now (split/key-routing.ts) */
+  passing(): boolean;
+  /** such keys went to claude without this face (the relay sent them): their echo is drawn as an echo */
+  typedElsewhere(): void;
+}
+
+export function createSplitFace(o: SplitFaceOptions): SplitFace {
   const { stdin, stdout, env } = o;
   const prefix = prefixKey(o.prefix, env);
   const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
@@ -129,6 +137,11 @@ export function createSplitFace(o: SplitFaceOptions): Face {
   redraw();
 
   return {
+    passing: onStdin.passing,
+    typedElsewhere() {
+      frames.typed();
+      o.screen?.typed();
+    },
     size() {
       return { ...layout.layout.inner };
     },

@@ -5,9 +5,8 @@
 
 import type { FastRelay } from '../adapters/fast-relay.js';
 
-/** `tell(data, delivered)`: the run's side of a key; without a relay (or once claude is released) it is
- * told at once and writes the keys itself */
-export function keysThroughRelay(relay: FastRelay, tell: (data: string, delivered?: boolean) => void): (data: string) => void {
+/** keys claude has already (the relay wrote them), told to the run together a timer later, in order */
+export function toldLater(tell: (data: string, delivered?: boolean) => void): (data: string) => void {
   let typed = '';
   const later = (): void => {
     const data = typed;
@@ -15,8 +14,17 @@ export function keysThroughRelay(relay: FastRelay, tell: (data: string, delivere
     tell(data, true);
   };
   return (data) => {
-    if (!relay.writeClaude(data)) return tell(data);
     if (!typed) setTimeout(later, 0);
     typed += data;
+  };
+}
+
+/** `tell(data, delivered)`: the run's side of a key; without a relay (or once claude is released) it is
+ * told at once and writes the keys itself. `later`: where the keys the relay took are told (one queue
+ * with the keys the relay forwarded on its own, so the run hears them in the order they were typed) */
+export function keysThroughRelay(relay: FastRelay, tell: (data: string, delivered?: boolean) => void, later = toldLater(tell)): (data: string) => void {
+  return (data) => {
+    if (!relay.writeClaude(data)) return tell(data);
+    later(data);
   };
 }

@@ -4,6 +4,9 @@
 // the person's editor (the terminal's job control is the client's), report a new terminal size.
 // A plain face joins the native relay once its first paint is out: from then on a key and its echo
 // cross no event loop at all, and this face only keeps its books on what the relay already wrote.
+// A split view drawn from the server's one screen joins it for its keys alone: typed text the face
+// would send as it is goes to claude from the relay's thread (core/keymap.ts passThroughTable(), while
+// the face says it passes); any other read comes here, in order, and the face routes it as before.
 
 import type { Face, FaceCommand } from '../faces/face.js';
 import type { ClientTerminal } from '../adapters/client-terminal.js';
@@ -11,7 +14,8 @@ import type { FastRelay } from '../adapters/fast-relay.js';
 import type { Emulator } from '../adapters/emulator.js';
 import type { Hello, ServerMessage } from './wire.js';
 import { feedFace, paintPrefix } from './face-feed.js';
-import { keysThroughRelay } from './relay-keys.js';
+import { keysThroughRelay, toldLater } from './relay-keys.js';
+import { passThroughTable } from '../core/keymap.js';
 
 // A terminal that does not take its last bytes (a frozen ssh) is closed anyway after this.
 const RESTORE_WAIT_MS = 2_000;
@@ -67,7 +71,7 @@ export async function openTerminalFace(
   } else {
     const { createSplitFace } = await import('../faces/split-face.js');
     const env: Record<string, string | undefined> = { TERM: hello.term, ...(hello.noColor ? { NO_COLOR: '1' } : {}), ...(hello.prefix ? { FLOWER_PTY_PREFIX: hello.prefix } : {}) };
-    face = createSplitFace({
+    const split = createSplitFace({
       ...io,
       env,
       documentPath,
@@ -79,8 +83,24 @@ export async function openTerminalFace(
           on.edit(path);
         }),
     });
+    face = split;
     // its keys for claude go to claude's pty at once; the run hears of them after the echo
-    face.onInput(relay ? keysThroughRelay(relay, on.input) : on.input);
+    const later = toldLater(on.input);
+    split.onInput(relay ? keysThroughRelay(relay, on.input, later) : on.input);
+    if (relay && screen) {
+      const heard = (_data: string, forwarded: boolean, held: number, bytes: Buffer): void => {
+        if (forwarded) {
+          split.typedElsewhere(); // before the echo, which the relay hands over after this
+          return later(bytes.toString('latin1'));
+        }
+        terminal.input.emit('data', bytes); // the face reads it as its own stream's
+        terminal.passKeys(held, split.passing());
+      };
+      joinRelay = () =>
+        void terminal.join(relay, null, heard, passThroughTable()).then((joined) => {
+          if (joined) terminal.passKeys(0, split.passing());
+        });
+    }
   }
   face.onResize(on.resized);
   face.onCommand(on.command);

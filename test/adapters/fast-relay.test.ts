@@ -4,16 +4,19 @@
 // still hears every byte; the detach key alone is held back; output read while a terminal joins is
 // sent to it exactly once; a paste claude does not read yet never stops the event loop and keeps its
 // place before later keys (through the relay, and through its own queue without it); a slow terminal holds claude back, a stopped one does not; the pty goes back to its stream when the last terminal leaves; a
-// terminal that stops reading grows a backlog instead of stopping the relay; a child's end is heard.
+// terminal that stops reading grows a backlog instead of stopping the relay; a child's end is heard; a
+// terminal joined for its keys alone (a split view) sends claude only what its pass table lets through
+// while JavaScript keeps it open, gets none of claude's output, and keeps every other key in order.
 import t, { type Test } from 'tap';
 import { spawn } from '@lydell/node-pty';
-import { writeFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { writeFileSync, writeSync, readFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openFastRelay, nativeTitleFilter, type FastRelay } from '../../src/adapters/fast-relay.js';
 import { spawnPty, type PtySession } from '../../src/adapters/pty-session.js';
 import { openClientTerminal, type ClientTerminal } from '../../src/adapters/client-terminal.js';
 import { createTitleFilter } from '../../src/core/title-filter.js';
+import { passThroughTable } from '../../src/core/keymap.js';
 import { envSwitch } from '../../src/adapters/config-file.js';
 
 const until = async (what: string, ok: () => boolean, ms = 5_000) => {
@@ -25,12 +28,15 @@ const until = async (what: string, ok: () => boolean, ms = 5_000) => {
 };
 
 // claude's stand-in: raw mode, echoes each read; "t" prints a title, "s" prints "slow" after 300 ms
+// (with RELAY_TEST_KEYS, every read is also appended to that file: what claude got, read while JavaScript is held)
 const CHILD = `#!/usr/bin/env node
+import { appendFileSync } from 'node:fs';
 process.stdin.setRawMode(true);
 process.stdout.write('ready\\r\\n');
 let ks = 0;
 process.stdin.on('data', (d) => {
   const s = d.toString();
+  if (process.env.RELAY_TEST_KEYS) appendFileSync(process.env.RELAY_TEST_KEYS, s);
   if (s === 'q') process.exit(0);
   // "p": stop reading for a while (claude busy while a paste waits); k's are counted, not echoed
   if (s === 'p') {
@@ -69,7 +75,9 @@ function personTerminal(t: Test) {
   const terminal = openClientTerminal((pty as unknown as { _pty: string })._pty);
   t.teardown(() => terminal.close());
   terminal.input.setRawMode(true);
-  return { pty, terminal, seen: () => seen, type: (keys: string) => pty.write(keys) };
+  // `typeNow`: straight onto the pty's master, without a turn of this event loop
+  const master = (pty as unknown as { _fd: number })._fd;
+  return { pty, terminal, seen: () => seen, type: (keys: string) => pty.write(keys), typeNow: (keys: string) => writeSync(master, keys) };
 }
 
 // The build under test: dist/native's (an eventfd on Linux), or the one fast-relay-pipe.test.ts built
@@ -84,8 +92,8 @@ function relayFor(t: Test): FastRelay {
   return relay;
 }
 
-function claude(t: Test, relay: FastRelay | null): { pty: PtySession; heard: () => string } {
-  const pty = spawnPty({ file: child(t), args: [], cwd: tmpdir(), env: process.env as Record<string, string>, cols: 80, rows: 24 }, relay);
+function claude(t: Test, relay: FastRelay | null, env: Record<string, string> = {}): { pty: PtySession; heard: () => string } {
+  const pty = spawnPty({ file: child(t), args: [], cwd: tmpdir(), env: { ...(process.env as Record<string, string>), ...env }, cols: 80, rows: 24 }, relay);
   t.teardown(() => void pty.terminate(100));
   let heard = '';
   pty.onData((d) => (heard += d));
@@ -329,4 +337,85 @@ t.test("writeClaude: a split view's keys go to the claude adopted last, and nowh
   second.pty.write('q');
   await until('the second child gone', () => second.pty.exited);
   t.notOk(relay.writeClaude('c'), 'no claude: the caller sends the key its own way');
+});
+
+// This thread held (no turn of the event loop, so no JavaScript of the relay's runs) for `ms`, or until `ok`.
+function hold(ms: number, ok: () => boolean = () => false): boolean {
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  for (const end = Date.now() + ms; Date.now() < end; Atomics.wait(cell, 0, 0, 5)) if (ok()) return true;
+  return ok();
+}
+
+t.test('a terminal joined for its keys alone: text of the pass table goes to claude without JavaScript while open; any other read is JavaScript\'s, and later keys wait behind it', async (t) => {
+  const relay = relayFor(t);
+  const dir = mkdtempSync(join(tmpdir(), 'flower-relay-keys-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const log = join(dir, 'keys');
+  writeFileSync(log, '');
+  const got = () => readFileSync(log, 'utf8');
+  const { heard } = claude(t, relay, { RELAY_TEST_KEYS: log });
+  await until('the child', () => heard().includes('ready'));
+  const person = personTerminal(t);
+  const keys: Array<[string, boolean]> = [];
+  // JavaScript's side, as the split view's: what the relay hands over goes to claude by JavaScript's own
+  // write, and the pass-through opens again once it is through with it
+  const ok = await person.terminal.join(relay, null, (data, forwarded, held) => {
+    keys.push([data, forwarded]);
+    if (forwarded) return;
+    relay.writeClaude(data);
+    person.terminal.passKeys(held, true);
+  }, passThroughTable());
+  t.ok(ok, 'joined');
+
+  person.type('a');
+  await until('the first key heard', () => keys.length === 1);
+  t.same(keys[0], ['a', false], 'the pass-through starts closed: the first key is JavaScript\'s');
+  await until('claude has it', () => got() === 'a');
+
+  person.typeNow('xy');
+  t.ok(hold(5_000, () => got() === 'axy'), 'text in the table reached claude while this thread was held: no JavaScript on its way');
+  await until('JavaScript hears of it', () => keys.length === 2);
+  t.same(keys[1], ['xy', true], 'told afterwards, as forwarded');
+
+  // The prefix key, a mouse report, an escape sequence: each a read of its own, then a key typed before
+  // JavaScript could open the table again
+  for (const [special, after] of [['\u001d', 'b'], ['\u001b[<0;10;5M', 'c'], ['\u001b[A', 'd']] as const) {
+    person.typeNow(special);
+    hold(60);
+    person.typeNow(after);
+    hold(60);
+  }
+  await until('every key heard', () => keys.length === 8);
+  t.same(keys.slice(2), [['\u001d', false], ['b', false], ['\u001b[<0;10;5M', false], ['c', false], ['\u001b[A', false], ['d', false]], 'none of them forwarded, nor the keys behind them');
+  await until('claude has them all', () => got().length === 'axy\u001db\u001b[<0;10;5Mc\u001b[Ad'.length);
+  t.equal(got(), 'axy\u001db\u001b[<0;10;5Mc\u001b[Ad', 'claude got every key in the order typed');
+  t.notOk(person.seen().includes('[xy]'), 'the terminal gets nothing of claude\'s output (its caller draws it)');
+  t.ok(heard().includes('[xy]'), 'JavaScript still hears all of it');
+
+  person.typeNow('e');
+  t.ok(hold(5_000, () => got().endsWith('de')), 'open again once JavaScript was through with every read');
+  await until('heard', () => keys.length === 9);
+
+  person.terminal.passKeys(0, true); // a stale count: a read was handed over since
+  person.terminal.passKeys(keys.length, false); // closed by JavaScript (the document pane has the keys)
+  person.typeNow('w');
+  await until('the closed key heard', () => keys.length === 10);
+  t.same(keys[9], ['w', false], 'closed by JavaScript: the key is JavaScript\'s');
+});
+
+t.test('a terminal joined for its keys alone is not read while its stream is paused (an editor has it)', async (t) => {
+  const relay = relayFor(t);
+  const { heard } = claude(t, relay);
+  await until('the child', () => heard().includes('ready'));
+  const person = personTerminal(t);
+  const keys: Array<[string, boolean]> = [];
+  t.ok(await person.terminal.join(relay, null, (data, forwarded) => keys.push([data, forwarded]), passThroughTable()));
+  person.terminal.passKeys(0, true);
+  person.terminal.input.pause();
+  person.type('e');
+  await new Promise((r) => setTimeout(r, 200));
+  t.same(keys, [], 'the relay left the key for the editor');
+  person.terminal.input.resume();
+  await until('read again', () => keys.length === 1);
+  t.same(keys, [['e', false]], 'read once resumed, and the pass-through stays closed until JavaScript opens it');
 });

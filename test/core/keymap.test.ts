@@ -1,6 +1,6 @@
 // The prefix router and arrow translation: what reaches claude, what becomes a command.
 import t from 'tap';
-import { createKeyRouter, parsePrefix, prefixName, splitKeys, translateCursorKey, type KeyContext } from '../../src/core/keymap.js';
+import { createKeyRouter, parsePrefix, passThroughTable, prefixName, splitKeys, translateCursorKey, type KeyContext } from '../../src/core/keymap.js';
 
 const PREFIX = '\u001d'; // C-]
 const session: KeyContext = { focus: 'session', applicationCursor: false };
@@ -122,4 +122,27 @@ t.test('passes() says yes only where push() would send the text as it is, and no
   r.push('\u001b', session);
   r.push('\u001b[200~', session);
   t.equal(r.passes('text', 'session'), false, 'inside a paste: the router keeps its end');
+});
+
+t.test('the pass-through table: any read of its bytes is what passes() lets through while passing() holds', async (t) => {
+  const table = passThroughTable();
+  t.equal(table.length, 256);
+  const bytes = [...table.keys()].filter((b) => table[b]);
+  t.ok(bytes.length > 0);
+  for (const prefix of ['\u001d', '\u001c', '\u0001']) t.equal(table[prefix.charCodeAt(0)], 0, `never the prefix ${prefixName(prefix)}`);
+  for (const b of [0x1b, 0x0d, 0x7f, 0x80, 0xc3, 0xe4, 0xff]) t.equal(table[b], 0, `never 0x${b.toString(16)} (escape, Enter, DEL, a UTF-8 byte)`);
+  const text = String.fromCharCode(...bytes);
+  const r = createKeyRouter(PREFIX);
+  t.equal(r.passing('session'), true);
+  t.equal(r.passes(text, 'session'), true, 'every byte of the table passes, together');
+  t.same(r.push(text, session), [{ type: 'send', data: text }], 'and push() would send it as it is');
+  t.equal(r.passing('document'), false, 'the document pane has the keys: closed');
+  r.push(PREFIX, session);
+  t.equal(r.passing('session'), false, 'armed: closed');
+  r.push('\u001b', session);
+  t.equal(r.passing('session'), true, 'the prefix cancelled: open');
+  r.push('\u001b[200~half a paste', session);
+  t.equal(r.passing('session'), false, 'inside a paste: closed');
+  r.push(' and its end\u001b[201~', session);
+  t.equal(r.passing('session'), true);
 });

@@ -15,6 +15,11 @@ import { extractMouse, routeMouse, type MouseEvent } from '../../core/mouse.js';
 import { createKeyRouter, type KeyAction, type PaneCommand } from '../../core/keymap.js';
 import { printable } from './prefix-key.js';
 
+/** the bytes the person typed; `passing`: whether keys of core/keymap.ts passThroughTable() would go to
+ * claude as they are now (the session pane has the keys, nothing armed or half read, no help shown):
+ * a native relay reading this terminal may then send them itself */
+export type KeyRouting = ((chunk: Buffer) => void) & { passing(): boolean };
+
 export function createKeyRouting(o: {
   prefix: { byte: string; label: string };
   pane: SessionPane;
@@ -27,7 +32,7 @@ export function createKeyRouting(o: {
   editDocument: () => Promise<void>;
   command: (command: FaceCommand) => void;
   onDetach?: () => void;
-}): (chunk: Buffer) => void {
+}): KeyRouting {
   const { pane, documentPane, help, layout, status, frames } = o;
   const router = createKeyRouter(o.prefix.byte);
   const decoder = new StringDecoder('utf8');
@@ -89,7 +94,7 @@ export function createKeyRouting(o: {
     }
   }
 
-  return (chunk) => {
+  const onStdin = (chunk: Buffer): void => {
     if (!frames.live) return;
     const text = decoder.write(chunk);
     if (!text) return;
@@ -104,4 +109,7 @@ export function createKeyRouting(o: {
     for (const event of events) onMouse(event);
     if (rest) for (const action of router.push(rest, { focus: layout.focus, applicationCursor: pane.applicationCursor })) act(action);
   };
+  // A character cut between two reads waits in the decoder: the next bytes are not text of their own.
+  const pending = (): boolean => ((decoder as unknown as { lastNeed?: number }).lastNeed ?? 1) > 0;
+  return Object.assign(onStdin, { passing: () => frames.live && help.hidden && !pending() && router.passing(layout.focus) });
 }

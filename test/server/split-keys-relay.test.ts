@@ -1,0 +1,110 @@
+// A split view the run server draws, joined to the native relay for its keys alone: typed text in the
+// session pane reaches claude from the relay's thread, no JavaScript on its way; once the document pane
+// has the keys nothing goes through unrouted (its keys scroll it, not claude), and back in the session
+// pane text goes straight through again; claude's output is not written to the terminal by the relay.
+import t, { type Test } from 'tap';
+import { spawn } from '@lydell/node-pty';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openFastRelay } from '../../src/adapters/fast-relay.js';
+import { spawnPty } from '../../src/adapters/pty-session.js';
+import { openClientTerminal } from '../../src/adapters/client-terminal.js';
+import { createScreenModel } from '../../src/server/screen-model.js';
+import { openTerminalFace } from '../../src/server/terminal-face.js';
+import { WIRE_VERSION, type Hello } from '../../src/server/wire.js';
+
+const until = async (what: string, ok: () => boolean, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+// This thread held (no turn of the event loop: no JavaScript of the server's runs) until `ok`, at most `ms`.
+function hold(ms: number, ok: () => boolean): boolean {
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  for (const end = Date.now() + ms; Date.now() < end; Atomics.wait(cell, 0, 0, 5)) if (ok()) return true;
+  return ok();
+}
+
+// claude's stand-in: raw mode, every read appended to a file (what claude got) and echoed
+const CHILD = `#!/usr/bin/env node
+import { appendFileSync } from 'node:fs';
+process.stdin.setRawMode(true);
+process.stdout.write('ready\\r\\n');
+process.stdin.on('data', (d) => {
+  appendFileSync(process.env.KEYS_LOG, d);
+  process.stdout.write('[' + d + ']');
+});
+`;
+
+function person(t: Test) {
+  const pty = spawn('sleep', ['600'], { cols: 100, rows: 30 });
+  t.teardown(() => pty.kill('SIGKILL'));
+  let seen = '';
+  pty.onData((d) => (seen += d));
+  const path = (pty as unknown as { _pty: string })._pty;
+  const master = (pty as unknown as { _fd: number })._fd;
+  return { path, terminal: openClientTerminal(path), seen: () => seen, typeNow: (keys: string) => writeSync(master, keys) };
+}
+
+t.test('split view keys through the relay: text straight to claude in the session pane, nothing unrouted once the document pane has the keys', async (t) => {
+  const relay = openFastRelay();
+  if (!relay) throw new Error('the native relay was not built: `npm run build` compiles it');
+  t.teardown(() => relay.close());
+  const dir = mkdtempSync(join(tmpdir(), 'flower-split-keys-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'child.mjs');
+  writeFileSync(file, CHILD);
+  chmodSync(file, 0o755);
+  const log = join(dir, 'keys');
+  writeFileSync(log, '');
+  const got = () => readFileSync(log, 'utf8');
+  const claude = spawnPty({ file, args: [], cwd: tmpdir(), env: { ...(process.env as Record<string, string>), KEYS_LOG: log }, cols: 98, rows: 20 }, relay);
+  t.teardown(() => void claude.terminate(100));
+  let heard = '';
+  claude.onData((d) => (heard += d));
+  await until('the child', () => heard.includes('ready'));
+
+  const model = createScreenModel({ cols: 98, rows: 20 });
+  t.teardown(() => model.dispose());
+  const p = person(t);
+  const told: Array<[string, boolean | undefined]> = [];
+  const hello: Hello = { t: 'hello', version: WIRE_VERSION, role: 'attach', cols: 100, rows: 30, face: 'split', tty: p.path, term: 'xterm-256color' };
+  const face = await openTerminalFace(p.terminal, hello, null, {
+    input: (d, delivered) => told.push([d, delivered]),
+    resized: () => undefined,
+    command: () => undefined,
+    detach: () => undefined,
+    edit: () => undefined,
+  }, relay, model.emulator);
+  t.teardown(() => face.restore());
+  face.show({ t: 'screen', data: '', cols: 98, rows: 20 });
+  await until('the terminal joins the relay', () => p.terminal.joined);
+  await new Promise((r) => setTimeout(r, 100)); // the face opens the pass-through once joined
+
+  p.typeNow('ab');
+  t.ok(hold(5_000, () => got() === 'ab'), 'typed text reached claude while the server\'s thread was held: the relay sent it');
+  await until('the run told', () => told.length > 0);
+  t.same(told, [['ab', true]], 'the run hears of it afterwards, as delivered');
+  t.notOk(p.seen().includes('[ab]'), 'the relay writes none of claude\'s output to a split view\'s terminal');
+
+  const pause = () => new Promise((r) => setTimeout(r, 200));
+  p.typeNow('\u001d\t'); // the prefix, Tab: the document pane has the keys
+  await pause(); // (a read is routed with the focus it began with: the switch first, on its own)
+  p.typeNow('j');
+  await pause();
+  p.typeNow('\u001b[A');
+  await pause();
+  t.equal(got(), 'ab', 'keys for the document pane never reach claude');
+
+  p.typeNow('\u001d\t'); // back to the session pane
+  await pause();
+  p.typeNow('c');
+  t.ok(hold(5_000, () => got() === 'abc'), 'back in the session pane, text goes straight through again');
+  p.typeNow('\u001b[A');
+  await until('an arrow, routed by the face', () => got() === 'abc\u001b[A');
+  t.pass('an arrow goes to claude through the face, after the text typed before it');
+});
