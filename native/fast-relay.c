@@ -6,6 +6,8 @@
 //
 // The thread is the only reader of claude's pty and of each joined terminal, and the only writer to
 // them: every write from JavaScript is queued here, so nothing interleaves inside an escape sequence.
+// A split view's terminal is read for its keys alone (JavaScript draws it): typed text goes straight to
+// claude while JavaScript keeps the pass-through open; every other read is JavaScript's to route.
 // Output a terminal gets is claude's minus its title sequences (OSC 0/1/2), the same filter as
 // src/core/title-filter.ts, byte for byte (test/adapters/fast-relay.test.ts holds the two together).
 #define NAPI_VERSION 8
@@ -39,6 +41,11 @@
 // An unterminated "title" longer than this is not a title: let it through (title-filter.ts: MAX_HELD).
 #define MAX_HELD 4096
 #define MAX_KEY 16
+// Keys a split view's terminal sent straight to claude are told to JavaScript just before claude's next
+// output (their echo, as a rule), in the same wake of its event loop, or after TELL_MS without any: it
+// can then keep its books on them after the echo is drawn, in the same turn.
+#define TELL_MS 2
+#define TOLD_MAX 256
 // A terminal this far behind holds claude's output back, as a terminal of its own would: a slow
 // terminal gets every byte. One that takes nothing for STALL_MS no longer holds it back (it is
 // stopped: ^S, a frozen ssh): claude goes on, its backlog grows, and past a bound JavaScript lets
@@ -80,6 +87,9 @@ typedef struct {
   int paused; // the terminal is handed to an editor: its keys are not ours to read
   uint64_t held;
   unsigned char pass[256];
+  char sent[TOLD_MAX]; // forwarded, not yet told to JavaScript
+  size_t sent_len;
+  int64_t sent_at;
 } terminal;
 
 typedef struct {
@@ -274,6 +284,18 @@ static void post(relay *r, int kind, int id, int forwarded, uint64_t seq, const 
   if (napi_call_threadsafe_function(r->tsfn, e, napi_tsfn_nonblocking) != napi_ok) free(e);
 }
 
+// Tells JavaScript of the keys forwarded and not yet told, before anything posted after them.
+static void tell_sent(relay *r) {
+  for (int i = 0; i < MAX_TERMINALS; i++) {
+    terminal *t = &r->terms[i];
+    if (!t->used || !t->sent_len) continue;
+    post(r, EV_INPUT, t->id, 1, t->held, t->sent, t->sent_len);
+    t->sent_len = 0;
+  }
+}
+
+static int64_t now_ms(void);
+
 static void nonblocking(int fd);
 
 static int wake_open(relay *r) {
@@ -346,6 +368,7 @@ static int64_t held_back_for(relay *r) {
 static void read_pty(relay *r, char *buf, char *filtered) {
   ssize_t n = read(r->pty_fd, buf, READ_SIZE);
   if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return;
+  tell_sent(r);
   if (n <= 0) {
     // EIO: the child is gone and its pty with it. JavaScript closes the fd (node-pty's exit path).
     r->pty_reading = 0;
@@ -392,6 +415,14 @@ static void read_terminal(relay *r, terminal *t, char *buf) {
     forward = !is_key && r->pty_fd >= 0 && r->pty_reading && r->pty_wfd >= 0;
   }
   if (forward) write_to_pty(r, buf, (size_t)n);
+  if (forward && t->keys_only && (size_t)n <= TOLD_MAX) {
+    if (t->sent_len + (size_t)n > TOLD_MAX) tell_sent(r);
+    if (!t->sent_len) t->sent_at = now_ms();
+    memcpy(t->sent + t->sent_len, buf, (size_t)n);
+    t->sent_len += (size_t)n;
+    return;
+  }
+  tell_sent(r);
   post(r, EV_INPUT, t->id, forward, t->held, buf, (size_t)n);
 }
 
@@ -425,6 +456,18 @@ static void *run(void *arg) {
     fds[n] = (struct pollfd){.fd = r->wake_rfd, .events = POLLIN};
     owner[n++] = -1;
     int64_t held = held_back_for(r);
+    // keys sent and not yet told: told with claude's next output, or once TELL_MS went by without any
+    int64_t tell = -1;
+    for (int i = 0; i < MAX_TERMINALS; i++) {
+      terminal *t = &r->terms[i];
+      if (!t->used || !t->sent_len) continue;
+      int64_t left = t->sent_at + TELL_MS - now_ms();
+      if (tell < 0 || left < tell) tell = left < 0 ? 0 : left;
+    }
+    if (tell == 0) {
+      tell_sent(r);
+      tell = -1;
+    }
     if (r->pty_fd >= 0 && r->pty_reading && atomic_load(&r->unconsumed) < MAX_UNCONSUMED && held < 0) {
       fds[n] = (struct pollfd){.fd = r->pty_fd, .events = POLLIN};
       owner[n++] = -2;
@@ -448,7 +491,9 @@ static void *run(void *arg) {
     pthread_mutex_unlock(&r->mu);
 
     // Held back: wake when the terminal counts as stopped, if it takes nothing before.
-    if (poll(fds, (nfds_t)n, held < 0 ? -1 : (int)held + 1) < 0 && errno != EINTR) break;
+    int64_t wait = held < 0 ? -1 : held + 1;
+    if (tell >= 0 && (wait < 0 || tell < wait)) wait = tell;
+    if (poll(fds, (nfds_t)n, (int)wait) < 0 && errno != EINTR) break;
 
     pthread_mutex_lock(&r->mu);
     if (fds[0].revents & POLLIN) wake_drain(r);
@@ -596,6 +641,7 @@ static napi_value unbind_pty(napi_env env, napi_callback_info info) {
   ARGS(1);
   relay *r = unwrap(env, argv[0]);
   pthread_mutex_lock(&r->mu);
+  tell_sent(r);
   if (r->pty_fd >= 0) post(r, EV_UNBOUND, -1, 0, 0, NULL, 0);
   r->pty_fd = -1;
   r->pty_reading = 0;
@@ -697,6 +743,7 @@ static napi_value leave_terminal(napi_env env, napi_callback_info info) {
   relay *r = unwrap(env, argv[0]);
   pthread_mutex_lock(&r->mu);
   terminal *t = find_terminal(r, int_arg(env, argv[1]));
+  tell_sent(r);
   if (t && t->dead) queue_clear(&t->out);
   napi_value out = take_queue(env, t ? &t->out : &(queue){0});
   if (t) t->used = 0;
@@ -734,7 +781,7 @@ static napi_value pass_through(napi_env env, napi_callback_info info) {
   napi_get_value_bool(env, argv[3], &open);
   pthread_mutex_lock(&r->mu);
   terminal *t = find_terminal(r, int_arg(env, argv[1]));
-  if (t && t->keys_only) t->pass_open = open && (double)t->held == held;
+  if (t && t->keys_only && (double)t->held == held) t->pass_open = open;
   pthread_mutex_unlock(&r->mu);
   return undefined_value(env);
 }

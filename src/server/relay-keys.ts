@@ -5,16 +5,22 @@
 
 import type { FastRelay } from '../adapters/fast-relay.js';
 
-/** keys claude has already (the relay wrote them), told to the run together a timer later, in order */
-export function toldLater(tell: (data: string, delivered?: boolean) => void): (data: string) => void {
+/** keys claude has already (the relay wrote them), told to the run together a timer later, in order.
+ * `soon`: the keys' echo is handed over in this same turn of the event loop (the relay tells of the keys
+ * it sent itself just before claude's next output): told after it, in the turn's check phase, without
+ * the cost of arming a timer before the echo is drawn. Keys still waiting are told with them, in order. */
+export function toldLater(tell: (data: string, delivered?: boolean) => void): (data: string, soon?: boolean) => void {
   let typed = '';
   const later = (): void => {
     const data = typed;
     typed = '';
     tell(data, true);
   };
-  return (data) => {
-    if (!typed) setTimeout(later, 0);
+  return (data, soon = false) => {
+    if (!typed) {
+      if (soon) setImmediate(later);
+      else setTimeout(later, 0);
+    }
     typed += data;
   };
 }

@@ -90,8 +90,8 @@ export async function openTerminalFace(
     if (relay && screen) {
       const heard = (_data: string, forwarded: boolean, held: number, bytes: Buffer): void => {
         if (forwarded) {
-          split.typedElsewhere(); // before the echo, which the relay hands over after this
-          return later(bytes.toString('latin1'));
+          split.typedElsewhere(); // before the echo, which the relay hands over right after this
+          return later(bytes.toString('latin1'), true);
         }
         terminal.input.emit('data', bytes); // the face reads it as its own stream's
         terminal.passKeys(held, split.passing());
