@@ -26,7 +26,29 @@ interface ScreenInternals {
   program: ScreenProgram;
 }
 
+// blessed compiles the terminal's terminfo entry into JavaScript for every screen it opens (10–30 ms
+// here), and a run server opens one screen per split view attached to it: the compiled entry is kept per
+// terminal name. It depends only on that name, the options below (the same for every screen) and this
+// process's LANG, and its functions are called on each screen's own Tput (`inject` binds them per instance).
+interface TputProto {
+  compileTerminfo(this: { terminal?: string }, term?: string): unknown;
+}
+let terminfoKept = false;
+function keepCompiledTerminfo(): void {
+  if (terminfoKept) return;
+  terminfoKept = true;
+  const proto = (blessed as unknown as { Tput: { prototype: TputProto } }).Tput.prototype;
+  const compile = proto.compileTerminfo;
+  const compiled = new Map<string, unknown>();
+  proto.compileTerminfo = function (this: { terminal?: string }, term?: string) {
+    const key = `${term ?? ''}\0${this.terminal ?? ''}`;
+    if (!compiled.has(key)) compiled.set(key, compile.call(this, term));
+    return compiled.get(key);
+  };
+}
+
 export function openOuterScreen(stdout: NodeJS.WriteStream, term: string | undefined): OuterScreen {
+  keepCompiledTerminfo();
   // blessed gets a dead input: every byte from the person is ours to route (Esc, Alt, paste), and
   // blessed never puts stdin in raw mode behind our back (docs/libraries.md §2).
   const screen = blessed.screen({
