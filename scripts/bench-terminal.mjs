@@ -117,7 +117,15 @@ export function rssOf(pid) {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
-    return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+    // RssFile is mostly the node binary's pages, shared with every other node process (claude among them);
+    // PSS charges each shared page to its sharers in part: what the process adds to the machine.
+    let pss = NaN;
+    try {
+      pss = Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? NaN) / 1024;
+    } catch {
+      // an older kernel without smaps_rollup
+    }
+    return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024, anon: kb('RssAnon') / 1024, file: kb('RssFile') / 1024, pss };
   } catch {
     return { rss: NaN, peak: NaN };
   }
@@ -412,7 +420,8 @@ export async function idleDetached({ seconds = 60 } = {}) {
       const c0 = cpuOf(server);
       await sleep(seconds * 1000);
       const cpu = cpuOf(server) - c0;
-      return { cpu, seconds, percent: (cpu / seconds) * 100, rss: rssOf(server).rss };
+      const memory = rssOf(server);
+      return { cpu, seconds, percent: (cpu / seconds) * 100, rss: memory.rss, anon: memory.anon, file: memory.file, pss: memory.pss };
     },
     ['direct', 'flower-pty split view', 'tmux'],
   );

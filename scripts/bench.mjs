@@ -86,7 +86,7 @@ for (const path of PATHS.slice(1)) {
   const q = quiet[path] ?? {};
   row(`idle CPU, child idle ${plan.idleS} s`, path, q.error ?? `${f(q.percent, 2)} % of a core (${f(q.cpu, 2)} CPU s)`, path === 'tmux' ? '' : `tmux server ${f(quiet.tmux?.percent, 2)} %`, path.startsWith('flower') ? '< 0.5 %' : '');
 }
-row(`idle CPU, child idle ${plan.idleS} s`, 'run server, nobody attached', alone.error ?? `${f(alone.percent, 2)} % of a core (${f(alone.cpu, 2)} CPU s), RSS ${f(alone.rss, 0)} MB`, `tmux server ${f(quiet.tmux?.percent, 2)} %`, '< 0.1 %; RSS < 50 MB');
+row(`idle CPU, child idle ${plan.idleS} s`, 'run server, nobody attached', alone.error ?? `${f(alone.percent, 2)} % of a core (${f(alone.cpu, 2)} CPU s), RSS ${f(alone.rss, 0)} MB (${f(alone.anon, 0)} MB its own, ${f(alone.file, 0)} MB file pages shared with other node processes; PSS ${f(alone.pss, 0)} MB)`, `tmux server ${f(quiet.tmux?.percent, 2)} %`, '< 0.1 %; RSS < 50 MB');
 row('attach to the first full frame, 200×60', 'flower-pty attach --plain', attach.error ?? `${f(attach.commandMs, 0)} ms for the whole command in a new terminal (node start-up included), median of ${attach.rounds}; ${f(attach.wireMs, 1)} ms of it on the wire (hello → screen frame)`, attach.error ? '' : `bare node start-up ${f(attach.nodeMs, 0)} ms`, '< 100 ms');
 if (!attach.error) row('attach to the first full frame, 200×60', 'flower-pty attach (split view)', `${f(attach.splitMs, 0)} ms for the whole command, median of ${attach.rounds}`, `bare node start-up ${f(attach.nodeMs, 0)} ms`, '< 100 ms');
 {
