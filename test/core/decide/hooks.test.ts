@@ -32,6 +32,8 @@ const rows: Array<{ name: string; given: () => RunState; events: RunEvent[]; eff
   { name: "a Stop hook whose text is not in the transcript yet waits for it (no answer yet)", given: working, events: [stopHook('the last reply')], effects: [], state: (s) => s.boundaryWaits.map((w) => w.awaits), expect: [{ kind: 'reply', text: 'the last reply' }] },
   { name: "a PostToolUse hook whose call is not in the transcript yet waits for it (no answer yet)", given: () => given([reading(152_000)], {}, working()), events: [postTool(1, false, 'toolu_1')], effects: [], state: (s) => s.boundaryWaits.map((w) => w.awaits), expect: [{ kind: 'tool-use', toolUseId: 'toolu_1' }] },
   { name: 'one whose call the transcript has shown is answered at once', given: () => given([reading(152_000), signal({ kind: 'tool-use', line: 2, ids: ['toolu_1'] })], {}, working()), events: [postTool(1, false, 'toolu_1')], effects: ['writing', 'reply:block-handoff'] },
+  { name: 'nor one whose transcript is not to be found (it would only slow every tool call down)', given: () => given([reading(152_000), { type: 'transcript-presence', now: 1, found: false }], {}, working()), events: [postTool(1, false, 'toolu_1')], effects: ['writing', 'reply:block-handoff'], state: (s) => s.boundaryWaits, expect: [] },
+  { name: 'nor one under --no-handoff', given: () => working({ handoff: false }), events: [postTool(1, false, 'toolu_1'), stopHook('a reply not in the transcript')], effects: ['reply:pass', 'reply:pass'], state: (s) => s.boundaryWaits, expect: [] },
   { name: "a subagent's waits for nothing", given: () => given([reading(152_000)], {}, working()), events: [postTool(1, true, 'toolu_9')], effects: ['reply:pass'], state: (s) => s.boundaryWaits, expect: [] },
 ];
 
