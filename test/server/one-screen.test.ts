@@ -1,12 +1,11 @@
 // One screen per run: the split views the run server draws paint claude from its one emulator (the
 // screen model) and parse nothing themselves; a key typed in one reaches claude once, and the
 // emulator, which none of their terminals stands in for, answers claude's queries.
-import t, { type Test } from 'tap';
-import { spawn } from '@lydell/node-pty';
+import t from 'tap';
 import { createScreenModel } from '../../src/server/screen-model.js';
 import { openTerminalFace, type TerminalFace } from '../../src/server/terminal-face.js';
-import { openClientTerminal } from '../../src/adapters/client-terminal.js';
 import { WIRE_VERSION, type Hello } from '../../src/server/wire.js';
+import { personTerminal } from '../helpers/person-terminal.js';
 
 const until = async (what: string, ok: () => boolean, ms = 10_000) => {
   const end = Date.now() + ms;
@@ -16,15 +15,6 @@ const until = async (what: string, ok: () => boolean, ms = 10_000) => {
   }
 };
 
-// a person's terminal: a pty whose slave a program holds; `seen` is what reached its screen
-function personTerminal(t: Test) {
-  const pty = spawn('sleep', ['600'], { cols: 100, rows: 30 });
-  t.teardown(() => pty.kill('SIGKILL'));
-  let seen = '';
-  pty.onData((d) => (seen += d));
-  const path = (pty as unknown as { _pty: string })._pty;
-  return { path, terminal: openClientTerminal(path), seen: () => seen, type: (keys: string) => pty.write(keys) };
-}
 
 t.test('two split views drawn from the one screen: both show what it parsed, neither parses the stream itself', async (t) => {
   const model = createScreenModel({ cols: 98, rows: 20 });

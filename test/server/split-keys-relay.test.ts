@@ -2,16 +2,15 @@
 // session pane reaches claude from the relay's thread, no JavaScript on its way; once the document pane
 // has the keys nothing goes through unrouted (its keys scroll it, not claude), and back in the session
 // pane text goes straight through again; claude's output is not written to the terminal by the relay.
-import t, { type Test } from 'tap';
-import { spawn } from '@lydell/node-pty';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import t from 'tap';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openFastRelay } from '../../src/adapters/fast-relay.js';
 import { spawnPty } from '../../src/adapters/pty-session.js';
-import { openClientTerminal } from '../../src/adapters/client-terminal.js';
 import { createScreenModel } from '../../src/server/screen-model.js';
 import { openTerminalFace } from '../../src/server/terminal-face.js';
+import { personTerminal } from '../helpers/person-terminal.js';
 import { WIRE_VERSION, type Hello } from '../../src/server/wire.js';
 
 const until = async (what: string, ok: () => boolean, ms = 10_000) => {
@@ -40,15 +39,6 @@ process.stdin.on('data', (d) => {
 });
 `;
 
-function person(t: Test) {
-  const pty = spawn('sleep', ['600'], { cols: 100, rows: 30 });
-  t.teardown(() => pty.kill('SIGKILL'));
-  let seen = '';
-  pty.onData((d) => (seen += d));
-  const path = (pty as unknown as { _pty: string })._pty;
-  const master = (pty as unknown as { _fd: number })._fd;
-  return { path, terminal: openClientTerminal(path), seen: () => seen, typeNow: (keys: string) => writeSync(master, keys) };
-}
 
 t.test('split view keys through the relay: text straight to claude in the session pane, nothing unrouted once the document pane has the keys', async (t) => {
   const relay = openFastRelay();
@@ -70,7 +60,7 @@ t.test('split view keys through the relay: text straight to claude in the sessio
 
   const model = createScreenModel({ cols: 98, rows: 20 });
   t.teardown(() => model.dispose());
-  const p = person(t);
+  const p = personTerminal(t);
   const told: Array<[string, boolean | undefined]> = [];
   const hello: Hello = { t: 'hello', version: WIRE_VERSION, role: 'attach', cols: 100, rows: 30, face: 'split', tty: p.path, term: 'xterm-256color' };
   const face = await openTerminalFace(p.terminal, hello, null, {
