@@ -1,7 +1,8 @@
 // When a terminal the run server draws (a split view) gets its next frame. An echo after a quiet moment is
-// drawn at once: a person waits for it. Output that keeps coming (a flood: claude printing a long file)
-// (and no key since) is drawn once a frame, whatever the chunks: tmux does not draw every byte either, and a frame per chunk
-// cost a run with three split views attached three paints of the whole pane per chunk read. A terminal
+// drawn at once: a person waits for it. Output that keeps coming with no key typed since (a flood: claude
+// printing a long file) is drawn once a frame, whatever the chunks: tmux does not draw every byte either,
+// and a frame per chunk cost a run with three split views attached three paints of the whole pane per
+// chunk read. A terminal
 // that has not taken its last frame yet (a slow one) waits a frame more while the flood goes on, so it
 // costs the others nothing. Pure: the runtime (tui/frame-scheduler.ts) brings the clock and the timers.
 
