@@ -22,7 +22,7 @@ export function handoffRequestOf(s: RunState): string {
 }
 
 // A session can act on a handoff only once it is known and the feature is on.
-export function canHandOff(s: RunState): boolean {
+function canHandOff(s: RunState): boolean {
   return s.settings.handoff && s.cycle.phase === 'working' && s.gen !== null && s.gen.sessionSeen;
 }
 

@@ -8,7 +8,7 @@ import { statusLine } from '../status-text.js';
 import { runView } from '../run-view.js';
 import { PASS, type HookAnswer, type HookEvent } from '../hook-event.js';
 import type { BoundaryWait, RunEvent } from '../run-state.js';
-import { canHandOff, handoffRequestOf, overflowed, preCompact, prompted, toolBoundary, turnEnded, writingTurnEnded, type Answer } from './handoff.js';
+import { handoffRequestOf, overflowed, preCompact, prompted, toolBoundary, turnEnded, writingTurnEnded, type Answer } from './handoff.js';
 import { park, resumeIfParked } from './parking.js';
 import { clearWaiting, notified, permissionAsked } from './permission-waits.js';
 import { followSession, humanPrompt, sameText, turnUnderWay } from './transcript.js';
@@ -40,10 +40,14 @@ export function turnEnd(o: Out, text: string, now: number, via: 'hook' | 'transc
   return answerOf(o, turnEnded(o, text, now, via));
 }
 
-// Holding a hook for its row is worth it only where a crossing could be decided and the transcript is
+// Holding a hook for its row is worth it only where the row can change the answer and the transcript is
 // being read: else it would only slow every tool call down by the wait (a lost transcript, --no-handoff).
-function waitsForRows(o: Out): boolean {
-  return canHandOff(o.s) && o.s.gen!.transcriptFound === true;
+// A tool call's row can carry a crossing while the session works; a turn's last response can carry one
+// too, and the writing turn's is the reading its document is frozen with.
+function waitsForRows(o: Out, hook: 'stop' | 'post-tool'): boolean {
+  const s = o.s;
+  const phaseWaits = s.cycle.phase === 'working' || (hook === 'stop' && s.cycle.phase === 'writing');
+  return phaseWaits && s.settings.handoff && s.gen !== null && s.gen.sessionSeen && s.gen.transcriptFound === true;
 }
 
 function holdFor(o: Out, id: number, now: number, awaits: BoundaryWait['awaits']): void {
@@ -119,7 +123,7 @@ export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void
       // The hook can run before its call's row reaches the transcript (a hook client that starts in a
       // millisecond sees it every time): wait for the row (bounded), so a crossing made by the response
       // that called the tool is decided at this boundary, not at the next one.
-      if (hook.toolUseId !== null && !g.toolUses.includes(hook.toolUseId) && waitsForRows(o)) {
+      if (hook.toolUseId !== null && !g.toolUses.includes(hook.toolUseId) && waitsForRows(o, 'post-tool')) {
         return holdFor(o, id, now, { kind: 'tool-use', toolUseId: hook.toolUseId });
       }
       return reply(answerOf(o, toolBoundary(o, now)));
@@ -137,7 +141,7 @@ export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void
       const last = o.s.gen!.lastText;
       // The Stop hook can run before the turn's last response reaches the transcript: wait for it
       // (bounded), so a crossing made by that response is decided at this boundary, not after it.
-      if (hook.lastMessage.trim() !== '' && (last === null || !sameText(last, hook.lastMessage)) && waitsForRows(o)) {
+      if (hook.lastMessage.trim() !== '' && (last === null || !sameText(last, hook.lastMessage)) && waitsForRows(o, 'stop')) {
         return holdFor(o, id, now, { kind: 'reply', text: hook.lastMessage });
       }
       return reply(turnEnd(o, hook.lastMessage, now, 'hook'));

@@ -3,7 +3,7 @@
 import t from 'tap';
 import { tick } from '../../../src/core/decide/clock.js';
 import type { RunState } from '../../../src/core/run-state.js';
-import { childExit, COMPLETE_DOC, command, edited, given, names, postTool, reading, stopHook, through, transcriptTurnEnd, working, table } from './run.js';
+import { childExit, COMPLETE_DOC, docLanded, command, edited, given, names, postTool, reading, stopHook, through, transcriptTurnEnd, working, table } from './run.js';
 
 const at = (s: RunState, ...nows: number[]) => through(s, (o, now: number) => tick(o, now), ...nows);
 // The writing turn began at 3 (60 s deadline).
@@ -14,7 +14,7 @@ function review(): RunState {
 }
 // Frozen and written at 1 000, the old claude told to end and not gone yet.
 function stillExiting(): RunState {
-  const frozen = given([reading(152_000), stopHook('', 1), stopHook(COMPLETE_DOC, 1_000)], {}, working());
+  const frozen = given([reading(152_000), stopHook('', 1), docLanded(), stopHook(COMPLETE_DOC, 1_000)], {}, working());
   const facts = given([{ type: 'facts-gathered', now: 1_000, generation: 1, git: null }], {}, frozen);
   return given([{ type: 'document-written', now: 1_000, generation: 1, path: '/p/.flower/notes/doc.md', archived: null, error: null }], {}, facts);
 }

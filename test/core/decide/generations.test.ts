@@ -4,7 +4,7 @@ import t from 'tap';
 import { childExited, spawnFailed, spawned, startNext } from '../../../src/core/decide/generations.js';
 import { turnEnded } from '../../../src/core/decide/handoff.js';
 import type { RunEvent, RunState } from '../../../src/core/run-state.js';
-import { childExit, COMPLETE_DOC, given, names, reading, SID, signal, spawnedEvent, stopHook, through, working, table } from './run.js';
+import { childExit, COMPLETE_DOC, docLanded, given, names, reading, SID, signal, spawnedEvent, stopHook, through, working, table } from './run.js';
 
 const exit = (s: RunState, ...events: RunEvent[]) => through(s, childExited, ...(events as Array<Extract<RunEvent, { type: 'child-exit' }>>));
 // Spawned long enough ago that an exit is not "before its first turn"; a turn ran.
@@ -47,13 +47,13 @@ t.test('a spawn that fails stops the run with its exit code, or 5', async (t) =>
 });
 
 t.test('the next generation, and the brake at max generations with the seed message', async (t) => {
-  const reviewed = given([reading(151_000), stopHook(), stopHook(COMPLETE_DOC)], { reviewMs: 0 }, working({ reviewMs: 0 }));
+  const reviewed = given([reading(151_000), stopHook(), docLanded(), stopHook(COMPLETE_DOC)], { reviewMs: 0 }, working({ reviewMs: 0 }));
   t.equal(reviewed.cycle.phase, 'review');
   const next = through(reviewed, (o, now: number) => startNext(o, now), 3);
   t.same(names(next.effects), ['read-seed']);
   t.match(next.effects[0], { type: 'read-seed', generation: 2 });
   t.same([next.state.cycle.phase, next.state.cycle.held, next.state.cycle.reviewUntil], ['respawning', false, null]);
-  const capped = given([reading(151_000), stopHook(), stopHook(COMPLETE_DOC)], {}, working({ policy: { window: 200_000, maxGenerations: 1 } }));
+  const capped = given([reading(151_000), stopHook(), docLanded(), stopHook(COMPLETE_DOC)], {}, working({ policy: { window: 200_000, maxGenerations: 1 } }));
   const braked = through(capped, (o, now: number) => startNext(o, now), 3);
   t.same(names(braked.effects), ['stopped', 'ended', 'finish']);
   t.match(braked.effects.at(-1), { type: 'finish', exitCode: 3, message: /stopped after 1 generations: the handoff threshold is probably below this session's start-up floor/ });
@@ -76,6 +76,6 @@ t.test('a crash is a failed attempt; a handoff is not', async (t) => {
   const crashed = exit(settled(), childExit(1)).state;
   const closed = given([{ type: 'facts-gathered', now: 20_001, generation: 1, git: null }, { type: 'document-written', now: 20_002, generation: 1, path: '/p/d.md', archived: null, error: null }], {}, crashed);
   t.same([closed.manifest.attempts, closed.manifest.generations[0]?.end], [1, 'crash']);
-  const handedOff = given([reading(151_000), stopHook(), stopHook(COMPLETE_DOC), { type: 'facts-gathered', now: 3, generation: 1, git: null }, { type: 'document-written', now: 4, generation: 1, path: '/p/d.md', archived: null, error: null }], {}, working());
+  const handedOff = given([reading(151_000), stopHook(), docLanded(), stopHook(COMPLETE_DOC), { type: 'facts-gathered', now: 3, generation: 1, git: null }, { type: 'document-written', now: 4, generation: 1, path: '/p/d.md', archived: null, error: null }], {}, working());
   t.same([handedOff.manifest.attempts, handedOff.manifest.generations[0]?.end], [0, 'handoff']);
 });

@@ -29,6 +29,8 @@ export const postTool = (now = 1, subagent = false, toolUseId: string | null = n
 export const promptHook = (prompt = 'go on', now = 1): RunEvent => hook({ kind: 'prompt-submit', sessionId: SID, prompt }, now);
 export const preCompactHook = (trigger: 'auto' | 'manual', now = 1): RunEvent => hook({ kind: 'pre-compact', sessionId: SID, trigger }, now);
 export const signal = (s: MeterSignal, now = 1): RunEvent => ({ type: 'transcript', now, signal: s, usage: { context: s.kind === 'reading' ? s.context : 0, costUsd: null, numTurns: 1 } });
+/** the writing turn's response row, read from the transcript before its Stop hook is answered */
+export const docLanded = (text = COMPLETE_DOC, now = 1): RunEvent => signal({ kind: 'assistant-text', line: 9, text, messageId: 'm-doc' }, now);
 export const reading = (context: number, now = 1): RunEvent => signal({ kind: 'reading', line: 1, context, messageId: null, model: null }, now);
 export const transcriptTurnEnd = (now = 1): RunEvent => signal({ kind: 'turn-end', line: 1, source: 'turn_duration' }, now);
 export const tick = (now: number): RunEvent => ({ type: 'tick', now });

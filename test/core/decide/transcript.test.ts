@@ -6,7 +6,7 @@ import { checkTranscript, followSession, transcriptPresence, transcriptSignal } 
 import { tick } from '../../../src/core/decide/clock.js';
 import type { MeterSignal } from '../../../src/core/context-meter.js';
 import type { RunEvent, RunState } from '../../../src/core/run-state.js';
-import { given, names, postTool, promptHook, signal, stopHook, through, working, table } from './run.js';
+import { COMPLETE_DOC, given, names, postTool, promptHook, reading, signal, stopHook, through, working, table } from './run.js';
 
 type Signal = Extract<RunEvent, { type: 'transcript' }>;
 const signals = (s: RunState, ...sigs: MeterSignal[]) => through(s, transcriptSignal, ...sigs.map((x) => signal(x, 2) as Signal));
@@ -65,4 +65,15 @@ t.test('a transcript not found into a turn: said once, and the session hands off
   t.same(names(through(lost.state, (o, now: number) => tick(o, now), 20_000).effects), [], 'said once');
   const found = through(lost.state, transcriptPresence, { type: 'transcript-presence', now: 21_000, found: true });
   t.same(names(found.effects), ['transcript-found']);
+});
+
+t.test("the writing turn's Stop waits for its document's row too: the document is frozen with the reading that came with it", async (t) => {
+  const waiting = given([reading(152_000), stopHook('', 1), stopHook(COMPLETE_DOC, 2)], {}, working());
+  t.equal(waiting.cycle.phase, 'writing');
+  t.same(waiting.boundaryWaits.map((w) => w.awaits.kind), ['reply'], 'held, not frozen yet');
+  t.equal(waiting.pendingFreeze, null);
+  const landed = signals(waiting, { kind: 'reading', line: 9, context: 157_000, messageId: 'm-doc', model: null }, { kind: 'assistant-text', line: 9, text: COMPLETE_DOC, messageId: 'm-doc' });
+  t.same(names(landed.effects, landed.state).slice(0, 2), ['stop-waited', 'gather-facts']);
+  t.equal(landed.state.gen?.context, 157_000, 'the writing turn\'s own reading is in before the freeze');
+  t.ok(landed.state.pendingFreeze, 'the freeze is under way');
 });
