@@ -26,9 +26,11 @@ export const DEFAULT_HOOK_EVENTS: readonly string[] = hookEventsFor(null);
 // native/hook-client.c) where the build had a C compiler, as it starts in ~1 ms against Node's ~30;
 // else dist/hook-client.js with this node. Run from the TypeScript source (tests), it points at the
 // built copies in dist/ all the same.
+// The package's dist/, from dist/adapters and from src/adapters alike.
+const DIST = new URL(import.meta.url.endsWith('.ts') ? '../../dist/' : '../', import.meta.url);
+
 export function defaultHookCommand(): string[] {
-  const dist = new URL(import.meta.url.endsWith('.ts') ? '../../dist/' : '../', import.meta.url);
-  const native = fileURLToPath(new URL('native/flower-pty-hook', dist));
+  const native = fileURLToPath(new URL('native/flower-pty-hook', DIST));
   return runsHere(native) ? [native] : nodeHookCommand();
 }
 
@@ -42,8 +44,7 @@ function runsHere(binary: string): boolean {
 
 /** the Node hook client (src/hook-client.ts), which the native one mirrors */
 export function nodeHookCommand(): string[] {
-  const dist = new URL(import.meta.url.endsWith('.ts') ? '../../dist/' : '../', import.meta.url);
-  return [process.execPath, fileURLToPath(new URL('hook-client.js', dist))];
+  return [process.execPath, fileURLToPath(new URL('hook-client.js', DIST))];
 }
 
 // Writes `<dir>/settings.json` (mode 0600, replaced atomically) and returns its path.
