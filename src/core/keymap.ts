@@ -36,16 +36,16 @@ export interface KeyRouter {
 export const DEFAULT_PREFIX = 'C-]';
 
 const PASTE_START = '\u001b[200~';
+const PASTE_END = '\u001b[201~';
 // Text that is its own keys, none of them the prefix (a control key), an escape or a paste's start.
 const PRINTABLE = /^[\u0020-\u007e]+$/;
-const PASTE_END = '\u001b[201~';
 
 /** The bytes a read may be made of to go to claude unrouted while KeyRouter.passing() holds (a native
  * relay reads them): PRINTABLE's, one byte each. Never the prefix (a control key), an escape, a mouse
  * report, a paste's start, nor a UTF-8 byte (a character cut between two reads would split). */
 export function passThroughTable(): Uint8Array {
   const table = new Uint8Array(256);
-  for (let b = 0x20; b <= 0x7e; b++) table[b] = 1;
+  for (let b = 0; b < 0x80; b++) table[b] = PRINTABLE.test(String.fromCharCode(b)) ? 1 : 0;
   return table;
 }
 
