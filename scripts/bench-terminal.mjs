@@ -407,7 +407,7 @@ export async function idle({ seconds = 60 } = {}) {
 }
 
 // A run server with nobody attached: the terminal that started it hangs up (a detach), then the server's
-// CPU over `seconds` with its child idle, and its memory.
+// CPU over `seconds` with its child idle, and its memory before and after that time.
 export async function idleDetached({ seconds = 60 } = {}) {
   return perPath(
     echoProgram,
@@ -417,11 +417,14 @@ export async function idleDetached({ seconds = 60 } = {}) {
       process.kill(run.pty.pid, 'SIGHUP');
       await Promise.race([run.exited, sleep(5000)]);
       await sleep(SETTLE_MS);
+      // Its memory once start-up has settled, and again at the end: quiet with nobody connected for
+      // 15 s, the server gives back the pages it does not use (core/memory-trim.ts).
+      const settled = rssOf(server);
       const c0 = cpuOf(server);
       await sleep(seconds * 1000);
       const cpu = cpuOf(server) - c0;
       const memory = rssOf(server);
-      return { cpu, seconds, percent: (cpu / seconds) * 100, rss: memory.rss, anon: memory.anon, file: memory.file, pss: memory.pss };
+      return { cpu, seconds, percent: (cpu / seconds) * 100, rss: memory.rss, anon: memory.anon, file: memory.file, pss: memory.pss, settled };
     },
     ['direct', 'flower-pty split view', 'tmux'],
   );

@@ -1,8 +1,9 @@
-// Builds flower-pty's two native pieces with the system's C compiler (no node-gyp, no Node source
+// Builds flower-pty's three native pieces with the system's C compiler (no node-gyp, no Node source
 // download): the run server's relay (native/fast-relay.c → dist/native/fast-relay.node, against the
-// Node-API headers from node-api-headers) and the hook command claude runs on every hook
-// (native/hook-client.c → dist/native/flower-pty-hook). Without a compiler each has a Node twin that
-// does the same work more slowly: this says so in one line and succeeds.
+// Node-API headers from node-api-headers), its idle memory trim (native/memory-trim.c →
+// dist/native/memory-trim.node) and the hook command claude runs on every hook (native/hook-client.c →
+// dist/native/flower-pty-hook). Without a compiler the relay and the hook client have a Node twin that
+// does the same work more slowly, and an idle server keeps its pages: this says so in one line and succeeds.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -35,6 +36,9 @@ const headers = join(root, 'node_modules', 'node-api-headers', 'include');
 compile('fast-relay.c', relayOut ?? join(root, 'dist', 'native', 'fast-relay.node'), ['-shared', '-fPIC', '-pthread', ...platform, ...extra, `-I${headers}`], "the native relay was not built (%s); runs use Node's streams, which are slower per key");
 
 if (!relayOut) {
+  // What an idle run server gives back (Linux; elsewhere it builds to a no-op that says so).
+  compile('memory-trim.c', join(root, 'dist', 'native', 'memory-trim.node'), ['-shared', '-fPIC', ...platform, `-I${headers}`], 'the memory trim was not built (%s); an idle run server keeps the pages it touched while starting');
+
   // The names the hook client reads, from their one home (built by tsc before this runs).
   const { HOOK_ENV, FLOWER_ENV_PREFIX, STATUSLINE_EVENT } = await import(pathToFileURL(join(root, 'dist', 'claude-code', 'launch.js')).href);
   const names = { HOOK_ENV_SOCKET: HOOK_ENV.socket, HOOK_ENV_TOKEN: HOOK_ENV.token, HOOK_ENV_TIMEOUT_MS: HOOK_ENV.timeoutMs, HOOK_ENV_USER_STATUSLINE: HOOK_ENV.userStatusLine, FLOWER_ENV_PREFIX, STATUSLINE_EVENT };

@@ -12,13 +12,15 @@ import { supervise, type SuperviseResult } from '../supervisor.js';
 import { openLog } from '../adapters/log-file.js';
 import { EXIT, FlowerError } from '../errors.js';
 import { runEnding, type EndedBy } from '../core/client-rules.js';
-import type { ServerMessage } from './wire.js';
+import type { ClientMessage, ServerMessage } from './wire.js';
 import { openFastRelay } from '../adapters/fast-relay.js';
+import { memoryTrim } from '../adapters/memory-trim.js';
 import { envSwitch } from '../adapters/config-file.js';
 import { createServerFace } from './server-face.js';
 import { createPartialFrameBudget, openClientLink, type ClientLink } from './client-link.js';
 import { createClientRegistry } from './client-registry.js';
 import { createClientDispatch } from './client-dispatch.js';
+import { createIdleMemory } from './idle-memory.js';
 import { readRunSpec, type RunSpec } from './run-spec.js';
 import { serverLogPath, removeIfEmpty } from './start-server.js';
 import { openSocketDir, listenPrivate, socketPath as socketPathOf } from './socket-dir.js';
@@ -56,17 +58,20 @@ async function start(spec: RunSpec): Promise<Started> {
   const abort = new AbortController();
   let endedBy: EndedBy = null;
 
-  const serverFace = createServerFace({ cols: spec.cols, rows: spec.rows, broadcast: (message) => clients.broadcast(message) });
+  const native = !envSwitch(process.env, 'FLOWER_PTY_NO_NATIVE');
+  // Quiet with nobody connected, the server gives back what it holds for nothing (core/memory-trim.ts).
+  const idleMemory = createIdleMemory({ connected: () => clients.all().length, trim: native ? memoryTrim() : null, log: log.write });
+  const serverFace = createServerFace({ cols: spec.cols, rows: spec.rows, broadcast: (message) => clients.broadcast(message), activity: idleMemory.activity });
   const clients = createClientRegistry(serverFace);
   // claude's pty and the plain faces' terminals on a native thread, when it is built (else Node's streams)
-  const relay = envSwitch(process.env, 'FLOWER_PTY_NO_NATIVE') ? null : openFastRelay();
+  const relay = native ? openFastRelay() : null;
   if (!relay) log.write('the native relay is not in use: keys and output go through Node\'s streams');
   // The server's emulator answers claude's terminal queries when no attached terminal does (core/client-rules.ts).
   serverFace.screen.onReply((data) => {
     if (clients.emulatorAnswers()) serverFace.input(data);
   });
 
-  const onMessage = createClientDispatch({
+  const dispatch = createClientDispatch({
     spec, serverFace, clients, relay, log: log.write, startedAt,
     kill() {
       endedBy ??= 'kill';
@@ -74,10 +79,19 @@ async function start(spec: RunSpec): Promise<Started> {
     },
   });
 
+  const onMessage = (link: ClientLink, message: ClientMessage) => {
+    idleMemory.activity();
+    dispatch(link, message);
+  };
+  const onClose = (link: ClientLink) => {
+    // a client that goes away leaves claude at the size it had (tmux keeps the last size too)
+    clients.remove(link);
+    idleMemory.connectionsChanged();
+  };
   const partialFrames = createPartialFrameBudget();
   const server: Server = createServer((socket: Socket) => {
-    // a client that goes away leaves claude at the size it had (tmux keeps the last size too)
-    clients.add(openClientLink(socket, { onMessage, onClose: (link) => clients.remove(link) }, partialFrames));
+    clients.add(openClientLink(socket, { onMessage, onClose }, partialFrames));
+    idleMemory.connectionsChanged();
   });
   let socketPath: string;
   try {
@@ -114,6 +128,7 @@ async function start(spec: RunSpec): Promise<Started> {
       rmSync(socketPath, { force: true });
       await closeAll(server, clients.all(), bye);
       relay?.close(); // claude is gone and every terminal given back: the thread has nothing left
+      idleMemory.dispose();
       release();
       serverFace.screen.dispose();
       log.close();

@@ -21,7 +21,8 @@ export interface ServerFace extends Face {
   command(command: FaceCommand): void;
 }
 
-export function createServerFace(o: { cols: number; rows: number; broadcast: (message: ServerMessage) => void }): ServerFace {
+/** `activity`: told of every chunk claude writes (the server's idle housekeeping, idle-memory.ts) */
+export function createServerFace(o: { cols: number; rows: number; broadcast: (message: ServerMessage) => void; activity?: () => void }): ServerFace {
   const screen = createScreenModel({ cols: o.cols, rows: o.rows });
   const listeners = createFaceListeners();
   const latest: ServerFace['latest'] = { title: '', view: null, document: null, childRunning: false };
@@ -46,6 +47,7 @@ export function createServerFace(o: { cols: number; rows: number; broadcast: (me
       // once, and they draw the echo on the next turn); then the terminals that draw their own.
       screen.write(data);
       o.broadcast({ t: 'output', data });
+      o.activity?.();
     },
     childTitle(title) {
       latest.title = title;

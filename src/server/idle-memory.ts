@@ -1,0 +1,67 @@
+// An idle run server's housekeeping: it hears of the run's activity (claude's output, clients coming,
+// speaking, going) and, when core/memory-trim.ts says the run is quiet with nobody connected, gives back
+// the memory it holds for nothing (adapters/memory-trim.ts). Activity is a field written per chunk of
+// claude's output, never a timer reset: one timer, armed only while the server is unattended, looks again
+// when it fires. The timer never keeps the process alive.
+
+import { active, nextTrim, trimDone, type TrimState } from '../core/memory-trim.js';
+
+export interface IdleMemory {
+  /** the run did something: claude wrote, a client spoke */
+  activity(): void;
+  /** a client came or went: whether anyone is connected may have changed */
+  connectionsChanged(): void;
+  dispose(): void;
+}
+
+export function createIdleMemory(o: {
+  /** clients connected now (attached terminals and watching pages alike) */
+  connected: () => number;
+  /** null: this build or system gives nothing back, and the server keeps no timer for it */
+  trim: (() => { advisedBytes: number }) | null;
+  log: (line: string) => void;
+  now?: () => number;
+  quietMs?: number;
+}): IdleMemory {
+  const { trim } = o;
+  if (trim === null) return { activity: () => undefined, connectionsChanged: () => undefined, dispose: () => undefined };
+  const now = o.now ?? Date.now;
+  let state: TrimState = active(now());
+  let timer: NodeJS.Timeout | null = null;
+  let disposed = false;
+  // A server starts with nobody connected; the count is asked for when a client comes or goes, not per
+  // chunk of output.
+  let connected = 0;
+
+  const look = (): void => {
+    timer = null;
+    if (disposed) return;
+    const step = nextTrim(state, now(), connected, o.quietMs);
+    if (step.type === 'wait') {
+      timer = setTimeout(look, step.ms);
+      timer.unref();
+    } else if (step.type === 'trim') {
+      const { advisedBytes } = trim();
+      state = trimDone(state);
+      o.log(`idle: gave back the node binary's pages it was not using (${(advisedBytes / 1048576).toFixed(0)} MB of mappings) and malloc's free memory`);
+    }
+  };
+
+  look();
+  return {
+    activity() {
+      state = active(now());
+      if (timer === null && connected === 0 && !disposed) look();
+    },
+    connectionsChanged() {
+      state = active(now());
+      connected = o.connected();
+      if (timer === null && !disposed) look();
+    },
+    dispose() {
+      disposed = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+    },
+  };
+}
