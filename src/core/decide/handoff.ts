@@ -21,9 +21,14 @@ export function handoffRequestOf(s: RunState): string {
   return handoffRequest({ used: s.gen?.context ?? 0, window: s.policy.window });
 }
 
-// A session can act on a handoff only once it is known and the feature is on.
+/** the feature is on and the session is known: a handoff can concern it (in some phase) */
+export function handoffConcerns(s: RunState): boolean {
+  return s.settings.handoff && s.gen !== null && s.gen.sessionSeen;
+}
+
+// A session can act on a handoff only once it is known and the feature is on, while it works.
 function canHandOff(s: RunState): boolean {
-  return s.settings.handoff && s.cycle.phase === 'working' && s.gen !== null && s.gen.sessionSeen;
+  return handoffConcerns(s) && s.cycle.phase === 'working';
 }
 
 // One more Stop block would be overridden by Claude Code: let this Stop pass, keep what is pending.

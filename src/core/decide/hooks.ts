@@ -8,7 +8,7 @@ import { statusLine } from '../status-text.js';
 import { runView } from '../run-view.js';
 import { PASS, type HookAnswer, type HookEvent } from '../hook-event.js';
 import type { BoundaryWait, RunEvent } from '../run-state.js';
-import { handoffRequestOf, overflowed, preCompact, prompted, toolBoundary, turnEnded, writingTurnEnded, type Answer } from './handoff.js';
+import { handoffConcerns, handoffRequestOf, overflowed, preCompact, prompted, toolBoundary, turnEnded, writingTurnEnded, type Answer } from './handoff.js';
 import { park, resumeIfParked } from './parking.js';
 import { clearWaiting, notified, permissionAsked } from './permission-waits.js';
 import { followSession, humanPrompt, sameText, turnUnderWay } from './transcript.js';
@@ -47,7 +47,7 @@ export function turnEnd(o: Out, text: string, now: number, via: 'hook' | 'transc
 function waitsForRows(o: Out, hook: 'stop' | 'post-tool'): boolean {
   const s = o.s;
   const phaseWaits = s.cycle.phase === 'working' || (hook === 'stop' && s.cycle.phase === 'writing');
-  return phaseWaits && s.settings.handoff && s.gen !== null && s.gen.sessionSeen && s.gen.transcriptFound === true;
+  return phaseWaits && handoffConcerns(s) && s.gen?.transcriptFound === true;
 }
 
 function holdFor(o: Out, id: number, now: number, awaits: BoundaryWait['awaits']): void {
