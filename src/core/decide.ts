@@ -24,6 +24,10 @@ export function decide(state: RunState, event: RunEvent): Decision {
     return { state, effects: o.effects };
   }
   route(o, event);
+  // A key that changed nothing in the run changes nothing a person sees, and brings no moment sooner: the
+  // view and the wake-up stay as they are. Every key comes here, and the view would be rebuilt and
+  // compared as text below while its echo waits behind it in the same event loop.
+  if (event.type === 'typed' && o.s === state) return { state, effects: o.effects };
   // Every decision ends with the face's view (only when it changed) and the next wake-up.
   const view = runView(o.s, event.now);
   const key = JSON.stringify(view);

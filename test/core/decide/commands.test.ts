@@ -1,6 +1,7 @@
 // A person's commands and keystrokes (core/decide/commands.ts), driven directly.
 import t from 'tap';
 import { commanded, typed } from '../../../src/core/decide/commands.js';
+import { decide } from '../../../src/core/decide.js';
 import type { RunEvent, RunState } from '../../../src/core/run-state.js';
 import { command, given, names, reading, stopHook, through, working, table } from './run.js';
 
@@ -26,4 +27,18 @@ t.test('keystrokes: a person typing at an idle prompt, or at a parked session', 
   t.equal(through(working(), typed, null).state.cycle.typed, false, 'typing into a busy session is no draft at the prompt');
   const parked = through(working(), (o) => o.set({ waiting: { kind: 'parked', since: 1, until: null, autoContinue: false, continued: false } }), null).state;
   t.match(through(parked, typed, null).state.waiting, { kind: 'parked', continued: true }, 'a person there decides when to continue');
+});
+
+t.test('decide() on a key that changes nothing in the run: the same run, no effects (it skips rebuilding the view); the first key at an idle prompt still counts', async (t) => {
+  const busy = working();
+  const d = decide(busy, { type: 'typed', now: 10 });
+  t.equal(d.state, busy, 'the very same run');
+  t.same(d.effects, [], 'no status shown again, no timer set again');
+  const idle = given([stopHook('', 1)], {}, working());
+  const first = decide(idle, { type: 'typed', now: 10 });
+  t.equal(first.state.cycle.typed, true, 'the first key at an idle prompt still counts');
+  t.not(first.state, idle);
+  const second = decide(first.state, { type: 'typed', now: 20 });
+  t.equal(second.state, first.state, 'the next ones change nothing');
+  t.same(second.effects, []);
 });
