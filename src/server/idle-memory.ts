@@ -1,5 +1,5 @@
 // An idle run server's housekeeping: it hears of the run's activity (claude's output, clients coming,
-// speaking, going) and, when core/memory-trim.ts says the run is quiet with nobody connected, gives back
+// speaking, going) and, when core/memory-trim.ts says the run is quiet with no terminal attached, gives back
 // the memory it holds for nothing (adapters/memory-trim.ts). Activity is a field written per chunk of
 // claude's output, never a timer reset: one timer, armed only while the server is unattended, looks again
 // when it fires. The timer never keeps the process alive.
@@ -9,14 +9,14 @@ import { active, nextTrim, trimDone, type TrimState } from '../core/memory-trim.
 export interface IdleMemory {
   /** the run did something: claude wrote, a client spoke */
   activity(): void;
-  /** a client came or went: whether anyone is connected may have changed */
-  connectionsChanged(): void;
+  /** a terminal was attached (its first paint) or went */
+  attachedChanged(): void;
   dispose(): void;
 }
 
 export function createIdleMemory(o: {
-  /** clients connected now (attached terminals and watching pages alike) */
-  connected: () => number;
+  /** terminals attached now (the web face's watchers not counted) */
+  attached: () => number;
   /** null: this build or system gives nothing back, and the server keeps no timer for it */
   trim: (() => { advisedBytes: number }) | null;
   log: (line: string) => void;
@@ -24,19 +24,19 @@ export function createIdleMemory(o: {
   quietMs?: number;
 }): IdleMemory {
   const { trim } = o;
-  if (trim === null) return { activity: () => undefined, connectionsChanged: () => undefined, dispose: () => undefined };
+  if (trim === null) return { activity: () => undefined, attachedChanged: () => undefined, dispose: () => undefined };
   const now = o.now ?? Date.now;
   let state: TrimState = active(now());
   let timer: NodeJS.Timeout | null = null;
   let disposed = false;
-  // A server starts with nobody connected; the count is asked for when a client comes or goes, not per
-  // chunk of output.
-  let connected = 0;
+  // A server starts with no terminal attached; the count is asked for when a client comes or goes, not
+  // per chunk of output.
+  let attached = 0;
 
   const look = (): void => {
     timer = null;
     if (disposed) return;
-    const step = nextTrim(state, now(), connected, o.quietMs);
+    const step = nextTrim(state, now(), attached, o.quietMs);
     if (step.type === 'wait') {
       timer = setTimeout(look, step.ms);
       timer.unref();
@@ -51,11 +51,11 @@ export function createIdleMemory(o: {
   return {
     activity() {
       state = active(now());
-      if (timer === null && connected === 0 && !disposed) look();
+      if (timer === null && attached === 0 && !disposed) look();
     },
-    connectionsChanged() {
+    attachedChanged() {
       state = active(now());
-      connected = o.connected();
+      attached = o.attached();
       if (timer === null && !disposed) look();
     },
     dispose() {

@@ -59,8 +59,8 @@ async function start(spec: RunSpec): Promise<Started> {
   let endedBy: EndedBy = null;
 
   const native = !envSwitch(process.env, 'FLOWER_PTY_NO_NATIVE');
-  // Quiet with nobody connected, the server gives back what it holds for nothing (core/memory-trim.ts).
-  const idleMemory = createIdleMemory({ connected: () => clients.all().length, trim: native ? memoryTrim() : null, log: log.write });
+  // Quiet with no terminal attached, the server gives back what it holds for nothing (core/memory-trim.ts).
+  const idleMemory = createIdleMemory({ attached: () => clients.attached().length, trim: native ? memoryTrim() : null, log: log.write });
   const serverFace = createServerFace({ cols: spec.cols, rows: spec.rows, broadcast: (message) => clients.broadcast(message), activity: idleMemory.activity });
   const clients = createClientRegistry(serverFace);
   // claude's pty and the plain faces' terminals on a native thread, when it is built (else Node's streams)
@@ -86,12 +86,13 @@ async function start(spec: RunSpec): Promise<Started> {
   const onClose = (link: ClientLink) => {
     // a client that goes away leaves claude at the size it had (tmux keeps the last size too)
     clients.remove(link);
-    idleMemory.connectionsChanged();
+    idleMemory.activity();
   };
+  clients.onAttachedChange(idleMemory.attachedChanged);
   const partialFrames = createPartialFrameBudget();
   const server: Server = createServer((socket: Socket) => {
     clients.add(openClientLink(socket, { onMessage, onClose }, partialFrames));
-    idleMemory.connectionsChanged();
+    idleMemory.activity();
   });
   let socketPath: string;
   try {

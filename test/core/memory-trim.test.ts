@@ -1,8 +1,8 @@
-// When an idle run server gives back memory: quiet long enough with nobody connected, once per quiet stretch.
+// When an idle run server gives back memory: quiet long enough with no terminal attached, once per quiet stretch.
 import t from 'tap';
 import { active, nextTrim, trimDone, QUIET_BEFORE_TRIM_MS } from '../../src/core/memory-trim.js';
 
-t.test('quiet with nobody connected: wait out the rest of the quiet, then trim', async (t) => {
+t.test('quiet with no terminal attached: wait out the rest of the quiet, then trim', async (t) => {
   const s = active(1000);
   t.same(nextTrim(s, 1000, 0), { type: 'wait', ms: QUIET_BEFORE_TRIM_MS });
   t.same(nextTrim(s, 1000 + QUIET_BEFORE_TRIM_MS - 1, 0), { type: 'wait', ms: 1 });
@@ -10,7 +10,7 @@ t.test('quiet with nobody connected: wait out the rest of the quiet, then trim',
   t.same(nextTrim(s, 1000 + 10 * QUIET_BEFORE_TRIM_MS, 0), { type: 'trim' });
 });
 
-t.test('someone connected (a terminal or a watching page): never, whatever the quiet', async (t) => {
+t.test('a terminal attached: never, whatever the quiet', async (t) => {
   t.same(nextTrim(active(0), 10 * QUIET_BEFORE_TRIM_MS, 1), { type: 'none' });
   t.same(nextTrim(active(0), 10 * QUIET_BEFORE_TRIM_MS, 3), { type: 'none' });
 });

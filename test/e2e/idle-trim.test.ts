@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { text, usageFor, type MockRequest, type MockReply } from '../../src/mock/messages-api.js';
 import { startFlower } from '../helpers/flower-run.js';
 import { oneRun, serverPids } from '../helpers/run-servers.js';
+import { tempRoot } from '../helpers/real-claude.js';
 import { requestRun } from '../../src/server/run-registry.js';
 import { QUIET_BEFORE_TRIM_MS } from '../../src/core/memory-trim.js';
 
@@ -15,7 +16,7 @@ const fileKb = (pid: number) => Number(/RssFile:\s+(\d+)/.exec(readFileSync(`/pr
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 t.test('claude idle, nobody attached: the run server trims', { skip: process.platform !== 'linux' && 'the trim is Linux only' }, async (t) => {
-  const log = join(t.testdirName, 'run.log');
+  const log = join(tempRoot(t, 'flower-idle-log-'), 'run.log'); // fresh: a log of an earlier run would say it trimmed
   const respond = (req: MockRequest): MockReply => (req.isMain ? text('all done, waiting for you', usageFor(20_000)) : text('side'));
   const f = await startFlower({ t, respond, prompt: 'say you are done', flowerArgs: ['--log', log] });
   await f.run.waitFor(async () => /all done, waiting for you/.test(await f.run.screenText()), 60_000, 'the answer on the screen');

@@ -1,5 +1,5 @@
-// The run server's idle housekeeping: the trim is called once the run has been quiet with nobody
-// connected, not while a client is, not twice in one quiet stretch, and again after activity; with no
+// The run server's idle housekeeping: the trim is called once the run has been quiet with no terminal
+// attached, not while one is, not twice in one quiet stretch, and again after activity; with no
 // trim in this build it keeps no timer at all. The clock is the test's (real timers only wake the code
 // up), so a loaded machine cannot make a trim come early.
 import t from 'tap';
@@ -17,21 +17,21 @@ async function until(what: string, ok: () => boolean, ms = 5_000): Promise<void>
 }
 
 function harness() {
-  let connected = 0;
+  let attached = 0;
   let clock = 0;
   const trims: number[] = [];
   const lines: string[] = [];
-  const idle = createIdleMemory({ connected: () => connected, trim: () => (trims.push(clock), { advisedBytes: 8 * 1048576 }), log: (l) => lines.push(l), now: () => clock, quietMs: QUIET });
+  const idle = createIdleMemory({ attached: () => attached, trim: () => (trims.push(clock), { advisedBytes: 8 * 1048576 }), log: (l) => lines.push(l), now: () => clock, quietMs: QUIET });
   return {
     idle,
     trims,
     lines,
-    connect: (n: number) => ((connected = n), idle.connectionsChanged()),
+    attach: (n: number) => ((attached = n), idle.attachedChanged()),
     advance: (ms: number) => (clock += ms),
   };
 }
 
-t.test('quiet with nobody connected: one trim, logged; none more while the quiet lasts', async (t) => {
+t.test('quiet with no terminal attached: one trim, logged; none more while the quiet lasts', async (t) => {
   const h = harness();
   t.teardown(() => h.idle.dispose());
   h.advance(QUIET - 1);
@@ -62,18 +62,18 @@ t.test("claude's output keeps pushing the trim back; after it stops, the trim co
   await until('the trim after the next quiet stretch', () => h.trims.length === 2);
 });
 
-t.test('a client connected: no trim however long it stays; its leaving starts the quiet again', async (t) => {
+t.test('a terminal attached: no trim however long it stays; its leaving starts the quiet again', async (t) => {
   const h = harness();
   t.teardown(() => h.idle.dispose());
-  h.connect(1);
+  h.attach(1);
   h.advance(100 * QUIET);
   await sleep(4 * QUIET);
-  t.equal(h.trims.length, 0, 'never with someone connected');
+  t.equal(h.trims.length, 0, 'never with a terminal attached');
   h.idle.activity(); // its keys, claude's echo
   h.advance(100 * QUIET);
   await sleep(4 * QUIET);
   t.equal(h.trims.length, 0);
-  h.connect(0);
+  h.attach(0);
   h.advance(QUIET - 1);
   await sleep(4 * QUIET);
   t.equal(h.trims.length, 0, 'not at once when it leaves');
@@ -91,9 +91,9 @@ t.test('disposed: the timer is gone, nothing more is trimmed', async (t) => {
 });
 
 t.test('no trim in this build or system: nothing scheduled, every call a no-op', async (t) => {
-  const idle = createIdleMemory({ connected: () => 0, trim: null, log: () => t.fail('nothing to log'), quietMs: 1 });
+  const idle = createIdleMemory({ attached: () => 0, trim: null, log: () => t.fail('nothing to log'), quietMs: 1 });
   idle.activity();
-  idle.connectionsChanged();
+  idle.attachedChanged();
   await sleep(20);
   idle.dispose();
   t.pass('nothing logged, nothing thrown');
