@@ -30,6 +30,9 @@ interface ScreenInternals {
 // here), and a run server opens one screen per split view attached to it: the compiled entry is kept per
 // terminal name. It depends only on that name, the options below (the same for every screen) and this
 // process's LANG, and its functions are called on each screen's own Tput (`inject` binds them per instance).
+// A failure is kept too: blessed cannot parse the system's entry in ncurses 6's 32-bit number format
+// (magic 01036, as Debian's xterm-256color is); it reads the file, fails an assertion (whose message
+// costs more than the read), then falls back to its own copy, a millisecond of every attach for the same answer.
 interface TputProto {
   compileTerminfo(this: { terminal?: string }, term?: string): unknown;
 }
@@ -39,11 +42,20 @@ function keepCompiledTerminfo(): void {
   terminfoKept = true;
   const proto = (blessed as unknown as { Tput: { prototype: TputProto } }).Tput.prototype;
   const compile = proto.compileTerminfo;
-  const compiled = new Map<string, unknown>();
+  const compiled = new Map<string, { info: unknown } | { failed: unknown }>();
   proto.compileTerminfo = function (this: { terminal?: string }, term?: string) {
     const key = `${term ?? ''}\0${this.terminal ?? ''}`;
-    if (!compiled.has(key)) compiled.set(key, compile.call(this, term));
-    return compiled.get(key);
+    let kept = compiled.get(key);
+    if (!kept) {
+      try {
+        kept = { info: compile.call(this, term) };
+      } catch (failed) {
+        kept = { failed };
+      }
+      compiled.set(key, kept);
+    }
+    if ('failed' in kept) throw kept.failed;
+    return kept.info;
   };
 }
 

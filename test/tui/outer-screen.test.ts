@@ -36,3 +36,27 @@ t.test('the terminfo of a terminal is compiled once, and each screen has its own
   t.equal(tput(b).colors, 256);
   t.same([tput(c).terminal, tput(c).colors === 256], ['vt100', false], 'another terminal name gets its own entry');
 });
+
+t.test('a terminfo entry blessed cannot use is looked for once per terminal name, not once per screen', async (t) => {
+  // No terminfo has this name: blessed's lookup fails and it falls back to its own entries, as it does for
+  // a system entry in a format it cannot parse (ncurses 6's 32-bit numbers).
+  const name = 'flower-pty-no-such-terminal';
+  const proto = (blessed as unknown as { Tput: { prototype: { readTerminfo(term?: string): unknown } } }).Tput.prototype;
+  const read = proto.readTerminfo;
+  const looked: Array<string | undefined> = [];
+  proto.readTerminfo = function (this: unknown, term?: string) {
+    looked.push(term);
+    return read.call(this, term);
+  };
+  t.teardown(() => {
+    proto.readTerminfo = read;
+  });
+  const a = openOuterScreen(terminal(), name);
+  const first = looked.length;
+  const b = openOuterScreen(terminal(), name);
+  t.teardown(() => [a, b].forEach((s) => s.screen.destroy()));
+  t.ok(first > 0, 'the first screen looked');
+  t.equal(looked.length, first, 'the second screen read no terminfo file');
+  const tput = (s: typeof a) => (s.screen as unknown as { tput: { cup(y: number, x: number): string } }).tput;
+  t.equal(tput(b).cup(4, 9), tput(a).cup(4, 9), 'and got the same fallback entry');
+});
