@@ -4,6 +4,7 @@
 import { PassThrough } from 'node:stream';
 import blessed from 'blessed';
 import type { Widgets } from 'blessed';
+import { quickAsciiWidths } from './blessed-char-width.js';
 
 export interface ScreenProgram {
   cup(y: number, x: number): void;
@@ -61,6 +62,7 @@ function keepCompiledTerminfo(): void {
 
 export function openOuterScreen(stdout: NodeJS.WriteStream, term: string | undefined): OuterScreen {
   keepCompiledTerminfo();
+  quickAsciiWidths();
   // blessed gets a dead input: every byte from the person is ours to route (Esc, Alt, paste), and
   // blessed never puts stdin in raw mode behind our back (docs/libraries.md §2).
   const screen = blessed.screen({
