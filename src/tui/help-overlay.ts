@@ -1,7 +1,16 @@
-// The key help ("prefix ?"): a centred box over everything; any key closes it.
+// The key help ("prefix ?"): a centred box over everything; any key closes it. Its box is made the
+// first time it is shown: most split views never show it, and every one is drawn by the run server
+// for each attach, where making it was a tenth of the face's setup.
 
 import blessed from 'blessed';
 import type { Widgets } from 'blessed';
+
+export interface HelpOverlay {
+  readonly hidden: boolean;
+  /** over everything else */
+  show(): void;
+  hide(): void;
+}
 
 export function helpText(prefix: string): string[] {
   return [
@@ -25,10 +34,10 @@ export function helpText(prefix: string): string[] {
   ];
 }
 
-export function createHelpOverlay(opts: { screen: Widgets.Screen; prefix: string }): Widgets.BoxElement {
-  const lines = helpText(opts.prefix);
+function helpBox(screen: Widgets.Screen, prefix: string): Widgets.BoxElement {
+  const lines = helpText(prefix);
   return blessed.box({
-    parent: opts.screen,
+    parent: screen,
     top: 'center',
     left: 'center',
     width: Math.max(...lines.map((l) => l.length)) + 4,
@@ -40,4 +49,21 @@ export function createHelpOverlay(opts: { screen: Widgets.Screen; prefix: string
     tags: true,
     hidden: true,
   });
+}
+
+export function createHelpOverlay(opts: { screen: Widgets.Screen; prefix: string }): HelpOverlay {
+  let box: Widgets.BoxElement | null = null;
+  return {
+    get hidden() {
+      return box === null || box.hidden;
+    },
+    show() {
+      box ??= helpBox(opts.screen, opts.prefix);
+      box.show();
+      box.setFront();
+    },
+    hide() {
+      box?.hide();
+    },
+  };
 }

@@ -11,6 +11,7 @@ import type { Widgets } from 'blessed';
 import type { ScreenProgram } from './outer-screen.js';
 import type { SessionPane } from './session-pane.js';
 import type { OuterModes } from './outer-modes.js';
+import type { HelpOverlay } from './help-overlay.js';
 import { createFrameScheduler } from './frame-scheduler.js';
 import { paintRows } from './row-painter.js';
 
@@ -32,7 +33,7 @@ export function createSplitFrames(o: {
   screen: Widgets.Screen;
   program: ScreenProgram;
   pane: SessionPane;
-  help: Widgets.BoxElement;
+  help: HelpOverlay;
   outer: OuterModes;
   /** where the child's cursor is shown, or null to hide it */
   cursor: () => { x: number; y: number } | null;

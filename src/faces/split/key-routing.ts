@@ -3,12 +3,11 @@
 // document pane's to it, and the prefix commands carried out here.
 
 import { StringDecoder } from 'node:string_decoder';
-import type { Widgets } from 'blessed';
-
 import type { FaceCommand } from '../face.js';
 import type { SessionPane } from '../../tui/session-pane.js';
 import type { DocumentPane } from '../../tui/document-pane.js';
 import type { SplitFrames } from '../../tui/split-frames.js';
+import type { HelpOverlay } from '../../tui/help-overlay.js';
 import type { PaneLayout } from './pane-layout.js';
 import type { SplitStatus } from './status-line.js';
 import { extractMouse, routeMouse, type MouseEvent } from '../../core/mouse.js';
@@ -24,7 +23,7 @@ export function createKeyRouting(o: {
   prefix: { byte: string; label: string };
   pane: SessionPane;
   documentPane: DocumentPane;
-  help: Widgets.BoxElement;
+  help: HelpOverlay;
   layout: PaneLayout;
   status: SplitStatus;
   frames: SplitFrames;
@@ -70,7 +69,6 @@ export function createKeyRouting(o: {
         break;
       case 'help':
         help.show();
-        help.setFront();
         break;
       default:
         documentPane.scroll(c);
