@@ -52,19 +52,32 @@ async function directFace(ctx: PaintContext, client: ClientLink, hello: Hello): 
   client.size = boundedSize(face.size().cols, face.size().rows);
 }
 
+// The run's latest state as a client's first messages, around its screen (`screen` goes in where it was null).
+function latestState(serverFace: ServerFace, screen: ServerMessage | null): ServerMessage[] {
+  const { latest } = serverFace;
+  const state: ServerMessage[] = [];
+  if (latest.childRunning) state.push({ t: 'child', state: 'started' });
+  if (screen) state.push(screen);
+  if (latest.title) state.push({ t: 'title', title: latest.title });
+  if (latest.view) state.push({ t: 'status', view: latest.view });
+  if (latest.document) state.push({ t: 'document', path: latest.document.path, text: latest.document.text });
+  return state;
+}
+
 export async function paintClient(ctx: PaintContext, client: ClientLink, hello: Hello): Promise<void> {
   const { serverFace } = ctx;
   await directFace(ctx, client, hello);
   ctx.registry.follow(client);
   const welcome = encodeFrame({ t: 'welcome', version: WIRE_VERSION, run: ctx.info(), ...(client.face ? { direct: true } : { repaint: true }) });
+  // A face drawn from the server's one screen has claude's screen at hand already: given the rest now, its
+  // first frame (a turn of the loop away, long before the repaint) is whole, where it was drawn without the
+  // status, title and cursor and drawn again once they came. The repaint still follows, for its books on
+  // claude's terminal modes; what is broadcast meanwhile is newer, and follows it as for any client.
+  const shared = client.face?.sharesScreen ? client.face : null;
+  if (shared) for (const message of latestState(serverFace, null)) shared.show(message);
   const screen = await serverFace.screen.repaint(); // frames broadcast meanwhile are held for this client
-  const first: ServerMessage[] = [];
-  if (serverFace.latest.childRunning) first.push({ t: 'child', state: 'started' });
-  first.push({ t: 'screen', data: screen, cols: serverFace.screen.cols, rows: serverFace.screen.rows });
-  if (serverFace.latest.title) first.push({ t: 'title', title: serverFace.latest.title });
-  if (serverFace.latest.view) first.push({ t: 'status', view: serverFace.latest.view });
-  if (serverFace.latest.document) first.push({ t: 'document', path: serverFace.latest.document.path, text: serverFace.latest.document.text });
-  client.goLive(welcome, first);
+  const repainted: ServerMessage = { t: 'screen', data: screen, cols: serverFace.screen.cols, rows: serverFace.screen.rows };
+  client.goLive(welcome, shared ? [repainted] : latestState(serverFace, repainted));
 }
 
 // A stream client's `repaint`: the screen as it is now, in the stream's order. The client is held as at
