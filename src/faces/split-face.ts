@@ -60,11 +60,14 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
   const outer = createOuterModes((seq) => stdout.write(seq));
   const child = createChildLife();
 
-  const first = computeLayout({ cols: screen.width as number, rows: screen.height as number, documentVisible: true }).inner;
+  // The boxes are made where the first layout puts them: moved there after, blessed would clear their
+  // areas of a screen that has drawn nothing yet (twelve clears of most of the screen, on every attach).
+  const first = computeLayout({ cols: screen.width as number, rows: screen.height as number, documentVisible: true });
   const pane = createSessionPane({
     screen,
-    cols: first.cols,
-    rows: first.rows,
+    at: first.session,
+    cols: first.inner.cols,
+    rows: first.inner.rows,
     onReply: (data) => {
       listeners.input(data);
       frames.typed(); // after the key is on its way: its echo cannot come back before this returns
@@ -74,8 +77,8 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
     },
     ...(o.screen ? { shared: o.screen, onParsed: () => frames.sessionChanged() } : {}),
   });
-  const documentPane = createDocumentPane({ screen, noColor });
-  const statusBar = createStatusBar({ screen, noColor });
+  const documentPane = createDocumentPane({ screen, noColor, ...(first.document ? { at: first.document } : {}) });
+  const statusBar = createStatusBar({ screen, noColor, at: first.status });
   const help = createHelpOverlay({ screen, prefix: prefix.label });
   const frames = createSplitFrames({
     screen,

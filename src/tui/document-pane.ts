@@ -5,6 +5,7 @@ import blessed from 'blessed';
 import type { Widgets } from 'blessed';
 import { documentLines, previewLines, type PreviewInput, type StyledLine } from '../core/document-view.js';
 import type { PaneCommand } from '../core/keymap.js';
+import type { Rect } from '../core/layout.js';
 import { taggedLines } from './styled-text.js';
 import { setQuietLabel } from './quiet-label.js';
 
@@ -24,13 +25,20 @@ export interface DocumentPane {
   text(): string;
 }
 
+// blessed's setContent(text, noClear), whose second argument its typings leave out.
+interface SetContentUncleared {
+  setContent(text: string, noClear: boolean): void;
+}
+
 export function shortPath(path: string, room: number): string {
   return path.length <= room ? path : `…${path.slice(path.length - Math.max(1, room - 1))}`;
 }
 
-export function createDocumentPane(opts: { screen: Widgets.Screen; noColor: boolean }): DocumentPane {
+/** `at`: where the box starts (a face's first layout) */
+export function createDocumentPane(opts: { screen: Widgets.Screen; noColor: boolean; at?: Rect }): DocumentPane {
   const box = blessed.box({
     parent: opts.screen,
+    ...opts.at,
     border: 'line',
     tags: true,
     wrap: true,
@@ -45,7 +53,9 @@ export function createDocumentPane(opts: { screen: Widgets.Screen; noColor: bool
   function show(lines: readonly StyledLine[], keepScroll: boolean): void {
     const position = box.getScroll();
     shown = lines;
-    box.setContent(taggedLines(lines, opts.noColor));
+    // Without blessed's clear of the box's area first: the box is drawn whole over that area at the next
+    // render anyway (it never shrinks to its text), and a box moved is cleared where it was by the move.
+    (box as unknown as SetContentUncleared).setContent(taggedLines(lines, opts.noColor), true);
     if (keepScroll) box.scrollTo(position);
     else box.setScroll(0);
   }

@@ -2,6 +2,7 @@
 // blessed box's area of the screen buffer (colours, bold/underline/inverse, wide characters, cursor).
 
 import type { MouseTracking } from '../core/mouse.js';
+import type { Rect } from '../core/layout.js';
 import blessed from 'blessed';
 import type { Widgets } from 'blessed';
 import type { IBufferCell, Terminal as XTerminal } from '@xterm/headless';
@@ -73,6 +74,8 @@ export function createSessionPane(opts: {
   onParsed?: () => void;
   label?: string;
   border?: Widgets.Border | 'line';
+  /** where the box starts (a face's first layout) */
+  at?: Rect;
 }): SessionPane {
   const shared = opts.shared ?? null;
   const emulator = shared ?? createEmulator({ cols: opts.cols, rows: opts.rows, scrollback: SCROLLBACK });
@@ -83,6 +86,7 @@ export function createSessionPane(opts: {
 
   const box = blessed.box({
     parent: opts.screen,
+    ...opts.at,
     border: opts.border ?? 'line',
     ...(opts.label ? { label: opts.label } : {}),
     tags: false,

@@ -5,6 +5,7 @@ import blessed from 'blessed';
 import type { Widgets } from 'blessed';
 import { statusBarLines, type StatusBarInput } from '../core/status-bar.js';
 import { taggedSegments } from './styled-text.js';
+import type { Rect } from '../core/layout.js';
 
 export interface StatusBar {
   readonly box: Widgets.BoxElement;
@@ -12,8 +13,9 @@ export interface StatusBar {
   update(view: StatusBarInput, opts: { hint: string; message: string | null }): boolean;
 }
 
-export function createStatusBar(opts: { screen: Widgets.Screen; noColor: boolean }): StatusBar {
-  const box = blessed.box({ parent: opts.screen, tags: true, wrap: false });
+/** `at`: where the box starts (a face's first layout) */
+export function createStatusBar(opts: { screen: Widgets.Screen; noColor: boolean; at?: Rect }): StatusBar {
+  const box = blessed.box({ parent: opts.screen, ...opts.at, tags: true, wrap: false });
   let last = '';
   return {
     box,

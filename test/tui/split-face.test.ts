@@ -246,3 +246,23 @@ t.test("claude's output alone repaints only the rows it changed, and the screen 
   t.same(await cellsOf(vt), fast, 'the rows drawn alone are what a whole render draws');
   t.match(fast.map((row) => row.replace(/:[^ ]*/g, '')).join('\n'), /X/, 'the echoes are on the screen');
 });
+
+t.test('the panes are made where the first layout puts them: no pane’s area is cleared before the first frame', async (t) => {
+  // blessed clears a box's area whenever it is moved or its text set; a screen that has drawn nothing has
+  // nothing to clear (a pane's label, one row, is still placed by blessed's own setter).
+  const proto = (await import('blessed')).default.screen.prototype as unknown as { clearRegion(xi: number, xl: number, yi: number, yl: number): unknown };
+  const clear = proto.clearRegion;
+  const cleared: string[] = [];
+  proto.clearRegion = function (this: unknown, xi: number, xl: number, yi: number, yl: number) {
+    if (yl - yi > 1) cleared.push(`${xl - xi}x${yl - yi} at ${xi},${yi}`);
+    return clear.call(this, xi, xl, yi, yl);
+  };
+  t.teardown(() => {
+    proto.clearRegion = clear;
+  });
+  const r = rig(t);
+  t.same(cleared, [], 'no area of more than a row cleared while the face is made');
+  const screen = await r.vt.waitFor((s) => s.includes('starting…'), 'the first frame');
+  t.match(screen.split('\n')[0], /^┌─ ▶ claude ─+┐┌─ handoff document ─+┐$/, 'both panes where the layout puts them');
+  t.match(screen.split('\n')[38], /^ *$/, 'the status bar’s rows below them, empty until a status comes');
+});
