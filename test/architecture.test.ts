@@ -150,12 +150,15 @@ function staticClosure(entry: string): { files: Set<string>; packages: Set<strin
   return { files, packages };
 }
 
+// blessed is required part by part, by path, in tui/blessed-parts.ts: that file stands for the package.
+const loadsBlessed = (closure: { files: Set<string>; packages: Set<string> }) => closure.packages.has('blessed') || closure.files.has('tui/blessed-parts.ts');
+
 t.test('the attach command does not load the split view or the run command', async (t) => {
-  const { files, packages } = staticClosure('commands/attach.ts');
-  t.ok(files.has('client/attach-client.ts'), 'the attach client is loaded');
-  t.notOk(packages.has('blessed'), 'blessed is not');
-  t.notOk(files.has('commands/run.ts'), 'nor the run command');
-  t.ok(staticClosure('faces/split-face.ts').packages.has('blessed'), 'the closure does see blessed where it is');
+  const closure = staticClosure('commands/attach.ts');
+  t.ok(closure.files.has('client/attach-client.ts'), 'the attach client is loaded');
+  t.notOk(loadsBlessed(closure), 'blessed is not');
+  t.notOk(closure.files.has('commands/run.ts'), 'nor the run command');
+  t.ok(loadsBlessed(staticClosure('faces/split-face.ts')), 'the closure does see blessed where it is');
 });
 
 // One screen per run: the web face is painted from the run server's emulator (a `repaint` on its watcher

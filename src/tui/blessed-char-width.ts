@@ -5,14 +5,10 @@
 // server. Below 0x7f and from 0x20 up no branch of it can answer anything but 1 (the combining
 // table starts at U+0300, the ambiguous and wide ranges at U+00A1), so those codes skip it.
 
-import blessed from 'blessed';
+import { unicode } from './blessed-parts.js';
 
 type CharWidth = (str: string | number, index?: number) => number;
-interface BlessedUnicode {
-  charWidth: CharWidth;
-}
 
-const unicode = (blessed as unknown as { unicode: BlessedUnicode }).unicode;
 /** blessed's own, for comparing */
 export const blessedCharWidth: CharWidth = unicode.charWidth;
 

@@ -1,13 +1,13 @@
 // The document pane: the handoff document (or, until there is one, the plan) as styled, wrapped,
 // scrollable text in a bordered blessed box labelled with the file's path and the focus mark.
 
-import blessed from 'blessed';
 import type { Widgets } from 'blessed';
 import { documentLines, previewLines, type PreviewInput, type StyledLine } from '../core/document-view.js';
 import type { PaneCommand } from '../core/keymap.js';
 import type { Rect } from '../core/layout.js';
 import { taggedLines } from './styled-text.js';
 import { setQuietLabel } from './quiet-label.js';
+import { box as blessedBox } from './blessed-parts.js';
 
 export interface DocumentPane {
   readonly box: Widgets.BoxElement;
@@ -36,7 +36,7 @@ export function shortPath(path: string, room: number): string {
 
 /** `at`: where the box starts (a face's first layout) */
 export function createDocumentPane(opts: { screen: Widgets.Screen; noColor: boolean; at?: Rect }): DocumentPane {
-  const box = blessed.box({
+  const box = blessedBox({
     parent: opts.screen,
     ...opts.at,
     border: 'line',

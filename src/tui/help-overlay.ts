@@ -2,8 +2,8 @@
 // first time it is shown: most split views never show it, and every one is drawn by the run server
 // for each attach, where making it was a tenth of the face's setup.
 
-import blessed from 'blessed';
 import type { Widgets } from 'blessed';
+import { box, escape } from './blessed-parts.js';
 
 export interface HelpOverlay {
   readonly hidden: boolean;
@@ -36,7 +36,7 @@ export function helpText(prefix: string): string[] {
 
 function helpBox(screen: Widgets.Screen, prefix: string): Widgets.BoxElement {
   const lines = helpText(prefix);
-  return blessed.box({
+  return box({
     parent: screen,
     top: 'center',
     left: 'center',
@@ -45,7 +45,7 @@ function helpBox(screen: Widgets.Screen, prefix: string): Widgets.BoxElement {
     border: 'line',
     label: ' flower-pty keys ',
     padding: { left: 1, right: 1 },
-    content: lines.map((l) => blessed.escape(l)).join('\n'),
+    content: lines.map((l) => escape(l)).join('\n'),
     tags: true,
     hidden: true,
   });

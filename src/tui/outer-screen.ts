@@ -2,9 +2,9 @@
 // typings leave out (leave/enter the alternate screen, a buffered cursor) named once here.
 
 import { PassThrough } from 'node:stream';
-import blessed from 'blessed';
 import type { Widgets } from 'blessed';
 import { quickAsciiWidths } from './blessed-char-width.js';
+import { screen as blessedScreen, Tput } from './blessed-parts.js';
 
 export interface ScreenProgram {
   cup(y: number, x: number): void;
@@ -41,7 +41,7 @@ let terminfoKept = false;
 function keepCompiledTerminfo(): void {
   if (terminfoKept) return;
   terminfoKept = true;
-  const proto = (blessed as unknown as { Tput: { prototype: TputProto } }).Tput.prototype;
+  const proto = Tput.prototype as TputProto;
   const compile = proto.compileTerminfo;
   const compiled = new Map<string, { info: unknown } | { failed: unknown }>();
   proto.compileTerminfo = function (this: { terminal?: string }, term?: string) {
@@ -65,7 +65,7 @@ export function openOuterScreen(stdout: NodeJS.WriteStream, term: string | undef
   quickAsciiWidths();
   // blessed gets a dead input: every byte from the person is ours to route (Esc, Alt, paste), and
   // blessed never puts stdin in raw mode behind our back (docs/libraries.md §2).
-  const screen = blessed.screen({
+  const screen = blessedScreen({
     input: new PassThrough() as unknown as NodeJS.ReadableStream,
     output: stdout,
     fullUnicode: true,

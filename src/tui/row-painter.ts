@@ -4,8 +4,8 @@
 // and costs a keystroke's echo three times as much. blessed's record of what the terminal shows
 // (olines) is kept as its draw() keeps it, so its next whole render draws only what changed since.
 
-import blessed from 'blessed';
 import type { Widgets } from 'blessed';
+import { unicode } from './blessed-parts.js';
 
 type Cell = [number, string];
 type Row = Cell[] & { dirty?: boolean };
@@ -19,8 +19,7 @@ interface ScreenInternals {
   codeAttr(attr: number): string;
 }
 
-// Not in blessed's typings: the width table its draw() uses (0.1.81, lib/unicode.js).
-const blessedWidth = (blessed as unknown as { unicode: { charWidth(s: string): number } }).unicode.charWidth;
+const blessedWidth = unicode.charWidth;
 
 /** whether blessed's draw() takes `ch` for a wide character. Its table has nothing wide below U+1100, and
  * every call reads process.env (NCURSES_CJK_WIDTH): the first character's code unit answers for most text,

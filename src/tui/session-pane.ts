@@ -3,14 +3,13 @@
 
 import type { MouseTracking } from '../core/mouse.js';
 import type { Rect } from '../core/layout.js';
-import blessed from 'blessed';
 import type { Widgets } from 'blessed';
 import type { IBufferCell, Terminal as XTerminal } from '@xterm/headless';
 import { createEmulator, type Emulator } from '../adapters/emulator.js';
 import { blessedWide } from './row-painter.js';
+import { box as blessedBox, colors } from './blessed-parts.js';
 
-// blessed's own typings say match() returns a string; it returns the palette index.
-const matchColor = (blessed.colors as unknown as { match(r: number, g: number, b: number): number }).match;
+const matchColor = colors.match;
 
 export const SCROLLBACK = 1000;
 const DEFAULT_COLOR = 0x1ff;
@@ -84,7 +83,7 @@ export function createSessionPane(opts: {
     ? [term.onWriteParsed(() => opts.onParsed?.()), term.onBell(() => opts.onBell?.())]
     : [term.onData(opts.onReply), term.onBinary(opts.onReply), term.onBell(() => opts.onBell?.())];
 
-  const box = blessed.box({
+  const box = blessedBox({
     parent: opts.screen,
     ...opts.at,
     border: opts.border ?? 'line',

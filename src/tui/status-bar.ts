@@ -1,10 +1,10 @@
 // The status bar: two lines at the bottom of the screen, rebuilt from the supervisor's view and
 // only re-set when the text really changed (the supervisor reports four times a second).
 
-import blessed from 'blessed';
 import type { Widgets } from 'blessed';
 import { statusBarLines, type StatusBarInput } from '../core/status-bar.js';
 import { taggedSegments } from './styled-text.js';
+import { box as blessedBox } from './blessed-parts.js';
 import type { Rect } from '../core/layout.js';
 
 export interface StatusBar {
@@ -15,7 +15,7 @@ export interface StatusBar {
 
 /** `at`: where the box starts (a face's first layout) */
 export function createStatusBar(opts: { screen: Widgets.Screen; noColor: boolean; at?: Rect }): StatusBar {
-  const box = blessed.box({ parent: opts.screen, ...opts.at, tags: true, wrap: false });
+  const box = blessedBox({ parent: opts.screen, ...opts.at, tags: true, wrap: false });
   let last = '';
   return {
     box,

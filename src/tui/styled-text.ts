@@ -1,7 +1,7 @@
 // Styled lines and segments from the pure core, as blessed tag strings. With NO_COLOR our own
 // chrome keeps bold and inverse but drops every colour (https://no-color.org).
 
-import blessed from 'blessed';
+import { escape } from './blessed-parts.js';
 import type { LineStyle, StyledLine } from '../core/document-view.js';
 import type { Segment, SegmentStyle } from '../core/status-bar.js';
 
@@ -21,7 +21,7 @@ const PLAIN: Record<Style, string> = {
 
 export function tagged(text: string, style: Style, noColor: boolean): string {
   const open = (noColor ? PLAIN : COLOURED)[style];
-  const body = blessed.escape(text);
+  const body = escape(text);
   return open ? `${open}${body}{/}` : body;
 }
 
