@@ -47,17 +47,23 @@ export function createDocumentPane(opts: { screen: Widgets.Screen; noColor: bool
     scrollbar: { ch: ' ', style: { inverse: true } },
   });
   let shown: readonly StyledLine[] = [];
+  let shownText = '';
   let path: string | null = null;
   let focused = false;
 
-  function show(lines: readonly StyledLine[], keepScroll: boolean): void {
-    const position = box.getScroll();
+  /** false when the pane already shows exactly this (nothing to draw) */
+  function show(lines: readonly StyledLine[], keepScroll: boolean): boolean {
+    const text = taggedLines(lines, opts.noColor);
     shown = lines;
+    if (keepScroll && text === shownText) return false;
+    shownText = text;
+    const position = box.getScroll();
     // Without blessed's clear of the box's area first: the box is drawn whole over that area at the next
     // render anyway (it never shrinks to its text), and a box moved is cleared where it was by the move.
-    (box as unknown as SetContentUncleared).setContent(taggedLines(lines, opts.noColor), true);
+    (box as unknown as SetContentUncleared).setContent(text, true);
     if (keepScroll) box.scrollTo(position);
     else box.setScroll(0);
+    return true;
   }
 
   function label(): void {
@@ -78,9 +84,10 @@ export function createDocumentPane(opts: { screen: Widgets.Screen; noColor: bool
       show(text === null ? [{ style: 'flag', text: `! the document ${next} is not on disk (deleted or moved?)` }] : documentLines(text), same);
     },
     showPlan(input) {
+      // A status update comes several times a second while claude works: the plan is drawn again only
+      // when its text changed (each drawing is a whole render of the split view).
       if (path !== null) return false;
-      show(previewLines(input), true);
-      return true;
+      return show(previewLines(input), true);
     },
     showNote(text) {
       show([{ style: 'hint', text }], false);
