@@ -51,8 +51,11 @@ export function cycleWaitsOnEvent(s: RunState): boolean {
   return s.freezing || (s.cycle.phase === 'review' && s.gen !== null && !s.gen.ended && successorAwaitsExit(s.gen.place, s.settings.cwd));
 }
 
+/** while a hook is held for its transcript row, the row is looked for this often */
+export const ROW_LOOK_MS = 10;
+
 // The earliest moment a decision is due: the write deadline, the review's end (and each second of
-// its countdown), a Stop hook's wait, the hook check, an API-key session's continue.
+// its countdown), a held hook's row (looked for) and its wait's end, the hook check, an API-key session's continue.
 export function nextWake(s: RunState, now: number): number | null {
   if (s.finished) return null;
   const due: number[] = [];
@@ -69,7 +72,10 @@ export function nextWake(s: RunState, now: number): number | null {
     // the countdown a face shows moves once a second, while there is time left
     if (m.reviewUntil > now) due.push(now + ((m.reviewUntil - now) % 1000 || 1000));
   }
-  for (const wait of s.boundaryWaits) due.push(wait.until);
+  // A hook held for its row: the runtime reads the transcript before every tick, so the row is seen within
+  // ROW_LOOK_MS of landing rather than at the tail's next poll (200 ms; it held the writing turn's Stop
+  // 170 ms of a 240 ms handoff).
+  for (const wait of s.boundaryWaits) due.push(Math.min(wait.until, now + ROW_LOOK_MS));
   const g = s.gen;
   if (g && !g.ended && g.hooks === 0 && !s.hooksMissing && s.settings.handoff) {
     due.push(g.spawnedAt + s.settings.hooklessAfterMs);

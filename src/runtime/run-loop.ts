@@ -101,7 +101,12 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
         return;
       case 'wake-at':
         wake?.dispose();
-        wake = effect.at === null ? null : ports.clock.wakeAt(effect.at, () => post({ type: 'tick', now: now() }));
+        // The transcript is read up to now before each tick: what a decision due now looks for (a held hook's
+        // row) is then in, whatever the tail's own poll.
+        wake = effect.at === null ? null : ports.clock.wakeAt(effect.at, () => {
+          child?.tail?.catchUp();
+          post({ type: 'tick', now: now() });
+        });
         return;
       default:
         effects = effects.then(() => perform(effect)).catch((error: unknown) => ports.log(`effect ${effect.type} failed: ${String(error)}`));

@@ -78,7 +78,9 @@ export interface World {
   clock: ReturnType<typeof fakeClock>;
   children: FakeChild[];
   /** appends rows to a session's transcript; the reader sees them at the next catch-up or at once */
-  append(sessionId: string, rows: Json[], opts?: { visible?: boolean; path?: string }): void;
+  /** `visible: false`: written but not yet readable; `polled: false`: readable, but the tail has not looked
+   * (read at the next catchUp) */
+  append(sessionId: string, rows: Json[], opts?: { visible?: boolean; polled?: boolean; path?: string }): void;
   /** rows appended but not yet visible: what a Stop hook running early does not see */
   reveal(sessionId: string): void;
   documents: Map<string, string>;
@@ -156,7 +158,7 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
     else {
       e.visible += e.hidden + text;
       e.hidden = '';
-      deliver(path);
+      if (opts.polled !== false) deliver(path);
     }
   };
   w.reveal = (sessionId) => w.append(sessionId, []);

@@ -2,6 +2,7 @@
 // that never come, usage limits, permission waits, failed spawns and early deaths, in milliseconds.
 import t from 'tap';
 import { ENTER_AFTER_TYPING_MS } from '../../src/core/child-timing.js';
+import { ROW_LOOK_MS } from '../../src/core/run-view.js';
 import { startWorld, settle, response, prompt, turnEnd, COMPLETE_DOC, type World } from './fake-ports.js';
 
 const block = (out: string) => (out === '' ? null : (JSON.parse(out) as { decision: string; reason: string }));
@@ -58,6 +59,25 @@ t.test('the Stop race: the turn\'s crossing response lands after the hook ran, a
   await settle();
   t.match(w.events.find((e) => e.name === 'stop-waited')?.fields, { landed: true }, 'the wait is in the events file');
   t.equal(w.views.at(-1)?.phase, 'writing');
+});
+
+t.test('a held hook finds its row within ROW_LOOK_MS of landing, not at the tail\'s next poll', async (t) => {
+  const w = startWorld();
+  const sid = await started(w);
+  w.append(sid, [prompt('go'), response(100_000, 'step one')]);
+  w.append(sid, [response(152_000, 'the crossing reply')], { visible: false });
+  const answer = w.hook('Stop', { session_id: sid, last_assistant_message: 'the crossing reply' });
+  await settle();
+  // On disk now, but the tail has not polled: only the runtime's look before its tick reads it.
+  w.append(sid, [], { polled: false });
+  let settledYet = false;
+  void answer.then(() => (settledYet = true));
+  await settle();
+  t.equal(settledYet, false, 'not read yet');
+  await w.clock.advance(ROW_LOOK_MS);
+  t.equal(block(await answer)?.decision, 'block', 'read at the next look, and decided with the crossing counted');
+  await settle();
+  t.match(w.events.find((e) => e.name === 'stop-waited')?.fields, { landed: true, ms: ROW_LOOK_MS });
 });
 
 t.test('the Stop race, response never seen: the hook is answered after the bounded wait, and the idle crossing is typed', async (t) => {
