@@ -42,18 +42,23 @@ t.test('a whole handoff: cut at the turn end, freeze, review, the successor seed
   t.equal(w.manifests.at(-1)?.generations[0]?.end, 'handoff');
 });
 
-t.test('the Stop race: the turn\'s crossing response lands after the hook ran, and the turn is still cut', async (t) => {
-  const w = startWorld();
+// A turn whose crossing response is written, but not yet visible, when its Stop hook runs: the hook is held.
+async function heldStop(w: World): Promise<{ sid: string; answer: Promise<string>; settled: () => boolean }> {
   const sid = await started(w);
   w.append(sid, [prompt('go'), response(100_000, 'step one')]);
-  // The crossing response is written, but not yet visible when the Stop hook runs.
   w.append(sid, [response(152_000, 'the crossing reply')], { visible: false });
   const answer = w.hook('Stop', { session_id: sid, last_assistant_message: 'the crossing reply' });
   await settle();
   let settledYet = false;
   void answer.then(() => (settledYet = true));
+  return { sid, answer, settled: () => settledYet };
+}
+
+t.test('the Stop race: the turn\'s crossing response lands after the hook ran, and the turn is still cut', async (t) => {
+  const w = startWorld();
+  const { sid, answer, settled } = await heldStop(w);
   await settle();
-  t.equal(settledYet, false, 'the hook waits for its response to reach the transcript');
+  t.equal(settled(), false, 'the hook waits for its response to reach the transcript');
   w.reveal(sid);
   t.equal(block(await answer)?.decision, 'block', 'decided with the crossing counted');
   await settle();
@@ -63,17 +68,11 @@ t.test('the Stop race: the turn\'s crossing response lands after the hook ran, a
 
 t.test('a held hook finds its row within ROW_LOOK_MS of landing, not at the tail\'s next poll', async (t) => {
   const w = startWorld();
-  const sid = await started(w);
-  w.append(sid, [prompt('go'), response(100_000, 'step one')]);
-  w.append(sid, [response(152_000, 'the crossing reply')], { visible: false });
-  const answer = w.hook('Stop', { session_id: sid, last_assistant_message: 'the crossing reply' });
-  await settle();
+  const { sid, answer, settled } = await heldStop(w);
   // On disk now, but the tail has not polled: only the runtime's look before its tick reads it.
   w.append(sid, [], { polled: false });
-  let settledYet = false;
-  void answer.then(() => (settledYet = true));
   await settle();
-  t.equal(settledYet, false, 'not read yet');
+  t.equal(settled(), false, 'not read yet');
   await w.clock.advance(ROW_LOOK_MS);
   t.equal(block(await answer)?.decision, 'block', 'read at the next look, and decided with the crossing counted');
   await settle();
