@@ -36,11 +36,13 @@ export function startTmux(t: { teardown(fn: () => void): void }, opts: { cols: n
     display: (format) => tmux('display-message', '-p', '-t', 'main', format).trim(),
     run: (...args) => tmux(...args),
     async waitFor(match, what, ms = 10_000) {
-      const deadline = Date.now() + ms;
+      // On the monotonic clock: this machine's wall clock once stepped 30 s ahead in the middle of a wait
+      // (CI: the wait gave up after 1.3 s of its 30).
+      const deadline = performance.now() + ms;
       for (;;) {
         const screen = capture();
         if (match(screen)) return screen;
-        if (Date.now() > deadline) throw new Error(`tmux never showed ${what}; the screen:\n${screen}`);
+        if (performance.now() > deadline) throw new Error(`tmux never showed ${what}; the screen:\n${screen}`);
         await new Promise((r) => setTimeout(r, 50));
       }
     },
