@@ -73,12 +73,17 @@ export async function handoffOverhead({ rounds = 1 } = {}) {
       const successor = api.requests.find((r) => r.isMain && r.sessionId === gen2().session_id);
       const spawnedAt = Date.parse(gen2().ts);
       // The steps, from the events file's own times: the writing turn's end reaching the run (claude's Stop
-      // hook and the hook client's start), the document frozen (git facts, atomic write), the successor spawned.
-      const at = (name, generation) => Date.parse(readEvents().find((e) => e.event === name && e.generation === generation).ts);
+      // hook and the hook client's start), the document frozen (git facts, atomic write; the review opens),
+      // the successor spawned. Beside them, how long after its Stop hook claude wrote the writing turn's row
+      // (`last-row`; none when the row was in before the hook ran): the run does not wait for it, only `done` does.
+      const find = (name, generation) => readEvents().find((e) => e.event === name && e.generation === generation);
+      await until(() => find('done', 1), 10_000, 'the done event');
+      const at = (name, generation) => Date.parse(find(name, generation).ts);
       const retired = at('generation-end', 1);
-      const frozen = at('done', 1);
+      const frozen = at('review', 1);
       samples.push({
         total: successor.receivedAt - ask.receivedAt, flower: spawnedAt - ask.receivedAt, claudeStart: successor.receivedAt - spawnedAt,
+        lastRow: find('last-row', 1)?.ms ?? 0,
         steps: { 'turn end → Stop hook in the run': retired - ask.receivedAt, 'git facts + freeze': frozen - retired, 'frozen → successor spawned': spawnedAt - frozen },
       });
       run.kill();
@@ -105,6 +110,7 @@ export async function handoffOverhead({ rounds = 1 } = {}) {
     flowerMs: median(samples.map((s) => s.flower)),
     successorStartMs: median(samples.map((s) => s.claudeStart)),
     bareStartMs: median(bare),
+    lastRowMs: median(samples.map((s) => s.lastRow)),
     stepsMs: Object.fromEntries(Object.keys(samples[0].steps).map((step) => [step, median(samples.map((s) => s.steps[step]))])),
   };
 }

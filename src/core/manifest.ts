@@ -115,14 +115,24 @@ function updateCurrent(m: Manifest, now: string, patch: (g: GenerationRecord) =>
   return withTotals({ ...m, generations: [...m.generations.slice(0, -1), patch(last)] }, now);
 }
 
-export function recordUsage(m: Manifest, u: { context: number; costUsd?: number; numTurns?: number; now: string }): Manifest {
-  return updateCurrent(m, u.now, (g) => ({
-    ...g,
-    context: u.context,
-    peak_context: Math.max(g.peak_context, u.context),
-    cost_usd: u.costUsd ?? g.cost_usd,
-    num_turns: u.numTurns ?? g.num_turns,
-  }));
+type Usage = { context: number; costUsd?: number; numTurns?: number; now: string };
+
+const withUsage = (u: Usage) => (g: GenerationRecord): GenerationRecord => ({
+  ...g,
+  context: u.context,
+  peak_context: Math.max(g.peak_context, u.context),
+  cost_usd: u.costUsd ?? g.cost_usd,
+  num_turns: u.numTurns ?? g.num_turns,
+});
+
+export function recordUsage(m: Manifest, u: Usage): Manifest {
+  return updateCurrent(m, u.now, withUsage(u));
+}
+
+/** a generation's last reading, which can land after its successor started (the writing turn's row) */
+export function recordUsageOf(m: Manifest, generation: number, u: Usage): Manifest {
+  if (!m.generations.some((g) => g.generation === generation)) return m;
+  return withTotals({ ...m, generations: m.generations.map((g) => (g.generation === generation ? withUsage(u)(g) : g)) }, u.now);
 }
 
 // A generation ends: its session id is retired; a degraded end adds an error with its reason.

@@ -46,6 +46,9 @@ export const RUN_EVENT_FIELDS = {
   overflow: { generation: 'number', text: 'string' },
   'stop-waited': { generation: 'number', ms: 'number', landed: 'boolean' },
   'tool-waited': { generation: 'number', ms: 'number', landed: 'boolean' },
+  /** the writing turn's own row reached the transcript `ms` after its Stop hook (`landed` false: never, in time);
+   * `context`: its reading, the generation's last, which `done` carries */
+  'last-row': { generation: 'number', ms: 'number', landed: 'boolean', context: 'number' },
   'hooks-back': { generation: 'number' },
   'hooks-missing': { generation: 'number', after: 'string' },
   'session-changed': { generation: 'number', from: 'string', to: 'string', source: 'string' },

@@ -101,6 +101,20 @@ export interface BoundaryWait {
   awaits: { kind: 'reply'; text: string } | { kind: 'tool-use'; toolUseId: string };
 }
 
+/** The writing turn's own transcript row, which claude writes after running its Stop hook (about 120 ms
+ * later). The document is in the hook's payload, so the freeze and the successor do not wait for it; the
+ * generation's last reading does (`done` and the manifest's context), until `until`. */
+export interface LastRow {
+  generation: number;
+  text: string;
+  since: number;
+  until: number;
+  /** the generation's usage as known so far; a reading of it that lands replaces it */
+  usage: { context: number; costUsd: number | null; numTurns: number };
+  /** the `done` event's fields once the document is frozen: it goes out with the reading */
+  done: Omit<RunEventFields<'done'>, 'context'> | null;
+}
+
 /** what a person may need to know at once, beside the meter */
 export type Waiting =
   /** `until`: the reset, when Claude Code said (subscription logins); `continued`: typed once, or a person is there */
@@ -162,6 +176,8 @@ export interface RunState {
   /** hooks waiting for the transcript row they follow (a Stop hook its turn's last response, a PostToolUse
    * hook its tool call), so that a crossing made by that row is decided at this boundary, not after it */
   readonly boundaryWaits: readonly BoundaryWait[];
+  /** the writing turn's own row, still due after its Stop hook: its reading is the generation's last */
+  readonly lastRow: LastRow | null;
   readonly hooksMissing: boolean;
   readonly waiting: Waiting | null;
   /** the newest write that failed, until a write succeeds again: shown at once, beside the meter */
@@ -187,12 +203,13 @@ export type RunEvent =
    * when it works again after failing */
   | { type: 'write-result'; now: number; what: 'manifest' | 'record'; path: string; error: string | null }
   | { type: 'child-exit'; now: number; code: number; signal?: number; lastLines: string }
-  | { type: 'transcript'; now: number; signal: MeterSignal; usage: { context: number; costUsd: number | null; numTurns: number } }
-  | { type: 'transcript-reset'; now: number; reason: string }
+  /** `generation`: whose transcript it is (a retired claude's last rows can come after its successor started) */
+  | { type: 'transcript'; now: number; generation: number; signal: MeterSignal; usage: { context: number; costUsd: number | null; numTurns: number } }
+  | { type: 'transcript-reset'; now: number; generation: number; reason: string }
   /** the session's own state changed, as its transcript tells (claude-code/session-scope.ts) */
-  | { type: 'scope'; now: number; changes: ScopeChange[] }
+  | { type: 'scope'; now: number; generation: number; changes: ScopeChange[] }
   /** the followed transcript appeared, or went away (moved by claude, or never written) */
-  | { type: 'transcript-presence'; now: number; found: boolean }
+  | { type: 'transcript-presence'; now: number; generation: number; found: boolean }
   | { type: 'hook'; now: number; id: number; hook: HookEvent }
   | { type: 'document-written'; now: number; generation: number; path: string | null; archived: string | null; error: string | null }
   | { type: 'seed-read'; now: number; generation: number; onDisk: string | null }
@@ -281,6 +298,7 @@ export function createRun(settings: RunSettings, now: string, resume: { manifest
     freezing: false,
     pendingFreeze: null,
     boundaryWaits: [],
+    lastRow: null,
     hooksMissing: false,
     waiting: null,
     trouble: null,

@@ -43,9 +43,11 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
   const queue: RunEvent[] = [];
   let draining = false;
   let effects: Promise<void> = Promise.resolve();
-  let child: { handle: ChildHandle; generation: number; tail: TranscriptFollow | null } | null = null;
-  // Old claudes still on their way out while a successor already runs (core/child-timing.ts): ended with the run.
-  const retiring = new Set<ChildHandle>();
+  type Child = { handle: ChildHandle; generation: number; tail: TranscriptFollow | null };
+  let child: Child | null = null;
+  // Old claudes still on their way out while a successor already runs (core/child-timing.ts): ended with the
+  // run. Their transcripts are read until they are gone: the writing turn's row can come that late.
+  const retiring = new Set<Child>();
   let lastOutput = '';
   let wake: Disposable | null = null;
   let watch: Disposable | null = null;
@@ -104,6 +106,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
         // The transcript is read up to now before each tick: what a decision due now looks for (a held hook's
         // row) is then in, whatever the tail's own poll.
         wake = effect.at === null ? null : ports.clock.wakeAt(effect.at, () => {
+          for (const old of retiring) old.tail?.catchUp();
           child?.tail?.catchUp();
           post({ type: 'tick', now: now() });
         });
@@ -166,7 +169,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
           return;
         }
         child.tail?.dispose();
-        child.tail = follow(effect.path);
+        child.tail = follow(effect.path, child.generation);
         return;
       case 'finish':
         await end(effect.exitCode, effect.message);
@@ -184,12 +187,13 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
     post({ type: 'write-result', now: now(), what: 'manifest', path: ports.lineage.path ?? '', error });
   }
 
-  function follow(path: string): TranscriptFollow {
+  // Each row says whose transcript it is: a retired claude's last rows can come after its successor started.
+  function follow(path: string, generation: number): TranscriptFollow {
     return ports.transcript.follow(path, {
-      signal: (signal, usage) => post({ type: 'transcript', now: now(), signal, usage }),
-      reset: (reason) => post({ type: 'transcript-reset', now: now(), reason }),
-      scope: (changes) => post({ type: 'scope', now: now(), changes }),
-      presence: (found) => post({ type: 'transcript-presence', now: now(), found }),
+      signal: (signal, usage) => post({ type: 'transcript', now: now(), generation, signal, usage }),
+      reset: (reason) => post({ type: 'transcript-reset', now: now(), generation, reason }),
+      scope: (changes) => post({ type: 'scope', now: now(), generation, changes }),
+      presence: (found) => post({ type: 'transcript-presence', now: now(), generation, found }),
     });
   }
 
@@ -199,13 +203,11 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
     const titles = createTitleFilter();
     lastOutput = '';
     let self: typeof child = null;
-    // An old claude still exiting: its last transcript rows are read now, for its own generation, and nothing
-    // of it (output, rows, exit) reaches the run once the successor is there.
+    // An old claude still exiting: its transcript is read until it is gone, its rows marked with its own
+    // generation; nothing else of it (output, exit) reaches the run once the successor is there.
     if (child && !child.handle.exited) {
-      retiring.add(child.handle);
+      retiring.add(child);
       child.tail?.catchUp();
-      child.tail?.dispose();
-      child.tail = null;
     }
     try {
       const handle = await ports.child.spawn(
@@ -221,7 +223,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
           },
           exit: (exit) => {
             if (!self) return;
-            retiring.delete(self.handle);
+            retiring.delete(self);
             self.tail?.catchUp();
             self.tail?.dispose();
             if (child !== self) return;
@@ -258,8 +260,8 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
     watch?.dispose();
     for (const resolve of pendingHooks.values()) resolve('');
     pendingHooks.clear();
-    await Promise.all([...(child && !child.handle.exited ? [child.handle] : []), ...retiring].map((handle) => handle.terminate(KILL_GRACE_MS)));
-    child?.tail?.dispose();
+    await Promise.all([...(child && !child.handle.exited ? [child] : []), ...retiring].map((c) => c.handle.terminate(KILL_GRACE_MS)));
+    for (const c of [child, ...retiring]) c?.tail?.dispose();
     // A lineage that could not be saved is not a clean end: --continue would start from an older state.
     const unsaved = await ports.lineage.flush();
     const result = lineageUnsaved({ exitCode, ...(message ? { message } : {}) }, unsaved, ports.lineage.path, EXIT.writeFailed);

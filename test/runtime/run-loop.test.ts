@@ -295,6 +295,33 @@ t.test('a successor does not wait for the old claude to be gone, and the old one
   await w.loop.done;
 });
 
+t.test("the writing turn's row comes after its Stop and after the successor started: the old transcript is read until its claude is gone, and done gets the row's reading", async (t) => {
+  const w = startWorld({ reviewMs: 0 }, { slowExit: true });
+  const sid = await started(w);
+  w.append(sid, [prompt('go'), response(155_000, 'crossed')]);
+  await w.hook('Stop', { session_id: sid, last_assistant_message: 'crossed' });
+  // Written by claude after its hook ran, as 2.1.332 does: the hook is answered without it.
+  w.append(sid, [response(160_000, COMPLETE_DOC)], { visible: false });
+  t.equal(await w.hook('Stop', { session_id: sid, last_assistant_message: COMPLETE_DOC }), '', 'answered at once');
+  await settle();
+  t.equal(w.children.length, 2, 'the successor started without the row');
+  const old = w.children[0]!;
+  t.equal(w.documents.get('/p/.flower/notes/doc.md')?.includes('building the thing'), true, 'after the document was on disk');
+  t.notOk(w.events.some((e) => e.name === 'done'), 'done waits for the reading');
+  // On disk now, but the tail has not polled yet: the old claude's exit reads it.
+  w.append(sid, [], { polled: false });
+  await settle();
+  t.notOk(w.events.some((e) => e.name === 'done'), 'not read yet');
+  old.exit({ code: 0, signal: 15 });
+  await settle();
+  t.notOk(w.events.some((e) => e.name === 'child-exit'), 'the old exit itself decides nothing');
+  t.match(w.events.find((e) => e.name === 'done')?.fields, { generation: 1, context: 160_000 }, "the writing turn's own reading");
+  t.same(w.manifests.at(-1)?.generations.map((g) => g.context), [160_000, 0], 'in the manifest, for its own generation');
+  t.equal(w.loop.state.gen?.context, 0, "the successor's meter is untouched");
+  w.command('quit');
+  await w.loop.done;
+});
+
 t.test('a quit while the old claude is still on its way out ends it too', async (t) => {
   const { w, old } = await retiredSlowly(t);
   t.equal(old.terminated, 1, 'told to end at the freeze');

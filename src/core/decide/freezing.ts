@@ -8,6 +8,7 @@ import { parseDocument } from '../handoff-parse.js';
 import { troubleFields, troubleText, type WriteTrouble } from '../write-trouble.js';
 import type { GenerationFacts, RunEvent } from '../run-state.js';
 import { tick } from './clock.js';
+import { frozenDone } from './last-row.js';
 import { originalPrompt, seed } from './generations.js';
 import { iso, type Out } from './out.js';
 
@@ -59,16 +60,17 @@ export function documentWritten(o: Out, e: Extract<RunEvent, { type: 'document-w
     true,
   );
   const sections = Object.entries(doc).filter(([, body]) => body.trim() !== '').map(([key]) => key);
-  o.emit('done', {
+  // With the writing turn's reading when its row is in; it can come after the successor started.
+  const done = {
     generation: e.generation,
-    context: g?.context ?? 0,
     window: o.s.policy.window,
     degraded: pending.degraded,
     ...(pending.reason ? { reason: pending.reason } : {}),
     path: e.path,
     ...(failed ? { written: false } : {}),
     sections,
-  });
+  };
+  frozenDone(o, done, g?.context ?? 0);
   o.set({
     frozen: { text: pending.text, doc, generation: e.generation, path: e.path },
     kept: pending.text,

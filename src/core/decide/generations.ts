@@ -12,6 +12,7 @@ import type { RunEvent, RunState } from '../run-state.js';
 import { tick } from './clock.js';
 import { rewriteBeforeSeed, usage } from './freezing.js';
 import { degrade } from './handoff.js';
+import { settleLastRow } from './last-row.js';
 import { iso, type Out } from './out.js';
 
 /** crashes in a row before the run stops instead of restarting forever */
@@ -176,6 +177,8 @@ export function startNext(o: Out, now: number): void {
 }
 
 export function stop(o: Out, exitCode: number, now: number, message?: string): void {
+  // A frozen document's `done` still waiting for the writing turn's reading goes out with what is known.
+  settleLastRow(o, now, false);
   if (message) o.emit('stopped', { exitCode, message });
   if (exitCode !== EXIT.ok) o.alert('flower-pty: stopped', message ?? `exit ${exitCode}`);
   // The crash that tripped the brake is a failed attempt like the ones before it.

@@ -9,6 +9,7 @@ import { runView } from '../run-view.js';
 import { PASS, type HookAnswer, type HookEvent } from '../hook-event.js';
 import type { BoundaryWait, RunEvent } from '../run-state.js';
 import { handoffConcerns, handoffRequestOf, overflowed, preCompact, prompted, toolBoundary, turnEnded, writingTurnEnded, type Answer } from './handoff.js';
+import { awaitLastRow } from './last-row.js';
 import { park, resumeIfParked } from './parking.js';
 import { clearWaiting, notified, permissionAsked } from './permission-waits.js';
 import { followSession, humanPrompt, sameText, turnUnderWay } from './transcript.js';
@@ -40,14 +41,17 @@ export function turnEnd(o: Out, text: string, now: number, via: 'hook' | 'transc
   return answerOf(o, turnEnded(o, text, now, via));
 }
 
-// Holding a hook for its row is worth it only where the row can change the answer and the transcript is
-// being read: else it would only slow every tool call down by the wait (a lost transcript, --no-handoff).
-// A tool call's row can carry a crossing while the session works; a turn's last response can carry one
-// too, and the writing turn's is the reading its document is frozen with.
-function waitsForRows(o: Out, hook: 'stop' | 'post-tool'): boolean {
-  const s = o.s;
-  const phaseWaits = s.cycle.phase === 'working' || (hook === 'stop' && s.cycle.phase === 'writing');
-  return phaseWaits && handoffConcerns(s) && s.gen?.transcriptFound === true;
+// The rows are worth looking for only where the transcript is being read and a handoff can concern the
+// session (not with a lost transcript, not under --no-handoff).
+function readsRows(o: Out): boolean {
+  return handoffConcerns(o.s) && o.s.gen?.transcriptFound === true;
+}
+
+// Holding a hook for its row is worth it only where the row can change the answer: a tool call's row or a
+// turn's last response can carry a crossing while the session works. Anywhere else it would only slow the
+// session down by the wait (the writing turn's row is looked for without holding anything: decide/last-row.ts).
+function waitsForRows(o: Out): boolean {
+  return o.s.cycle.phase === 'working' && readsRows(o);
 }
 
 function holdFor(o: Out, id: number, now: number, awaits: BoundaryWait['awaits']): void {
@@ -123,7 +127,7 @@ export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void
       // The hook can run before its call's row reaches the transcript (a hook client that starts in a
       // millisecond sees it every time): wait for the row (bounded), so a crossing made by the response
       // that called the tool is decided at this boundary, not at the next one.
-      if (hook.toolUseId !== null && !g.toolUses.includes(hook.toolUseId) && waitsForRows(o, 'post-tool')) {
+      if (hook.toolUseId !== null && !g.toolUses.includes(hook.toolUseId) && waitsForRows(o)) {
         return holdFor(o, id, now, { kind: 'tool-use', toolUseId: hook.toolUseId });
       }
       return reply(answerOf(o, toolBoundary(o, now)));
@@ -139,11 +143,12 @@ export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void
       clearWaiting(o, ['permission', 'question']);
       resumeIfParked(o, now);
       const last = o.s.gen!.lastText;
-      // The Stop hook can run before the turn's last response reaches the transcript: wait for it
-      // (bounded), so a crossing made by that response is decided at this boundary, not after it.
-      if (hook.lastMessage.trim() !== '' && (last === null || !sameText(last, hook.lastMessage)) && waitsForRows(o, 'stop')) {
-        return holdFor(o, id, now, { kind: 'reply', text: hook.lastMessage });
-      }
+      const unseen = hook.lastMessage.trim() !== '' && (last === null || !sameText(last, hook.lastMessage));
+      // The Stop hook can run before the turn's last response reaches the transcript: a working turn's is
+      // waited for (bounded), so a crossing made by that response is decided at this boundary, not after it.
+      if (unseen && waitsForRows(o)) return holdFor(o, id, now, { kind: 'reply', text: hook.lastMessage });
+      // The writing turn's decides nothing (its document is in the payload), it only brings the last reading.
+      if (unseen && o.s.cycle.phase === 'writing' && readsRows(o)) awaitLastRow(o, hook.lastMessage, now);
       return reply(turnEnd(o, hook.lastMessage, now, 'hook'));
     }
     case 'stop-failure':

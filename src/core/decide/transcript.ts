@@ -11,6 +11,7 @@ import type { RunEvent } from '../run-state.js';
 import { usage } from './freezing.js';
 import { forceHandoff, overflowed, prompted, reading } from './handoff.js';
 import { settleWait, turnEnd } from './hooks.js';
+import { lastRowSignal } from './last-row.js';
 import { park } from './parking.js';
 import { clearWaiting } from './permission-waits.js';
 import { iso, type Out } from './out.js';
@@ -19,8 +20,10 @@ import { iso, type Out } from './out.js';
 const TOOL_USES_KEPT = 64;
 
 export function transcriptSignal(o: Out, e: Extract<RunEvent, { type: 'transcript' }>): void {
+  lastRowSignal(o, e);
   const g = o.s.gen;
-  if (!g || g.ended) return;
+  // A retired claude's last rows say nothing of its successor.
+  if (!g || g.ended || e.generation !== g.n) return;
   const signal = e.signal;
   switch (signal.kind) {
     case 'reading':
@@ -73,11 +76,11 @@ export function transcriptSignal(o: Out, e: Extract<RunEvent, { type: 'transcrip
 }
 
 export function transcriptReset(o: Out, e: Extract<RunEvent, { type: 'transcript-reset' }>): void {
-  if (o.s.gen) o.emit('transcript-reset', { generation: o.s.gen.n, reason: e.reason });
+  if (o.s.gen && o.s.gen.n === e.generation) o.emit('transcript-reset', { generation: o.s.gen.n, reason: e.reason });
 }
 
 export function scopeChanged(o: Out, e: Extract<RunEvent, { type: 'scope' }>): void {
-  if (o.s.gen && !o.s.gen.ended) o.gen({ scope: applyScopeChanges(o.s.gen.scope, e.changes) });
+  if (o.s.gen && !o.s.gen.ended && o.s.gen.n === e.generation) o.gen({ scope: applyScopeChanges(o.s.gen.scope, e.changes) });
 }
 
 // A person's prompt (never the CLI's own, never ours): the lineage's first one is kept for its documents.
@@ -126,7 +129,7 @@ export function turnUnderWay(o: Out, now: number): void {
 
 export function transcriptPresence(o: Out, e: Extract<RunEvent, { type: 'transcript-presence' }>): void {
   const g = o.s.gen;
-  if (!g || g.ended) return;
+  if (!g || g.ended || e.generation !== g.n) return;
   o.gen({ transcriptFound: e.found, ...(e.found ? { transcriptMissingSince: null } : {}) });
   if (e.found && g.transcriptLost) o.emit('transcript-found', { generation: g.n, path: g.transcriptPath });
 }

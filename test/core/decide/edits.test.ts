@@ -32,8 +32,8 @@ t.test('the note is delivered once, at the next boundary; a due handoff wins ove
   t.same([first.state.cycle.pendingNote, first.state.pendingEditNote], [false, null]);
   t.same(names(hooks(first.state, stopHook('', 7)).effects), ['reply:pass'], 'delivered once');
   // Its first reading below the line (a first reading above it would be a session born high).
-  const both = edit(given([reading(100_000, 4)], {}, successor()), changed).state;
-  const due = hooks(given([reading(160_000, 6)], {}, both), stopHook('', 7));
+  const both = edit(given([reading(100_000, 4, 2)], {}, successor()), changed).state;
+  const due = hooks(given([reading(160_000, 6, 2)], {}, both), stopHook('', 7));
   t.same(names(due.effects, due.state), ['writing', 'reply:block-handoff'], 'the handoff is asked for; the note waits');
 });
 

@@ -66,7 +66,7 @@ t.test('a new generation starts its cycle afresh: the notice again, the line bac
   const next = through(through(near, (o) => o.cycle({ phase: 'respawning', line: 170_000, pendingCut: true }), null).state, spawned, spawnedEvent(2, true, 30_000) as Extract<RunEvent, { type: 'spawned' }>);
   t.same(names(next.effects), ['follow-transcript', 'generation-start']);
   t.same([next.state.cycle.phase, next.state.cycle.nearSent, next.state.cycle.line, next.state.cycle.pendingCut, next.state.gen?.sessionSeen], ['working', false, 150_000, false, false]);
-  const again = given([signal({ kind: 'session', line: 1, sessionId: SID, previous: null }), reading(100_000, 30_001), reading(131_000, 30_002)], {}, next.state);
+  const again = given([signal({ kind: 'session', line: 1, sessionId: SID, previous: null }, 30_000, 2), reading(100_000, 30_001, 2), reading(131_000, 30_002, 2)], {}, next.state);
   t.equal(again.cycle.nearSent, true, 'near again in the new generation');
 });
 

@@ -28,10 +28,11 @@ export const stopHook = (text = '', now = 1, sessionId: string | null = SID): Ru
 export const postTool = (now = 1, subagent = false, toolUseId: string | null = null): RunEvent => hook({ kind: 'post-tool', sessionId: SID, subagent, tool: 'Bash', toolUseId }, now);
 export const promptHook = (prompt = 'go on', now = 1): RunEvent => hook({ kind: 'prompt-submit', sessionId: SID, prompt }, now);
 export const preCompactHook = (trigger: 'auto' | 'manual', now = 1): RunEvent => hook({ kind: 'pre-compact', sessionId: SID, trigger }, now);
-export const signal = (s: MeterSignal, now = 1): RunEvent => ({ type: 'transcript', now, signal: s, usage: { context: s.kind === 'reading' ? s.context : 0, costUsd: null, numTurns: 1 } });
+/** a row of generation `generation`'s transcript */
+export const signal = (s: MeterSignal, now = 1, generation = 1): RunEvent => ({ type: 'transcript', now, generation, signal: s, usage: { context: s.kind === 'reading' ? s.context : 0, costUsd: null, numTurns: 1 } });
 /** the writing turn's response row, read from the transcript before its Stop hook is answered */
 export const docLanded = (text = COMPLETE_DOC, now = 1): RunEvent => signal({ kind: 'assistant-text', line: 9, text, messageId: 'm-doc' }, now);
-export const reading = (context: number, now = 1): RunEvent => signal({ kind: 'reading', line: 1, context, messageId: null, model: null }, now);
+export const reading = (context: number, now = 1, generation = 1): RunEvent => signal({ kind: 'reading', line: 1, context, messageId: null, model: null }, now, generation);
 export const transcriptTurnEnd = (now = 1): RunEvent => signal({ kind: 'turn-end', line: 1, source: 'turn_duration' }, now);
 export const tick = (now: number): RunEvent => ({ type: 'tick', now });
 export const command = (c: 'force-handoff' | 'hold' | 'release' | 'quit', now = 1): RunEvent => ({ type: 'command', now, command: c });
@@ -48,7 +49,7 @@ export function given(events: RunEvent[], over: Partial<RunSettings> = {}, state
 
 /** generation `n` started, its transcript there and its session seen: the cycle is working */
 export function working(over: Partial<RunSettings> = {}, n = 1, successor = false): RunState {
-  return given([spawnedEvent(n, successor), { type: 'transcript-presence', now: 0, found: true }, signal({ kind: 'session', line: 1, sessionId: SID, previous: null })], over);
+  return given([spawnedEvent(n, successor), { type: 'transcript-presence', now: 0, generation: n, found: true }, signal({ kind: 'session', line: 1, sessionId: SID, previous: null }, 1, n)], over);
 }
 
 /** through one reducer: the state after and every effect, in order */

@@ -56,24 +56,13 @@ t.test('claude moves the session: the meter follows the transcript it names, and
 });
 
 t.test('a transcript not found into a turn: said once, and the session hands off', async (t) => {
-  const missing = given([{ type: 'transcript-presence', now: 1, found: false }, promptHook('go', 2)], {}, working());
+  const missing = given([{ type: 'transcript-presence', now: 1, generation: 1, found: false }, promptHook('go', 2)], {}, working());
   t.equal(missing.gen?.transcriptMissingSince, 2);
   t.same(names(through(missing, (o, now: number) => checkTranscript(o, now), 2 + 4_999).effects), [], 'not yet');
   const lost = through(missing, (o, now: number) => checkTranscript(o, now), 2 + 5_000);
   t.same(names(lost.effects), ['transcript-lost']);
   t.same([lost.state.gen?.transcriptLost, lost.state.cycle.pendingCut], [true, true]);
   t.same(names(through(lost.state, (o, now: number) => tick(o, now), 20_000).effects), [], 'said once');
-  const found = through(lost.state, transcriptPresence, { type: 'transcript-presence', now: 21_000, found: true });
+  const found = through(lost.state, transcriptPresence, { type: 'transcript-presence', now: 21_000, generation: 1, found: true });
   t.same(names(found.effects), ['transcript-found']);
-});
-
-t.test("the writing turn's Stop waits for its document's row too: the document is frozen with the reading that came with it", async (t) => {
-  const waiting = given([reading(152_000), stopHook('', 1), stopHook(COMPLETE_DOC, 2)], {}, working());
-  t.equal(waiting.cycle.phase, 'writing');
-  t.same(waiting.boundaryWaits.map((w) => w.awaits.kind), ['reply'], 'held, not frozen yet');
-  t.equal(waiting.pendingFreeze, null);
-  const landed = signals(waiting, { kind: 'reading', line: 9, context: 157_000, messageId: 'm-doc', model: null }, { kind: 'assistant-text', line: 9, text: COMPLETE_DOC, messageId: 'm-doc' });
-  t.same(names(landed.effects, landed.state).slice(0, 2), ['stop-waited', 'gather-facts']);
-  t.equal(landed.state.gen?.context, 157_000, 'the writing turn\'s own reading is in before the freeze');
-  t.ok(landed.state.pendingFreeze, 'the freeze is under way');
 });
