@@ -16,9 +16,9 @@ const ASK = /Write the handoff document NOW/;
 const DOC = '## Doing\nBenchmarking the handoff.\n## Decided\nNothing.\n## Next\nReport the numbers.\n';
 
 async function until(predicate, ms, what) {
-  const deadline = Date.now() + ms;
+  const deadline = performance.now() + ms;
   while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(20);
   }
 }

@@ -20,9 +20,9 @@ import { passThroughTable } from '../../src/core/keymap.js';
 import { envSwitch } from '../../src/adapters/config-file.js';
 
 const until = async (what: string, ok: () => boolean, ms = 5_000) => {
-  const end = Date.now() + ms;
+  const end = performance.now() + ms;
   while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 5));
   }
 };
@@ -186,8 +186,8 @@ t.test('output read while a terminal joins reaches it exactly once', async (t) =
   first.type('m');
   // The event loop is held while the relay reads the echo, so the second terminal joins with that
   // echo read but not yet heard by JavaScript: only the relay can give it to the second terminal.
-  const end = Date.now() + 400;
-  while (Date.now() < end) {
+  const end = performance.now() + 400;
+  while (performance.now() < end) {
     // busy: no event is handed to JavaScript meanwhile
   }
   const before = heard();
@@ -342,7 +342,7 @@ t.test("writeClaude: a split view's keys go to the claude adopted last, and nowh
 // This thread held (no turn of the event loop, so no JavaScript of the relay's runs) for `ms`, or until `ok`.
 function hold(ms: number, ok: () => boolean = () => false): boolean {
   const cell = new Int32Array(new SharedArrayBuffer(4));
-  for (const end = Date.now() + ms; Date.now() < end; Atomics.wait(cell, 0, 0, 5)) if (ok()) return true;
+  for (const end = performance.now() + ms; performance.now() < end; Atomics.wait(cell, 0, 0, 5)) if (ok()) return true;
   return ok();
 }
 

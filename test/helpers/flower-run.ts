@@ -105,11 +105,11 @@ export function workbenchView(o: { workbench: string; eventsPath: string; step: 
   return {
     events,
     async waitForEvent(name, ms, match = () => true) {
-      const deadline = Date.now() + ms;
+      const deadline = performance.now() + ms;
       for (;;) {
         const found = events().find((e) => e.event === name && match(e));
         if (found) return found;
-        if (Date.now() > deadline) {
+        if (performance.now() > deadline) {
           throw new Error(`no "${name}" event within ${ms} ms; events so far:\n${events().map((e) => JSON.stringify(e)).join('\n')}\n${await o.context()}`);
         }
         await sleep(50);
@@ -117,7 +117,7 @@ export function workbenchView(o: { workbench: string; eventsPath: string; step: 
     },
     manifest: () => JSON.parse(readFileSync(manifestFile, 'utf8')),
     async manifestWhen(ready, ms = 10_000) {
-      const deadline = Date.now() + ms;
+      const deadline = performance.now() + ms;
       for (;;) {
         let m: Record<string, any> = {};
         try {
@@ -125,7 +125,7 @@ export function workbenchView(o: { workbench: string; eventsPath: string; step: 
         } catch {
           // not written yet
         }
-        if (ready(m) || Date.now() > deadline) return m;
+        if (ready(m) || performance.now() > deadline) return m;
         await sleep(50);
       }
     },

@@ -132,10 +132,10 @@ export function runClaude(opts: RunClaudeOptions): RunningClaude {
     });
 
   const waitFor = async (predicate: () => boolean | Promise<boolean>, ms: number, what = 'condition'): Promise<void> => {
-    const deadline = Date.now() + ms;
+    const deadline = performance.now() + ms;
     for (;;) {
       if (await predicate()) return;
-      if (Date.now() > deadline) {
+      if (performance.now() > deadline) {
         throw new Error(`timed out after ${ms} ms waiting for ${what}; screen:\n${await screenText()}`);
       }
       await sleep(50);

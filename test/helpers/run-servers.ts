@@ -55,8 +55,8 @@ export async function endServers(runtime: string): Promise<void> {
       // already gone
     }
   }
-  const deadline = Date.now() + 8_000;
-  while (pids.some((p) => !gone(p)) && Date.now() < deadline) await sleep(50);
+  const deadline = performance.now() + 8_000;
+  while (pids.some((p) => !gone(p)) && performance.now() < deadline) await sleep(50);
   for (const pid of pids.filter((p) => !gone(p))) {
     try {
       process.kill(pid, 'SIGKILL');
@@ -77,11 +77,11 @@ export async function liveRuns(runtime: string): Promise<LiveRun[]> {
 
 /** the one live run, once there is one */
 export async function oneRun(runtime: string, ms = 20_000): Promise<LiveRun> {
-  const deadline = Date.now() + ms;
+  const deadline = performance.now() + ms;
   for (;;) {
     const runs = await liveRuns(runtime);
     if (runs.length === 1) return runs[0]!;
-    if (Date.now() > deadline) throw new Error(`expected one live run, found ${runs.length}`);
+    if (performance.now() > deadline) throw new Error(`expected one live run, found ${runs.length}`);
     await sleep(100);
   }
 }

@@ -15,9 +15,9 @@ function terminal(t: Test) {
 }
 
 const until = async (what: string, ok: () => boolean, ms = 5_000) => {
-  const end = Date.now() + ms;
+  const end = performance.now() + ms;
   while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
 };

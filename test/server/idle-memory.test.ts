@@ -9,9 +9,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const QUIET = 30;
 
 async function until(what: string, ok: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
+  const end = performance.now() + ms;
   while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
     await sleep(5);
   }
 }

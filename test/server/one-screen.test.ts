@@ -8,9 +8,9 @@ import { WIRE_VERSION, type Hello } from '../../src/server/wire.js';
 import { personTerminal } from '../helpers/person-terminal.js';
 
 const until = async (what: string, ok: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms;
+  const end = performance.now() + ms;
   while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
 };

@@ -14,9 +14,9 @@ import { personTerminal } from '../helpers/person-terminal.js';
 import { WIRE_VERSION, type Hello } from '../../src/server/wire.js';
 
 const until = async (what: string, ok: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms;
+  const end = performance.now() + ms;
   while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
 };
@@ -24,7 +24,7 @@ const until = async (what: string, ok: () => boolean, ms = 10_000) => {
 // This thread held (no turn of the event loop: no JavaScript of the server's runs) until `ok`, at most `ms`.
 function hold(ms: number, ok: () => boolean): boolean {
   const cell = new Int32Array(new SharedArrayBuffer(4));
-  for (const end = Date.now() + ms; Date.now() < end; Atomics.wait(cell, 0, 0, 5)) if (ok()) return true;
+  for (const end = performance.now() + ms; performance.now() < end; Atomics.wait(cell, 0, 0, 5)) if (ok()) return true;
   return ok();
 }
 

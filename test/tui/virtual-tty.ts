@@ -52,11 +52,11 @@ export function createVirtualTty(cols: number, rows: number): VirtualTty {
     written: () => all,
     lines,
     async waitFor(match, what, ms = 5_000) {
-      const deadline = Date.now() + ms;
+      const deadline = performance.now() + ms;
       for (;;) {
         const screen = (await lines()).join('\n');
         if (match(screen)) return screen;
-        if (Date.now() > deadline) throw new Error(`the screen never showed ${what}; it shows:\n${screen}`);
+        if (performance.now() > deadline) throw new Error(`the screen never showed ${what}; it shows:\n${screen}`);
         await new Promise((r) => setTimeout(r, 20));
       }
     },

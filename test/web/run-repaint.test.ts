@@ -19,9 +19,9 @@ import { followRuns } from '../../src/web/run-follower.js';
 import type { FeedMessage } from '../../src/web/run-feed.js';
 
 const until = async (what: string, ok: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms;
+  const end = performance.now() + ms;
   while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 5));
   }
 };

@@ -75,11 +75,11 @@ export function pageScreen(page: Page): Promise<string> {
 }
 
 export async function waitForPageScreen(page: Page, needle: RegExp, ms: number): Promise<string> {
-  const deadline = Date.now() + ms;
+  const deadline = performance.now() + ms;
   for (;;) {
     const screen = await pageScreen(page);
     if (needle.test(screen)) return screen;
-    if (Date.now() > deadline) throw new Error(`the page's terminal never showed ${needle}; it shows:\n${screen}`);
+    if (performance.now() > deadline) throw new Error(`the page's terminal never showed ${needle}; it shows:\n${screen}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
