@@ -73,8 +73,7 @@ export function nextWake(s: RunState, now: number): number | null {
     if (m.reviewUntil > now) due.push(now + ((m.reviewUntil - now) % 1000 || 1000));
   }
   // A hook held for its row: the runtime reads the transcript before every tick, so the row is seen within
-  // ROW_LOOK_MS of landing rather than at the tail's next poll (200 ms; it held the writing turn's Stop
-  // 170 ms of a 240 ms handoff).
+  // ROW_LOOK_MS of landing rather than at the tail's next poll (200 ms, all of it a turn's wait).
   for (const wait of s.boundaryWaits) due.push(Math.min(wait.until, now + ROW_LOOK_MS));
   // The writing turn's row holds nothing up: the tail's own poll finds it, and this is when it is given up on.
   if (s.lastRow) due.push(s.lastRow.until);

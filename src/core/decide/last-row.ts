@@ -58,7 +58,7 @@ export function settleLastRow(o: Out, now: number, landed: boolean): void {
   o.set({ lastRow: null });
   const { context, costUsd, numTurns } = row.usage;
   o.emit('last-row', { generation: row.generation, ms: now - row.since, landed, context });
-  if (!landed) o.do({ type: 'log', line: `the writing turn's last response did not reach the transcript within ${o.s.settings.stopWaitMs} ms: its generation keeps the reading before it` });
+  if (!landed) o.do({ type: 'log', line: `the writing turn's last response was not in the transcript ${now - row.since} ms after its Stop hook: generation ${row.generation} keeps the reading before it` });
   // Already closed in the manifest (the freeze does not wait): its record gets the reading by number.
   o.manifest(recordUsageOf(o.s.manifest, row.generation, { context, ...(costUsd !== null ? { costUsd } : {}), numTurns, now: iso(now) }));
   if (row.done) o.emit('done', withContext(row.done, context));
