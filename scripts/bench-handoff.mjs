@@ -83,7 +83,7 @@ export async function handoffOverhead({ rounds = 1 } = {}) {
       const frozen = at('review', 1);
       samples.push({
         total: successor.receivedAt - ask.receivedAt, flower: spawnedAt - ask.receivedAt, claudeStart: successor.receivedAt - spawnedAt,
-        lastRow: find('last-row', 1)?.ms ?? 0,
+        lastRow: find('last-row', 1)?.ms ?? null,
         steps: { 'turn end → Stop hook in the run': retired - ask.receivedAt, 'git facts + freeze': frozen - retired, 'frozen → successor spawned': spawnedAt - frozen },
       });
       run.kill();
@@ -110,7 +110,8 @@ export async function handoffOverhead({ rounds = 1 } = {}) {
     flowerMs: median(samples.map((s) => s.flower)),
     successorStartMs: median(samples.map((s) => s.claudeStart)),
     bareStartMs: median(bare),
-    lastRowMs: median(samples.map((s) => s.lastRow)),
+    // per round: how long after its Stop hook the writing turn's row landed (null: it was in before the hook ran)
+    lastRowMs: samples.map((s) => s.lastRow),
     stepsMs: Object.fromEntries(Object.keys(samples[0].steps).map((step) => [step, median(samples.map((s) => s.steps[step]))])),
   };
 }
