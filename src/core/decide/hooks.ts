@@ -6,13 +6,14 @@ import { resolvePolicy } from '../policy.js';
 import { afterClear } from '../session-scope.js';
 import { statusLine } from '../status-text.js';
 import { runView } from '../run-view.js';
+import { sameText } from '../same-reply.js';
 import { PASS, type HookAnswer, type HookEvent } from '../hook-event.js';
 import type { BoundaryWait, RunEvent } from '../run-state.js';
 import { handoffConcerns, handoffRequestOf, overflowed, preCompact, prompted, toolBoundary, turnEnded, writingTurnEnded, type Answer } from './handoff.js';
 import { awaitLastRow } from './last-row.js';
 import { park, resumeIfParked } from './parking.js';
 import { clearWaiting, notified, permissionAsked } from './permission-waits.js';
-import { followSession, humanPrompt, sameText, turnUnderWay } from './transcript.js';
+import { followSession, humanPrompt, turnUnderWay } from './transcript.js';
 import type { Out } from './out.js';
 
 // The hook's answer for the cycle's: what claude reads next, in the run's own words.

@@ -8,7 +8,7 @@
 import { recordUsageOf } from '../manifest.js';
 import type { RunEventFields } from '../run-events.js';
 import type { RunEvent } from '../run-state.js';
-import { sameText } from './transcript.js';
+import { sameText } from '../same-reply.js';
 import { iso, type Out } from './out.js';
 
 type DoneFields = Omit<RunEventFields<'done'>, 'context'>;

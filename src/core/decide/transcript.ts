@@ -10,6 +10,7 @@ import type { SessionWhere } from '../hook-event.js';
 import type { RunEvent } from '../run-state.js';
 import { usage } from './freezing.js';
 import { forceHandoff, overflowed, prompted, reading } from './handoff.js';
+import { sameText } from '../same-reply.js';
 import { settleWait, turnEnd } from './hooks.js';
 import { lastRowSignal } from './last-row.js';
 import { park } from './parking.js';
@@ -92,12 +93,6 @@ export function humanPrompt(o: Out, text: string): void {
   if (o.s.gen?.n === 1 && o.s.manifest.original_prompt === null) o.manifest(recordOriginalPrompt(o.s.manifest, text), true);
 }
 
-// The Stop payload's text and the transcript's row of it: the same reply, modulo surrounding whitespace.
-export function sameText(a: string, b: string): boolean {
-  const x = a.trim();
-  const y = b.trim();
-  return x === y || (x.length > 0 && y.length > 0 && (x.endsWith(y) || y.endsWith(x)));
-}
 
 // Re-point the meter at the transcript the payload names (the whole file moved: the readings carry over),
 // and keep where the session is for its successor. A status line only fills in the place of the transcript
