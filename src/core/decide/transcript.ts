@@ -48,7 +48,10 @@ export function transcriptSignal(o: Out, e: Extract<RunEvent, { type: 'transcrip
       return;
     case 'user-prompt':
       humanPrompt(o, signal.text);
-      prompted(o);
+      // Once hooks arrive, UserPromptSubmit has said so first, and this row can be read after its turn's
+      // Stop (a tail that starts late on a loaded machine): it must not make an idle session busy again,
+      // or a crossing read with it is never typed at the idle prompt (the run waited forever).
+      if (g.hooks === 0 || o.s.hooksMissing) prompted(o);
       return;
     case 'session':
       if (signal.sessionId === g.sessionId) o.gen({ sessionSeen: true });

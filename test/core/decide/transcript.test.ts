@@ -6,7 +6,7 @@ import { checkTranscript, followSession, transcriptPresence, transcriptSignal } 
 import { tick } from '../../../src/core/decide/clock.js';
 import type { MeterSignal } from '../../../src/core/context-meter.js';
 import type { RunEvent, RunState } from '../../../src/core/run-state.js';
-import { COMPLETE_DOC, given, names, postTool, promptHook, reading, signal, stopHook, through, working, table } from './run.js';
+import { given, hook, names, postTool, promptHook, reading, SID, signal, spawnedEvent, stopHook, through, working, table } from './run.js';
 
 type Signal = Extract<RunEvent, { type: 'transcript' }>;
 const signals = (s: RunState, ...sigs: MeterSignal[]) => through(s, transcriptSignal, ...sigs.map((x) => signal(x, 2) as Signal));
@@ -65,4 +65,17 @@ t.test('a transcript not found into a turn: said once, and the session hands off
   t.same(names(through(lost.state, (o, now: number) => tick(o, now), 20_000).effects), [], 'said once');
   const found = through(lost.state, transcriptPresence, { type: 'transcript-presence', now: 21_000, generation: 1, found: true });
   t.same(names(found.effects), ['transcript-found']);
+});
+
+t.test("a turn's rows read only after its Stop hook (a tail that starts late): the session stays idle, and the crossing they bring is typed at its prompt", async (t) => {
+  const ended = given([spawnedEvent(1, false), hook({ kind: 'session-start', sessionId: SID, transcriptPath: null, source: 'startup' }), promptHook('go', 1), stopHook('started', 2)]);
+  t.same([ended.cycle.phase, ended.cycle.idle, ended.boundaryWaits.length], ['working', true, 0], 'not held: the transcript was not found yet');
+  const late = signals(ended, { kind: 'user-prompt', line: 1, text: 'go' }, { kind: 'reading', line: 2, context: 155_000, messageId: 'm', model: null }, { kind: 'assistant-text', line: 2, text: 'started', messageId: 'm' });
+  t.same(names(late.effects, late.state), ['near', 'type-into-child', 'writing']);
+  t.equal(late.state.cycle.phase, 'writing');
+});
+
+t.test('with no hook yet, a prompt row is what says the session is busy', async (t) => {
+  const idle = through(working(), (o) => o.cycle({ idle: true }), null).state;
+  t.equal(signals(idle, { kind: 'user-prompt', line: 1, text: 'go' }).state.cycle.idle, false);
 });
