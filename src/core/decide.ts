@@ -79,7 +79,7 @@ function route(o: Out, e: RunEvent): void {
     case 'draft-saved':
       return draftSaved(o, e);
     case 'typed':
-      return typed(o);
+      return typed(o, e);
     case 'command':
       return commanded(o, e);
     case 'tick':

@@ -216,7 +216,8 @@ export type RunEvent =
   | { type: 'draft-saved'; now: number; generation: number; changed: SectionKey[]; path: string | null }
   | { type: 'document-changed'; now: number; text: string | null }
   | { type: 'facts-gathered'; now: number; generation: number; git: GitFacts | null }
-  | { type: 'typed'; now: number }
+  /** input from a face, on its way to claude: `data`, to tell a person's keys from the terminal's own reports */
+  | { type: 'typed'; now: number; data: string }
   | { type: 'command'; now: number; command: RunCommand }
   | { type: 'tick'; now: number };
 

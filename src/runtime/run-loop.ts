@@ -271,7 +271,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
   // ---- the face: keys and sizes go straight to claude; commands are events
   face.onInput((data, delivered) => {
     if (!delivered && child && !child.handle.exited) child.handle.write(data);
-    post({ type: 'typed', now: now() });
+    post({ type: 'typed', now: now(), data });
   });
   face.onResize((cols, rows) => child?.handle.resize(cols, rows));
   face.onCommand((command) => {

@@ -20,6 +20,8 @@ t.test('a whole handoff: cut at the turn end, freeze, review, the successor seed
   t.equal(w.child().prompt, 'build the thing');
   w.append(sid, [prompt('build the thing'), response(80_000, 'working on it')]);
   t.equal(block(await w.hook('Stop', { session_id: sid, last_assistant_message: 'working on it' })), null, 'below the line the turn ends');
+  // The next prompt: its hook first, then its rows, as claude sends them.
+  await w.hook('UserPromptSubmit', { session_id: sid, prompt: 'more' });
   w.append(sid, [prompt('more'), response(155_000, 'crossed')]);
   const cut = block(await w.hook('Stop', { session_id: sid, last_assistant_message: 'crossed' }));
   t.equal(cut?.decision, 'block', 'the crossing turn is cut at its end');

@@ -2,6 +2,7 @@
 // keystrokes into claude's prompt.
 
 import { EXIT } from '../exit-code.js';
+import { onlyTerminalReports } from '../terminal-reports.js';
 import type { RunEvent } from '../run-state.js';
 import { forceHandoff, typedAtPrompt } from './handoff.js';
 import { startNext, stop } from './generations.js';
@@ -31,7 +32,9 @@ export function commanded(o: Out, e: Extract<RunEvent, { type: 'command' }>): vo
   }
 }
 
-export function typed(o: Out): void {
+export function typed(o: Out, e: Extract<RunEvent, { type: 'typed' }>): void {
+  // The terminal answering claude's queries, or saying its window lost focus, is nobody at the prompt.
+  if (onlyTerminalReports(e.data)) return;
   typedWhileParked(o);
   typedAtPrompt(o);
 }

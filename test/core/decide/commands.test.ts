@@ -5,6 +5,7 @@ import { decide } from '../../../src/core/decide.js';
 import type { RunEvent, RunState } from '../../../src/core/run-state.js';
 import { command, given, names, reading, stopHook, through, working, table } from './run.js';
 
+const key = { type: 'typed' as const, now: 5, data: 'x' };
 type Command = Extract<RunEvent, { type: 'command' }>;
 const review = () => through(working(), (o) => o.cycle({ phase: 'review', reviewUntil: 5_000 }), null).state;
 
@@ -23,22 +24,34 @@ table(rows, (s, row) => through(s, commanded, ...row.events));
 
 t.test('keystrokes: a person typing at an idle prompt, or at a parked session', async (t) => {
   const idle = given([stopHook('', 1)], {}, working());
-  t.equal(through(idle, typed, null).state.cycle.typed, true, 'their draft is never typed over');
-  t.equal(through(working(), typed, null).state.cycle.typed, false, 'typing into a busy session is no draft at the prompt');
+  t.equal(through(idle, typed, key).state.cycle.typed, true, 'their draft is never typed over');
+  t.equal(through(working(), typed, key).state.cycle.typed, false, 'typing into a busy session is no draft at the prompt');
   const parked = through(working(), (o) => o.set({ waiting: { kind: 'parked', since: 1, until: null, autoContinue: false, continued: false } }), null).state;
-  t.match(through(parked, typed, null).state.waiting, { kind: 'parked', continued: true }, 'a person there decides when to continue');
+  t.match(through(parked, typed, key).state.waiting, { kind: 'parked', continued: true }, 'a person there decides when to continue');
 });
 
 t.test('decide() on a key that changes nothing in the run: the same run, no effects (it skips rebuilding the view); the first key at an idle prompt still counts', async (t) => {
   const busy = working();
-  const d = decide(busy, { type: 'typed', now: 10 });
+  const d = decide(busy, { type: 'typed', now: 10, data: 'a' });
   t.equal(d.state, busy, 'the very same run');
   t.same(d.effects, [], 'no status shown again, no timer set again');
   const idle = given([stopHook('', 1)], {}, working());
-  const first = decide(idle, { type: 'typed', now: 10 });
+  const first = decide(idle, { type: 'typed', now: 10, data: 'a' });
   t.equal(first.state.cycle.typed, true, 'the first key at an idle prompt still counts');
   t.not(first.state, idle);
-  const second = decide(first.state, { type: 'typed', now: 20 });
+  const second = decide(first.state, { type: 'typed', now: 20, data: 'b' });
   t.equal(second.state, first.state, 'the next ones change nothing');
   t.same(second.effects, []);
+});
+
+t.test("the terminal's own reports are nobody at the prompt: a handoff due is still typed there", async (t) => {
+  const idle = given([stopHook('', 1)], {}, working());
+  for (const data of ['\u001b[?62;22c', '\u001b[>1;10;0c', '\u001b[12;40R', '\u001b[I', '\u001b[O', '\u001b[?2026;2$y', '\u001b[?0u', '\u001b]11;rgb:0000/0000/0000\u001b\\', '\u001b]10;rgb:ffff/ffff/ffff\u0007', '\u001bP1+r544e=787465726d\u001b\\', '\u001b[O\u001b[I']) {
+    t.equal(through(idle, typed, { ...key, data }).state.cycle.typed, false, JSON.stringify(data));
+  }
+  for (const data of ['a', '\u001b[A', '\u001b', '\u001b[?62;22ca', 'x\u001b[I', '\r']) {
+    t.equal(through(idle, typed, { ...key, data }).state.cycle.typed, true, `${JSON.stringify(data)} is a key`);
+  }
+  const parked = through(working(), (o) => o.set({ waiting: { kind: 'parked', since: 1, until: null, autoContinue: false, continued: false } }), null).state;
+  t.match(through(parked, typed, { ...key, data: '\u001b[O' }).state.waiting, { continued: false }, 'a window losing focus is no person deciding to continue');
 });
