@@ -96,7 +96,6 @@ export function humanPrompt(o: Out, text: string): void {
   if (o.s.gen?.n === 1 && o.s.manifest.original_prompt === null) o.manifest(recordOriginalPrompt(o.s.manifest, text), true);
 }
 
-
 // Re-point the meter at the transcript the payload names (the whole file moved: the readings carry over),
 // and keep where the session is for its successor. A status line only fills in the place of the transcript
 // being followed: one built before a move can arrive after it, and must not move the meter back.
