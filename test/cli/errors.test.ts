@@ -2,14 +2,17 @@
 // documented exit code, never a stack trace; --help and --version work.
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, chmodSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, chmodSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FLOWER_BIN } from '../helpers/flower-run.js';
 
+// Every folder this file makes lives in one, removed at the end.
+const root = mkdtempSync(join(tmpdir(), 'flower-cli-'));
+t.teardown(() => rmSync(root, { recursive: true, force: true }));
+
 const fakeClaude = (() => {
-  const dir = mkdtempSync(join(tmpdir(), 'flower-cli-'));
-  const path = join(dir, 'claude');
+  const path = join(root, 'claude');
   writeFileSync(path, '#!/bin/sh\nexit 0\n');
   chmodSync(path, 0o755);
   return path;
@@ -19,7 +22,7 @@ function flower(args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, [FLOWER_BIN, ...args], {
     encoding: 'utf8',
     env: { PATH: '/usr/bin:/bin', HOME: tmpdir(), ...env },
-    cwd: mkdtempSync(join(tmpdir(), 'flower-cwd-')),
+    cwd: mkdtempSync(join(root, 'cwd-')),
     timeout: 20_000,
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
@@ -65,7 +68,7 @@ t.test('--help shows usage, examples and exit codes; --version the version', asy
 });
 
 t.test('status prints the lineage of a workbench', async (t) => {
-  const wb = mkdtempSync(join(tmpdir(), 'flower-wb-'));
+  const wb = mkdtempSync(join(root, 'wb-'));
   mkdirSync(wb, { recursive: true });
   const manifest = {
     version: 1, step: 'work', cwd: '/p', window: 200000, at: 150000, attempts: 0, session_id: 'b', retired: ['a'],
