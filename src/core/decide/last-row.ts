@@ -7,11 +7,11 @@
 
 import { recordUsageOf } from '../manifest.js';
 import type { RunEventFields } from '../run-events.js';
-import type { RunEvent } from '../run-state.js';
+import type { LastRow, RunEvent } from '../run-state.js';
 import { sameText } from '../same-reply.js';
 import { iso, type Out } from './out.js';
 
-type DoneFields = Omit<RunEventFields<'done'>, 'context'>;
+type DoneFields = NonNullable<LastRow['done']>;
 
 // The table's field types do not survive Omit as TypeScript sees them; the fields are the same.
 const withContext = (fields: DoneFields, context: number) => ({ ...fields, context }) as RunEventFields<'done'>;
