@@ -1,7 +1,7 @@
 // The run server's key-and-echo path in native code, on a thread of its own: claude's pty and the
 // terminals of the clients drawn in plain mode, relayed without waiting on Node's event loop (each
-// wake of which costs a key tens of microseconds: Node's floor sat above tmux's, see the README's
-// benchmark). JavaScript still sees every byte, a moment later, and decides everything else: what the
+// wake of which costs a key tens of microseconds: Node's floor sat above tmux's, see
+// docs/benchmarks.md). JavaScript still sees every byte, a moment later, and decides everything else: what the
 // emulator holds, the titles, detaching, when a terminal joins or leaves.
 //
 // The thread is the only reader of claude's pty and of each joined terminal, and the only writer to

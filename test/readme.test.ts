@@ -1,17 +1,22 @@
-// The README cannot rot: every command in its ```sh blocks is either run here (the fast ones, against
-// the built bin) or allow-listed with the test or .ci/run step that runs it, and that file is checked
-// to really contain it. Also: every --help flag is documented, the bench markers are in place.
+// The README and docs/ cannot rot: every command in their ```sh blocks is either run here (the fast ones,
+// against the built bin) or allow-listed with the test or .ci/run step that runs it, and that file is
+// checked to really contain it. Also: every --help flag is documented, every link between them lands on a
+// file and a heading that exist, the README stays short and in the order a newcomer reads it, and the
+// bench markers and the glossary are in place.
 import t from 'tap';
 import type { Test } from 'tap';
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createManifest, startGeneration, endGeneration } from '../src/core/manifest.js';
 import { fixturesDir } from './helpers/fixtures.js';
 import { FLOWER_BIN, REPO } from './helpers/flower-run.js';
 
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
+const DOC_FILES = readdirSync(join(REPO, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join(REPO, 'docs', f));
+const DOCS = new Map<string, string>([join(REPO, 'README.md'), ...DOC_FILES].map((path) => [path, readFileSync(path, 'utf8')]));
+const doc = (name: string): string => DOCS.get(join(REPO, name)) ?? '';
 
 // Every line of every ```sh block, comments and blank lines dropped.
 function shellCommands(markdown: string): string[] {
@@ -101,8 +106,8 @@ const HERE: Record<string, (t: Test) => void> = {
   },
 };
 
-t.test('every README shell command is run here or by a named test/CI step that contains it', async (t) => {
-  const commands = shellCommands(README);
+t.test('every README and docs/ shell command is run here or by a named test/CI step that contains it', async (t) => {
+  const commands = [...new Set([...DOCS.values()].flatMap(shellCommands))];
   t.ok(commands.length >= 10, `found ${commands.length} commands`);
   for (const command of commands) {
     const run = HERE[command];
@@ -112,7 +117,7 @@ t.test('every README shell command is run here or by a named test/CI step that c
       continue;
     }
     if (!elsewhere) {
-      t.fail(`README command not run by any test: ${command} (run it in test/readme.test.ts or allow-list it with the test that runs it)`);
+      t.fail(`README or docs/ command not run by any test: ${command} (run it in test/readme.test.ts or allow-list it with the test that runs it)`);
       continue;
     }
     const path = join(REPO, elsewhere.by);
@@ -120,8 +125,8 @@ t.test('every README shell command is run here or by a named test/CI step that c
     const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
     for (const needle of elsewhere.contains) t.ok(text.includes(needle), `${elsewhere.by} contains ${needle}`);
   }
-  // The lists hold nothing the README lost: a stale entry is a sign the README changed under them.
-  for (const listed of [...Object.keys(HERE), ...Object.keys(ELSEWHERE)]) t.ok(commands.includes(listed), `still in the README: ${listed}`);
+  // The lists hold nothing the docs lost: a stale entry is a sign the docs changed under them.
+  for (const listed of [...Object.keys(HERE), ...Object.keys(ELSEWHERE)]) t.ok(commands.includes(listed), `still in the README or docs/: ${listed}`);
 });
 
 t.test('the extractor: only ```sh blocks, comments and blank lines dropped', async (t) => {
@@ -130,10 +135,83 @@ t.test('the extractor: only ```sh blocks, comments and blank lines dropped', asy
   t.same(shellCommands('no blocks'), []);
 });
 
-t.test('the README keeps what the product needs', async (t) => {
-  t.match(README, /<!-- bench:start -->[\s\S]*<!-- bench:end -->/, 'bench markers for the benchmark helper');
-  for (const heading of ['## Install', '## The demo', '## Commands, flags and exit codes', '## Where files go', '## The handoff document', '## Editing a document mid-run', '## When something looks wrong', '## How the context is measured', '## How it compares', '## Why @lydell/node-pty', '## Architecture']) {
-    t.ok(README.includes(heading), heading);
+// The headings of a markdown text outside its fenced blocks (a document example holds its own ## lines).
+function headings(markdown: string): Array<{ level: number; text: string; line: number }> {
+  const found: Array<{ level: number; text: string; line: number }> = [];
+  let fenced = false;
+  markdown.split('\n').forEach((line, i) => {
+    if (/^```/.test(line)) fenced = !fenced;
+    const m = fenced ? null : /^(#{1,6}) (.*)$/.exec(line);
+    if (m) found.push({ level: m[1]!.length, text: m[2]!.trim(), line: i });
+  });
+  return found;
+}
+
+// GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens.
+function anchor(heading: string): string {
+  return heading.toLowerCase().replace(/`/g, '').replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/ /g, '-');
+}
+
+t.test('the helpers: headings skip fenced blocks, anchors are GitHub\'s', async (t) => {
+  t.same(headings('# A\n```markdown\n## not one\n```\n## B c\n').map((h) => h.text), ['A', 'B c']);
+  t.equal(anchor("What a project's own config may set"), 'what-a-projects-own-config-may-set');
+  t.equal(anchor('Walk away: detach, attach, ls, kill'), 'walk-away-detach-attach-ls-kill');
+  t.equal(anchor('The web face\'s security model'), 'the-web-faces-security-model');
+});
+
+t.test('the README starts where a newcomer starts: short, in order, the rest in docs/', async (t) => {
+  const lines = README.split('\n').length;
+  t.ok(lines <= 500, `the README is at most 500 lines (${lines})`);
+  const sections = headings(README).filter((h) => h.level === 2).map((h) => h.text);
+  t.same(sections, ['Why not auto-compact', 'What it looks like', 'Install', 'Quick start', 'Commands, flags and exit codes', 'The handoff document', 'Troubleshooting', 'Further reading'], 'the sections, in the order a newcomer needs them');
+  const all = headings(README);
+  const quick = all.findIndex((h) => h.text === 'Quick start');
+  const quickLines = all[quick + 1]!.line - all[quick]!.line;
+  t.ok(quickLines <= 60, `the quick start is at most 60 lines (${quickLines})`);
+  const quickText = README.split('\n').slice(all[quick]!.line, all[quick + 1]!.line).join('\n');
+  for (const step of ['flower-pty demo', 'flower-pty "', 'C-] d', 'flower-pty attach', 'flower-pty web', 'flower-pty report']) t.ok(quickText.includes(step), `the quick start shows ${step}`);
+  // What npm test needs from the system, and how long it takes.
+  for (const need of ['tmux', 'Chromium', 'C compiler', 'about 25 minutes on 2 cores']) t.ok(README.includes(need), `the README says npm test needs ${need}`);
+});
+
+t.test('every link in the README and docs/ lands on a file and a heading that exist', async (t) => {
+  let links = 0;
+  for (const [path, text] of DOCS) {
+    const name = relative(REPO, path);
+    for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      const target = m[1]!;
+      if (/^[a-z]+:/.test(target)) continue; // a URL
+      links++;
+      const [file, hash] = target.split('#') as [string, string | undefined];
+      const resolved = file === '' ? path : join(dirname(path), file);
+      t.ok(existsSync(resolved), `${name}: ${target} is a file`);
+      if (hash === undefined || !existsSync(resolved)) continue;
+      const anchors = new Set(headings(readFileSync(resolved, 'utf8')).map((h) => anchor(h.text)));
+      t.ok(anchors.has(hash), `${name}: ${target} is a heading there`);
+    }
+  }
+  t.ok(links >= 20, `links found (${links})`);
+});
+
+t.test('the README and docs/ keep what the product needs', async (t) => {
+  t.match(doc('docs/benchmarks.md'), /<!-- bench:start -->[\s\S]*<!-- bench:end -->/, 'bench markers for the benchmark helper');
+  t.match(doc('docs/claude-code-releases.md'), /<!-- canary:start -->[\s\S]*<!-- canary:end -->/, 'canary markers');
+  for (const heading of ['## Install', '## Quick start', '## Commands, flags and exit codes', '### Where files go', '## The handoff document', '### Editing a document mid-run', '## Troubleshooting']) {
+    t.ok(README.includes(`\n${heading}\n`), `README: ${heading}`);
+  }
+  const docHeadings: Array<[string, string]> = [
+    ['docs/architecture.md', '## Glossary'], ['docs/architecture.md', '## How the context is measured'], ['docs/architecture.md', '## Why @lydell/node-pty'],
+    ['docs/architecture.md', '## The layers'], ['docs/comparison.md', '# How it compares'], ['docs/demo.md', '# The demo'], ['docs/report.md', '# The report'],
+    ['docs/walk-away.md', '## Walk away: detach, attach, ls, kill'], ['docs/walk-away.md', '## Walk-away hours'], ['docs/walk-away.md', '## Told when it needs you'],
+    ['docs/web.md', '## Walk away in a browser: flower-pty web'], ['docs/security.md', "## The web face's security model"], ['docs/security.md', '## Reliability and security'],
+    ['docs/events.md', '# The events file'], ['docs/relay.md', '## Who draws your terminal'], ['docs/claude-code-releases.md', '# Which Claude Code releases work'],
+    ['docs/handoff.md', '## What carries over across a handoff'], ['docs/benchmarks.md', '# Benchmarks'],
+  ];
+  for (const [file, heading] of docHeadings) t.ok(doc(file).includes(`\n${heading}\n`) || doc(file).startsWith(`${heading}\n`), `${file}: ${heading}`);
+  // The glossary defines each word the code and the docs use in one sense.
+  const glossary = /## Glossary\n([\s\S]*?)\n## /.exec(doc('docs/architecture.md'))?.[1] ?? '';
+  for (const word of ['generation', 'lineage', 'workbench', 'face', 'freeze', 'cut', 'boundary', 'park', 'seed', 'scene']) {
+    t.match(glossary, new RegExp(`^- \\*\\*${word}\\*\\*: `, 'm'), `the glossary defines ${word}`);
   }
   t.match(README, /\| just want compaction \| `--no-handoff` \|/, 'the symptom table');
   t.match(README, /┌─ ▶ claude[\s\S]*handoff document[\s\S]*context \d/, 'a real capture of the split view: both panes and the meter');

@@ -32,7 +32,7 @@ t.test('a hostile message and document reach the command as data, never as code'
   const dir = tempDir(tt);
   const lines: string[] = [];
   const hostile = `$(touch pwned1) \`touch pwned2\` "; touch pwned3; " '; touch pwned4; '\ntouch pwned5`;
-  // The command uses the variables the way the README shows: quoted, expanded by the shell at run time.
+  // The command uses the variables the way docs/walk-away.md shows: quoted, expanded by the shell at run time.
   const command = `printf '%s|%s|%s|%s|%s' "$FLOWER_PTY_EVENT" "$FLOWER_PTY_MESSAGE" "$FLOWER_PTY_DOCUMENT" "$FLOWER_PTY_RUN" "$FLOWER_PTY_CWD" > out.txt`;
   const notifier = createNotifier(options(dir, command, lines));
   tt.equal(notifier.notify({ name: 'review', document: hostile }, 0), true);

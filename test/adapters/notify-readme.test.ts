@@ -1,4 +1,4 @@
-// The README's --notify-command examples, run as written through the real runner with stand-ins for
+// The --notify-command examples of docs/walk-away.md, run as written through the real runner with stand-ins for
 // notify-send and curl on the PATH: each gets the message as one argument, byte for byte, even a message
 // that holds a command substitution and quotes, and nothing in it is executed.
 import t from 'tap';
@@ -8,14 +8,14 @@ import { join } from 'node:path';
 import { createNotifier } from '../../src/adapters/notify-command.js';
 import { REPO } from '../helpers/flower-run.js';
 
-const README = readFileSync(join(REPO, 'README.md'), 'utf8');
+const DOC = readFileSync(join(REPO, 'docs', 'walk-away.md'), 'utf8');
 
-// The single-quoted argument of every `flower-pty --notify-command '…'` line in the README's text blocks.
+// The single-quoted argument of every `flower-pty --notify-command '…'` line in docs/walk-away.md's text blocks.
 function readmeCommands(): string[] {
-  return [...README.matchAll(/^flower-pty --notify-command '([^']+)'/gm)].map((m) => m[1]!);
+  return [...DOC.matchAll(/^flower-pty --notify-command '([^']+)'/gm)].map((m) => m[1]!);
 }
 
-t.test('the README shows the three examples', async (tt) => {
+t.test('docs/walk-away.md shows the three examples', async (tt) => {
   const commands = readmeCommands();
   tt.equal(commands.length, 3);
   tt.match(commands, [/^notify-send /, /^curl .*ntfy\.sh/, /^curl .*https:\/\//]);
