@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { EXIT, FlowerError, reportFatal } from './errors.js';
 import { exitCodesLine } from './core/exit-code.js';
 import { commandRow, commandSpec, type CommandName } from './core/command-table.js';
+import { commandTypo, unknownFlagsLine } from './core/command-line-typos.js';
 import { configRows } from './core/options-table.js';
 import { commandYargsOptions, runYargsOptions } from './adapters/yargs-options.js';
 
@@ -62,11 +63,21 @@ export async function main(argv: string[]): Promise<void> {
 
 export async function run(argv: string[]): Promise<number> {
   let exitCode: number = EXIT.ok;
+  // the command yargs is reading: its builder runs before the flags are checked, so an unknown flag is
+  // answered with that command's own flags
+  let reading: CommandName = '$0';
+  const building = <Y>(name: CommandName, build: (y: Argv) => Y) => (y: Argv): Y => {
+    reading = name;
+    return build(y);
+  };
   const parser = yargs(argv)
     .scriptName('flower-pty')
     .usage('$0 [options] [prompt] [-- <claude args>]\n\nRuns the interactive Claude Code CLI and, before its context window fills, has the session write a\nhandoff document, freezes it to disk where you can edit it, and starts a fresh session from it.')
     .parserConfiguration({ 'populate--': true, 'boolean-negation': true })
     .command(...command('$0'), runOptions, async (args) => {
+      // a lone word near a subcommand is a typo, not a prompt: nothing is started or written
+      const typo = typeof args.prompt === 'string' ? commandTypo(args.prompt) : null;
+      if (typo !== null) throw new FlowerError(typo, EXIT.usage);
       const { runCommand } = await import('./commands/run.js');
       const { runCommandOptions } = await import('./commands/run-options.js');
       const { loadConfig } = await import('./adapters/config-file.js');
@@ -77,10 +88,10 @@ export async function run(argv: string[]): Promise<number> {
     })
     .command(
       ...command('attach'),
-      (y) =>
+      building('attach', (y) =>
         y
           .positional('id', { type: 'string', describe: 'the run id (flower-pty ls)' })
-          .options(commandYargsOptions('attach')),
+          .options(commandYargsOptions('attach'))),
       async (args) => {
         const { runAttach } = await import('./commands/attach.js');
         exitCode = await runAttach({ id: args.id as string | undefined, plain: args.plain as boolean, detachKey: args['detach-key'] as string | undefined, workbench: args.workbench as string | undefined });
@@ -88,7 +99,7 @@ export async function run(argv: string[]): Promise<number> {
     )
     .command(
       ...command('__serve'),
-      (y) => y.positional('spec', { type: 'string', demandOption: true }),
+      building('__serve', (y) => y.positional('spec', { type: 'string', demandOption: true })),
       async (args) => {
         const { runServe } = await import('./server/serve-command.js');
         await runServe(args.spec);
@@ -96,10 +107,10 @@ export async function run(argv: string[]): Promise<number> {
     )
     .command(
       ...command('replay'),
-      (y) =>
+      building('replay', (y) =>
         y
           .positional('transcript', { type: 'string', demandOption: true, describe: 'a Claude Code transcript (.jsonl)' })
-          .options(commandYargsOptions('replay')),
+          .options(commandYargsOptions('replay'))),
       async (args) => {
         const { runReplay } = await import('./commands/replay.js');
         exitCode = await runReplay({
@@ -113,8 +124,8 @@ export async function run(argv: string[]): Promise<number> {
     )
     .command(
       ...command('status'),
-      (y) =>
-        y.options(commandYargsOptions('status')),
+      building('status', (y) =>
+        y.options(commandYargsOptions('status'))),
       async (args) => {
         const { runStatus } = await import('./commands/status.js');
         const { findWorkbench } = await import('./adapters/config-file.js');
@@ -123,8 +134,8 @@ export async function run(argv: string[]): Promise<number> {
     )
     .command(
       ...command('report'),
-      (y) =>
-        y.options(commandYargsOptions('report')),
+      building('report', (y) =>
+        y.options(commandYargsOptions('report'))),
       async (args) => {
         const { runReport } = await import('./commands/report.js');
         exitCode = await runReport({
@@ -141,7 +152,7 @@ export async function run(argv: string[]): Promise<number> {
     )
     .command(
       ...command('ls'),
-      (y) => y.options(commandYargsOptions('ls')),
+      building('ls', (y) => y.options(commandYargsOptions('ls'))),
       async (args) => {
         const { runLs } = await import('./commands/ls.js');
         exitCode = await runLs({ json: args.json as boolean, env: process.env, out: (line) => process.stdout.write(line + '\n') });
@@ -149,10 +160,10 @@ export async function run(argv: string[]): Promise<number> {
     )
     .command(
       ...command('kill'),
-      (y) =>
+      building('kill', (y) =>
         y
           .positional('id', { type: 'string', describe: 'the run id (flower-pty ls)' })
-          .options(commandYargsOptions('kill')),
+          .options(commandYargsOptions('kill'))),
       async (args) => {
         const { runKill } = await import('./commands/kill.js');
         exitCode = await runKill({ id: args.id as string | undefined, workbench: args.workbench as string | undefined, cwd: process.cwd(), env: process.env, out: (line) => process.stdout.write(line + '\n') });
@@ -160,8 +171,8 @@ export async function run(argv: string[]): Promise<number> {
     )
     .command(
       ...command('web'),
-      (y) =>
-        y.options(commandYargsOptions('web')),
+      building('web', (y) =>
+        y.options(commandYargsOptions('web'))),
       async (args) => {
         const { runWeb } = await import('./commands/web.js');
         exitCode = await runWeb({
@@ -183,8 +194,8 @@ export async function run(argv: string[]): Promise<number> {
     )
     .command(
       ...command('demo'),
-      (y) =>
-        y.options(commandYargsOptions('demo')),
+      building('demo', (y) =>
+        y.options(commandYargsOptions('demo'))),
       async (args) => {
         const { runDemo } = await import('./commands/demo.js');
         exitCode = await runDemo({
@@ -198,8 +209,8 @@ export async function run(argv: string[]): Promise<number> {
     )
     .command(
       ...command('trust'),
-      (y) =>
-        y.options(commandYargsOptions('trust')),
+      building('trust', (y) =>
+        y.options(commandYargsOptions('trust'))),
       async (args) => {
         const { runTrust } = await import('./commands/trust.js');
         exitCode = await runTrust({ workbench: args.workbench as string | undefined, remove: args.remove as boolean, list: args.list as boolean, cwd: process.cwd(), env: process.env, out: (line) => process.stdout.write(line + '\n') });
@@ -207,7 +218,7 @@ export async function run(argv: string[]): Promise<number> {
     )
     .command(
       ...command('doctor'),
-      (y) => y.options(commandYargsOptions('doctor')),
+      building('doctor', (y) => y.options(commandYargsOptions('doctor'))),
       async (args) => {
         const { runDoctor } = await import('./commands/doctor.js');
         exitCode = await runDoctor({ claude: args.claude as string | undefined, env: process.env, cwd: process.cwd(), out: (line) => process.stdout.write(line + '\n') });
@@ -229,7 +240,11 @@ export async function run(argv: string[]): Promise<number> {
       // yargs wraps an error thrown by a coerce function (our value checks) in a YError.
       if (error && error.name === 'YError') throw new FlowerError(error.message, EXIT.usage);
       if (error) throw error;
-      throw new FlowerError(`${message} (see flower-pty --help)`, EXIT.usage);
+      // `flower-pty stauts --json`: the typo is the news, not the flag
+      const typo = reading === '$0' && argv[0] !== undefined && !argv[0].startsWith('-') ? commandTypo(argv[0]) : null;
+      if (typo !== null) throw new FlowerError(typo, EXIT.usage);
+      const unknown = unknownFlagsLine(message, reading, argv);
+      throw new FlowerError(unknown ?? `${message} (see flower-pty --help)`, EXIT.usage);
     });
   await parser.parseAsync();
   return exitCode;

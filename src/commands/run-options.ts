@@ -18,9 +18,13 @@ export function runCommandOptions(args: RunArgs, cfg: ConfigValues, env: Readonl
   };
   const orDefault = <T>(name: OptionName): T => (given<T>(name) ?? optionRow(name).default) as T;
   const detachKey = args['detach-key'] as string | undefined;
+  // `flower-pty -- stauts`: with no prompt before it, a word right after -- is the prompt, never a command
+  // (a positional passed on to claude would be claude's prompt, and every successor's too)
+  const afterDashes = ((args['--'] ?? []) as Array<string | number>).map(String);
+  const wordPrompt = args.prompt === undefined && afterDashes[0] !== undefined && !afterDashes[0].startsWith('-') ? afterDashes[0] : null;
   return {
-    prompt: (args.prompt as string | undefined) ?? null,
-    claudeArgs: ((args['--'] ?? []) as Array<string | number>).map(String),
+    prompt: (args.prompt as string | undefined) ?? wordPrompt,
+    claudeArgs: wordPrompt === null ? afterDashes : afterDashes.slice(1),
     // FLOWER_PTY_CLAUDE is read where claude is resolved (its errors name the variable): it beats the files
     claude: (args.claude as string | undefined) ?? (env.FLOWER_PTY_CLAUDE ? undefined : cfg.claude),
     window: given('window'),

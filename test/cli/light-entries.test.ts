@@ -30,7 +30,7 @@ t.test('through the bin: a line it leaves to yargs is answered as before; one it
   const env = { ...process.env, XDG_RUNTIME_DIR: join(runtime, 'run') };
   const bogus = spawnSync(process.execPath, [FLOWER_BIN, 'attach', '--bogus'], { encoding: 'utf8', env, cwd: runtime, timeout: 60_000 });
   t.equal(bogus.status, 2);
-  t.match(bogus.stderr, /^flower-pty: Unknown argument: bogus \(see flower-pty --help\)\n$/);
+  t.match(bogus.stderr, /^flower-pty: unknown flag --bogus for flower-pty attach \(see flower-pty attach --help\)\n$/);
   const help = spawnSync(process.execPath, [FLOWER_BIN, 'attach', '--help'], { encoding: 'utf8', env, cwd: runtime, timeout: 60_000 });
   t.equal(help.status, 0);
   t.match(help.stdout, /--detach-key/);

@@ -1,0 +1,56 @@
+// A typo on the command line starts nothing. A lone word near a subcommand (`flower-pty stauts`) would
+// otherwise be the prompt of a real, perhaps paid, session: it is refused with the command it is near, and a
+// one-word prompt that is meant goes after `--` or in quotes with a space. An unknown flag is named once, as
+// typed (yargs also lists its camelCase twin), with the nearest flag of that command. Pure.
+
+import { COMMANDS, type CommandName } from './command-table.js';
+import { commandFlags } from './command-flags.js';
+import { RUN_OPTIONS } from './options-table.js';
+import { nearestName } from './near-name.js';
+
+/** the subcommands a person may type (the hidden ones are not suggested) */
+const TYPED_COMMANDS: readonly string[] = COMMANDS.filter((row) => row.summary !== false && row.name !== '$0').map((row) => row.name);
+
+/** the refusal of a prompt that is a lone word near a subcommand, or null when it is a prompt */
+export function commandTypo(prompt: string): string | null {
+  if (/\s/.test(prompt) || prompt === '') return null;
+  const near = nearestName(prompt, TYPED_COMMANDS);
+  if (near === null) return null;
+  return `"${prompt}" is not a command: did you mean \`flower-pty ${near}\`? (a one-word prompt goes after --: flower-pty -- ${prompt}, or in quotes with a space)`;
+}
+
+/** the long flags `command` takes, as typed without the dashes (a boolean's --no- form too) */
+export function knownFlags(command: CommandName): string[] {
+  const rows = command === '$0' ? RUN_OPTIONS : commandFlags(command).map((flag) => ('from' in flag ? RUN_OPTIONS.find((row) => row.name === flag.from)! : flag));
+  const names = rows.flatMap((row) => (row.type === 'boolean' ? [row.name, `no-${row.name}`] : [row.name]));
+  return [...names, 'help', 'version'];
+}
+
+const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/**
+ * The one line for yargs' "Unknown argument(s): a, aB" on `command`: each flag once, as the person typed it
+ * (argv), with the nearest known flag where one is near. Null when the message is not about unknown flags.
+ */
+export function unknownFlagsLine(message: string, command: CommandName, argv: readonly string[]): string | null {
+  const listed = /^Unknown arguments?: (.+)$/.exec(message)?.[1];
+  if (listed === undefined) return null;
+  const names = listed.split(', ');
+  const typedName = (name: string): boolean => argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`) || arg === `-${name}`);
+  // yargs names a mistyped --foo-bar twice (foo-bar, fooBar): one flag each, spelt as typed, else kebab-case
+  const byFlag = new Map<string, string>();
+  for (const name of names) {
+    const key = kebab(name);
+    if (!byFlag.has(key) || typedName(name)) byFlag.set(key, typedName(name) ? name : key);
+  }
+  const unique = [...byFlag.values()];
+  const known = knownFlags(command);
+  const parts = unique.map((name) => {
+    const negated = !typedName(name) && argv.some((arg) => arg === `--no-${name}` || arg.startsWith(`--no-${name}=`));
+    const typed = negated ? `no-${name}` : name;
+    const dashes = typed.length === 1 ? '-' : '--';
+    const near = typed.length > 1 ? nearestName(kebab(typed), known) : null;
+    return `${dashes}${typed}${near !== null ? ` (did you mean --${near}?)` : ''}`;
+  });
+  return `unknown flag${parts.length > 1 ? 's' : ''} ${parts.join(', ')}${command === '$0' ? '' : ` for flower-pty ${command}`} (see flower-pty${command === '$0' ? '' : ` ${command}`} --help)`;
+}

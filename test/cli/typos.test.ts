@@ -1,0 +1,80 @@
+// A typo starts nothing, through the real bin: a lone word near a subcommand is refused with the command it
+// is near (exit 2), no claude is started (a stand-in claude on the PATH would leave a mark) and no .flower/
+// is written; an unknown flag names the nearest flag once. A one-word prompt after -- is the prompt.
+import t from 'tap';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FLOWER_BIN } from '../helpers/flower-run.js';
+import { runCommandOptions } from '../../src/commands/run-options.js';
+
+const root = mkdtempSync(join(tmpdir(), 'flower-typos-'));
+t.teardown(() => rmSync(root, { recursive: true, force: true }));
+
+// a claude that leaves a mark if anything starts it
+const bin = join(root, 'bin');
+mkdirSync(bin);
+const mark = join(root, 'claude-ran');
+writeFileSync(join(bin, 'claude'), `#!/bin/sh\necho "$@" >> '${mark}'\nexit 0\n`);
+chmodSync(join(bin, 'claude'), 0o755);
+
+function flower(args: string[]) {
+  const cwd = mkdtempSync(join(root, 'cwd-'));
+  const runtime = mkdtempSync(join(root, 'run-'));
+  const r = spawnSync(process.execPath, [FLOWER_BIN, ...args], {
+    encoding: 'utf8',
+    cwd,
+    env: { PATH: `${bin}:/usr/bin:/bin`, HOME: root, XDG_RUNTIME_DIR: runtime, XDG_CONFIG_HOME: join(root, 'config') },
+    timeout: 30_000,
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr, cwd, runtime };
+}
+
+t.test('a lone word near a subcommand: refused, nothing started or written', async (t) => {
+  for (const [typed, meant] of [['stauts', 'status'], ['repot', 'report'], ['atach', 'attach'], ['lss', 'ls'], ['Status', 'status']]) {
+    const r = flower([typed!]);
+    t.equal(r.code, 2, `${typed}: exit 2`);
+    t.equal(r.err, `flower-pty: "${typed}" is not a command: did you mean \`flower-pty ${meant}\`? (a one-word prompt goes after --: flower-pty -- ${typed}, or in quotes with a space)\n`, `${typed}: one line`);
+    t.equal(r.out, '');
+    t.same(readdirSync(r.cwd), [], `${typed}: no .flower/ nor anything else in the folder`);
+    t.same(readdirSync(r.runtime), [], `${typed}: no run server's socket folder`);
+  }
+  t.notOk(existsSync(mark), 'claude was never started');
+});
+
+t.test('the typo is the news even with a flag after it', async (t) => {
+  const r = flower(['stauts', '--json']);
+  t.equal(r.code, 2);
+  t.match(r.err, /^flower-pty: "stauts" is not a command: did you mean `flower-pty status`\?/);
+  t.notOk(existsSync(mark));
+});
+
+t.test('an unknown flag: once, as typed, with the nearest flag of its command', async (t) => {
+  const cases: Array<[string[], string]> = [
+    [['--revew', '3', 'a task'], 'flower-pty: unknown flag --revew (did you mean --review?) (see flower-pty --help)\n'],
+    [['web', '--alow-input'], 'flower-pty: unknown flag --alow-input (did you mean --allow-input?) for flower-pty web (see flower-pty web --help)\n'],
+    [['status', '--jsn'], 'flower-pty: unknown flag --jsn (did you mean --json?) for flower-pty status (see flower-pty status --help)\n'],
+    [['--no-notfy'], 'flower-pty: unknown flag --no-notfy (did you mean --no-notify?) (see flower-pty --help)\n'],
+    [['--foo-bar'], 'flower-pty: unknown flag --foo-bar (see flower-pty --help)\n'],
+  ];
+  for (const [args, line] of cases) {
+    const r = flower(args);
+    t.equal(r.code, 2, args.join(' '));
+    t.equal(r.err, line, args.join(' '));
+    t.notMatch(r.err, /[a-z][A-Z]/, 'no camelCase twin');
+  }
+  t.notOk(existsSync(mark), 'claude was never started');
+});
+
+t.test('a one-word prompt that is meant: after --, it is the prompt, not claude\'s', async (t) => {
+  const after = runCommandOptions({ '--': ['stauts'] }, {}, {});
+  t.equal(after.prompt, 'stauts');
+  t.same(after.claudeArgs, []);
+  const withFlags = runCommandOptions({ '--': ['stauts', '--model', 'opus'] }, {}, {});
+  t.same([withFlags.prompt, withFlags.claudeArgs], ['stauts', ['--model', 'opus']]);
+  const flagsFirst = runCommandOptions({ '--': ['--model', 'opus'] }, {}, {});
+  t.same([flagsFirst.prompt, flagsFirst.claudeArgs], [null, ['--model', 'opus']], 'flags after -- are claude\'s, as before');
+  const both = runCommandOptions({ prompt: 'a task', '--': ['word'] }, {}, {});
+  t.same([both.prompt, both.claudeArgs], ['a task', ['word']], 'a prompt before --: the rest is claude\'s untouched');
+});
