@@ -46,6 +46,8 @@ export const RUN_EVENT_FIELDS = {
   overflow: { generation: 'number', text: 'string' },
   'stop-waited': { generation: 'number', ms: 'number', landed: 'boolean' },
   'tool-waited': { generation: 'number', ms: 'number', landed: 'boolean' },
+  /** the CLI refused a tool call by itself (auto mode's classifier): it never ran, and the turn went on */
+  'tool-denied': { generation: 'number', tool: 'string', reason: 'string' },
   /** the writing turn's own row reached the transcript `ms` after its Stop hook (`landed` false: never, in time);
    * `context`: its reading, the generation's last, which `done` carries */
   'last-row': { generation: 'number', ms: 'number', landed: 'boolean', context: 'number' },

@@ -32,3 +32,13 @@ t.test("a subscription's limit continues by itself; any other error is neither",
   t.match(other, { overflow: false, usageLimit: null });
   t.match(toHookEvent('StopFailure', { session_id: 's', error: 'invalid_request', last_assistant_message: 'input length and `max_tokens` exceed context limit' }), { overflow: true });
 });
+
+// The shapes 2.1.332 builds (read from its code; recorded in test/fixtures/claude-2.1.332/tool-boundaries/).
+t.test("a failed call's boundary and a call auto mode refused", async (t) => {
+  const failed = toHookEvent('PostToolUseFailure', { session_id: 's', transcript_path: '/t.jsonl', cwd: '/p', hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command: 'ls /nope' }, tool_use_id: 'toolu_1', error: 'Exit code 2', is_interrupt: false, duration_ms: 9 });
+  t.match(failed, { kind: 'post-tool', sessionId: 's', subagent: false, tool: 'Bash', toolUseId: 'toolu_1', failed: true, where: { transcriptPath: '/t.jsonl', cwd: '/p' } });
+  t.match(toHookEvent('PostToolUseFailure', { session_id: 's', agent_id: 'a1', tool_name: 'Bash', tool_use_id: 'toolu_2', error: 'x' }), { kind: 'post-tool', subagent: true, failed: true });
+  t.notOk('failed' in toHookEvent('PostToolUse', { session_id: 's', tool_name: 'Bash', tool_use_id: 'toolu_3' }), 'a call that worked is not marked');
+  const denied = toHookEvent('PermissionDenied', { session_id: 's', hook_event_name: 'PermissionDenied', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, tool_use_id: 'toolu_4', reason: 'destructive' });
+  t.match(denied, { kind: 'tool-denied', sessionId: 's', subagent: false, tool: 'Bash', toolUseId: 'toolu_4', reason: 'destructive' });
+});

@@ -177,6 +177,14 @@ export function forceHandoff(o: Out, now: number): void {
   cutIfIdle(o, now);
 }
 
+// The turn was interrupted (a person's "no" at a permission prompt, Esc): claude is back at its prompt
+// with no Stop. A working turn's cut that is due is typed there at once.
+export function interrupted(o: Out, now: number): void {
+  if (o.s.cycle.phase !== 'working') return;
+  o.cycle({ idle: true, typed: false, stopBlocks: 0 });
+  cutIfIdle(o, now);
+}
+
 // A prompt went in (typed, pasted or positional): the session is busy again.
 export function prompted(o: Out): void {
   o.cycle({ idle: false, typed: false, stopBlocks: 0 });

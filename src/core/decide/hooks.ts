@@ -73,7 +73,7 @@ export function settleWait(o: Out, wait: BoundaryWait, now: number, landed: bool
 }
 
 // Hooks that mean a turn is under way: its transcript must exist by now.
-const TURN_HOOKS: ReadonlySet<HookEvent['kind']> = new Set(['prompt-submit', 'pre-tool', 'post-tool', 'stop']);
+const TURN_HOOKS: ReadonlySet<HookEvent['kind']> = new Set(['prompt-submit', 'pre-tool', 'post-tool', 'tool-denied', 'stop']);
 
 export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void {
   const { id, hook, now } = e;
@@ -120,7 +120,9 @@ export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void
     case 'pre-tool':
       return reply();
     case 'post-tool':
-      // An answered question ends its tool call as an approval does.
+      // A failed call (`failed`) is a boundary like one that worked: a turn going round in failures is
+      // cut at its first one past the line, as any other. An answered question ends its tool call as an
+      // approval does.
       clearWaiting(o, ['permission', 'question', 'idle']);
       resumeIfParked(o, now);
       // A subagent's tool call is not the main thread's boundary: blocking it would hand the request to the subagent.
@@ -132,6 +134,12 @@ export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void
         return holdFor(o, id, now, { kind: 'tool-use', toolUseId: hook.toolUseId });
       }
       return reply(answerOf(o, toolBoundary(o, now)));
+    case 'tool-denied':
+      // The call never ran and the turn goes on; the release reads no block from this hook, so a cut
+      // due here is carried by the next boundary (the next call's end, or the turn's).
+      clearWaiting(o, ['permission']);
+      if (!hook.subagent) o.emit('tool-denied', { generation: g.n, tool: hook.tool, reason: hook.reason.slice(0, 300) });
+      return reply();
     case 'permission-request':
       permissionAsked(o, hook);
       return reply();
