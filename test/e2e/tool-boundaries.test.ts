@@ -66,3 +66,19 @@ t.test("a person's \"no\" at the permission prompt of the call past the line: th
   await f.api.waitForRequest((r) => TYPED_ASK.test(r.lastUserText), 30_000);
   await modelsDocumentCarriedOn(t, f, 'REFUSED');
 });
+
+t.test('parallel failing calls in one response: cut at the first of them to end, the others pass', async (t) => {
+  // 2.1.332 runs a response's read-only calls together; each ends with its own PostToolUseFailure.
+  const pair = (i: number, usage: number): MockReply => ({ kind: 'tool', name: 'Bash', input: { command: `${FAILING}-a${i}`, description: 'mock step' }, also: [{ name: 'Bash', input: { command: `${FAILING}-b${i}`, description: 'mock step' } }], usage: usageFor(usage) });
+  const respond = lineage('PARALLEL', (_req, i) => pair(i, 30_000 + i * 26_000)); // 30k, then 56k: the second pair crosses
+  const f = await startFlower({ t, respond, prompt: 'list both missing folders', flowerArgs: ['--window', '100k', '--review', '0'] });
+  const writing = await f.waitForEvent('writing', 90_000);
+  t.equal(writing.cut, 'tool-boundary');
+  t.equal(writing.context, 56_000);
+  const ask = await f.api.waitForRequest((r) => HANDOFF_ASK.test(r.lastUserText), 30_000);
+  t.match(ask.lastUserText, /PostToolUseFailure/);
+  t.match(ask.allText, /nonexistent-flower-xyz-a1/);
+  t.match(ask.allText, /nonexistent-flower-xyz-b1/, 'both calls of the crossing response ran and their results went with the request');
+  t.equal(f.api.requests.filter((r) => r.isMain && HANDOFF_ASK.test(r.lastUserText)).length, 1, 'asked once');
+  await modelsDocumentCarriedOn(t, f, 'PARALLEL');
+});
