@@ -147,7 +147,7 @@ export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void
       notified(o, hook, now);
       return reply();
     case 'pre-compact':
-      return reply(answerOf(o, preCompact(o, hook.trigger)));
+      return reply(answerOf(o, preCompact(o, hook.trigger, now)));
     case 'stop': {
       clearWaiting(o, ['permission', 'question']);
       resumeIfParked(o, now);
