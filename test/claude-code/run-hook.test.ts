@@ -33,7 +33,8 @@ t.test("a subscription's limit continues by itself; any other error is neither",
   t.match(toHookEvent('StopFailure', { session_id: 's', error: 'invalid_request', last_assistant_message: 'input length and `max_tokens` exceed context limit' }), { overflow: true });
 });
 
-// The shapes 2.1.332 builds (read from its code; recorded in test/fixtures/claude-2.1.332/tool-boundaries/).
+// PostToolUseFailure as 2.1.332 sent it (test/fixtures/claude-2.1.332/tool-boundaries/); PermissionDenied as its
+// code builds it (auto mode's classifier, which the mock does not play, is the only caller).
 t.test("a failed call's boundary and a call auto mode refused", async (t) => {
   const failed = toHookEvent('PostToolUseFailure', { session_id: 's', transcript_path: '/t.jsonl', cwd: '/p', hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command: 'ls /nope' }, tool_use_id: 'toolu_1', error: 'Exit code 2', is_interrupt: false, duration_ms: 9 });
   t.match(failed, { kind: 'post-tool', sessionId: 's', subagent: false, tool: 'Bash', toolUseId: 'toolu_1', failed: true, where: { transcriptPath: '/t.jsonl', cwd: '/p' } });
