@@ -43,8 +43,9 @@ type HookKind =
   | { kind: 'prompt-submit'; sessionId: string | null; prompt: string | null }
   /** a tool call ended, whether it worked or `failed` (an error result: a command's non-zero exit, a
    *  missing file, a person's interrupt); either way the boundary a cut can use mid-turn.
-   *  `toolUseId`: the transcript row of the call it follows carries the same id */
-  | { kind: 'post-tool'; sessionId: string | null; subagent: boolean; tool: string; toolUseId: string | null; failed?: boolean }
+   *  `toolUseId`: the transcript row of the call it follows carries the same id; `interrupted`: a person
+   *  stopped the call (Esc), so the turn is over and nothing in the answer reaches the model */
+  | { kind: 'post-tool'; sessionId: string | null; subagent: boolean; tool: string; toolUseId: string | null; failed?: boolean; interrupted?: boolean }
   /** the CLI refused a tool call by itself (never ran it) and the turn goes on; its answer can carry
    *  nothing, so the cut waits for the next boundary that can */
   | { kind: 'tool-denied'; sessionId: string | null; subagent: boolean; tool: string; toolUseId: string | null; reason: string }

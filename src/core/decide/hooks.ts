@@ -126,7 +126,9 @@ export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void
       clearWaiting(o, ['permission', 'question', 'idle']);
       resumeIfParked(o, now);
       // A subagent's tool call is not the main thread's boundary: blocking it would hand the request to the subagent.
-      if (hook.subagent) return reply();
+      // A call a person interrupted ends the turn: a request in this answer would be lost, so the cut waits
+      // for the interrupt row, and is typed at the prompt it leaves.
+      if (hook.subagent || hook.interrupted) return reply();
       // The hook can run before its call's row reaches the transcript (a hook client that starts in a
       // millisecond sees it every time): wait for the row (bounded), so a crossing made by the response
       // that called the tool is decided at this boundary, not at the next one.
