@@ -2,7 +2,7 @@
 // steps that happen to it, and the decisions that must come out (every rule of the former machine's tests).
 import t from 'tap';
 import { crossing, forceHandoff, overflowed, preCompact, prompted, reading, toolBoundary, turnEnded, typedAtPrompt, type Answer } from '../../../src/core/decide/handoff.js';
-import { brakeMessage } from '../../../src/core/decide/generations.js';
+import { brakeMessage, NO_BOUNDARY } from '../../../src/core/decide/generations.js';
 import type { Out } from '../../../src/core/decide/out.js';
 import type { RunState } from '../../../src/core/run-state.js';
 import { COMPLETE_DOC, names, through, working, table } from './run.js';
@@ -92,6 +92,13 @@ t.test('the brake at the start-up floor says what to do', async (t) => {
   const { effects } = cycle(working({ policy: { window: 20_000, headroom: 10_000 } }, 2, true), ['reading', 15_000]);
   t.match(effects.find((e) => e.type === 'finish'), { exitCode: 3, message: brakeMessage(2) });
   t.match(brakeMessage(2), /below this session's start-up floor; raise --window, or run with --no-handoff/);
+});
+
+t.test('the start-up floor brake after a generation that ran into the wall with no boundary names that, not the window', async (t) => {
+  const walled = through(working({ policy: { window: 20_000, headroom: 10_000 } }, 2, true), (o) => o.set({ manifest: { ...o.s.manifest, errors: [{ generation: 1, at: 'x', reason: `overflow: Prompt is too long (${NO_BOUNDARY}, 12s after the line)` }] } }), null).state;
+  const { effects } = cycle(walled, ['reading', 15_000]);
+  t.match(effects.find((e) => e.type === 'finish'), { exitCode: 3, message: /every one ran past the handoff line into claude's own limit/ });
+  t.notMatch(JSON.stringify(effects), /raise --window/);
 });
 
 t.test('a turn past the line that runs into the wall with no boundary is said at once: the reading and how long since the line', async (t) => {
