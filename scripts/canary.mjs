@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The version canary: `npm run canary -- 2.1.78 2.1.200 latest`. Installs each Claude Code release from
 // the npm registry into a cache folder, runs the end-to-end handoff tests against it (the dialect's
-// cycle on the release's own settings, the flower-pty cycle, the mid-turn cut, the overflow, the faults)
+// cycle on the release's own settings, the flower-pty cycle, the mid-turn cut (after a call that worked, failed or was refused), the overflow, the faults)
 // and prints a table: release, result, seconds, notes. CI runs the pinned release only (npm test).
 // Options: --cache <dir> (default $FLOWER_PTY_CANARY_CACHE, else $XDG_CACHE_HOME/flower-pty/canary);
 // --record keeps each release's hook payloads in test/fixtures/claude-code/<release>/; --quick runs only
@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
-const TESTS = ['test/claude-code/release-cycle.test.ts', 'test/e2e/full-cycle.test.ts', 'test/e2e/paths.test.ts', 'test/faults/real-claude.test.ts'];
+const TESTS = ['test/claude-code/release-cycle.test.ts', 'test/e2e/full-cycle.test.ts', 'test/e2e/paths.test.ts', 'test/e2e/tool-boundaries.test.ts', 'test/faults/real-claude.test.ts'];
 const DEFAULT_RELEASES = ['2.1.47', '2.1.78', '2.1.100', '2.1.150', '2.1.200', '2.1.250', '2.1.300', '2.1.332'];
 
 const argv = process.argv.slice(2);

@@ -41,6 +41,11 @@ export type HookEvent =
   | (HookBase & { event: 'UserPromptSubmit'; prompt: string | null })
   | (HookBase & { event: 'PreToolUse'; toolName: string | null; toolUseId: string | null; toolInput: Record<string, unknown> | null })
   | (HookBase & { event: 'PostToolUse'; toolName: string | null; toolUseId: string | null })
+  /** a tool call that failed (2.1.332 runs this instead of PostToolUse): `error` as the model reads it,
+   *  `isInterrupt` when a person interrupted the call */
+  | (HookBase & { event: 'PostToolUseFailure'; toolName: string | null; toolUseId: string | null; error: string | null; isInterrupt: boolean })
+  /** auto mode's classifier refused a call (2.1.332): the call never ran; the turn goes on */
+  | (HookBase & { event: 'PermissionDenied'; toolName: string | null; toolUseId: string | null; reason: string | null })
   | (HookBase & { event: 'PermissionRequest'; toolName: string | null; toolInput: Record<string, unknown> | null })
   | (HookBase & { event: 'Stop'; stopHookActive: boolean; lastAssistantMessage: string | null })
   | (HookBase & { event: 'StopFailure'; error: string | null; errorDetails: string | null; lastAssistantMessage: string | null })
@@ -59,7 +64,9 @@ export const HANDLED_HOOKS: readonly HookEventName[] = [
   'UserPromptSubmit',
   'PreToolUse',
   'PostToolUse',
+  'PostToolUseFailure',
   'PermissionRequest',
+  'PermissionDenied',
   'Stop',
   'StopFailure',
   'Notification',
@@ -136,6 +143,10 @@ export function readHook(event: string, payload: unknown): HookEvent {
       return { ...base, event, toolName: str(p, 'tool_name'), toolUseId: str(p, 'tool_use_id'), toolInput: obj(p, 'tool_input') };
     case 'PostToolUse':
       return { ...base, event, toolName: str(p, 'tool_name'), toolUseId: str(p, 'tool_use_id') };
+    case 'PostToolUseFailure':
+      return { ...base, event, toolName: str(p, 'tool_name'), toolUseId: str(p, 'tool_use_id'), error: str(p, 'error'), isInterrupt: p['is_interrupt'] === true };
+    case 'PermissionDenied':
+      return { ...base, event, toolName: str(p, 'tool_name'), toolUseId: str(p, 'tool_use_id'), reason: str(p, 'reason') };
     case 'PermissionRequest':
       return { ...base, event, toolName: str(p, 'tool_name'), toolInput: obj(p, 'tool_input') };
     case 'Stop':

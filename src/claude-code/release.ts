@@ -28,6 +28,12 @@ export const FEATURE_FIRSTS = {
   permissionRequest: null,
   /** the PreCompact hook: present on every release the canary ran (2.1.47 up); no first found */
   preCompact: null,
+  /** the PostToolUseFailure hook (run instead of PostToolUse after a failed call): in the cli.js of 2.1.47,
+   *  the oldest supported; no first found */
+  postToolUseFailure: null,
+  /** the PermissionDenied hook (auto mode's classifier refused a call): first in the cli.js of 2.1.88
+   *  (not in 2.1.87's), read from the npm packages */
+  permissionDenied: '2.1.88',
 } as const satisfies Record<string, string | null>;
 
 export type Feature = keyof typeof FEATURE_FIRSTS;
@@ -71,6 +77,8 @@ const COSTS: Record<Feature, string> = {
   nativeBinary: 'claude runs as node cli.js (slower start)',
   permissionRequest: 'no PermissionRequest hook: a permission wait looks like a long tool call',
   preCompact: 'no PreCompact hook: a manual /compact goes unnoticed until its transcript row',
+  postToolUseFailure: 'no PostToolUseFailure hook: a turn whose tool calls fail is cut only at its end',
+  permissionDenied: 'no PermissionDenied hook (before 2.1.88): a call auto mode refused is seen only in the transcript',
 };
 
 export type Support =

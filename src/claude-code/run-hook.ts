@@ -40,6 +40,11 @@ function kindOf(h: Exclude<ReturnType<typeof readHook>, { event: 'statusline' }>
       return { kind: 'prompt-submit', sessionId, prompt: h.prompt };
     case 'PostToolUse':
       return { kind: 'post-tool', sessionId, subagent, tool: h.toolName ?? '', toolUseId: h.toolUseId ?? null };
+    // A failed call's answer is read as PostToolUse's: a block reaches the model after the error result.
+    case 'PostToolUseFailure':
+      return { kind: 'post-tool', sessionId, subagent, tool: h.toolName ?? '', toolUseId: h.toolUseId ?? null, failed: true, ...(h.isInterrupt ? { interrupted: true } : {}) };
+    case 'PermissionDenied':
+      return { kind: 'tool-denied', sessionId, subagent, tool: h.toolName ?? '', toolUseId: h.toolUseId ?? null, reason: h.reason ?? '' };
     case 'PreToolUse':
       return { kind: 'pre-tool', sessionId, subagent, tool: h.toolName ?? '' };
     case 'PermissionRequest': {

@@ -12,6 +12,8 @@ const HOOK_FEATURE: Partial<Record<HookEventName, Feature>> = {
   StopFailure: 'stopFailure',
   PermissionRequest: 'permissionRequest',
   PreCompact: 'preCompact',
+  PostToolUseFailure: 'postToolUseFailure',
+  PermissionDenied: 'permissionDenied',
 };
 
 // PostCompact is read when it comes (readHook) but not registered: flower-pty decides nothing on it, and

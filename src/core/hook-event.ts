@@ -41,8 +41,14 @@ type HookKind =
   | { kind: 'statusline'; sessionId: string | null; windowSize: number | null; rateLimitResetsAt: number | null }
   | { kind: 'session-start'; sessionId: string | null; transcriptPath: string | null; source: string }
   | { kind: 'prompt-submit'; sessionId: string | null; prompt: string | null }
-  /** `toolUseId`: the transcript row of the call it follows carries the same id */
-  | { kind: 'post-tool'; sessionId: string | null; subagent: boolean; tool: string; toolUseId: string | null }
+  /** a tool call ended, whether it worked or `failed` (an error result: a command's non-zero exit, a
+   *  missing file, a person's interrupt); either way the boundary a cut can use mid-turn.
+   *  `toolUseId`: the transcript row of the call it follows carries the same id; `interrupted`: a person
+   *  stopped the call (Esc), so the turn is over and nothing in the answer reaches the model */
+  | { kind: 'post-tool'; sessionId: string | null; subagent: boolean; tool: string; toolUseId: string | null; failed?: boolean; interrupted?: boolean }
+  /** the CLI refused a tool call by itself (never ran it) and the turn goes on; its answer can carry
+   *  nothing, so the cut waits for the next boundary that can */
+  | { kind: 'tool-denied'; sessionId: string | null; subagent: boolean; tool: string; toolUseId: string | null; reason: string }
   | { kind: 'pre-tool'; sessionId: string | null; subagent: boolean; tool: string }
   /** `question`: claude asks its person (AskUserQuestion), "Which parser? (A / B)"; null for a tool's approval */
   | { kind: 'permission-request'; sessionId: string | null; tool: string; summary: string; question: string | null }

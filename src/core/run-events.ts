@@ -44,8 +44,13 @@ export const RUN_EVENT_FIELDS = {
   'compaction-blocked': { generation: 'number', context: 'number' },
   compaction: { generation: 'number', preTokens: 'number|null', meter: 'number|null' },
   overflow: { generation: 'number', text: 'string' },
+  /** a turn crossed the handoff line (`line`, `ms` before) and ran into claude's own limit with no boundary
+   * to cut it at: `context`, the last reading. Said at once; the document is degraded */
+  'no-boundary': { generation: 'number', context: 'number', line: 'number', ms: 'number' },
   'stop-waited': { generation: 'number', ms: 'number', landed: 'boolean' },
   'tool-waited': { generation: 'number', ms: 'number', landed: 'boolean' },
+  /** the CLI refused a tool call by itself (auto mode's classifier): it never ran, and the turn went on */
+  'tool-denied': { generation: 'number', tool: 'string', reason: 'string' },
   /** the writing turn's own row reached the transcript `ms` after its Stop hook (`landed` false: never, in time);
    * `context`: its reading, the generation's last, which `done` carries */
   'last-row': { generation: 'number', ms: 'number', landed: 'boolean', context: 'number' },

@@ -135,6 +135,8 @@ export interface HandoffCycle {
   readonly bornHigh: boolean;
   /** crossed the line mid-turn: cut at the next boundary */
   readonly pendingCut: boolean;
+  /** since when the pending cut has waited for a boundary (null: none pending) */
+  readonly cutDueSince: number | null;
   readonly writingSince: number | null;
   readonly reviewUntil: number | null;
   readonly held: boolean;
@@ -282,7 +284,7 @@ export function createRun(settings: RunSettings, now: string, resume: { manifest
   return {
     settings,
     cycle: {
-      phase: 'starting', nearSent: false, line: policy.at, bornHigh: false, pendingCut: false, writingSince: null, reviewUntil: null,
+      phase: 'starting', nearSent: false, line: policy.at, bornHigh: false, pendingCut: false, cutDueSince: null, writingSince: null, reviewUntil: null,
       held: false, crashes: 0, pendingNote: false, idle: false, typed: false, stopBlocks: 0,
     },
     policy,

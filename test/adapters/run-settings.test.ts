@@ -29,7 +29,7 @@ t.test('the settings file: mode 0600, one command hook per default event, the st
   t.equal(statSync(file).mode & 0o777, 0o600);
   t.same(readdirSync(dir), ['settings.json'], 'no temp file left behind');
   const s = readSettings(file);
-  t.same(Object.keys(s.hooks), ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PermissionRequest', 'Stop', 'StopFailure', 'Notification', 'PreCompact', 'SessionEnd'], 'the newest release: every hook flower-pty handles');
+  t.same(Object.keys(s.hooks), ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'PermissionDenied', 'Stop', 'StopFailure', 'Notification', 'PreCompact', 'SessionEnd'], 'the newest release: every hook flower-pty handles');
   t.same(s.hooks['Stop'], [
     { hooks: [{ type: 'command', command: "'/usr/bin/node' '/opt/fp/dist/hook-client.js' Stop", timeout: 60 }] },
   ]);

@@ -62,6 +62,11 @@ t.test('the hooks registered per release: exactly those it knows', async (t) => 
       t.ok(hookEventsFor(release).includes(needed as never), `${release?.text ?? 'newest'} registers ${needed}`);
     }
   }
+  // A failed call's boundary is on every supported release; auto mode's refusal only from 2.1.88 (a release
+  // without it would refuse the whole settings file over the name).
+  for (const release of [r('2.1.47'), r('2.1.87'), r('2.1.332'), null]) t.ok(hookEventsFor(release).includes('PostToolUseFailure'), `${release?.text ?? 'newest'} registers PostToolUseFailure`);
+  t.notOk(hookEventsFor(r('2.1.87')).includes('PermissionDenied'), '2.1.87 does not know PermissionDenied');
+  t.ok(hookEventsFor(r('2.1.88')).includes('PermissionDenied'));
   const s = buildSettings({ hookCommand: ['/n', '/c.js'], release: r('2.1.77'), statusLine: true }) as { hooks: Record<string, unknown>; statusLine: { command: string } };
   t.same(Object.keys(s.hooks), hookEventsFor(r('2.1.77')));
   t.equal(s.statusLine.command, "'/n' '/c.js' statusline");

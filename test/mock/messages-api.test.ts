@@ -114,6 +114,14 @@ t.test('a non-streaming request gets the equivalent JSON message', async (tt) =>
   });
 });
 
+t.test('parallel tool calls: one response, one tool_use block a call, each with its own id', async (tt) => {
+  const api = await mock(tt, () => ({ kind: 'tool', name: 'Bash', input: { command: 'ls a' }, also: [{ name: 'Bash', input: { command: 'ls b' } }] }));
+  const message = (await (await post(api, body({ stream: false }))).json()) as { content: Array<{ id: string; input: unknown }> };
+  tt.match(message.content, [{ type: 'tool_use', input: { command: 'ls a' } }, { type: 'tool_use', input: { command: 'ls b' } }]);
+  tt.equal(message.content.length, 2);
+  tt.not(message.content[0]!.id, message.content[1]!.id);
+});
+
 t.test('an error reply has the API error shape, status and retry header', async (tt) => {
   const replies: MockReply[] = [promptTooLong(), { kind: 'error', status: 529, type: 'overloaded_error', message: 'Overloaded', retry: false }];
   const api = await mock(tt, () => replies.shift() ?? text('unused'));

@@ -271,6 +271,17 @@ export function response(context: number, text: string): Json {
   };
 }
 export const prompt = (text: string): Json => ({ type: 'user', message: { role: 'user', content: text } });
+/** a hook's stdout as the block it says, or null for an empty answer */
+export const block = (out: string) => (out === '' ? null : (JSON.parse(out) as { decision: string; reason: string }));
+
+/** the world's claude announced its session (SessionStart): its id */
+export async function started(w: World): Promise<string> {
+  await settle();
+  const sid = w.child().sessionId;
+  await w.hook('SessionStart', { session_id: sid, source: 'startup' });
+  return sid;
+}
+
 export const turnEnd = (): Json => ({ type: 'system', subtype: 'turn_duration', durationMs: 1000 });
 
 export const COMPLETE_DOC = '# Handoff\n\n## Doing\nbuilding the thing\n\n## Decided\nuse tap\n\n## Dead ends\nnone\n\n## Next\n1. finish it\n\n## Scene\nsrc/\n';

@@ -3,16 +3,7 @@
 import t from 'tap';
 import { ENTER_AFTER_TYPING_MS } from '../../src/core/child-timing.js';
 import { ROW_LOOK_MS } from '../../src/core/run-view.js';
-import { startWorld, settle, response, prompt, turnEnd, COMPLETE_DOC, type World } from './fake-ports.js';
-
-const block = (out: string) => (out === '' ? null : (JSON.parse(out) as { decision: string; reason: string }));
-
-async function started(w: World): Promise<string> {
-  await settle();
-  const sid = w.child().sessionId;
-  await w.hook('SessionStart', { session_id: sid, source: 'startup' });
-  return sid;
-}
+import { startWorld, settle, response, prompt, turnEnd, block, started, COMPLETE_DOC, type World } from './fake-ports.js';
 
 t.test('a whole handoff: cut at the turn end, freeze, review, the successor seeded with the document', async (t) => {
   const w = startWorld();

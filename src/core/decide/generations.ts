@@ -25,6 +25,18 @@ export function brakeMessage(generations: number): string {
   return BRAKE_MESSAGE.replace('{n}', String(generations));
 }
 
+/** what a degraded document's reason says when its turn ran past the line into the wall with no boundary */
+export const NO_BOUNDARY = 'past the handoff line with no boundary to cut at';
+
+/** the brake's words for a run whose generations 1..`ended` all ran past the line into claude's own limit
+ *  with no boundary: that is the cause, not the window. Any other run: `brakeMessage`. */
+export function brakeMessageOf(s: RunState, generations: number, ended: number): string {
+  const walled = (g: number) => s.manifest.errors.some((e) => e.generation === g && e.reason.includes(NO_BOUNDARY));
+  const all = ended >= 1 && Array.from({ length: ended }, (_, i) => i + 1).every(walled);
+  if (!all) return brakeMessage(generations);
+  return `stopped after ${generations} generations: every one ran past the handoff line into claude's own limit ("Prompt is too long") with no boundary to cut it at (no tool call's end, no turn's end), so none could write its document; the window is not the cause: see the no-boundary events`;
+}
+
 // What a degraded document carries in its scene: the lineage's first human prompt.
 export function originalPrompt(s: RunState): string {
   return s.manifest.original_prompt ?? s.firstPrompt ?? s.settings.prompt ?? '';
@@ -93,7 +105,7 @@ export function spawned(o: Out, e: Extract<RunEvent, { type: 'spawned' }>): void
   // Only a run that hands off reads the transcript (--no-handoff leaves claude alone).
   if (o.s.settings.handoff) o.do({ type: 'follow-transcript', path: e.transcriptPath });
   o.cycle({
-    phase: 'working', nearSent: false, line: o.s.policy.at, bornHigh: false, pendingCut: false, writingSince: null, reviewUntil: null,
+    phase: 'working', nearSent: false, line: o.s.policy.at, bornHigh: false, pendingCut: false, cutDueSince: null, writingSince: null, reviewUntil: null,
     pendingNote: false, idle: false, typed: false, stopBlocks: 0,
   });
   o.emit('generation-start', {
@@ -170,7 +182,7 @@ export function startNext(o: Out, now: number): void {
   const generation = o.generation + 1;
   if (generation > o.s.policy.maxGenerations) {
     o.cycle({ phase: 'stopped' });
-    return stop(o, EXIT.brake, now, brakeMessage(o.generation));
+    return stop(o, EXIT.brake, now, brakeMessageOf(o.s, o.generation, o.generation));
   }
   o.cycle({ phase: 'respawning', reviewUntil: null, held: false });
   o.do({ type: 'read-seed', generation });

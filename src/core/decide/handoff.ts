@@ -7,7 +7,7 @@ import { handoffRequest } from '../handoff-prompts.js';
 import { parseDocument } from '../handoff-parse.js';
 import type { HandoffCycle, RunState } from '../run-state.js';
 import { startFreeze } from './freezing.js';
-import { brakeMessage, stop } from './generations.js';
+import { brakeMessageOf, NO_BOUNDARY, stop } from './generations.js';
 import type { Out } from './out.js';
 
 /** what a hook that brought a boundary answers: block with the request, the edit note or a refusal to compact, or pass */
@@ -50,7 +50,7 @@ function atBoundary(o: Out, stopHook: boolean): Answer {
 // Freeze, retire the child, and open the review window. Every path out of a generation goes here.
 // `endChild` false: claude is already gone (it crashed).
 export function retire(o: Out, now: number, doc: { text: string | null; degraded: boolean; reason?: string }, end: string, endChild = true): void {
-  o.cycle({ phase: 'review', pendingCut: false, writingSince: null, reviewUntil: now + o.s.settings.reviewMs });
+  o.cycle({ phase: 'review', pendingCut: false, cutDueSince: null, writingSince: null, reviewUntil: now + o.s.settings.reviewMs });
   startFreeze(o, { generation: o.generation, ...doc });
   o.emit('generation-end', { generation: o.generation, peak: o.s.gen?.peak ?? 0, reason: end });
   if (endChild) o.do({ type: 'end-child' });
@@ -63,11 +63,16 @@ export function degrade(o: Out, now: number, reason: string, text: string | null
 // Ask the session to write its document at this boundary: in the hook's answer, or typed at an idle prompt.
 function cut(o: Out, now: number, at: 'turn-end' | 'tool-boundary' | 'typed'): Answer {
   const c = o.s.cycle;
-  o.cycle({ phase: 'writing', pendingCut: false, writingSince: now, stopBlocks: at === 'turn-end' ? c.stopBlocks + 1 : c.stopBlocks });
+  o.cycle({ phase: 'writing', pendingCut: false, cutDueSince: null, writingSince: now, stopBlocks: at === 'turn-end' ? c.stopBlocks + 1 : c.stopBlocks });
   if (at === 'typed') o.do({ type: 'type-into-child', request: handoffRequestOf(o.s), line: TYPED_REQUEST_LINE });
   o.emit('writing', { generation: o.generation, context: o.s.gen?.context ?? 0, at: o.s.cycle.line, cut: at });
   o.set({ note: at === 'typed' ? 'claude was idle: the handoff request was typed into its prompt' : 'the session is writing its handoff document' });
   return at === 'typed' ? 'pass' : 'block-handoff';
+}
+
+// The cut is due at the next boundary; the first time says since when (a turn that never brings one is said).
+function cutDue(o: Out, now: number): void {
+  if (!o.s.cycle.pendingCut) o.cycle({ pendingCut: true, cutDueSince: now });
 }
 
 // Claude sits idle at its prompt with nothing typed and a cut is due: nobody will make a boundary, so type the request.
@@ -92,7 +97,7 @@ export function reading(o: Out, context: number, now: number): void {
     if (lifted >= hard) {
       o.cycle({ phase: 'stopped' });
       o.do({ type: 'end-child' });
-      stop(o, EXIT.brake, now, brakeMessage(o.generation));
+      stop(o, EXIT.brake, now, brakeMessageOf(o.s, o.generation, o.generation - 1));
       return;
     }
     o.cycle({ line: lifted, bornHigh: true });
@@ -105,7 +110,7 @@ export function reading(o: Out, context: number, now: number): void {
     o.emit('near', { generation: o.generation, context, warnAt: p.warnAt });
     o.set({ note: 'getting close to the handoff line' });
   }
-  if (crossed.cut) o.cycle({ pendingCut: true });
+  if (crossed.cut) cutDue(o, now);
   cutIfIdle(o, now);
 }
 
@@ -155,25 +160,41 @@ export function writingTurnEnded(o: Out, now: number, text: string | null): void
 }
 
 // An automatic compaction is a crossing flower-pty missed: block it and hand off at the next boundary.
-export function preCompact(o: Out, trigger: 'auto' | 'manual' | 'other'): Answer {
+export function preCompact(o: Out, trigger: 'auto' | 'manual' | 'other', now: number): Answer {
   const { phase } = o.s.cycle;
   if (trigger === 'auto' && !o.s.settings.keepAutoCompact && o.s.settings.handoff && (phase === 'working' || phase === 'writing')) {
-    if (phase === 'working') o.cycle({ pendingCut: true });
+    if (phase === 'working') cutDue(o, now);
     return 'block-compact';
   }
   return 'pass';
 }
 
-// The session can no longer run a turn: degrade at once (never a failed attempt).
+// The session can no longer run a turn: degrade at once (never a failed attempt). A turn that crossed the
+// line and brought no boundary (no tool call's end, no turn end) before claude's own limit is said as
+// such at once: the cause is the missing boundary, never the window.
 export function overflowed(o: Out, now: number, text: string): void {
-  const { phase } = o.s.cycle;
-  if ((phase === 'working' || phase === 'writing') && o.s.settings.handoff) degrade(o, now, `overflow: ${text.slice(0, 200)}`);
+  const { phase, pendingCut, cutDueSince, line } = o.s.cycle;
+  if ((phase !== 'working' && phase !== 'writing') || !o.s.settings.handoff) return;
+  const reason = `overflow: ${text.slice(0, 200)}`;
+  if (phase !== 'working' || !pendingCut || cutDueSince === null) return degrade(o, now, reason);
+  const ms = now - cutDueSince;
+  o.emit('no-boundary', { generation: o.generation, context: o.s.gen?.context ?? 0, line, ms });
+  o.do({ type: 'log', line: `the turn crossed the handoff line ${Math.round(ms / 1000)}s before claude's own limit and brought no boundary to cut it at (a tool call's end, a turn's end): the document is degraded` });
+  degrade(o, now, `${reason} (${NO_BOUNDARY}, ${Math.round(ms / 1000)}s after the line)`);
 }
 
 // A person (or the transcript check) asks for a handoff now: at the next boundary, or typed at once if claude is idle.
 export function forceHandoff(o: Out, now: number): void {
   if (!canHandOff(o.s)) return;
-  o.cycle({ pendingCut: true });
+  cutDue(o, now);
+  cutIfIdle(o, now);
+}
+
+// The turn was interrupted (a person's "no" at a permission prompt, Esc): claude is back at its prompt
+// with no Stop. A working turn's cut that is due is typed there at once.
+export function interrupted(o: Out, now: number): void {
+  if (o.s.cycle.phase !== 'working') return;
+  o.cycle({ idle: true, typed: false, stopBlocks: 0 });
   cutIfIdle(o, now);
 }
 

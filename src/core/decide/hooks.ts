@@ -73,7 +73,7 @@ export function settleWait(o: Out, wait: BoundaryWait, now: number, landed: bool
 }
 
 // Hooks that mean a turn is under way: its transcript must exist by now.
-const TURN_HOOKS: ReadonlySet<HookEvent['kind']> = new Set(['prompt-submit', 'pre-tool', 'post-tool', 'stop']);
+const TURN_HOOKS: ReadonlySet<HookEvent['kind']> = new Set(['prompt-submit', 'pre-tool', 'post-tool', 'tool-denied', 'stop']);
 
 export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void {
   const { id, hook, now } = e;
@@ -120,11 +120,15 @@ export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void
     case 'pre-tool':
       return reply();
     case 'post-tool':
-      // An answered question ends its tool call as an approval does.
+      // A failed call (`failed`) is a boundary like one that worked: a turn going round in failures is
+      // cut at its first one past the line, as any other. An answered question ends its tool call as an
+      // approval does.
       clearWaiting(o, ['permission', 'question', 'idle']);
       resumeIfParked(o, now);
       // A subagent's tool call is not the main thread's boundary: blocking it would hand the request to the subagent.
-      if (hook.subagent) return reply();
+      // A call a person interrupted ends the turn: a request in this answer would be lost, so the cut waits
+      // for the interrupt row, and is typed at the prompt it leaves.
+      if (hook.subagent || hook.interrupted) return reply();
       // The hook can run before its call's row reaches the transcript (a hook client that starts in a
       // millisecond sees it every time): wait for the row (bounded), so a crossing made by the response
       // that called the tool is decided at this boundary, not at the next one.
@@ -132,6 +136,12 @@ export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void
         return holdFor(o, id, now, { kind: 'tool-use', toolUseId: hook.toolUseId });
       }
       return reply(answerOf(o, toolBoundary(o, now)));
+    case 'tool-denied':
+      // The call never ran and the turn goes on; the release reads no block from this hook, so a cut
+      // due here is carried by the next boundary (the next call's end, or the turn's).
+      clearWaiting(o, ['permission']);
+      if (!hook.subagent) o.emit('tool-denied', { generation: g.n, tool: hook.tool, reason: hook.reason.slice(0, 300) });
+      return reply();
     case 'permission-request':
       permissionAsked(o, hook);
       return reply();
@@ -139,7 +149,7 @@ export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void
       notified(o, hook, now);
       return reply();
     case 'pre-compact':
-      return reply(answerOf(o, preCompact(o, hook.trigger)));
+      return reply(answerOf(o, preCompact(o, hook.trigger, now)));
     case 'stop': {
       clearWaiting(o, ['permission', 'question']);
       resumeIfParked(o, now);

@@ -9,7 +9,7 @@ import { placeAfter, placeChanges } from '../session-place.js';
 import type { SessionWhere } from '../hook-event.js';
 import type { RunEvent } from '../run-state.js';
 import { usage } from './freezing.js';
-import { forceHandoff, overflowed, prompted, reading } from './handoff.js';
+import { forceHandoff, interrupted, overflowed, prompted, reading } from './handoff.js';
 import { sameText } from '../same-reply.js';
 import { settleWait, turnEnd } from './hooks.js';
 import { lastRowSignal } from './last-row.js';
@@ -64,8 +64,10 @@ export function transcriptSignal(o: Out, e: Extract<RunEvent, { type: 'transcrip
       park(o, e.now, signal.resetsAtMs, signal.autoContinues);
       return;
     case 'interrupt':
-      // A refused permission (or a question dismissed) fires no hook: its only trace is this interrupt row.
+      // A refused permission (or a question dismissed, or Esc) fires no hook: its only trace is this
+      // interrupt row. It ends the turn with no Stop, and claude sits at its prompt: a cut due is typed now.
       clearWaiting(o, ['permission', 'question']);
+      interrupted(o, e.now);
       return;
     case 'turn-end':
       if (o.s.hooksMissing) {

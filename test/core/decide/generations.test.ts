@@ -1,7 +1,7 @@
 // Generations (core/decide/generations.ts), driven directly: claude's exit (a person leaving, a crash,
 // a start that failed), a spawn that fails, the next generation after the review, and the brake.
 import t from 'tap';
-import { childExited, spawnFailed, spawned, startNext } from '../../../src/core/decide/generations.js';
+import { brakeMessage, brakeMessageOf, childExited, NO_BOUNDARY, spawnFailed, spawned, startNext } from '../../../src/core/decide/generations.js';
 import { turnEnded } from '../../../src/core/decide/handoff.js';
 import type { RunEvent, RunState } from '../../../src/core/run-state.js';
 import { childExit, COMPLETE_DOC, docLanded, given, names, reading, SID, signal, spawnedEvent, stopHook, through, working, table } from './run.js';
@@ -58,6 +58,17 @@ t.test('the next generation, and the brake at max generations with the seed mess
   t.same(names(braked.effects), ['stopped', 'ended', 'finish']);
   t.match(braked.effects.at(-1), { type: 'finish', exitCode: 3, message: /stopped after 1 generations: the handoff threshold is probably below this session's start-up floor/ });
   t.equal(braked.state.cycle.phase, 'stopped');
+});
+
+t.test('the brake names the real cause when every generation ran past the line into the wall with no boundary', async (t) => {
+  const walled = (g: number) => ({ generation: g, at: 'x', reason: `overflow: Prompt is too long (${NO_BOUNDARY}, 30s after the line)` });
+  const run = (errors: Array<{ generation: number; at: string; reason: string }>) => through(working({ policy: { window: 200_000, maxGenerations: 2 } }), (o) => o.set({ manifest: { ...o.s.manifest, errors } }), null).state;
+  const atGen2 = (s: RunState) => through(s, (o) => o.gen({ n: 2 }), null).state;
+  const both = through(atGen2(run([walled(1), walled(2)])), (o, now: number) => startNext(o, now), 3);
+  t.match(both.effects.at(-1), { type: 'finish', exitCode: 3, message: /stopped after 2 generations: every one ran past the handoff line into claude's own limit \("Prompt is too long"\) with no boundary to cut it at .* the window is not the cause/ });
+  const one = through(atGen2(run([walled(1), { generation: 2, at: 'x', reason: 'the writing turn ended without a document' }])), (o, now: number) => startNext(o, now), 3);
+  t.match(one.effects.at(-1), { type: 'finish', message: /below this session's start-up floor/ }, 'one generation that did not: the usual words');
+  t.equal(brakeMessageOf(run([]), 1, 0), brakeMessage(1), 'no generation ended yet: the usual words');
 });
 
 t.test('a new generation starts its cycle afresh: the notice again, the line back at `at`', async (t) => {

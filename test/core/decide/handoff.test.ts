@@ -2,7 +2,7 @@
 // steps that happen to it, and the decisions that must come out (every rule of the former machine's tests).
 import t from 'tap';
 import { crossing, forceHandoff, overflowed, preCompact, prompted, reading, toolBoundary, turnEnded, typedAtPrompt, type Answer } from '../../../src/core/decide/handoff.js';
-import { brakeMessage } from '../../../src/core/decide/generations.js';
+import { brakeMessage, NO_BOUNDARY } from '../../../src/core/decide/generations.js';
 import type { Out } from '../../../src/core/decide/out.js';
 import type { RunState } from '../../../src/core/run-state.js';
 import { COMPLETE_DOC, names, through, working, table } from './run.js';
@@ -28,7 +28,7 @@ function step(o: Out, s: Step): void {
     case 'tool':
       return answer(toolBoundary(o, 1));
     case 'pre-compact':
-      return answer(preCompact(o, s[1]));
+      return answer(preCompact(o, s[1], 1));
     case 'overflow':
       return overflowed(o, 1, s[1]);
     case 'force':
@@ -92,6 +92,30 @@ t.test('the brake at the start-up floor says what to do', async (t) => {
   const { effects } = cycle(working({ policy: { window: 20_000, headroom: 10_000 } }, 2, true), ['reading', 15_000]);
   t.match(effects.find((e) => e.type === 'finish'), { exitCode: 3, message: brakeMessage(2) });
   t.match(brakeMessage(2), /below this session's start-up floor; raise --window, or run with --no-handoff/);
+});
+
+t.test('the start-up floor brake after a generation that ran into the wall with no boundary names that, not the window', async (t) => {
+  const walled = through(working({ policy: { window: 20_000, headroom: 10_000 } }, 2, true), (o) => o.set({ manifest: { ...o.s.manifest, errors: [{ generation: 1, at: 'x', reason: `overflow: Prompt is too long (${NO_BOUNDARY}, 12s after the line)` }] } }), null).state;
+  const { effects } = cycle(walled, ['reading', 15_000]);
+  t.match(effects.find((e) => e.type === 'finish'), { exitCode: 3, message: /every one ran past the handoff line into claude's own limit/ });
+  t.notMatch(JSON.stringify(effects), /raise --window/);
+});
+
+t.test('a turn past the line that runs into the wall with no boundary is said at once: the reading and how long since the line', async (t) => {
+  const crossed = through(working(), (o, [context, now]: [number, number]) => reading(o, context, now), [152_000, 1_000], [181_000, 4_000]).state;
+  t.same([crossed.cycle.pendingCut, crossed.cycle.cutDueSince], [true, 1_000], 'due since the first crossing reading');
+  const walled = through(crossed, (o, now: number) => overflowed(o, now, 'Prompt is too long'), 31_000);
+  t.same(names(walled.effects), ['no-boundary', 'gather-facts', 'generation-end', 'end-child']);
+  t.match(walled.effects[0], { type: 'emit', name: 'no-boundary', fields: { generation: 1, context: 181_000, line: 150_000, ms: 30_000 } });
+  t.match(walled.state.pendingFreeze?.reason, /^overflow: Prompt is too long \(past the handoff line with no boundary to cut at, 30s after the line\)$/);
+  t.same([walled.state.cycle.pendingCut, walled.state.cycle.cutDueSince], [false, null]);
+  // Below the line an overflow is only an overflow; the writing turn's is its own failure.
+  t.notOk(names(through(working(), (o, now: number) => overflowed(o, now, 'Prompt is too long'), 5).effects).includes('no-boundary'));
+  const writing = through(crossed, (o, now: number) => { toolBoundary(o, now); overflowed(o, now + 1, 'Prompt is too long'); }, 5_000);
+  t.notOk(names(writing.effects).includes('no-boundary'), 'not once the request went out');
+  // A blocked compaction or a forced handoff makes the cut due as well, from then.
+  t.equal(through(working(), (o, now: number) => { preCompact(o, 'auto', now); }, 7).state.cycle.cutDueSince, 7);
+  t.equal(through(working(), (o, now: number) => forceHandoff(o, now), 9).state.cycle.cutDueSince, 9);
 });
 
 t.test('the crossing rule on its own (replay asks it too)', async (t) => {

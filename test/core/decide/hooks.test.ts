@@ -14,6 +14,8 @@ const failure = (over: Partial<Extract<HookEvent, { kind: 'stop-failure' }>>): H
   hook({ kind: 'stop-failure', sessionId: SID, error: 'x', details: '', lastMessage: '', overflow: false, usageLimit: null, ...over }) as Hook;
 const statusline = (windowSize: number | null, sessionId: string | null = SID): Hook => hook({ kind: 'statusline', sessionId, windowSize, rateLimitResetsAt: null }) as Hook;
 const writing = () => given([reading(152_000), stopHook()], {}, working());
+const failedTool = (toolUseId: string | null = null, subagent = false): Hook => hook({ kind: 'post-tool', sessionId: SID, subagent, tool: 'Bash', toolUseId, failed: true }) as Hook;
+const denied = (subagent = false): Hook => hook({ kind: 'tool-denied', sessionId: SID, subagent, tool: 'Bash', toolUseId: 'toolu_d', reason: 'auto mode refused it' }) as Hook;
 
 const rows: Array<{ name: string; given: () => RunState; events: RunEvent[]; effects: string[]; state?: (s: RunState) => unknown; expect?: unknown }> = [
   { name: 'a turn that ended on an overflow degrades at once', given: working, events: [failure({ error: 'invalid_request', details: 'prompt is too long', overflow: true })], effects: ['api-error', 'gather-facts', 'generation-end', 'end-child', 'reply:pass'], state: (s) => /^overflow: prompt is too long/.test(s.pendingFreeze?.reason ?? ''), expect: true },
@@ -35,6 +37,15 @@ const rows: Array<{ name: string; given: () => RunState; events: RunEvent[]; eff
   { name: 'nor one whose transcript is not to be found (it would only slow every tool call down)', given: () => given([reading(152_000), { type: 'transcript-presence', now: 1, generation: 1, found: false }], {}, working()), events: [postTool(1, false, 'toolu_1')], effects: ['writing', 'reply:block-handoff'], state: (s) => s.boundaryWaits, expect: [] },
   { name: 'nor one under --no-handoff', given: () => working({ handoff: false }), events: [postTool(1, false, 'toolu_1'), stopHook('a reply not in the transcript')], effects: ['reply:pass', 'reply:pass'], state: (s) => s.boundaryWaits, expect: [] },
   { name: "a subagent's waits for nothing", given: () => given([reading(152_000)], {}, working()), events: [postTool(1, true, 'toolu_9')], effects: ['reply:pass'], state: (s) => s.boundaryWaits, expect: [] },
+  { name: 'a failed tool call past the line is the boundary the cut uses', given: () => given([reading(152_000)], {}, working()), events: [failedTool()], effects: ['writing', 'reply:block-handoff'], state: (s) => s.cycle.phase, expect: 'writing' },
+  { name: '… and below the line it passes', given: () => given([reading(100_000)], {}, working()), events: [failedTool()], effects: ['reply:pass'], state: (s) => s.cycle.phase, expect: 'working' },
+  { name: "… a subagent's failed call is not the main thread's boundary", given: () => given([reading(152_000)], {}, working()), events: [failedTool('toolu_2', true)], effects: ['reply:pass'], state: (s) => s.cycle.phase, expect: 'working' },
+  { name: "… one whose call is not in the transcript yet waits for it, as a PostToolUse hook does", given: () => given([reading(152_000)], {}, working()), events: [failedTool('toolu_3')], effects: [], state: (s) => s.boundaryWaits.map((w) => w.awaits), expect: [{ kind: 'tool-use', toolUseId: 'toolu_3' }] },
+  { name: "… and is answered with the cut once the call's row lands", given: () => given([reading(152_000), failedTool('toolu_3')], {}, working()), events: [], effects: [], state: (s) => { const d = decide(s, signal({ kind: 'tool-use', line: 3, ids: ['toolu_3'] }, 2)); return names(d.effects, d.state); }, expect: ['tool-waited', 'writing', 'reply:block-handoff'] },
+  { name: "… but not one a person interrupted: the turn is over, and the cut is typed at the prompt it leaves", given: () => given([reading(152_000)], {}, working()), events: [hook({ kind: 'post-tool', sessionId: SID, subagent: false, tool: 'Bash', toolUseId: null, failed: true, interrupted: true })], effects: ['reply:pass'], state: (s) => [s.cycle.phase, s.cycle.pendingCut], expect: ['working', true] },
+  { name: 'a call the CLI refused by itself is said, clears a permission wait, and passes (its answer carries nothing)', given: () => given([reading(152_000), hook({ kind: 'permission-request', sessionId: SID, tool: 'Bash', summary: 'Bash rm x', question: null })], {}, working()), events: [denied()], effects: ['tool-denied', 'reply:pass'], state: (s) => [s.cycle.phase, s.cycle.pendingCut, s.waiting], expect: ['working', true, null] },
+  { name: '… and the cut still due is made at the next boundary that can carry it', given: () => given([reading(152_000), denied()], {}, working()), events: [failedTool()], effects: ['writing', 'reply:block-handoff'] },
+  { name: "… a subagent's refused call is not said", given: working, events: [denied(true)], effects: ['reply:pass'] },
 ];
 
 table(rows, (s, row) => calls(s, ...row.events));
