@@ -4,6 +4,8 @@
 import t from 'tap';
 import { decide } from '../../../src/core/decide.js';
 import { runView } from '../../../src/core/run-view.js';
+import { statusLine } from '../../../src/core/status-text.js';
+import { statusBarLines } from '../../../src/core/status-bar.js';
 import type { RunEffect, RunEvent, RunState } from '../../../src/core/run-state.js';
 import type { ToolRun } from '../../../src/core/tool-run.js';
 import { spawnedEvent, given, reading, stopHook, docLanded, working } from './run.js';
@@ -55,6 +57,9 @@ t.test('the request lists them, most tried first; the freeze checks the document
   t.same(emitted(effects, 'dead-ends-checked'), [{ generation: 1, seen: 3, byWriter: 2, byFacts: 1, notAtAll: 0, missing: ['/w/huge.json'], degraded: false }]);
   const review = drive(frozen, [{ type: 'document-written', now: 11, generation: 1, path: '/p/doc.md', archived: null, error: null }]).state;
   t.equal(runView(review, 11).deadEnds, '1 failure not in the document', 'beside the countdown');
+  t.match(statusLine(runView(review, 11)), /· review · successor in \d+s · 1 failure not in the document$/, "claude's status line and the title");
+  const bar = statusBarLines(runView(review, 11), { width: 120, hint: 'C-] ?' })[0]!.map((seg) => seg.text).join('');
+  t.match(bar, /successor in \d+s · 1 failure not in the document/, "the split view's status bar");
   t.end();
 });
 
