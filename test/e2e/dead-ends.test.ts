@@ -6,8 +6,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { bash, text, usageFor, type MockRequest, type MockReply } from '../../src/mock/messages-api.js';
 import { startFlower, HANDOFF_ASK, TAKING_OVER } from '../helpers/flower-run.js';
-import { oneRun } from '../helpers/run-servers.js';
-import { logIn, openBrowser, startWeb } from '../web/web-helpers.js';
+import { openRunPage } from '../web/web-helpers.js';
 
 // Three shell calls that fail, then a reply that crosses the line (window 100k, handoff at 50k).
 const FAILING = ['ls ./no-such-dir-h32', 'cat missing-h32.txt', 'ls --frobnicate-h32'];
@@ -34,12 +33,7 @@ t.test('dead ends: listed to the writer, the forgotten one in the facts, the rep
     return successorStep++ === 0 ? bash('ls --frobnicate-h32 2>&1', usageFor(12_000)) : text('successor stops here', usageFor(13_000));
   };
   const f = await startFlower({ t, respond, prompt: 'look around the toy folder', flowerArgs: ['--window', '100k', '--review', '60'] });
-  const run = await oneRun(f.runtime);
-  const web = await startWeb(t, { runtime: f.runtime, args: ['--allow-input'] });
-  const context = await openBrowser(t);
-  const page = await context.newPage();
-  await logIn(page, web);
-  await page.goto(`${web.base}/run/${run.id}`);
+  const { run, web, context, page } = await openRunPage(t, f.runtime);
 
   // The request named every failure, the most tried first.
   const ask = await f.api.waitForRequest((r) => HANDOFF_ASK.test(r.lastUserText), 120_000);
