@@ -32,14 +32,28 @@ export async function writeTranscript(path, bytes) {
   return written;
 }
 
+// The readers compared: the supervisor's own (the meter with the session's state and its failure record
+// read off the same lines), and the one before the failure record (the meter and the session's state only).
+async function makeReader(kind) {
+  const { createTranscriptReader } = await import(join(REPO, 'dist', 'core', 'transcript-reader.js'));
+  const { TRANSCRIPT_ROWS } = await import(join(REPO, 'dist', 'claude-code', 'transcript-rows.js'));
+  const { createScopeReader, mayCarryScope } = await import(join(REPO, 'dist', 'claude-code', 'session-scope.js'));
+  if (kind === 'without-failures') {
+    const scope = createScopeReader();
+    return createTranscriptReader(TRANSCRIPT_ROWS, { taps: [{ wants: mayCarryScope, row: (v) => void scope.row(v) }] });
+  }
+  const { createSessionReader } = await import(join(REPO, 'dist', 'claude-code', 'session-reader.js'));
+  const { EMPTY_FAILURES, recordRun } = await import(join(REPO, 'dist', 'core', 'failure-record.js'));
+  let record = EMPTY_FAILURES;
+  return createSessionReader({ scope: () => {}, toolRun: (run) => void (record = recordRun(record, run)) });
+}
+
 // Child mode: catch up on `file` the way the supervisor does, then time single appends.
 if (process.argv[2] === '--one') {
   const file = process.argv[3];
   const { openTranscriptTail } = await import(join(REPO, 'dist', 'adapters', 'transcript-tail.js'));
-  const { createTranscriptReader } = await import(join(REPO, 'dist', 'core', 'transcript-reader.js'));
-  const { TRANSCRIPT_ROWS } = await import(join(REPO, 'dist', 'claude-code', 'transcript-rows.js'));
   const size = statSync(file).size;
-  const reader = createTranscriptReader(TRANSCRIPT_ROWS); // the supervisor's own pipeline: splitter, parser, meter
+  const reader = await makeReader(process.argv[4] ?? 'supervisor'); // the supervisor's own pipeline: splitter, parser, meter, taps
   const meter = reader.meter;
   let seen = 0;
   let readings = 0;
@@ -81,15 +95,22 @@ if (process.argv[2] === '--one') {
   process.exit(0);
 }
 
+function catchUpOnce(file, kind) {
+  const r = spawnSync(process.execPath, [HERE, '--one', file, kind], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (r.status !== 0) return { error: r.stderr.trim().split('\n').slice(-1)[0] };
+  return JSON.parse(r.stdout.trim().split('\n').at(-1));
+}
+
 // Catch-up of a `mb` MB transcript in a fresh process; the file is made in os.tmpdir() and removed.
+// `withoutFailures`: the same file read without the failure record (docs/dead-ends.md: within 10%).
 export async function tailCatchUp(mb) {
   const dir = mkdtempSync(join(tmpdir(), 'flower-bench-tail-'));
   try {
     const file = join(dir, 'transcript.jsonl');
     await writeTranscript(file, mb * 1e6);
-    const r = spawnSync(process.execPath, [HERE, '--one', file], { encoding: 'utf8', maxBuffer: 1 << 20 });
-    if (r.status !== 0) return { error: r.stderr.trim().split('\n').slice(-1)[0] };
-    return JSON.parse(r.stdout.trim().split('\n').at(-1));
+    const without = catchUpOnce(file, 'without-failures');
+    const r = catchUpOnce(file, 'supervisor');
+    return r.error ? r : { ...r, withoutFailures: without.error ? null : without };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -99,6 +99,8 @@ if (!attach.error) row('attach to the first full frame, 200×60', 'flower-pty at
 }
 for (const [mb, r] of tails) {
   row(`transcript tail catch-up, ${mb} MB`, 'tail → reader → meter', r.error ?? `${f(r.bytes / 1e6 / r.seconds)} MB/s (${f(r.seconds, 2)} s, ${f(r.bytes / 1e6 / r.cpuSeconds)} MB/cpu-s), peak RSS ${f(r.maxRssMb, 0)} MB`, '', '≥ 100 MB/s, RSS flat');
+  const w = r.withoutFailures;
+  if (!r.error && w) row(`the failure record's cost, ${mb} MB`, 'catch-up cpu-s with it vs without', `${f(r.cpuSeconds, 2)} vs ${f(w.cpuSeconds, 2)} cpu-s (${f((r.cpuSeconds / w.cpuSeconds - 1) * 100, 1)}%)`, '', '≤ 10% slower');
   if (!r.error) row(`one append after ${mb} MB`, 'catchUp() in a hook', `p50 ${f(r.appendP50us, 0)} µs / p99 ${f(r.appendP99us, 0)} µs`, '', '');
 }
 {

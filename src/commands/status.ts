@@ -18,6 +18,8 @@ interface LiveState {
   phase: string | null;
   /** what needs a person now, if anything */
   attention: string | null;
+  /** failures the frozen document leaves out (in review), or the successor's repeats of dead ends */
+  deadEnds: string | null;
 }
 
 // The run holding the workbench's lock, or null when none does (no lock, or a stale one).
@@ -27,7 +29,7 @@ async function liveRun(workbench: string): Promise<LiveState | null> {
   const { id, pid, socket } = holder.lock;
   const answer = holder.state === 'live' ? await queryRun(socket, { t: 'info' }).catch(() => null) : null;
   const run = answer?.t === 'info' ? answer.run : null;
-  return { id, pid, socket, clients: run?.clients ?? null, phase: run?.phase ?? null, attention: run?.status?.attention ?? null };
+  return { id, pid, socket, clients: run?.clients ?? null, phase: run?.phase ?? null, attention: run?.status?.attention ?? null, deadEnds: run?.status?.deadEnds ?? null };
 }
 
 function liveLine(live: LiveState | null): string {
@@ -35,7 +37,7 @@ function liveLine(live: LiveState | null): string {
   const id = printable(live.id);
   if (live.clients === null) return `run ${id} (pid ${live.pid}) holds this workbench but does not answer yet`;
   const clients = live.clients === 1 ? '1 client' : `${live.clients} clients`;
-  const needs = live.attention ? `, ${printable(live.attention)}` : '';
+  const needs = `${live.attention ? `, ${printable(live.attention)}` : ''}${live.deadEnds ? `, ${printable(live.deadEnds)}` : ''}`;
   return `live: run ${id} (pid ${live.pid}, ${printable(live.phase ?? '')}${needs}), ${clients} attached; flower-pty attach ${id}`;
 }
 

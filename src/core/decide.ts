@@ -12,7 +12,7 @@ import { documentChanged, draftSaved } from './decide/edits.js';
 import { documentWritten, factsGathered, writeResult } from './decide/freezing.js';
 import { childExited, seedRead, spawned, spawnFailed, start } from './decide/generations.js';
 import { hookCalled } from './decide/hooks.js';
-import { scopeChanged, transcriptPresence, transcriptReset, transcriptSignal } from './decide/transcript.js';
+import { scopeChanged, toolRan, transcriptPresence, transcriptReset, transcriptSignal } from './decide/transcript.js';
 import { Out, type Decision } from './decide/out.js';
 
 export type { Decision } from './decide/out.js';
@@ -72,6 +72,8 @@ function route(o: Out, e: RunEvent): void {
       return transcriptPresence(o, e);
     case 'scope':
       return scopeChanged(o, e);
+    case 'tool-run':
+      return toolRan(o, e);
     case 'hook':
       return hookCalled(o, e);
     case 'document-changed':

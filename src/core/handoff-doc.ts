@@ -106,7 +106,8 @@ export function normalizeDoc(doc: HandoffDoc): HandoffDoc {
 }
 
 // Built when the writing turn failed: degrade, never stop. Whatever parsed from a partial reply is kept.
-export function degradedDocument(input: {originalPrompt: string; reason: string; partial?: Partial<HandoffDoc>}): HandoffDoc {
+// `failed`: the session's failures as list lines (read off its transcript): with no writer, they are its dead ends.
+export function degradedDocument(input: {originalPrompt: string; reason: string; partial?: Partial<HandoffDoc>; failed?: readonly string[]}): HandoffDoc {
   const partial = normalizeDoc({...emptyDoc(), ...input.partial});
   const reason = stripControl(input.reason).replace(/\s+/g, ' ').trim() || 'unknown reason';
   const excerpt = Array.from(normalizeBody(input.originalPrompt)).slice(0, PROMPT_EXCERPT_CHARS).join('');
@@ -114,7 +115,8 @@ export function degradedDocument(input: {originalPrompt: string; reason: string;
   return {
     doing: joinNonEmpty(`${DEGRADED_MARKER} ${reason}`, partial.doing),
     decided: partial.decided,
-    deadends: partial.deadends,
+    deadends: joinNonEmpty(partial.deadends, (input.failed ?? []).length === 0 ? '' :
+      `Failed in this session (read off its transcript by flower-pty; why is not known):\n${(input.failed ?? []).join('\n')}`),
     next: partial.next || 'Work out where the task stands before changing anything: the original prompt is ' +
       'in the scene section; the run manifest\'s errors and the previous session\'s transcript say what happened.',
     scene: joinNonEmpty(partial.scene, excerpt === '' ? '' : `Original prompt (first ${PROMPT_EXCERPT_CHARS} characters):\n${excerpt}`),

@@ -7,10 +7,22 @@ import { renderDocument } from './handoff-render.js';
 import { successorPrompt } from './handoff-prompts.js';
 import { restoreSceneFacts, withSceneFacts, type SceneFacts } from './scene-facts.js';
 import { rearmInstructions, type SessionScope } from './session-scope.js';
+import { failureLine, topFailures, type FailureRecord } from './failure-record.js';
+import { FAILURES_LISTED, mentions, notInDocumentLines, unmentioned } from './dead-end-watch.js';
 
 export interface FrozenDocument {
   text: string;
   doc: HandoffDoc;
+}
+
+/** how a frozen document carries its session's failures: `seen` in all, named by its writer, added by
+ *  flower-pty (its facts block, or a degraded document's dead ends), neither; `missing`: the calls added */
+export interface DeadEndCheck {
+  seen: number;
+  byWriter: number;
+  byFacts: number;
+  notAtAll: number;
+  missing: string[];
 }
 
 // The document to freeze: the model's, or a degraded one built from what parsed. With no text from
@@ -25,18 +37,31 @@ export function documentToFreeze(input: {
   originalPrompt: string;
   step: string;
   facts?: SceneFacts;
-}): FrozenDocument {
+  /** what failed in the session (core/failure-record.ts) */
+  failures?: FailureRecord;
+}): FrozenDocument & { check: DeadEndCheck } {
   const source = input.text ?? (input.degraded ? input.seededText : null);
   const parsed = source !== null ? parseDocument(source) : null;
-  const doc: HandoffDoc =
-    input.degraded || parsed === null
-      ? degradedDocument({ originalPrompt: input.originalPrompt, reason: input.reason ?? 'unknown', ...(parsed ? { partial: parsed.doc } : {}) })
-      : parsed.doc;
+  const all = input.failures?.failures ?? [];
+  const listed = topFailures(input.failures ?? { failures: [], edits: [], dropped: 0 }, FAILURES_LISTED);
+  const mechanical = input.degraded || parsed === null;
+  const doc: HandoffDoc = mechanical
+    ? degradedDocument({
+      originalPrompt: input.originalPrompt, reason: input.reason ?? 'unknown', ...(parsed ? { partial: parsed.doc } : {}),
+      failed: listed.map((f) => `- ${failureLine(f)}`),
+    })
+    : parsed.doc;
+  // A writer's document is checked for each failure listed to it; the ones it leaves out go in the facts.
+  const missing = mechanical ? [] : unmentioned(doc, listed);
+  const byWriter = mechanical ? 0 : all.filter((f) => mentions(doc, f)).length;
+  const byFacts = mechanical ? listed.length : missing.length;
+  const seen = all.length + (input.failures?.dropped ?? 0);
+  const check: DeadEndCheck = { seen, byWriter, byFacts, notAtAll: Math.max(0, seen - byWriter - byFacts), missing: missing.map((f) => f.input) };
   if (input.facts) {
-    const withFacts = { ...doc, scene: withSceneFacts(doc.scene, input.facts) };
-    return { text: renderDocument(withFacts, { step: input.step }), doc: withFacts };
+    const withFacts = { ...doc, scene: withSceneFacts(doc.scene, { ...input.facts, notInDocument: notInDocumentLines(missing) }) };
+    return { text: renderDocument(withFacts, { step: input.step }), doc: withFacts, check };
   }
-  return { text: renderDocument(doc, { step: input.step }), doc };
+  return { text: renderDocument(doc, { step: input.step }), doc, check };
 }
 
 export interface SuccessorSeed {

@@ -5,6 +5,10 @@ import type {HandoffDoc} from './handoff-doc.js';
 import {EMPTY_MARKER, SECTIONS, stripControl} from './handoff-doc.js';
 import {renderSections} from './handoff-render.js';
 import {formatTokens} from './token-format.js';
+import {failureLine, type Failure} from './failure-record.js';
+
+/** the list of failures in the request stays within this many characters (each line is bounded too) */
+export const FAILURES_REQUEST_CHARS = 4_000;
 
 // The template keeps flower's {used} and {window} placeholders so it reads like the original.
 const HANDOFF_TEMPLATE = `STOP the current work. Your context is nearly full: {used} of {window} tokens used. This session is about to end, and a brand-new session with an empty context will take over the task. It will know ONLY what you write now.
@@ -19,15 +23,33 @@ Dead ends matter most. Writers record what worked and forget what failed, and th
 
 Be concrete: file paths, commands, names, numbers. In "{sceneTitle}", give pointers (paths, files, commands), not content.`;
 
-// The request that makes the session, which alone holds the context, write its own handoff.
-export function handoffRequest(vars: {used: number; window: number}): string {
+// The failures the transcript proves, put before the writer: the most tried first, as many as fit.
+export function failuresToAccountFor(failures: readonly Failure[], deadendsTitle: string): string {
+  if (failures.length === 0) return '';
+  const lines: string[] = [];
+  let size = 0;
+  for (const f of failures) {
+    const line = `- ${failureLine(f)}`;
+    if (size + line.length + 1 > FAILURES_REQUEST_CHARS) break;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  const more = failures.length - lines.length;
+  return `This session's transcript shows these failures (read off it by flower-pty, the most tried first). Under "${deadendsTitle}", account for each one: why it failed, and whether it was abandoned or fixed. Leave one out only on purpose:\n${lines.join('\n')}${more > 0 ? `\n(and ${more} more not listed here)` : ''}`;
+}
+
+// The request that makes the session, which alone holds the context, write its own handoff; `failures`:
+// what its transcript shows failed, the most tried first (at most core/dead-end-watch.ts's FAILURES_LISTED).
+export function handoffRequest(vars: {used: number; window: number; failures?: readonly Failure[]}): string {
   const sections = SECTIONS.map((s) => `## ${s.title}\n(${s.required ? 'REQUIRED: ' : ''}${s.hint})`).join('\n\n');
   const titles: Record<string, string> = Object.fromEntries(SECTIONS.map((s) => [`${s.key}Title`, s.title]));
-  return HANDOFF_TEMPLATE
+  const request = HANDOFF_TEMPLATE
     .replace('{sections}', () => sections)
     .replace(/\{(\w+Title)\}/g, (whole, name: string) => titles[name] ?? whole)
     .replace('{used}', () => formatTokens(vars.used))
     .replace('{window}', () => formatTokens(vars.window));
+  const failed = failuresToAccountFor(vars.failures ?? [], titles.deadendsTitle ?? '');
+  return failed === '' ? request : `${request}\n\n${failed}`;
 }
 
 // The successor's first prompt: it is TAKING OVER, so it must not ask a person for context.

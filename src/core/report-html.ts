@@ -7,6 +7,7 @@ import type { DiffLine } from './line-diff.js';
 import { renderChart, GENERATION_COLOURS } from './report-chart.js';
 import { escapeHtml } from './html-escape.js';
 import { formatTokens } from './token-format.js';
+import { deadEndsWords, type GenerationDeadEnds } from './report-dead-ends.js';
 
 const STYLE = `
 :root{color-scheme:light;--ink:#1f2937;--mute:#6b7280;--line:#e5e7eb;--bg:#fafaf9}
@@ -171,6 +172,16 @@ function documentHtml(d: DocumentReport): string {
   return parts.join('\n');
 }
 
+function deadEndsHtml(d: GenerationDeadEnds): string {
+  const parts = [`<p class="deadends">Dead ends: ${e(deadEndsWords(d))}.</p>`];
+  if (d.missing.length > 0) parts.push(`<p>Added by flower-pty's facts (not in the document): ${d.missing.map((m) => `<code>${e(m)}</code>`).join(', ')}</p>`);
+  if (d.repeats.length > 0) {
+    const items = d.repeats.map((r) => `<li><code>${e(r.call)}</code> ${r.ok ? 'worked this time' : 'failed again'}: ${e(r.deadEnd)}${r.line === null ? '' : ` (document line ${r.line})`}</li>`);
+    parts.push(`<p>Repeated by its successor:</p><ul>${items.join('')}</ul>`);
+  }
+  return parts.join('\n');
+}
+
 function generationHtml(g: GenerationReport, colour: string): string {
   const parts = [`<h2 id="gen-${g.n}"><span class="swatch" style="background:${colour}"></span>Generation ${g.n}</h2>`];
   parts.push(`<p>Session <code>${e(g.sessionId)}</code> · ${e(g.endWords)}</p>`);
@@ -187,6 +198,7 @@ function generationHtml(g: GenerationReport, colour: string): string {
   } else if (g.n > 1) {
     parts.push(`<p class="missing">The first prompt of this generation cannot be shown: the document it started from is not on disk.</p>`);
   }
+  if (g.deadEnds) parts.push(deadEndsHtml(g.deadEnds));
   if (g.document) {
     parts.push(`<h3>Its handoff document</h3>`, documentHtml(g.document));
   } else if (g.end === 'handoff' || g.end === 'degraded') {
@@ -205,12 +217,13 @@ function timelineHtml(m: ReportModel): string {
       `<td>${when(g.startedAt)}</td><td>${when(g.endedAt)}</td>` +
       `<td class="end-${g.end}">${e(g.endWords)}</td><td class="num">${formatDuration(g.durationMs)}</td>` +
       `<td class="num">${formatTokens(g.peak)}</td><td class="num">${money(g.costUsd)}</td><td class="num">${g.turns ?? '—'}</td>` +
-      `<td>${problems}${remarks}${problems || remarks ? '' : '—'}</td></tr>`
+      `<td>${problems}${remarks}${problems || remarks ? '' : '—'}</td>` +
+      `<td class="deadends">${g.deadEnds ? e(deadEndsWords(g.deadEnds)) : '—'}</td></tr>`
     );
   });
   return (
     `<table class="timeline"><thead><tr><th>gen</th><th>start</th><th>end</th><th>how it ended</th><th>duration</th>` +
-    `<th>peak</th><th>cost</th><th>turns</th><th>errors and reasons</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+    `<th>peak</th><th>cost</th><th>turns</th><th>errors and reasons</th><th>dead ends</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
   );
 }
 
@@ -226,6 +239,7 @@ export function renderReportHtml(m: ReportModel): string {
     ['total cost', money(m.costUsd)],
     ['total turns', String(m.turns)],
     ['how it ended', e(m.ending)],
+    ['dead ends', e(m.deadEndsTrend ?? 'nothing failed, or no record of it')],
     ['window', th ? `${formatTokens(th.window)} · near at ${formatTokens(th.warnAt)} · handoff at ${formatTokens(th.at)}` : '—'],
   ];
   const notes = m.notes.length > 0 ? `<div class="notes"><strong>Missing data</strong><ul>${m.notes.map((n) => `<li>${e(n)}</li>`).join('')}</ul></div>` : '';

@@ -9,6 +9,7 @@ import { diffLines, type LineDiff } from './line-diff.js';
 import { seedSuccessor } from './handoff-lineage.js';
 import { POLICY_DEFAULTS } from './policy.js';
 import { generationOf, type RunEventRecord } from './run-events.js';
+import { deadEndsOf, deadEndsTrend, type GenerationDeadEnds } from './report-dead-ends.js';
 
 export interface DocumentFile {
   path: string;
@@ -86,6 +87,8 @@ export interface GenerationReport {
   compactions: Array<Mark & { preTokens: number | null }>;
   overflows: Array<Mark & { text: string }>;
   document: DocumentReport | null;
+  /** its failures: seen, carried into its document (by its writer, by flower-pty's facts) or not, repeated by its successor */
+  deadEnds: GenerationDeadEnds | null;
   /** what this generation was told first */
   firstPrompt: { text: string; source: 'original' | 'recorded' | 'reproduced'; path: string | null; note: string | null } | null;
 }
@@ -115,6 +118,8 @@ export interface ReportModel {
   /** missing or doubtful data, in words */
   notes: string[];
   generations: GenerationReport[];
+  /** per generation, how many of its failures its writer carried into the document (null: none failed) */
+  deadEndsTrend: string | null;
   /** frozen documents no generation claims (no manifest, or an older lineage's archive) */
   otherDocuments: DocumentReport[];
 }
@@ -386,6 +391,7 @@ export function buildReport(input: ReportInput): ReportModel {
       compactions: (scan?.compactions ?? []).map((c) => ({ t: mark(c.t, c.line), v: c.before, line: c.line, preTokens: c.preTokens })),
       overflows: (scan?.overflows ?? []).map((o) => ({ t: mark(o.t, o.line), v: 0, line: o.line, text: o.text })),
       document,
+      deadEnds: deadEndsOf(g.generation, events),
       firstPrompt: firstPromptOf(g, previous, input),
     });
     previous = { doc, gen: g };
@@ -423,6 +429,7 @@ export function buildReport(input: ReportInput): ReportModel {
     thresholds: window !== null && at !== null ? { window, at, warnAt: Math.max(POLICY_DEFAULTS.warnFloor, at - POLICY_DEFAULTS.warnGap) } : null,
     notes,
     generations,
+    deadEndsTrend: deadEndsTrend(generations),
     otherDocuments: input.documents
       .filter((d) => d.kind !== 'draft' && ![...docs.values()].includes(d))
       .map((d) => ({ path: d.path, text: d.text, bytes: d.bytes, truncated: d.truncated, edit: null })),

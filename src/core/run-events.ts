@@ -78,6 +78,12 @@ export const RUN_EVENT_FIELDS = {
   'document-removed': { path: 'string', phase: 'string' },
   'document-problem': { path: 'string|null', missing: 'string[]' },
   'facts-restored': { path: 'string|null' },
+  /** at a freeze: what failed in the generation (`seen`), how many its document names (`byWriter`), how many
+   * flower-pty's facts add (`byFacts`, their calls in `missing`), and how many neither (`notAtAll`) */
+  'dead-ends-checked': { generation: 'number', seen: 'number', byWriter: 'number', byFacts: 'number', notAtAll: 'number', missing: 'string[]', degraded: 'boolean' },
+  /** a successor's call matched a dead end of its document or a failure listed to its writer (`line`: the
+   * dead end's line in the document, null when only listed); `ok`: this time it worked */
+  'dead-end-repeated': { generation: 'number', tool: 'string', call: 'string', deadEnd: 'string', line: 'number|null', ok: 'boolean' },
   stopped: { exitCode: 'number', message: 'string' },
   ended: { exitCode: 'number', message: 'string?' },
 } as const satisfies Record<string, Record<string, Tag>>;

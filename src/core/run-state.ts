@@ -18,6 +18,9 @@ import type { RunEventName, RunEventFields } from './run-events.js';
 import type { WriteTrouble } from './write-trouble.js';
 import type { SessionPlace } from './session-place.js';
 import type { RunDialect } from './run-dialect.js';
+import type { FailureRecord } from './failure-record.js';
+import type { WatchedDeadEnd } from './dead-end-watch.js';
+import type { ToolRun } from './tool-run.js';
 
 export interface RunSettings {
   handoff: boolean;
@@ -91,6 +94,12 @@ export interface GenerationFacts {
   turnEndAt: number | null;
   /** what the session has set up in itself so far (tasks, a /loop, crons, a goal, monitors, shells) */
   scope: SessionScope;
+  /** what failed in its main thread so far (core/failure-record.ts) */
+  failures: FailureRecord;
+  /** the dead ends of the document it started from, and the failures listed to that document's writer */
+  watch: readonly WatchedDeadEnd[];
+  /** its calls that repeated one of them */
+  repeats: number;
 }
 
 /** a hook held until the transcript shows the row it follows, or until `until` */
@@ -169,6 +178,10 @@ export interface RunState {
   readonly pendingEditNote: string | null;
   /** the retired session's scope as read at its freeze: what its successor is told to re-arm */
   readonly carried: SessionScope | null;
+  /** the frozen document's failures it does not mention (shown during the review); null before a freeze */
+  readonly forgotten: number | null;
+  /** what the next successor is watched for: its document's dead ends and the listed failures */
+  readonly nextWatch: readonly WatchedDeadEnd[];
   readonly firstPrompt: string | null;
   readonly note: string;
   /** a freeze is on its way to disk: the face keeps the old view until the document is there */
@@ -210,6 +223,8 @@ export type RunEvent =
   | { type: 'transcript-reset'; now: number; generation: number; reason: string }
   /** the session's own state changed, as its transcript tells (claude-code/session-scope.ts) */
   | { type: 'scope'; now: number; generation: number; changes: ScopeChange[] }
+  /** a main-thread tool call and its result, as its transcript tells (claude-code/tool-runs.ts) */
+  | { type: 'tool-run'; now: number; generation: number; run: ToolRun }
   /** the followed transcript appeared, or went away (moved by claude, or never written) */
   | { type: 'transcript-presence'; now: number; generation: number; found: boolean }
   | { type: 'hook'; now: number; id: number; hook: HookEvent }
@@ -296,6 +311,8 @@ export function createRun(settings: RunSettings, now: string, resume: { manifest
     seedContext: null,
     pendingEditNote: null,
     carried: null,
+    forgotten: null,
+    nextWatch: [],
     firstPrompt: null,
     note: 'starting claude',
     freezing: false,

@@ -16,6 +16,15 @@ export function attentionText(w: Waiting | null, hooksMissing: boolean): string 
   return null;
 }
 
+// What the failures of the session say now: during the review, how many its document leaves out
+// (flower-pty's facts name them); afterwards, how often the successor repeated a dead end.
+export function deadEndsText(s: RunState): string | null {
+  const n = s.forgotten ?? 0;
+  if (s.cycle.phase === 'review' && n > 0) return `${n} ${n === 1 ? 'failure' : 'failures'} not in the document`;
+  const r = s.gen?.repeats ?? 0;
+  return r > 0 ? `${r} dead ${r === 1 ? 'end' : 'ends'} repeated` : null;
+}
+
 // Seconds left in the review window, for the status line (null outside review).
 export function reviewRemaining(s: RunState, now: number): number | null {
   const c = s.cycle;
@@ -41,6 +50,7 @@ export function runView(s: RunState, now: number): StatusView {
     note: s.note,
     // A file that could not be written comes first: it may be a person's only chance to keep it.
     attention: s.trouble ? troubleAttention(s.trouble) : attentionText(s.waiting, s.hooksMissing),
+    deadEnds: deadEndsText(s),
   };
 }
 

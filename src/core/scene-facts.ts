@@ -19,6 +19,8 @@ export interface SceneFacts {
   git: GitFacts | null;
   /** what the session had set up in itself (tasks, a /loop, crons, a goal, monitors, shells), and its fate */
   scope?: SessionScope | null;
+  /** the session's failures its document does not mention, one line each (core/dead-end-watch.ts) */
+  notInDocument?: readonly string[];
 }
 
 // The first line of the block; the block runs from it to the end of its paragraph (a blank line or the end).
@@ -35,6 +37,7 @@ export function renderSceneFacts(facts: SceneFacts): string {
     lines.push(`- git HEAD ${oneLine(facts.git.head)}, ${n} ${n === 1 ? 'file' : 'files'} changed and not committed when the document was frozen`);
   }
   if (facts.scope) lines.push(...scopeFactLines(facts.scope).map((line) => `- ${oneLine(line)}`));
+  for (const line of facts.notInDocument ?? []) lines.push(`- ${oneLine(line)}`);
   return lines.length === 0 ? '' : [FACTS_HEADING, ...lines].join('\n');
 }
 

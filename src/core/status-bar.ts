@@ -47,6 +47,8 @@ export function statusBarLines(s: StatusBarInput, opts: { width: number; hint: s
   ];
   if (s.phase === 'review') first.push({ text: ' · ', style: 'plain' }, { text: s.held ? 'held' : `successor in ${s.reviewLeft ?? 0}s`, style: 'countdown' });
   else if (s.held) first.push({ text: ' · held', style: 'countdown' });
+  // Beside the countdown: what the document leaves out of the session's failures, or the successor's repeats.
+  if (s.deadEnds) first.push({ text: ' · ', style: 'plain' }, { text: s.deadEnds, style: 'countdown' });
   // What needs a person goes on the first line, where the eye already is.
   if (s.attention) first.push({ text: ' · ', style: 'plain' }, { text: s.attention, style: 'countdown' });
 

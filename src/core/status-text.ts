@@ -15,6 +15,8 @@ export interface StatusInput {
   held: boolean;
   /** "parked until 03:04", "waiting for your permission: Bash touch x" (absent: nothing) */
   attention?: string | null;
+  /** "2 failures not in the document", "1 dead end repeated" (absent: nothing) */
+  deadEnds?: string | null;
 }
 
 export function meterText(s: Pick<StatusInput, 'context' | 'window' | 'at' | 'handoff' | 'phase'>): string {
@@ -28,6 +30,7 @@ export function meterText(s: Pick<StatusInput, 'context' | 'window' | 'at' | 'ha
 export function statusLine(s: StatusInput): string {
   const parts = [meterText(s), `gen ${s.generation}/${s.maxGenerations}`, s.phase];
   if (s.phase === 'review') parts.push(s.held ? 'held' : `successor in ${s.reviewLeft ?? 0}s`);
+  if (s.deadEnds) parts.push(s.deadEnds);
   if (s.attention) parts.push(s.attention);
   return `flower ${parts.join(' · ')}`;
 }

@@ -19,4 +19,7 @@ export interface StatusView {
   note: string;
   /** the run needs a person or is parked: "parked until 03:04", "waiting for your permission: Bash touch x" */
   attention: string | null;
+  /** the session's failures its frozen document leaves out (in review), or its successor's repeats of dead
+   *  ends: "2 failures not in the document", "1 dead end repeated"; null (or absent): nothing */
+  deadEnds?: string | null;
 }

@@ -17,17 +17,23 @@ export interface TranscriptReader {
   readonly splitter: LineSplitter;
 }
 
-// A second reader of the same rows (the session's own state, claude-code/session-scope.ts): it says which
-// lines it wants by a cheap test, and gets each one parsed once, shared with the meter.
+// Other readers of the same rows (the session's own state, claude-code/session-scope.ts; its tool runs,
+// claude-code/tool-runs.ts): each says which lines it wants by a cheap test, and gets each one parsed
+// once, shared with the meter and the other taps.
 export interface RowTap {
-  wants(line: string): boolean;
+  /** a cheap test on the raw line; 'parsed': no test, every row parsed anyway (for the meter or another
+   *  tap) and only those: for a reader whose rows the meter always parses, a scan of every line saved */
+  wants: ((line: string) => boolean) | 'parsed';
   row(value: unknown): void;
 }
 
-export function createTranscriptReader(rows: TranscriptRows, opts: { tap?: RowTap } = {}): TranscriptReader {
+export function createTranscriptReader(rows: TranscriptRows, opts: { taps?: readonly RowTap[] } = {}): TranscriptReader {
   const splitter = createLineSplitter();
   const meter = createMeter();
   let sawRecord = false;
+  const tested = (opts.taps ?? []).filter((tap) => tap.wants !== 'parsed');
+  const anyParsed = (opts.taps ?? []).filter((tap) => tap.wants === 'parsed');
+  const wanting: RowTap[] = [];
 
   function take(lines: string[]): MeterSignal[] {
     const signals: MeterSignal[] = [];
@@ -35,15 +41,17 @@ export function createTranscriptReader(rows: TranscriptRows, opts: { tap?: RowTa
       // Until one record has parsed, parse everything: that is how a non-transcript is recognised.
       // After that, rows that cannot move the meter skip JSON.parse (most of a transcript's bytes).
       const forMeter = !sawRecord || rows.mayMoveMeter(line);
-      const forTap = opts.tap?.wants(line) === true;
-      if ((!forMeter && !forTap) || line.length === 0) continue;
+      wanting.length = 0;
+      for (const tap of tested) if ((tap.wants as (line: string) => boolean)(line)) wanting.push(tap);
+      if ((!forMeter && wanting.length === 0) || line.length === 0) continue;
       let value: unknown;
       try {
         value = JSON.parse(line);
       } catch {
         continue; // a torn or foreign line: skipping it is the whole policy
       }
-      if (forTap) opts.tap!.row(value);
+      for (const tap of wanting) tap.row(value);
+      for (const tap of anyParsed) tap.row(value);
       if (!forMeter) continue;
       const record = rows.toRecord(value);
       if (record === null) continue;

@@ -6,6 +6,7 @@ import type { SessionPlace } from '../core/session-place.js';
 import type { Manifest } from '../core/manifest.js';
 import type { MeterSignal } from '../core/context-meter.js';
 import type { ScopeChange } from '../core/session-scope.js';
+import type { ToolRun } from '../core/tool-run.js';
 import type { RunEventName, RunEventFields } from '../core/run-events.js';
 import type { NotifyEvent } from '../core/notify-policy.js';
 import type { GitFacts } from '../core/scene-facts.js';
@@ -78,6 +79,8 @@ export interface TranscriptPort {
       reset(reason: string): void;
       /** the session's own state changed (tasks, a /loop, crons, a goal, monitors, shells) */
       scope?(changes: ScopeChange[]): void;
+      /** a main-thread tool call and its result (claude-code/tool-runs.ts) */
+      toolRun?(run: ToolRun): void;
       /** the file is there (true) or not (false), said when that changes */
       presence?(found: boolean): void;
     },

@@ -6,9 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { createTranscriptReader } from '../core/transcript-reader.js';
-import { TRANSCRIPT_ROWS } from '../claude-code/transcript-rows.js';
-import { createScopeReader, mayCarryScope } from '../claude-code/session-scope.js';
+import { createSessionReader } from '../claude-code/session-reader.js';
 import { writeAdvice } from '../core/write-trouble.js';
 import { transcriptPathFor } from '../claude-code/transcript-path.js';
 import { notificationSequence } from '../core/notification.js';
@@ -155,19 +153,8 @@ export function realChildPort(config: ChildLaunchConfig): ChildPort {
 export function realTranscriptPort(): TranscriptPort {
   return {
     follow(path, on) {
-      // The session's own state (tasks, a /loop, crons, a goal, ...) is read off the same lines as the meter.
-      const open = () => {
-        const scope = createScopeReader();
-        return createTranscriptReader(TRANSCRIPT_ROWS, {
-          tap: {
-            wants: mayCarryScope,
-            row: (value) => {
-              const changes = scope.row(value);
-              if (changes.length > 0) on.scope?.(changes);
-            },
-          },
-        });
-      };
+      // The session's own state (tasks, a /loop, crons, a goal, ...) and its tool runs are read off the same lines as the meter.
+      const open = () => createSessionReader({ scope: (changes) => on.scope?.(changes), toolRun: (run) => on.toolRun?.(run) });
       let reader = open();
       const tail = openTranscriptTail({
         path,

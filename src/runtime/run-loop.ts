@@ -193,6 +193,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
       signal: (signal, usage) => post({ type: 'transcript', now: now(), generation, signal, usage }),
       reset: (reason) => post({ type: 'transcript-reset', now: now(), generation, reason }),
       scope: (changes) => post({ type: 'scope', now: now(), generation, changes }),
+      toolRun: (run) => post({ type: 'tool-run', now: now(), generation, run }),
       presence: (found) => post({ type: 'transcript-presence', now: now(), generation, found }),
     });
   }

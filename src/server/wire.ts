@@ -245,6 +245,7 @@ export function parseStatusView(v: unknown): StatusView | null {
   if (!isNullable(isFiniteNumber, v.reviewLeft) || !isNullable(isString, v.workbench) || !isNullable(isString, v.documentPath)) return null;
   // What needs a person: absent from an older server's frames, so a missing one reads as nothing.
   if (v.attention !== undefined && !isNullable(isString, v.attention)) return null;
+  if (v.deadEnds !== undefined && !isNullable(isString, v.deadEnds)) return null;
   return {
     phase: v.phase,
     context: v.context as number,
@@ -260,6 +261,7 @@ export function parseStatusView(v: unknown): StatusView | null {
     documentPath: v.documentPath,
     note: v.note,
     attention: typeof v.attention === 'string' ? v.attention : null,
+    ...(typeof v.deadEnds === 'string' ? { deadEnds: v.deadEnds } : {}),
   };
 }
 

@@ -110,7 +110,7 @@ t.test("through the transcript reader's tap: each row parsed once for both, the 
   const plain = createTranscriptReader(TRANSCRIPT_ROWS);
   const reader = createScopeReader();
   let tapped = EMPTY_SCOPE;
-  const withTap = createTranscriptReader(TRANSCRIPT_ROWS, { tap: { wants: mayCarryScope, row: (value) => void (tapped = applyScopeChanges(tapped, reader.row(value))) } });
+  const withTap = createTranscriptReader(TRANSCRIPT_ROWS, { taps: [{ wants: mayCarryScope, row: (value) => void (tapped = applyScopeChanges(tapped, reader.row(value))) }] });
   const chunks = (r: ReturnType<typeof createTranscriptReader>) => [...r.push(bytes.subarray(0, 7_777)), ...r.push(bytes.subarray(7_777)), ...r.end()];
   t.same(chunks(withTap), chunks(plain), 'the same signals');
   t.same(tapped, fold(scope), 'the same scope as line by line, attachment rows (the goal) included');

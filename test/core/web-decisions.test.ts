@@ -140,6 +140,8 @@ t.test('the dashboard: needs-a-person first (permission, review, parked, idle), 
   t.same([working, idle, parked, review, permission].map(urgency), [5, 3, 2, 1, 0]);
   t.equal(stateText(review), 'in review (8 s left)');
   t.equal(stateText(permission), 'waiting for your permission: Bash touch x');
+  t.equal(stateText(row('f', { phase: 'review', status: view({ phase: 'review', reviewLeft: 3, deadEnds: '2 failures not in the document' }) })), 'in review (3 s left) · 2 failures not in the document', 'beside the countdown');
+  t.equal(stateText(row('g', { status: view({ deadEnds: '1 dead end repeated' }) })), 'working · 1 dead end repeated');
   t.equal(notificationFor(working, permission), 'waiting for your permission: Bash touch x');
   t.equal(notificationFor(working, review), 'in review (8 s left)');
   t.equal(notificationFor(review, { ...review, status: view({ phase: 'review', reviewLeft: 6 }) }), null, 'the countdown is not news');

@@ -2,10 +2,9 @@
 // that is a record of what it was sent, transcripts fed through the REAL transcript reader from
 // in-memory rows, an in-memory notes folder, and a face that remembers what it was told.
 import { readRunEvent } from '../../src/core/run-events.js';
-import { createTranscriptReader, type TranscriptReader } from '../../src/core/transcript-reader.js';
-import { TRANSCRIPT_ROWS } from '../../src/claude-code/transcript-rows.js';
+import type { TranscriptReader } from '../../src/core/transcript-reader.js';
 import { RUN_DIALECT } from '../../src/claude-code/run-dialect.js';
-import { createScopeReader, mayCarryScope } from '../../src/claude-code/session-scope.js';
+import { createSessionReader } from '../../src/claude-code/session-reader.js';
 import { createRun, RUN_DEFAULTS, type RunSettings } from '../../src/core/run-state.js';
 import { startRunLoop, type RunLoop } from '../../src/runtime/run-loop.js';
 import type { ChildExit, ChildPort, ChildSpec, ClockPort, DocumentPort, Ports, TranscriptPort } from '../../src/runtime/ports.js';
@@ -127,10 +126,9 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
   const entry = (path: string) => {
     let e = transcripts.get(path);
     if (!e) {
-      // The dialect reads the session's own state off the same lines, as in real-ports.ts.
-      const scope = createScopeReader();
-      const tap = { wants: mayCarryScope, row: (value: unknown) => { const changes = scope.row(value); if (changes.length > 0) created.on?.scope?.(changes); } };
-      const created = { reader: createTranscriptReader(TRANSCRIPT_ROWS, { tap }), visible: '', hidden: '', on: null as Parameters<TranscriptPort['follow']>[1] | null, read: 0, found: false };
+      // The dialect reads the session's own state and its tool runs off the same lines, as in real-ports.ts.
+      const reader = createSessionReader({ scope: (changes) => created.on?.scope?.(changes), toolRun: (run) => created.on?.toolRun?.(run) });
+      const created = { reader, visible: '', hidden: '', on: null as Parameters<TranscriptPort['follow']>[1] | null, read: 0, found: false };
       transcripts.set(path, (e = created));
     }
     return e;

@@ -288,3 +288,12 @@ t.test('the guards check every field', async (t) => {
   t.same(parseClientMessage({ t: 'kill', extra: { a: 1 } }), { t: 'kill' }, 'extra fields are dropped');
   t.match(versionMismatchReason(7), /^flower-pty \(wire 7\) cannot attach to a run served by another version \(wire 1\); use the same flower-pty$/);
 });
+
+t.test("a view's dead-ends count crosses the wire; a wrong type is refused", async (t) => {
+  const withCount: ServerMessage = { t: 'status', view: { ...view, deadEnds: '2 failures not in the document' } };
+  const c = collect(parseServerMessage);
+  c.reader.push(encodeFrame(withCount));
+  c.reader.push(encodeFrame({ t: 'status', view: { ...view, deadEnds: 3 } } as unknown as ServerMessage));
+  t.same(c.messages, [withCount], 'the count arrives as it was sent');
+  t.equal(c.errors.length, 1, 'a count that is not text is refused');
+});

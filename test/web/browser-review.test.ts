@@ -7,8 +7,7 @@ import t from 'tap';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { text, usageFor, type MockRequest, type MockReply } from '../../src/mock/messages-api.js';
 import { startFlower, handoffDoc, HANDOFF_ASK, TAKING_OVER } from '../helpers/flower-run.js';
-import { oneRun } from '../helpers/run-servers.js';
-import { logIn, openBrowser, startWeb } from './web-helpers.js';
+import { openRunPage } from './web-helpers.js';
 
 t.test('the document in review: shown as text, a stale save refused with the newer text, an edit reaching the successor', async (t) => {
   let firstSession: string | undefined;
@@ -23,12 +22,7 @@ t.test('the document in review: shown as text, a stale save refused with the new
     return text('gen two', usageFor(13_000));
   };
   const f = await startFlower({ t, respond, prompt: 'work until the handoff', flowerArgs: ['--window', '100k', '--review', '30'] });
-  const run = await oneRun(f.runtime);
-  const web = await startWeb(t, { runtime: f.runtime, args: ['--allow-input'] });
-  const context = await openBrowser(t);
-  const page = await context.newPage();
-  await logIn(page, web);
-  await page.goto(`${web.base}/run/${run.id}`);
+  const { run, web, context, page } = await openRunPage(t, f.runtime);
   await page.locator('#editor').waitFor({ state: 'visible', timeout: 120_000 });
   await page.locator('#hold').click();
   await page.waitForFunction(() => /held/.test(document.getElementById('state')?.textContent ?? ''), undefined, { timeout: 15_000 });

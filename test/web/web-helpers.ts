@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { FLOWER_BIN } from '../helpers/flower-run.js';
 import type { Teardown } from '../helpers/real-claude.js';
+import { oneRun } from '../helpers/run-servers.js';
 
 export const CHROMIUM = process.env.FLOWER_PTY_CHROMIUM || '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -61,6 +62,17 @@ export async function openBrowser(t: Teardown, viewport = { width: 1280, height:
 export async function logIn(page: Page, web: WebFace): Promise<void> {
   await page.goto(web.url);
   await page.waitForURL(`${web.base}/`, { timeout: 15_000 });
+}
+
+/** the run of a live flower-pty (its only one) on the web face with input allowed, its page open in Chromium */
+export async function openRunPage(t: Teardown, runtime: string): Promise<{ run: { id: string }; web: WebFace; context: BrowserContext; page: Page }> {
+  const run = await oneRun(runtime);
+  const web = await startWeb(t, { runtime, args: ['--allow-input'] });
+  const context = await openBrowser(t);
+  const page = await context.newPage();
+  await logIn(page, web);
+  await page.goto(`${web.base}/run/${run.id}`);
+  return { run, web, context, page };
 }
 
 /** the text of the page's terminal (xterm.js's buffer), one line per row */

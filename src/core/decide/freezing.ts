@@ -26,7 +26,7 @@ export function startFreeze(o: Out, f: { generation: number; text: string | null
 export function factsGathered(o: Out, e: Extract<RunEvent, { type: 'facts-gathered' }>): void {
   const pending = o.s.pendingFreeze;
   if (!pending || pending.generation !== e.generation || pending.text !== null) return;
-  const { text } = documentToFreeze({
+  const { text, check } = documentToFreeze({
     text: pending.modelText,
     degraded: pending.degraded,
     ...(pending.reason ? { reason: pending.reason } : {}),
@@ -34,8 +34,11 @@ export function factsGathered(o: Out, e: Extract<RunEvent, { type: 'facts-gather
     originalPrompt: originalPrompt(o.s),
     step: o.s.settings.step,
     facts: { transcriptPath: o.s.gen?.transcriptPath ?? null, git: e.git, scope: o.s.gen?.scope ?? null },
+    ...(o.s.gen ? { failures: o.s.gen.failures } : {}),
   });
-  o.set({ pendingFreeze: { ...pending, text }, carried: o.s.gen?.scope ?? null });
+  o.set({ pendingFreeze: { ...pending, text }, carried: o.s.gen?.scope ?? null, forgotten: check.byFacts > 0 && !pending.degraded ? check.byFacts : null });
+  // A session with no failure has nothing to check (the report reads no event as none).
+  if (check.seen > 0) o.emit('dead-ends-checked', { generation: e.generation, ...check, degraded: pending.degraded });
   o.do({ type: 'write-document', generation: e.generation, text });
 }
 

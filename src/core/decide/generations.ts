@@ -7,6 +7,8 @@ import { endGeneration, lastPlace, recordUsage, startGeneration } from '../manif
 import { seedSuccessor } from '../handoff-lineage.js';
 import { oversizedSeed } from '../seed-size.js';
 import { EMPTY_SCOPE } from '../session-scope.js';
+import { EMPTY_FAILURES, topFailures } from '../failure-record.js';
+import { FAILURES_LISTED, watchList } from '../dead-end-watch.js';
 import { NO_PLACE, type SessionPlace } from '../session-place.js';
 import type { RunEvent, RunState } from '../run-state.js';
 import { tick } from './clock.js';
@@ -85,7 +87,9 @@ export function seed(o: Out, generation: number, onDisk: string | null): void {
   // The document never goes on the command line (any local user can read it there): the successor's
   // first UserPromptSubmit hook hands it to the model whole, when hooks run and it fits what a hook may carry.
   const viaHook = !s.hooksMissing && s.settings.handoff && seed.prompt.length <= (s.settings.hookContextChars ?? 0);
-  o.set({ seededText: seed.seededText, pendingEditNote: null, seedContext: viaHook ? seed.prompt : null });
+  // What the successor is watched for: its document's dead ends as seeded, and what its predecessor's writer was shown.
+  const listed = s.gen ? topFailures(s.gen.failures, FAILURES_LISTED) : [];
+  o.set({ seededText: seed.seededText, pendingEditNote: null, seedContext: viaHook ? seed.prompt : null, nextWatch: watchList(seed.seededText, listed) });
   o.do({ type: 'spawn', generation, successor: true, prompt: seed.prompt, window: o.s.policy.window, viaHook, place: successorPlace(s) });
 }
 
@@ -95,7 +99,9 @@ export function spawned(o: Out, e: Extract<RunEvent, { type: 'spawned' }>): void
       n: e.generation, successor: e.successor, sessionId: e.sessionId, sessionSeen: false, transcriptPath: e.transcriptPath, spawnedAt: e.now,
       context: 0, peak: 0, readings: 0, costUsd: null, numTurns: 0, crashed: false, ended: false, hooks: 0, lastText: null, toolUses: [], turnEndAt: null,
       scope: EMPTY_SCOPE, transcriptFound: null, transcriptMissingSince: null, transcriptLost: false, place: NO_PLACE,
+      failures: EMPTY_FAILURES, watch: e.successor ? o.s.nextWatch : [], repeats: 0,
     },
+    forgotten: null,
     note: e.successor ? 'a new session took over from the handoff document' : 'working',
     boundaryWaits: [],
     waiting: null,

@@ -4,6 +4,8 @@
 
 import { EXIT } from '../exit-code.js';
 import { handoffRequest } from '../handoff-prompts.js';
+import { topFailures } from '../failure-record.js';
+import { FAILURES_LISTED } from '../dead-end-watch.js';
 import { parseDocument } from '../handoff-parse.js';
 import type { HandoffCycle, RunState } from '../run-state.js';
 import { startFreeze } from './freezing.js';
@@ -18,7 +20,7 @@ export const TYPED_REQUEST_LINE =
   'flower-pty: your context window is nearly full. Read the file {file} now and do exactly what it asks: reply with your handoff document.';
 
 export function handoffRequestOf(s: RunState): string {
-  return handoffRequest({ used: s.gen?.context ?? 0, window: s.policy.window });
+  return handoffRequest({ used: s.gen?.context ?? 0, window: s.policy.window, failures: s.gen ? topFailures(s.gen.failures, FAILURES_LISTED) : [] });
 }
 
 /** the feature is on and the session is known: a handoff can concern it (in some phase) */

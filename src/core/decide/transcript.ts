@@ -5,6 +5,9 @@
 
 import { recordOriginalPrompt, recordPlace, recordUsage } from '../manifest.js';
 import { applyScopeChanges } from '../session-scope.js';
+import { EMPTY_FAILURES, recordRun } from '../failure-record.js';
+import { repeatOf } from '../dead-end-watch.js';
+import { oneLine } from '../one-line.js';
 import { placeAfter, placeChanges } from '../session-place.js';
 import type { SessionWhere } from '../hook-event.js';
 import type { RunEvent } from '../run-state.js';
@@ -82,7 +85,25 @@ export function transcriptSignal(o: Out, e: Extract<RunEvent, { type: 'transcrip
 }
 
 export function transcriptReset(o: Out, e: Extract<RunEvent, { type: 'transcript-reset' }>): void {
-  if (o.s.gen && o.s.gen.n === e.generation) o.emit('transcript-reset', { generation: o.s.gen.n, reason: e.reason });
+  if (!o.s.gen || o.s.gen.n !== e.generation) return;
+  o.emit('transcript-reset', { generation: o.s.gen.n, reason: e.reason });
+  // The file is read again from its start: its failures are counted again from none.
+  o.gen({ failures: EMPTY_FAILURES });
+}
+
+// A main-thread tool call and its result: a failure goes into the record; a successor's call that repeats
+// a dead end of its document (or a failure listed to its writer) is told, never stopped.
+export function toolRan(o: Out, e: Extract<RunEvent, { type: 'tool-run' }>): void {
+  const g = o.s.gen;
+  if (!g || e.generation !== g.n) return;
+  const failures = recordRun(g.failures, e.run);
+  if (failures !== g.failures) o.gen({ failures });
+  const hit = repeatOf(g.watch, e.run);
+  if (hit === null) return;
+  const call = oneLine(e.run.input, 200);
+  o.gen({ repeats: g.repeats + 1 });
+  o.emit('dead-end-repeated', { generation: g.n, tool: e.run.tool, call, deadEnd: hit.text, line: hit.line, ok: e.run.ok });
+  o.set({ note: `repeated a dead end${hit.line === null ? '' : ` (document line ${hit.line})`}${e.run.ok ? ', and it worked this time' : ''}: ${call}` });
 }
 
 export function scopeChanged(o: Out, e: Extract<RunEvent, { type: 'scope' }>): void {

@@ -86,6 +86,8 @@ function showStatus() {
   if (!v) return;
   const waiting = v.attention && v.attention.startsWith('waiting for your permission: ') ? v.attention.slice('waiting for your permission: '.length) : null;
   $('state').textContent = v.attention ?? (v.phase === 'review' ? `review${v.held ? ' (held)' : v.reviewLeft != null ? ` ${Math.ceil(v.reviewLeft)} s` : ''}` : v.phase);
+  $('deadends').textContent = v.deadEnds ?? '';
+  $('deadends').hidden = !v.deadEnds;
   $('meter').replaceChildren(meter({ phase: v.phase, context: v.context, window: v.window, at: v.at, warnAt: v.warnAt }));
   $('metertext').textContent = `gen ${v.generation}/${v.maxGenerations} · ${tokens(v.context)}/${tokens(v.window)} · handoff at ${tokens(v.at)}${v.note ? ` · ${v.note}` : ''}`;
   $('permission').hidden = waiting === null;
