@@ -22,6 +22,7 @@ import { createSplitStatus } from './split/status-line.js';
 import { createPaneLayout } from './split/pane-layout.js';
 import { createDocumentEditing } from './split/document-editing.js';
 import { createKeyRouting } from './split/key-routing.js';
+import { capsFromFacts, type TerminalCaps } from '../core/terminal-caps.js';
 
 export interface SplitFaceOptions {
   stdin: NodeJS.ReadStream;
@@ -54,6 +55,8 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
   const { stdin, stdout, env } = o;
   const prefix = prefixKey(o.prefix, env);
   const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
+  // What the person's terminal shows, from what its environment says (TERM, COLORTERM, TERM_PROGRAM, TMUX).
+  const caps: TerminalCaps = capsFromFacts({ term: env.TERM, colorterm: env.COLORTERM, termProgram: env.TERM_PROGRAM, tmux: Boolean(env.TMUX) });
   const listeners = createFaceListeners();
   const outerScreen = openOuterScreen(stdout, env.TERM);
   const { screen } = outerScreen;
@@ -68,6 +71,7 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
     at: first.session,
     cols: first.inner.cols,
     rows: first.inner.rows,
+    caps: () => caps,
     onReply: (data) => {
       listeners.input(data);
       frames.typed(); // after the key is on its way: its echo cannot come back before this returns

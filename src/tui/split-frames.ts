@@ -54,7 +54,7 @@ export function createSplitFrames(o: {
     const rows = whole ? null : pane.repaintChanged();
     if (!rows) screen.render();
     else if (rows.top <= rows.bottom) {
-      const cells = paintRows(screen, rows.top, rows.bottom, rows.left, rows.right);
+      const cells = paintRows(screen, pane.ink, rows.top, rows.bottom, rows.left, rows.right);
       if (cells === null) screen.draw(rows.top, rows.bottom);
       else if (cells) program._write(cells);
     }
