@@ -22,7 +22,7 @@ import { createSplitStatus } from './split/status-line.js';
 import { createPaneLayout } from './split/pane-layout.js';
 import { createDocumentEditing } from './split/document-editing.js';
 import { createKeyRouting } from './split/key-routing.js';
-import { capsFromFacts, type TerminalCaps } from '../core/terminal-caps.js';
+import { capsFromFacts, throughTmux, type TerminalCaps } from '../core/terminal-caps.js';
 
 export interface SplitFaceOptions {
   stdin: NodeJS.ReadStream;
@@ -79,6 +79,10 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
     onBell: () => {
       if (frames.live) stdout.write('\u0007');
     },
+    // a clipboard write or a notification from claude: to the person's terminal, through tmux when it is one
+    onSideChannel: (sequence) => {
+      if (frames.live) stdout.write(throughTmux(sequence, caps));
+    },
     ...(o.screen ? { shared: o.screen, onParsed: () => frames.sessionChanged() } : {}),
   });
   const documentPane = createDocumentPane({ screen, noColor, ...(first.document ? { at: first.document } : {}) });
@@ -92,6 +96,8 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
     outer,
     cursor: () => (layout.focus === 'session' && child.running && help.hidden ? pane.cursor() : null),
     held: () => stdout.writableLength > 0,
+    claudeHasKeys: () => layout.focus === 'session' && child.running && help.hidden,
+    caps: () => caps,
   });
   const redraw = frames.redraw;
   const status = createSplitStatus({ screen, bar: statusBar, prefixLabel: prefix.label, focus: () => layout.focus, redraw });

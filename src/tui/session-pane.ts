@@ -11,6 +11,7 @@ import { drawClaudeFirst, type PaneInk } from './row-painter.js';
 import { box as blessedBox } from './blessed-parts.js';
 import { createPaneStyles } from './pane-styles.js';
 import type { StyleCaps } from '../core/cell-style.js';
+import type { KeyboardModes } from '../core/side-channels.js';
 
 export const SCROLLBACK = 1000;
 
@@ -40,6 +41,12 @@ export interface SessionPane {
   readonly sendFocus: boolean;
   /** the mouse tracking the child asked for (9 / 1000 / 1002 / 1003) */
   readonly mouseTracking: MouseTracking;
+  /** DECSCUSR's shape as the child set it (0: the terminal's own) */
+  readonly cursorShape: number;
+  /** the keyboard modes the child asked for (kitty flags, modifyOtherKeys) */
+  readonly keyboard: KeyboardModes;
+  /** the child is between its CSI ? 2026 h and l: its frame is not whole yet */
+  readonly synchronizing: boolean;
   dispose(): void;
 }
 
@@ -51,6 +58,8 @@ export function createSessionPane(opts: {
   onReply: (data: string) => void;
   /** the child rang the bell (the emulator swallows BEL; the person should still hear it) */
   onBell?: () => void;
+  /** the child sent a clipboard write or a notification for the person's terminal */
+  onSideChannel?: (sequence: string) => void;
   /** the run server's one emulator, painted from and never written here: its owner parses claude's output
    * once for every face and answers claude's queries; `onParsed` is told each time it has parsed some */
   shared?: Emulator;
@@ -68,6 +77,7 @@ export function createSessionPane(opts: {
   const replies = shared
     ? [term.onWriteParsed(() => opts.onParsed?.()), term.onBell(() => opts.onBell?.())]
     : [term.onData(opts.onReply), term.onBinary(opts.onReply), term.onBell(() => opts.onBell?.())];
+  replies.push(emulator.onSideChannel((sequence) => opts.onSideChannel?.(sequence)));
 
   const box = blessedBox({
     parent: opts.screen,
@@ -208,6 +218,15 @@ export function createSessionPane(opts: {
     },
     get mouseTracking() {
       return term.modes.mouseTrackingMode;
+    },
+    get cursorShape() {
+      return emulator.cursorShape;
+    },
+    get keyboard() {
+      return emulator.keyboard;
+    },
+    get synchronizing() {
+      return term.modes.synchronizedOutputMode;
     },
     dispose() {
       rowsChanged.dispose();
