@@ -56,6 +56,20 @@ export function capsFromAnswer(caps: TerminalCaps, answer: string): TerminalCaps
 /** the queries whose answers capsFromAnswer reads: DECRQM 2026, then the kitty keyboard flags */
 export const CAPS_QUERY = '\u001b[?2026$p\u001b[?u';
 
+// The answers to CAPS_QUERY as they come back among the person's keys (no key sends either form).
+const ANSWER = /\u001b\[\?2026;[0-4]\$y|\u001b\[\?\d+u/g;
+
+/** the answers to CAPS_QUERY found in what the terminal sent, and the rest (the person's keys) */
+export function takeCapsAnswers(input: string): { answers: string; rest: string } {
+  if (!input.includes('\u001b[?')) return { answers: '', rest: input };
+  let answers = '';
+  const rest = input.replace(ANSWER, (answer) => {
+    answers += answer;
+    return '';
+  });
+  return { answers, rest };
+}
+
 /** a side channel (OSC 52, a notification) as it must reach the person's terminal through tmux */
 export function throughTmux(sequence: string, caps: TerminalCaps): string {
   if (!caps.tmux) return sequence;

@@ -59,3 +59,9 @@ t.test('throughTmux wraps a sequence with ESC doubled, only under tmux', async (
   t.equal(throughTmux('\u001b]52;c;aGk=\u0007', caps), '\u001bPtmux;\u001b\u001b]52;c;aGk=\u0007\u001b\\');
   t.equal(throughTmux('\u0007', capsFromFacts({ term: 'xterm' })), '\u0007');
 });
+
+t.test("takeCapsAnswers: the terminal's answers out of its input, the keys left", async (t) => {
+  const { takeCapsAnswers } = await import('../../src/core/terminal-caps.js');
+  t.same(takeCapsAnswers('ab\u001b[?2026;2$yc\u001b[?1ud'), { answers: '\u001b[?2026;2$y\u001b[?1u', rest: 'abcd' });
+  t.same(takeCapsAnswers('\u001b[A'), { answers: '', rest: '\u001b[A' });
+});

@@ -108,3 +108,15 @@ t.test("frames wrapped in synchronized output; none drawn in the middle of claud
   r.face.childOutput('\u001b[?2026hnever ended');
   await r.vt.waitFor((s) => s.includes('never ended'), 'painted after the wait', 3000);
 });
+
+t.test("what the terminal answers at attach adds to what its name says: sync and the kitty protocol", async (t) => {
+  const r = rig(t, { TERM: 'xterm-256color' });
+  await settle();
+  t.match(r.vt.written(), '\u001b[?2026$p\u001b[?u', 'asked once at the start');
+  r.vt.stdin.write('\u001b[?2026;2$y\u001b[?0u');
+  await settle();
+  const out = await shown(r, '\u001b[>1uprompt', 'prompt');
+  t.match(out, '\u001b[>1u', 'the kitty protocol asked of a terminal that answered its query');
+  t.match(out, '\u001b[?2026h', 'frames synchronized on a terminal that knows mode 2026');
+  t.same(r.input, [], 'the answers are not keys for claude');
+});
