@@ -85,7 +85,13 @@ function cellsSeen(raw: string, cols: number, rows: number): Promise<Pick<Seen, 
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function oneWay(t: Test, how: 'direct' | 'split'): Promise<{ seen: Seen; raw: string; detached: string; flags: number[] }> {
+interface OldTerminal {
+  raw: string;
+  italic: boolean;
+  detached: string;
+}
+
+async function oneWay(t: Test, how: 'direct' | 'split'): Promise<{ seen: Seen; raw: string; detached: string; flags: number[]; old: OldTerminal | null }> {
   const requests: MockRequest[] = [];
   const api = await startMockApi({
     respond: (req) => {
@@ -141,7 +147,21 @@ async function oneWay(t: Test, how: 'direct' | 'split'): Promise<{ seen: Seen; r
   await claude.waitFor(() => claude.output().includes('\u001b]52;'), 15_000, `the clipboard write (${how})`).catch(() => undefined);
   await sleep(500);
   let detached = '';
+  let old: OldTerminal | null = null;
   if (how === 'split') {
+    // A second person's terminal attaches meanwhile: an old xterm that says nothing of 24-bit colour, the
+    // kitty protocol or synchronized output. It gets what it can show, the first keeps what it can.
+    const oldEnv = { ...sandbox.env, COLORTERM: '', TERM_PROGRAM: '', FORCE_HYPERLINK: '' };
+    const second = runClaude({ t, sandbox: { ...sandbox, env: oldEnv, claudeArgs: [] }, args: [FLOWER_BIN, 'attach'], bin: process.execPath, cols, rows });
+    await second.waitForScreen(/finished item/, 30_000);
+    await sleep(500);
+    const oldRaw = second.output();
+    const oldCells = await cellsSeen(oldRaw, cols, rows);
+    second.pty.write('\u001d');
+    await sleep(200);
+    second.pty.write('d');
+    await second.waitFor(() => /detached/i.test(second.output().slice(oldRaw.length)), 15_000, 'the old terminal detached');
+    old = { raw: oldRaw, italic: oldCells.italic, detached: second.output().slice(oldRaw.length) };
     // the prefix as the terminal now sends it (CSI u), then d: detached, the terminal given back
     const before = claude.output().length;
     claude.pty.write(flags.length && flags[flags.length - 1]! > 0 ? '\u001b[93;5u' : '\u001d');
@@ -157,6 +177,7 @@ async function oneWay(t: Test, how: 'direct' | 'split'): Promise<{ seen: Seen; r
     raw,
     detached,
     flags,
+    old,
     seen: {
       ...cells,
       sync: raw.includes('\u001b[?2026h'),
@@ -182,4 +203,12 @@ t.test('what claude sends a modern terminal arrives through the split view as it
   t.match(split.detached, '\u001b[<u', 'the kitty push popped');
   t.match(split.detached, '\u001b[>4m', 'modifyOtherKeys reset');
   t.same(split.flags, [], "nothing left on the terminal's keyboard stack");
+
+  const old = split.old!;
+  t.ok(old.italic, 'the old terminal attached second gets the italic too');
+  t.notMatch(old.raw, /\u001b\[[0-9;]*38;2;/, 'and no 24-bit colour (the nearest of 256 instead)');
+  t.match(old.raw, /\u001b\[[0-9;]*38;5;/, '256-colour SGR');
+  t.notMatch(old.raw, /\u001b\[>\d+u/, 'nor the kitty protocol, which it never said it takes');
+  t.match(old.detached, /detached/i, 'it detaches with the legacy prefix');
+  t.match(split.raw, /\u001b\[[0-9;]*38;2;/, 'while the modern terminal kept its 24-bit colour');
 });
