@@ -1,7 +1,9 @@
 // Through a real run (the run server drawing the split view on a person's pty) with a synthetic child
 // (test/fixtures/programs/side-channels.mjs): its clipboard write, notifications and bell reach the
 // terminal, its clipboard read does not; its kitty push and bar cursor are asked of the terminal, keys
-// come back as CSI u; the child dies without popping, and the terminal is given back as it was.
+// come back as CSI u; the child dies without popping, and the terminal is given back as it was. The
+// terminal names itself as nothing modern (xterm-256color, no TERM_PROGRAM): what it takes is learned from
+// its answers to the split view's queries (DECRQM 2026, answered by xterm itself; the kitty query, here).
 import t from 'tap';
 import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,13 +22,18 @@ t.test("a synthetic child's side channels through the run server's split view", 
   endServersAtTeardown(t, runtime);
   const env = {
     PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CLAUDE_CONFIG_DIR: join(root, 'config'), XDG_RUNTIME_DIR: runtime,
-    TERM: 'xterm-256color', TERM_PROGRAM: 'WezTerm', COLORTERM: 'truecolor', LANG: 'C.UTF-8',
+    TERM: 'xterm-256color', COLORTERM: 'truecolor', LANG: 'C.UTF-8',
   };
   const sandbox = { env, root, configDir: join(root, 'config'), home, projectDir: project, claudeArgs: [], transcriptPath: () => '' };
-  const run = runClaude({ t, sandbox, args: [FLOWER_BIN, '--claude', CHILD, '--workbench', join(root, 'wb'), '--review', '0', '--max-generations', '1'], bin: process.execPath, cols: 120, rows: 36 });
+  // a terminal that knows the kitty protocol answers its query (xterm 6.0, the reader's emulator, does not)
+  const answerKitty = (data: string) => {
+    if (data.includes('\u001b[?u')) run.pty.write('\u001b[?0u');
+  };
+  const run = runClaude({ t, sandbox, args: [FLOWER_BIN, '--claude', CHILD, '--workbench', join(root, 'wb'), '--review', '0', '--max-generations', '1'], bin: process.execPath, cols: 120, rows: 36, onData: answerKitty });
   await run.waitForScreen(/side-channel child ready/, 20_000);
   await run.waitFor(() => run.output().includes('\u001b[>1u'), 10_000, 'the kitty push asked of the terminal');
   t.match(run.output(), '\u001b[6 q', 'the bar cursor');
+  t.match(run.output(), '\u001b[?2026h', 'frames synchronized: the terminal answered DECRQM 2026');
 
   let from = run.output().length;
   run.pty.write('s');
