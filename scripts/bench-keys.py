@@ -4,7 +4,9 @@
 # moment hits every path alike). Nothing of Node is in the measurement but what a path itself runs.
 # A part of scripts/bench-terminal.mjs: reads a JSON plan on stdin, prints JSON times (ms) on stdout.
 #
-# plan: {"keys": n, "rounds": r, "cols": c, "rows": r, "paths": [{"name", "argv", "env", "raw"}]}
+# plan: {"keys": n, "rounds": r, "cols": c, "rows": r, "lineEvery": n, "paths": [{"name", "argv", "env", "raw"}]}
+# lineEvery: an Enter after this many keys (default 50); 0: never, the line keeps growing (a person typing a
+# long prompt: the split view repaints a longer row with every key)
 # out:  {name: {"rounds": [[ms, ...], ...]} | {"error": "..."}}
 import fcntl
 import json
@@ -22,6 +24,9 @@ ESCAPES = re.compile(rb'\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)
 # The outer terminal's queries blessed and tmux send, answered as a real terminal would.
 QUERIES = ((b'\x1b[c', b'\x1b[?62;22c'), (b'\x1b[6n', b'\x1b[1;1R'))
 LINE_EVERY = 50  # an Enter after this many keys: the child's line stays short (cat in cooked mode)
+# A modern terminal's answers too: the split view asks for synchronized output and the kitty keyboard protocol,
+# and a terminal that takes them has frames wrapped in a synchronized update (their cost is in the figure).
+MODERN_QUERIES = ((b'\x1b[?2026$p', b'\x1b[?2026;2$y'), (b'\x1b[?u', b'\x1b[?0u'))
 
 
 def text_of(data):
@@ -63,7 +68,7 @@ class Path:
                 break
             chunks.append(chunk)
         data = b''.join(chunks)
-        for query, answer in QUERIES:
+        for query, answer in QUERIES + MODERN_QUERIES:
             if query in data:
                 os.write(self.fd, answer)
         return data
@@ -111,6 +116,7 @@ def drain(paths, seconds):
 def main():
     plan = json.load(sys.stdin)
     paths = [Path(spec, plan.get('cols', 120), plan.get('rows', 40)) for spec in plan['paths']]
+    line_every = plan.get('lineEvery', LINE_EVERY)
     try:
         for p in paths:
             # A path's own ready line comes once it has the terminal (raw): what it printed before is not it.
@@ -142,7 +148,7 @@ def main():
                     drain(paths, 0.005)
                     if p.raw and not p.error and p.cooked():
                         p.error = f'the terminal echoes by itself after key {i}: the path let it go'
-                if (i + 1) % LINE_EVERY == 0:
+                if line_every and (i + 1) % line_every == 0:
                     for p in paths:
                         if not p.error:
                             os.write(p.fd, b'\r')

@@ -265,7 +265,8 @@ const CAT_KEYS = `#!/bin/sh\n${VERSION_LINE}printf 'ready\\r\\n'\nexec cat\n`;
 // run at once and take turns key by key, so a noisy moment on a shared machine hits every path alike. In
 // `rounds` rounds of `keys` keys each: a path's figure is the median of its rounds' figures, with the
 // rounds' range, so one noisy stretch does not decide a p99.
-export async function keystrokes({ keys = 200, rounds = 1 } = {}) {
+// `lineEvery`: an Enter after so many keys (0: never; the line grows, as a long prompt does).
+export async function keystrokes({ keys = 200, rounds = 1, lineEvery = 50 } = {}) {
   const { dir, cleanup } = workdir();
   const child = program(dir, 'cat.sh', CAT_KEYS);
   const paths = Object.entries(launchers(dir)).map(([name, make]) => ({ name, launch: make(child) }));
@@ -282,7 +283,7 @@ export async function keystrokes({ keys = 200, rounds = 1 } = {}) {
   paths.push({ name: PLAIN_STREAMS, launch: { ...plain, env: { ...plain.env, FLOWER_PTY_NO_NATIVE: '1', XDG_RUNTIME_DIR: streamsRuntime }, servers: () => serverPids(streamsRuntime), cleanup: () => endServers(streamsRuntime) } });
   let measured;
   try {
-    const plan = { keys, rounds, cols: 120, rows: 40, paths: paths.map((p) => ({ name: p.name, argv: [p.launch.file, ...p.launch.args], env: { ...p.launch.env, TERM: 'xterm-256color' }, raw: p.name !== 'direct' })) };
+    const plan = { keys, rounds, cols: 120, rows: 40, lineEvery, paths: paths.map((p) => ({ name: p.name, argv: [p.launch.file, ...p.launch.args], env: { ...p.launch.env, TERM: 'xterm-256color' }, raw: p.name !== 'direct' })) };
     const reader = spawnSync('python3', [join(REPO, 'scripts', 'bench-keys.py')], { input: JSON.stringify(plan), encoding: 'utf8', cwd: tmpdir(), maxBuffer: 64 * 1024 * 1024 });
     if (reader.status !== 0) throw new Error(`bench-keys.py: ${(reader.error?.message ?? reader.stderr ?? '').trim().split('\n').pop()}`);
     measured = JSON.parse(reader.stdout);
@@ -310,7 +311,8 @@ function ansiFileSync(path, bytes) {
     for (let i = 0; written < bytes; ) {
       const lines = [];
       for (let n = 0; n < 2000 && written < bytes; n++, i++) {
-        const line = `\u001b[3${i % 8}m${'context handoff 中文 '.repeat(4)}\u001b[0m \u001b[38;2;${i % 256};100;200mline ${i}\u001b[0m\r\n`;
+        // palette and 24-bit colours, italic and strikethrough, as claude draws a reply
+        const line = `\u001b[3${i % 8}m${'context handoff 中文 '.repeat(4)}\u001b[0m \u001b[3;38;2;${i % 256};100;200mline ${i}\u001b[23;9m done\u001b[0m\r\n`;
         lines.push(line);
         written += Buffer.byteLength(line);
       }

@@ -1,8 +1,12 @@
 // One @xterm/headless terminal as flower-pty uses it twice (the split view's session pane and the
-// run server's screen): Unicode 11 widths, logging off, and the cursor's visibility tracked.
+// run server's screen): Unicode 11 widths, logging off, the cursor's visibility and shape tracked, the
+// keyboard modes claude asks for kept (the kitty keyboard protocol's flags, answered when claude asks, as
+// xterm 6.0 does not; modifyOtherKeys), and what claude tells a terminal besides the screen (clipboard
+// writes, notifications: core/side-channels.ts) handed to whoever passes it on.
 
 import { createRequire } from 'node:module';
 import type { Terminal as XTerminal } from '@xterm/headless';
+import { createKeyboardState, sideChannel, SIDE_CHANNEL_OSCS, type KeyboardModes } from '../core/side-channels.js';
 
 // Both packages are CommonJS (docs/libraries.md §3): required, not imported. An ESM import of a CommonJS
 // file has Node scan its whole source for export names first (cjs-module-lexer, 180 KB here), and that
@@ -15,8 +19,14 @@ export interface Emulator {
   readonly term: XTerminal;
   /** DECTCEM (ESC[?25h / l), which xterm keeps out of term.modes */
   readonly cursorVisible: boolean;
-  /** after term.reset(): the cursor shows again */
+  /** DECSCUSR's shape (CSI n SP q) as claude set it: 0, the terminal's own */
+  readonly cursorShape: number;
+  /** the keyboard modes claude asked for */
+  readonly keyboard: KeyboardModes;
+  /** after term.reset(): the cursor shows again, in the terminal's own shape, and no keyboard mode is on */
   resetCursor(): void;
+  /** a sequence claude sent for the person's terminal (a clipboard write, a notification), to pass on */
+  onSideChannel(listener: (sequence: string) => void): { dispose(): void };
   /** tells `listener` which viewport rows each parse changed (every row: a resize, or xterm said "all");
    * a face that paints from this emulator repaints just those rows instead of the whole screen */
   onRowsChanged(listener: (start: number, end: number) => void): { dispose(): void };
@@ -47,9 +57,47 @@ export function createEmulator(o: { cols: number; rows: number; scrollback: numb
     if (params.includes(25)) cursorVisible = visible;
     return false;
   };
+  let cursorShape = 0;
+  const keyboard = createKeyboardState();
+  const sideListeners = new Set<(sequence: string) => void>();
+  const first = (params: (number | number[])[], fallback: number): number => {
+    const p = params[0];
+    return typeof p === 'number' && p > 0 ? p : fallback;
+  };
   const hooks = [
     term.parser.registerCsiHandler({ prefix: '?', final: 'h' }, watchCursor(true)),
     term.parser.registerCsiHandler({ prefix: '?', final: 'l' }, watchCursor(false)),
+    term.parser.registerCsiHandler({ intermediates: ' ', final: 'q' }, (params) => {
+      cursorShape = first(params, 0);
+      return false; // xterm keeps it too
+    }),
+    term.parser.registerCsiHandler({ prefix: '>', final: 'u' }, (params) => {
+      keyboard.push(first(params, 0));
+      return true;
+    }),
+    term.parser.registerCsiHandler({ prefix: '<', final: 'u' }, (params) => {
+      keyboard.pop(first(params, 1));
+      return true;
+    }),
+    term.parser.registerCsiHandler({ prefix: '=', final: 'u' }, (params) => {
+      keyboard.set(first(params, 0), typeof params[1] === 'number' ? params[1] : 1);
+      return true;
+    }),
+    term.parser.registerCsiHandler({ prefix: '?', final: 'u' }, () => {
+      term.input(`\u001b[?${keyboard.modes.kitty}u`, false);
+      return true;
+    }),
+    term.parser.registerCsiHandler({ prefix: '>', final: 'm' }, (params) => {
+      if (params[0] === 4) keyboard.modifyOtherKeys(typeof params[1] === 'number' ? params[1] : 0);
+      return false;
+    }),
+    ...SIDE_CHANNEL_OSCS.map((ident) =>
+      term.parser.registerOscHandler(ident, (data) => {
+        const sequence = sideChannel(ident, data);
+        if (sequence) for (const listener of sideListeners) listener(sequence);
+        return true;
+      }),
+    ),
   ];
   const writeBuffer = (term as unknown as { _core?: { _writeBuffer?: WriteBufferInternals } })._core?._writeBuffer;
   return {
@@ -75,8 +123,20 @@ export function createEmulator(o: { cols: number; rows: number; scrollback: numb
     get cursorVisible() {
       return cursorVisible;
     },
+    get cursorShape() {
+      return cursorShape;
+    },
+    get keyboard() {
+      return keyboard.modes;
+    },
     resetCursor() {
       cursorVisible = true;
+      cursorShape = 0;
+      keyboard.reset();
+    },
+    onSideChannel(listener) {
+      sideListeners.add(listener);
+      return { dispose: () => sideListeners.delete(listener) };
     },
     dispose() {
       for (const hook of hooks) hook.dispose();

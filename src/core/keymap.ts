@@ -1,5 +1,9 @@
 // The split view's keyboard: splits raw terminal input into keys, routes them to claude or to a
-// tmux-style prefix command, and undoes the outer terminal's cursor-key mode for the child.
+// tmux-style prefix command, and undoes the outer terminal's cursor-key mode for the child. Keys sent
+// under the kitty keyboard protocol (CSI u) are read as their legacy bytes for flower-pty's own keys and
+// go to claude as they came (kitty-keys.ts).
+
+import { legacyKey } from './kitty-keys.js';
 
 export type PaneCommand =
   | 'focus' | 'scroll-up' | 'scroll-down' | 'page-up' | 'page-down' | 'top' | 'bottom'
@@ -174,10 +178,14 @@ export function createKeyRouter(prefix: string): KeyRouter {
         }
         const start = rest.indexOf(PASTE_START);
         const keysPart = start === -1 ? rest : rest.slice(0, start);
-        for (const key of splitKeys(keysPart)) {
+        for (const sent of splitKeys(keysPart)) {
+          const legacy = sent.endsWith('u') ? legacyKey(sent) : null;
+          // a key's release (kitty's event types) is claude's when claude has the keys, else nothing
+          if (legacy?.release && (armed || ctx.focus === 'document')) continue;
+          const key = legacy && !legacy.release ? legacy.key : sent;
           if (armed) {
             armed = false;
-            if (key === prefix) send(prefix);
+            if (key === prefix) send(sent); // the prefix twice: claude gets it, in the encoding it asked for
             else if (key === '\u001b') continue; // Esc after the prefix cancels it quietly
             else {
               const command = AFTER_PREFIX[key];
@@ -188,6 +196,8 @@ export function createKeyRouter(prefix: string): KeyRouter {
           } else if (ctx.focus === 'document') {
             const command = IN_DOCUMENT[key];
             emit(command ? { type: 'command', command } : { type: 'unknown', key, where: 'document' });
+          } else if (legacy) {
+            send(sent);
           } else {
             send(translateCursorKey(key, ctx.applicationCursor));
           }

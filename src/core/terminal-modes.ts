@@ -1,7 +1,9 @@
 // Tracks the private terminal modes the child switched on (alternate screen, mouse, bracketed
-// paste, hidden cursor...), so the terminal can be given back clean even when the child crashed.
+// paste, hidden cursor, a synchronized update begun...), the kitty keyboard flags it pushed, its
+// modifyOtherKeys and cursor shape, so the terminal can be given back clean even when the child crashed:
+// no terminal left sending CSI u to a shell, or frozen in an update that never ends.
 
-const RESTORABLE = new Set([47, 1047, 1049, 1000, 1002, 1003, 1005, 1006, 1015, 1004, 2004, 2031, 1]);
+const RESTORABLE = new Set([47, 1047, 1049, 1000, 1002, 1003, 1005, 1006, 1015, 1004, 2004, 2031, 2026, 1]);
 const CARRY = 24; // a mode sequence split across chunks is at most this long
 
 export interface ModeTracker {
@@ -15,6 +17,9 @@ export interface ModeTracker {
 export function createModeTracker(): ModeTracker {
   const on = new Set<number>();
   let cursorHidden = false;
+  let pushed = 0; // kitty keyboard entries the child pushed and has not popped
+  let otherKeys = false;
+  let shaped = false;
   let carry = '';
   return {
     push(output) {
@@ -29,9 +34,17 @@ export function createModeTracker(): ModeTracker {
           }
         }
       }
+      for (const m of text.matchAll(/\u001b\[([<>=])([\d;]*)u/g)) {
+        const n = Number((m[2] ?? '').split(';')[0] || (m[1] === '<' ? 1 : 0));
+        if (m[1] === '>') pushed++;
+        else if (m[1] === '<') pushed = Math.max(0, pushed - Math.max(1, n));
+        else if (pushed === 0) pushed = 1; // flags set with nothing pushed: one pop clears them too
+      }
+      for (const m of text.matchAll(/\u001b\[>4(?:;(\d+))?m/g)) otherKeys = Number(m[1] ?? 0) > 0;
+      for (const m of text.matchAll(/\u001b\[(\d*) q/g)) shaped = Number(m[1] || 0) !== 0;
       // keep an unfinished sequence for the next chunk; a finished one is already counted
       const lastEsc = text.lastIndexOf('\u001b');
-      carry = lastEsc !== -1 && text.length - lastEsc < CARRY && !/[hl]/.test(text.slice(lastEsc + 2)) ? text.slice(lastEsc) : '';
+      carry = lastEsc !== -1 && text.length - lastEsc < CARRY && !/[hlumq]/.test(text.slice(lastEsc + 2)) ? text.slice(lastEsc) : '';
     },
     isOn(mode) {
       return on.has(mode);
@@ -42,6 +55,9 @@ export function createModeTracker(): ModeTracker {
       const ordered = [...on].sort((a, b) => (a === 1049 || a === 1047 || a === 47 ? 1 : 0) - (b === 1049 || b === 1047 || b === 47 ? 1 : 0));
       for (const mode of ordered) seq += `\u001b[?${mode}l`;
       if (cursorHidden) seq += '\u001b[?25h';
+      if (pushed) seq += `\u001b[<${pushed}u`;
+      if (otherKeys) seq += '\u001b[>4m';
+      if (shaped) seq += '\u001b[0 q';
       if (seq) seq += '\u001b[0m';
       return seq;
     },

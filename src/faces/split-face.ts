@@ -22,6 +22,7 @@ import { createSplitStatus } from './split/status-line.js';
 import { createPaneLayout } from './split/pane-layout.js';
 import { createDocumentEditing } from './split/document-editing.js';
 import { createKeyRouting } from './split/key-routing.js';
+import { CAPS_QUERY, capsFromAnswer, capsFromFacts, takeCapsAnswers, throughTmux, type TerminalCaps } from '../core/terminal-caps.js';
 
 export interface SplitFaceOptions {
   stdin: NodeJS.ReadStream;
@@ -54,6 +55,9 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
   const { stdin, stdout, env } = o;
   const prefix = prefixKey(o.prefix, env);
   const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
+  // What the person's terminal shows, from what its environment says (TERM, COLORTERM, TERM_PROGRAM, TMUX),
+  // then from what it answers itself (asked once below: synchronized output, the kitty keyboard protocol).
+  let caps: TerminalCaps = capsFromFacts({ term: env.TERM, colorterm: env.COLORTERM, termProgram: env.TERM_PROGRAM, tmux: Boolean(env.TMUX) });
   const listeners = createFaceListeners();
   const outerScreen = openOuterScreen(stdout, env.TERM);
   const { screen } = outerScreen;
@@ -68,12 +72,17 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
     at: first.session,
     cols: first.inner.cols,
     rows: first.inner.rows,
+    caps: () => caps,
     onReply: (data) => {
       listeners.input(data);
       frames.typed(); // after the key is on its way: its echo cannot come back before this returns
     },
     onBell: () => {
       if (frames.live) stdout.write('\u0007');
+    },
+    // a clipboard write or a notification from claude: to the person's terminal, through tmux when it is one
+    onSideChannel: (sequence) => {
+      if (frames.live) stdout.write(throughTmux(sequence, caps));
     },
     ...(o.screen ? { shared: o.screen, onParsed: () => frames.sessionChanged() } : {}),
   });
@@ -88,6 +97,8 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
     outer,
     cursor: () => (layout.focus === 'session' && child.running && help.hidden ? pane.cursor() : null),
     held: () => stdout.writableLength > 0,
+    claudeHasKeys: () => layout.focus === 'session' && child.running && help.hidden,
+    caps: () => caps,
   });
   const redraw = frames.redraw;
   const status = createSplitStatus({ screen, bar: statusBar, prefixLabel: prefix.label, focus: () => layout.focus, redraw });
@@ -129,10 +140,23 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
     ...(o.onDetach ? { onDetach: o.onDetach } : {}),
   });
   const wasRaw = stdin.isTTY ? stdin.isRaw : false;
+  // The terminal's answers to CAPS_QUERY come back among the person's keys (however late: over a slow
+  // link too): taken out before routing. No key sends either form.
+  const onTerminal = (chunk: Buffer): void => {
+    const { answers, rest } = takeCapsAnswers(chunk.toString('latin1'));
+    if (answers) {
+      caps = capsFromAnswer(caps, answers);
+      frames.redraw();
+      if (rest) onStdin(Buffer.from(rest, 'latin1'));
+      return;
+    }
+    onStdin(chunk);
+  };
 
   screen.on('resize', layout.apply);
   if (stdin.isTTY) stdin.setRawMode(true);
-  stdin.on('data', onStdin);
+  stdin.on('data', onTerminal);
+  if (stdout.isTTY) stdout.write(CAPS_QUERY);
   stdin.resume();
 
   layout.apply();
@@ -187,7 +211,7 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
       if (frames.disposed) return;
       frames.dispose();
       status.dispose();
-      stdin.off('data', onStdin);
+      stdin.off('data', onTerminal);
       try {
         screen.destroy();
       } catch {

@@ -58,10 +58,18 @@ export function createScreenModel(size: { cols: number; rows: number }): ScreenM
     },
     repaint() {
       // An empty write's callback runs once everything written before it is parsed. The serializer
-      // writes the modes back but not the cursor's visibility (DECTCEM): a hidden one is added here
-      // (a visible one is a cleared terminal's default: nothing to say, so an empty screen repaints as '').
+      // writes the modes back but not the cursor's visibility (DECTCEM), its shape, nor the keyboard
+      // modes claude asked for: they are added here when not a cleared terminal's defaults (so an empty
+      // screen repaints as ''). A terminal attached later then sends keys as claude asked (shift+enter).
       return new Promise((resolve) => {
-        term.write('', () => resolve(serializer.serialize({ scrollback: 0 }) + (emulator.cursorVisible ? '' : '\u001b[?25l')));
+        term.write('', () => {
+          const { kitty, modifyOtherKeys } = emulator.keyboard;
+          let modes = emulator.cursorVisible ? '' : '\u001b[?25l';
+          if (emulator.cursorShape) modes += `\u001b[${emulator.cursorShape} q`;
+          if (kitty) modes += `\u001b[>${kitty}u`;
+          if (modifyOtherKeys) modes += `\u001b[>4;${modifyOtherKeys}m`;
+          resolve(serializer.serialize({ scrollback: 0 }) + modes);
+        });
       });
     },
     onReply(listener) {

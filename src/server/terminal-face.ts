@@ -70,7 +70,12 @@ export async function openTerminalFace(
     if (relay) joinRelay = () => void terminal.join(relay, key, (data, forwarded) => (forwarded ? on.input(data, true) : keys(data)));
   } else {
     const { createSplitFace } = await import('../faces/split-face.js');
-    const env: Record<string, string | undefined> = { TERM: hello.term, ...(hello.noColor ? { NO_COLOR: '1' } : {}), ...(hello.prefix ? { FLOWER_PTY_PREFIX: hello.prefix } : {}) };
+    const env: Record<string, string | undefined> = {
+      TERM: hello.term,
+      ...(hello.colorterm ? { COLORTERM: hello.colorterm } : {}),
+      ...(hello.termProgram ? { TERM_PROGRAM: hello.termProgram } : {}),
+      ...(hello.tmux ? { TMUX: '1' } : {}),
+      ...(hello.noColor ? { NO_COLOR: '1' } : {}), ...(hello.prefix ? { FLOWER_PTY_PREFIX: hello.prefix } : {}) };
     const split = createSplitFace({
       ...io,
       env,

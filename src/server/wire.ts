@@ -42,6 +42,10 @@ export interface Hello {
   starter?: boolean;
   /** the client's $TERM, NO_COLOR and $FLOWER_PTY_PREFIX, for a face drawn by the server */
   term?: string;
+  /** what else says what the client's terminal can show: $COLORTERM, $TERM_PROGRAM, whether $TMUX is set */
+  colorterm?: string;
+  termProgram?: string;
+  tmux?: boolean;
   noColor?: boolean;
   prefix?: string;
   /** --plain's detach key (one control byte) */
@@ -230,7 +234,7 @@ const isNullable = <T>(guard: (v: unknown) => v is T, v: unknown): v is T | null
 const isShortString = (max: number) => (v: unknown): v is string => typeof v === 'string' && v.length <= max;
 const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
 // the hello's optional strings and flags, each with its guard (a path is bounded like PATH_MAX)
-const HELLO_EXTRAS = { tty: isShortString(64), starter: isBoolean, term: isShortString(64), noColor: isBoolean, prefix: isShortString(16), detachKey: isShortString(1), documentPath: isShortString(4096), watch: isBoolean } as const;
+const HELLO_EXTRAS = { tty: isShortString(64), starter: isBoolean, term: isShortString(64), colorterm: isShortString(64), termProgram: isShortString(64), tmux: isBoolean, noColor: isBoolean, prefix: isShortString(16), detachKey: isShortString(1), documentPath: isShortString(4096), watch: isBoolean } as const;
 
 const HOST_COMMANDS: readonly FaceCommand[] = ['force-handoff', 'hold', 'release', 'quit', 'edit-document'];
 const PHASES: readonly StatusView['phase'][] = ['starting', 'working', 'near', 'writing', 'review', 'respawning', 'stopped'];

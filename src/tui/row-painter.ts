@@ -1,11 +1,16 @@
-// The session pane's changed cells written straight to the terminal, as blessed's draw() would
-// write them, for a frame that is claude's output alone (an echo): only the pane's own columns of
-// the rows it changed are compared, where blessed's draw compares every column of the screen's rows
-// and costs a keystroke's echo three times as much. blessed's record of what the terminal shows
-// (olines) is kept as its draw() keeps it, so its next whole render draws only what changed since.
+// Claude's cells written to the terminal by our own painter, every attribute, 24-bit colour and OSC 8
+// link of them kept (blessed's draw() knows 256 colours and five attributes). The session pane puts look
+// numbers (pane-styles.ts) in blessed's screen buffer; blessed's record of what the terminal shows (olines)
+// is kept for them exactly as its draw() keeps it for its own cells, so its diff and ours agree on what
+// changed. Two uses: a frame that is claude's output alone (an echo) is drawn here for the pane's columns of
+// the rows it changed, where blessed's draw compares every column of the screen's rows and costs a
+// keystroke's echo three times as much; and a whole render draws claude's cells here first, then lets
+// blessed draw the rest (borders, the document, the status, the help), which sees claude's cells as drawn.
 
 import type { Widgets } from 'blessed';
 import { unicode } from './blessed-parts.js';
+import { isPaneStyle, type PaneStyles } from './pane-styles.js';
+import { linkEscape, sameLink, type Link, type StyleCaps } from '../core/cell-style.js';
 
 type Cell = [number, string];
 type Row = Cell[] & { dirty?: boolean };
@@ -17,6 +22,14 @@ interface ScreenInternals {
   /** what blessed still has to write before its next draw (rarely anything) */
   _buf?: string;
   codeAttr(attr: number): string;
+  draw(start: number, end: number): void;
+  program: { _write(text: string): void };
+}
+
+/** the looks of claude's cells and what this terminal shows of them */
+export interface PaneInk {
+  styles: PaneStyles;
+  caps(): StyleCaps;
 }
 
 const blessedWidth = unicode.charWidth;
@@ -28,38 +41,59 @@ export function blessedWide(ch: string): boolean {
   return ch.charCodeAt(0) >= 0x1100 && blessedWidth(ch) === 2;
 }
 
-/**
- * Escapes that bring the terminal's rows top..bottom, columns left..right-1, to blessed's screen
- * buffer, or null when blessed has something of its own to write first (the caller draws through
- * blessed then). Only rows marked dirty are looked at; they are left clean, as draw() leaves them.
- */
-export function paintRows(screen: Widgets.Screen, top: number, bottom: number, left: number, right: number): string | null {
-  const s = screen as unknown as ScreenInternals;
-  if (s._buf) return null;
+function paint(s: ScreenInternals, ink: PaneInk, top: number, bottom: number, left: number, right: number, claudeOnly: boolean): string {
+  const caps = ink.caps();
   let out = '';
   let attr = s.dattr;
+  let link: Link | null = null;
   for (let y = top; y <= bottom; y++) {
     const line = s.lines[y];
     const shown = s.olines[y];
     if (!line || !shown || !line.dirty) continue;
-    line.dirty = false;
+    if (!claudeOnly) line.dirty = false; // else blessed's draw, which runs next, looks at the row and leaves it clean
     let at = -1; // the terminal's column after what was written on this row, while it is known
     const end = Math.min(right, line.length);
     for (let x = left; x < end; x++) {
-      const [data, ch] = line[x]!;
+      const cell = line[x]!;
+      const data = cell[0];
+      const ch = cell[1];
       const was = shown[x]!;
-      if (data === was[0] && ch === was[1]) continue;
+      const ours = isPaneStyle(data);
+      if (!ours && claudeOnly) continue;
+      // the right half of claude's wide character is drawn with its left half
+      const next = line[x + 1];
+      const half = ours && x + 1 < end && next![1] === '' && isPaneStyle(next![0]);
+      if (data === was[0] && ch === was[1] && !(half && (next![0] !== shown[x + 1]![0] || shown[x + 1]![1] !== ''))) continue;
+      if (ours && ch === '') {
+        // a lone right half (its left half scrolled off the pane's left edge): nothing to write there
+        was[0] = data;
+        was[1] = ch;
+        continue;
+      }
       if (at !== x) out += `\u001b[${y + 1};${x + 1}H`;
       if (data !== attr) {
-        out += data === s.dattr ? '\u001b[m' : `\u001b[m${s.codeAttr(data)}`;
+        if (ours) out += ink.styles.sgr(data, caps);
+        else out += data === s.dattr ? '\u001b[m' : `\u001b[m${s.codeAttr(data)}`;
         attr = data;
+      }
+      if (caps.hyperlinks) {
+        const want = ours ? ink.styles.look(data).link : null;
+        if (!sameLink(want, link)) {
+          out += linkEscape(want);
+          link = want;
+        }
       }
       out += ch;
       was[0] = data;
       was[1] = ch;
       at = x + 1;
-      // A character blessed takes for wide: it marks both halves as never drawn, as draw() does.
-      if (ch && blessedWide(ch) && x + 1 < end) {
+      if (half) {
+        shown[x + 1]![0] = next![0];
+        shown[x + 1]![1] = '';
+        x++;
+        at = x + 1;
+      } else if (!ours && ch && blessedWide(ch) && x + 1 < end) {
+        // A character blessed takes for wide: it marks both halves as never drawn, as draw() does.
         was[1] = '\u0000';
         shown[x + 1]![1] = '\u0000';
         x++;
@@ -67,6 +101,33 @@ export function paintRows(screen: Widgets.Screen, top: number, bottom: number, l
       }
     }
   }
+  if (link) out += linkEscape(null);
   if (attr !== s.dattr) out += '\u001b[m';
   return out;
+}
+
+/**
+ * Escapes that bring the terminal's rows top..bottom, columns left..right-1, to blessed's screen
+ * buffer, or null when blessed has something of its own to write first (the caller draws through
+ * blessed then). Only rows marked dirty are looked at; they are left clean, as draw() leaves them.
+ */
+export function paintRows(screen: Widgets.Screen, ink: PaneInk, top: number, bottom: number, left: number, right: number): string | null {
+  const s = screen as unknown as ScreenInternals;
+  if (s._buf) return null;
+  return paint(s, ink, top, bottom, left, right, false);
+}
+
+/** makes every draw of `screen` write claude's cells (in the columns `area()` gives) with `ink`, then the
+ * rest through blessed's own draw */
+export function drawClaudeFirst(screen: Widgets.Screen, ink: PaneInk, area: () => { left: number; right: number } | null): void {
+  const s = screen as unknown as ScreenInternals;
+  const blessedDraw = s.draw;
+  s.draw = function (start: number, end: number) {
+    const cols = area();
+    if (cols) {
+      const cells = paint(s, ink, start, end, cols.left, cols.right, true);
+      if (cells) s.program._write(cells);
+    }
+    blessedDraw.call(this, start, end);
+  };
 }

@@ -1,18 +1,19 @@
 // The session pane: the child's output parsed by @xterm/headless and painted cell by cell into a
-// blessed box's area of the screen buffer (colours, bold/underline/inverse, wide characters, cursor).
+// blessed box's area of the screen buffer: each cell's look as a number (pane-styles.ts) that our own
+// painter (row-painter.ts) draws with every attribute, 24-bit colour and link; wide characters; the cursor.
 
 import type { MouseTracking } from '../core/mouse.js';
 import type { Rect } from '../core/layout.js';
 import type { Widgets } from 'blessed';
 import type { IBufferCell, Terminal as XTerminal } from '@xterm/headless';
 import { createEmulator, type Emulator } from '../adapters/emulator.js';
-import { blessedWide } from './row-painter.js';
-import { box as blessedBox, colors } from './blessed-parts.js';
-
-const matchColor = colors.match;
+import { drawClaudeFirst, type PaneInk } from './row-painter.js';
+import { box as blessedBox } from './blessed-parts.js';
+import { createPaneStyles } from './pane-styles.js';
+import type { StyleCaps } from '../core/cell-style.js';
+import type { KeyboardModes } from '../core/side-channels.js';
 
 export const SCROLLBACK = 1000;
-const DEFAULT_COLOR = 0x1ff;
 
 type Cell = [number, string];
 type Row = Cell[] & { dirty?: boolean };
@@ -20,6 +21,8 @@ type Row = Cell[] & { dirty?: boolean };
 export interface SessionPane {
   readonly box: Widgets.BoxElement;
   readonly term: XTerminal;
+  /** the looks of claude's cells and what the terminal shows of them, for the painter */
+  readonly ink: PaneInk;
   /** child output; `parsed` runs once the emulator has applied it */
   write(data: string, parsed?: () => void): void;
   /** repaints the rows the emulator changed since the last paint into the screen buffer, where the
@@ -38,25 +41,13 @@ export interface SessionPane {
   readonly sendFocus: boolean;
   /** the mouse tracking the child asked for (9 / 1000 / 1002 / 1003) */
   readonly mouseTracking: MouseTracking;
+  /** DECSCUSR's shape as the child set it (0: the terminal's own) */
+  readonly cursorShape: number;
+  /** the keyboard modes the child asked for (kitty flags, modifyOtherKeys) */
+  readonly keyboard: KeyboardModes;
+  /** the child is between its CSI ? 2026 h and l: its frame is not whole yet */
+  readonly synchronizing: boolean;
   dispose(): void;
-}
-
-// blessed attribute word: flags << 18 | fg << 9 | bg, flags bold 1, underline 2, blink 4, inverse 8,
-// invisible 16, colours 0-255 or 0x1ff for the default. Truecolor is quantised to the 256 palette.
-export function cellAttr(cell: IBufferCell): number {
-  let flags = 0;
-  if (cell.isBold()) flags |= 1;
-  if (cell.isUnderline()) flags |= 2;
-  if (cell.isBlink()) flags |= 4;
-  if (cell.isInverse()) flags |= 8;
-  if (cell.isInvisible()) flags |= 16;
-  const fg = cell.isFgDefault() ? DEFAULT_COLOR : cell.isFgRGB() ? rgbIndex(cell.getFgColor()) : cell.getFgColor();
-  const bg = cell.isBgDefault() ? DEFAULT_COLOR : cell.isBgRGB() ? rgbIndex(cell.getBgColor()) : cell.getBgColor();
-  return (flags << 18) | (fg << 9) | bg;
-}
-
-function rgbIndex(rgb: number): number {
-  return matchColor((rgb >> 16) & 0xff, (rgb >> 8) & 0xff, rgb & 0xff); // blessed caches by value
 }
 
 export function createSessionPane(opts: {
@@ -67,12 +58,16 @@ export function createSessionPane(opts: {
   onReply: (data: string) => void;
   /** the child rang the bell (the emulator swallows BEL; the person should still hear it) */
   onBell?: () => void;
+  /** the child sent a clipboard write or a notification for the person's terminal */
+  onSideChannel?: (sequence: string) => void;
   /** the run server's one emulator, painted from and never written here: its owner parses claude's output
    * once for every face and answers claude's queries; `onParsed` is told each time it has parsed some */
   shared?: Emulator;
   onParsed?: () => void;
   label?: string;
   border?: Widgets.Border | 'line';
+  /** what the person's terminal shows (24-bit colour, styled underlines, links); default: all of it */
+  caps?: () => StyleCaps;
   /** where the box starts (a face's first layout) */
   at?: Rect;
 }): SessionPane {
@@ -82,6 +77,7 @@ export function createSessionPane(opts: {
   const replies = shared
     ? [term.onWriteParsed(() => opts.onParsed?.()), term.onBell(() => opts.onBell?.())]
     : [term.onData(opts.onReply), term.onBinary(opts.onReply), term.onBell(() => opts.onBell?.())];
+  replies.push(emulator.onSideChannel((sequence) => opts.onSideChannel?.(sequence)));
 
   const box = blessedBox({
     parent: opts.screen,
@@ -91,9 +87,14 @@ export function createSessionPane(opts: {
     tags: false,
   });
 
+  const styles = createPaneStyles(term);
+  const allCaps: StyleCaps = { truecolor: true, styledUnderline: true, hyperlinks: true };
+  const ink: PaneInk = { styles, caps: opts.caps ?? (() => allCaps) };
+
   let origin: { x: number; y: number } | null = null;
   let area: { x0: number; y0: number; width: number; height: number } | null = null;
   const reuse = term.buffer.active.getNullCell();
+  const blank = term.buffer.active.getNullCell();
   const lines = () => (opts.screen as unknown as { lines: Row[] }).lines;
   // The viewport rows the emulator changed since the last paint (an echo: one row of forty).
   let changedFrom = Infinity;
@@ -110,6 +111,11 @@ export function createSessionPane(opts: {
     changedFrom = Infinity;
     changedTo = -1;
     if (!area) return painted;
+    if (styles.startOver()) {
+      forget();
+      from = 0;
+      to = Infinity;
+    }
     const { x0, y0, width, height } = area;
     const rows = lines();
     const buffer = term.buffer.active;
@@ -117,29 +123,14 @@ export function createSessionPane(opts: {
       const row = rows[y0 + y];
       if (!row) continue;
       const line = buffer.getLine(buffer.viewportY + y);
-      let wide = '';
       let changed = false;
       for (let x = 0; x < width; x++) {
         const target = row[x0 + x];
         if (!target) continue;
-        const cell = line?.getCell(x, reuse);
-        let attr: number;
-        let ch: string;
-        if (!cell) {
-          attr = (DEFAULT_COLOR << 9) | DEFAULT_COLOR;
-          ch = ' ';
-        } else {
-          attr = cellAttr(cell);
-          const chars = cell.getChars();
-          if (cell.getWidth() === 0) {
-            // The right half of a wide character: blessed eats a space after what it knows is wide
-            // (CJK); after an emoji its older table calls narrow, only an empty cell keeps columns right.
-            ch = blessedWide(wide) ? ' ' : '';
-          } else {
-            ch = chars || ' ';
-            wide = chars;
-          }
-        }
+        const cell = line?.getCell(x, reuse) ?? blank;
+        // The right half of a wide character is an empty cell: the painter writes the character once.
+        const attr = styles.of(cell);
+        const ch = cell.getWidth() === 0 ? '' : cell.getChars() || ' ';
         if (target[0] !== attr || target[1] !== ch) {
           target[0] = attr;
           target[1] = ch;
@@ -155,7 +146,23 @@ export function createSessionPane(opts: {
     return painted;
   }
 
+  // The looks were numbered anew: the pane's cells in blessed's buffer and in its record of what the
+  // terminal shows are in the old numbers, which now mean other looks. Every cell is made to differ.
+  function forget(): void {
+    if (!area) return;
+    const s = opts.screen as unknown as { lines: Row[]; olines: Row[] };
+    for (const rows of [s.lines, s.olines]) {
+      for (let y = area.y0; y < area.y0 + area.height; y++) {
+        const row = rows[y];
+        if (!row) continue;
+        for (let x = area.x0; x < area.x0 + area.width; x++) if (row[x]) row[x] = [-1, '\u0000'];
+      }
+    }
+  }
+
   // Runs inside screen.render(), after blessed drew the box: overwrite the inner area with the emulator.
+  drawClaudeFirst(opts.screen, ink, () => (area ? { left: area.x0, right: area.x0 + area.width } : null));
+
   box.on('render', (coords: { xi: number; xl: number; yi: number; yl: number }) => {
     const el = box as unknown as { ileft: number; itop: number; iright: number; ibottom: number };
     const x0 = coords.xi + el.ileft;
@@ -168,6 +175,7 @@ export function createSessionPane(opts: {
   return {
     box,
     term,
+    ink,
     write(data, parsed) {
       if (shared) return; // its owner writes it
       term.write(data, parsed);
@@ -210,6 +218,15 @@ export function createSessionPane(opts: {
     },
     get mouseTracking() {
       return term.modes.mouseTrackingMode;
+    },
+    get cursorShape() {
+      return emulator.cursorShape;
+    },
+    get keyboard() {
+      return emulator.keyboard;
+    },
+    get synchronizing() {
+      return term.modes.synchronizedOutputMode;
     },
     dispose() {
       rowsChanged.dispose();

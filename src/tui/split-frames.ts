@@ -5,6 +5,9 @@
 // coming (core/frame-pacing.ts). Anything
 // else (status, labels, layout, the document, help) asks for a whole render. No frame is drawn while
 // an editor has the terminal (suspended) or after the face gave it back (disposed).
+// Frames are drawn whole: none while claude is inside its own synchronized update (CSI ? 2026 h … l),
+// so half of claude's frame is never painted (unless it never ends it: then after SYNC_WAIT_MS, as a
+// terminal does), and on a terminal that takes synchronized output each frame is wrapped in one.
 
 import type { Widgets } from 'blessed';
 
@@ -14,6 +17,13 @@ import type { OuterModes } from './outer-modes.js';
 import type { HelpOverlay } from './help-overlay.js';
 import { createFrameScheduler } from './frame-scheduler.js';
 import { paintRows } from './row-painter.js';
+import type { TerminalCaps } from '../core/terminal-caps.js';
+
+// A terminal gives up waiting for the end of a synchronized update after a while (kitty, foot: 1 s; the
+// spec suggests 150 ms-1 s); so do we.
+const SYNC_WAIT_MS = 500;
+const SYNC_BEGIN = '\u001b[?2026h';
+const SYNC_END = '\u001b[?2026l';
 
 export interface SplitFrames {
   /** a whole render, at the next frame */
@@ -39,6 +49,11 @@ export function createSplitFrames(o: {
   cursor: () => { x: number; y: number } | null;
   /** the terminal has not taken the last frame yet (in a flood, the next waits for it) */
   held?: () => boolean;
+  /** claude has the person's keys now (its pane has the focus, no help shown): its cursor shape and
+   * keyboard modes are asked of the terminal then, and taken back otherwise */
+  claudeHasKeys?: () => boolean;
+  /** what the person's terminal takes (synchronized output, the kitty keyboard protocol) */
+  caps?: () => Pick<TerminalCaps, 'sync' | 'kittyKeys'>;
 }): SplitFrames {
   const { screen, program, pane, help, outer } = o;
   let wholeFrame = true;
@@ -46,15 +61,39 @@ export function createSplitFrames(o: {
   let suspended = false;
   let disposed = false;
   const frames = createFrameScheduler(drawFrame, undefined, undefined, o.held);
+  let syncSince: number | null = null;
+  let syncTimer: NodeJS.Timeout | null = null;
+
+  // true while claude's own frame is half written (and not for too long)
+  function midClaudeFrame(): boolean {
+    if (!pane.synchronizing) {
+      syncSince = null;
+      return false;
+    }
+    const now = performance.now();
+    syncSince ??= now;
+    if (now - syncSince >= SYNC_WAIT_MS) return false;
+    if (!syncTimer) {
+      syncTimer = setTimeout(() => {
+        syncTimer = null;
+        frames.request();
+      }, SYNC_WAIT_MS - (now - syncSince) + 1);
+      syncTimer.unref?.();
+    }
+    return true;
+  }
 
   function drawFrame(): void {
     if (disposed || suspended) return;
+    // the end of claude's update is parsed like any output: it asks for the frame this one leaves out
+    if (midClaudeFrame()) return;
+    const caps = o.caps?.() ?? { sync: false, kittyKeys: false };
     const whole = wholeFrame || !help.hidden;
     wholeFrame = false;
     const rows = whole ? null : pane.repaintChanged();
     if (!rows) screen.render();
     else if (rows.top <= rows.bottom) {
-      const cells = paintRows(screen, rows.top, rows.bottom, rows.left, rows.right);
+      const cells = paintRows(screen, pane.ink, rows.top, rows.bottom, rows.left, rows.right);
       if (cells === null) screen.draw(rows.top, rows.bottom);
       else if (cells) program._write(cells);
     }
@@ -67,8 +106,18 @@ export function createSplitFrames(o: {
       program.hideCursor();
       cursorShown = false;
     }
+    const buffered = program as unknown as { _buf?: string };
+    if (caps.sync && buffered._buf) buffered._buf = SYNC_BEGIN + buffered._buf + SYNC_END;
     program.flush();
-    outer.sync({ paste: pane.bracketedPaste, focus: pane.sendFocus, mouse: pane.mouseTracking !== 'none' });
+    const keys = o.claudeHasKeys?.() ?? false;
+    outer.sync({
+      paste: pane.bracketedPaste,
+      focus: pane.sendFocus,
+      mouse: pane.mouseTracking !== 'none',
+      cursorShape: keys ? pane.cursorShape : 0,
+      kitty: keys && caps.kittyKeys ? pane.keyboard.kitty : 0,
+      modifyOtherKeys: keys ? pane.keyboard.modifyOtherKeys : 0,
+    });
   }
 
   return {
@@ -90,6 +139,7 @@ export function createSplitFrames(o: {
     },
     dispose() {
       disposed = true;
+      if (syncTimer) clearTimeout(syncTimer);
       frames.dispose();
     },
   };

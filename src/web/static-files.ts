@@ -15,6 +15,7 @@ const ASSETS = fileURLToPath(new URL('./assets/', import.meta.url));
 const CORE = fileURLToPath(new URL('../core/', import.meta.url));
 const XTERM = dirname(require.resolve('@xterm/xterm/package.json'));
 const FIT = dirname(require.resolve('@xterm/addon-fit/package.json'));
+const UNICODE11 = dirname(require.resolve('@xterm/addon-unicode11/package.json'));
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -37,7 +38,9 @@ const FILES: Record<string, string> = {
   '/vendor/xterm.mjs': join(XTERM, 'lib', 'xterm.mjs'),
   '/vendor/xterm.css': join(XTERM, 'css', 'xterm.css'),
   '/vendor/addon-fit.mjs': join(FIT, 'lib', 'addon-fit.mjs'),
+  '/vendor/addon-unicode11.mjs': join(UNICODE11, 'lib', 'addon-unicode11.mjs'),
   '/core/web-resize-rule.js': join(CORE, 'web-resize-rule.js'),
+  '/core/web-side-channels.js': join(CORE, 'web-side-channels.js'),
 };
 
 interface PageHead {
@@ -50,7 +53,7 @@ interface PageHead {
 
 export const PAGES = {
   dashboard: { title: 'runs', body: 'dashboard.html', styles: [], modules: ['/assets/dashboard.js', '/assets/common.js'] },
-  run: { title: 'run', body: 'run.html', styles: ['/vendor/xterm.css'], modules: ['/assets/run.js', '/vendor/xterm.mjs', '/vendor/addon-fit.mjs', '/assets/common.js', '/core/web-resize-rule.js'] },
+  run: { title: 'run', body: 'run.html', styles: ['/vendor/xterm.css'], modules: ['/assets/run.js', '/vendor/xterm.mjs', '/vendor/addon-fit.mjs', '/vendor/addon-unicode11.mjs', '/assets/common.js', '/core/web-resize-rule.js', '/core/web-side-channels.js'] },
   login: { title: 'log in', body: 'login.html', styles: [], modules: ['/assets/login.js'] },
   loggedOut: { title: 'not logged in', body: 'logged-out.html', styles: [], modules: [] },
 } as const satisfies Record<string, PageHead>;

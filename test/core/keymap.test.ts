@@ -146,3 +146,14 @@ t.test('the pass-through table: any read of its bytes is what passes() lets thro
   r.push(' and its end\u001b[201~', session);
   t.equal(r.passing('session'), true);
 });
+
+t.test('kitty keyboard protocol: our keys read in CSI u too, claude gets its keys as they came', async (t) => {
+  const r = createKeyRouter(PREFIX);
+  t.same(r.push('\u001b[93;5uq', session), [{ type: 'command', command: 'quit' }], 'C-] as CSI 93;5u, then q');
+  t.same(r.push('\u001b[93;5u\u001b[93;5u', session), [{ type: 'send', data: '\u001b[93;5u' }], 'the prefix twice: sent as it came');
+  t.same(r.push('ab\u001b[13;2u\u001b[27u', session), [{ type: 'send', data: 'ab\u001b[13;2u\u001b[27u' }], 'shift+enter and Esc to claude untouched');
+  t.same(r.push('\u001b[93;5u\u001b[27u', session), [], 'Esc as CSI 27u cancels the prefix');
+  t.equal(r.armed, false);
+  t.same(r.push('\u001b[93;5u\u001b[93;5:3u\u001b[100;1:1u', session), [{ type: 'command', command: 'detach' }], "the prefix's release is passed over; d pressed is d");
+  t.same(r.push('\u001b[27u\u001b[9u', documentFocus), [{ type: 'command', command: 'focus' }, { type: 'command', command: 'focus' }], 'Esc and Tab as CSI u in the document pane');
+});

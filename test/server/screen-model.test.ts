@@ -71,3 +71,18 @@ t.test('a resize is what the next repaint is for', async (t) => {
   t.match(await model.repaint(), /hello/);
   model.dispose();
 });
+
+t.test("the repaint carries claude's cursor shape and keyboard modes to a terminal that attaches later", async (t) => {
+  const model = createScreenModel({ cols: 20, rows: 5 });
+  model.write('\u001b[>1u\u001b[>4;2m\u001b[6 qready');
+  const repaint = await model.repaint();
+  t.match(repaint, /\u001b\[6 q\u001b\[>1u\u001b\[>4;2m$/);
+  const fresh = createEmulator({ cols: 20, rows: 5, scrollback: 0 });
+  await write(fresh.term, repaint);
+  t.same(fresh.keyboard, { kitty: 1, modifyOtherKeys: 2 }, 'a face drawn from the repaint knows them');
+  t.equal(fresh.cursorShape, 6);
+  model.reset();
+  t.equal(await model.repaint(), '', 'a reset forgets them');
+  fresh.dispose();
+  model.dispose();
+});

@@ -39,6 +39,7 @@ const clientMessages: ClientMessage[] = [
   { t: 'hello', version: WIRE_VERSION, role: 'attach', cols: 200, rows: 60, face: 'split' },
   { t: 'hello', version: WIRE_VERSION, role: 'query' },
   { t: 'hello', version: WIRE_VERSION, role: 'attach', cols: 80, rows: 24, face: 'plain', tty: '/dev/pts/3', starter: true, term: 'xterm-256color', noColor: false, prefix: 'C-b', detachKey: '\u001d', documentPath: '/w/doc.md' },
+  { t: 'hello', version: WIRE_VERSION, role: 'attach', cols: 80, rows: 24, face: 'split', tty: '/dev/pts/4', term: 'xterm-ghostty', colorterm: 'truecolor', termProgram: 'ghostty', tmux: true },
   { t: 'edited', ok: true },
   { t: 'edited', ok: false, problem: 'the editor "vi" ended with code 1' },
   { t: 'input', data: 'héllo 交接 😀\x1b[A\r' },

@@ -1,10 +1,14 @@
 // A run's page: claude's screen in xterm.js (painted at once from the screen its HTML carries, then
 // streamed, always at claude's size: a page never resizes claude, core/web-resize-rule.ts), the meter,
 // the document (text; editable during review, with a version), the lineage so far and its live report,
-// approvals and commands, and typing when allowed.
+// approvals and commands, and typing when allowed. What claude tells a terminal besides the screen
+// reaches the page too: its links open (http, https, file; shown first, in a new tab, no opener), its
+// `/copy` lands in the clipboard, its notifications in "notify me" (core/web-side-channels.ts).
 import { Terminal } from '/vendor/xterm.mjs';
 import { FitAddon } from '/vendor/addon-fit.mjs';
+import { Unicode11Addon } from '/vendor/addon-unicode11.mjs';
 import { pageFit } from '/core/web-resize-rule.js';
+import { clipboardText, notificationOf, openableLink } from '/core/web-side-channels.js';
 import { el, tokens, meter, notificationButton, notify, socketUrl } from '/assets/common.js';
 
 const id = decodeURIComponent(location.pathname.split('/').pop());
@@ -36,9 +40,15 @@ function firstPaint() {
 
 // Made at claude's size and opened before anything is written, its font fitted to the box first:
 // the first screen is laid out once, not once at a default size and again at the fitted one.
-const term = new Terminal({ cols: firstScreen?.cols ?? 80, rows: firstScreen?.rows ?? 24, scrollback: 1000, fontSize: 13, convertEol: false, allowProposedApi: true, cursorBlink: false });
+const term = new Terminal({
+  cols: firstScreen?.cols ?? 80, rows: firstScreen?.rows ?? 24, scrollback: 1000, fontSize: 13, convertEol: false, allowProposedApi: true, cursorBlink: false,
+  linkHandler: { activate: (_event, uri) => openLink(uri), allowNonHttpProtocols: true },
+});
 const fit = new FitAddon();
 term.loadAddon(fit);
+// the widths claude and the run server's emulator use: a wide character never shifts a row
+term.loadAddon(new Unicode11Addon());
+term.unicode.activeVersion = '11';
 term.open($('term'));
 window.flowerTerm = term; // the screen's text, for a person's console and the tests
 performance.mark('flower:opened');
@@ -79,6 +89,46 @@ window.flowerSend = send; // what the page's keys send, for the bench (scripts/b
 
 function say(text) {
   $('notice').textContent = text;
+}
+
+// A link claude drew (OSC 8): its target shown first, then opened in a new tab with no way back to this page.
+function openLink(uri) {
+  const target = openableLink(uri);
+  if (!target) return say(`not opened (only http, https and file links are): ${uri}`);
+  if (window.confirm(`Open this link from claude in a new tab?\n\n${target}`)) window.open(target, '_blank', 'noopener,noreferrer');
+}
+
+// claude's `/copy` (OSC 52): into the clipboard now, or at the person's next click or key when the
+// browser wants a gesture for it. A read is never answered (clipboardText gives nothing for it).
+let pendingCopy = null;
+function copyToClipboard(text) {
+  pendingCopy = text;
+  if (!navigator.clipboard) return say('claude copied its reply, but this page cannot reach the clipboard (it needs https or localhost)');
+  navigator.clipboard.writeText(text).then(
+    () => {
+      if (pendingCopy === text) pendingCopy = null;
+      say('claude copied its reply: it is in your clipboard');
+    },
+    () => say('claude copied its reply: click or press a key on this page to put it in your clipboard'),
+  );
+}
+for (const gesture of ['pointerdown', 'keydown']) {
+  document.addEventListener(gesture, () => {
+    if (pendingCopy !== null) copyToClipboard(pendingCopy);
+  }, true);
+}
+term.parser.registerOscHandler(52, (data) => {
+  const text = clipboardText(data);
+  if (text !== null) copyToClipboard(text);
+  return true;
+});
+// claude's own notifications (OSC 9, 777, 99): to "notify me", as the run's own are
+for (const ident of [9, 777, 99]) {
+  term.parser.registerOscHandler(ident, (data) => {
+    const note = notificationOf(ident, data);
+    if (note) notify({ id, text: `${note.title}: ${note.body}` });
+    return true;
+  });
 }
 
 function showStatus() {
