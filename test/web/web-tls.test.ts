@@ -59,7 +59,8 @@ for (const listen of ['127.0.0.1:0', '0.0.0.0:0']) {
     t.equal((await get(web, { path: '/', headers: { Cookie: cookie } })).status, 200, 'the dashboard with the cookie');
     t.equal((await get(web, { method: 'POST', path: '/api/logout', headers: { Origin: web.base.replace('https', 'http') } })).status, 403, 'an http:// Origin is not this server');
 
-    const ws = new WebSocket(`wss://127.0.0.1:${web.port}/ws/runs`, { ca, headers: { Origin: web.base, Cookie: cookie } });
+    const secret = (JSON.parse(login.body) as { secret: string }).secret;
+    const ws = new WebSocket(`wss://127.0.0.1:${web.port}/ws/runs`, ['flower', `flower.${secret}`], { ca, headers: { Origin: web.base, Cookie: cookie } });
     const first = await new Promise<string>((resolve, reject) => {
       ws.once('message', (d) => resolve(d.toString()));
       ws.once('error', reject);
