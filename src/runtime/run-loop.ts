@@ -153,7 +153,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
         return;
       }
       case 'spawn':
-        await spawn(effect.generation, effect.successor, effect.prompt, effect.window, effect.viaHook, effect.place ?? null);
+        await spawn(effect.generation, effect.successor, effect.prompt, effect.window, effect.viaHook, effect.place ?? null, effect.personDirs ?? []);
         return;
       case 'end-child':
         // Not awaited: the exit arrives as an event, and hook answers must not queue behind it.
@@ -197,7 +197,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
     });
   }
 
-  async function spawn(generation: number, successor: boolean, prompt: string | null, window: number, viaHook: boolean, place: SessionPlace | null): Promise<void> {
+  async function spawn(generation: number, successor: boolean, prompt: string | null, window: number, viaHook: boolean, place: SessionPlace | null, personDirs: readonly string[]): Promise<void> {
     const sessionId = randomUUID();
     const { cols, rows } = face.size();
     const titles = createTitleFilter();
@@ -211,7 +211,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
     }
     try {
       const handle = await ports.child.spawn(
-        { generation, successor, sessionId, prompt, viaHook, window, place, cols, rows },
+        { generation, successor, sessionId, prompt, viaHook, window, place, personDirs, cols, rows },
         {
           data: (data) => {
             if (child !== self) return;
