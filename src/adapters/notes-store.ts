@@ -3,6 +3,8 @@
 
 import { readFile, rename, mkdir, stat, copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { constants } from 'node:fs';
+import { NO_FOLLOW, refuseLinks } from './no-follow.js';
 import { writeFileAtomic, removeStaleTemps } from './atomic-file.js';
 
 export const HANDOFF_DIR_NAME = '交接';
@@ -52,29 +54,35 @@ export function openNotesStore(workbench: string, step: string): NotesStore {
     async freeze(text, now) {
       await sweep();
       let archived: string | null = null;
+      refuseLinks(workbench, currentPath, 'the handoff document');
       if (await exists(currentPath)) {
+        refuseLinks(workbench, join(archiveDir, 'x'), 'the archived document');
         await mkdir(archiveDir, { recursive: true });
+        refuseLinks(workbench, join(archiveDir, 'x'), 'the archived document');
         archived = await freeName(archiveDir, `${step}-${stamp(now)}`, '.md');
         // rename keeps a person's edits byte for byte; copy only if the archive is on another device.
         await rename(currentPath, archived).catch(async () => {
           await copyFile(currentPath, archived as string);
         });
       }
-      await writeFileAtomic(currentPath, text);
+      await writeFileAtomic(currentPath, text, workbench);
       return { path: currentPath, archived };
     },
     async read() {
       await sweep();
+      // a document that is a link (a cloned repository's) is never read into a prompt
+      refuseLinks(workbench, currentPath, 'the handoff document');
       try {
-        return await readFile(currentPath, 'utf8');
+        return await readFile(currentPath, { encoding: 'utf8', flag: constants.O_RDONLY | NO_FOLLOW });
       } catch {
         return null;
       }
     },
     async saveDraft(text, now) {
+      refuseLinks(workbench, join(archiveDir, 'x'), 'the archived document');
       await mkdir(archiveDir, { recursive: true });
       const path = await freeName(archiveDir, `${step}-${stamp(now)}`, '.draft.md');
-      await writeFileAtomic(path, text);
+      await writeFileAtomic(path, text, workbench);
       return path;
     },
   };
