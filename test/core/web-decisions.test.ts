@@ -4,7 +4,7 @@ import t from 'tap';
 import { baseUrl, bindProblem, isLoopbackHost, parseListen, DEFAULT_WEB_PORT } from '../../src/core/web-listen.js';
 import { hostAllowed, originAllowed, securityHeaders, splitHostHeader } from '../../src/core/web-request.js';
 import { consumeToken, cookieValue, loginAllowed, loginClient, type LoginLimit, loginFailed, LOGIN_CLIENTS_KEPT, NO_FAILED_LOGINS, sessionCookie, sessionValid, FAILED_LOGINS_ALLOWED, FAILED_LOGIN_WINDOW_MS } from '../../src/core/web-login.js';
-import { composeKeys, mayAct, permissionWaiting, KEY_BAR } from '../../src/core/web-access.js';
+import { composeKeys, keyBarKeys, mayAct, permissionWaiting, KEY_BAR } from '../../src/core/web-access.js';
 import { dashboardOrder, notificationFor, stateText, urgency, type DashboardRun } from '../../src/core/web-dashboard.js';
 import type { StatusView } from '../../src/core/status-view.js';
 
@@ -128,6 +128,10 @@ t.test('read-only refuses every change; with --allow-input each action needs its
 t.test('the compose box is one bracketed paste and Enter; its own end marker cannot close the paste early', async (t) => {
   t.equal(composeKeys('hi\nthere'), '\u001b[200~hi\nthere\u001b[201~\r');
   t.equal(composeKeys('a\u001b[201~b'), '\u001b[200~ab\u001b[201~\r');
+  t.equal(composeKeys('a\u001b[20\u001b[201~1~b'), '\u001b[200~ab\u001b[201~\r', 'a marker split by another is taken out too');
+  t.equal(composeKeys('\u001b[2\u001b[20\u001b[201~1~01~x'), '\u001b[200~x\u001b[201~\r', 'until none is left');
+  for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) t.equal(keyBarKeys(name), undefined, `no key named ${name}`);
+  t.equal(keyBarKeys('enter'), '\r');
   t.equal(KEY_BAR['shift-tab'], '\u001b[Z');
   t.equal(KEY_BAR['ctrl-c'], '\u0003');
 });
