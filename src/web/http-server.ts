@@ -13,7 +13,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createHttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { hostAllowed, originAllowed, securityHeaders, MAX_BODY_BYTES, MAX_WS_FRAME_BYTES, type HostRules } from '../core/web-request.js';
+import { hostAllowed, originAllowed, securityHeaders, FIRST_REQUEST_MS, MAX_BODY_BYTES, MAX_CONNECTIONS, MAX_WS_FRAME_BYTES, type HostRules } from '../core/web-request.js';
 import { cookieValue, loginClient, sessionCookie, SESSION_TTL_MS } from '../core/web-login.js';
 import { dashboardOrder, notificationFor, stateText, urgency } from '../core/web-dashboard.js';
 import type { Sessions } from './token-store.js';
@@ -280,11 +280,29 @@ export function createWebServer(o: WebServerOptions): WebServer {
   server.requestTimeout = 30_000;
   server.on('upgrade', upgrade);
   // Upgraded sockets stay counted by the server: close() would wait on them for ever.
+  // A connection that sends nothing is closed once FIRST_REQUEST_MS pass without a whole request (the
+  // header timeout only starts with a first byte), and no more than MAX_CONNECTIONS are held at once.
   const connections = new Set<Duplex>();
+  const waiting = new WeakMap<Duplex, NodeJS.Timeout>();
+  const answered = (socket: Duplex) => {
+    clearTimeout(waiting.get(socket));
+    waiting.delete(socket);
+  };
+  server.maxConnections = MAX_CONNECTIONS;
   server.on('connection', (socket: Duplex) => {
     connections.add(socket);
-    socket.on('close', () => connections.delete(socket));
+    const timer = setTimeout(() => socket.destroy(), FIRST_REQUEST_MS);
+    timer.unref();
+    waiting.set(socket, timer);
+    socket.on('close', () => {
+      answered(socket);
+      connections.delete(socket);
+    });
   });
+  // over TLS the request's socket is the TLS socket, whose underlying connection is the one counted
+  const counted = (socket: Duplex): Duplex => (socket as Duplex & { _parent?: Duplex })._parent ?? socket;
+  server.on('request', (req: IncomingMessage) => answered(counted(req.socket)));
+  server.on('upgrade', (req: IncomingMessage) => answered(counted(req.socket)));
   return {
     server,
     close() {

@@ -7,6 +7,8 @@ import { mkdtempSync, statSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { FIRST_REQUEST_MS, MAX_CONNECTIONS } from '../../src/core/web-request.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -190,4 +192,26 @@ t.test('-d: in the background, the URL printed, a log written, a second one refu
   t.match(shown, /^http:\/\/127\.0\.0\.1:\d+\/login#[\w-]{43}\r?\n/, 'the URL on the first line');
   t.ok((shown.match(/[█▀▄]/g) ?? []).length > 200, 'a QR code below it');
   process.kill(pid, 'SIGTERM');
+});
+
+t.test('connections that send nothing are closed, and no more than a bound are held', async (t) => {
+  const runtime = runtimeDir(mkdtempSync(join(tmpdir(), 'flower-web-')));
+  const web = await startWeb(t, { runtime });
+  const open = (): Promise<{ socket: Socket; closed: Promise<number> }> => new Promise((resolve) => {
+    const socket = connect(web.port, '127.0.0.1');
+    const since = performance.now();
+    const closed = new Promise<number>((r) => socket.once('close', () => r(performance.now() - since)));
+    socket.on('error', () => undefined);
+    socket.once('connect', () => resolve({ socket, closed }));
+  });
+  const idle = await open();
+  const closedAfter = await idle.closed;
+  t.ok(closedAfter >= FIRST_REQUEST_MS - 200 && closedAfter < FIRST_REQUEST_MS + 3_000, `an idle connection is closed after ${Math.round(closedAfter)} ms`);
+  // A flood: past the bound, new ones are dropped at once; the face still answers once they go.
+  const flood = await Promise.all(Array.from({ length: MAX_CONNECTIONS + 40 }, () => open()));
+  const dropped = await Promise.all(flood.map(({ closed }) => Promise.race([closed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 1_000))])));
+  t.ok(dropped.filter(Boolean).length >= 40, `past ${MAX_CONNECTIONS} held, new connections are refused (${dropped.filter(Boolean).length} dropped at once)`);
+  for (const { socket } of flood) socket.destroy();
+  await new Promise((r) => setTimeout(r, 200));
+  t.equal((await http(web, { path: '/login' })).status, 200, 'the face answers again');
 });
