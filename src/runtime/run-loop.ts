@@ -140,7 +140,14 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
         return;
       }
       case 'read-seed': {
-        const onDisk = await ports.documents.read().catch(() => null);
+        const onDisk = await ports.documents.read().catch((error: unknown) => {
+          // an edit over the ceiling: the model's version seeds the successor, and the person hears why
+          if (error instanceof FlowerError) {
+            ports.log(error.message);
+            face.message(error.message);
+          }
+          return null;
+        });
         post({ type: 'seed-read', now: now(), generation: effect.generation, onDisk });
         return;
       }

@@ -424,3 +424,26 @@ t.test('/clear empties the task list it carries; the crons of the same process s
   t.notMatch(frozen, /Old task/, 'the task list went with /clear');
   t.match(frozen, /\n- session cron \*\/5 \* \* \* \* \(Every 5 minutes\), recurring, prompt "look"; the successor creates it again/);
 });
+
+t.test('a document edited over the ceiling during review: refused in one line, the model\'s version seeds the successor', async (t) => {
+  const w = startWorld({ reviewMs: 10_000 });
+  const sid = await started(w);
+  w.append(sid, [prompt('go'), response(155_000, 'crossed')]);
+  await w.hook('Stop', { session_id: sid, last_assistant_message: 'crossed' });
+  w.append(sid, [response(160_000, COMPLETE_DOC)]);
+  await w.hook('Stop', { session_id: sid, last_assistant_message: COMPLETE_DOC });
+  await settle();
+  t.equal(w.views.at(-1)?.phase, 'review');
+  // the person's editor leaves 100 MB in the file
+  w.oversized = 100 * 1024 * 1024;
+  await w.clock.advance(10_000);
+  await settle();
+  t.equal(w.children.length, 2, 'the successor started');
+  t.match(w.child().prompt, /TAKING OVER[\s\S]*building the thing/, "from the model's version");
+  const line = w.said.find((text) => /100\.0 MB, more than the 1 MB a handoff document may be/.test(text));
+  t.ok(line, 'the person is told');
+  t.equal(line?.split('\n').length, 1, 'in one line');
+  t.match(line, /your file is kept as it is/);
+  w.command('quit');
+  await w.loop.done;
+});

@@ -36,6 +36,13 @@ t.test('the document in review: shown as text, a stale save refused with the new
   t.match(shown, /<script>window\.__pwned = 1<\/script> SCRIPT-MARK/, 'the document\'s <script> is shown as text');
   t.equal(await page.locator('#doc script').count(), 0, 'no script element was made of it');
   t.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined, 'nothing ran');
+  // A page opened while the review is on: its edit box holds the document (it was empty).
+  const late = await context.newPage();
+  await late.goto(`${web.base}/run/${run.id}`);
+  await late.locator('#editor').waitFor({ state: 'visible', timeout: 30_000 });
+  await late.waitForFunction(() => /SCRIPT-MARK/.test((document.getElementById('doctext') as HTMLTextAreaElement | null)?.value ?? ''), undefined, { timeout: 15_000 });
+  t.pass('a page opened during the review shows the document in its edit box');
+  await late.close();
 
   // Someone edits the file meanwhile: the page's save, made against the older text, is refused.
   const onDisk = readFileSync(f.documentPath, 'utf8');

@@ -93,13 +93,20 @@ function showStatus() {
   $('release').hidden = v.phase !== 'review' || !v.held;
   $('handoff').hidden = !(v.phase === 'working' || v.phase === 'near');
   const reviewing = v.phase === 'review' && allowInput;
-  if (reviewing && $('editor').hidden) {
-    $('doctext').value = doc.text ?? '';
-    editBase = doc.version;
-    $('saveinfo').textContent = 'the successor starts from this text when the review ends';
-    $('newer').hidden = true;
-  }
+  if (reviewing && $('editor').hidden) fillEditor();
   $('editor').hidden = !reviewing;
+}
+
+// The edit box starts from the document as the page has it. A page opened during a review hears the
+// review (its status) before the document: the box, filled from nothing and not typed in, takes the
+// document when it comes.
+let filledEmpty = false;
+function fillEditor() {
+  $('doctext').value = doc.text ?? '';
+  filledEmpty = doc.text === null;
+  editBase = doc.version;
+  $('saveinfo').textContent = 'the successor starts from this text when the review ends';
+  $('newer').hidden = true;
 }
 
 function showDocument() {
@@ -141,6 +148,7 @@ function onMessage(m) {
     case 'document':
       doc = { path: m.path, text: m.text, version: m.version };
       showDocument();
+      if (!$('editor').hidden && filledEmpty && $('doctext').value === '') fillEditor();
       return;
     case 'message':
       say(m.text);
