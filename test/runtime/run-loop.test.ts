@@ -266,8 +266,8 @@ t.test('timers that fire early, as Node\'s do against Date.now(): the review sti
 });
 
 // A handoff whose old claude takes its time to exit, past a one-second review.
-async function retiredSlowly(t: Pick<typeof import('tap').default, 'equal' | 'ok' | 'notOk'>) {
-  const w = startWorld({ reviewMs: 1_000 }, { slowExit: true });
+// A run handed off with COMPLETE_DOC, in its review window.
+async function inReview(t: Pick<typeof import('tap').default, 'equal'>, w: ReturnType<typeof startWorld>): Promise<string> {
   const sid = await started(w);
   w.append(sid, [prompt('go'), response(155_000, 'crossed')]);
   await w.hook('Stop', { session_id: sid, last_assistant_message: 'crossed' });
@@ -275,6 +275,12 @@ async function retiredSlowly(t: Pick<typeof import('tap').default, 'equal' | 'ok
   await w.hook('Stop', { session_id: sid, last_assistant_message: COMPLETE_DOC });
   await settle();
   t.equal(w.views.at(-1)?.phase, 'review');
+  return sid;
+}
+
+async function retiredSlowly(t: Pick<typeof import('tap').default, 'equal' | 'ok' | 'notOk'>) {
+  const w = startWorld({ reviewMs: 1_000 }, { slowExit: true });
+  const sid = await inReview(t, w);
   const old = w.child();
   await w.clock.advance(1_500);
   await settle();
@@ -427,13 +433,7 @@ t.test('/clear empties the task list it carries; the crons of the same process s
 
 t.test('a document edited over the ceiling during review: refused in one line, the model\'s version seeds the successor', async (t) => {
   const w = startWorld({ reviewMs: 10_000 });
-  const sid = await started(w);
-  w.append(sid, [prompt('go'), response(155_000, 'crossed')]);
-  await w.hook('Stop', { session_id: sid, last_assistant_message: 'crossed' });
-  w.append(sid, [response(160_000, COMPLETE_DOC)]);
-  await w.hook('Stop', { session_id: sid, last_assistant_message: COMPLETE_DOC });
-  await settle();
-  t.equal(w.views.at(-1)?.phase, 'review');
+  await inReview(t, w);
   // the person's editor leaves 100 MB in the file
   w.oversized = 100 * 1024 * 1024;
   await w.clock.advance(10_000);
