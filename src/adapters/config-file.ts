@@ -3,7 +3,7 @@
 // project, project over user. A bad file or value is one line naming where it came from (exit 2).
 
 import { readBounded, ReadRefused } from './bounded-read.js';
-import { lstatSync, readFileSync, realpathSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { EXIT, FlowerError } from '../errors.js';

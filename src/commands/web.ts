@@ -5,7 +5,7 @@
 // the one already running. One web server per user: a second is refused.
 
 import { spawn } from 'node:child_process';
-import { readFileSync, openSync, closeSync, createWriteStream } from 'node:fs';
+import { openSync, closeSync, createWriteStream } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { createSecureContext } from 'node:tls';
