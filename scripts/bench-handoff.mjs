@@ -74,8 +74,8 @@ export async function handoffOverhead({ rounds = 1 } = {}) {
       const spawnedAt = Date.parse(gen2().ts);
       // The steps, from the events file's own times: the writing turn's end reaching the run (claude's Stop
       // hook and the hook client's start), the document frozen (git facts, atomic write; the review opens),
-      // the successor spawned. Beside them, how long after its Stop hook claude wrote the writing turn's row
-      // (`last-row`; none when the row was in before the hook ran): the run does not wait for it, only `done` does.
+      // the successor spawned. Beside them, how long the writing turn's Stop hook was held for its row
+      // (`stop-waited`; none when the row was in before the hook ran): part of the turn end's step.
       const find = (name, generation) => readEvents().find((e) => e.event === name && e.generation === generation);
       await until(() => find('done', 1), 10_000, 'the done event');
       const at = (name, generation) => Date.parse(find(name, generation).ts);
@@ -83,7 +83,7 @@ export async function handoffOverhead({ rounds = 1 } = {}) {
       const frozen = at('review', 1);
       samples.push({
         total: successor.receivedAt - ask.receivedAt, flower: spawnedAt - ask.receivedAt, claudeStart: successor.receivedAt - spawnedAt,
-        lastRow: find('last-row', 1)?.ms ?? null,
+        lastRow: readEvents().filter((e) => e.event === 'stop-waited' && e.generation === 1).at(-1)?.ms ?? null,
         steps: { 'turn end → Stop hook in the run': retired - ask.receivedAt, 'git facts + freeze': frozen - retired, 'frozen → successor spawned': spawnedAt - frozen },
       });
       run.kill();

@@ -13,7 +13,8 @@ import type { Release } from './claude-code/release.js';
 import { HOOK_CONTEXT_MAX_CHARS, stopBlockCap } from './claude-code/limits.js';
 import { RUN_DIALECT } from './claude-code/run-dialect.js';
 import { openHookChannel, type HookChannel } from './adapters/hook-channel.js';
-import { writeRunSettings, findUserStatusLine, defaultHookCommand } from './adapters/run-settings.js';
+import { writeRunSettings, findUserStatusLine, defaultHookCommand, settingsAllowBypass } from './adapters/run-settings.js';
+import { flagsAllowBypass } from './claude-code/successor-args.js';
 import { startRunLoop, type RunLoop } from './runtime/run-loop.js';
 import { createNotifier } from './adapters/notify-command.js';
 import type { FastRelay } from './adapters/fast-relay.js';
@@ -120,6 +121,7 @@ export async function supervise(opts: SuperviseOptions, face: Face): Promise<Sup
       handoff: opts.handoff, keepAutoCompact: opts.keepAutoCompact, settingsPath,
       channel: channel ? { socketPath: channel.socketPath, token: channel.token } : null, userStatusLine, spillDir, privateDir: runDir,
       recordPrompts: opts.workbench !== null, relay: opts.relay ?? null,
+      bypassAllowed: flagsAllowBypass(opts.claudeArgs) || (await settingsAllowBypass({ configDir })),
     });
     // The notify command is told through its environment only, never blocks the run, and is rate-limited.
     const notifier = opts.notifyCommand

@@ -1,7 +1,7 @@
 // Config from files and FLOWER_PTY_* variables: precedence (flags > env > project > user), every
 // kind of bad input as one line naming the source, and the built cli applying it (-v) and refusing it (exit 2).
 import t from 'tap';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -111,6 +111,25 @@ t.test('the built cli: flags > env > project > user in -v, and a bad file stops 
   r = cli(base, cwd, { ...env, FLOWER_PTY_REVIEW: 'soon' });
   t.equal(r.code, 2, 'a bad variable is refused before the files are read');
   t.match(r.stderr, /^flower-pty: FLOWER_PTY_REVIEW expects a number of seconds \(0 or more\), got "soon"\n$/);
+  // nested deeper than any stack: one line, exit 2 (it printed a RangeError's stack and exited 1)
+  const deep = 100_000;
+  for (const nested of ['['.repeat(deep) + ']'.repeat(deep), '{"a":'.repeat(deep) + '1' + '}'.repeat(deep)]) {
+    writeFileSync(join(cwd, '.flower', 'config.json'), `{"window": ${nested}}`);
+    r = cli(base, cwd, env);
+    t.equal(r.code, 2, 'a deeply nested value: the usage code');
+    t.match(r.stderr, /^flower-pty: .*config\.json: "window" expects a token count like 200000 or 200k, got (a list|an object)\n$/, 'in one line');
+  }
+  // a config file that is a device, a FIFO or too big is not read without end
+  rmSync(join(cwd, '.flower', 'config.json'));
+  symlinkSync('/dev/zero', join(cwd, '.flower', 'config.json'));
+  r = cli(base, cwd, env);
+  t.equal(r.code, 2);
+  t.match(r.stderr, /^flower-pty: .*config\.json: not a regular file; make it a small JSON file, or remove it\n$/);
+  rmSync(join(cwd, '.flower', 'config.json'));
+  writeFileSync(join(cwd, '.flower', 'config.json'), `{"step": "x", "pad": "${'x'.repeat(2 * 1024 * 1024)}"}`);
+  r = cli(base, cwd, env);
+  t.equal(r.code, 2);
+  t.match(r.stderr, /^flower-pty: .*config\.json: \d+ bytes, more than the 1048576 a file of this kind can be; make it a small JSON file, or remove it\n$/);
 });
 
 t.test('one way to find the workbench, for attach, status, kill and trust: the flag, the variable, the config files, else .flower', async (t) => {

@@ -4,11 +4,14 @@
 // before claude started, deaf to `ls`, `kill` and SIGTERM. O_NONBLOCK makes that open fail at once
 // (ENXIO) instead, and on a regular file it changes nothing.
 
-import { closeSync, constants, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, realpathSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { FlowerError } from '../errors.js';
+import { isBelow, NO_FOLLOW, refuseLinks } from './no-follow.js';
 
-const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
+// O_NOFOLLOW: a link put in the file's place after the check is never followed (the check resolved the
+// person's own link to its target, and refused one inside the project).
+const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK | NO_FOLLOW;
 
 function kindOf(mode: number): string {
   const type = mode & constants.S_IFMT;
@@ -20,8 +23,20 @@ function kindOf(mode: number): string {
   return 'not a regular file';
 }
 
-/** before anything starts: the path is (or can be created as) a regular file this user can append to */
-export function checkAppendTarget(path: string, flag: string): void {
+/**
+ * before anything starts: the path is (or can be created as) a regular file this user can append to; the
+ * path to append to is returned. Inside the project (`project`) no component may be a symbolic link; a
+ * link the person named outside it is theirs, and its target is what the run appends to.
+ */
+export function checkAppendTarget(path: string, flag: string, project: string): string {
+  if (isBelow(project, path)) refuseLinks(project, path, `${flag} ${path}`);
+  else if (isLink(path)) {
+    try {
+      path = realpathSync(path);
+    } catch {
+      throw new FlowerError(`${flag} ${path} is a symbolic link to nothing: name the file itself`);
+    }
+  }
   let fd: number;
   try {
     mkdirSync(dirname(path), { recursive: true });
@@ -29,6 +44,7 @@ export function checkAppendTarget(path: string, flag: string): void {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENXIO') throw new FlowerError(`${flag} ${path} is a FIFO (named pipe) with no reader: name a regular file, e.g. ${flag} run.jsonl`);
+    if (code === 'ELOOP') throw new FlowerError(`${flag} ${path} is a symbolic link: name the file itself`);
     if (code === 'EISDIR') throw new FlowerError(`${flag} ${path} is a folder: name a regular file, e.g. ${flag} ${path}/run.jsonl`);
     throw new FlowerError(`${flag} ${path} cannot be written (${code ?? String(error)}): name a file you can write, or fix the folder's permissions`);
   }
@@ -39,6 +55,15 @@ export function checkAppendTarget(path: string, flag: string): void {
     }
   } finally {
     closeSync(fd);
+  }
+  return path;
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

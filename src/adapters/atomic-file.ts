@@ -5,16 +5,24 @@
 // ensure that the entry in the directory containing the file has also reached disk").
 
 import { open, rename, mkdir, unlink, readdir } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { NO_FOLLOW, refuseLinks } from './no-follow.js';
 import { dirname, basename, join } from 'node:path';
 import { processAlive } from './process-alive.js';
 import { randomHex } from './lazy-crypto.js';
 
-export async function writeFileAtomic(path: string, data: string): Promise<void> {
+/**
+ * `within`: the folder the run owns (its workbench): no component of the path below it may be a symbolic
+ * link, nor lead out of it (adapters/no-follow.ts); the temp is a new file, never a link followed.
+ */
+export async function writeFileAtomic(path: string, data: string, within?: string): Promise<void> {
   const dir = dirname(path);
+  if (within !== undefined) refuseLinks(within, path, 'a file of the workbench');
   await mkdir(dir, { recursive: true });
+  if (within !== undefined) refuseLinks(within, path, 'a file of the workbench');
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomHex(4)}.tmp`);
   // 0o644 before the umask: never wider than the user would get from their own editor.
-  const handle = await open(temp, 'w', 0o644);
+  const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, 0o644);
   try {
     await handle.writeFile(data, 'utf8');
     await handle.sync();

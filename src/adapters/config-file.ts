@@ -2,7 +2,8 @@
 // $XDG_CONFIG_HOME/flower-pty/config.json and FLOWER_PTY_* variables. Flags win over env, env over
 // project, project over user. A bad file or value is one line naming where it came from (exit 2).
 
-import { lstatSync, readFileSync, realpathSync } from 'node:fs';
+import { readBounded, ReadRefused } from './bounded-read.js';
+import { lstatSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { EXIT, FlowerError } from '../errors.js';
@@ -49,11 +50,15 @@ export function parseConfigText(text: string, source: string): ConfigValues {
 }
 
 // A missing file is no configuration; an unreadable or malformed one is an error.
+// A config file is a few lines of JSON.
+const CONFIG_LIMIT = 1024 * 1024;
+
 export function readConfigFile(path: string): ConfigValues {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readBounded(path, CONFIG_LIMIT).toString('utf8');
   } catch (error) {
+    if (error instanceof ReadRefused) throw new FlowerError(`${path}: ${error.why}; make it a small JSON file, or remove it`, EXIT.usage);
     const code = (error as NodeJS.ErrnoException).code;
     // ENOTDIR: the workbench is a file; the run says so about the workbench, not about its config
     if (code === 'ENOENT' || code === 'ENOTDIR') return {};

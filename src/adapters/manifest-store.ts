@@ -40,7 +40,7 @@ export function createManifestWriter(
   return {
     write(m) {
       const text = JSON.stringify(m, null, 2) + '\n';
-      chain = chain.then(() => writeFileAtomic(manifestPath(workbench), text)).then(
+      chain = chain.then(() => writeFileAtomic(manifestPath(workbench), text, workbench)).then(
         () => null,
         (error: unknown) => {
           onError(error);

@@ -1,11 +1,25 @@
 // The workbench's notes folder: the current frozen document per step, and the archive of
 // earlier generations (and the model's drafts when a person edited them). Never deletes a file.
 
-import { readFile, rename, mkdir, stat, copyFile } from 'node:fs/promises';
+import { open, rename, mkdir, stat, copyFile } from 'node:fs/promises';
+import { FlowerError } from '../errors.js';
 import { join } from 'node:path';
+import { constants } from 'node:fs';
+import { NO_FOLLOW, refuseLinks } from './no-follow.js';
 import { writeFileAtomic, removeStaleTemps } from './atomic-file.js';
 
 export const HANDOFF_DIR_NAME = '交接';
+
+/** a handoff document read back (after a person's edit, for --continue) is at most this: a model writes a
+ * few KB, and a file of 100 MB would be held twice in memory and sent twice in the successor's prompt */
+export const MAX_DOCUMENT_BYTES = 1024 * 1024;
+
+/** the document on disk is over MAX_DOCUMENT_BYTES: not read; said in one line */
+export class DocumentTooLarge extends FlowerError {
+  constructor(readonly path: string, readonly size: number) {
+    super(`${path} is ${(size / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB a handoff document may be: it was not read (the model's version seeds the successor; your file is kept as it is); trim it to what the next session needs`);
+  }
+}
 
 export interface NotesStore {
   readonly currentPath: string;
@@ -52,29 +66,42 @@ export function openNotesStore(workbench: string, step: string): NotesStore {
     async freeze(text, now) {
       await sweep();
       let archived: string | null = null;
+      refuseLinks(workbench, currentPath, 'the handoff document');
       if (await exists(currentPath)) {
+        refuseLinks(workbench, join(archiveDir, 'x'), 'the archived document');
         await mkdir(archiveDir, { recursive: true });
+        refuseLinks(workbench, join(archiveDir, 'x'), 'the archived document');
         archived = await freeName(archiveDir, `${step}-${stamp(now)}`, '.md');
         // rename keeps a person's edits byte for byte; copy only if the archive is on another device.
         await rename(currentPath, archived).catch(async () => {
           await copyFile(currentPath, archived as string);
         });
       }
-      await writeFileAtomic(currentPath, text);
+      await writeFileAtomic(currentPath, text, workbench);
       return { path: currentPath, archived };
     },
     async read() {
       await sweep();
+      // a document that is a link (a cloned repository's) is never read into a prompt
+      refuseLinks(workbench, currentPath, 'the handoff document');
+      const handle = await open(currentPath, constants.O_RDONLY | NO_FOLLOW).catch(() => null);
+      if (!handle) return null;
       try {
-        return await readFile(currentPath, 'utf8');
-      } catch {
+        const size = (await handle.stat()).size;
+        if (size > MAX_DOCUMENT_BYTES) throw new DocumentTooLarge(currentPath, size);
+        return await handle.readFile('utf8');
+      } catch (error) {
+        if (error instanceof DocumentTooLarge) throw error;
         return null;
+      } finally {
+        await handle.close();
       }
     },
     async saveDraft(text, now) {
+      refuseLinks(workbench, join(archiveDir, 'x'), 'the archived document');
       await mkdir(archiveDir, { recursive: true });
       const path = await freeName(archiveDir, `${step}-${stamp(now)}`, '.draft.md');
-      await writeFileAtomic(path, text);
+      await writeFileAtomic(path, text, workbench);
       return path;
     },
   };

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSettings, hookEventsFor, shellQuote } from '../claude-code/settings.js';
 import type { Release } from '../claude-code/release.js';
+import { BYPASS_MODE } from '../claude-code/successor-args.js';
 
 export { shellQuote };
 
@@ -92,4 +93,16 @@ function statusLineCommand(settings: unknown): string | null {
   if (typeof statusLine !== 'object' || statusLine === null) return null;
   const command = (statusLine as { command?: unknown }).command;
   return typeof command === 'string' && command.trim() !== '' ? command : null;
+}
+
+/**
+ * Whether the person's own settings start their sessions bypassing permissions (`permissions.defaultMode`
+ * in their user settings, read once when the run starts): with their flags, what lets a successor be given
+ * `--permission-mode bypassPermissions` (claude-code/successor-args.ts).
+ */
+export async function settingsAllowBypass(opts: { configDir: string }): Promise<boolean> {
+  const settings = await readJson(join(opts.configDir, 'settings.json'));
+  if (typeof settings !== 'object' || settings === null) return false;
+  const permissions = (settings as { permissions?: unknown }).permissions;
+  return typeof permissions === 'object' && permissions !== null && (permissions as { defaultMode?: unknown }).defaultMode === BYPASS_MODE;
 }

@@ -4,10 +4,19 @@
 // the fix (exit 2) instead of an internal error mid-run. Write permission is tried, not read from the
 // mode bits: root ignores them, a read-only mount does not.
 
-import { closeSync, mkdirSync, openSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { FlowerError } from '../errors.js';
 import { HANDOFF_DIR_NAME } from './notes-store.js';
+import { refuseLinks } from './no-follow.js';
+
+function entriesOf(dir: string): string[] {
+  try {
+    return readdirSync(dir).map((name) => join(dir, name));
+  } catch {
+    return [];
+  }
+}
 
 function refuse(workbench: string, path: string, code: string | undefined): never {
   const where = path === workbench ? workbench : path;
@@ -29,7 +38,11 @@ function refuse(workbench: string, path: string, code: string | undefined): neve
 /** every folder the run writes under `workbench`, made and written once; throws a FlowerError naming the first that fails */
 export function checkWorkbenchWritable(workbench: string): void {
   const notes = join(workbench, 'notes');
-  const folders = [workbench, notes, join(notes, 'archive', HANDOFF_DIR_NAME)];
+  const archive = join(notes, 'archive', HANDOFF_DIR_NAME);
+  const folders = [workbench, notes, archive];
+  // Nothing the run writes in it goes through a link (a cloned repository can ship one): the folders,
+  // the manifest, and anything already in notes/ or the archive.
+  for (const path of [join(archive, 'x'), join(workbench, 'manifest.json'), ...entriesOf(notes), ...entriesOf(archive)]) refuseLinks(workbench, path, 'a file of the workbench');
   for (const dir of folders) {
     try {
       mkdirSync(dir, { recursive: true });

@@ -13,6 +13,20 @@ const ADD_DIR = '--add-dir';
 const WORKTREE = new Set(['-w', '--worktree']);
 const TMUX = '--tmux';
 
+/** the permission mode that skips every permission check: a successor gets it only if the person's own launch did */
+export const BYPASS_MODE = 'bypassPermissions';
+const ALLOW_SKIP_PERMISSIONS = '--allow-dangerously-skip-permissions';
+
+/** the person's own flags let the session bypass permissions (or shift+tab into it) */
+export function flagsAllowBypass(args: readonly string[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === SKIP_PERMISSIONS || arg === ALLOW_SKIP_PERMISSIONS) return true;
+    if (arg === `${PERMISSION_MODE}=${BYPASS_MODE}` || (arg === PERMISSION_MODE && args[i + 1] === BYPASS_MODE)) return true;
+  }
+  return false;
+}
+
 /** the flags a run under flower-pty cannot have: a session in the background, or in a tmux of its own */
 export const FOREGROUND_ONLY_FLAGS: readonly string[] = ['--bg', '--background', TMUX];
 

@@ -117,6 +117,16 @@ function saidBy(r: Obj, text: string, hasToolResult: boolean): UserRecord['said'
   return 'prompt';
 }
 
+// A person's `/add-dir DIR` at claude's prompt is written as the row of any slash command a person types:
+// `<command-name>/add-dir</command-name>` … `<command-args>DIR</command-args>`, from a human origin.
+const ADD_DIR_ROW = /^<command-name>\/add-dir<\/command-name>[\s\S]*?<command-args>([^<\n]+)<\/command-args>/;
+function addedDirOf(r: Obj, text: string): string | null {
+  const origin = isObj(r.origin) ? str(r.origin.kind) : null;
+  if (r.isMeta === true || (origin !== null && origin !== 'human')) return null;
+  const dir = ADD_DIR_ROW.exec(text.trimStart())?.[1]?.trim();
+  return dir ? dir : null;
+}
+
 function toAssistant(r: Obj, env: Envelope): AssistantRecord {
   const m = isObj(r.message) ? r.message : {};
   const model = str(m.model);
@@ -147,7 +157,7 @@ function toUser(r: Obj, env: Envelope): UserRecord {
   const content = m.content;
   const hasToolResult = Array.isArray(content) && content.some((b) => isObj(b) && b.type === 'tool_result');
   const text = joinedText(content);
-  return { ...env, kind: 'user', said: saidBy(r, text, hasToolResult), text, contentChars: contentChars(content) };
+  return { ...env, kind: 'user', said: saidBy(r, text, hasToolResult), text, contentChars: contentChars(content), addedDir: addedDirOf(r, text) };
 }
 
 // The system rows the meter reads: a compaction's boundary, and the two rows that end a completed turn.

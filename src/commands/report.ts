@@ -2,7 +2,7 @@
 // manifest, the frozen documents and their archive, the events file and every generation's
 // transcript (streamed, never read whole), hands them to the pure model, and writes the page.
 
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, lstatSync, statSync } from 'node:fs';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { homedir } from 'node:os';
@@ -251,6 +251,12 @@ export async function runReport(opts: ReportOptions): Promise<number> {
   }
   const file = resolve(opts.cwd, opts.output ?? join(workbench, 'report.html'));
   const html = renderReportHtml(model);
+  // An atomic write renames over what is there: a device, a FIFO or a folder named with -o would be
+  // replaced (or the write would claim success to /dev/full); only a new path or a regular file is taken.
+  const there = lstatSync(file, { throwIfNoEntry: false });
+  if (there && !there.isFile()) {
+    throw new FlowerError(`report: ${file} is ${there.isDirectory() ? 'a folder' : there.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}: name a new file or a regular one with -o, e.g. -o report.html`, EXIT.usage);
+  }
   try {
     await writeFileAtomic(file, html);
   } catch (error) {

@@ -104,8 +104,8 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
   });
   if (o.notifyCommand !== null) checkNotifyCommand(o.notifyCommand);
   // a FIFO or a device named here would block the run server in open() before claude starts
-  if (o.events) checkAppendTarget(resolve(cwd, o.events), '--events');
-  if (o.log) checkAppendTarget(resolve(cwd, o.log), '--log');
+  const eventsPath = o.events ? checkAppendTarget(resolve(cwd, o.events), '--events', cwd) : null;
+  const logPath = o.log ? checkAppendTarget(resolve(cwd, o.log), '--log', cwd) : null;
   const claude = resolveClaude({ ...(o.claude !== undefined ? { flag: o.claude } : {}), env: process.env, cwd });
 
   let resume: SuperviseOptions['resume'] = null;
@@ -171,12 +171,12 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
         writeTimeoutMs: (o.writeTimeout ?? numberDefault('write-timeout')) * 1000,
         timings: { parkedRetryMs: (o.parkedRetry ?? numberDefault('parked-retry')) * 1000 },
         quietMs: EDIT_QUIET_MS,
-        eventsPath: o.events ? resolve(cwd, o.events) : null,
+        eventsPath,
         resume,
         release,
         notifyCommand: o.notifyCommand,
       },
-      logPath: o.log ? resolve(cwd, o.log) : null,
+      logPath,
       notify: o.notify && Boolean(process.stdout.isTTY),
       ...size,
     },

@@ -5,10 +5,11 @@
 // the one already running. One web server per user: a second is refused.
 
 import { spawn } from 'node:child_process';
-import { readFileSync, openSync, closeSync, createWriteStream } from 'node:fs';
+import { openSync, closeSync, createWriteStream } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { createSecureContext } from 'node:tls';
+import { readBounded, ReadRefused } from '../adapters/bounded-read.js';
 import type { Readable } from 'node:stream';
 import { renderUnicodeCompact } from 'uqr';
 import { EXIT, FlowerError } from '../errors.js';
@@ -71,10 +72,14 @@ export async function runWeb(o: WebOptions): Promise<number> {
   return serveWeb(o, paths, listen, tls);
 }
 
+// A PEM certificate chain or key is a few KB; 1 MiB leaves room for a long chain.
+const PEM_LIMIT = 1024 * 1024;
+
 function readPem(path: string, flag: string): Buffer {
   try {
-    return readFileSync(path);
+    return readBounded(path, PEM_LIMIT);
   } catch (error) {
+    if (error instanceof ReadRefused) throw new FlowerError(`${flag} ${path}: ${error.why}; give a PEM file`);
     throw new FlowerError(`${flag} ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
 }

@@ -25,6 +25,8 @@ export type MeterSignal =
   /** a request refused by a usage limit: parked until `resetsAtMs` (null: not said), continuing by itself or not */
   | { kind: 'usage-limit'; line: number; resetsAtMs: number | null; autoContinues: boolean }
   | { kind: 'user-prompt'; line: number; text: string }
+  /** a person's own `/add-dir`: a directory a successor may be given again */
+  | { kind: 'added-dir'; line: number; dir: string }
   | { kind: 'interrupt'; line: number }
   | { kind: 'session'; line: number; sessionId: string; previous: string | null };
 
@@ -145,6 +147,7 @@ export function createMeter(): Meter {
   function onUser(r: UserRecord, line: number, out: MeterSignal[]): void {
     if (r.said === 'summary') return; // already inside the compaction's postTokens
     pendingChars += r.contentChars;
+    if (r.addedDir !== null) out.push({ kind: 'added-dir', line, dir: r.addedDir });
     if (r.said === 'interrupt') {
       interrupts += 1;
       out.push({ kind: 'interrupt', line });

@@ -53,7 +53,6 @@ export const RUN_EVENT_FIELDS = {
   'tool-denied': { generation: 'number', tool: 'string', reason: 'string' },
   /** the writing turn's own row reached the transcript `ms` after its Stop hook (`landed` false: never, in time);
    * `context`: its reading, the generation's last, which `done` carries */
-  'last-row': { generation: 'number', ms: 'number', landed: 'boolean', context: 'number' },
   'hooks-back': { generation: 'number' },
   'hooks-missing': { generation: 'number', after: 'string' },
   'session-changed': { generation: 'number', from: 'string', to: 'string', source: 'string' },
@@ -66,6 +65,8 @@ export const RUN_EVENT_FIELDS = {
   'transcript-found': { generation: 'number', path: 'string' },
   /** the successor could not start where its predecessor was */
   'place-refused': { generation: 'number', reason: 'string' },
+  /** a Stop during the writing turn whose text was not taken as the document (another session's, or none's, or never in the transcript) */
+  'stop-refused': { generation: 'number', reason: 'string' },
   /** claude waits for a person's approval; `tool` from PermissionRequest, else only the notification's text */
   'needs-permission': { generation: 'number', tool: 'string?', what: 'string' },
   /** claude asks its person a question (AskUserQuestion) and waits for the answer */

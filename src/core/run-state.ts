@@ -110,20 +110,6 @@ export interface BoundaryWait {
   awaits: { kind: 'reply'; text: string } | { kind: 'tool-use'; toolUseId: string };
 }
 
-/** The writing turn's own transcript row, which claude writes after running its Stop hook (about 120 ms
- * later). The document is in the hook's payload, so the freeze and the successor do not wait for it; the
- * generation's last reading does (`done` and the manifest's context), until `until`. */
-export interface LastRow {
-  generation: number;
-  text: string;
-  since: number;
-  until: number;
-  /** the generation's usage as known so far; a reading of it that lands replaces it */
-  usage: { context: number; costUsd: number | null; numTurns: number };
-  /** the `done` event's fields once the document is frozen: it goes out with the reading */
-  done: Omit<RunEventFields<'done'>, 'context'> | null;
-}
-
 /** what a person may need to know at once, beside the meter */
 export type Waiting =
   /** `until`: the reset, when Claude Code said (subscription logins); `continued`: typed once, or a person is there */
@@ -191,8 +177,8 @@ export interface RunState {
   /** hooks waiting for the transcript row they follow (a Stop hook its turn's last response, a PostToolUse
    * hook its tool call), so that a crossing made by that row is decided at this boundary, not after it */
   readonly boundaryWaits: readonly BoundaryWait[];
-  /** the writing turn's own row, still due after its Stop hook: its reading is the generation's last */
-  readonly lastRow: LastRow | null;
+  /** directories the person added with their own `/add-dir`, as the transcripts show it: a successor may be given them */
+  readonly personDirs: readonly string[];
   readonly hooksMissing: boolean;
   readonly waiting: Waiting | null;
   /** the newest write that failed, until a write succeeds again: shown at once, beside the meter */
@@ -254,7 +240,7 @@ export type RunEffect =
   /** start claude; answered by `spawned` or `spawn-failed`. `viaHook`: the first UserPromptSubmit hook
    * carries `prompt` to the model (the command line only names it). `place`: where the predecessor was (its
    * folder, permission mode, added directories); null: the run's own */
-  | { type: 'spawn'; generation: number; successor: boolean; prompt: string | null; window: number; viaHook: boolean; place?: SessionPlace | null }
+  | { type: 'spawn'; generation: number; successor: boolean; prompt: string | null; window: number; viaHook: boolean; place?: SessionPlace | null; personDirs?: readonly string[] }
   | { type: 'end-child' }
   /** put `request` in a file and type `line` (with `{file}` replaced by its path) into claude's prompt, then Enter */
   | { type: 'type-into-child'; request: string; line: string }
@@ -318,7 +304,7 @@ export function createRun(settings: RunSettings, now: string, resume: { manifest
     freezing: false,
     pendingFreeze: null,
     boundaryWaits: [],
-    lastRow: null,
+    personDirs: [],
     hooksMissing: false,
     waiting: null,
     trouble: null,

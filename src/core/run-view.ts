@@ -85,8 +85,6 @@ export function nextWake(s: RunState, now: number): number | null {
   // A hook held for its row: the runtime reads the transcript before every tick, so the row is seen within
   // ROW_LOOK_MS of landing rather than at the tail's next poll (200 ms, all of it a turn's wait).
   for (const wait of s.boundaryWaits) due.push(Math.min(wait.until, now + ROW_LOOK_MS));
-  // The writing turn's row holds nothing up: the tail's own poll finds it, and this is when it is given up on.
-  if (s.lastRow) due.push(s.lastRow.until);
   const g = s.gen;
   if (g && !g.ended && g.hooks === 0 && !s.hooksMissing && s.settings.handoff) {
     due.push(g.spawnedAt + s.settings.hooklessAfterMs);

@@ -39,3 +39,37 @@ export function placeChanges(before: SessionPlace, after: SessionPlace): string[
   if (!sameList(before.addedDirs, after.addedDirs)) changed.push('addedDirs');
   return changed;
 }
+
+/**
+ * What the person gave the run, which a successor's place never goes beyond: a hook message can be forged
+ * by any command claude runs (each gets the hook channel's token), so what hooks and status lines say of the
+ * place is only believed within this.
+ */
+export interface PlaceGrant {
+  /** modes a successor is never started in (the bypass mode, unless the person's own launch allowed it) */
+  refusedModes: readonly string[];
+  /** folders a successor may start in or be given: the run's folder and the worktrees of its repository */
+  folders: readonly string[];
+  /** directories the person added themselves: their own flags, and their `/add-dir` in the transcript */
+  dirs: readonly string[];
+}
+
+/** the place within the grant (paths compared as `real` makes them), and why anything was left out */
+export function boundPlace(place: SessionPlace, grant: PlaceGrant, real: (path: string) => string): { place: SessionPlace; refused: string[] } {
+  const folders = new Set(grant.folders.map(real));
+  const dirs = new Set([...grant.dirs.map(real), ...folders]);
+  const refused: string[] = [];
+  let { folder, permissionMode } = place;
+  if (folder !== null && !folders.has(real(folder))) {
+    refused.push(`the session's folder ${folder} is neither the run's folder nor a worktree of its repository: the successor starts in the run's folder`);
+    folder = null;
+  }
+  if (permissionMode !== null && grant.refusedModes.includes(permissionMode)) {
+    refused.push(`the permission mode ${permissionMode} was not given by the person's own launch: the successor starts in the launch's mode`);
+    permissionMode = null;
+  }
+  const addedDirs = place.addedDirs.filter((dir) => dirs.has(real(dir)));
+  const dropped = place.addedDirs.filter((dir) => !addedDirs.includes(dir));
+  if (dropped.length > 0) refused.push(`directories the person did not add are not given to the successor: ${dropped.join(', ')}`);
+  return { place: { folder, permissionMode, addedDirs }, refused };
+}

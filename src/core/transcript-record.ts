@@ -50,6 +50,8 @@ export interface UserRecord extends Envelope {
   /** a string content, or its text blocks joined */
   text: string;
   contentChars: number;
+  /** the directory a person's own `/add-dir` added to the session, as the row of that command names it */
+  addedDir: string | null;
 }
 
 export interface SystemRecord extends Envelope {

@@ -63,9 +63,17 @@ export const KEY_BAR: Readonly<Record<string, string>> = {
 export const APPROVE_KEYS = '1';
 export const DENY_KEYS = '\u001b';
 
+/** the keys of a key-bar name a page sent, looked up as the table's own (a name like `constructor` is none) */
+export function keyBarKeys(name: string): string | undefined {
+  return Object.hasOwn(KEY_BAR, name) ? KEY_BAR[name] : undefined;
+}
+
 // The compose box's text as one bracketed paste, then Enter: claude takes it as typed text whatever
-// it holds (a newline in it does not send it early). The paste's own end marker is taken out of it.
+// it holds (a newline in it does not send it early). The paste's markers are taken out of it until none
+// is left: taking one out of `\e[20\e[201~1~` joins the halves into another.
+const PASTE_MARKER = /\u001b\[20[01]~/g;
 export function composeKeys(text: string): string {
-  const clean = text.replace(/\u001b\[20[01]~/g, '');
+  let clean = text;
+  for (let next = clean.replace(PASTE_MARKER, ''); next !== clean; next = clean.replace(PASTE_MARKER, '')) clean = next;
   return `\u001b[200~${clean}\u001b[201~\r`;
 }

@@ -1,6 +1,7 @@
 // Who is logged in to the web face, as pure decisions over hashes and times (the caller hashes and
 // keeps the clock): a login token is good once, until it expires; a session cookie until its expiry;
-// failed logins are limited so a token cannot be guessed (it has 256 bits: this also stops a flood).
+// failed logins are limited per client so a token cannot be guessed (it has 256 bits: this also stops a
+// flood), and never stand in the way of a valid token.
 
 export const TOKEN_TTL_MS = 10 * 60_000;
 export const SESSION_TTL_MS = 7 * 24 * 3600_000;
@@ -28,18 +29,36 @@ export function sessionValid(expires: number | undefined, now: number): boolean 
   return expires !== undefined && expires > now;
 }
 
+/** failed logins, per client (the connection's address and the cookie it sent): one client's guesses
+ * never lock another out, and a valid token is never refused, however many failures came before it */
 export interface LoginLimit {
-  /** times of the failed logins within the window */
-  failures: readonly number[];
+  /** per client, the times of its failed logins within the window */
+  failures: ReadonlyMap<string, readonly number[]>;
 }
 
-export function loginAllowed(limit: LoginLimit, now: number): boolean {
-  return limit.failures.filter((at) => now - at < FAILED_LOGIN_WINDOW_MS).length < FAILED_LOGINS_ALLOWED;
+export const NO_FAILED_LOGINS: LoginLimit = { failures: new Map() };
+/** clients remembered at most: a flood of new addresses forgets the oldest rather than growing without end */
+export const LOGIN_CLIENTS_KEPT = 1024;
+
+const recent = (times: readonly number[] | undefined, now: number): number[] => (times ?? []).filter((at) => now - at < FAILED_LOGIN_WINDOW_MS);
+
+export function loginAllowed(limit: LoginLimit, client: string, now: number): boolean {
+  return recent(limit.failures.get(client), now).length < FAILED_LOGINS_ALLOWED;
 }
 
-export function loginFailed(limit: LoginLimit, now: number): LoginLimit {
-  return { failures: [...limit.failures.filter((at) => now - at < FAILED_LOGIN_WINDOW_MS), now] };
+export function loginFailed(limit: LoginLimit, client: string, now: number): LoginLimit {
+  const failures = new Map<string, readonly number[]>();
+  for (const [key, times] of limit.failures) {
+    const left = recent(times, now);
+    if (key !== client && left.length > 0) failures.set(key, left);
+  }
+  failures.set(client, [...recent(limit.failures.get(client), now), now]);
+  while (failures.size > LOGIN_CLIENTS_KEPT) failures.delete(failures.keys().next().value!);
+  return { failures };
 }
+
+/** the client a failed login counts against: where the connection came from, and the cookie it carried */
+export const loginClient = (address: string | undefined, cookie: string | null): string => `${address ?? '?'} ${cookie ?? ''}`;
 
 // The session cookie: HttpOnly (no script reads it), SameSite=Strict (no other site's request carries
 // it), Secure when the browser speaks https, the whole site, and gone when it expires.

@@ -44,6 +44,10 @@ export function originAllowed(origin: string | undefined, hostHeader: string | u
 }
 
 export const MAX_BODY_BYTES = 16 * 1024;
+/** a connection that has sent no whole request (nor an upgrade) by then is closed: idle ones never pile up */
+export const FIRST_REQUEST_MS = 5_000;
+/** connections held at once, pages' sockets included; past it a new one is refused at once */
+export const MAX_CONNECTIONS = 256;
 // a page's frames: a compose box's text, a document (the run server cuts one at 1 MiB; a person's edit is far smaller)
 export const MAX_WS_FRAME_BYTES = 256 * 1024;
 

@@ -41,6 +41,8 @@ export interface ChildSpec {
   window: number;
   /** where the predecessor was: the successor starts in its folder, with its mode and added directories */
   place: SessionPlace | null;
+  /** directories the person added with `/add-dir`, as the transcripts show it: the successor may be given them */
+  personDirs?: readonly string[];
   cols: number;
   rows: number;
 }

@@ -4,15 +4,16 @@
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { realpathSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 import { createSessionReader } from '../claude-code/session-reader.js';
 import { writeAdvice } from '../core/write-trouble.js';
 import { transcriptPathFor } from '../claude-code/transcript-path.js';
 import { notificationSequence } from '../core/notification.js';
 import { launchArgs, launchEnv, promptArgument, successorArgument, type LaunchInput } from '../child-launch.js';
-import { successorArgs } from '../claude-code/successor-args.js';
-import type { SessionPlace } from '../core/session-place.js';
+import { addedDirsOf, BYPASS_MODE, successorArgs } from '../claude-code/successor-args.js';
+import { boundPlace, type PlaceGrant, type SessionPlace } from '../core/session-place.js';
+import { worktreesOf } from '../adapters/git-worktrees.js';
 import { resolveClaude } from '../adapters/claude-binary.js';
 import { spawnPty } from '../adapters/pty-session.js';
 import type { FastRelay } from '../adapters/fast-relay.js';
@@ -43,6 +44,8 @@ export interface ChildLaunchConfig {
   privateDir: string;
   /** keep every successor's first prompt in spillDir (a workbench: the report shows what each session was told) */
   recordPrompts: boolean;
+  /** the person's own launch let their sessions bypass permissions (their flags or their settings) */
+  bypassAllowed: boolean;
   /** the native relay takes claude's pty when there is one (the run server's) */
   relay?: FastRelay | null;
 }
@@ -94,10 +97,19 @@ export function realChildPort(config: ChildLaunchConfig): ChildPort {
       return folder;
     }
   };
+  // What the person gave the run, which a successor never goes beyond (hooks can be forged by any
+  // command claude runs): read at each spawn, as a worktree can be made mid-run.
+  const grant = (spec: ChildSpec): PlaceGrant => ({
+    refusedModes: config.bypassAllowed ? [] : [BYPASS_MODE],
+    folders: [config.cwdReal, ...worktreesOf(config.cwdReal)],
+    dirs: [...addedDirsOf(config.claudeArgs).map((dir) => resolve(config.cwd, dir)), ...(spec.personDirs ?? []).map((dir) => resolve(config.cwd, dir))],
+  });
   return {
     async spawn(spec, on) {
-      const { folder, refused } = folderFor(spec.place, config);
-      const userArgs = spec.place ? successorArgs(config.claudeArgs, refused ? { ...spec.place, folder: null } : spec.place) : config.claudeArgs;
+      const bound = spec.place ? boundPlace(spec.place, grant(spec), realFolder) : null;
+      const { folder, refused: gone } = folderFor(bound?.place ?? null, config);
+      const refused = [...(bound?.refused ?? []), ...(gone ? [gone] : [])].join('; ') || null;
+      const userArgs = bound ? successorArgs(config.claudeArgs, gone ? { ...bound.place, folder: null } : bound.place) : config.claudeArgs;
       const claude = currentClaude(config);
       let prompt = spec.prompt;
       if (prompt && spec.successor) {
@@ -194,7 +206,7 @@ export function realDocumentPort(workbench: string | null, step: string): Docume
     watch(onChange) {
       const w = watchFile(notes.currentPath, (kind) => {
         if (kind === 'removed') onChange(null);
-        else void notes.read().then(onChange);
+        else void notes.read().then(onChange, () => undefined); // over the ceiling: the view keeps what it had; the seed says it
       });
       return { dispose: () => void w.close() };
     },

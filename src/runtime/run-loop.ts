@@ -140,7 +140,14 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
         return;
       }
       case 'read-seed': {
-        const onDisk = await ports.documents.read().catch(() => null);
+        const onDisk = await ports.documents.read().catch((error: unknown) => {
+          // an edit over the ceiling: the model's version seeds the successor, and the person hears why
+          if (error instanceof FlowerError) {
+            ports.log(error.message);
+            face.message(error.message);
+          }
+          return null;
+        });
         post({ type: 'seed-read', now: now(), generation: effect.generation, onDisk });
         return;
       }
@@ -153,7 +160,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
         return;
       }
       case 'spawn':
-        await spawn(effect.generation, effect.successor, effect.prompt, effect.window, effect.viaHook, effect.place ?? null);
+        await spawn(effect.generation, effect.successor, effect.prompt, effect.window, effect.viaHook, effect.place ?? null, effect.personDirs ?? []);
         return;
       case 'end-child':
         // Not awaited: the exit arrives as an event, and hook answers must not queue behind it.
@@ -198,7 +205,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
     });
   }
 
-  async function spawn(generation: number, successor: boolean, prompt: string | null, window: number, viaHook: boolean, place: SessionPlace | null): Promise<void> {
+  async function spawn(generation: number, successor: boolean, prompt: string | null, window: number, viaHook: boolean, place: SessionPlace | null, personDirs: readonly string[]): Promise<void> {
     const sessionId = randomUUID();
     const { cols, rows } = face.size();
     const titles = createTitleFilter();
@@ -212,7 +219,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
     }
     try {
       const handle = await ports.child.spawn(
-        { generation, successor, sessionId, prompt, viaHook, window, place, cols, rows },
+        { generation, successor, sessionId, prompt, viaHook, window, place, personDirs, cols, rows },
         {
           data: (data) => {
             if (child !== self) return;

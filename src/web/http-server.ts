@@ -1,24 +1,33 @@
 // The web face's HTTP and WebSocket server. Every request passes the Host check first (DNS
-// rebinding); a POST and a WebSocket upgrade pass the Origin check too; every page but the login page
-// and every socket needs a session cookie; bodies and frames are bounded (core/web-request.ts). The
-// dashboard socket carries the runs' rows; a run page's socket is bridged to its run (run-bridge.ts).
+// rebinding); a POST and a WebSocket upgrade pass the Origin check too; bodies and frames are bounded
+// (core/web-request.ts). A browser sends a 127.0.0.1 cookie to every port of 127.0.0.1 (cookies are
+// not port-scoped), so a page served by anyone on another port can make the person's browser hand it
+// the session cookie: the cookie alone opens only the pages' empty shells. Everything that carries a
+// run's data or acts on a run (every socket, every API request, the report, logging out) needs the
+// page's secret of the same login too, which the page keeps in its own origin's sessionStorage and sends
+// in a header (SECRET_HEADER) or, on a socket, as a subprotocol (browsers set no headers on one): never
+// in a URL, so never in a log, a history or a Referer. The dashboard socket carries the runs' rows; a
+// run page's socket is bridged to its run (run-bridge.ts).
 
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { hostAllowed, originAllowed, securityHeaders, MAX_BODY_BYTES, MAX_WS_FRAME_BYTES, type HostRules } from '../core/web-request.js';
-import { cookieValue, sessionCookie, SESSION_TTL_MS } from '../core/web-login.js';
+import { hostAllowed, originAllowed, securityHeaders, FIRST_REQUEST_MS, MAX_BODY_BYTES, MAX_CONNECTIONS, MAX_WS_FRAME_BYTES, type HostRules } from '../core/web-request.js';
+import { cookieValue, loginClient, sessionCookie, SESSION_TTL_MS } from '../core/web-login.js';
 import { dashboardOrder, notificationFor, stateText, urgency } from '../core/web-dashboard.js';
 import type { Sessions } from './token-store.js';
 import type { FollowedRun, RunFollower } from './run-follower.js';
-import { bridgeRun, pageMessage } from './run-bridge.js';
+import { bridgeRun } from './run-bridge.js';
 import { HTML_TYPE, PAGES, readStatic, renderPage, staticFile } from './static-files.js';
-import { jsonInHtml } from '../core/html-escape.js';
 import { renderReportHtml } from '../core/report-html.js';
 import type { ReportModel } from '../core/report-model.js';
 
 export const SESSION_COOKIE = 'flower_session';
+/** the header a page's requests carry its secret in (assets/common.js sends it) */
+export const SECRET_HEADER = 'x-flower-secret';
+/** a page's socket offers SOCKET_PROTOCOL, which the server picks, and SOCKET_PROTOCOL + '.' + its secret */
+export const SOCKET_PROTOCOL = 'flower';
 
 export interface WebServerOptions {
   rules: HostRules;
@@ -82,11 +91,21 @@ export function createWebServer(o: WebServerOptions): WebServer {
   const secure = Boolean(o.tls) || o.behindProxy;
   // No per-message deflate (ws's server default, said here): a key's echo is a few bytes, and zlib on
   // its way would only add latency (and memory per page).
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WS_FRAME_BYTES, perMessageDeflate: false });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WS_FRAME_BYTES, perMessageDeflate: false, handleProtocols: () => SOCKET_PROTOCOL });
   const dashboards = new Set<WebSocket>();
   const pages = new Set<WebSocket>();
 
-  const loggedIn = (req: IncomingMessage) => o.sessions.valid(cookieValue(req.headers.cookie, SESSION_COOKIE));
+  const cookieOf = (req: IncomingMessage) => cookieValue(req.headers.cookie, SESSION_COOKIE);
+  const headerSecret = (req: IncomingMessage): string | null => {
+    const value = req.headers[SECRET_HEADER];
+    return typeof value === 'string' ? value : null;
+  };
+  const socketSecret = (req: IncomingMessage): string | null => {
+    const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+    const mine = offered.find((p) => p.startsWith(`${SOCKET_PROTOCOL}.`));
+    return mine ? mine.slice(SOCKET_PROTOCOL.length + 1) : null;
+  };
+  const authorised = (req: IncomingMessage, secret: string | null) => o.sessions.valid(cookieOf(req), secret);
   const originOk = (req: IncomingMessage) => originAllowed(req.headers.origin, req.headers.host, scheme, o.behindProxy);
 
   const send = (res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}) => {
@@ -107,7 +126,11 @@ export function createWebServer(o: WebServerOptions): WebServer {
     if (req.method === 'POST') {
       if (!originOk(req)) return refuse(res, 403, 'refused: this request did not come from this server\'s own page');
       if (path === '/api/login') return login(req, res);
-      if (path === '/api/logout') return send(res, 204, 'text/plain', '', { 'Set-Cookie': sessionCookie(SESSION_COOKIE, '', { secure, maxAgeMs: 0 }) });
+      if (path === '/api/logout') {
+        if (!o.sessions.end(cookieOf(req), headerSecret(req))) return refuse(res, 401, 'not logged in');
+        o.log('a browser logged out');
+        return send(res, 204, 'text/plain', '', { 'Set-Cookie': sessionCookie(SESSION_COOKIE, '', { secure, maxAgeMs: 0 }) });
+      }
       return refuse(res, 404, 'not found');
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
@@ -115,19 +138,18 @@ export function createWebServer(o: WebServerOptions): WebServer {
     // The package's own code, the same for everyone: cached by the browser (pages and data never are).
     if (asset) return send(res, 200, asset.type, await readStatic(asset.file), { 'Cache-Control': 'private, max-age=3600' });
     if (path === '/login') return send(res, 200, HTML_TYPE, await renderPage(PAGES.login));
-    if (!loggedIn(req)) return send(res, 401, HTML_TYPE, await renderPage(PAGES.loggedOut));
-    if (path === '/') return send(res, 200, HTML_TYPE, await renderPage(PAGES.dashboard));
+    // The pages themselves are empty shells (their data comes on requests that carry the secret).
+    const shell = path === '/' ? PAGES.dashboard : /^\/run\/[a-z0-9]{1,32}$/.test(path) ? PAGES.run : null;
+    if (shell) return o.sessions.shell(cookieOf(req)) ? send(res, 200, HTML_TYPE, await renderPage(shell)) : send(res, 401, HTML_TYPE, await renderPage(PAGES.loggedOut));
+    if (!authorised(req, headerSecret(req))) return refuse(res, 401, 'not logged in: this needs the page\'s secret of a login (open a login URL in this tab)');
     if (path === '/api/runs') return send(res, 200, 'application/json', JSON.stringify(rows()));
-    const page = /^\/run\/([a-z0-9]{1,32})(\/report)?$/.exec(path);
-    if (page) return runRoute(res, page[1]!, page[2] ? 'report' : 'page');
-    const lineage = /^\/api\/run\/([a-z0-9]{1,32})\/lineage$/.exec(path);
-    if (lineage) return runRoute(res, lineage[1]!, 'lineage');
+    const run = /^\/api\/run\/([a-z0-9]{1,32})\/(report|lineage)$/.exec(path);
+    if (run) return runRoute(res, run[1]!, run[2] as 'report' | 'lineage');
     return refuse(res, 404, 'not found');
   }
 
-  async function runRoute(res: ServerResponse, id: string, what: 'page' | 'report' | 'lineage'): Promise<void> {
+  async function runRoute(res: ServerResponse, id: string, what: 'report' | 'lineage'): Promise<void> {
     const run = o.follower.get(id);
-    if (what === 'page') return send(res, 200, HTML_TYPE, await renderPage(PAGES.run, run ? await boot(run) : null));
     if (!run) return refuse(res, 404, `no live run has id ${id}`);
     let model: ReportModel;
     try {
@@ -138,19 +160,6 @@ export function createWebServer(o: WebServerOptions): WebServer {
     // The report's own page, as `flower-pty report` writes it: inline style and SVG, no script (the CSP holds).
     if (what === 'report') return send(res, 200, HTML_TYPE, renderReportHtml(model));
     return send(res, 200, 'application/json', JSON.stringify(lineageOf(model)));
-  }
-
-  // A run page's first HTML carries the run as the feed has it now (the screen, its status and
-  // document), so the page paints before its socket opens; the socket then sends only what came after.
-  async function boot(run: FollowedRun): Promise<string | null> {
-    const link = o.follower.feed(run.id);
-    if (!link) return null;
-    try {
-      const shot = await link.feed.snapshot();
-      return jsonInHtml({ id: run.id, seq: shot.seq, allowInput: o.allowInput, status: run.status, messages: shot.messages.map(pageMessage) });
-    } catch {
-      return null; // it ended meanwhile: the page hears so on its socket
-    }
   }
 
   function login(req: IncomingMessage, res: ServerResponse): void {
@@ -179,13 +188,13 @@ export function createWebServer(o: WebServerOptions): WebServer {
         return refuse(res, 400, 'expected {"token": "..."}');
       }
       if (typeof token !== 'string' || token.length > 200) return refuse(res, 400, 'expected {"token": "..."}');
-      const result = o.sessions.login(token);
+      const result = o.sessions.login(token, loginClient(req.socket.remoteAddress, cookieOf(req)));
       if (!result.ok) {
         o.log(`a login was refused (${result.status})`);
         return refuse(res, result.status, result.reason);
       }
       o.log('a browser logged in');
-      send(res, 200, 'application/json', '{"ok":true}', { 'Set-Cookie': sessionCookie(SESSION_COOKIE, result.session, { secure, maxAgeMs: SESSION_TTL_MS }) });
+      send(res, 200, 'application/json', JSON.stringify({ ok: true, secret: result.secret }), { 'Set-Cookie': sessionCookie(SESSION_COOKIE, result.session, { secure, maxAgeMs: SESSION_TTL_MS }) });
     });
   }
 
@@ -229,7 +238,7 @@ export function createWebServer(o: WebServerOptions): WebServer {
     };
     if (!hostAllowed(req.headers.host, o.rules)) return deny(421, 'Misdirected Request');
     if (!originOk(req)) return deny(403, 'Forbidden Origin');
-    if (!loggedIn(req)) return deny(401, 'Unauthorized');
+    if (!authorised(req, socketSecret(req))) return deny(401, 'Unauthorized');
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname;
     const seqParam = url.searchParams.get('seq');
@@ -271,11 +280,29 @@ export function createWebServer(o: WebServerOptions): WebServer {
   server.requestTimeout = 30_000;
   server.on('upgrade', upgrade);
   // Upgraded sockets stay counted by the server: close() would wait on them for ever.
+  // A connection that sends nothing is closed once FIRST_REQUEST_MS pass without a whole request (the
+  // header timeout only starts with a first byte), and no more than MAX_CONNECTIONS are held at once.
   const connections = new Set<Duplex>();
+  const waiting = new WeakMap<Duplex, NodeJS.Timeout>();
+  const answered = (socket: Duplex) => {
+    clearTimeout(waiting.get(socket));
+    waiting.delete(socket);
+  };
+  server.maxConnections = MAX_CONNECTIONS;
   server.on('connection', (socket: Duplex) => {
     connections.add(socket);
-    socket.on('close', () => connections.delete(socket));
+    const timer = setTimeout(() => socket.destroy(), FIRST_REQUEST_MS);
+    timer.unref();
+    waiting.set(socket, timer);
+    socket.on('close', () => {
+      answered(socket);
+      connections.delete(socket);
+    });
   });
+  // over TLS the request's socket is the TLS socket, whose underlying connection is the one counted
+  const counted = (socket: Duplex): Duplex => (socket as Duplex & { _parent?: Duplex })._parent ?? socket;
+  server.on('request', (req: IncomingMessage) => answered(counted(req.socket)));
+  server.on('upgrade', (req: IncomingMessage) => answered(counted(req.socket)));
   return {
     server,
     close() {

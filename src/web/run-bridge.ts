@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { RawData, WebSocket } from 'ws';
 import type { ClientMessage } from '../server/wire.js';
 import type { StatusView } from '../core/status-view.js';
-import { APPROVE_KEYS, composeKeys, DENY_KEYS, KEY_BAR, mayAct, type WebAction } from '../core/web-access.js';
+import { APPROVE_KEYS, composeKeys, DENY_KEYS, keyBarKeys, mayAct, type WebAction } from '../core/web-access.js';
 import { writeFileAtomic } from '../adapters/atomic-file.js';
 import type { FeedMessage, RunFeed } from './run-feed.js';
 import { parsePageMessage, type PageMessage } from './page-messages.js';
@@ -102,7 +102,7 @@ export function bridgeRun(ws: WebSocket, o: BridgeOptions): void {
         if (allowed('input', { kind: 'input' })) o.send({ t: 'input', data: m.data });
         return;
       case 'key': {
-        const keys = KEY_BAR[m.key];
+        const keys = keyBarKeys(m.key);
         if (keys === undefined) return answer('key', { ok: false, problem: `no key named ${m.key.slice(0, 16)}` });
         if (allowed('key', { kind: 'input' })) o.send({ t: 'input', data: keys });
         return;

@@ -54,17 +54,14 @@ interface PageHead {
 export const PAGES = {
   dashboard: { title: 'runs', body: 'dashboard.html', styles: [], modules: ['/assets/dashboard.js', '/assets/common.js'] },
   run: { title: 'run', body: 'run.html', styles: ['/vendor/xterm.css'], modules: ['/assets/run.js', '/vendor/xterm.mjs', '/vendor/addon-fit.mjs', '/vendor/addon-unicode11.mjs', '/assets/common.js', '/core/web-resize-rule.js', '/core/web-side-channels.js'] },
-  login: { title: 'log in', body: 'login.html', styles: [], modules: ['/assets/login.js'] },
+  login: { title: 'log in', body: 'login.html', styles: [], modules: ['/assets/login.js', '/assets/common.js'] },
   loggedOut: { title: 'not logged in', body: 'logged-out.html', styles: [], modules: [] },
 } as const satisfies Record<string, PageHead>;
 
 export const HTML_TYPE = TYPES['.html']!;
 
-/**
- * A page: the shared head with this page's links, `data` (already escaped for HTML: jsonInHtml) as a
- * JSON data block the page reads and never runs, then its body.
- */
-export async function renderPage(page: PageHead, data: string | null = null): Promise<string> {
+/** a page: the shared head with this page's links, then its body (no run's data: that needs the page's secret) */
+export async function renderPage(page: PageHead): Promise<string> {
   const [head, body] = await Promise.all([readStatic(join(ASSETS, 'head.html')), readStatic(join(ASSETS, page.body))]);
   const [main, ...preloaded] = page.modules;
   const links = [
@@ -72,7 +69,6 @@ export async function renderPage(page: PageHead, data: string | null = null): Pr
     '<link rel="stylesheet" href="/assets/style.css">',
     ...preloaded.map((href) => `<link rel="modulepreload" href="${href}">`),
     ...(main ? [`<script type="module" src="${main}"></script>`] : []),
-    ...(data !== null ? [`<script type="application/json" id="boot">${data}</script>`] : []),
   ];
   return `${head.toString('utf8').replace('{{title}}', () => page.title).replace('{{links}}', () => links.join('\n'))}${body.toString('utf8')}</html>\n`;
 }

@@ -1,12 +1,15 @@
 // Login tokens and sessions of the web face. A token is 256 random bits shown once (in the login URL)
 // and kept only as its sha256 in the 0600 tokens file, so `flower-pty web --login` can add one for a
 // server that is already running; it is good once, for ten minutes. A login trades it for a session:
-// another 256 random bits in an HttpOnly cookie, kept (hashed) in this process's memory only, so a
-// restart logs every page out. Neither a token nor a cookie is ever written to a log.
+// another 256 random bits in an HttpOnly cookie, and a third 256 the page keeps in its own origin's
+// sessionStorage (the page's secret), both kept (hashed) in this process's memory only, so a restart
+// logs every page out. A browser sends a 127.0.0.1 cookie to every port of 127.0.0.1, so the cookie
+// alone opens only an empty page shell: a run's data and every action need the secret of the same
+// login, which no page of another origin can read. Neither is ever written to a log.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { openSync, closeSync, writeSync, readFileSync, renameSync } from 'node:fs';
-import { consumeToken, loginAllowed, loginFailed, sessionValid, SESSION_TTL_MS, TOKEN_TTL_MS, type LoginLimit, type TokenEntry } from '../core/web-login.js';
+import { consumeToken, loginAllowed, loginFailed, NO_FAILED_LOGINS, sessionValid, SESSION_TTL_MS, TOKEN_TTL_MS, type LoginLimit, type TokenEntry } from '../core/web-login.js';
 
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 const newSecret = (): string => randomBytes(32).toString('base64url');
@@ -36,32 +39,62 @@ export function issueToken(file: string, now: number = Date.now()): string {
   return token;
 }
 
-export type LoginResult = { ok: true; session: string } | { ok: false; status: 401 | 429; reason: string };
+export type LoginResult = { ok: true; session: string; secret: string } | { ok: false; status: 401 | 429; reason: string };
 
 export interface Sessions {
-  login(token: string, now?: number): LoginResult;
-  valid(session: string | null, now?: number): boolean;
+  /** `client`: who tries (core/web-login.ts loginClient), for the failed-login limit */
+  login(token: string, client: string, now?: number): LoginResult;
+  /** the cookie alone: enough for a page's empty shell (no run's data is in it), nothing more */
+  shell(session: string | null, now?: number): boolean;
+  /** the cookie and the page's secret of the same login: what everything with a run's data needs */
+  valid(session: string | null, secret: string | null, now?: number): boolean;
+  /** logged out: the session is gone on the server, whatever still holds its cookie or secret */
+  end(session: string | null, secret: string | null): boolean;
+}
+
+interface Session {
+  expires: number;
+  /** sha256 of the page's secret */
+  secret: string;
 }
 
 export function openSessions(tokensFile: string): Sessions {
-  const sessions = new Map<string, number>();
-  let limit: LoginLimit = { failures: [] };
+  // by the cookie's sha256
+  const sessions = new Map<string, Session>();
+  let limit: LoginLimit = NO_FAILED_LOGINS;
+  const find = (session: string | null, now: number): Session | null => {
+    if (session === null) return null;
+    const found = sessions.get(hashSecret(session));
+    return found && sessionValid(found.expires, now) ? found : null;
+  };
+  const valid = (session: string | null, secret: string | null, now = Date.now()): boolean => {
+    const found = find(session, now);
+    return found !== null && secret !== null && hashSecret(secret) === found.secret;
+  };
   return {
-    login(token, now = Date.now()) {
-      if (!loginAllowed(limit, now)) return { ok: false, status: 429, reason: 'too many failed logins: wait a minute' };
+    login(token, client, now = Date.now()) {
       const verdict = consumeToken(readEntries(tokensFile), hashSecret(token), now);
       writeEntries(tokensFile, verdict.left);
+      // A valid token logs in whatever failed before it: the limit slows guessing, never the owner.
       if (!verdict.ok) {
-        limit = loginFailed(limit, now);
+        if (!loginAllowed(limit, client, now)) return { ok: false, status: 429, reason: 'too many failed logins: wait a minute' };
+        limit = loginFailed(limit, client, now);
         return { ok: false, status: 401, reason: verdict.reason === 'expired' ? 'this login link has expired: flower-pty web --login prints a new one' : 'this login link is not valid (each one works once): flower-pty web --login prints a new one' };
       }
       const session = newSecret();
-      for (const [hash, expires] of sessions) if (!sessionValid(expires, now)) sessions.delete(hash);
-      sessions.set(hashSecret(session), now + SESSION_TTL_MS);
-      return { ok: true, session };
+      const secret = newSecret();
+      for (const [hash, s] of sessions) if (!sessionValid(s.expires, now)) sessions.delete(hash);
+      sessions.set(hashSecret(session), { expires: now + SESSION_TTL_MS, secret: hashSecret(secret) });
+      return { ok: true, session, secret };
     },
-    valid(session, now = Date.now()) {
-      return session !== null && sessionValid(sessions.get(hashSecret(session)), now);
+    shell(session, now = Date.now()) {
+      return find(session, now) !== null;
+    },
+    valid,
+    end(session, secret) {
+      if (!valid(session, secret)) return false;
+      sessions.delete(hashSecret(session!));
+      return true;
     },
   };
 }

@@ -1,7 +1,7 @@
 // The person's claude flags as the successor gets them: the session's mode replaces the launch mode,
 // added directories are added again, and a worktree flag is dropped once the successor starts in it.
 import t from 'tap';
-import { successorArgs, addedDirsOf } from '../../src/claude-code/successor-args.js';
+import { successorArgs, addedDirsOf, flagsAllowBypass } from '../../src/claude-code/successor-args.js';
 import { NO_PLACE } from '../../src/core/session-place.js';
 import { foregroundOnlyArg } from '../../src/child-launch.js';
 
@@ -34,4 +34,9 @@ t.test('--bg, --background and --tmux are refused at start', async (t) => {
   t.equal(foregroundOnlyArg(['--model', 'x', '--background']), '--background');
   t.equal(foregroundOnlyArg(['--tmux=classic']), '--tmux');
   t.equal(foregroundOnlyArg(['-w', 'x', '--model', 'bg']), null);
+});
+
+t.test("the person's own flags that allow the bypass mode, and only those", async (t) => {
+  for (const args of [['--dangerously-skip-permissions'], ['--allow-dangerously-skip-permissions'], ['--permission-mode', 'bypassPermissions'], ['--permission-mode=bypassPermissions']]) t.ok(flagsAllowBypass(args), args.join(' '));
+  for (const args of [[], ['--permission-mode', 'default'], ['--permission-mode', 'acceptEdits'], ['bypassPermissions']]) t.notOk(flagsAllowBypass(args), args.join(' ') || 'no flag');
 });

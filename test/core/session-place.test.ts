@@ -1,6 +1,6 @@
 // Where the session is, as hooks and the status line say it: table-driven over the rules of placeAfter.
 import t from 'tap';
-import { NO_PLACE, placeAfter, placeChanges } from '../../src/core/session-place.js';
+import { boundPlace, NO_PLACE, placeAfter, placeChanges } from '../../src/core/session-place.js';
 import type { SessionWhere } from '../../src/core/hook-event.js';
 
 const where = (over: Partial<SessionWhere>): SessionWhere => ({ transcriptPath: null, cwd: null, projectDir: null, permissionMode: null, addedDirs: null, ...over });
@@ -24,4 +24,17 @@ t.test('mode and added dirs follow; an unchanged place is the same value', async
   t.same(p2.addedDirs, ['/d']);
   t.equal(placeAfter(p2, where({ cwd: '/r', permissionMode: 'plan', addedDirs: ['/d'] }), { fromStatusLine: false, moved: false }), p2, 'no change, no new value');
   t.same(placeChanges(p1, p2), ['permissionMode', 'addedDirs']);
+});
+
+t.test('a successor never gets more than the person gave the run', async (t) => {
+  const grant = { refusedModes: ['bypassPermissions'], folders: ['/r', '/r/.claude/worktrees/a'], dirs: ['/shared'] };
+  const real = (p: string) => p.replace(/^\/link/, '/r');
+  const kept = boundPlace({ folder: '/r/.claude/worktrees/a', permissionMode: 'acceptEdits', addedDirs: ['/shared', '/r', '/link'] }, grant, real);
+  t.same(kept, { place: { folder: '/r/.claude/worktrees/a', permissionMode: 'acceptEdits', addedDirs: ['/shared', '/r', '/link'] }, refused: [] }, 'a worktree, a mode the person can pick, their own dirs and the run\'s folder (by its real path)');
+  const raised = boundPlace({ folder: '/tmp/elsewhere', permissionMode: 'bypassPermissions', addedDirs: ['/etc', '/shared', '/root'] }, grant, real);
+  t.same(raised.place, { folder: null, permissionMode: null, addedDirs: ['/shared'] }, 'another folder, the bypass and dirs nobody added: dropped');
+  t.equal(raised.refused.length, 3, 'each said');
+  t.match(raised.refused[2], /did not add.*\/etc, \/root/);
+  const allowed = boundPlace({ ...NO_PLACE, permissionMode: 'bypassPermissions' }, { ...grant, refusedModes: [] }, real);
+  t.equal(allowed.place.permissionMode, 'bypassPermissions', 'the bypass when the person\'s launch allowed it');
 });

@@ -3,8 +3,8 @@
 import t from 'tap';
 import { baseUrl, bindProblem, isLoopbackHost, parseListen, DEFAULT_WEB_PORT } from '../../src/core/web-listen.js';
 import { hostAllowed, originAllowed, securityHeaders, splitHostHeader } from '../../src/core/web-request.js';
-import { consumeToken, cookieValue, loginAllowed, type LoginLimit, loginFailed, sessionCookie, sessionValid, FAILED_LOGINS_ALLOWED, FAILED_LOGIN_WINDOW_MS } from '../../src/core/web-login.js';
-import { composeKeys, mayAct, permissionWaiting, KEY_BAR } from '../../src/core/web-access.js';
+import { consumeToken, cookieValue, loginAllowed, loginClient, type LoginLimit, loginFailed, LOGIN_CLIENTS_KEPT, NO_FAILED_LOGINS, sessionCookie, sessionValid, FAILED_LOGINS_ALLOWED, FAILED_LOGIN_WINDOW_MS } from '../../src/core/web-login.js';
+import { composeKeys, keyBarKeys, mayAct, permissionWaiting, KEY_BAR } from '../../src/core/web-access.js';
 import { dashboardOrder, notificationFor, stateText, urgency, type DashboardRun } from '../../src/core/web-dashboard.js';
 import type { StatusView } from '../../src/core/status-view.js';
 
@@ -74,15 +74,21 @@ t.test('a token is good once, until it expires; expired ones are dropped', async
   t.notOk(sessionValid(undefined, 0));
 });
 
-t.test('failed logins: five a minute, then refused until the oldest ages out', async (t) => {
-  let limit: LoginLimit = { failures: [] };
+t.test('failed logins: five a minute per client, then refused until the oldest ages out; another client is not', async (t) => {
+  let limit: LoginLimit = NO_FAILED_LOGINS;
+  const me = loginClient('127.0.0.1', null);
+  const other = loginClient('127.0.0.1', 'their-cookie');
   for (let i = 0; i < FAILED_LOGINS_ALLOWED; i++) {
-    t.ok(loginAllowed(limit, i), `attempt ${i + 1}`);
-    limit = loginFailed(limit, i);
+    t.ok(loginAllowed(limit, other, i), `attempt ${i + 1}`);
+    limit = loginFailed(limit, other, i);
   }
-  t.notOk(loginAllowed(limit, 10));
-  t.ok(loginAllowed(limit, FAILED_LOGIN_WINDOW_MS + 1), 'a minute later');
-  t.equal(loginFailed(limit, FAILED_LOGIN_WINDOW_MS * 3).failures.length, 1, 'old failures are forgotten');
+  t.notOk(loginAllowed(limit, other, 10));
+  t.ok(loginAllowed(limit, me, 10), 'another client (another cookie) is not locked out by them');
+  t.ok(loginAllowed(limit, other, FAILED_LOGIN_WINDOW_MS + 1), 'a minute later');
+  t.same(loginFailed(limit, other, FAILED_LOGIN_WINDOW_MS * 3).failures.get(other), [FAILED_LOGIN_WINDOW_MS * 3], 'old failures are forgotten');
+  let flood = NO_FAILED_LOGINS;
+  for (let i = 0; i < LOGIN_CLIENTS_KEPT + 50; i++) flood = loginFailed(flood, `client ${i}`, 0);
+  t.equal(flood.failures.size, LOGIN_CLIENTS_KEPT, 'a flood of clients is bounded');
 });
 
 t.test('the session cookie is HttpOnly, SameSite=Strict, Secure over https', async (t) => {
@@ -122,6 +128,10 @@ t.test('read-only refuses every change; with --allow-input each action needs its
 t.test('the compose box is one bracketed paste and Enter; its own end marker cannot close the paste early', async (t) => {
   t.equal(composeKeys('hi\nthere'), '\u001b[200~hi\nthere\u001b[201~\r');
   t.equal(composeKeys('a\u001b[201~b'), '\u001b[200~ab\u001b[201~\r');
+  t.equal(composeKeys('a\u001b[20\u001b[201~1~b'), '\u001b[200~ab\u001b[201~\r', 'a marker split by another is taken out too');
+  t.equal(composeKeys('\u001b[2\u001b[20\u001b[201~1~01~x'), '\u001b[200~x\u001b[201~\r', 'until none is left');
+  for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) t.equal(keyBarKeys(name), undefined, `no key named ${name}`);
+  t.equal(keyBarKeys('enter'), '\r');
   t.equal(KEY_BAR['shift-tab'], '\u001b[Z');
   t.equal(KEY_BAR['ctrl-c'], '\u0003');
 });

@@ -276,3 +276,16 @@ t.test('a recorded successor prompt is called too long for the command line only
   t.match(html, `recorded: too long for the command line, the session was told to read ${join(notes, 'successor-prompt-3.md')}`, 'the long one went through the file');
   t.equal(html.split('too long for the command line').length - 1, 1, 'said of one prompt only');
 });
+
+t.test('-o naming a device, a folder or a link: one line, exit 2, nothing replaced', async (t) => {
+  const l = three();
+  t.teardown(() => rmSync(l.root, { recursive: true, force: true }));
+  for (const [target, what] of [['/dev/full', 'not a regular file'], ['/dev/null', 'not a regular file'], [l.root, 'a folder']] as const) {
+    const r = report(l, ['-o', target]);
+    t.equal(r.code, 2, `${target}: refused`);
+    t.equal(r.err, `flower-pty: report: ${target} is ${what}: name a new file or a regular one with -o, e.g. -o report.html\n`, 'in one line');
+  }
+  t.ok(statSync('/dev/null').isCharacterDevice(), '/dev/null is still the device');
+  const fine = report(l, ['-o', join(l.root, 'mine.html')]);
+  t.equal(fine.code, 0, 'a new path is fine');
+});

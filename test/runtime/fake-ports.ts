@@ -1,6 +1,7 @@
 // Fake ports for the runtime's middle layer of tests: a clock that only moves when told, a claude
 // that is a record of what it was sent, transcripts fed through the REAL transcript reader from
 // in-memory rows, an in-memory notes folder, and a face that remembers what it was told.
+import { DocumentTooLarge } from '../../src/adapters/notes-store.js';
 import { readRunEvent } from '../../src/core/run-events.js';
 import type { TranscriptReader } from '../../src/core/transcript-reader.js';
 import { RUN_DIALECT } from '../../src/claude-code/run-dialect.js';
@@ -96,6 +97,10 @@ export interface World {
   spawnError: string | null;
   /** what a full disk says to each kind of write (null: it works) */
   disk: { document: string | null; manifest: string | null; record: string | null };
+  /** a person's edit over the document's ceiling: its size, which the read refuses (null: none) */
+  oversized: number | null;
+  /** what the run said to its faces */
+  said: string[];
   loop: RunLoop;
   hook(event: string, payload: Json): Promise<string>;
   command(c: FaceCommand): void;
@@ -121,6 +126,8 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
     events: [] as World['events'], views: [] as StatusView[], shown: [] as World['shown'], requests: [] as string[], logs: [] as string[],
     alerts: [] as string[], told: [] as string[], spawnError: null as string | null,
     disk: { document: null, manifest: null, record: null } as World['disk'],
+    oversized: null as number | null,
+    said: [] as string[],
   } as unknown as World;
   const pathOf = (sessionId: string) => `/config/projects/-p/${sessionId}.jsonl`;
   const entry = (path: string) => {
@@ -212,7 +219,10 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
       w.documents.set(path, text);
       return { path, archived: old !== undefined ? '/p/.flower/notes/archive/old.md' : null };
     },
-    read: async () => w.documents.get(s.documentPath!) ?? null,
+    read: async () => {
+      if (w.oversized !== null) throw new DocumentTooLarge(s.documentPath!, w.oversized);
+      return w.documents.get(s.documentPath!) ?? null;
+    },
     saveDraft: async () => '/p/.flower/notes/archive/draft.md',
     watch: () => ({ dispose() {} }),
   };
@@ -245,7 +255,7 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
     childOutput() {},
     childTitle() {},
     status: (v) => void w.views.push(v),
-    message() {},
+    message: (text) => void w.said.push(text),
     documentChanged: (path, text) => void w.shown.push({ path, text }),
     childStarted() {},
     childEnded() {},

@@ -257,8 +257,8 @@ t.test('timers that fire early, as Node\'s do against Date.now(): the review sti
 });
 
 // A handoff whose old claude takes its time to exit, past a one-second review.
-async function retiredSlowly(t: Pick<typeof import('tap').default, 'equal' | 'ok' | 'notOk'>) {
-  const w = startWorld({ reviewMs: 1_000 }, { slowExit: true });
+// A run handed off with COMPLETE_DOC, in its review window.
+async function inReview(t: Pick<typeof import('tap').default, 'equal'>, w: ReturnType<typeof startWorld>): Promise<string> {
   const sid = await started(w);
   w.append(sid, [prompt('go'), response(155_000, 'crossed')]);
   await w.hook('Stop', { session_id: sid, last_assistant_message: 'crossed' });
@@ -266,6 +266,12 @@ async function retiredSlowly(t: Pick<typeof import('tap').default, 'equal' | 'ok
   await w.hook('Stop', { session_id: sid, last_assistant_message: COMPLETE_DOC });
   await settle();
   t.equal(w.views.at(-1)?.phase, 'review');
+  return sid;
+}
+
+async function retiredSlowly(t: Pick<typeof import('tap').default, 'equal' | 'ok' | 'notOk'>) {
+  const w = startWorld({ reviewMs: 1_000 }, { slowExit: true });
+  const sid = await inReview(t, w);
   const old = w.child();
   await w.clock.advance(1_500);
   await settle();
@@ -288,29 +294,34 @@ t.test('a successor does not wait for the old claude to be gone, and the old one
   await w.loop.done;
 });
 
-t.test("the writing turn's row comes after its Stop and after the successor started: the old transcript is read until its claude is gone, and done gets the row's reading", async (t) => {
-  const w = startWorld({ reviewMs: 0 }, { slowExit: true });
+t.test("the writing turn's Stop is held until its row is in the transcript; a forged Stop freezes nothing", async (t) => {
+  const w = startWorld({ reviewMs: 0, stopWaitMs: 2_000 });
   const sid = await started(w);
   w.append(sid, [prompt('go'), response(155_000, 'crossed')]);
   await w.hook('Stop', { session_id: sid, last_assistant_message: 'crossed' });
-  // Written by claude after its hook ran, as 2.1.332 does: the hook is answered without it.
-  w.append(sid, [response(160_000, COMPLETE_DOC)], { visible: false });
-  t.equal(await w.hook('Stop', { session_id: sid, last_assistant_message: COMPLETE_DOC }), '', 'answered at once');
+  // Any command claude runs has the channel's token: Stops of its own, with a document of its own.
+  const forgedDoc = COMPLETE_DOC.replace('building the thing', 'FORGED-MARK');
+  t.equal(await w.hook('Stop', { last_assistant_message: forgedDoc }), '', 'one naming no session');
+  t.equal(await w.hook('Stop', { session_id: 'another-session', last_assistant_message: forgedDoc }), '', "one naming another session's");
+  const forged = w.hook('Stop', { session_id: sid, last_assistant_message: forgedDoc });
   await settle();
-  t.equal(w.children.length, 2, 'the successor started without the row');
-  const old = w.children[0]!;
-  t.equal(w.documents.get('/p/.flower/notes/doc.md')?.includes('building the thing'), true, 'after the document was on disk');
-  t.notOk(w.events.some((e) => e.name === 'done'), 'done waits for the reading');
-  // On disk now, but the tail has not polled yet: the old claude's exit reads it.
-  w.append(sid, [], { polled: false });
+  t.equal(w.children.length, 1, 'nothing frozen on their word');
+  await w.clock.advance(2_000);
+  t.equal(await forged, '', "one naming the session's id, whose text never reaches the transcript: refused when its wait runs out");
+  t.equal(w.children.length, 1, 'still nothing frozen');
+  t.equal(w.events.filter((e) => e.name === 'stop-refused').length, 2, 'said in the events');
+  // The model's own: its Stop comes first (as 2.1.332 runs it), its row a moment later.
+  const real = w.hook('Stop', { session_id: sid, last_assistant_message: COMPLETE_DOC });
   await settle();
-  t.notOk(w.events.some((e) => e.name === 'done'), 'not read yet');
-  old.exit({ code: 0, signal: 15 });
+  t.equal(w.children.length, 1, 'held until its row is in');
+  w.append(sid, [response(160_000, COMPLETE_DOC)]);
+  await w.clock.advance(ROW_LOOK_MS);
+  t.equal(await real, '', 'answered once the row landed');
   await settle();
-  t.notOk(w.events.some((e) => e.name === 'child-exit'), 'the old exit itself decides nothing');
-  t.match(w.events.find((e) => e.name === 'done')?.fields, { generation: 1, context: 160_000 }, "the writing turn's own reading");
-  t.same(w.manifests.at(-1)?.generations.map((g) => g.context), [160_000, 0], 'in the manifest, for its own generation');
-  t.equal(w.loop.state.gen?.context, 0, "the successor's meter is untouched");
+  t.equal(w.children.length, 2, 'the successor started');
+  t.match(w.documents.get('/p/.flower/notes/doc.md'), /building the thing/, "from the model's document");
+  t.notMatch(w.documents.get('/p/.flower/notes/doc.md'), /FORGED-MARK/, 'never the forged one');
+  t.match(w.events.find((e) => e.name === 'done')?.fields, { generation: 1, context: 160_000 }, "done with the writing turn's own reading");
   w.command('quit');
   await w.loop.done;
 });
@@ -409,4 +420,21 @@ t.test('/clear empties the task list it carries; the crons of the same process s
   const frozen = w.documents.get('/p/.flower/notes/doc.md') ?? '';
   t.notMatch(frozen, /Old task/, 'the task list went with /clear');
   t.match(frozen, /\n- session cron \*\/5 \* \* \* \* \(Every 5 minutes\), recurring, prompt "look"; the successor creates it again/);
+});
+
+t.test('a document edited over the ceiling during review: refused in one line, the model\'s version seeds the successor', async (t) => {
+  const w = startWorld({ reviewMs: 10_000 });
+  await inReview(t, w);
+  // the person's editor leaves 100 MB in the file
+  w.oversized = 100 * 1024 * 1024;
+  await w.clock.advance(10_000);
+  await settle();
+  t.equal(w.children.length, 2, 'the successor started');
+  t.match(w.child().prompt, /TAKING OVER[\s\S]*building the thing/, "from the model's version");
+  const line = w.said.find((text) => /100\.0 MB, more than the 1 MB a handoff document may be/.test(text));
+  t.ok(line, 'the person is told');
+  t.equal(line?.split('\n').length, 1, 'in one line');
+  t.match(line, /your file is kept as it is/);
+  w.command('quit');
+  await w.loop.done;
 });

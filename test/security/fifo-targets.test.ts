@@ -39,10 +39,10 @@ for (const flag of ['--events', '--log']) {
 t.test('a folder or a device is refused too', async (t) => {
   const dir = join(root, 'a-folder');
   mkdirSync(dir);
-  t.throws(() => checkAppendTarget(dir, '--events'), { message: /--events .*a-folder is a folder: name a regular file/ });
-  t.throws(() => checkAppendTarget('/dev/zero', '--log'), { message: '--log /dev/zero is a device, not a regular file: name a regular file, e.g. --log run.jsonl' });
+  t.throws(() => checkAppendTarget(dir, '--events', root), { message: /--events .*a-folder is a folder: name a regular file/ });
+  t.throws(() => checkAppendTarget('/dev/zero', '--log', root), { message: '--log /dev/zero is a device, not a regular file: name a regular file, e.g. --log run.jsonl' });
   const file = join(root, 'fine.jsonl');
-  checkAppendTarget(file, '--events');
+  checkAppendTarget(file, '--events', root);
   t.ok(existsSync(file), 'a regular file is fine (and created where the person asked)');
 });
 

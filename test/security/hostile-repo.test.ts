@@ -8,8 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, chmodSync, mkdirSync, existsSync, realpathSync, symlinkSync, appendFileSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FLOWER_BIN } from '../helpers/flower-run.js';
-import { FAKE_CLAUDE } from '../faults/fake-flower.js';
+import { fakeClaudeBin } from './fake-claude-bin.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'flower-hostile-')));
 const outside = join(root, 'outside');
@@ -18,12 +17,7 @@ const ranMarker = join(outside, 'repo-claude-ran');
 const notifyMarker = join(outside, 'repo-notify-ran');
 
 // The person's own claude: the fake, on PATH.
-const bin = join(root, 'bin');
-mkdirSync(bin);
-writeFileSync(join(bin, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${FAKE_CLAUDE}" "$@"\n`);
-chmodSync(join(bin, 'claude'), 0o755);
-const script = join(root, 'script.json');
-writeFileSync(script, JSON.stringify({ default: { steps: [{ turn: 8_000 }, { exit: 0 }] } }));
+const flower = fakeClaudeBin(root);
 
 function git(cwd: string, ...args: string[]) {
   const r = spawnSync('git', args, { cwd, encoding: 'utf8', env: { PATH: '/usr/bin:/bin', HOME: root, GIT_AUTHOR_NAME: 'x', GIT_AUTHOR_EMAIL: 'x@x', GIT_COMMITTER_NAME: 'x', GIT_COMMITTER_EMAIL: 'x@x' } });
@@ -49,17 +43,6 @@ function clonedHostileRepo(name: string): string {
   git(upstream, 'commit', '-qm', 'hostile');
   git(root, 'clone', '-q', upstream, join(root, name));
   return join(root, name);
-}
-
-function flower(cwd: string, args: string[]) {
-  const r = spawnSync(process.execPath, [FLOWER_BIN, ...args], {
-    cwd, encoding: 'utf8', input: '', timeout: 60_000,
-    env: {
-      PATH: `${bin}:/usr/bin:/bin`, HOME: join(root, 'home'), XDG_CONFIG_HOME: join(root, 'xdg'), XDG_RUNTIME_DIR: root,
-      CLAUDE_CONFIG_DIR: join(root, 'cc'), FAKE_CLAUDE_SCRIPT: script, FAKE_CLAUDE_STATE: join(root, 'state'),
-    },
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
 t.test('a cloned repository cannot run its claude or notify command, nor write outside itself', async (t) => {

@@ -23,7 +23,8 @@ t.test('read-only: no key bar, and the server itself refuses keys and approvals'
   t.ok(await page.locator('#approve').isDisabled(), 'the buttons are disabled');
   // The page's buttons are not the protection: a socket that sends anyway is refused by the server.
   const answers = await page.evaluate(async (id) => {
-    const ws = new WebSocket(`ws://${location.host}/ws/run/${id}`);
+    // the page's own login: its secret, as the page offers it
+    const ws = new WebSocket(`ws://${location.host}/ws/run/${id}`, ['flower', `flower.${sessionStorage.getItem('flower-secret')}`]);
     const results: Array<{ of: string; ok: boolean; problem?: string }> = [];
     await new Promise((r) => ws.addEventListener('open', r));
     const done = new Promise<void>((resolve) => {

@@ -30,6 +30,13 @@ t.test('the document in review: shown as text, a stale save refused with the new
   t.match(shown, /<script>window\.__pwned = 1<\/script> SCRIPT-MARK/, 'the document\'s <script> is shown as text');
   t.equal(await page.locator('#doc script').count(), 0, 'no script element was made of it');
   t.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined, 'nothing ran');
+  // A page opened while the review is on: its edit box holds the document (it was empty).
+  const late = await context.newPage();
+  await late.goto(`${web.base}/run/${run.id}`);
+  await late.locator('#editor').waitFor({ state: 'visible', timeout: 30_000 });
+  await late.waitForFunction(() => /SCRIPT-MARK/.test((document.getElementById('doctext') as HTMLTextAreaElement | null)?.value ?? ''), undefined, { timeout: 15_000 });
+  t.pass('a page opened during the review shows the document in its edit box');
+  await late.close();
 
   // Someone edits the file meanwhile: the page's save, made against the older text, is refused.
   const onDisk = readFileSync(f.documentPath, 'utf8');
@@ -66,18 +73,16 @@ t.test('the document in review: shown as text, a stale save refused with the new
   t.match(firstDoc, /PAGE-EDIT-MARK/, 'as the review left it');
   t.equal(await page.locator('#lineage script').count(), 0, 'no script element was made of it');
 
-  // The report page, live: the same CSP as every page of the face; its inline style applies, nothing runs.
-  const report = await context.newPage();
-  await report.addInitScript(() => {
+  // The report page, live: fetched with the page's secret and shown from the page's memory (a blob URL of
+  // this origin), under the same CSP as every page of the face; its inline style applies, nothing runs.
+  await context.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { __csp: string[] }).__csp = seen;
     document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
   });
-  const href = await page.locator('#report').getAttribute('href');
-  t.equal(href, `/run/${run.id}/report`);
-  const answer = await report.goto(`${web.base}${href}`);
-  t.equal(answer?.status(), 200);
-  t.match(answer?.headers()['content-security-policy'], /default-src 'none'; script-src 'self'.*frame-ancestors 'none'/, 'served under the web face\'s CSP');
+  const [report] = await Promise.all([context.waitForEvent('page', { timeout: 30_000 }), page.locator('#report').click()]);
+  await report.waitForLoadState();
+  t.match(report.url(), new RegExp(`^blob:${web.base}/`), 'a blob of the face\'s own origin');
   t.match(await report.locator('h1').textContent(), /flower-pty report/);
   const body = await report.locator('body').textContent();
   t.match(body, /<script>window\.__pwned = 1<\/script> SCRIPT-MARK/, 'the document shown as text in the report');
@@ -86,6 +91,13 @@ t.test('the document in review: shown as text, a stale save refused with the new
   t.equal(await report.locator('table.timeline tbody tr').count(), 2, 'both generations in its timeline');
   t.equal(await report.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined, 'nothing ran');
   t.same(await report.evaluate(() => (window as unknown as { __csp: string[] }).__csp), [], 'no CSP violation');
-  const unauthenticated = await fetch(`${web.base}${href}`);
-  t.equal(unauthenticated.status, 401, 'the report needs the session cookie too');
+  const inlineRan = await report.evaluate(() => {
+    const script = document.createElement('script');
+    script.textContent = 'window.__inline = 1';
+    document.body.append(script);
+    return (window as unknown as { __inline?: number }).__inline;
+  });
+  t.equal(inlineRan, undefined, 'the face\'s CSP holds in it: an inline script does not run');
+  const unauthenticated = await fetch(`${web.base}/api/run/${run.id}/report`);
+  t.equal(unauthenticated.status, 401, 'the report needs the login');
 });

@@ -7,6 +7,8 @@ import { mkdtempSync, statSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { FIRST_REQUEST_MS, MAX_CONNECTIONS } from '../../src/core/web-request.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -40,9 +42,9 @@ const cookieOf = (a: Answer) => String((a.headers['set-cookie'] as string[] | un
 // An upgrade's outcome: the HTTP status of a refusal, or 'open'.
 // `first`: the server's first message, listened for from the start: it can arrive in the same read as the
 // upgrade's answer, and then 'message' is emitted before a listener added after 'open' would exist.
-function upgrade(web: WebFace, path: string, headers: Record<string, string>): Promise<{ status: number | 'open'; ws?: WebSocket; first?: Promise<string> }> {
+function upgrade(web: WebFace, path: string, headers: Record<string, string>, secret?: string): Promise<{ status: number | 'open'; ws?: WebSocket; first?: Promise<string> }> {
   return new Promise((resolve) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${web.port}${path}`, { headers });
+    const ws = new WebSocket(`ws://127.0.0.1:${web.port}${path}`, secret === undefined ? [] : ['flower', `flower.${secret}`], { headers });
     const first = new Promise<string>((r) => ws.once('message', (d) => r(d.toString())));
     ws.on('open', () => resolve({ status: 'open', ws, first }));
     ws.on('unexpected-response', (_req, res) => resolve({ status: res.statusCode ?? 0 }));
@@ -73,9 +75,17 @@ t.test('every refusal, one by one', async (t) => {
   const setCookie = String((good.headers['set-cookie'] as string[])[0]);
   t.match(setCookie, /^flower_session=[\w-]{43}; HttpOnly; SameSite=Strict; Path=\//);
   const cookie = cookieOf(good);
+  const secret = (JSON.parse(good.body) as { secret: string }).secret;
+  t.match(secret, /^[\w-]{43}$/, 'the login hands the page its secret');
   t.equal((await login(web, web.token)).status, 401, 'a used token is refused');
   t.notMatch(readFileSync(join(runtime, 'flower-pty', 'web', 'tokens.json'), 'utf8'), web.token, 'the token file holds no token, only hashes');
-  t.equal((await http(web, { path: '/', headers: { Cookie: cookie } })).status, 200, 'the cookie opens the dashboard');
+  const shell = await http(web, { path: '/', headers: { Cookie: cookie } });
+  t.equal(shell.status, 200, 'the cookie opens the dashboard\'s empty shell');
+  t.notMatch(shell.body, /id="boot"/, 'which carries no run\'s data');
+  t.equal((await http(web, { path: '/api/runs', headers: { Cookie: cookie } })).status, 401, 'the cookie alone gets no run\'s data');
+  t.equal((await http(web, { path: '/api/runs', headers: { 'X-Flower-Secret': secret } })).status, 401, 'nor does the secret alone');
+  t.equal((await http(web, { path: '/api/runs', headers: { Cookie: cookie, 'X-Flower-Secret': 'x'.repeat(43) } })).status, 401, 'nor a wrong secret');
+  t.equal((await http(web, { path: '/api/runs', headers: { Cookie: cookie, 'X-Flower-Secret': secret } })).status, 200, 'the cookie and the secret of the same login do');
   t.equal((await http(web, { path: '/', headers: { Cookie: 'flower_session=forged' } })).status, 401, 'a forged cookie does not');
 
   // An expired token: written as the server writes one, with its expiry in the past.
@@ -87,12 +97,14 @@ t.test('every refusal, one by one', async (t) => {
   t.match(late.body, /expired/);
 
   const origin = web.base;
-  t.equal((await upgrade(web, '/ws/runs', { Origin: 'http://evil.example', Cookie: cookie })).status, 403, 'an upgrade from another origin is refused');
-  t.equal((await upgrade(web, '/ws/runs', { Cookie: cookie })).status, 403, 'an upgrade with no Origin is refused');
-  t.equal((await upgrade(web, '/ws/runs', { Origin: origin })).status, 401, 'an upgrade with no cookie is refused');
-  t.equal((await upgrade(web, '/ws/runs', { Origin: origin, Cookie: cookie, Host: `evil.example:${web.port}` })).status, 421, 'an upgrade with a wrong Host is refused');
-  const open = await upgrade(web, '/ws/runs', { Origin: origin, Cookie: cookie });
-  t.equal(open.status, 'open', 'this origin with the cookie connects');
+  t.equal((await upgrade(web, '/ws/runs', { Origin: 'http://evil.example', Cookie: cookie }, secret)).status, 403, 'an upgrade from another origin is refused');
+  t.equal((await upgrade(web, '/ws/runs', { Cookie: cookie }, secret)).status, 403, 'an upgrade with no Origin is refused');
+  t.equal((await upgrade(web, '/ws/runs', { Origin: origin }, secret)).status, 401, 'an upgrade with no cookie is refused');
+  t.equal((await upgrade(web, '/ws/runs', { Origin: origin, Cookie: cookie })).status, 401, 'an upgrade with the cookie but no secret is refused');
+  t.equal((await upgrade(web, '/ws/runs', { Origin: origin, Cookie: cookie }, 'y'.repeat(43))).status, 401, 'an upgrade with a wrong secret is refused');
+  t.equal((await upgrade(web, '/ws/runs', { Origin: origin, Cookie: cookie, Host: `evil.example:${web.port}` }, secret)).status, 421, 'an upgrade with a wrong Host is refused');
+  const open = await upgrade(web, '/ws/runs', { Origin: origin, Cookie: cookie }, secret);
+  t.equal(open.status, 'open', 'this origin with the cookie and the secret connects');
   const first = await open.first!;
   t.match(JSON.parse(first), { t: 'runs', runs: [], allowInput: false });
   const closed = await new Promise<number>((r) => {
@@ -107,6 +119,7 @@ t.test('every refusal, one by one', async (t) => {
   const log = readFileSync(join(dir, 'web.log'), 'utf8');
   t.notMatch(log, web.token, 'the log holds no token');
   t.notMatch(log, cookie.split('=')[1]!, 'nor a cookie');
+  t.notMatch(log, secret, 'nor a secret');
 
   const second = spawnSync(process.execPath, [FLOWER_BIN, 'web', '--listen', '127.0.0.1:0'], { env: { ...process.env, XDG_RUNTIME_DIR: runtime }, encoding: 'utf8', timeout: 30_000 });
   t.equal(second.status, 2, 'a second web face for the same user is refused');
@@ -117,10 +130,23 @@ t.test('every refusal, one by one', async (t) => {
   t.equal(again.stdout.trim().split('\n').length, 1, 'no QR code when stdout is not a terminal');
   t.equal((await login(web, fresh)).status, 200, '--login printed a new token that works');
 
-  // Failed logins are limited: after five, even a good token waits.
-  for (let i = 0; i < 5; i++) await login(web, `wrong-${i}`);
-  const limited = await login(web, 'wrong-again');
-  t.equal(limited.status, 429, 'too many failed logins');
+  // Failed logins are limited per client (address and cookie); a valid token is never refused.
+  const guesser = { 'Cookie': 'flower_session=guesser' };
+  const guess = (token: string) => http(web, { method: 'POST', path: '/api/login', headers: { Origin: web.base, 'Content-Type': 'application/json', ...guesser }, body: JSON.stringify({ token }) });
+  for (let i = 0; i < 5; i++) await guess(`wrong-${i}`);
+  t.equal((await guess('wrong-again')).status, 429, 'too many failed logins from that client');
+  t.equal((await login(web, 'wrong-mine')).status, 401, 'another client is not locked out by them');
+  const valid = spawnSync(process.execPath, [FLOWER_BIN, 'web', '--login'], { env: { ...process.env, XDG_RUNTIME_DIR: runtime }, encoding: 'utf8', timeout: 30_000 });
+  t.equal((await guess(/#(\S+)$/.exec(valid.stdout.trim())![1]!)).status, 200, 'a valid token logs in even from the locked-out client');
+
+  // Logging out ends the session on the server: its cookie and secret open nothing after it.
+  const both = { Cookie: cookie, 'X-Flower-Secret': secret, Origin: web.base };
+  t.equal((await http(web, { method: 'POST', path: '/api/logout', headers: { Cookie: cookie, Origin: web.base } })).status, 401, 'logging out needs the secret too');
+  const out = await http(web, { method: 'POST', path: '/api/logout', headers: both });
+  t.equal(out.status, 204, 'logged out');
+  t.match(String(out.headers['set-cookie']), /Max-Age=0/);
+  t.equal((await http(web, { path: '/api/runs', headers: both })).status, 401, 'the old cookie and secret are no longer valid on the server');
+  t.equal((await http(web, { path: '/', headers: both })).status, 401, 'not even for the shell');
 
 });
 
@@ -166,4 +192,26 @@ t.test('-d: in the background, the URL printed, a log written, a second one refu
   t.match(shown, /^http:\/\/127\.0\.0\.1:\d+\/login#[\w-]{43}\r?\n/, 'the URL on the first line');
   t.ok((shown.match(/[█▀▄]/g) ?? []).length > 200, 'a QR code below it');
   process.kill(pid, 'SIGTERM');
+});
+
+t.test('connections that send nothing are closed, and no more than a bound are held', async (t) => {
+  const runtime = runtimeDir(mkdtempSync(join(tmpdir(), 'flower-web-')));
+  const web = await startWeb(t, { runtime });
+  const open = (): Promise<{ socket: Socket; closed: Promise<number> }> => new Promise((resolve) => {
+    const socket = connect(web.port, '127.0.0.1');
+    const since = performance.now();
+    const closed = new Promise<number>((r) => socket.once('close', () => r(performance.now() - since)));
+    socket.on('error', () => undefined);
+    socket.once('connect', () => resolve({ socket, closed }));
+  });
+  const idle = await open();
+  const closedAfter = await idle.closed;
+  t.ok(closedAfter >= FIRST_REQUEST_MS - 200 && closedAfter < FIRST_REQUEST_MS + 3_000, `an idle connection is closed after ${Math.round(closedAfter)} ms`);
+  // A flood: past the bound, new ones are dropped at once; the face still answers once they go.
+  const flood = await Promise.all(Array.from({ length: MAX_CONNECTIONS + 40 }, () => open()));
+  const dropped = await Promise.all(flood.map(({ closed }) => Promise.race([closed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 1_000))])));
+  t.ok(dropped.filter(Boolean).length >= 40, `past ${MAX_CONNECTIONS} held, new connections are refused (${dropped.filter(Boolean).length} dropped at once)`);
+  for (const { socket } of flood) socket.destroy();
+  await new Promise((r) => setTimeout(r, 200));
+  t.equal((await http(web, { path: '/login' })).status, 200, 'the face answers again');
 });

@@ -59,7 +59,8 @@ for (const listen of ['127.0.0.1:0', '0.0.0.0:0']) {
     t.equal((await get(web, { path: '/', headers: { Cookie: cookie } })).status, 200, 'the dashboard with the cookie');
     t.equal((await get(web, { method: 'POST', path: '/api/logout', headers: { Origin: web.base.replace('https', 'http') } })).status, 403, 'an http:// Origin is not this server');
 
-    const ws = new WebSocket(`wss://127.0.0.1:${web.port}/ws/runs`, { ca, headers: { Origin: web.base, Cookie: cookie } });
+    const secret = (JSON.parse(login.body) as { secret: string }).secret;
+    const ws = new WebSocket(`wss://127.0.0.1:${web.port}/ws/runs`, ['flower', `flower.${secret}`], { ca, headers: { Origin: web.base, Cookie: cookie } });
     const first = await new Promise<string>((resolve, reject) => {
       ws.once('message', (d) => resolve(d.toString()));
       ws.once('error', reject);
@@ -83,6 +84,7 @@ t.test('refused in one line: no TLS off loopback, a missing or unreadable or bad
     ['a folder for a key', ['--tls-cert', certFile, '--tls-key', dir], /^flower-pty: --tls-key .*: cannot read it \(EISDIR\)/],
     ['a file that is no certificate', ['--tls-cert', join(dir, 'junk.pem'), '--tls-key', keyFile], /^flower-pty: --tls-cert .*junk\.pem --tls-key .*key\.pem: not a usable certificate and its key \(.+\); give both as PEM files\n$/],
     ['one flag alone', ['--tls-cert', certFile], /^flower-pty: --tls-cert and --tls-key go together/],
+    ['a device for a certificate (read without end before)', ['--tls-cert', '/dev/zero', '--tls-key', keyFile], /^flower-pty: --tls-cert \/dev\/zero: not a regular file; give a PEM file\n$/],
   ];
   writeFileSync(join(dir, 'junk.pem'), 'not a certificate\n');
   if (process.getuid?.() !== 0) {

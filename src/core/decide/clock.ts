@@ -5,7 +5,6 @@ import { cycleWaitsOnEvent } from '../run-view.js';
 import { degrade } from './handoff.js';
 import { startNext } from './generations.js';
 import { checkHooks, settleWait } from './hooks.js';
-import { lastRowDue } from './last-row.js';
 import { continueAfterReset } from './parking.js';
 import { checkTranscript } from './transcript.js';
 import type { Out } from './out.js';
@@ -20,7 +19,6 @@ export function tick(o: Out, now: number): void {
     o.do({ type: 'log', line: `${row} did not reach the transcript within ${o.s.settings.stopWaitMs} ms` });
     settleWait(o, wait, now, false);
   }
-  lastRowDue(o, now);
   checkHooks(o, now);
   checkTranscript(o, now);
   continueAfterReset(o, now);

@@ -8,7 +8,6 @@ import { parseDocument } from '../handoff-parse.js';
 import { troubleFields, troubleText, type WriteTrouble } from '../write-trouble.js';
 import type { GenerationFacts, RunEvent } from '../run-state.js';
 import { tick } from './clock.js';
-import { frozenDone } from './last-row.js';
 import { originalPrompt, seed } from './generations.js';
 import { iso, type Out } from './out.js';
 
@@ -63,7 +62,7 @@ export function documentWritten(o: Out, e: Extract<RunEvent, { type: 'document-w
     true,
   );
   const sections = Object.entries(doc).filter(([, body]) => body.trim() !== '').map(([key]) => key);
-  // With the writing turn's reading when its row is in; it can come after the successor started.
+  // With the writing turn's reading: its row is in (the Stop that ended the turn waited for it).
   const done = {
     generation: e.generation,
     window: o.s.policy.window,
@@ -73,7 +72,7 @@ export function documentWritten(o: Out, e: Extract<RunEvent, { type: 'document-w
     ...(failed ? { written: false } : {}),
     sections,
   };
-  frozenDone(o, done, g?.context ?? 0);
+  o.emit('done', { ...done, context: g?.context ?? 0 });
   o.set({
     frozen: { text: pending.text, doc, generation: e.generation, path: e.path },
     kept: pending.text,

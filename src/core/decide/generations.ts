@@ -14,7 +14,6 @@ import type { RunEvent, RunState } from '../run-state.js';
 import { tick } from './clock.js';
 import { rewriteBeforeSeed, usage } from './freezing.js';
 import { degrade } from './handoff.js';
-import { settleLastRow } from './last-row.js';
 import { iso, type Out } from './out.js';
 
 /** crashes in a row before the run stops instead of restarting forever */
@@ -90,7 +89,7 @@ export function seed(o: Out, generation: number, onDisk: string | null): void {
   // What the successor is watched for: its document's dead ends as seeded, and what its predecessor's writer was shown.
   const listed = s.gen ? topFailures(s.gen.failures, FAILURES_LISTED) : [];
   o.set({ seededText: seed.seededText, pendingEditNote: null, seedContext: viaHook ? seed.prompt : null, nextWatch: watchList(seed.seededText, listed) });
-  o.do({ type: 'spawn', generation, successor: true, prompt: seed.prompt, window: o.s.policy.window, viaHook, place: successorPlace(s) });
+  o.do({ type: 'spawn', generation, successor: true, prompt: seed.prompt, window: o.s.policy.window, viaHook, place: successorPlace(s), personDirs: s.personDirs });
 }
 
 export function spawned(o: Out, e: Extract<RunEvent, { type: 'spawned' }>): void {
@@ -195,8 +194,6 @@ export function startNext(o: Out, now: number): void {
 }
 
 export function stop(o: Out, exitCode: number, now: number, message?: string): void {
-  // A frozen document's `done` still waiting for the writing turn's reading goes out with what is known.
-  settleLastRow(o, now, false);
   if (message) o.emit('stopped', { exitCode, message });
   if (exitCode !== EXIT.ok) o.alert('flower-pty: stopped', message ?? `exit ${exitCode}`);
   // The crash that tripped the brake is a failed attempt like the ones before it.

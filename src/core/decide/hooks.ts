@@ -10,7 +10,6 @@ import { sameText } from '../same-reply.js';
 import { PASS, type HookAnswer, type HookEvent } from '../hook-event.js';
 import type { BoundaryWait, RunEvent } from '../run-state.js';
 import { handoffConcerns, handoffRequestOf, overflowed, preCompact, prompted, toolBoundary, turnEnded, writingTurnEnded, type Answer } from './handoff.js';
-import { awaitLastRow } from './last-row.js';
 import { park, resumeIfParked } from './parking.js';
 import { clearWaiting, notified, permissionAsked } from './permission-waits.js';
 import { followSession, humanPrompt, turnUnderWay } from './transcript.js';
@@ -50,7 +49,7 @@ function readsRows(o: Out): boolean {
 
 // Holding a hook for its row is worth it only where the row can change the answer: a tool call's row or a
 // turn's last response can carry a crossing while the session works. Anywhere else it would only slow the
-// session down by the wait (the writing turn's row is looked for without holding anything: decide/last-row.ts).
+// session down by the wait (the writing turn's Stop is held for another reason: writingStop).
 function waitsForRows(o: Out): boolean {
   return o.s.cycle.phase === 'working' && readsRows(o);
 }
@@ -65,6 +64,10 @@ export function settleWait(o: Out, wait: BoundaryWait, now: number, landed: bool
   const fields = { generation: o.generation, ms: now - wait.since, landed };
   if (wait.awaits.kind === 'reply') {
     o.emit('stop-waited', fields);
+    if (!landed && o.s.cycle.phase === 'writing') {
+      o.emit('stop-refused', { generation: o.generation, reason: 'its text never reached the transcript' });
+      return o.do({ type: 'reply', id: wait.id, answer: PASS });
+    }
     o.do({ type: 'reply', id: wait.id, answer: turnEnd(o, wait.awaits.text, now, 'hook') });
   } else {
     o.emit('tool-waited', fields);
@@ -155,11 +158,10 @@ export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void
       resumeIfParked(o, now);
       const last = o.s.gen!.lastText;
       const unseen = hook.lastMessage.trim() !== '' && (last === null || !sameText(last, hook.lastMessage));
+      if (o.s.cycle.phase === 'writing') return writingStop(o, id, hook, now, unseen);
       // The Stop hook can run before the turn's last response reaches the transcript: a working turn's is
       // waited for (bounded), so a crossing made by that response is decided at this boundary, not after it.
       if (unseen && waitsForRows(o)) return holdFor(o, id, now, { kind: 'reply', text: hook.lastMessage });
-      // The writing turn's decides nothing (its document is in the payload), it only brings the last reading.
-      if (unseen && o.s.cycle.phase === 'writing' && readsRows(o)) awaitLastRow(o, hook.lastMessage, now);
       return reply(turnEnd(o, hook.lastMessage, now, 'hook'));
     }
     case 'stop-failure':
@@ -168,6 +170,21 @@ export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void
     default:
       return reply();
   }
+}
+
+// The writing turn's Stop carries the document, and any command claude runs can send a Stop of its own
+// (it has the hook channel's token): its text is the document only when it comes from the session that was
+// asked (its id, not a missing one) and, where the transcript is read, only once the transcript's own row
+// of the model's reply says the same. A Stop whose row never comes decides nothing: the model's own Stop,
+// the transcript's turn end or the writing deadline ends the turn.
+function writingStop(o: Out, id: number, hook: Extract<HookEvent, { kind: 'stop' }>, now: number, unseen: boolean): void {
+  const g = o.s.gen!;
+  if (hook.sessionId !== g.sessionId) {
+    o.emit('stop-refused', { generation: g.n, reason: 'not from the session asked for the document' });
+    return o.do({ type: 'reply', id, answer: PASS });
+  }
+  if (unseen && readsRows(o)) return holdFor(o, id, now, { kind: 'reply', text: hook.lastMessage });
+  o.do({ type: 'reply', id, answer: turnEnd(o, hook.lastMessage, now, 'hook') });
 }
 
 // A turn that ended on an API error: the prompt does not fit (degrade now), a usage limit (park), or

@@ -15,7 +15,6 @@ import { usage } from './freezing.js';
 import { forceHandoff, interrupted, overflowed, prompted, reading } from './handoff.js';
 import { sameText } from '../same-reply.js';
 import { settleWait, turnEnd } from './hooks.js';
-import { lastRowSignal } from './last-row.js';
 import { park } from './parking.js';
 import { clearWaiting } from './permission-waits.js';
 import { iso, type Out } from './out.js';
@@ -24,7 +23,6 @@ import { iso, type Out } from './out.js';
 const TOOL_USES_KEPT = 64;
 
 export function transcriptSignal(o: Out, e: Extract<RunEvent, { type: 'transcript' }>): void {
-  lastRowSignal(o, e);
   const g = o.s.gen;
   // A retired claude's last rows say nothing of its successor.
   if (!g || g.ended || e.generation !== g.n) return;
@@ -58,6 +56,9 @@ export function transcriptSignal(o: Out, e: Extract<RunEvent, { type: 'transcrip
       return;
     case 'session':
       if (signal.sessionId === g.sessionId) o.gen({ sessionSeen: true });
+      return;
+    case 'added-dir':
+      if (!o.s.personDirs.includes(signal.dir)) o.set({ personDirs: [...o.s.personDirs, signal.dir] });
       return;
     case 'compaction':
       o.emit('compaction', { generation: g.n, preTokens: signal.preTokens, meter: signal.meterBefore });

@@ -69,3 +69,51 @@ export function notify(message) {
 export function socketUrl(path) {
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${path}`;
 }
+
+// The page's secret: handed over by the login page, kept in this origin's sessionStorage (a page on
+// another port of 127.0.0.1 cannot read it, while the browser sends it the cookie), sent with every
+// request and socket. A new tab has none of its own: it asks the face's other open tabs on a channel
+// only this origin hears; with no answer it says how to log in.
+const SECRET_KEY = 'flower-secret';
+const channel = 'BroadcastChannel' in window ? new BroadcastChannel('flower-secret') : null;
+channel?.addEventListener('message', (event) => {
+  const mine = sessionStorage.getItem(SECRET_KEY);
+  if (event.data === 'ask' && mine) channel.postMessage({ secret: mine });
+});
+
+export async function pageSecret() {
+  const mine = sessionStorage.getItem(SECRET_KEY);
+  if (mine || !channel) return mine;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(null), 500);
+    channel.addEventListener('message', function answer(event) {
+      if (typeof event.data?.secret !== 'string') return;
+      clearTimeout(timer);
+      channel.removeEventListener('message', answer);
+      sessionStorage.setItem(SECRET_KEY, event.data.secret);
+      resolve(event.data.secret);
+    });
+    channel.postMessage('ask');
+  });
+}
+
+export function keepSecret(secret) {
+  sessionStorage.setItem(SECRET_KEY, secret);
+}
+
+/** a page with no secret: nothing of a run is shown; how to log in is */
+export function notLoggedIn() {
+  document.body.replaceChildren(el('main', { class: 'narrow' }, ''));
+  const main = document.body.firstChild;
+  main.append(el('h1', {}, 'flower-pty'), el('p', {}, 'This tab is not logged in. Open the login URL that flower-pty web printed (each works once, for ten minutes), or run flower-pty web --login on the machine for a new one.'));
+}
+
+/** a GET of the face's API with the page's secret */
+export async function api(path) {
+  return fetch(path, { credentials: 'same-origin', headers: { 'X-Flower-Secret': (await pageSecret()) ?? '' } });
+}
+
+/** a socket to the face, its secret offered as a subprotocol (a browser sets no header on a socket) */
+export function openSocket(path, secret) {
+  return new WebSocket(socketUrl(path), ['flower', `flower.${secret}`]);
+}

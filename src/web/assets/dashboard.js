@@ -1,5 +1,5 @@
 // The dashboard: every live run, the ones that need a person first (the server orders them), live.
-import { el, tokens, ago, meter, notificationButton, notify, socketUrl } from '/assets/common.js';
+import { el, tokens, ago, meter, notificationButton, notify, openSocket, pageSecret, notLoggedIn } from '/assets/common.js';
 
 const list = document.getElementById('runs');
 const empty = document.getElementById('empty');
@@ -29,8 +29,9 @@ setInterval(() => {
   for (const span of document.querySelectorAll('.since')) span.textContent = ago(Date.now() - skew - Number(span.dataset.since));
 }, 1000);
 
+const secret = await pageSecret();
 function connect() {
-  const ws = new WebSocket(socketUrl('/ws/runs'));
+  const ws = openSocket('/ws/runs', secret);
   ws.addEventListener('open', () => (conn.textContent = ''));
   ws.addEventListener('message', (event) => {
     const m = JSON.parse(event.data);
@@ -45,4 +46,5 @@ function connect() {
     setTimeout(connect, 2000);
   });
 }
-connect();
+if (secret) connect();
+else notLoggedIn();

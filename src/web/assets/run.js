@@ -1,4 +1,4 @@
-// A run's page: claude's screen in xterm.js (painted at once from the screen its HTML carries, then
+// A run's page: claude's screen in xterm.js (painted from the screen its socket sends first, then
 // streamed, always at claude's size: a page never resizes claude, core/web-resize-rule.ts), the meter,
 // the document (text; editable during review, with a version), the lineage so far and its live report,
 // approvals and commands, and typing when allowed. What claude tells a terminal besides the screen
@@ -9,18 +9,16 @@ import { FitAddon } from '/vendor/addon-fit.mjs';
 import { Unicode11Addon } from '/vendor/addon-unicode11.mjs';
 import { pageFit } from '/core/web-resize-rule.js';
 import { clipboardText, notificationOf, openableLink } from '/core/web-side-channels.js';
-import { el, tokens, meter, notificationButton, notify, socketUrl } from '/assets/common.js';
+import { el, tokens, meter, notificationButton, notify, api, openSocket, pageSecret, notLoggedIn } from '/assets/common.js';
 
 const id = decodeURIComponent(location.pathname.split('/').pop());
 const $ = (name) => document.getElementById(name);
 $('runid').textContent = id;
 document.title = `flower-pty · ${id}`;
 
-// The run as the page's HTML carries it (a data block, never run): its screen is painted at once,
-// before the socket opens; the socket then brings only what changed since (`seq`), or a fresh screen.
-const boot = document.getElementById('boot');
-const booted = boot ? JSON.parse(boot.textContent) : null;
-const firstScreen = booted?.messages.find((m) => m.t === 'screen');
+// The page's HTML carries nothing of the run (a cookie, which any port of 127.0.0.1 receives, opens it):
+// the run comes on the socket, which needs the page's secret.
+const secret = await pageSecret();
 
 // The page's own steps, as performance marks (scripts/bench-web.mjs reads them): the module running,
 // the terminal open, the first screen parsed, then painted (the frame after it). The lineage and the
@@ -41,7 +39,7 @@ function firstPaint() {
 // Made at claude's size and opened before anything is written, its font fitted to the box first:
 // the first screen is laid out once, not once at a default size and again at the fitted one.
 const term = new Terminal({
-  cols: firstScreen?.cols ?? 80, rows: firstScreen?.rows ?? 24, scrollback: 1000, fontSize: 13, convertEol: false, allowProposedApi: true, cursorBlink: false,
+  cols: 80, rows: 24, scrollback: 1000, fontSize: 13, convertEol: false, allowProposedApi: true, cursorBlink: false,
   linkHandler: { activate: (_event, uri) => openLink(uri), allowNonHttpProtocols: true },
 });
 const fit = new FitAddon();
@@ -147,13 +145,20 @@ function showStatus() {
   $('release').hidden = v.phase !== 'review' || !v.held;
   $('handoff').hidden = !(v.phase === 'working' || v.phase === 'near');
   const reviewing = v.phase === 'review' && allowInput;
-  if (reviewing && $('editor').hidden) {
-    $('doctext').value = doc.text ?? '';
-    editBase = doc.version;
-    $('saveinfo').textContent = 'the successor starts from this text when the review ends';
-    $('newer').hidden = true;
-  }
+  if (reviewing && $('editor').hidden) fillEditor();
   $('editor').hidden = !reviewing;
+}
+
+// The edit box starts from the document as the page has it. A page opened during a review hears the
+// review (its status) before the document: the box, filled from nothing and not typed in, takes the
+// document when it comes.
+let filledEmpty = false;
+function fillEditor() {
+  $('doctext').value = doc.text ?? '';
+  filledEmpty = doc.text === null;
+  editBase = doc.version;
+  $('saveinfo').textContent = 'the successor starts from this text when the review ends';
+  $('newer').hidden = true;
 }
 
 function showDocument() {
@@ -195,6 +200,7 @@ function onMessage(m) {
     case 'document':
       doc = { path: m.path, text: m.text, version: m.version };
       showDocument();
+      if (!$('editor').hidden && filledEmpty && $('doctext').value === '') fillEditor();
       return;
     case 'message':
       say(m.text);
@@ -238,7 +244,7 @@ async function loadLineage(retries = LINEAGE_RETRIES) {
   const box = $('lineage');
   let lineage;
   try {
-    const res = await fetch(`/api/run/${encodeURIComponent(id)}/lineage`, { credentials: 'same-origin' });
+    const res = await api(`/api/run/${encodeURIComponent(id)}/lineage`);
     if (!res.ok) return box.replaceChildren(el('p', { class: 'facts' }, (await res.text()).trim()));
     lineage = await res.json();
   } catch {
@@ -255,20 +261,13 @@ async function loadLineage(retries = LINEAGE_RETRIES) {
 
 showDocument();
 fitFont();
-if (booted) {
-  onMessage({ t: 'hello', allowInput: booted.allowInput, status: booted.status });
-  // The first screen parsed now, not on xterm's timer (the path a key's echo takes, §3 of
-  // docs/libraries.md): the first frame the browser draws has claude's screen in it.
-  term.input('', true);
-  for (const m of booted.messages) onMessage(m);
-}
 
 // A socket that drops while the run lives (the web server restarted, a phone that slept, a frame the
 // server refused) is opened again, a little later each time, with no `seq`: the page is repainted from
 // the run's screen, whatever it missed meanwhile.
 let retries = 0;
 function connect(seq) {
-  ws = new WebSocket(socketUrl(`/ws/run/${encodeURIComponent(id)}${seq !== null ? `?seq=${seq}` : ''}`));
+  ws = openSocket(`/ws/run/${encodeURIComponent(id)}${seq !== null ? `?seq=${seq}` : ''}`, secret);
   ws.binaryType = 'arraybuffer';
   ws.addEventListener('open', () => {
     performance.mark('flower:socket-open');
@@ -276,6 +275,9 @@ function connect(seq) {
     retries = 0;
   });
   ws.addEventListener('message', (event) => {
+    // the first screen parsed at once, not on xterm's timer (the path a key's echo takes, §3 of
+    // docs/libraries.md): the first frame the browser draws after it has claude's screen in it
+    if (!painted) term.input('', true);
     if (typeof event.data === 'string') onMessage(JSON.parse(event.data));
     else term.write(new Uint8Array(event.data));
   });
@@ -309,5 +311,15 @@ $('end').addEventListener('click', () => {
   if (confirm(`End run ${id}? claude is ended cleanly; flower-pty --continue picks the lineage up later.`)) send({ t: 'end' });
 });
 $('save').addEventListener('click', () => send({ t: 'save', text: $('doctext').value, version: editBase ?? '' }));
-$('report').href = `/run/${encodeURIComponent(id)}/report`;
-connect(booted ? booted.seq : null);
+// The report needs the secret too: it is fetched with it and shown from this page's own memory (a blob
+// URL of this origin, under this page's CSP), in a new tab.
+$('report').addEventListener('click', async (event) => {
+  event.preventDefault();
+  const res = await api(`/api/run/${encodeURIComponent(id)}/report`);
+  if (!res.ok) return say((await res.text()).trim());
+  const url = URL.createObjectURL(new Blob([await res.text()], { type: 'text/html' }));
+  window.open(url, '_blank');
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+});
+if (secret) connect(null);
+else notLoggedIn();
