@@ -33,7 +33,7 @@ t.test('a fresh clone: npm ci, npm run demo → a full cycle, summary, document,
   const demo = sh('npm', ['run', 'demo'], clone, 240_000);
   t.equal(demo.code, 0, `npm run demo exits 0\n${demo.err.slice(-2000)}`);
   const out = demo.out;
-  t.match(out, /flower-pty demo: real claude \(.*\/node_modules\/\.bin\/claude\) against a scripted model on http:\/\/127\.0\.0\.1:\d+/, "the clone's pinned claude, a loopback mock");
+  t.match(out, /flower-pty demo: real claude \(.*\/node_modules\/\.bin\/claude\) against a scripted model on 127\.0\.0\.1$/m, "the clone's pinned claude, a loopback mock");
   t.match(out, /flower-pty demo: a full handoff cycle in \d+s\./);
   t.match(out, /generations: 2\n\s+1\. session [0-9a-f-]{36} · peak context 56000 · ended: handoff\n\s+2\. session [0-9a-f-]{36} · peak context 10000 · ended: quit/);
   t.match(out, /run it for real: cd your-project && flower-pty "your task"/);

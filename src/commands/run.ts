@@ -22,10 +22,7 @@ import { parsePrefix } from '../core/keymap.js';
 import { startRunServer } from '../server/start-server.js';
 import { attachTerminal, plainDetachKey } from '../client/attach-client.js';
 import { faceSize } from '../client/attach-hello.js';
-import { supervise, type SuperviseOptions, type SuperviseResult } from '../supervisor.js';
-import { createPlainFace } from '../faces/plain-face.js';
-import { createSplitFace } from '../faces/split-face.js';
-import type { Face } from '../faces/face.js';
+import type { SuperviseOptions } from '../supervisor.js';
 
 export interface RunCommandOptions {
   prompt: string | null;
@@ -196,47 +193,3 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
     serverExited: server.exited,
   });
 }
-
-/** how a run is shown: the split view on a terminal unless --plain; `decorate` wraps the face (the demo narrates through it) */
-export interface TerminalFace {
-  plain: boolean;
-  notify: boolean;
-  documentPath: string | null;
-  decorate?: (face: Face) => Face;
-}
-
-// Picks the face, supervises with the signal handlers installed, and gives the terminal back on
-// every exit path. Shared by the run command and the demo.
-export async function superviseInTerminal(
-  options: Omit<SuperviseOptions, 'signal' | 'notify'>,
-  choice: TerminalFace,
-): Promise<SuperviseResult & { signalled: NodeJS.Signals | null }> {
-  const chosen: Face = choice.plain || !process.stdout.isTTY ? createPlainFace({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }) : createSplitFace({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, documentPath: choice.documentPath });
-  const face = choice.decorate ? choice.decorate(chosen) : chosen;
-  const abort = new AbortController();
-  let signalled: NodeJS.Signals | null = null;
-  const onSignal = (sig: NodeJS.Signals) => {
-    signalled ??= sig;
-    abort.abort();
-  };
-  const restoreOnExit = () => face.restore();
-  process.on('exit', restoreOnExit);
-  for (const sig of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.on(sig, onSignal);
-  try {
-    const result = await supervise(
-      {
-        ...options,
-        signal: abort.signal,
-        notify: choice.notify && process.stdout.isTTY ? (sequence) => process.stdout.write(sequence) : null,
-      },
-      face,
-    );
-    face.restore();
-    return { ...result, signalled };
-  } finally {
-    face.restore();
-    for (const sig of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.off(sig, onSignal);
-    process.off('exit', restoreOnExit);
-  }
-}
-
