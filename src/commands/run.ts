@@ -3,7 +3,7 @@
 // superviseInTerminal (the run in this process, one face) stays for the demo.
 
 import { resolve } from 'node:path';
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { EXIT, FlowerError } from '../errors.js';
 import { resolveClaude } from '../adapters/claude-binary.js';
 import { requireSupportedRelease } from '../adapters/claude-probe.js';
@@ -17,6 +17,7 @@ import { openNotesStore } from '../adapters/notes-store.js';
 import { checkNotifyCommand } from '../adapters/notify-command.js';
 import { checkAppendTarget } from '../adapters/append-file.js';
 import { checkWorkbenchWritable } from '../adapters/workbench-check.js';
+import { gitignoreNote, gitWouldTrack } from '../adapters/git-ignore.js';
 import { EMPTY_WORKBENCH } from '../adapters/config-file.js';
 import { parsePrefix } from '../core/keymap.js';
 import { startRunServer } from '../server/start-server.js';
@@ -118,7 +119,10 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
   }
 
   // Last of the checks, as it makes the folders: a workbench this run cannot write fails here, not mid-run.
+  const freshWorkbench = workbench !== null && !existsSync(workbench);
   if (workbench) checkWorkbenchWritable(workbench);
+  // A workbench made now inside a git work tree that does not ignore it: said once, with the line to add.
+  if (workbench && freshWorkbench && (await gitWouldTrack(workbench, process.env))) process.stderr.write(`flower-pty: ${gitignoreNote(workbench, cwd)}\n`);
 
   // The release, right before spawning (every usage error first): too old is refused here; the rest
   // decides which hooks the settings may register.

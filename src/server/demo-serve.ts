@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Face } from '../faces/face.js';
 import { startMockApi } from '../mock/messages-api.js';
 import { createClaudeSandbox } from '../mock/claude-sandbox.js';
-import { createDemoModel } from '../demo/demo-model.js';
+import { createDemoModel, DEMO_MODEL } from '../demo/demo-model.js';
 import { narrate } from '../demo/narration.js';
 import { narratingFace, type NarratingFace } from '../demo/narrating-face.js';
 
@@ -40,7 +40,7 @@ const AFTER_SUCCESSOR_MS = 4_000;
 export async function serveDemo(demo: DemoSpec, baseEnv: Record<string, string | undefined>): Promise<ServedDemo> {
   const model = createDemoModel();
   const api = await startMockApi({ respond: model.respond });
-  const sandbox = await createClaudeSandbox({ root: demo.root, baseUrl: api.url, baseEnv });
+  const sandbox = await createClaudeSandbox({ root: demo.root, baseUrl: api.url, baseEnv, model: DEMO_MODEL });
   let narrating: NarratingFace | null = null;
   let timer: NodeJS.Timeout | null = null;
   if (!demo.keepGoing) {

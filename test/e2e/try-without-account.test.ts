@@ -12,7 +12,7 @@ import { FLOWER_BIN } from '../helpers/flower-run.js';
 import { runClaude } from '../helpers/real-claude.js';
 import { endServersAtTeardown, runtimeDir, serverPids } from '../helpers/run-servers.js';
 import type { Sandbox } from '../../src/mock/claude-sandbox.js';
-import { logIn, openBrowser, startWeb } from '../web/web-helpers.js';
+import { logIn, openBrowser, pageScreen, startWeb } from '../web/web-helpers.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -62,6 +62,7 @@ t.test('try it without an account: demo -d, ls, attach, C-] d, web on a phone, s
   const attached = runClaude({ t, sandbox: terminal, args: [FLOWER_BIN, 'attach'], bin: process.execPath, cols: 120, rows: 40 });
   const screen = await attached.waitForScreen(/demo: /, 60_000);
   t.match(screen, /context [\d.]+K?\/100\.0K/, 'the split view: the meter in the status bar');
+  t.notMatch(screen, /retired|retires/, "the demo's model is one the pinned claude does not warn about");
   attached.pty.write('\u001d');
   attached.pty.write('d');
   t.equal((await attached.exited).exitCode, 0, 'C-] d detaches');
@@ -80,6 +81,7 @@ t.test('try it without an account: demo -d, ls, attach, C-] d, web on a phone, s
     t.ok(box && box.y >= 0 && box.y + box.height <= 844 && box.x + box.width <= 390, `#${part} is on the first screen: ${JSON.stringify(box)}`);
   }
   t.match(await page.locator('#state').textContent(), /^review \d+ s$/, 'the state and its countdown');
+  t.notMatch(await pageScreen(page), /claude --resume/, "claude's own resume advice is not shown during the review");
 
   // the lineage, with the lines the demo printed, from here, once the successor has started
   await waitForRun("its successor's first turn", (run) => run.generation === 2 && run.context > 0, 120_000);
