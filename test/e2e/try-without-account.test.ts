@@ -76,7 +76,7 @@ t.test('try it without an account: demo -d, ls, attach, C-] d, web on a phone, s
   await logIn(page, web);
   await page.goto(`${web.base}/run/${id}`);
   await page.waitForFunction(() => /^review \d+ s$/.test(document.getElementById('state')?.textContent ?? ''), undefined, { timeout: 15_000 });
-  for (const part of ['state', 'meterbox']) {
+  for (const part of ['state', 'meterbox', 'hold']) {
     const box = await page.locator(`#${part}`).boundingBox();
     t.ok(box && box.y >= 0 && box.y + box.height <= 844 && box.x + box.width <= 390, `#${part} is on the first screen: ${JSON.stringify(box)}`);
   }

@@ -102,6 +102,8 @@ function showStatus() {
     $('newer').hidden = true;
   }
   $('editor').hidden = !reviewing;
+  // the document once: editable in the review, as text otherwise
+  $('doc').hidden = reviewing;
 }
 
 function showDocument() {
