@@ -8,5 +8,7 @@ export interface ChromiumLoad {
   polylines: number;
   scripts: number;
   title: string;
+  /** the page's width as laid out: more than the viewport's means it scrolls sideways */
+  scrollWidth: number;
 }
 export declare function loadInChromium(htmlFile: string, pngFile: string, options?: { width?: number; height?: number; fullPage?: boolean }): Promise<ChromiumLoad>;

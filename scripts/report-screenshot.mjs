@@ -30,9 +30,11 @@ export async function loadInChromium(htmlFile, pngFile, { width = 1100, height =
     const polylines = await page.locator('svg.chart polyline').count();
     const title = await page.title();
     const scripts = await page.locator('script').count();
+    // wider than the viewport: the page scrolls sideways
+    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
     await page.screenshot({ path: pngFile, fullPage });
     // The page's own document load is a request too; everything else would be the network.
-    return { url, requests: requests.filter((u) => u !== url), errors, polylines, scripts, title };
+    return { url, requests: requests.filter((u) => u !== url), errors, polylines, scripts, title, scrollWidth };
   } finally {
     await browser.close();
   }

@@ -201,6 +201,7 @@ export async function run(argv: string[]): Promise<number> {
         exitCode = await runDemo({
           plain: args.plain as boolean,
           keepGoing: args['keep-going'] as boolean,
+          detach: args.detach as boolean,
           claude: args.claude as string | undefined,
           review: args.review as number,
           out: (line) => process.stdout.write(line + '\n'),

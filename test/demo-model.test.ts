@@ -72,6 +72,8 @@ t.test('summary: complete or not, it says where everything is', async (t) => {
   t.match(lines, /a full handoff cycle in 51s/);
   t.match(lines, /1\. session id-1 · peak context 1000 · ended: handoff/);
   t.match(lines, /rm -rf \/tmp\/d/);
+  t.same(demoSummary(ok).slice(-3), ['  its lineage, from here:', '    flower-pty status --workbench /tmp/d/project/.flower', '    flower-pty report --workbench /tmp/d/project/.flower'], 'it ends with the status and report commands, typed from anywhere');
+  t.match(demoSummary({ ...ok, workbench: "/tmp/it's here/.flower" }).at(-1), "flower-pty report --workbench '/tmp/it'\\''s here/.flower'", 'a path a shell would split is quoted');
   const short = { ...facts, quotedNext: null, documents: [], manifest: { generations: [gen(1, 'quit')] } as never };
   t.notOk(demoCompleted(short));
   t.match(demoSummary(short).join('\n'), /stopped before a full cycle[\s\S]*documents written: none[\s\S]*events\.jsonl and \/tmp\/d\/flower\.log/);

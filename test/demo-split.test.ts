@@ -5,9 +5,15 @@ import t from 'tap';
 import { startTmux } from './tui/tmux.js';
 import { shellQuote } from '../src/tui/editor.js';
 import { FLOWER_BIN } from './helpers/flower-run.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 t.test('the demo in the split view, mid-run and at the end', async (t) => {
-  const env = `NCURSES_NO_UTF8_ACS=1 LANG=C.UTF-8 PATH=${shellQuote(process.env.PATH ?? '')} HOME=${shellQuote(process.env.HOME ?? '')}`;
+  // the demo's throwaway folder (and its run's) under a temp root of this test's, removed at the end
+  const root = mkdtempSync(join(tmpdir(), 'flower-demo-split-'));
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  const env = `NCURSES_NO_UTF8_ACS=1 LANG=C.UTF-8 PATH=${shellQuote(process.env.PATH ?? '')} HOME=${shellQuote(process.env.HOME ?? '')} TMPDIR=${shellQuote(root)}`;
   const tmux = startTmux(t, {
     cols: 120, rows: 36,
     command: `env -i TERM="$TERM" ${env} ${shellQuote(process.execPath)} ${shellQuote(FLOWER_BIN)} demo; echo "EXITED $?"; exec sleep 600`,

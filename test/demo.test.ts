@@ -3,7 +3,7 @@
 // claude. Checks the summary, the frozen document, the successor's first prompt (from its transcript),
 // the manifest and the toy task's files.
 import t from 'tap';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -13,15 +13,16 @@ import { DEMO_NEXT } from '../src/demo/demo-model.js';
 import { REPO } from './helpers/flower-run.js';
 import { readJsonl } from './helpers/real-claude.js';
 
-function sh(command: string, args: string[], cwd: string, timeout: number) {
+function sh(command: string, args: string[], cwd: string, timeout: number, tmp?: string) {
   // FLOWER_PTY_CLAUDE unset and PATH without claude: the demo must find the clone's pinned one.
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', npm_config_update_notifier: 'false' };
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', npm_config_update_notifier: 'false', ...(tmp ? { TMPDIR: tmp } : {}) };
   const r = spawnSync(command, args, { cwd, encoding: 'utf8', env, input: '', timeout });
   return { code: r.status, out: r.stdout ?? '', err: r.stderr ?? '' };
 }
 
 t.test('a fresh clone: npm ci, npm run demo → a full cycle, summary, document, successor', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'flower-newcomer-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const clone = join(dir, 'flower-pty');
   const git = sh('git', ['clone', '-q', REPO, clone], dir, 60_000);
   t.equal(git.code, 0, git.err);
@@ -30,15 +31,18 @@ t.test('a fresh clone: npm ci, npm run demo → a full cycle, summary, document,
   t.equal(ci.code, 0, ci.err);
   t.ok(existsSync(join(clone, 'node_modules', '.bin', 'claude')), 'npm ci brought the pinned claude');
 
-  const demo = sh('npm', ['run', 'demo'], clone, 240_000);
+  // the demo's throwaway folder under this test's, so nothing is left in the temp folder
+  const tmp = join(dir, 'tmp');
+  mkdirSync(tmp);
+  const demo = sh('npm', ['run', 'demo'], clone, 240_000, tmp);
   t.equal(demo.code, 0, `npm run demo exits 0\n${demo.err.slice(-2000)}`);
   const out = demo.out;
-  t.match(out, /flower-pty demo: real claude \(.*\/node_modules\/\.bin\/claude\) against a scripted model on http:\/\/127\.0\.0\.1:\d+/, "the clone's pinned claude, a loopback mock");
+  t.match(out, /flower-pty demo: real claude \(.*\/node_modules\/\.bin\/claude\) against a scripted model on 127\.0\.0\.1$/m, "the clone's pinned claude, a loopback mock");
   t.match(out, /flower-pty demo: a full handoff cycle in \d+s\./);
   t.match(out, /generations: 2\n\s+1\. session [0-9a-f-]{36} · peak context 56000 · ended: handoff\n\s+2\. session [0-9a-f-]{36} · peak context 10000 · ended: quit/);
   t.match(out, /run it for real: cd your-project && flower-pty "your task"/);
   const root = /folder \(left for inspection\): (\S+)/.exec(out)?.[1] ?? '';
-  t.match(root, new RegExp(`^${tmpdir()}/flower-pty-demo-`), 'the folder is under the temp dir');
+  t.match(root, new RegExp(`^${tmp}/flower-pty-demo-`), 'the folder is under the temp dir');
   const project = join(root, 'project');
   const documentPath = join(project, '.flower', 'notes', '交接-work.md');
   t.match(out, new RegExp(`documents written:\\n\\s+${documentPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), 'the summary names the frozen document');

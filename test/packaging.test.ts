@@ -3,7 +3,7 @@
 // prefix, and the installed command's --help, --version, replay, a missing-claude error and a demo.
 import t from 'tap';
 import type { Test } from 'tap';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -71,7 +71,9 @@ async function installAndUse(t: Test, node: string, label: string): Promise<void
   t.notOk(readdirSync(join(prefix, 'lib', 'node_modules')).includes('@anthropic-ai'), 'claude is a devDependency: not installed with the package');
 
   // PATH: the installed bin, then this node, then the system: no claude anywhere but where we point.
-  const env = { PATH: `${join(prefix, 'bin')}:${join(dir, 'bare-bin')}:/usr/bin:/bin`, HOME: join(dir, 'home'), NO_COLOR: '1' };
+  // TMPDIR: the demo's throwaway folder (and its run's) inside this test's folder, removed with it
+  const env = { PATH: `${join(prefix, 'bin')}:${join(dir, 'bare-bin')}:/usr/bin:/bin`, HOME: join(dir, 'home'), NO_COLOR: '1', TMPDIR: dir };
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const run = (args: string[]) => spawnSync(bin, args, { cwd: dir, encoding: 'utf8', env, input: '', timeout: 240_000 });
 
   const help = run(['--help']);

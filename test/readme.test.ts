@@ -36,6 +36,12 @@ const ELSEWHERE: Record<string, { by: string; contains: string[] }> = {
   'npm test': { by: '.ci/run', contains: ['npm test'] },
   'npm run demo': { by: 'test/demo.test.ts', contains: ["'run', 'demo'"] },
   'flower-pty demo --plain': { by: 'test/packaging.test.ts', contains: ["['demo', '--plain']"] },
+  // The "Try it without an account" path, each command in order, in real ptys and headless Chromium.
+  'flower-pty demo -d --review 60': { by: 'test/e2e/try-without-account.test.ts', contains: ["'demo', '-d', '--review', '60'"] },
+  'flower-pty ls': { by: 'test/e2e/try-without-account.test.ts', contains: ["flower(['ls'])"] },
+  'flower-pty attach': { by: 'test/e2e/try-without-account.test.ts', contains: ["[FLOWER_BIN, 'attach']", "'\\u001d'"] },
+  'flower-pty web': { by: 'test/e2e/try-without-account.test.ts', contains: ['startWeb(', 'width: 390, height: 844'] },
+  'flower-pty kill': { by: 'test/e2e/try-without-account.test.ts', contains: ["flower(['kill'])"] },
   // Installs releases from the registry and runs the e2e tests against each: far too slow for npm test.
   'npm run canary -- 2.1.78 2.1.200 latest': { by: 'scripts/canary.mjs', contains: ['npm run canary -- 2.1.78 2.1.200 latest'] },
   'flower-pty doctor': { by: 'test/claude-code/doctor.test.ts', contains: ["'doctor'"] },

@@ -7,7 +7,8 @@ import type { GitFacts } from '../core/scene-facts.js';
 
 export const GIT_FACTS_TIMEOUT_MS = 5_000;
 
-function git(args: string[], cwd: string, env: Record<string, string | undefined>, timeoutMs: number): Promise<string | null> {
+/** git's stdout, or null for any failure (not a work tree, no git, a non-zero exit, too slow) */
+export function git(args: string[], cwd: string, env: Record<string, string | undefined>, timeoutMs: number): Promise<string | null> {
   return new Promise((resolve) => {
     // GIT_OPTIONAL_LOCKS=0: `git status` would otherwise refresh the index under index.lock and could make a
     // git command of claude's (or the person's) fail at that moment. LC_ALL=C keeps the output unlocalised.

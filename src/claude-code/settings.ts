@@ -6,6 +6,7 @@
 import { hasFeature, type Feature, type Release } from './release.js';
 import { HANDLED_HOOKS, type HookEventName } from './hooks.js';
 import { STATUSLINE_EVENT } from './launch.js';
+import { shellQuote, shellWord } from '../core/shell-word.js';
 
 // The hooks that arrived after the oldest supported release; the rest exist on every one of them.
 const HOOK_FEATURE: Partial<Record<HookEventName, Feature>> = {
@@ -53,13 +54,6 @@ export function buildSettings(input: SettingsInput): Record<string, unknown> {
   return settings;
 }
 
-// Claude runs a hook command through a shell, so every argv element goes in single quotes: spaces,
-// double quotes, `$()` and backticks stay literal; a single quote becomes '\''.
-export function shellQuote(arg: string): string {
-  return `'${arg.replace(/'/g, `'\\''`)}'`;
-}
-
-// Event names are plain identifiers and read better bare; anything else is quoted like argv.
-function shellWord(word: string): string {
-  return /^[A-Za-z0-9_]+$/.test(word) ? word : shellQuote(word);
-}
+// Claude runs a hook command through a shell, so every argv element goes in single quotes and an event
+// name stays bare (core/shell-word.ts).
+export { shellQuote };

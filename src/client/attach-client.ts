@@ -209,9 +209,10 @@ export function plainDetachKey(name: string | undefined): string | null {
 
 /** this process's terminal attached until detach or the run's end; prints the outcome, returns the exit code */
 export async function attachTerminal(
-  o: Pick<AttachOptions, 'socketPath' | 'socket' | 'plain' | 'detachKey' | 'documentPath' | 'starter'> & { serverExited?: Promise<void> },
+  o: Pick<AttachOptions, 'socketPath' | 'socket' | 'plain' | 'detachKey' | 'documentPath' | 'starter'> & { serverExited?: Promise<void>; seen?: (result: AttachResult) => void },
 ): Promise<number> {
   const result = await attachClient({ ...o, env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+  o.seen?.(result);
   const outcome = attachOutcome(result);
   for (const line of outcome.lines) process.stderr.write(`flower-pty: ${line}\n`);
   // The terminal that started the server is its parent: a server that died is reaped before this

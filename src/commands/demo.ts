@@ -1,8 +1,10 @@
 // `flower-pty demo`: the whole cycle in about a minute with no account and no network. The REAL
 // claude runs under the normal supervisor against the built-in scripted model on 127.0.0.1, in a
 // throwaway project and CLAUDE_CONFIG_DIR/HOME under the temp folder, never the user's ~/.claude.
+// It is a run of a run server like any other (server/demo-serve.ts holds the model there): this terminal
+// attaches as its first client, `-d` starts it with none, and ls, attach, C-] d, kill and web work on it.
 
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,20 +12,21 @@ import { EXIT, FlowerError } from '../errors.js';
 import { resolveClaude } from '../adapters/claude-binary.js';
 import { readManifest } from '../adapters/manifest-store.js';
 import { openNotesStore } from '../adapters/notes-store.js';
-import { openLog } from '../adapters/log-file.js';
-import { startMockApi } from '../mock/messages-api.js';
 import { createClaudeSandbox, resolveRepoClaude, PINNED_CLAUDE_VERSION } from '../mock/claude-sandbox.js';
-import { createDemoModel, DEMO_PROMPT, DEMO_SCALE } from '../demo/demo-model.js';
-import { narrate } from '../demo/narration.js';
-import { narratingFace, type NarratingFace } from '../demo/narrating-face.js';
+import { DEMO_PROMPT, DEMO_SCALE } from '../demo/demo-model.js';
 import { demoCompleted, demoSummary } from '../demo/demo-summary.js';
-import { superviseInTerminal } from './run.js';
-import { signalExitCode } from '../core/exit-code.js';
 import { EDIT_QUIET_MS } from '../core/options-table.js';
+import { shellWord } from '../core/shell-word.js';
+import { startRunServer } from '../server/start-server.js';
+import { demoResultPath } from '../server/demo-serve.js';
+import { attachTerminal } from '../client/attach-client.js';
+import { faceSize } from '../client/attach-hello.js';
 
 export interface DemoOptions {
   plain: boolean;
   keepGoing: boolean;
+  /** start it with no terminal: print how to attach it and open it in the web face */
+  detach: boolean;
   claude: string | undefined;
   /** seconds the frozen document waits for an edit */
   review: number;
@@ -68,31 +71,22 @@ export async function runDemo(o: DemoOptions): Promise<number> {
   const claude = resolveDemoClaude(o.claude, process.env, process.cwd());
   const started = Date.now();
   const root = await mkdtemp(join(tmpdir(), 'flower-pty-demo-'));
-  const model = createDemoModel();
-  const api = await startMockApi({ respond: model.respond });
+  // The folders claude runs in (the server points them at its scripted model when it starts).
+  const sandbox = await createClaudeSandbox({ root, baseUrl: 'http://127.0.0.1:0' });
+  const workbench = join(sandbox.projectDir, '.flower');
+  const notes = openNotesStore(workbench, 'work');
   const plain = o.plain || !process.stdout.isTTY;
-  let face: NarratingFace | null = null;
-  let timer: NodeJS.Timeout | null = null;
-  const log = openLog(join(root, 'flower.log'));
-  try {
-    const sandbox = await createClaudeSandbox({ root, baseUrl: api.url });
-    const workbench = join(sandbox.projectDir, '.flower');
-    const notes = openNotesStore(workbench, 'work');
-    o.out(`flower-pty demo: real claude (${claude}) against a scripted model on ${api.url}`);
-    o.out(`  project ${sandbox.projectDir} · throwaway CLAUDE_CONFIG_DIR ${sandbox.configDir} · window ${DEMO_SCALE.window / 1000}k, handoff at ${(DEMO_SCALE.window - DEMO_SCALE.headroom) / 1000}k`);
-    if (!o.keepGoing) {
-      // The demo ends on its own a moment after the successor's first turn (time to read it).
-      void model.successorDone.then(() => {
-        timer = setTimeout(() => face?.quit(), 4_000);
-      });
-    }
-    const result = await superviseInTerminal(
-      {
+  // Detached, nobody watches it end: it keeps its last session until someone quits or kills it.
+  const keepGoing = o.keepGoing || o.detach;
+  o.out(`flower-pty demo: real claude (${claude}) against a scripted model on 127.0.0.1`);
+  o.out(`  project ${sandbox.projectDir} · throwaway CLAUDE_CONFIG_DIR ${sandbox.configDir} · window ${DEMO_SCALE.window / 1000}k, handoff at ${(DEMO_SCALE.window - DEMO_SCALE.headroom) / 1000}k`);
+  const server = await startRunServer(
+    {
+      options: {
         claude,
         claudeArgs: sandbox.claudeArgs,
         prompt: DEMO_PROMPT,
         cwd: sandbox.projectDir,
-        env: sandbox.env,
         window: DEMO_SCALE.window,
         headroom: DEMO_SCALE.headroom,
         handoff: true,
@@ -104,33 +98,63 @@ export async function runDemo(o: DemoOptions): Promise<number> {
         quietMs: EDIT_QUIET_MS,
         eventsPath: join(root, 'events.jsonl'),
         resume: null,
-        log: log.write,
       },
-      {
-        plain,
-        notify: false,
-        documentPath: notes.currentPath,
-        decorate: (inner) => (face = narratingFace(inner, (view) => narrate(view, { split: !plain }), { plain })),
-      },
-    );
-    if (result.message) o.out(`flower-pty: ${result.message}`);
-    const { manifest } = await readManifest(workbench);
-    const facts = {
-      root,
-      projectDir: sandbox.projectDir,
-      workbench,
-      manifest,
-      documents: documentsUnder(join(workbench, 'notes'), notes.currentPath),
-      quotedNext: model.quotedNext(),
-      seconds: (Date.now() - started) / 1000,
-    };
-    for (const line of demoSummary(facts)) o.out(line);
-    if (result.signalled) return signalExitCode(result.signalled);
-    if (result.exitCode !== EXIT.ok) return result.exitCode;
-    return demoCompleted(facts) || o.keepGoing ? EXIT.ok : EXIT.internal;
-  } finally {
-    if (timer) clearTimeout(timer);
-    log.close();
-    await api.close();
+      logPath: join(root, 'flower.log'),
+      notify: false,
+      demo: { root, keepGoing },
+      ...faceSize(plain, process.stdout),
+    },
+    process.env,
+  );
+  const lineage = [`    flower-pty status --workbench ${shellWord(workbench)}`, `    flower-pty report --workbench ${shellWord(workbench)}`];
+  if (o.detach) {
+    o.out(`  run ${server.id} started with no terminal (pid ${server.pid}); it keeps its last session until you end it`);
+    o.out(`    watch it: flower-pty attach ${server.id}   (C-] d detaches again)`);
+    o.out(`    in a browser: flower-pty web   (the run ${server.id} on the printed URL; a phone too)`);
+    o.out(`    end it: flower-pty kill ${server.id}`);
+    o.out('  its lineage, from here:');
+    for (const line of lineage) o.out(line);
+    return EXIT.ok;
+  }
+  let detached = false;
+  const code = await attachTerminal({
+    socketPath: server.socketPath,
+    plain,
+    detachKey: null,
+    documentPath: notes.currentPath,
+    starter: true,
+    serverExited: server.exited,
+    seen: (result) => {
+      detached = result.kind === 'detached';
+    },
+  });
+  if (detached) {
+    o.out(`flower-pty demo: run ${server.id} goes on; watch it again with flower-pty attach ${server.id}, or in flower-pty web; flower-pty kill ${server.id} ends it`);
+    o.out('  its lineage, from here:');
+    for (const line of lineage) o.out(line);
+    return code;
+  }
+  const { manifest } = await readManifest(workbench);
+  const facts = {
+    root,
+    projectDir: sandbox.projectDir,
+    workbench,
+    manifest,
+    documents: documentsUnder(join(workbench, 'notes'), notes.currentPath),
+    quotedNext: quotedNextOf(root),
+    seconds: (Date.now() - started) / 1000,
+  };
+  for (const line of demoSummary(facts)) o.out(line);
+  if (code !== EXIT.ok) return code;
+  return demoCompleted(facts) || keepGoing ? EXIT.ok : EXIT.internal;
+}
+
+// What the served demo's scripted model saw the successor quote (server/demo-serve.ts writes it at the end).
+function quotedNextOf(root: string): string | null {
+  try {
+    const { quotedNext } = JSON.parse(readFileSync(demoResultPath(root), 'utf8')) as { quotedNext?: unknown };
+    return typeof quotedNext === 'string' ? quotedNext : null;
+  } catch {
+    return null;
   }
 }

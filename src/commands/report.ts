@@ -218,10 +218,15 @@ export async function reportModel(opts: ModelOptions): Promise<ReportModel> {
   const configDir = configDirOf(opts.env);
   const transcripts = new Map<string, TranscriptInput>();
   for (const g of gens) {
-    const path = await findTranscript(configDir, manifest?.cwd ?? null, g.session_id);
+    // where the run's claude wrote it (its own config folder, the demo's too), else this claude's config folder
+    const recorded = g.transcript_path ?? null;
+    const path = recorded !== null && existsSync(recorded) ? recorded : await findTranscript(configDir, manifest?.cwd ?? null, g.session_id);
     if (path === null) {
-      const expected = manifest ? transcriptPathFor(configDir, manifest.cwd, g.session_id) : `${configDir}/projects/*/${g.session_id}.jsonl`;
-      transcripts.set(g.session_id, { path: expected, scan: null, problem: `its transcript is gone (looked for ${expected})` });
+      const expected = recorded ?? (manifest ? transcriptPathFor(configDir, manifest.cwd, g.session_id) : `${configDir}/projects/*/${g.session_id}.jsonl`);
+      const problem = recorded !== null
+        ? `its transcript was not found at ${recorded}, where the run recorded it (nor under ${join(configDir, 'projects')})`
+        : `its transcript was not found at ${expected} (the manifest does not say where the run's claude kept it: set CLAUDE_CONFIG_DIR to that claude's config folder)`;
+      transcripts.set(g.session_id, { path: expected, scan: null, problem });
       continue;
     }
     transcripts.set(g.session_id, await scanTranscript(path, manifest && manifest.at > 0 ? manifest.at : null, opts.maxPoints));

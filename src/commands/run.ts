@@ -3,7 +3,7 @@
 // superviseInTerminal (the run in this process, one face) stays for the demo.
 
 import { resolve } from 'node:path';
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { EXIT, FlowerError } from '../errors.js';
 import { resolveClaude } from '../adapters/claude-binary.js';
 import { requireSupportedRelease } from '../adapters/claude-probe.js';
@@ -17,15 +17,13 @@ import { openNotesStore } from '../adapters/notes-store.js';
 import { checkNotifyCommand } from '../adapters/notify-command.js';
 import { checkAppendTarget } from '../adapters/append-file.js';
 import { checkWorkbenchWritable } from '../adapters/workbench-check.js';
+import { gitignoreNote, gitWouldTrack } from '../adapters/git-ignore.js';
 import { EMPTY_WORKBENCH } from '../adapters/config-file.js';
 import { parsePrefix } from '../core/keymap.js';
 import { startRunServer } from '../server/start-server.js';
 import { attachTerminal, plainDetachKey } from '../client/attach-client.js';
 import { faceSize } from '../client/attach-hello.js';
-import { supervise, type SuperviseOptions, type SuperviseResult } from '../supervisor.js';
-import { createPlainFace } from '../faces/plain-face.js';
-import { createSplitFace } from '../faces/split-face.js';
-import type { Face } from '../faces/face.js';
+import type { SuperviseOptions } from '../supervisor.js';
 
 export interface RunCommandOptions {
   prompt: string | null;
@@ -121,7 +119,10 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
   }
 
   // Last of the checks, as it makes the folders: a workbench this run cannot write fails here, not mid-run.
+  const freshWorkbench = workbench !== null && !existsSync(workbench);
   if (workbench) checkWorkbenchWritable(workbench);
+  // A workbench made now inside a git work tree that does not ignore it: said once, with the line to add.
+  if (workbench && freshWorkbench && (await gitWouldTrack(workbench, process.env))) process.stderr.write(`flower-pty: ${gitignoreNote(workbench, cwd)}\n`);
 
   // The release, right before spawning (every usage error first): too old is refused here; the rest
   // decides which hooks the settings may register.
@@ -196,47 +197,3 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
     serverExited: server.exited,
   });
 }
-
-/** how a run is shown: the split view on a terminal unless --plain; `decorate` wraps the face (the demo narrates through it) */
-export interface TerminalFace {
-  plain: boolean;
-  notify: boolean;
-  documentPath: string | null;
-  decorate?: (face: Face) => Face;
-}
-
-// Picks the face, supervises with the signal handlers installed, and gives the terminal back on
-// every exit path. Shared by the run command and the demo.
-export async function superviseInTerminal(
-  options: Omit<SuperviseOptions, 'signal' | 'notify'>,
-  choice: TerminalFace,
-): Promise<SuperviseResult & { signalled: NodeJS.Signals | null }> {
-  const chosen: Face = choice.plain || !process.stdout.isTTY ? createPlainFace({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }) : createSplitFace({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, documentPath: choice.documentPath });
-  const face = choice.decorate ? choice.decorate(chosen) : chosen;
-  const abort = new AbortController();
-  let signalled: NodeJS.Signals | null = null;
-  const onSignal = (sig: NodeJS.Signals) => {
-    signalled ??= sig;
-    abort.abort();
-  };
-  const restoreOnExit = () => face.restore();
-  process.on('exit', restoreOnExit);
-  for (const sig of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.on(sig, onSignal);
-  try {
-    const result = await supervise(
-      {
-        ...options,
-        signal: abort.signal,
-        notify: choice.notify && process.stdout.isTTY ? (sequence) => process.stdout.write(sequence) : null,
-      },
-      face,
-    );
-    face.restore();
-    return { ...result, signalled };
-  } finally {
-    face.restore();
-    for (const sig of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.off(sig, onSignal);
-    process.off('exit', restoreOnExit);
-  }
-}
-

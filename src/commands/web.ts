@@ -12,6 +12,7 @@ import { createSecureContext } from 'node:tls';
 import { readBounded, ReadRefused } from '../adapters/bounded-read.js';
 import type { Readable } from 'node:stream';
 import { renderUnicodeCompact } from 'uqr';
+import { phoneReach } from '../core/web-reach.js';
 import { EXIT, FlowerError } from '../errors.js';
 import { baseUrl, bindProblem, parseListen, DEFAULT_WEB_HOST, DEFAULT_WEB_PORT } from '../core/web-listen.js';
 import { openSocketDir } from '../server/socket-dir.js';
@@ -47,7 +48,10 @@ const loginUrl = (base: string, token: string) => `${base}/login#${token}`;
 
 function printLogin(o: WebOptions, url: string): void {
   o.out(url);
-  if (o.isTTY) o.out(renderUnicodeCompact(url, { border: 1 }));
+  if (!o.isTTY) return;
+  // a QR code only of an address a phone can open; for a loopback one, how to reach it instead
+  const reach = phoneReach(url);
+  o.out(reach === null ? renderUnicodeCompact(url, { border: 1 }) : reach);
 }
 
 export async function runWeb(o: WebOptions): Promise<number> {

@@ -67,7 +67,8 @@ export const COMMAND_FLAGS: Partial<Record<CommandName, readonly CommandFlag[]>>
   ],
   demo: [
     { from: 'plain', help: 'claude full-screen with state in the terminal title (no split view)', default: false },
-    { name: 'keep-going', type: 'boolean', default: false, help: "don't end after the successor's first turn: quit claude yourself" },
+    { name: 'keep-going', type: 'boolean', default: false, help: "don't end after the successor's first turn: quit claude yourself (or flower-pty kill)" },
+    { from: 'detach', help: 'start the demo with no terminal (it keeps going): print how to attach it and open it in the web face' },
     { from: 'claude', defaultText: "$FLOWER_PTY_CLAUDE, else the repo's pinned one, else PATH" },
     { from: 'review', help: 'seconds the frozen document waits for your edit', default: DEMO_REVIEW_SECONDS },
   ],

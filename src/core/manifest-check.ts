@@ -94,6 +94,7 @@ function generationOf(x: unknown, path: string): GenerationRecord {
     end: end as GenerationRecord['end'],
     human_edit,
     ...(place ? { place } : {}),
+    ...(g.transcript_path !== undefined && g.transcript_path !== null ? { transcript_path: str(g.transcript_path, `${path}.transcript_path`) } : {}),
   };
 }
 

@@ -20,6 +20,9 @@ export interface GenerationRecord {
   human_edit: { changed_sections: string[]; draft_path: string | null } | null;
   /** where the session was by Claude Code's word, for a successor started by --continue (absent: not known) */
   place?: PlaceRecord;
+  /** where claude writes this session's transcript (its own config folder's), for `flower-pty report`
+   * (absent: a manifest from before it was recorded) */
+  transcript_path?: string;
 }
 
 export interface PlaceRecord {
@@ -90,7 +93,7 @@ function withTotals(m: Manifest, now: string): Manifest {
   };
 }
 
-export function startGeneration(m: Manifest, g: { generation: number; sessionId: string; now: string }): Manifest {
+export function startGeneration(m: Manifest, g: { generation: number; sessionId: string; now: string; transcriptPath?: string }): Manifest {
   const record: GenerationRecord = {
     generation: g.generation,
     session_id: g.sessionId,
@@ -105,6 +108,7 @@ export function startGeneration(m: Manifest, g: { generation: number; sessionId:
     reason: null,
     end: 'running',
     human_edit: null,
+    ...(g.transcriptPath !== undefined ? { transcript_path: g.transcriptPath } : {}),
   };
   return withTotals({ ...m, session_id: g.sessionId, generations: [...m.generations, record] }, g.now);
 }
@@ -169,6 +173,11 @@ export function recordHumanEdit(
 
 export function recordPlace(m: Manifest, place: PlaceRecord, now: string): Manifest {
   return updateCurrent(m, now, (g) => ({ ...g, place }));
+}
+
+/** the transcript the newest generation writes now (claude moved it, or a /clear began a new one) */
+export function recordTranscript(m: Manifest, path: string, now: string): Manifest {
+  return updateCurrent(m, now, (g) => ({ ...g, transcript_path: path }));
 }
 
 /** the place the newest generation recorded (checked with the rest of the manifest when it was read) */

@@ -39,6 +39,8 @@ table.timeline{border-collapse:collapse;width:100%;font-size:13px;background:#ff
 .doc h3,.doc h4,.doc h5,.doc h6{margin:12px 0 4px}
 pre,code{font:12px/1.45 ui-monospace,SFMono-Regular,Menlo,monospace}
 pre{white-space:pre-wrap;word-break:break-word;background:#f3f4f6;padding:8px;border-radius:4px}
+code{overflow-wrap:anywhere}.facts dd{min-width:0;overflow-wrap:anywhere}
+@media (max-width:640px){body{padding:12px}table.timeline{display:block;overflow-x:auto}}
 .diff{background:#fff;border:1px solid var(--line);border-radius:6px;padding:6px 0;margin:0}
 .diff div{padding:0 8px;white-space:pre-wrap;word-break:break-word}
 .diff .add{background:#dcfce7}.diff .del{background:#fee2e2;text-decoration:line-through;text-decoration-color:#f87171}

@@ -181,6 +181,7 @@ function cleanGeneration(raw: unknown, index: number): GenerationRecord | null {
             draft_path: stringOr(edit.draft_path, null),
           }
         : null,
+    ...(typeof g.transcript_path === 'string' ? { transcript_path: g.transcript_path } : {}),
   };
 }
 

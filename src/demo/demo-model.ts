@@ -14,6 +14,11 @@ export interface DemoScale {
 // 100k window, 50k headroom: near at 30k, handoff at 50k. The climb below crosses both.
 export const DEMO_SCALE: DemoScale = { window: 100_000, headroom: 50_000 };
 
+// The model claude is told it talks to: one the pinned claude does not list as retired (Claude Sonnet 4.5
+// retired on 2026-11-30, and claude 2.1.332 then keeps two warnings on screen for the whole session). The
+// scripted model answers whatever the name; the window is the demo's own, so the name decides nothing else.
+export const DEMO_MODEL = 'claude-sonnet-4-6';
+
 export const DEMO_PROMPT =
   'flower-pty demo task: make a toy project in toy/ (a few small text files) and a line-count report of it ' +
   'in report.txt, one step at a time.';

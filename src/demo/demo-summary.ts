@@ -2,6 +2,7 @@
 // folder is left for inspection), and how to run flower-pty for real. Pure: facts in, lines out.
 
 import type { Manifest } from '../core/manifest.js';
+import { shellWord } from '../core/shell-word.js';
 
 export interface DemoFacts {
   root: string;
@@ -33,5 +34,10 @@ export function demoSummary(f: DemoFacts): string[] {
   lines.push(`    remove it with: rm -rf ${f.root}`);
   if (!ok) lines.push(`  what went wrong is in ${f.root}/events.jsonl and ${f.root}/flower.log`);
   lines.push('  run it for real: cd your-project && flower-pty "your task"   (your own claude and login; see the README)');
+  // last, as they are typed from the folder the person is in: the workbench named, the transcripts found
+  // where the run recorded them (the demo's own Claude config folder)
+  lines.push('  its lineage, from here:');
+  lines.push(`    flower-pty status --workbench ${shellWord(f.workbench)}`);
+  lines.push(`    flower-pty report --workbench ${shellWord(f.workbench)}`);
   return lines;
 }

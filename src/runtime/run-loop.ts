@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { decide } from '../core/decide.js';
 import { toHookEvent } from '../claude-code/run-hook.js';
 import { hookStdout } from '../claude-code/hook-answer.js';
+import { ownResumeHint } from '../claude-code/resume-hint.js';
 import stripAnsi from 'strip-ansi';
 import { createTitleFilter } from '../core/title-filter.js';
 import { oneLine } from '../core/one-line.js';
@@ -225,7 +226,8 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
             if (child !== self) return;
             // The face first: an echo goes out before the bookkeeping (a keystroke's latency).
             const { output, title } = titles.push(data);
-            if (output) face.childOutput(output);
+            // claude's exit advice (claude --resume) is not flower-pty's: its own word is shown instead
+            if (output) face.childOutput(ownResumeHint(output));
             if (title !== null) face.childTitle(title);
             lastOutput = (lastOutput + data).slice(-LAST_OUTPUT_BYTES);
           },

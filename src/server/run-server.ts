@@ -25,6 +25,7 @@ import { readRunSpec, type RunSpec } from './run-spec.js';
 import { serverLogPath, removeIfEmpty } from './start-server.js';
 import { openSocketDir, listenPrivate, socketPath as socketPathOf } from './socket-dir.js';
 import { acquireWorkbenchLock } from './workbench-lock.js';
+import { serveDemo } from './demo-serve.js';
 
 /** the line a starting server writes on its ready pipe: `ready`, or `error <exit code> <one line>` */
 export function readyLine(result: { ok: true } | { ok: false; code: number; message: string }): string {
@@ -115,14 +116,18 @@ async function start(spec: RunSpec): Promise<Started> {
   return {
     async run() {
       let result: SuperviseResult;
+      const demo = spec.demo ? await serveDemo(spec.demo, process.env).catch((error: unknown) => error as Error) : null;
       try {
+        if (demo instanceof Error) throw demo;
         // A notification goes to the terminals as output, around the emulator: it is not part of claude's screen.
         const notify = spec.notify ? (sequence: string) => clients.broadcast({ t: 'output', data: sequence }) : null;
-        result = await supervise({ ...spec.options, env: process.env, log: log.write, signal: abort.signal, notify, relay }, serverFace);
+        const face = demo ? demo.face(serverFace) : serverFace;
+        result = await supervise({ ...spec.options, env: demo ? demo.env : process.env, log: log.write, signal: abort.signal, notify, relay }, face);
       } catch (error) {
         result = { exitCode: EXIT.internal, message: `internal error (please report): ${error instanceof Error ? error.message : String(error)}` };
         process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
       }
+      if (demo && !(demo instanceof Error)) await demo.end().catch((error: unknown) => log.write(`the demo's end: ${String(error)}`));
       const { exitCode, reason } = runEnding(endedBy, result.exitCode);
       const bye: ServerMessage = { t: 'bye', reason, exitCode, ...(result.message ? { message: result.message } : {}) };
       // The socket goes first: from here on `ls` does not list a run that is ending.

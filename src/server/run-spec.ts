@@ -5,6 +5,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { SuperviseOptions } from '../supervisor.js';
 import { FlowerError } from '../errors.js';
+import type { DemoSpec } from './demo-serve.js';
 
 export interface RunSpec {
   /** the run's id: its socket is `<socket dir>/<id>.sock` */
@@ -18,6 +19,8 @@ export interface RunSpec {
   /** the first client's size: the first claude starts at it */
   cols: number;
   rows: number;
+  /** `flower-pty demo`: the scripted model runs in the server, claude in the demo's throwaway folder */
+  demo?: DemoSpec;
 }
 
 export function writeRunSpec(path: string, spec: RunSpec): void {

@@ -2,14 +2,13 @@
 // The command goes through the shell so "code --wait" style values work; the path is quoted.
 
 import { spawn } from 'node:child_process';
+import { shellQuote } from '../core/shell-word.js';
 
 export function editorCommand(env: Record<string, string | undefined>): string {
   return env.VISUAL?.trim() || env.EDITOR?.trim() || 'vi';
 }
 
-export function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
+export { shellQuote };
 
 export function runEditor(path: string, env: Record<string, string | undefined>): Promise<{ ok: boolean; problem?: string }> {
   const command = editorCommand(env);

@@ -1,6 +1,6 @@
 // Manifest model: retired ids in order, sums across generations, errors for degraded handoffs.
 import t from 'tap';
-import { createManifest, startGeneration, recordUsage, endGeneration, recordHumanEdit, parseManifest, describeManifest, recordOriginalPrompt, recordPlace, lastPlace } from '../../src/core/manifest.js';
+import { createManifest, startGeneration, recordUsage, endGeneration, recordHumanEdit, parseManifest, describeManifest, recordOriginalPrompt, recordPlace, lastPlace, recordTranscript } from '../../src/core/manifest.js';
 
 const now = (s: number) => new Date(Date.UTC(2026, 10, 29, 12, 0, s)).toISOString();
 
@@ -62,4 +62,20 @@ t.test('a generation keeps its place through a write and a read; a bad place nam
   const bad = JSON.parse(JSON.stringify(m));
   bad.generations[0].place.added_dirs = 'lots';
   t.match(parseManifest(JSON.stringify(bad)).problem, /generations\[0\]\.place\.added_dirs/);
+});
+
+t.test("a generation keeps where claude writes its transcript, for the report; a bad one names its field", async (t) => {
+  let m = createManifest({ step: 'work', cwd: '/p', window: 200_000, at: 150_000, now: now(0) });
+  m = startGeneration(m, { generation: 1, sessionId: 's1', now: now(1), transcriptPath: '/demo/config/projects/-p/s1.jsonl' });
+  t.equal(m.generations[0]!.transcript_path, '/demo/config/projects/-p/s1.jsonl');
+  m = recordTranscript(m, '/demo/config/projects/-p-wt/s1.jsonl', now(2));
+  const read = parseManifest(JSON.stringify(m));
+  t.equal(read.problem, null);
+  t.equal(read.manifest!.generations[0]!.transcript_path, '/demo/config/projects/-p-wt/s1.jsonl', 'the newest, through a write and a read');
+  const old = startGeneration(createManifest({ step: 'work', cwd: '/p', window: 1, at: 1, now: now(0) }), { generation: 1, sessionId: 's', now: now(1) });
+  t.notOk('transcript_path' in old.generations[0]!, 'absent when not known (a manifest from before)');
+  t.notOk('transcript_path' in parseManifest(JSON.stringify(old)).manifest!.generations[0]!);
+  const bad = JSON.parse(JSON.stringify(m));
+  bad.generations[0].transcript_path = 7;
+  t.match(parseManifest(JSON.stringify(bad)).problem, /generations\[0\]\.transcript_path/);
 });

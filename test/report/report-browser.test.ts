@@ -49,5 +49,9 @@ t.test('Chromium shows the page: no network, no console error, no script, a real
   const height = bytes.readUInt32BE(20);
   t.ok(width >= 1000 && height >= 1200, `a full page: ${width}×${height}`);
   t.ok(bytes.length > 40_000, `not a blank image: ${bytes.length} bytes`);
+  // on a phone (390 px): the page fits its width; the wide timeline scrolls within itself
+  const phone = await loadInChromium(join(l.workbench, 'report.html'), join(l.root, 'report-phone.png'), { width: 390, height: 844 });
+  t.ok(phone.scrollWidth <= 390, `the report fits a phone's width (${phone.scrollWidth} px)`);
+  t.equal(phone.polylines, 2);
 });
 

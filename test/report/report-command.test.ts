@@ -2,7 +2,7 @@
 // chart's points against the transcript readings, --json, and every kind of bad or missing input.
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync, rmSync, mkdirSync, statSync, existsSync, chmodSync } from 'node:fs';
+import { readFileSync, writeFileSync, rmSync, mkdirSync, statSync, existsSync, chmodSync, readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeLineage, doc, T0, GEN_SPAN, type Lineage } from '../helpers/report-lineage.js';
@@ -16,6 +16,19 @@ function report(l: Lineage, args: string[] = [], env: Record<string, string> = {
     encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: l.root, CLAUDE_CONFIG_DIR: l.configDir, ...env }, timeout: 60_000,
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+// the file named `name` anywhere under `dir`
+function findUnder(dir: string, name: string): string | null {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isFile() && entry.name === name) return path;
+    if (entry.isDirectory()) {
+      const found = findUnder(path, name);
+      if (found) return found;
+    }
+  }
+  return null;
 }
 
 const page = (l: Lineage): string => readFileSync(join(l.workbench, 'report.html'), 'utf8');
@@ -168,12 +181,38 @@ t.test('transcripts gone or full of junk: marked on the page, never fatal', asyn
   const r = report(l);
   t.equal(r.code, 0, r.err);
   const html = page(l);
-  t.match(html, /No transcript: its transcript is gone \(looked for [^)]*bbbbbbbb-0000-4000-8000-000000000001\.jsonl\)/);
+  t.match(html, /No transcript: its transcript was not found at [^ ]*bbbbbbbb-0000-4000-8000-000000000001\.jsonl \(the manifest does not say where the run&#39;s claude kept it: set CLAUDE_CONFIG_DIR/);
+  t.notMatch(html, /gone/, 'never "gone" when it only looked');
   t.match(html, '1 of 2 transcript(s) could not be read');
   t.match(html, '3 line(s) of its transcript were not JSON records and were skipped');
   t.equal((html.match(/<polyline/g) ?? []).length, 1);
   t.match(html, '<td class="num">160.0K</td>', "the peak from the manifest when the transcript is gone");
   t.notMatch(html, /<script/i);
+});
+
+t.test("the transcripts where the run recorded them (the demo's own Claude config folder), whatever this shell's", async (t) => {
+  const l = three();
+  t.teardown(() => rmSync(l.root, { recursive: true, force: true }));
+  // the run's claude kept its transcripts in a config folder of its own; the manifest says where
+  const elsewhere = join(l.root, 'the-runs-own-config');
+  const manifestFile = join(l.workbench, 'manifest.json');
+  const m = JSON.parse(readFileSync(manifestFile, 'utf8')) as { generations: Array<{ session_id: string; transcript_path?: string }> };
+  for (const g of m.generations) {
+    const from = findUnder(l.configDir, `${g.session_id}.jsonl`);
+    const to = join(elsewhere, 'projects', 'p', `${g.session_id}.jsonl`);
+    mkdirSync(dirname(to), { recursive: true });
+    writeFileSync(to, readFileSync(from!));
+    rmSync(from!);
+    g.transcript_path = to;
+  }
+  m.generations[2]!.transcript_path = join(elsewhere, 'projects', 'p', 'moved-away.jsonl');
+  writeFileSync(manifestFile, JSON.stringify(m));
+  const r = report(l, ['--json'], { CLAUDE_CONFIG_DIR: join(l.root, 'another-config') });
+  t.equal(r.code, 0, r.err);
+  const model = JSON.parse(r.out) as ReportModel;
+  t.ok(model.generations[0]!.curve.length >= 4 && model.generations[1]!.curve.length >= 2, 'the curves are drawn from the recorded transcripts');
+  t.equal(model.generations[0]!.transcript.path, m.generations[0]!.transcript_path);
+  t.match(model.generations[2]!.transcript.problem, `its transcript was not found at ${join(elsewhere, 'projects', 'p', 'moved-away.jsonl')}, where the run recorded it (nor under ${join(l.root, 'another-config', 'projects')})`, 'the path looked in, and where else');
 });
 
 t.test('compactions and overflows are marked on the chart, with their lines and numbers', async (t) => {

@@ -5,6 +5,7 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join, dirname } from 'node:path';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { ReportModel } from '../../src/core/report-model.js';
 
@@ -53,4 +54,21 @@ t.test("a report of the demo's lineage", async (t) => {
   const page = readFileSync(join(workbench, 'report.html'), 'utf8');
   t.match(page, '<dt>generations</dt><dd>2</dd>');
   t.equal((page.match(/<polyline/g) ?? []).length, 2);
+
+  // The summary's last lines, typed as they are from another folder, in a shell whose Claude config folder
+  // is not the demo's: the transcripts are found where the run recorded them.
+  const lastLines = demo.stdout.trimEnd().split('\n').slice(-3);
+  t.equal(lastLines[0], '  its lineage, from here:');
+  const [status, report] = lastLines.slice(1).map((line) => line.trim().split(' '));
+  t.same([status?.slice(0, 3), report?.slice(0, 3)], [['flower-pty', 'status', '--workbench'], ['flower-pty', 'report', '--workbench']]);
+  rmSync(join(workbench, 'report.html'));
+  const elsewhere = { PATH: process.env.PATH ?? '', HOME: join(root, 'another-home') };
+  const statusRun = spawnSync(process.execPath, [bin, ...status!.slice(1)], { encoding: 'utf8', cwd: tmpdir(), env: elsewhere, timeout: 60_000 });
+  t.equal(statusRun.status, 0, statusRun.stderr);
+  t.match(statusRun.stdout, /^step work · 2 generation\(s\)/);
+  const reportRun = spawnSync(process.execPath, [bin, ...report!.slice(1)], { encoding: 'utf8', cwd: tmpdir(), env: elsewhere, timeout: 60_000 });
+  t.equal(reportRun.status, 0, reportRun.stderr);
+  const again = readFileSync(join(workbench, 'report.html'), 'utf8');
+  t.equal((again.match(/<polyline/g) ?? []).length, 2, 'both curves, from the demo\'s own config folder');
+  t.notMatch(again, /not found at|gone/, 'nothing missing');
 });

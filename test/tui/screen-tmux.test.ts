@@ -70,7 +70,7 @@ t.test('wide terminal: claude beside its document, keys, prefix commands, editor
   t.match(rows[1], /^│fake-claude ready truecolor inverse ✓ 中文 😀x +││# 交接 · work +│$/, 'nothing slips in after a wide emoji');
   t.equal(columns(rows[1]!.slice(0, rows[1]!.indexOf('││'))), 95, 'CJK and emoji keep the border in its column');
   t.match(rows[2], /size 94x36/, 'the child got the pane inner size');
-  t.match(rows[38], /^ context 0\/200\.0K · handoff off .* gen 1\/8 · working$/);
+  t.match(rows[38], /^ working · context 0\/200\.0K · handoff off .* gen 1\/8$/);
   t.match(rows[39], /C-\] \? for keys$/, 'the key hint (tmux trims the trailing blank)');
   golden(t, 'wide-document', screen, wb);
 

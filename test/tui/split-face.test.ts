@@ -43,8 +43,8 @@ t.test('both panes, the plan before the first handoff and the status bar', async
   t.match(lines[1], /^│fake-claude ready +││No handoff yet +│$/);
   t.match(screen, /handoff at 150\.0K/);
   t.match(screen, /\/tmp\/wb\/notes\/交接-work\.md/);
-  t.match(lines[38], /context 42\.0K\/200\.0K · about 108\.0K to the handoff .* gen 1\/8 · working/);
-  t.match(lines[39], /\/tmp\/wb · working +C-\] \? for keys $/);
+  t.match(lines[38], /^ working · context 42\.0K\/200\.0K · about 108\.0K to the handoff .* gen 1\/8/);
+  t.match(lines[39], /^ working · \/tmp\/wb +C-\] \? for keys $/);
   t.same(r.face.size(), { cols: 94, rows: 36 });
 });
 

@@ -106,7 +106,7 @@ export function spawned(o: Out, e: Extract<RunEvent, { type: 'spawned' }>): void
     waiting: null,
   });
   // An event announces what is already on disk: a kill right after it still finds the generation in the manifest.
-  o.manifest(startGeneration(o.s.manifest, { generation: e.generation, sessionId: e.sessionId, now: iso(e.now) }), true);
+  o.manifest(startGeneration(o.s.manifest, { generation: e.generation, sessionId: e.sessionId, now: iso(e.now), transcriptPath: e.transcriptPath }), true);
   // Only a run that hands off reads the transcript (--no-handoff leaves claude alone).
   if (o.s.settings.handoff) o.do({ type: 'follow-transcript', path: e.transcriptPath });
   o.cycle({

@@ -13,7 +13,8 @@ import { handoffConcerns, handoffRequestOf, overflowed, preCompact, prompted, to
 import { park, resumeIfParked } from './parking.js';
 import { clearWaiting, notified, permissionAsked } from './permission-waits.js';
 import { followSession, humanPrompt, turnUnderWay } from './transcript.js';
-import type { Out } from './out.js';
+import { iso, type Out } from './out.js';
+import { recordTranscript } from '../manifest.js';
 
 // The hook's answer for the cycle's: what claude reads next, in the run's own words.
 function answerOf(o: Out, answer: Answer): HookAnswer {
@@ -97,6 +98,7 @@ export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void
       o.gen({ sessionId: hook.sessionId, lastText: null });
       if (hook.transcriptPath) {
         o.gen({ transcriptPath: hook.transcriptPath });
+        o.manifest(recordTranscript(o.s.manifest, hook.transcriptPath, iso(now)));
         o.do({ type: 'follow-transcript', path: hook.transcriptPath });
       }
     }

@@ -3,7 +3,7 @@
 // the session's own state. Claude Code moves a session (EnterWorktree, `claude -w`) and says so in
 // every hook payload: the meter follows.
 
-import { recordOriginalPrompt, recordPlace, recordUsage } from '../manifest.js';
+import { recordOriginalPrompt, recordPlace, recordTranscript, recordUsage } from '../manifest.js';
 import { applyScopeChanges } from '../session-scope.js';
 import { EMPTY_FAILURES, recordRun } from '../failure-record.js';
 import { repeatOf } from '../dead-end-watch.js';
@@ -132,6 +132,7 @@ export function followSession(o: Out, where: SessionWhere | undefined, fromStatu
   if (moved) {
     o.emit('transcript-moved', { generation: g.n, from: g.transcriptPath, to: path, cwd: where.cwd });
     o.gen({ transcriptPath: path, transcriptFound: null });
+    o.manifest(recordTranscript(o.s.manifest, path, iso(now)));
     if (o.s.settings.handoff) o.do({ type: 'follow-transcript', path, carry: true });
   }
   const place = placeAfter(g.place, where, { fromStatusLine, moved });

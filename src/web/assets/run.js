@@ -147,6 +147,8 @@ function showStatus() {
   const reviewing = v.phase === 'review' && allowInput;
   if (reviewing && $('editor').hidden) fillEditor();
   $('editor').hidden = !reviewing;
+  // the document once: editable in the review, as text otherwise
+  $('doc').hidden = reviewing;
 }
 
 // The edit box starts from the document as the page has it. A page opened during a review hears the

@@ -54,6 +54,8 @@ t.test('claude moves the session: the meter follows the transcript it names, and
   t.same(names(moved.effects), ['transcript-moved', 'follow-transcript', 'session-place']);
   t.match(moved.effects.find((e) => e.type === 'follow-transcript'), { path: '/wt/t/s1.jsonl', carry: true });
   t.match(moved.state.gen?.place, { folder: '/p/.claude/worktrees/w', permissionMode: 'plan' });
+  t.equal(moved.state.manifest.generations.at(-1)?.transcript_path, '/wt/t/s1.jsonl', 'the manifest records the transcript where it now is, for the report');
+  t.not(working().manifest.generations.at(-1)?.transcript_path, undefined, 'a spawned generation records its transcript from the start');
   const stale = through(moved.state, (o, now: number) => followSession(o, { ...where, transcriptPath: '/t/s1.jsonl' }, true, now), 4);
   t.same(names(stale.effects), [], 'a status line built before the move does not move the meter back');
 });
