@@ -68,7 +68,7 @@ t.test('mayMoveMeter passes every record type the meter reads and skips the bulk
 
 t.test("a person's own /add-dir names its directory; nothing else does", async (t) => {
   const row = (content: string, extra = '') => parseRecord(`{"type":"user","message":{"content":${JSON.stringify(content)}},"origin":{"kind":"human"}${extra}}`);
-  t.match(row('<command-name>/add-dir</command-name>\n            <command-message>add-dir</command-message>\n            <command-args>/work/shared</command-args>'), { kind: 'user', said: 'other', addedDir: '/work/shared' });
+  t.match(row('<command-name>/add-dir</command-name>\n            <command-message>add-dir</command-message>\n            <command-args>/srv/extra</command-args>'), { kind: 'user', said: 'other', addedDir: '/srv/extra' });
   t.match(row('<command-name>/clear</command-name>\n<command-args>/etc</command-args>'), { addedDir: null }, 'another command');
   t.match(row('please run /add-dir /etc'), { addedDir: null }, 'a prompt that names it');
   t.match(row('<command-name>/add-dir</command-name><command-args>/etc</command-args>', ',"isMeta":true'), { addedDir: null }, 'a harness row');
