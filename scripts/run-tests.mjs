@@ -2,6 +2,9 @@
 // Runs the tap suite and ends with the one line CI reads: "N passed, N failed".
 // tap prints its own summary as "# { total, pass, fail }" and never that line (docs/libraries.md §5).
 import { spawn } from 'node:child_process';
+// The fault tests SIGKILL run servers, which then cannot remove their temp folders: the suite ends with the
+// sweep a starting run does (src/adapters/run-dir.ts), so it leaves no flower-pty-run-* folder behind.
+import { sweepStaleRunDirs } from '../dist/adapters/run-dir.js';
 
 const args = ['tap', '--reporter=tap', ...process.argv.slice(2)];
 const child = spawn('npx', args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -10,7 +13,9 @@ child.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
   tail = (tail + chunk.toString('utf8')).slice(-4096);
 });
-child.on('close', (code) => {
+child.on('close', async (code) => {
+  const swept = await sweepStaleRunDirs();
+  if (swept.length > 0) console.log(`# removed ${swept.length} temp folder(s) of run servers killed by the fault tests`);
   const summaries = [...tail.matchAll(/^# \{ total: (\d+)(?:, pass: (\d+))?(?:, fail: (\d+))?[^}]*\}/gm)];
   const last = summaries.at(-1);
   const passed = last ? Number(last[2] ?? 0) : 0;

@@ -3,8 +3,8 @@
 // core says the run is over. It decides nothing: see core/decide.ts.
 
 import { realpathSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
+import { mkdir, rm } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 import { createRun, RUN_DEFAULTS } from './core/run-state.js';
@@ -19,6 +19,7 @@ import { startRunLoop, type RunLoop } from './runtime/run-loop.js';
 import { createNotifier } from './adapters/notify-command.js';
 import type { FastRelay } from './adapters/fast-relay.js';
 import { readGitFacts } from './adapters/git-facts.js';
+import { makeRunDir, sweepStaleRunDirs } from './adapters/run-dir.js';
 import {
   realChildPort, realDocumentPort, realEventsPort, realLineagePort, realTranscriptPort, terminalAlert, wallClock,
 } from './runtime/real-ports.js';
@@ -70,7 +71,9 @@ function configDirOf(env: Record<string, string | undefined>): string {
 export async function supervise(opts: SuperviseOptions, face: Face): Promise<SuperviseResult> {
   const cwdReal = realpathSync(opts.cwd);
   const configDir = configDirOf(opts.env);
-  const runDir = await mkdtemp(join(tmpdir(), 'flower-pty-run-'));
+  // the folders of runs that were killed before they could remove theirs go first
+  await sweepStaleRunDirs();
+  const runDir = await makeRunDir();
   const documents = realDocumentPort(opts.workbench, opts.step);
   let channel: HookChannel | null = null;
   let loop: RunLoop | null = null;
