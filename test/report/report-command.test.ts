@@ -2,7 +2,7 @@
 // chart's points against the transcript readings, --json, and every kind of bad or missing input.
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync, rmSync, mkdirSync, statSync, existsSync, chmodSync, readdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, rmSync, mkdirSync, statSync, lstatSync, symlinkSync, existsSync, chmodSync, readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeLineage, doc, T0, GEN_SPAN, type Lineage } from '../helpers/report-lineage.js';
@@ -316,15 +316,25 @@ t.test('a recorded successor prompt is called too long for the command line only
   t.equal(html.split('too long for the command line').length - 1, 1, 'said of one prompt only');
 });
 
-t.test('-o naming a device, a folder or a link: one line, exit 2, nothing replaced', async (t) => {
+t.test('-o naming a special file, a folder or a link: one line, exit 2, nothing replaced', async (t) => {
   const l = three();
   t.teardown(() => rmSync(l.root, { recursive: true, force: true }));
-  for (const [target, what] of [['/dev/full', 'not a regular file'], ['/dev/null', 'not a regular file'], [l.root, 'a folder']] as const) {
+  // Never the machine's own /dev/null or /dev/full: a build that still renamed over them would replace the
+  // device for every process on the machine. A FIFO is a special file of the test's own.
+  const fifo = join(l.root, 'pipe');
+  t.equal(spawnSync('mkfifo', [fifo]).status, 0, 'a FIFO made');
+  const kept = join(l.root, 'kept.html');
+  writeFileSync(kept, 'the person\'s own page');
+  const link = join(l.root, 'link.html');
+  symlinkSync(kept, link);
+  for (const [target, what] of [[fifo, 'not a regular file'], [l.root, 'a folder'], [link, 'a symbolic link']] as const) {
     const r = report(l, ['-o', target]);
     t.equal(r.code, 2, `${target}: refused`);
     t.equal(r.err, `flower-pty: report: ${target} is ${what}: name a new file or a regular one with -o, e.g. -o report.html\n`, 'in one line');
   }
-  t.ok(statSync('/dev/null').isCharacterDevice(), '/dev/null is still the device');
+  t.ok(lstatSync(fifo).isFIFO(), 'the FIFO is still a FIFO');
+  t.ok(lstatSync(link).isSymbolicLink(), 'the link is still a link');
+  t.equal(readFileSync(kept, 'utf8'), 'the person\'s own page', "the link's target is untouched");
   const fine = report(l, ['-o', join(l.root, 'mine.html')]);
   t.equal(fine.code, 0, 'a new path is fine');
 });
