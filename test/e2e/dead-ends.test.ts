@@ -65,9 +65,9 @@ t.test('dead ends: listed to the writer, the forgotten one in the facts, the rep
   await page.waitForFunction(() => document.getElementById('deadends')?.textContent === '1 dead end repeated', undefined, { timeout: 30_000 });
   t.pass('the page shows "1 dead end repeated"');
 
-  // The run's report, live, in the same browser: the counts per generation.
-  const report = await context.newPage();
-  await report.goto(`${web.base}/run/${run.id}/report`);
+  // The run's report, live, opened from the run page as a person opens it: the counts per generation.
+  const [report] = await Promise.all([context.waitForEvent('page', { timeout: 30_000 }), page.locator('#report').click()]);
+  await report.waitForLoadState();
   const cells = await report.locator('table.timeline td.deadends').allTextContents();
   t.equal(cells[0], "3 failed · 2 in the document by its writer · 1 by flower-pty's facts · 0 not at all · 1 repeated by its successor");
   t.match(await report.locator('body').textContent(), /failures its writer carried into the document: #1 2 of 3/);
