@@ -11,7 +11,7 @@ import { writeAdvice } from '../core/write-trouble.js';
 import { transcriptPathFor } from '../claude-code/transcript-path.js';
 import { notificationSequence } from '../core/notification.js';
 import { launchArgs, launchEnv, promptArgument, successorArgument, type LaunchInput } from '../child-launch.js';
-import { addedDirsOf, BYPASS_MODE, successorArgs } from '../claude-code/successor-args.js';
+import { addedDirsOf, successorArgs } from '../claude-code/successor-args.js';
 import { successorModes } from '../claude-code/permission-modes.js';
 import { boundPlace, type PlaceGrant, type SessionPlace } from '../core/session-place.js';
 import { worktreesOf } from '../adapters/git-worktrees.js';
