@@ -26,17 +26,25 @@ const POWER: Readonly<Record<string, number>> = {
 /** every mode 2.1.332 knows */
 export const PERMISSION_MODES: readonly string[] = Object.keys(POWER);
 
-/** `mode` gives no power `than` does not: the same mode, or one of a lower rank (an unknown mode is neither) */
-export function modeWithin(mode: string, than: string): boolean {
-  if (mode === than) return true;
-  const m = Object.hasOwn(POWER, mode) ? POWER[mode]! : null;
-  const t = Object.hasOwn(POWER, than) ? POWER[than]! : null;
-  return m !== null && t !== null && m < t;
+// Names 2.1.332 takes for a mode and reports as that mode (its binary: `e==="manual"?"default":e`).
+const ALIASES: Readonly<Record<string, string>> = { manual: DEFAULT_MODE };
+
+function canonical(mode: string): string {
+  return Object.hasOwn(ALIASES, mode) ? ALIASES[mode]! : mode;
 }
 
-/** the modes a successor may be started in from what the launch gave: `launch` and every mode of fewer powers */
+/** `mode` gives no power `than` does not: the same mode, or one of a lower rank (an unknown mode is neither) */
+export function modeWithin(mode: string, than: string): boolean {
+  const [m, t] = [canonical(mode), canonical(than)];
+  if (m === t) return true;
+  const rank = (x: string): number | null => (Object.hasOwn(POWER, x) ? POWER[x]! : null);
+  const [rm, rt] = [rank(m), rank(t)];
+  return rm !== null && rt !== null && rm < rt;
+}
+
+/** the modes a successor may be started in from what the launch gave: `launch` and every mode (or alias) of fewer powers */
 export function modesWithin(launch: string): string[] {
-  return PERMISSION_MODES.filter((mode) => modeWithin(mode, launch));
+  return [...new Set([launch, ...PERMISSION_MODES, ...Object.keys(ALIASES)])].filter((mode) => modeWithin(mode, launch));
 }
 
 /**
@@ -62,5 +70,5 @@ export function launchModeOf(args: readonly string[], settingsMode: string | nul
     else if (arg === SKIP_PERMISSIONS) skip = true;
   }
   // The skip flag is the bypass whatever mode is named beside it.
-  return skip ? BYPASS_MODE : (flagMode ?? settingsMode ?? DEFAULT_MODE);
+  return canonical(skip ? BYPASS_MODE : (flagMode ?? settingsMode ?? DEFAULT_MODE));
 }

@@ -2,7 +2,7 @@
 // launch starts the session in: checked against the release's own type declarations.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { launchModeOf, modeWithin, PERMISSION_MODES } from '../../src/claude-code/permission-modes.js';
+import { launchModeOf, modesWithin, modeWithin, PERMISSION_MODES } from '../../src/claude-code/permission-modes.js';
 
 t.test("the modes are the pinned release's, no more and no fewer", async (t) => {
   const types = readFileSync(new URL('../../node_modules/@anthropic-ai/claude-code/sdk-tools.d.ts', import.meta.url), 'utf8');
@@ -21,6 +21,9 @@ t.test('plan < default < acceptEdits < auto < bypassPermissions', async (t) => {
   t.notOk(modeWithin('plan', 'dontAsk'));
   t.notOk(modeWithin('unknown', 'bypassPermissions'), 'an unknown mode is within nothing');
   t.ok(modeWithin('unknown', 'unknown'), 'but is itself');
+  t.ok(modeWithin('manual', 'default'), "2.1.332's other name for default");
+  t.ok(modeWithin('default', 'manual'));
+  t.notOk(modeWithin('acceptEdits', 'manual'));
 });
 
 const launches: { args: string[]; settings: string | null; mode: string }[] = [
@@ -31,9 +34,17 @@ const launches: { args: string[]; settings: string | null; mode: string }[] = [
   { args: ['--permission-mode', 'plan', '--permission-mode', 'acceptEdits'], settings: null, mode: 'acceptEdits' },
   { args: ['--dangerously-skip-permissions'], settings: null, mode: 'bypassPermissions' },
   { args: ['--allow-dangerously-skip-permissions'], settings: null, mode: 'default' },
+  { args: ['--permission-mode', 'manual'], settings: null, mode: 'default' },
+  { args: [], settings: 'manual', mode: 'default' },
 ];
 for (const l of launches) {
   t.test(`launch ${JSON.stringify(l.args)} with settings ${l.settings}`, async (t) => {
     t.equal(launchModeOf(l.args, l.settings), l.mode);
   });
 }
+
+t.test('the modes within a launch, its aliases with them', async (t) => {
+  t.same(modesWithin('default').sort(), ['default', 'dontAsk', 'manual', 'plan']);
+  t.same(modesWithin('plan'), ['plan']);
+  t.same(modesWithin('everything'), ['everything'], 'an unknown launch mode keeps only itself');
+});
