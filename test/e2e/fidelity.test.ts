@@ -83,6 +83,9 @@ function cellsSeen(raw: string, cols: number, rows: number): Promise<Pick<Seen, 
   });
 }
 
+// The variables that say "a test runner" or "a CI machine" to claude's colour detection.
+const NOT_A_PERSONS_TERMINAL = /^(NO_COLOR|FORCE_COLOR|COLOR|CI|CONTINUOUS_INTEGRATION|BUILD_NUMBER|RUN_ID|CI_NAME|GITHUB_ACTIONS|GITEA_ACTIONS|GITLAB_CI|TRAVIS|CIRCLECI|APPVEYOR|BUILDKITE|DRONE|TEAMCITY_VERSION|TF_BUILD|AGENT_NAME)$/;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface OldTerminal {
@@ -104,8 +107,10 @@ async function oneWay(t: Test, how: 'direct' | 'split'): Promise<{ seen: Seen; r
   const root = mkdtempSync(join(tmpdir(), `flower-fidelity-${how}-`));
   const runtime = runtimeDir(root);
   endServersAtTeardown(t, runtime);
-  // tap's own NO_COLOR and FORCE_COLOR=0 would have claude draw no colour at all
-  const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(NO_COLOR|FORCE_COLOR|COLOR)$/.test(k)));
+  // A person's terminal, not the test runner's: tap's own NO_COLOR and FORCE_COLOR=0 would have claude draw
+  // no colour at all, and a CI machine's `CI` (or a CI vendor's variable) has claude's colour detection
+  // (supports-color) settle on 16 colours with no italic or strikethrough, whatever COLORTERM says.
+  const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !NOT_A_PERSONS_TERMINAL.test(k)));
   const sandbox = await createClaudeSandbox({ root, baseUrl: api.url, baseEnv, env: { XDG_RUNTIME_DIR: runtime, ...TERMINAL_ENV } });
   const cols = 120;
   const rows = 40;
