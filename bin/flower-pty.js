@@ -9,7 +9,7 @@ import module from 'node:module';
 module.enableCompileCache?.();
 const argv = process.argv.slice(2);
 const serve = argv[0] === '__serve' && argv.length === 2 && !argv[1].startsWith('-');
-const entry = serve ? '../dist/server/serve-command.js' : argv[0] === 'attach' ? '../dist/attach-main.js' : '../dist/cli.js';
+const entry = serve ? '../dist/server/serve-command.js' : argv[0] === 'attach' ? '../dist/cli/attach-main.js' : '../dist/cli/main.js';
 import(entry).then(
   ({ main }) => main(argv),
   (error) => {

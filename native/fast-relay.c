@@ -9,7 +9,7 @@
 // A split view's terminal is read for its keys alone (JavaScript draws it): typed text goes straight to
 // claude while JavaScript keeps the pass-through open; every other read is JavaScript's to route.
 // Output a terminal gets is claude's minus its title sequences (OSC 0/1/2), the same filter as
-// src/core/title-filter.ts, byte for byte (test/adapters/fast-relay.test.ts holds the two together).
+// src/core/screen/title-filter.ts, byte for byte (test/adapters/fast-relay.test.ts holds the two together).
 #define NAPI_VERSION 8
 #include <node_api.h>
 #include <errno.h>
@@ -79,7 +79,7 @@ typedef struct {
   queue out;
   // A terminal JavaScript draws itself (the split view): the relay reads its keys and writes it none of
   // claude's output. A read goes straight to claude only while the pass-through is open and every byte
-  // of it is in `pass` (a table JavaScript hands over, decided by core/keymap.ts); any other read is
+  // of it is in `pass` (a table JavaScript hands over, decided by core/screen/keymap.ts); any other read is
   // JavaScript's and closes the pass-through until JavaScript, through with every read it was handed
   // (`held` counts them), opens it again: keys stay in order behind a prefix key, a paste, a mouse report.
   int keys_only;

@@ -1,4 +1,4 @@
-// The hook command claude runs on every hook and status line, natively: src/hook-client.ts's twin, for
+// The hook command claude runs on every hook and status line, natively: src/cli/hook-client.ts's twin, for
 // the ~30 ms a Node start costs per call (a Stop hook, so a handoff, waits on it; so does every tool
 // call's PostToolUse). It relays the hook's stdin to the run over the hook channel and prints the answer;
 // for the status line it also runs the person's own command and prints that instead when it answers.

@@ -55,7 +55,7 @@ async function writeTranscript(file, { sessionId, bytes, from, to, blocks }) {
 
 // Builds the lineage, runs the report in a child, returns the figures; removes everything after.
 export async function reportBench({ totalMb = 1000, generations = 8 } = {}) {
-  const { createManifest, startGeneration, recordUsage, endGeneration, recordOriginalPrompt } = await import(dist('core/manifest.js'));
+  const { createManifest, startGeneration, recordUsage, endGeneration, recordOriginalPrompt } = await import(dist('core/lineage/manifest.js'));
   const { transcriptPathFor } = await import(dist('claude-code/transcript-path.js'));
   const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'flower-bench-report-')));
   try {

@@ -35,7 +35,7 @@ export async function writeTranscript(path, bytes) {
 // The readers compared: the supervisor's own (the meter with the session's state and its failure record
 // read off the same lines), and the one before the failure record (the meter and the session's state only).
 async function makeReader(kind) {
-  const { createTranscriptReader } = await import(join(REPO, 'dist', 'core', 'transcript-reader.js'));
+  const { createTranscriptReader } = await import(join(REPO, 'dist', 'core', 'meter', 'transcript-reader.js'));
   const { TRANSCRIPT_ROWS } = await import(join(REPO, 'dist', 'claude-code', 'transcript-rows.js'));
   const { createScopeReader, mayCarryScope } = await import(join(REPO, 'dist', 'claude-code', 'session-scope.js'));
   if (kind === 'without-failures') {
@@ -43,7 +43,7 @@ async function makeReader(kind) {
     return createTranscriptReader(TRANSCRIPT_ROWS, { taps: [{ wants: mayCarryScope, row: (v) => void scope.row(v) }] });
   }
   const { createSessionReader } = await import(join(REPO, 'dist', 'claude-code', 'session-reader.js'));
-  const { EMPTY_FAILURES, recordRun } = await import(join(REPO, 'dist', 'core', 'failure-record.js'));
+  const { EMPTY_FAILURES, recordRun } = await import(join(REPO, 'dist', 'core', 'dead-ends', 'failure-record.js'));
   let record = EMPTY_FAILURES;
   return createSessionReader({ scope: () => {}, toolRun: (run) => void (record = recordRun(record, run)) });
 }

@@ -420,7 +420,7 @@ export async function idleDetached({ seconds = 60 } = {}) {
       await Promise.race([run.exited, sleep(5000)]);
       await sleep(SETTLE_MS);
       // Its memory once start-up has settled, and again at the end: quiet with nobody connected for
-      // 15 s, the server gives back the pages it does not use (core/memory-trim.ts).
+      // 15 s, the server gives back the pages it does not use (core/server/memory-trim.ts).
       const settled = rssOf(server);
       const c0 = cpuOf(server);
       await sleep(seconds * 1000);

@@ -10,12 +10,12 @@ const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURES = join(REPO, 'test', 'fixtures', 'shared');
 const dist = (p) => import(join(REPO, 'dist', p));
 const { createSessionReader } = await dist('claude-code/session-reader.js');
-const { createTranscriptReader } = await dist('core/transcript-reader.js');
+const { createTranscriptReader } = await dist('core/meter/transcript-reader.js');
 const { TRANSCRIPT_ROWS } = await dist('claude-code/transcript-rows.js');
 const { createScopeReader, mayCarryScope } = await dist('claude-code/session-scope.js');
-const { EMPTY_FAILURES, recordRun } = await dist('core/failure-record.js');
-const { mentions } = await dist('core/dead-end-watch.js');
-const { emptyDoc } = await dist('core/handoff-doc.js');
+const { EMPTY_FAILURES, recordRun } = await dist('core/dead-ends/failure-record.js');
+const { mentions } = await dist('core/dead-ends/dead-end-watch.js');
+const { emptyDoc } = await dist('core/document/handoff-doc.js');
 
 const { createToolRunReader } = await dist('claude-code/tool-runs.js');
 

@@ -1,6 +1,6 @@
 // The successor's positional prompt never carries the document: it names the hook's context or a private file.
 import t from 'tap';
-import { successorArgument, promptArgument } from '../src/child-launch.js';
+import { successorArgument, promptArgument } from '../src/claude-code/child-launch.js';
 
 t.test('the short successor prompt', async (t) => {
   const viaHook = successorArgument({ file: '/tmp/flower-pty-run-x/successor-prompt-2.md', viaHook: true });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { findWorkbench, loadConfig, parseConfigText, configFromEnv, userConfigPath, readConfigFile } from '../src/adapters/config-file.js';
-import { FlowerError } from '../src/errors.js';
+import { FlowerError } from '../src/core/errors.js';
 import { FLOWER_BIN } from './helpers/flower-run.js';
 
 function setup(project: unknown, user: unknown): { cwd: string; env: Record<string, string> } {

@@ -5,10 +5,10 @@ import t from 'tap';
 import { createDemoModel, DEMO_DOCUMENT, DEMO_NEXT, DEMO_SCALE } from '../src/demo/demo-model.js';
 import { narrate } from '../src/demo/narration.js';
 import { demoSummary, demoCompleted } from '../src/demo/demo-summary.js';
-import { parseDocument } from '../src/core/handoff-parse.js';
-import { handoffRequest, successorPrompt } from '../src/core/handoff-prompts.js';
+import { parseDocument } from '../src/core/document/handoff-parse.js';
+import { handoffRequest, successorPrompt } from '../src/core/document/handoff-prompts.js';
 import type { MockRequest, MockReply } from '../src/mock/messages-api.js';
-import type { StatusView } from '../src/faces/face.js';
+import type { StatusView } from '../src/runtime/face.js';
 
 const req = (sessionId: string, lastUserText: string, isMain = true): MockRequest => ({
   index: 0, method: 'POST', path: '/v1/messages', headers: {}, sessionId, model: 'm', body: {}, messages: [],

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, existsSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { parseDocument } from '../src/core/handoff-parse.js';
+import { parseDocument } from '../src/core/document/handoff-parse.js';
 import { transcriptPathFor } from '../src/claude-code/transcript-path.js';
 import { DEMO_NEXT } from '../src/demo/demo-model.js';
 import { REPO } from './helpers/flower-run.js';

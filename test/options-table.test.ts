@@ -4,10 +4,10 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RUN_OPTIONS, configRows, optionRow, shownDefault, type OptionRow } from '../src/core/options-table.js';
-import { checkOption } from '../src/core/option-value.js';
+import { RUN_OPTIONS, configRows, optionRow, shownDefault, type OptionRow } from '../src/core/options/options-table.js';
+import { checkOption } from '../src/core/options/option-value.js';
 import { EXIT, EXIT_CODES, exitCodesLine } from '../src/core/exit-code.js';
-import { COMMANDS } from '../src/core/command-table.js';
+import { COMMANDS } from '../src/core/options/command-table.js';
 import { runCommandOptions } from '../src/commands/run-options.js';
 import { REPO } from './helpers/flower-run.js';
 
@@ -116,7 +116,7 @@ t.test('the merge: a flag beats the files and variables, which beat the table; s
   t.equal(none.notify, true, 'notify is on unless asked');
   t.equal(none.plain, false);
   t.equal(none.handoff, true);
-  t.equal(none.headroom, undefined, 'the headroom is core/policy.ts\'s to default (an explicit one is checked against the window)');
+  t.equal(none.headroom, undefined, 'the headroom is core/run/policy.ts\'s to default (an explicit one is checked against the window)');
   t.equal(none.step, undefined, 'the step: the lineage\'s own on --continue');
   t.equal(none.workbench, undefined);
   t.equal(none.notifyCommand, null);
@@ -136,8 +136,8 @@ t.test("the README's config keys and variables are the table's", async (t) => {
   t.same([...variables.matchAll(/`(FLOWER_PTY_\w+)`/g)].map((m) => m[1]), configRows().map((row) => row.env), 'the variables, in order');
 });
 
-t.test("each subcommand's flags are its table's rows: --help lists each, cli.ts writes none inline", async (t) => {
-  const { COMMAND_FLAGS } = await import('../src/core/command-flags.js');
+t.test("each subcommand's flags are its table's rows: --help lists each, cli/main.ts writes none inline", async (t) => {
+  const { COMMAND_FLAGS } = await import('../src/core/options/command-flags.js');
   const { spawnSync } = await import('node:child_process');
   const { FLOWER_BIN } = await import('./helpers/flower-run.js');
   for (const [command, flags] of Object.entries(COMMAND_FLAGS)) {
@@ -149,9 +149,9 @@ t.test("each subcommand's flags are its table's rows: --help lists each, cli.ts 
       if ('from' in flag) t.ok(optionRow(flag.from), `${command}'s --${name} borrows the run's row`);
     }
   }
-  const cli = readFileSync(join(REPO, 'src', 'cli.ts'), 'utf8');
-  t.notMatch(cli, /\.options\(\{/, 'no option object is written in cli.ts');
+  const cli = readFileSync(join(REPO, 'src', 'cli/main.ts'), 'utf8');
+  t.notMatch(cli, /\.options\(\{/, 'no option object is written in cli/main.ts');
   const web = spawnSync(process.execPath, [FLOWER_BIN, 'web', '--help'], { encoding: 'utf8', env: { ...process.env, COLUMNS: '200' } }).stdout;
-  const { DEFAULT_WEB_PORT } = await import('../src/core/web-listen.js');
+  const { DEFAULT_WEB_PORT } = await import('../src/core/web/web-listen.js');
   t.match(web, `127.0.0.1:${DEFAULT_WEB_PORT}`, "the web face's default address comes from where it is decided");
 });

@@ -34,7 +34,7 @@ t.test('the packed file list: bin and dist in; no tests, fixtures, sources or ma
   t.equal(r.code, 0, r.err);
   const entry = (JSON.parse(r.out) as PackEntry[])[0]!;
   const files = entry.files.map((f) => f.path);
-  for (const needed of ['package.json', 'README.md', 'bin/flower-pty.js', 'dist/cli.js', 'dist/hook-client.js', 'dist/supervisor.js', 'dist/commands/demo.js', 'dist/demo/demo-model.js', 'dist/mock/messages-api.js', 'dist/mock/claude-sandbox.js', 'dist/mock/sse.js']) {
+  for (const needed of ['package.json', 'README.md', 'bin/flower-pty.js', 'dist/cli/main.js', 'dist/cli/hook-client.js', 'dist/runtime/supervisor.js', 'dist/commands/demo.js', 'dist/demo/demo-model.js', 'dist/mock/messages-api.js', 'dist/mock/claude-sandbox.js', 'dist/mock/sse.js']) {
     t.ok(files.includes(needed), `ships ${needed}`);
   }
   t.same(files.filter((f) => /^(test|fixtures|src|scripts|\.ci)\//.test(f)), [], 'no test/, fixtures, src/, scripts/ or .ci/');

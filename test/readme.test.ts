@@ -9,7 +9,7 @@ import { mkdtempSync, mkdirSync, readFileSync, readdirSync, writeFileSync, exist
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { createManifest, startGeneration, endGeneration } from '../src/core/manifest.js';
+import { createManifest, startGeneration, endGeneration } from '../src/core/lineage/manifest.js';
 import { fixturesDir } from './helpers/fixtures.js';
 import { FLOWER_BIN, REPO } from './helpers/flower-run.js';
 

@@ -4,8 +4,8 @@
 import t from 'tap';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { supervise } from '../src/supervisor.js';
-import type { Face, StatusView } from '../src/faces/face.js';
+import { supervise } from '../src/runtime/supervisor.js';
+import type { Face, StatusView } from '../src/runtime/face.js';
 import { FAKE_CLAUDE, fakeDoc } from './faults/fake-flower.js';
 import { tempRoot } from './helpers/real-claude.js';
 

@@ -6,7 +6,7 @@
 
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, realpathSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { FlowerError } from '../errors.js';
+import { FlowerError } from '../core/errors.js';
 import { isBelow, NO_FOLLOW, refuseLinks } from './no-follow.js';
 
 // O_NOFOLLOW: a link put in the file's place after the check is never followed (the check resolved the

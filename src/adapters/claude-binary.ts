@@ -3,7 +3,7 @@
 
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import { FlowerError, EXIT } from '../errors.js';
+import { FlowerError, EXIT } from '../core/errors.js';
 
 function isExecutableFile(path: string): boolean {
   try {

@@ -6,7 +6,7 @@ import { mkdir, readFile, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
-import { FlowerError, EXIT } from '../errors.js';
+import { FlowerError, EXIT } from '../core/errors.js';
 import { parseRelease, supportFor, type Release } from '../claude-code/release.js';
 
 export interface ProbeResult {

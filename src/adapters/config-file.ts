@@ -6,12 +6,12 @@ import { readBounded, ReadRefused } from './bounded-read.js';
 import { lstatSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { EXIT, FlowerError } from '../errors.js';
-import { configRows, DEFAULT_WORKBENCH, optionRow, type ConfigKey, type ConfigValues, type OptionRow } from '../core/options-table.js';
-import { checkOption, type OptionValue } from '../core/option-value.js';
-import { ignoredLine, screenProjectConfig } from '../core/project-trust.js';
+import { EXIT, FlowerError } from '../core/errors.js';
+import { configRows, DEFAULT_WORKBENCH, optionRow, type ConfigKey, type ConfigValues, type OptionRow } from '../core/options/options-table.js';
+import { checkOption, type OptionValue } from '../core/options/option-value.js';
+import { ignoredLine, screenProjectConfig } from '../core/options/project-trust.js';
 import { isTrusted, readTrustFile, trustFilePath, trustKey } from './trust-store.js';
-import { printable } from '../core/run-list.js';
+import { printable } from '../core/server/run-list.js';
 
 export type { ConfigKey, ConfigValues };
 
@@ -144,7 +144,7 @@ function isSymlink(path: string): boolean {
 
 // The merged settings below the flags. The project file sits in the workbench, which the flag,
 // FLOWER_PTY_WORKBENCH or the user's file may move (a project file cannot move itself: circular).
-// The project file is screened (core/project-trust.ts) unless the person trusted the folder: it may
+// The project file is screened (core/options/project-trust.ts) unless the person trusted the folder: it may
 // not name a program or a path outside the project. A default `.flower` that is a symlink is not
 // followed without trust; `refuseLinkedWorkbench` (a run, which writes there) makes that an error.
 export function loadConfig(opts: {

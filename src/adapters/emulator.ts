@@ -2,11 +2,11 @@
 // run server's screen): Unicode 11 widths, logging off, the cursor's visibility and shape tracked, the
 // keyboard modes claude asks for kept (the kitty keyboard protocol's flags, answered when claude asks, as
 // xterm 6.0 does not; modifyOtherKeys), and what claude tells a terminal besides the screen (clipboard
-// writes, notifications: core/side-channels.ts) handed to whoever passes it on.
+// writes, notifications: core/screen/side-channels.ts) handed to whoever passes it on.
 
 import { createRequire } from 'node:module';
 import type { Terminal as XTerminal } from '@xterm/headless';
-import { createKeyboardState, sideChannel, SIDE_CHANNEL_OSCS, type KeyboardModes } from '../core/side-channels.js';
+import { createKeyboardState, sideChannel, SIDE_CHANNEL_OSCS, type KeyboardModes } from '../core/screen/side-channels.js';
 
 // Both packages are CommonJS (docs/libraries.md §3): required, not imported. An ESM import of a CommonJS
 // file has Node scan its whole source for export names first (cjs-module-lexer, 180 KB here), and that

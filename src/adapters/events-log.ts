@@ -1,10 +1,10 @@
-// The --events file: one JSON object a line, appended, each one of core/run-events.ts's events. Carries
+// The --events file: one JSON object a line, appended, each one of core/run/run-events.ts's events. Carries
 // flower-pty's own events only (never the environment or tokens), and never throws into the run.
 
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { appendWithoutBlocking } from './append-file.js';
-import type { RunEventName, RunEventFields } from '../core/run-events.js';
+import type { RunEventName, RunEventFields } from '../core/run/run-events.js';
 
 export interface EventsLog {
   emit<K extends RunEventName>(event: K, fields: RunEventFields<K>): void;

@@ -90,7 +90,7 @@ export interface FastRelay {
    * A terminal whose keys go straight to claude (all but `key` alone, which is the caller's) and which
    * gets claude's output, titles taken out, straight from the relay. The caller has written all
    * output it was handed so far, and its own writes are out; null when the relay has no room.
-   * With `pass` (a byte table: core/keymap.ts passThroughTable()) the relay reads the terminal's keys
+   * With `pass` (a byte table: core/screen/keymap.ts passThroughTable()) the relay reads the terminal's keys
    * alone and writes it nothing of claude's (its caller draws it, a split view): a read goes to claude
    * only while the pass-through is open (TerminalBinding.pass) and every byte of it is in the table.
    */

@@ -1,9 +1,9 @@
 // What git says for certain about the project when a document is frozen: the HEAD commit and how many
-// files differ from it (core/scene-facts.ts puts them in the Scene). Never throws and never waits long:
+// files differ from it (core/document/scene-facts.ts puts them in the Scene). Never throws and never waits long:
 // outside a work tree, without git, with no commit yet or past the time limit the answer is null.
 
 import { execFile } from 'node:child_process';
-import type { GitFacts } from '../core/scene-facts.js';
+import type { GitFacts } from '../core/document/scene-facts.js';
 
 export const GIT_FACTS_TIMEOUT_MS = 5_000;
 

@@ -6,7 +6,7 @@ import { mkdtemp, chmod, rm } from 'node:fs/promises';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FlowerError, EXIT } from '../errors.js';
+import { FlowerError, EXIT } from '../core/errors.js';
 import { HOOK_ENV } from '../claude-code/launch.js';
 
 export interface HookMessage {
@@ -23,7 +23,7 @@ export interface HookChannel {
 }
 
 // The variables claude's environment needs so the hook client finds this run: defined once in the
-// dialect (src/hook-client.ts reads the same constant).
+// dialect (src/cli/hook-client.ts reads the same constant).
 export { HOOK_ENV };
 
 // The env entries to add to claude's environment for `channel`; the user's statusLine command, if any, is chained.

@@ -3,7 +3,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseManifest, type Manifest } from '../core/manifest.js';
+import { parseManifest, type Manifest } from '../core/lineage/manifest.js';
 import { writeFileAtomic, removeStaleTemps } from './atomic-file.js';
 
 export function manifestPath(workbench: string): string {
@@ -11,7 +11,7 @@ export function manifestPath(workbench: string): string {
 }
 
 /**
- * The manifest through the one validation (core/manifest-check.ts). `missing`: there is none (nothing
+ * The manifest through the one validation (core/lineage/manifest-check.ts). `missing`: there is none (nothing
  * to continue); otherwise `problem` names the bad field and `malformed` is the whole one-line reason.
  */
 export async function readManifest(workbench: string): Promise<{ manifest: Manifest | null; problem: string | null; missing: boolean; malformed: string | null }> {

@@ -6,7 +6,7 @@
 
 import { constants, lstatSync, realpathSync } from 'node:fs';
 import { dirname, relative, isAbsolute, join, sep } from 'node:path';
-import { FlowerError } from '../errors.js';
+import { FlowerError } from '../core/errors.js';
 
 /** open(2) flag: the last component is never followed (ELOOP on a link) */
 export const NO_FOLLOW = constants.O_NOFOLLOW;

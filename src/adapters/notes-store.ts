@@ -2,7 +2,7 @@
 // earlier generations (and the model's drafts when a person edited them). Never deletes a file.
 
 import { open, rename, mkdir, stat, copyFile } from 'node:fs/promises';
-import { FlowerError } from '../errors.js';
+import { FlowerError } from '../core/errors.js';
 import { join } from 'node:path';
 import { constants } from 'node:fs';
 import { NO_FOLLOW, refuseLinks } from './no-follow.js';

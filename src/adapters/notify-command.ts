@@ -1,4 +1,4 @@
-// Runs the person's --notify-command for each event core/notify-policy.ts lets through (it decides the rate
+// Runs the person's --notify-command for each event core/run/notify-policy.ts lets through (it decides the rate
 // limit, the cap on commands still running and the time limit; this file only spawns and counts). The
 // command text is given to /bin/sh -c exactly as written; the event reaches it only through FLOWER_PTY_*
 // variables, so a message holding `$(…)`, quotes or newlines is data, never code. It never blocks the run:
@@ -7,9 +7,9 @@
 
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { EXIT, FlowerError } from '../errors.js';
-import { decideNotify, notifyEnv, DEFAULT_NOTIFY_MAX_RUNNING, DEFAULT_NOTIFY_TIMEOUT_MS, INITIAL_NOTIFY_STATE, NOTIFY_ENV_KEYS } from '../core/notify-policy.js';
-import type { NotifyEvent, NotifyRun, NotifyState } from '../core/notify-policy.js';
+import { EXIT, FlowerError } from '../core/errors.js';
+import { decideNotify, notifyEnv, DEFAULT_NOTIFY_MAX_RUNNING, DEFAULT_NOTIFY_TIMEOUT_MS, INITIAL_NOTIFY_STATE, NOTIFY_ENV_KEYS } from '../core/run/notify-policy.js';
+import type { NotifyEvent, NotifyRun, NotifyState } from '../core/run/notify-policy.js';
 // Per stream: enough for an error message from curl, never a flood into the log.
 export const NOTIFY_OUTPUT_LIMIT = 2_000;
 
@@ -24,7 +24,7 @@ export interface NotifierOptions extends NotifyRun {
 }
 
 export interface Notifier {
-  /** decide (core/notify-policy.ts, at `now` on the run's clock) and, if due, start the command; returns at
+  /** decide (core/run/notify-policy.ts, at `now` on the run's clock) and, if due, start the command; returns at
    * once. True when a command was started. */
   notify(event: NotifyEvent, now: number): boolean;
   /** how many commands are still running */

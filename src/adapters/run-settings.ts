@@ -25,7 +25,7 @@ export const DEFAULT_HOOK_EVENTS: readonly string[] = hookEventsFor(null);
 
 // The argv of the hook client claude runs on every hook: the native one (dist/native/flower-pty-hook,
 // native/hook-client.c) where the build had a C compiler, as it starts in ~1 ms against Node's ~30;
-// else dist/hook-client.js with this node. Run from the TypeScript source (tests), it points at the
+// else dist/cli/hook-client.js with this node. Run from the TypeScript source (tests), it points at the
 // built copies in dist/ all the same.
 // The package's dist/, from dist/adapters and from src/adapters alike.
 const DIST = new URL(import.meta.url.endsWith('.ts') ? '../../dist/' : '../', import.meta.url);
@@ -43,9 +43,9 @@ function runsHere(binary: string): boolean {
   return tried.get(binary)!;
 }
 
-/** the Node hook client (src/hook-client.ts), which the native one mirrors */
+/** the Node hook client (src/cli/hook-client.ts), which the native one mirrors */
 export function nodeHookCommand(): string[] {
-  return [process.execPath, fileURLToPath(new URL('hook-client.js', DIST))];
+  return [process.execPath, fileURLToPath(new URL('cli/hook-client.js', DIST))];
 }
 
 // Writes `<dir>/settings.json` (mode 0600, replaced atomically) and returns its path.

@@ -6,7 +6,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { EXIT, FlowerError } from '../errors.js';
+import { EXIT, FlowerError } from '../core/errors.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { sha256Hex } from './lazy-crypto.js';
 

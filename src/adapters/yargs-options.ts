@@ -1,15 +1,15 @@
-// The options table (core/options-table.ts) as yargs options: the one place yargs' own grammar is met.
-// A value is checked by core/option-value.ts in a coerce function, so a flag, its variable and its config
+// The options table (core/options/options-table.ts) as yargs options: the one place yargs' own grammar is met.
+// A value is checked by core/options/option-value.ts in a coerce function, so a flag, its variable and its config
 // key refuse the same values in the same words. A setting a config file or a variable may give has no
 // yargs default: yargs would fill it in and the file's value could never win (commands/run-options.ts
 // applies the table's default after the merge); the help shows it all the same (defaultDescription).
 
 import type { Options } from 'yargs';
-import { EXIT, FlowerError } from '../errors.js';
-import { RUN_OPTIONS, optionRow, shownDefault, type OptionRow } from '../core/options-table.js';
-import { commandFlags, type CommandFlag } from '../core/command-flags.js';
-import type { CommandName } from '../core/command-table.js';
-import { checkOption } from '../core/option-value.js';
+import { EXIT, FlowerError } from '../core/errors.js';
+import { RUN_OPTIONS, optionRow, shownDefault, type OptionRow } from '../core/options/options-table.js';
+import { commandFlags, type CommandFlag } from '../core/options/command-flags.js';
+import type { CommandName } from '../core/options/command-table.js';
+import { checkOption } from '../core/options/option-value.js';
 
 /** a coerce function that checks a flag's value against its row; yargs wraps what it throws in a YError */
 function coerce(row: OptionRow) {
@@ -40,7 +40,7 @@ function flagOption(flag: CommandFlag): [string, Options] {
   return [flag.name, { ...option, ...(flag.array ? { array: true } : {}), ...(flag.hidden ? { hidden: true } : {}) }];
 }
 
-/** a subcommand's flags (core/command-flags.ts), keyed by flag */
+/** a subcommand's flags (core/options/command-flags.ts), keyed by flag */
 export function commandYargsOptions(command: CommandName): Record<string, Options> {
   return Object.fromEntries(commandFlags(command).map(flagOption));
 }

@@ -4,7 +4,7 @@
 // compaction) and shows it `reason`; UserPromptSubmit's `hookSpecificOutput.additionalContext` is added
 // to the prompt as context; the status line prints its stdout as it is. Pure.
 
-import type { HookAnswer } from '../core/hook-event.js';
+import type { HookAnswer } from '../core/run/hook-event.js';
 
 export function hookStdout(answer: HookAnswer): string {
   switch (answer.kind) {

@@ -1,5 +1,5 @@
 // The names of Claude Code's launch dialect, defined once: the argv flags flower-pty passes or refuses,
-// the environment it sets for the child, and the variables the hook client reads (src/hook-client.ts
+// the environment it sets for the child, and the variables the hook client reads (src/cli/hook-client.ts
 // imports this file; it is pure and tiny, so the client still starts fast on every tool call).
 
 /** the hook client's first argument when claude runs it as the status line */

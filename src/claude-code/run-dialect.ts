@@ -1,7 +1,7 @@
-// Claude Code's answers to what the run's decisions ask of it (core/run-dialect.ts), handed to the
+// Claude Code's answers to what the run's decisions ask of it (core/run/run-dialect.ts), handed to the
 // core as a value in the run's settings. Pure.
 
-import type { RunDialect } from '../core/run-dialect.js';
+import type { RunDialect } from '../core/run/run-dialect.js';
 import { blockingLimitOverride, clientBlockLimit } from './limits.js';
 
 // Claude Code's own continuation after a subscription's usage limit resets (2.1.332, fixtures under

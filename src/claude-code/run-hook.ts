@@ -2,7 +2,7 @@
 // place where Claude Code's field names meet the core's decisions. Pure.
 
 import { readHook } from './hooks.js';
-import type { HookEvent, SessionWhere } from '../core/hook-event.js';
+import type { HookEvent, SessionWhere } from '../core/run/hook-event.js';
 import { permissionSubject, questionText } from './permission-wait.js';
 import { isOverflowText } from './overflow.js';
 

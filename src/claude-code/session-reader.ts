@@ -2,9 +2,9 @@
 // with the session's own state (session-scope.ts) and its tool runs (tool-runs.ts) read off the same
 // lines, each line parsed once. Pure.
 
-import type { ScopeChange } from '../core/session-scope.js';
-import type { ToolRun } from '../core/tool-run.js';
-import { createTranscriptReader, type TranscriptReader } from '../core/transcript-reader.js';
+import type { ScopeChange } from '../core/lineage/session-scope.js';
+import type { ToolRun } from '../core/dead-ends/tool-run.js';
+import { createTranscriptReader, type TranscriptReader } from '../core/meter/transcript-reader.js';
 import { createScopeReader, mayCarryScope } from './session-scope.js';
 import { createToolRunReader } from './tool-runs.js';
 import { TRANSCRIPT_ROWS } from './transcript-rows.js';

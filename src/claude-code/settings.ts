@@ -6,7 +6,7 @@
 import { hasFeature, type Feature, type Release } from './release.js';
 import { HANDLED_HOOKS, type HookEventName } from './hooks.js';
 import { STATUSLINE_EVENT } from './launch.js';
-import { shellQuote, shellWord } from '../core/shell-word.js';
+import { shellQuote, shellWord } from '../core/options/shell-word.js';
 
 // The hooks that arrived after the oldest supported release; the rest exist on every one of them.
 const HOOK_FEATURE: Partial<Record<HookEventName, Feature>> = {
@@ -36,7 +36,7 @@ export function hookEventsFor(release: Release | null): HookEventName[] {
 export const HOOK_TIMEOUT_S = 60;
 
 export interface SettingsInput {
-  hookCommand: readonly string[]; // argv of the hook client: node and the absolute dist/hook-client.js
+  hookCommand: readonly string[]; // argv of the hook client: node and the absolute dist/cli/hook-client.js
   events?: readonly string[]; // default: hookEventsFor(release)
   release?: Release | null;
   statusLine: boolean; // install the status-line relay
@@ -55,5 +55,5 @@ export function buildSettings(input: SettingsInput): Record<string, unknown> {
 }
 
 // Claude runs a hook command through a shell, so every argv element goes in single quotes and an event
-// name stays bare (core/shell-word.ts).
+// name stays bare (core/options/shell-word.ts).
 export { shellQuote };

@@ -4,7 +4,7 @@
 // translated: `-w/--worktree [name]` asked to create a worktree that now exists and is where the successor
 // starts, so it is dropped (and `--tmux`, which needs it, with it). Everything else passes as it was. Pure.
 
-import type { SessionPlace } from '../core/session-place.js';
+import type { SessionPlace } from '../core/lineage/session-place.js';
 
 // Flags that take a value in the next word unless given as --flag=value.
 const PERMISSION_MODE = '--permission-mode';

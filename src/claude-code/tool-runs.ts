@@ -1,5 +1,5 @@
 // The main thread's tool calls and their results as Claude Code writes them (2.1.332, and 2.1.39 in the
-// spotter fixtures), turned into the core's tool runs (core/tool-run.ts) for the failure record.
+// spotter fixtures), turned into the core's tool runs (core/dead-ends/tool-run.ts) for the failure record.
 // Incremental and pure: one reader per transcript followed; it remembers the calls still waiting for
 // their result. See docs/dead-ends.md for the rows and how to check them again.
 //
@@ -15,8 +15,8 @@
 // - subagents' rows are `isSidechain: true` inline (older releases) or in their own files (since ~2.1):
 //   never the main thread's failures.
 
-import { commandPaths } from '../core/command-match.js';
-import type { ToolRun } from '../core/tool-run.js';
+import { commandPaths } from '../core/dead-ends/command-match.js';
+import type { ToolRun } from '../core/dead-ends/tool-run.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -90,7 +90,7 @@ function describe(call: Call, failed: boolean): Pick<ToolRun, 'command' | 'files
 }
 
 // Calls and results are assistant and user rows, which the meter parses anyway: the reader takes every
-// parsed row (core/transcript-reader.ts's 'parsed' tap) and scans no line of its own.
+// parsed row (core/meter/transcript-reader.ts's 'parsed' tap) and scans no line of its own.
 export interface ToolRunReader {
   /** one already-parsed row, the runs it completes */
   row(value: unknown): ToolRun[];

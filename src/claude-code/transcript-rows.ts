@@ -1,5 +1,5 @@
 // Claude Code's transcript rows (one JSONL line each), as 2.1.332 and the releases before it write them
-// (docs/claude-code-2.1.332.md), narrowed from `unknown` into the core's records (core/transcript-record.ts):
+// (docs/claude-code-2.1.332.md), narrowed from `unknown` into the core's records (core/meter/transcript-record.ts):
 // the row's fields read, the row classified (a person's prompt, an interrupt, a failed request), so the
 // meter in core knows no field name or prefix. Pure.
 //
@@ -17,7 +17,7 @@
 // - subagent rows: inline (`isSidechain`) in old versions; in subagents/ files since ~2.1.
 // - streaming: 2.1.39 keeps output_tokens at 1 on every row of a response written mid-stream.
 
-import type { AssistantRecord, SystemRecord, TranscriptRecord, TranscriptRows, Usage, UserRecord } from '../core/transcript-record.js';
+import type { AssistantRecord, SystemRecord, TranscriptRecord, TranscriptRows, Usage, UserRecord } from '../core/meter/transcript-record.js';
 import { isOverflowText } from './overflow.js';
 import { usageLimitOfRow } from './usage-limit.js';
 

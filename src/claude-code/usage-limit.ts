@@ -2,7 +2,7 @@
 // a refused request says until when, and whether Claude Code continues by itself (a subscription's limit,
 // apiError usage_limit_reached; an API-key or token login's is not continued). A pure reader of a raw row.
 
-import type { UsageLimit } from '../core/transcript-record.js';
+import type { UsageLimit } from '../core/meter/transcript-record.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);

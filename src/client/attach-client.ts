@@ -7,9 +7,9 @@
 // its terminal, and on TERM or INT: the run goes on in the server either way (attach-outcome.ts says so).
 
 import type { Socket } from 'node:net';
-import { FlowerError, EXIT } from '../errors.js';
-import type { Face } from '../faces/face.js';
-import { parsePrefix } from '../core/keymap.js';
+import { FlowerError, EXIT } from '../core/errors.js';
+import type { Face } from '../runtime/face.js';
+import { parsePrefix } from '../core/screen/keymap.js';
 import { createFrameReader, encodeFrame, parseServerMessage, type ClientMessage, type RunInfo, type ServerMessage } from '../server/wire.js';
 import { feedFace, paintPrefix } from '../server/face-feed.js';
 import { attachHello, faceSize, terminalPath } from './attach-hello.js';

@@ -2,7 +2,7 @@
 // draw on it itself, the path of its terminal with what drawing there needs (TERM, the prefix, the document).
 
 import { readlinkSync } from 'node:fs';
-import { computeLayout } from '../core/layout.js';
+import { computeLayout } from '../core/screen/layout.js';
 import { WIRE_VERSION, type Hello } from '../server/wire.js';
 
 /** the device of this process's terminal when stdin and stdout are both it (what the server may open) */

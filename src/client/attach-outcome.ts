@@ -1,7 +1,7 @@
 // How an attach ends, and what a person reads when the client lets go of the terminal.
 
 import { join } from 'node:path';
-import { EXIT } from '../errors.js';
+import { EXIT } from '../core/errors.js';
 import type { RunInfo } from '../server/wire.js';
 
 export type AttachResult =

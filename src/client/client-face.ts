@@ -2,7 +2,7 @@
 // one module loaded only when it is needed (--plain never pays for blessed, and a terminal the server
 // draws loads no face here at all: attach is a command a person waits on), wired to the run's socket.
 
-import type { Face } from '../faces/face.js';
+import type { Face } from '../runtime/face.js';
 import type { ClientMessage, RunInfo } from '../server/wire.js';
 
 /** the one face module this client may draw with */

@@ -1,7 +1,7 @@
 // The client's end of a run's socket: connected, or a one-line error saying the run has ended.
 
 import { createConnection, type Socket } from 'node:net';
-import { FlowerError } from '../errors.js';
+import { FlowerError } from '../core/errors.js';
 
 export function connectRun(path: string): Promise<Socket> {
   return new Promise((resolve, reject) => {

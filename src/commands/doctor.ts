@@ -5,13 +5,13 @@ import { access, constants, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EXIT, FlowerError } from '../errors.js';
+import { EXIT, FlowerError } from '../core/errors.js';
 import { resolveClaude } from '../adapters/claude-binary.js';
 import { defaultHookCommand } from '../adapters/run-settings.js';
 import { probeRelease } from '../adapters/claude-probe.js';
 import { doctorLines, type DoctorFacts } from '../claude-code/doctor-verdict.js';
 import { CLAUDE_ENV } from '../claude-code/launch.js';
-import { stripControl } from '../core/handoff-doc.js';
+import { stripControl } from '../core/document/handoff-doc.js';
 
 export interface DoctorOptions {
   claude: string | undefined;
@@ -44,7 +44,7 @@ async function gatherFacts(o: DoctorOptions): Promise<DoctorFacts> {
   const globalConfig = o.env[CLAUDE_ENV.configDir] ? join(configDir, '.claude.json') : join(home, '.claude.json');
   const settingsFiles = [join(configDir, 'settings.json'), join(o.cwd, '.claude', 'settings.json'), join(o.cwd, '.claude', 'settings.local.json')];
   const settings = await Promise.all(settingsFiles.map(readJsonObject));
-  const hookClient = defaultHookCommand().at(-1) ?? fileURLToPath(new URL('../hook-client.js', import.meta.url));
+  const hookClient = defaultHookCommand().at(-1) ?? fileURLToPath(new URL('../cli/hook-client.js', import.meta.url));
   return {
     claude,
     version: probe ? { release: probe.release, printed: probe.printed } : null,

@@ -2,8 +2,8 @@
 // waits, bounded, until its server says bye or hangs up.
 
 import { resolve } from 'node:path';
-import { EXIT, FlowerError } from '../errors.js';
-import { printable } from '../core/run-list.js';
+import { EXIT, FlowerError } from '../core/errors.js';
+import { printable } from '../core/server/run-list.js';
 import { listRuns, requestRun, resolveRun } from '../server/run-registry.js';
 import { findWorkbench } from '../adapters/config-file.js';
 import { openSocketDir, socketPath } from '../server/socket-dir.js';

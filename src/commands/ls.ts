@@ -1,7 +1,7 @@
 // `flower-pty ls [--json]`: this user's live runs on this machine, as a table or one JSON array.
 // Asking lists them and sweeps the sockets whose server is gone.
 
-import { runTable, printable } from '../core/run-list.js';
+import { runTable, printable } from '../core/server/run-list.js';
 import { listRuns } from '../server/run-registry.js';
 import { openSocketDir } from '../server/socket-dir.js';
 

@@ -2,13 +2,13 @@
 // meter and the handoff cycle's crossing rule, and prints what flower-pty would have done, and where.
 
 import { createReadStream, statSync } from 'node:fs';
-import type { LineSplitter } from '../core/jsonl.js';
-import type { MeterSignal } from '../core/context-meter.js';
-import { createTranscriptReader } from '../core/transcript-reader.js';
+import type { LineSplitter } from '../core/meter/jsonl.js';
+import type { MeterSignal } from '../core/meter/context-meter.js';
+import { createTranscriptReader } from '../core/meter/transcript-reader.js';
 import { TRANSCRIPT_ROWS } from '../claude-code/transcript-rows.js';
-import { resolvePolicy, type Policy } from '../core/policy.js';
+import { resolvePolicy, type Policy } from '../core/run/policy.js';
 import { crossing } from '../core/decide/handoff.js';
-import { EXIT, FlowerError } from '../errors.js';
+import { EXIT, FlowerError } from '../core/errors.js';
 
 export interface ReplayOptions {
   file: string;

@@ -9,18 +9,18 @@ import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { manifestPath, readManifest } from '../adapters/manifest-store.js';
 import { loadConfig } from '../adapters/config-file.js';
-import { DEFAULT_WORKBENCH } from '../core/options-table.js';
+import { DEFAULT_WORKBENCH } from '../core/options/options-table.js';
 import { writeFileAtomic } from '../adapters/atomic-file.js';
 import { HANDOFF_DIR_NAME } from '../adapters/notes-store.js';
 import { transcriptPathFor } from '../claude-code/transcript-path.js';
 import { TRANSCRIPT_ROWS } from '../claude-code/transcript-rows.js';
-import { createTranscriptScanner } from '../core/report-transcript.js';
-import { buildReport, cleanManifest, lineageGenerations, type DocumentFile, type ReportModel, type TranscriptInput } from '../core/report-model.js';
-import { parseRunEvents, type RunEventRecord } from '../core/run-events.js';
-import { renderReportHtml } from '../core/report-html.js';
-import type { Manifest } from '../core/manifest.js';
-import { EXIT, FlowerError } from '../errors.js';
-import { MAX_PROMPT_ARG_BYTES } from '../child-launch.js';
+import { createTranscriptScanner } from '../core/report/report-transcript.js';
+import { buildReport, cleanManifest, lineageGenerations, type DocumentFile, type ReportModel, type TranscriptInput } from '../core/report/report-model.js';
+import { parseRunEvents, type RunEventRecord } from '../core/run/run-events.js';
+import { renderReportHtml } from '../core/report/report-html.js';
+import type { Manifest } from '../core/lineage/manifest.js';
+import { EXIT, FlowerError } from '../core/errors.js';
+import { MAX_PROMPT_ARG_BYTES } from '../claude-code/child-launch.js';
 
 export interface ReportOptions {
   /** --workbench; else found as the run command finds it (FLOWER_PTY_WORKBENCH, the user's config, .flower) */

@@ -1,10 +1,10 @@
 // The run command's settings from its three sources, merged by the options table: a flag wins over its
 // FLOWER_PTY_* variable, which wins over <workbench>/config.json, then the user's file (the variables and
 // files arrive merged from adapters/config-file.ts); a setting none of them gives takes the table's default,
-// except those decided later (the window, the headroom and the brake by core/policy.ts, the step by the
+// except those decided later (the window, the headroom and the brake by core/run/policy.ts, the step by the
 // lineage on --continue).
 
-import { optionRow, type ConfigValues, type OptionName } from '../core/options-table.js';
+import { optionRow, type ConfigValues, type OptionName } from '../core/options/options-table.js';
 import type { RunCommandOptions } from './run.js';
 
 /** what yargs parsed for the run command: the flags by name, the positional, the args after `--` */

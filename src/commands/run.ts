@@ -4,14 +4,14 @@
 
 import { resolve } from 'node:path';
 import { existsSync, statSync } from 'node:fs';
-import { EXIT, FlowerError } from '../errors.js';
+import { EXIT, FlowerError } from '../core/errors.js';
 import { resolveClaude } from '../adapters/claude-binary.js';
 import { requireSupportedRelease } from '../adapters/claude-probe.js';
-import { validateStep } from '../core/step-name.js';
-import { resolvePolicy } from '../core/policy.js';
-import { DEFAULT_WORKBENCH, EDIT_QUIET_MS, numberDefault, stringDefault } from '../core/options-table.js';
-import { formatTokens } from '../core/token-format.js';
-import { foregroundOnlyArg, refusedClaudeArg } from '../child-launch.js';
+import { validateStep } from '../core/document/step-name.js';
+import { resolvePolicy } from '../core/run/policy.js';
+import { DEFAULT_WORKBENCH, EDIT_QUIET_MS, numberDefault, stringDefault } from '../core/options/options-table.js';
+import { formatTokens } from '../core/meter/token-format.js';
+import { foregroundOnlyArg, refusedClaudeArg } from '../claude-code/child-launch.js';
 import { readManifest } from '../adapters/manifest-store.js';
 import { openNotesStore } from '../adapters/notes-store.js';
 import { checkNotifyCommand } from '../adapters/notify-command.js';
@@ -19,11 +19,11 @@ import { checkAppendTarget } from '../adapters/append-file.js';
 import { checkWorkbenchWritable } from '../adapters/workbench-check.js';
 import { gitignoreNote, gitWouldTrack } from '../adapters/git-ignore.js';
 import { EMPTY_WORKBENCH } from '../adapters/config-file.js';
-import { parsePrefix } from '../core/keymap.js';
+import { parsePrefix } from '../core/screen/keymap.js';
 import { startRunServer } from '../server/start-server.js';
 import { attachTerminal, plainDetachKey } from '../client/attach-client.js';
 import { faceSize } from '../client/attach-hello.js';
-import type { SuperviseOptions } from '../supervisor.js';
+import type { SuperviseOptions } from '../runtime/supervisor.js';
 
 export interface RunCommandOptions {
   prompt: string | null;

@@ -3,10 +3,10 @@
 
 import { readManifest } from '../adapters/manifest-store.js';
 import { lockHolder, readWorkbenchLock } from '../server/workbench-lock.js';
-import { describeManifest } from '../core/manifest.js';
-import { printable } from '../core/run-list.js';
+import { describeManifest } from '../core/lineage/manifest.js';
+import { printable } from '../core/server/run-list.js';
 import { queryRun } from '../server/run-registry.js';
-import { FlowerError } from '../errors.js';
+import { FlowerError } from '../core/errors.js';
 import { resolve } from 'node:path';
 
 interface LiveState {

@@ -6,9 +6,9 @@
 import { join, resolve } from 'node:path';
 import { findWorkbench, readConfigFile, userConfigPath } from '../adapters/config-file.js';
 import { configHash, readTrustFile, trustFilePath, trustKey, writeTrustFile } from '../adapters/trust-store.js';
-import { PROJECT_KEY_RULE } from '../core/project-trust.js';
-import { printable } from '../core/run-list.js';
-import { EXIT, FlowerError } from '../errors.js';
+import { PROJECT_KEY_RULE } from '../core/options/project-trust.js';
+import { printable } from '../core/server/run-list.js';
+import { EXIT, FlowerError } from '../core/errors.js';
 
 export interface TrustOptions {
   workbench: string | undefined;

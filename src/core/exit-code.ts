@@ -1,4 +1,4 @@
-// The exit codes, defined once with what each means: errors.ts, every command, --help and the README's
+// The exit codes, defined once with what each means: core/errors.ts, every command, --help and the README's
 // list (held to it by test/readme.test.ts) read them here. And which code a run ends with: a signal that
 // stopped the run wins over what the run itself returned, as a shell reports it (128 + the signal's
 // number); `flower-pty kill` is not a signal of the run's own, so a killed run keeps the code the run

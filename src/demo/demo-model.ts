@@ -2,7 +2,7 @@
 // Bash calls, lets the context climb past the line, writes a good handoff document when asked, and
 // plays a successor that continues from the document's Next (quoting it as it arrived, edits included).
 
-import { parseDocument } from '../core/handoff-parse.js';
+import { parseDocument } from '../core/document/handoff-parse.js';
 import { text, usageFor, type MockReply, type MockRequest, type Respond } from '../mock/messages-api.js';
 
 export interface DemoScale {

@@ -1,8 +1,8 @@
 // The demo's closing words: what happened (generations, documents), where everything is (the
 // folder is left for inspection), and how to run flower-pty for real. Pure: facts in, lines out.
 
-import type { Manifest } from '../core/manifest.js';
-import { shellWord } from '../core/shell-word.js';
+import type { Manifest } from '../core/lineage/manifest.js';
+import { shellWord } from '../core/options/shell-word.js';
 
 export interface DemoFacts {
   root: string;

@@ -2,7 +2,7 @@
 // bar; in --plain, the terminal title, the only place flower-pty may write while claude runs), and
 // lets the demo quit the run through the supervisor's own command path.
 
-import type { Face, FaceCommand, StatusView } from '../faces/face.js';
+import type { Face, FaceCommand, StatusView } from '../runtime/face.js';
 
 export interface NarratingFace extends Face {
   /** ask the supervisor to end the run cleanly, as the quit key would */

@@ -1,8 +1,8 @@
 // What the demo says about each phase, so a newcomer knows what they are watching. Pure: the
 // supervisor's status view in, one short sentence out (short: it shares the status bar's line).
 
-import type { StatusView } from '../faces/face.js';
-import { formatTokens } from '../core/token-format.js';
+import type { StatusView } from '../runtime/face.js';
+import { formatTokens } from '../core/meter/token-format.js';
 
 export function narrate(view: StatusView, opts: { split: boolean }): string {
   const line = formatTokens(view.at);

@@ -1,7 +1,7 @@
 // The three things a face hears from its person (keys, sizes, commands) as Face's listener ports,
 // with one emit each: shared by the split view and the run server's face.
 
-import type { Face, FaceCommand } from './face.js';
+import type { Face, FaceCommand } from '../runtime/face.js';
 
 export interface FaceListeners {
   /** onInput, onResize, onCommand: spread into a Face */

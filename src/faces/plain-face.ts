@@ -1,10 +1,10 @@
 // --plain: claude full-screen in the user's own terminal, byte for byte, with flower-pty's state
 // only in the terminal title. Owns raw mode and gives the terminal back on every exit path.
 
-import type { Face, FaceCommand, StatusView } from './face.js';
-import { createModeTracker } from '../core/terminal-modes.js';
-import { composeTitle, titleSequence } from '../core/title-filter.js';
-import { statusLine } from '../core/status-text.js';
+import type { Face, FaceCommand, StatusView } from '../runtime/face.js';
+import { createModeTracker } from '../core/screen/terminal-modes.js';
+import { composeTitle, titleSequence } from '../core/screen/title-filter.js';
+import { statusLine } from '../core/screen/status-text.js';
 
 export interface PlainIo {
   stdin: NodeJS.ReadStream;

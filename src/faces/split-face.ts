@@ -5,10 +5,10 @@
 // the document and its editor (split/document-editing.ts), the keys and mouse (split/key-routing.ts)
 // and the child's life (split/child-life.ts).
 
-import type { Face, StatusView } from './face.js';
+import type { Face, StatusView } from '../runtime/face.js';
 import type { Emulator } from '../adapters/emulator.js';
 import { createFaceListeners } from './face-listeners.js';
-import { computeLayout } from '../core/layout.js';
+import { computeLayout } from '../core/screen/layout.js';
 import { createSessionPane } from '../tui/session-pane.js';
 import { createDocumentPane } from '../tui/document-pane.js';
 import { createStatusBar } from '../tui/status-bar.js';
@@ -22,7 +22,7 @@ import { createSplitStatus } from './split/status-line.js';
 import { createPaneLayout } from './split/pane-layout.js';
 import { createDocumentEditing } from './split/document-editing.js';
 import { createKeyRouting } from './split/key-routing.js';
-import { CAPS_QUERY, capsFromAnswer, capsFromFacts, takeCapsAnswers, throughTmux, type TerminalCaps } from '../core/terminal-caps.js';
+import { CAPS_QUERY, capsFromAnswer, capsFromFacts, takeCapsAnswers, throughTmux, type TerminalCaps } from '../core/screen/terminal-caps.js';
 
 export interface SplitFaceOptions {
   stdin: NodeJS.ReadStream;
@@ -45,7 +45,7 @@ export interface SplitFaceOptions {
 
 /** the split view as the run server draws it with a native relay reading its keys */
 export interface SplitFace extends Face {
-  /** keys of core/keymap.ts passThroughTable() would go to claude unrouted now (split/key-routing.ts) */
+  /** keys of core/screen/keymap.ts passThroughTable() would go to claude unrouted now (split/key-routing.ts) */
   passing(): boolean;
   /** such keys went to claude without this face (the relay sent them): their echo is drawn as an echo */
   typedElsewhere(): void;

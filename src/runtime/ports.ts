@@ -2,14 +2,14 @@
 // subscriptions return something to dispose. Real adapters sit behind them (real-ports.ts); the
 // middle layer of tests puts fakes and a fake clock here and runs a whole lineage in milliseconds.
 
-import type { SessionPlace } from '../core/session-place.js';
-import type { Manifest } from '../core/manifest.js';
-import type { MeterSignal } from '../core/context-meter.js';
-import type { ScopeChange } from '../core/session-scope.js';
-import type { ToolRun } from '../core/tool-run.js';
-import type { RunEventName, RunEventFields } from '../core/run-events.js';
-import type { NotifyEvent } from '../core/notify-policy.js';
-import type { GitFacts } from '../core/scene-facts.js';
+import type { SessionPlace } from '../core/lineage/session-place.js';
+import type { Manifest } from '../core/lineage/manifest.js';
+import type { MeterSignal } from '../core/meter/context-meter.js';
+import type { ScopeChange } from '../core/lineage/session-scope.js';
+import type { ToolRun } from '../core/dead-ends/tool-run.js';
+import type { RunEventName, RunEventFields } from '../core/run/run-events.js';
+import type { NotifyEvent } from '../core/run/notify-policy.js';
+import type { GitFacts } from '../core/document/scene-facts.js';
 
 export interface Disposable {
   dispose(): void;

@@ -3,22 +3,22 @@
 // through the ports. An effect's result, and its failure, comes back as an event: nothing here
 // decides, and nothing can leave the run waiting on an effect that silently failed.
 
-import { enterDueAt, KILL_GRACE_MS } from '../core/child-timing.js';
+import { enterDueAt, KILL_GRACE_MS } from '../core/run/child-timing.js';
 import { randomUUID } from 'node:crypto';
 
-import { decide } from '../core/decide.js';
+import { decide } from '../core/decide/decide.js';
 import { toHookEvent } from '../claude-code/run-hook.js';
 import { hookStdout } from '../claude-code/hook-answer.js';
 import { ownResumeHint } from '../claude-code/resume-hint.js';
 import stripAnsi from 'strip-ansi';
-import { createTitleFilter } from '../core/title-filter.js';
+import { createTitleFilter } from '../core/screen/title-filter.js';
 import { oneLine } from '../core/one-line.js';
-import { cursorMovesAsWhitespace } from '../core/cursor-text.js';
-import { lineageUnsaved } from '../core/write-trouble.js';
-import { EXIT, FlowerError } from '../errors.js';
-import type { RunEffect, RunEvent, RunState } from '../core/run-state.js';
-import type { SessionPlace } from '../core/session-place.js';
-import type { Face } from '../faces/face.js';
+import { cursorMovesAsWhitespace } from '../core/screen/cursor-text.js';
+import { lineageUnsaved } from '../core/run/write-trouble.js';
+import { EXIT, FlowerError } from '../core/errors.js';
+import type { RunEffect, RunEvent, RunState } from '../core/run/run-state.js';
+import type { SessionPlace } from '../core/lineage/session-place.js';
+import type { Face } from './face.js';
 import type { ChildHandle, Disposable, Ports, TranscriptFollow } from './ports.js';
 
 export interface RunResult {
@@ -46,7 +46,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
   let effects: Promise<void> = Promise.resolve();
   type Child = { handle: ChildHandle; generation: number; tail: TranscriptFollow | null };
   let child: Child | null = null;
-  // Old claudes still on their way out while a successor already runs (core/child-timing.ts): ended with the
+  // Old claudes still on their way out while a successor already runs (core/run/child-timing.ts): ended with the
   // run. Their transcripts are read until they are gone: the writing turn's row can come that late.
   const retiring = new Set<Child>();
   let lastOutput = '';
@@ -259,7 +259,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
     const target = child.handle;
     const file = request === '' ? '' : await ports.child.writeRequest(child.generation, request);
     target.write(line.replace('{file}', file));
-    // Enter as its own write, a moment later (core/child-timing.ts), on the run's clock: a fake one in tests.
+    // Enter as its own write, a moment later (core/run/child-timing.ts), on the run's clock: a fake one in tests.
     await new Promise<void>((resolve) => void ports.clock.wakeAt(enterDueAt(now()), resolve));
     if (!target.exited) target.write('\r');
   }

@@ -1,8 +1,8 @@
-// What the run server's clients say, answered: the hello (its verdict is core/client-rules.ts's), keys,
+// What the run server's clients say, answered: the hello (its verdict is core/server/client-rules.ts's), keys,
 // sizes, commands, the editor's result, detach, info and kill. The registry (client-registry.ts) keeps the
 // clients and whose size claude takes; a client's first paint is client-paint.ts's.
 
-import { boundedSize, helloVerdict } from '../core/client-rules.js';
+import { boundedSize, helloVerdict } from '../core/server/client-rules.js';
 import { versionMismatchReason, WIRE_VERSION, type ClientMessage, type RunInfo } from './wire.js';
 import type { FastRelay } from '../adapters/fast-relay.js';
 import type { ClientLink } from './client-link.js';

@@ -8,8 +8,8 @@ import { openTerminalFace, type TerminalFace } from './terminal-face.js';
 import type { ClientLink } from './client-link.js';
 import type { ClientRegistry } from './client-registry.js';
 import type { ServerFace } from './server-face.js';
-import type { FaceCommand } from '../faces/face.js';
-import { boundedSize } from '../core/client-rules.js';
+import type { FaceCommand } from '../runtime/face.js';
+import { boundedSize } from '../core/server/client-rules.js';
 
 export interface PaintContext {
   serverFace: ServerFace;

@@ -1,11 +1,11 @@
 // The run server's clients: who is connected, who only watches (the web face), what every attached
-// terminal is shown, and whose size claude's pty takes. The rules (core/client-rules.ts) decide; this keeps
+// terminal is shown, and whose size claude's pty takes. The rules (core/server/client-rules.ts) decide; this keeps
 // the links and carries the decisions out on the server face.
 
 import { encodeFrame, type ServerMessage } from './wire.js';
 import type { ClientLink } from './client-link.js';
 import type { ServerFace } from './server-face.js';
-import { arbitrateSize, boundedSize, emulatorAnswers, type SizeEvent, type SizeState } from '../core/client-rules.js';
+import { arbitrateSize, boundedSize, emulatorAnswers, type SizeEvent, type SizeState } from '../core/server/client-rules.js';
 
 export interface ClientRegistry {
   add(client: ClientLink): void;

@@ -5,7 +5,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Face } from '../faces/face.js';
+import type { Face } from '../runtime/face.js';
 import { startMockApi } from '../mock/messages-api.js';
 import { createClaudeSandbox } from '../mock/claude-sandbox.js';
 import { createDemoModel, DEMO_MODEL } from '../demo/demo-model.js';

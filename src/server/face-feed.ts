@@ -2,7 +2,7 @@
 // a Face's calls, shared by a client that draws its own terminal (stream mode) and by the server when
 // it draws a client's terminal itself (direct mode, as tmux does).
 
-import type { Face } from '../faces/face.js';
+import type { Face } from '../runtime/face.js';
 import type { ServerMessage } from './wire.js';
 
 // How a freshly attached face wipes what its terminal showed before the first paint: the split

@@ -1,10 +1,10 @@
 // An idle run server's housekeeping: it hears of the run's activity (claude's output, clients coming,
-// speaking, going) and, when core/memory-trim.ts says the run is quiet with no terminal attached, gives back
+// speaking, going) and, when core/server/memory-trim.ts says the run is quiet with no terminal attached, gives back
 // the memory it holds for nothing (adapters/memory-trim.ts). Activity is a field written per chunk of
 // claude's output, never a timer reset: one timer, armed only while the server is unattended, looks again
 // when it fires. The timer never keeps the process alive.
 
-import { active, nextTrim, trimDone, type TrimState } from '../core/memory-trim.js';
+import { active, nextTrim, trimDone, type TrimState } from '../core/server/memory-trim.js';
 
 export interface IdleMemory {
   /** the run did something: claude wrote, a client spoke */

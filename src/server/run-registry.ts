@@ -4,8 +4,8 @@
 import { createConnection } from 'node:net';
 import { lstat, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FlowerError } from '../errors.js';
-import { pickRun } from '../core/run-list.js';
+import { FlowerError } from '../core/errors.js';
+import { pickRun } from '../core/server/run-list.js';
 import { createFrameReader, encodeFrame, parseServerMessage, WIRE_VERSION, type ClientMessage, type RunInfo, type ServerMessage } from './wire.js';
 import { socketId, tempSocketPid } from './socket-dir.js';
 import { processAlive } from '../adapters/process-alive.js';

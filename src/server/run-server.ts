@@ -3,15 +3,15 @@
 // the server face (server-face.ts) as its face, and lets terminals attach and detach as clients. It ends when the
 // run ends: every client hears `bye`, the socket and the lock go, the exit code is the run's.
 // This file is the server's life: start, listen, run, end. Its clients are client-registry.ts (the rules
-// for them: core/client-rules.ts), what they say client-dispatch.ts, a client's first paint client-paint.ts.
+// for them: core/server/client-rules.ts), what they say client-dispatch.ts, a client's first paint client-paint.ts.
 
 import { createServer, type Server, type Socket } from 'node:net';
 import { rmSync } from 'node:fs';
 import type { Writable } from 'node:stream';
-import { supervise, type SuperviseResult } from '../supervisor.js';
+import { supervise, type SuperviseResult } from '../runtime/supervisor.js';
 import { openLog } from '../adapters/log-file.js';
-import { EXIT, FlowerError } from '../errors.js';
-import { runEnding, type EndedBy } from '../core/client-rules.js';
+import { EXIT, FlowerError } from '../core/errors.js';
+import { runEnding, type EndedBy } from '../core/server/client-rules.js';
 import type { ClientMessage, ServerMessage } from './wire.js';
 import { openFastRelay } from '../adapters/fast-relay.js';
 import { memoryTrim } from '../adapters/memory-trim.js';
@@ -60,14 +60,14 @@ async function start(spec: RunSpec): Promise<Started> {
   let endedBy: EndedBy = null;
 
   const native = !envSwitch(process.env, 'FLOWER_PTY_NO_NATIVE');
-  // Quiet with no terminal attached, the server gives back what it holds for nothing (core/memory-trim.ts).
+  // Quiet with no terminal attached, the server gives back what it holds for nothing (core/server/memory-trim.ts).
   const idleMemory = createIdleMemory({ attached: () => clients.attached().length, trim: native ? memoryTrim() : null, log: log.write });
   const serverFace = createServerFace({ cols: spec.cols, rows: spec.rows, broadcast: (message) => clients.broadcast(message), activity: idleMemory.activity });
   const clients = createClientRegistry(serverFace);
   // claude's pty and the plain faces' terminals on a native thread, when it is built (else Node's streams)
   const relay = native ? openFastRelay() : null;
   if (!relay) log.write('the native relay is not in use: keys and output go through Node\'s streams');
-  // The server's emulator answers claude's terminal queries when no attached terminal does (core/client-rules.ts).
+  // The server's emulator answers claude's terminal queries when no attached terminal does (core/server/client-rules.ts).
   serverFace.screen.onReply((data) => {
     if (clients.emulatorAnswers()) serverFace.input(data);
   });

@@ -3,8 +3,8 @@
 // The environment is not in it: the server inherits the client's, so no token is ever written down.
 
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { SuperviseOptions } from '../supervisor.js';
-import { FlowerError } from '../errors.js';
+import type { SuperviseOptions } from '../runtime/supervisor.js';
+import { FlowerError } from '../core/errors.js';
 import type { DemoSpec } from './demo-serve.js';
 
 export interface RunSpec {

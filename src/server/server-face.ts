@@ -3,7 +3,7 @@
 // child runs) and passes every change on to the attached clients. Keys, sizes and commands come
 // back from the clients through the same Face listeners a terminal face would use.
 
-import type { Face, FaceCommand, StatusView } from '../faces/face.js';
+import type { Face, FaceCommand, StatusView } from '../runtime/face.js';
 import type { ServerMessage } from './wire.js';
 import { createScreenModel, type ScreenModel } from './screen-model.js';
 import { createFaceListeners } from '../faces/face-listeners.js';

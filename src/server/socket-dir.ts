@@ -13,7 +13,7 @@ import { unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { Server } from 'node:net';
-import { FlowerError } from '../errors.js';
+import { FlowerError } from '../core/errors.js';
 
 // sun_path is 108 bytes on Linux and 104 on macOS, with its terminating NUL
 const MAX_SOCKET_PATH_BYTES = 103;

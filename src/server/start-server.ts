@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Readable } from 'node:stream';
-import { EXIT, FlowerError } from '../errors.js';
+import { EXIT, FlowerError } from '../core/errors.js';
 import { openSocketDir, socketPath } from './socket-dir.js';
 import { writeRunSpec, type RunSpec } from './run-spec.js';
 

@@ -5,17 +5,17 @@
 // A plain face joins the native relay once its first paint is out: from then on a key and its echo
 // cross no event loop at all, and this face only keeps its books on what the relay already wrote.
 // A split view drawn from the server's one screen joins it for its keys alone: typed text the face
-// would send as it is goes to claude from the relay's thread (core/keymap.ts passThroughTable(), while
+// would send as it is goes to claude from the relay's thread (core/screen/keymap.ts passThroughTable(), while
 // the face says it passes); any other read comes here, in order, and the face routes it as before.
 
-import type { Face, FaceCommand } from '../faces/face.js';
+import type { Face, FaceCommand } from '../runtime/face.js';
 import type { ClientTerminal } from '../adapters/client-terminal.js';
 import type { FastRelay } from '../adapters/fast-relay.js';
 import type { Emulator } from '../adapters/emulator.js';
 import type { Hello, ServerMessage } from './wire.js';
 import { feedFace, paintPrefix } from './face-feed.js';
 import { keysThroughRelay, toldLater } from './relay-keys.js';
-import { passThroughTable } from '../core/keymap.js';
+import { passThroughTable } from '../core/screen/keymap.js';
 
 // A terminal that does not take its last bytes (a frozen ssh) is closed anyway after this.
 const RESTORE_WAIT_MS = 2_000;

@@ -1,6 +1,6 @@
 // The run server's wire protocol: one module, versioned, bounded frames. A frame is a 4-byte
 // unsigned big-endian payload length, then the payload: the UTF-8 JSON of one message object.
-import type { FaceCommand, StatusView } from '../faces/face.js';
+import type { FaceCommand, StatusView } from '../runtime/face.js';
 
 export const WIRE_VERSION = 1;
 // a screen repaint of 200x60 with styles is well under this

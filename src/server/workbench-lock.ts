@@ -6,8 +6,8 @@ import { readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { processAlive } from '../adapters/process-alive.js';
-import { FlowerError } from '../errors.js';
-import { printable } from '../core/run-list.js';
+import { FlowerError } from '../core/errors.js';
+import { printable } from '../core/server/run-list.js';
 import { requestRun } from './run-registry.js';
 
 export const LOCK_NAME = 'run.lock';

@@ -2,9 +2,9 @@
 // scrollable text in a bordered blessed box labelled with the file's path and the focus mark.
 
 import type { Widgets } from 'blessed';
-import { documentLines, previewLines, type PreviewInput, type StyledLine } from '../core/document-view.js';
-import type { PaneCommand } from '../core/keymap.js';
-import type { Rect } from '../core/layout.js';
+import { documentLines, previewLines, type PreviewInput, type StyledLine } from '../core/screen/document-view.js';
+import type { PaneCommand } from '../core/screen/keymap.js';
+import type { Rect } from '../core/screen/layout.js';
 import { taggedLines } from './styled-text.js';
 import { setQuietLabel } from './quiet-label.js';
 import { box as blessedBox } from './blessed-parts.js';

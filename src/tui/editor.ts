@@ -2,7 +2,7 @@
 // The command goes through the shell so "code --wait" style values work; the path is quoted.
 
 import { spawn } from 'node:child_process';
-import { shellQuote } from '../core/shell-word.js';
+import { shellQuote } from '../core/options/shell-word.js';
 
 export function editorCommand(env: Record<string, string | undefined>): string {
   return env.VISUAL?.trim() || env.EDITOR?.trim() || 'vi';

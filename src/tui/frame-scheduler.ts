@@ -1,12 +1,12 @@
 // Coalesces repaints: however many chunks arrive, never one render per chunk. When a frame is drawn is
-// core/frame-pacing.ts's decision (at once after a quiet moment, once a frame in a flood); this carries it
+// core/screen/frame-pacing.ts's decision (at once after a quiet moment, once a frame in a flood); this carries it
 // out with the clock and the timers. Suspending (while an editor owns the terminal) keeps the request for later.
 // "The next turn" is setImmediate, not setTimeout(0): Node clamps a timeout to at least 1 ms, a whole
 // millisecond on every echo; an immediate still runs after the I/O phase, so chunks read together coalesce.
 // A request that may be drawn where it is made (`atOnce`: the echo's parse, whose frame is a row or
 // two) skips even the immediate when the pacing says now.
 
-import { FIRST_PACE, FRAME_MS, frameDrawn, frameDue, keyTyped, requestFrame, type PaceState } from '../core/frame-pacing.js';
+import { FIRST_PACE, FRAME_MS, frameDrawn, frameDue, keyTyped, requestFrame, type PaceState } from '../core/screen/frame-pacing.js';
 
 export { FRAME_MS };
 

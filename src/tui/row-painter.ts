@@ -10,7 +10,7 @@
 import type { Widgets } from 'blessed';
 import { unicode } from './blessed-parts.js';
 import { isPaneStyle, type PaneStyles } from './pane-styles.js';
-import { linkEscape, sameLink, type Link, type StyleCaps } from '../core/cell-style.js';
+import { linkEscape, sameLink, type Link, type StyleCaps } from '../core/screen/cell-style.js';
 
 type Cell = [number, string];
 type Row = Cell[] & { dirty?: boolean };

@@ -2,16 +2,16 @@
 // blessed box's area of the screen buffer: each cell's look as a number (pane-styles.ts) that our own
 // painter (row-painter.ts) draws with every attribute, 24-bit colour and link; wide characters; the cursor.
 
-import type { MouseTracking } from '../core/mouse.js';
-import type { Rect } from '../core/layout.js';
+import type { MouseTracking } from '../core/screen/mouse.js';
+import type { Rect } from '../core/screen/layout.js';
 import type { Widgets } from 'blessed';
 import type { IBufferCell, Terminal as XTerminal } from '@xterm/headless';
 import { createEmulator, type Emulator } from '../adapters/emulator.js';
 import { drawClaudeFirst, type PaneInk } from './row-painter.js';
 import { box as blessedBox } from './blessed-parts.js';
 import { createPaneStyles } from './pane-styles.js';
-import type { StyleCaps } from '../core/cell-style.js';
-import type { KeyboardModes } from '../core/side-channels.js';
+import type { StyleCaps } from '../core/screen/cell-style.js';
+import type { KeyboardModes } from '../core/screen/side-channels.js';
 
 export const SCROLLBACK = 1000;
 

@@ -2,7 +2,7 @@
 // echo, a spinner): those repaint the session pane's rows the emulator changed and draw just those
 // rows' diff (row-painter.ts), without blessed re-rendering every element, drawn where the parse ends
 // when nothing else is pending (an echo waits for no turn of the loop), once a frame while output keeps
-// coming (core/frame-pacing.ts). Anything
+// coming (core/screen/frame-pacing.ts). Anything
 // else (status, labels, layout, the document, help) asks for a whole render. No frame is drawn while
 // an editor has the terminal (suspended) or after the face gave it back (disposed).
 // Frames are drawn whole: none while claude is inside its own synchronized update (CSI ? 2026 h … l),
@@ -17,7 +17,7 @@ import type { OuterModes } from './outer-modes.js';
 import type { HelpOverlay } from './help-overlay.js';
 import { createFrameScheduler } from './frame-scheduler.js';
 import { paintRows } from './row-painter.js';
-import type { TerminalCaps } from '../core/terminal-caps.js';
+import type { TerminalCaps } from '../core/screen/terminal-caps.js';
 
 // A terminal gives up waiting for the end of a synchronized update after a while (kitty, foot: 1 s; the
 // spec suggests 150 ms-1 s); so do we.

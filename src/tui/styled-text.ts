@@ -2,8 +2,8 @@
 // chrome keeps bold and inverse but drops every colour (https://no-color.org).
 
 import { escape } from './blessed-parts.js';
-import type { LineStyle, StyledLine } from '../core/document-view.js';
-import type { Segment, SegmentStyle } from '../core/status-bar.js';
+import type { LineStyle, StyledLine } from '../core/screen/document-view.js';
+import type { Segment, SegmentStyle } from '../core/screen/status-bar.js';
 
 type Style = LineStyle | SegmentStyle;
 

@@ -1,6 +1,6 @@
 // The web face's HTTP and WebSocket server. Every request passes the Host check first (DNS
 // rebinding); a POST and a WebSocket upgrade pass the Origin check too; bodies and frames are bounded
-// (core/web-request.ts). A browser sends a 127.0.0.1 cookie to every port of 127.0.0.1 (cookies are
+// (core/web/web-request.ts). A browser sends a 127.0.0.1 cookie to every port of 127.0.0.1 (cookies are
 // not port-scoped), so a page served by anyone on another port can make the person's browser hand it
 // the session cookie: the cookie alone opens only the pages' empty shells. Everything that carries a
 // run's data or acts on a run (every socket, every API request, the report, logging out) needs the
@@ -13,15 +13,15 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createHttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { hostAllowed, originAllowed, securityHeaders, FIRST_REQUEST_MS, MAX_BODY_BYTES, MAX_CONNECTIONS, MAX_WS_FRAME_BYTES, type HostRules } from '../core/web-request.js';
-import { cookieValue, loginClient, sessionCookie, SESSION_TTL_MS } from '../core/web-login.js';
-import { dashboardOrder, notificationFor, stateText, urgency } from '../core/web-dashboard.js';
+import { hostAllowed, originAllowed, securityHeaders, FIRST_REQUEST_MS, MAX_BODY_BYTES, MAX_CONNECTIONS, MAX_WS_FRAME_BYTES, type HostRules } from '../core/web/web-request.js';
+import { cookieValue, loginClient, sessionCookie, SESSION_TTL_MS } from '../core/web/web-login.js';
+import { dashboardOrder, notificationFor, stateText, urgency } from '../core/web/web-dashboard.js';
 import type { Sessions } from './token-store.js';
 import type { FollowedRun, RunFollower } from './run-follower.js';
 import { bridgeRun } from './run-bridge.js';
 import { HTML_TYPE, PAGES, readStatic, renderPage, staticFile } from './static-files.js';
-import { renderReportHtml } from '../core/report-html.js';
-import type { ReportModel } from '../core/report-model.js';
+import { renderReportHtml } from '../core/report/report-html.js';
+import type { ReportModel } from '../core/report/report-model.js';
 
 export const SESSION_COOKIE = 'flower_session';
 /** the header a page's requests carry its secret in (assets/common.js sends it) */

@@ -1,14 +1,14 @@
 // One run page's WebSocket, bridged to its run's feed (run-feed.ts: the one watcher connection the web
 // server holds to that run, shared by every page): the page is painted from the feed's screen at once,
 // then streamed; what the page asks (keys, an approval, a command, a saved document) is decided by
-// core/web-access.ts here, never in the page.
+// core/web/web-access.ts here, never in the page.
 
 import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import type { RawData, WebSocket } from 'ws';
 import type { ClientMessage } from '../server/wire.js';
-import type { StatusView } from '../core/status-view.js';
-import { APPROVE_KEYS, composeKeys, DENY_KEYS, keyBarKeys, mayAct, type WebAction } from '../core/web-access.js';
+import type { StatusView } from '../core/screen/status-view.js';
+import { APPROVE_KEYS, composeKeys, DENY_KEYS, keyBarKeys, mayAct, type WebAction } from '../core/web/web-access.js';
 import { writeFileAtomic } from '../adapters/atomic-file.js';
 import type { FeedMessage, RunFeed } from './run-feed.js';
 import { parsePageMessage, type PageMessage } from './page-messages.js';

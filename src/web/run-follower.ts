@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { readdir } from 'node:fs/promises';
 import { socketId } from '../server/socket-dir.js';
 import type { ClientMessage, RunInfo, ServerMessage } from '../server/wire.js';
-import type { DashboardRun } from '../core/web-dashboard.js';
+import type { DashboardRun } from '../core/web/web-dashboard.js';
 import { watchRun, type RunWatch } from './run-watch.js';
 import { createRunFeed, type RunFeed } from './run-feed.js';
 

@@ -9,7 +9,7 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import { openSync, closeSync, writeSync, readFileSync, renameSync } from 'node:fs';
-import { consumeToken, loginAllowed, loginFailed, NO_FAILED_LOGINS, sessionValid, SESSION_TTL_MS, TOKEN_TTL_MS, type LoginLimit, type TokenEntry } from '../core/web-login.js';
+import { consumeToken, loginAllowed, loginFailed, NO_FAILED_LOGINS, sessionValid, SESSION_TTL_MS, TOKEN_TTL_MS, type LoginLimit, type TokenEntry } from '../core/web/web-login.js';
 
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 const newSecret = (): string => randomBytes(32).toString('base64url');
@@ -42,7 +42,7 @@ export function issueToken(file: string, now: number = Date.now()): string {
 export type LoginResult = { ok: true; session: string; secret: string } | { ok: false; status: 401 | 429; reason: string };
 
 export interface Sessions {
-  /** `client`: who tries (core/web-login.ts loginClient), for the failed-login limit */
+  /** `client`: who tries (core/web/web-login.ts loginClient), for the failed-login limit */
   login(token: string, client: string, now?: number): LoginResult;
   /** the cookie alone: enough for a page's empty shell (no run's data is in it), nothing more */
   shell(session: string | null, now?: number): boolean;

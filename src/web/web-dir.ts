@@ -4,7 +4,7 @@
 
 import { mkdirSync, openSync, closeSync, writeSync, readFileSync, rmSync, lstatSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
-import { FlowerError } from '../errors.js';
+import { FlowerError } from '../core/errors.js';
 import { processAlive } from '../adapters/process-alive.js';
 
 export interface WebDir {

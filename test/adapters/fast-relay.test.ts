@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import { openFastRelay, nativeTitleFilter, type FastRelay } from '../../src/adapters/fast-relay.js';
 import { spawnPty, type PtySession } from '../../src/adapters/pty-session.js';
 import { openClientTerminal, type ClientTerminal } from '../../src/adapters/client-terminal.js';
-import { createTitleFilter } from '../../src/core/title-filter.js';
-import { passThroughTable } from '../../src/core/keymap.js';
+import { createTitleFilter } from '../../src/core/screen/title-filter.js';
+import { passThroughTable } from '../../src/core/screen/keymap.js';
 import { envSwitch } from '../../src/adapters/config-file.js';
 
 const until = async (what: string, ok: () => boolean, ms = 5_000) => {

@@ -1,7 +1,7 @@
 // Tests for the hook channel over real Unix sockets, driven through the REAL compiled hook client exactly
 // as claude runs it: modes, round trip, refusals, fail-open, statusline chaining. The client under test is
 // the one runs use (the native dist/native/flower-pty-hook when built); hook-client-node.test.ts runs
-// this same file against the Node twin (dist/hook-client.js).
+// this same file against the Node twin (dist/cli/hook-client.js).
 import t from 'tap';
 import { spawn, spawnSync } from 'node:child_process';
 import { createConnection } from 'node:net';
@@ -18,11 +18,11 @@ import { createClaudeSandbox } from '../../src/mock/claude-sandbox.js';
 import { runClaude } from '../helpers/real-claude.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const client = join(repo, 'dist', 'hook-client.js');
+const client = join(repo, 'dist', 'cli/hook-client.js');
 
 // Build once when dist is missing or older than the source; tsc emits even if another file fails to type-check.
 function ensureClientBuilt(): void {
-  const src = join(repo, 'src', 'hook-client.ts');
+  const src = join(repo, 'src', 'cli/hook-client.ts');
   if (existsSync(client) && statSync(client).mtimeMs >= statSync(src).mtimeMs) return;
   spawnSync(join(repo, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json'], { cwd: repo, stdio: 'ignore' });
 }

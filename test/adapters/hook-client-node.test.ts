@@ -1,4 +1,4 @@
-// The Node hook client (dist/hook-client.js), which runs when the build had no C compiler: every test of
+// The Node hook client (dist/cli/hook-client.js), which runs when the build had no C compiler: every test of
 // hook-channel.test.ts, which drives the native client runs use, is run against it too, in a tap of its
 // own (the client under test is chosen when that file loads).
 import t from 'tap';

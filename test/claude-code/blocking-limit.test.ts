@@ -7,7 +7,7 @@ import type { Test } from 'tap';
 import { randomUUID } from 'node:crypto';
 import { startMockApi, scripted, text, usageFor } from '../../src/mock/messages-api.js';
 import { createClaudeSandbox } from '../../src/mock/claude-sandbox.js';
-import { launchEnv } from '../../src/child-launch.js';
+import { launchEnv } from '../../src/claude-code/child-launch.js';
 import { clientBlockLimit } from '../../src/claude-code/limits.js';
 import { looksReady, runClaude, tempRoot } from '../helpers/real-claude.js';
 

@@ -1,7 +1,7 @@
 // The context meter on Claude Code rows read by the dialect (transcript-rows.ts): the reading rule,
 // de-duplication by message.id, the rows it must skip, compaction resets, signals and counters.
 import t from 'tap';
-import { createMeter, type MeterSignal } from '../../src/core/context-meter.js';
+import { createMeter, type MeterSignal } from '../../src/core/meter/context-meter.js';
 import { parseRecord } from '../../src/claude-code/transcript-rows.js';
 
 type Json = Record<string, unknown>;

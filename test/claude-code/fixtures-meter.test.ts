@@ -4,9 +4,9 @@ import t from 'tap';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLineSplitter } from '../../src/core/jsonl.js';
+import { createLineSplitter } from '../../src/core/meter/jsonl.js';
 import { parseRecord } from '../../src/claude-code/transcript-rows.js';
-import { createMeter, type Meter, type MeterSignal } from '../../src/core/context-meter.js';
+import { createMeter, type Meter, type MeterSignal } from '../../src/core/meter/context-meter.js';
 import { fixturesDir } from '../helpers/fixtures.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

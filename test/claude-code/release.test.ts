@@ -3,10 +3,10 @@
 import t from 'tap';
 import { parseRelease, hasFeature, supportFor, compareReleases, MIN_SUPPORTED } from '../../src/claude-code/release.js';
 import { hookEventsFor, buildSettings } from '../../src/claude-code/settings.js';
-import { thresholds } from '../../src/core/policy.js';
+import { thresholds } from '../../src/core/run/policy.js';
 import { RUN_DIALECT } from '../../src/claude-code/run-dialect.js';
 import { clientBlockLimit, blockingLimitOverride, stopBlockCap, STOP_BLOCK_CAP_DEFAULT } from '../../src/claude-code/limits.js';
-import { launchEnv, launchArgs, refusedClaudeArg } from '../../src/child-launch.js';
+import { launchEnv, launchArgs, refusedClaudeArg } from '../../src/claude-code/child-launch.js';
 import { requestSessionId } from '../../src/claude-code/requests.js';
 
 const r = (text: string) => {

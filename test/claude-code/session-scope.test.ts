@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createScopeReader, mayCarryScope } from '../../src/claude-code/session-scope.js';
-import { applyScopeChanges, EMPTY_SCOPE, openTasks, type SessionScope } from '../../src/core/session-scope.js';
+import { applyScopeChanges, EMPTY_SCOPE, openTasks, type SessionScope } from '../../src/core/lineage/session-scope.js';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'claude-2.1.332', 'session-scope');
 const lines = (name: string): string[] => readFileSync(join(dir, name), 'utf8').split('\n').filter((l) => l !== '');
@@ -104,7 +104,7 @@ t.test('the cheap filter lets through every row that carries scope, and not the 
 });
 
 t.test("through the transcript reader's tap: each row parsed once for both, the meter's signals unchanged", async (t) => {
-  const { createTranscriptReader } = await import('../../src/core/transcript-reader.js');
+  const { createTranscriptReader } = await import('../../src/core/meter/transcript-reader.js');
   const { TRANSCRIPT_ROWS } = await import('../../src/claude-code/transcript-rows.js');
   const bytes = readFileSync(join(dir, 'scope.jsonl'));
   const plain = createTranscriptReader(TRANSCRIPT_ROWS);

@@ -2,8 +2,8 @@
 // added directories are added again, and a worktree flag is dropped once the successor starts in it.
 import t from 'tap';
 import { successorArgs, addedDirsOf, flagsAllowBypass } from '../../src/claude-code/successor-args.js';
-import { NO_PLACE } from '../../src/core/session-place.js';
-import { foregroundOnlyArg } from '../../src/child-launch.js';
+import { NO_PLACE } from '../../src/core/lineage/session-place.js';
+import { foregroundOnlyArg } from '../../src/claude-code/child-launch.js';
 
 const WT = '/r/.claude/worktrees/wt2';
 

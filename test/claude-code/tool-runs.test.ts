@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { createToolRunReader, errorLine } from '../../src/claude-code/tool-runs.js';
 import { TRANSCRIPT_ROWS } from '../../src/claude-code/transcript-rows.js';
 import { createSessionReader } from '../../src/claude-code/session-reader.js';
-import { EMPTY_FAILURES, MAX_FAILURES, failureLine, recordRun, topFailures, type FailureRecord } from '../../src/core/failure-record.js';
-import type { ToolRun } from '../../src/core/tool-run.js';
+import { EMPTY_FAILURES, MAX_FAILURES, failureLine, recordRun, topFailures, type FailureRecord } from '../../src/core/dead-ends/failure-record.js';
+import type { ToolRun } from '../../src/core/dead-ends/tool-run.js';
 
 const use = (id: string, name: string, input: object, extra: object = {}) => ({ type: 'assistant', ...extra, message: { content: [{ type: 'tool_use', id, name, input }] } });
 const result = (id: string, content: string, isError: boolean, at = '2026-12-03T07:00:00.000Z', extra: object = {}) => ({

@@ -3,10 +3,10 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createTranscriptReader } from '../../src/core/transcript-reader.js';
-import { createLineSplitter } from '../../src/core/jsonl.js';
+import { createTranscriptReader } from '../../src/core/meter/transcript-reader.js';
+import { createLineSplitter } from '../../src/core/meter/jsonl.js';
 import { parseRecord, TRANSCRIPT_ROWS } from '../../src/claude-code/transcript-rows.js';
-import { createMeter, type MeterSignal } from '../../src/core/context-meter.js';
+import { createMeter, type MeterSignal } from '../../src/core/meter/context-meter.js';
 import { fixturesDir } from '../helpers/fixtures.js';
 
 const files = [

@@ -1,4 +1,4 @@
-// `flower-pty attach` and the run server (`__serve`) have light entries of their own (src/attach-main.ts,
+// `flower-pty attach` and the run server (`__serve`) have light entries of their own (src/cli/attach-main.ts,
 // src/server/serve-command.ts): what the attach reads itself, what it leaves to the full command line,
 // and that neither loads yargs or the run command; the attach loads no face, the server no blessed
 // until it draws a split view.
@@ -7,7 +7,7 @@ import { readFileSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { parseAttachArgs } from '../../src/attach-main.js';
+import { parseAttachArgs } from '../../src/cli/attach-main.js';
 import { FLOWER_BIN, REPO } from '../helpers/flower-run.js';
 
 t.test('the attach line it reads itself', async (t) => {
@@ -64,9 +64,9 @@ function loadedBy(entries: string[]): Set<string> {
 
 t.test('the attach loads no yargs, no blessed, no emulator, no run command', async (t) => {
   const src = join(REPO, 'src');
-  const loaded = loadedBy([join(src, 'attach-main.ts'), join(src, 'commands', 'attach.ts')]);
+  const loaded = loadedBy([join(src, 'cli/attach-main.ts'), join(src, 'commands', 'attach.ts')]);
   t.ok(loaded.has(join(src, 'client', 'attach-client.ts')), 'the walk follows the imports');
-  for (const heavy of ['yargs', 'blessed', '@xterm/headless', 'chokidar', '@lydell/node-pty', join(src, 'cli.ts'), join(src, 'commands', 'run.ts'), join(src, 'supervisor.ts'), join(src, 'core', 'handoff-prompts.ts')]) {
+  for (const heavy of ['yargs', 'blessed', '@xterm/headless', 'chokidar', '@lydell/node-pty', join(src, 'cli/main.ts'), join(src, 'commands', 'run.ts'), join(src, 'runtime/supervisor.ts'), join(src, 'core', 'document', 'handoff-prompts.ts')]) {
     t.notOk(loaded.has(heavy), `not ${heavy}`);
   }
   // the run listing is loaded only when the socket is not certain (several runs, or a dead one)
@@ -79,7 +79,7 @@ t.test('the run server loads no yargs, no command line, no run command, no bless
   const src = join(REPO, 'src');
   const loaded = loadedBy([join(src, 'server', 'serve-command.ts')]);
   t.ok(loaded.has(join(src, 'server', 'screen-model.ts')) && loaded.has('@xterm/headless'), 'the walk follows the imports');
-  for (const heavy of ['yargs', 'blessed', join(src, 'cli.ts'), join(src, 'commands', 'run.ts'), join(src, 'faces', 'split-face.ts')]) {
+  for (const heavy of ['yargs', 'blessed', join(src, 'cli/main.ts'), join(src, 'commands', 'run.ts'), join(src, 'faces', 'split-face.ts')]) {
     t.notOk(loaded.has(heavy), `not ${heavy}`);
   }
 });

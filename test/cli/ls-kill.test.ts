@@ -9,7 +9,7 @@ import { FLOWER_BIN } from '../helpers/flower-run.js';
 import { openSocketDir } from '../../src/server/socket-dir.js';
 import { acquireWorkbenchLock } from '../../src/server/workbench-lock.js';
 import { runKill } from '../../src/commands/kill.js';
-import { createManifest } from '../../src/core/manifest.js';
+import { createManifest } from '../../src/core/lineage/manifest.js';
 import { startFakeRun, type FakeRun } from '../helpers/wire-server.js';
 import { spawn } from '@lydell/node-pty';
 
@@ -103,7 +103,7 @@ t.test('kill: a run that does not end is a non-zero line, bounded', async (t) =>
   const p = await place(t);
   const lines: string[] = [];
   const started = Date.now();
-  const { FlowerError } = await import('../../src/errors.js');
+  const { FlowerError } = await import('../../src/core/errors.js');
   const hung = await startFakeRun(p.dir, 'hhhhhh', { info: { cwd: '/h' } });
   t.teardown(() => hung.close());
   // answers info but ignores kill

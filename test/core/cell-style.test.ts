@@ -5,8 +5,8 @@
 import t from 'tap';
 import {
   BOLD, DEFAULT_COLOUR, ITALIC, OVERLINE, PLAIN_STYLE, RGB, STRIKETHROUGH, UNDERLINE, linkEscape, nearest256, sameLink, styleSgr,
-} from '../../src/core/cell-style.js';
-import { capsFromAnswer, capsFromFacts, throughTmux } from '../../src/core/terminal-caps.js';
+} from '../../src/core/screen/cell-style.js';
+import { capsFromAnswer, capsFromFacts, throughTmux } from '../../src/core/screen/terminal-caps.js';
 
 const ALL = { truecolor: true, styledUnderline: true, hyperlinks: true };
 const OLD = { truecolor: false, styledUnderline: false, hyperlinks: true };
@@ -61,7 +61,7 @@ t.test('throughTmux wraps a sequence with ESC doubled, only under tmux', async (
 });
 
 t.test("takeCapsAnswers: the terminal's answers out of its input, the keys left", async (t) => {
-  const { takeCapsAnswers } = await import('../../src/core/terminal-caps.js');
+  const { takeCapsAnswers } = await import('../../src/core/screen/terminal-caps.js');
   t.same(takeCapsAnswers('ab\u001b[?2026;2$yc\u001b[?1ud'), { answers: '\u001b[?2026;2$y\u001b[?1u', rest: 'abcd' });
   t.same(takeCapsAnswers('\u001b[A'), { answers: '', rest: '\u001b[A' });
 });

@@ -1,6 +1,6 @@
 // How long the runtime waits on claude's pty: Enter a moment after a typed line, on the run's clock.
 import t from 'tap';
-import { enterDueAt, ENTER_AFTER_TYPING_MS, KILL_GRACE_MS } from '../../src/core/child-timing.js';
+import { enterDueAt, ENTER_AFTER_TYPING_MS, KILL_GRACE_MS } from '../../src/core/run/child-timing.js';
 
 t.test('Enter goes a moment after the typed line', async (t) => {
   t.equal(enterDueAt(1_000), 1_000 + ENTER_AFTER_TYPING_MS);

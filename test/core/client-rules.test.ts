@@ -1,7 +1,7 @@
 // The run server's rules for its clients, tried directly: whose size claude takes among several terminals,
 // when the server's emulator answers claude's queries, how a hello is answered, how the run's end is told.
 import t from 'tap';
-import { arbitrateSize, boundedSize, emulatorAnswers, helloVerdict, runEnding, MAX_COLS, MAX_ROWS, type Size, type SizeEvent, type SizeState } from '../../src/core/client-rules.js';
+import { arbitrateSize, boundedSize, emulatorAnswers, helloVerdict, runEnding, MAX_COLS, MAX_ROWS, type Size, type SizeEvent, type SizeState } from '../../src/core/server/client-rules.js';
 
 const at = (cols: number, rows: number): Size => ({ cols, rows });
 const SCREEN = at(80, 24);

@@ -1,9 +1,9 @@
 // The slips of the fingers the command line catches: the edit distance, the allowance per name length, a
 // lone word near a subcommand, and the unknown-flag line (once per flag, as typed, the nearest flag).
 import t from 'tap';
-import { editDistance, nearestName, slipAllowance } from '../../src/core/near-name.js';
-import { commandTypo, knownFlags, unknownFlagsLine } from '../../src/core/command-line-typos.js';
-import { COMMANDS } from '../../src/core/command-table.js';
+import { editDistance, nearestName, slipAllowance } from '../../src/core/options/near-name.js';
+import { commandTypo, knownFlags, unknownFlagsLine } from '../../src/core/options/command-line-typos.js';
+import { COMMANDS } from '../../src/core/options/command-table.js';
 
 t.test('the edit distance counts a swap of neighbours as one edit', async (t) => {
   t.equal(editDistance('stauts', 'status'), 1, 'a swap');

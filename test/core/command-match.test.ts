@@ -1,7 +1,7 @@
 // Exact matching of commands, flags and paths: tables of what normalises to the same command, what
 // counts as a flag or a path, what a document's prose mentions, and the near misses that must not match.
 import t from 'tap';
-import { commandMatches, commandPaths, commandSegments, longFlags, mentionsCommand, normaliseCommand, normalisePath, spanPattern } from '../../src/core/command-match.js';
+import { commandMatches, commandPaths, commandSegments, longFlags, mentionsCommand, normaliseCommand, normalisePath, spanPattern } from '../../src/core/dead-ends/command-match.js';
 
 t.test('normalisation: spacing, a leading cd, output trimming and ./ are forgotten; nothing else', async (t) => {
   const same: Array<[string, string]> = [

@@ -1,12 +1,12 @@
 // The failures before the writer (a bounded list in the request) and in the document: what a document
 // mentions (never by flower-pty's own facts block), and the dead ends a successor is watched for.
 import t from 'tap';
-import { FAILURES_REQUEST_CHARS, handoffRequest } from '../../src/core/handoff-prompts.js';
-import { mentions, NOT_IN_DOCUMENT, repeatOf, watchList } from '../../src/core/dead-end-watch.js';
-import { ERROR_CHARS, INPUT_CHARS, type Failure } from '../../src/core/failure-record.js';
-import { FACTS_HEADING } from '../../src/core/scene-facts.js';
-import { emptyDoc } from '../../src/core/handoff-doc.js';
-import type { ToolRun } from '../../src/core/tool-run.js';
+import { FAILURES_REQUEST_CHARS, handoffRequest } from '../../src/core/document/handoff-prompts.js';
+import { mentions, NOT_IN_DOCUMENT, repeatOf, watchList } from '../../src/core/dead-ends/dead-end-watch.js';
+import { ERROR_CHARS, INPUT_CHARS, type Failure } from '../../src/core/dead-ends/failure-record.js';
+import { FACTS_HEADING } from '../../src/core/document/scene-facts.js';
+import { emptyDoc } from '../../src/core/document/handoff-doc.js';
+import type { ToolRun } from '../../src/core/dead-ends/tool-run.js';
 
 const failure = (command: string, over: Partial<Failure> = {}): Failure => ({
   key: `command:${command}`, kind: 'command', tool: 'Bash', input: command, command, files: [], error: 'exit 1', tries: 1, firstAt: null, lastAt: null, workedLater: false, ...over,

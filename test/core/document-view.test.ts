@@ -1,7 +1,7 @@
 // The document pane's lines: sections highlighted, a missing required section flagged at the top.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { documentLines, previewLines } from '../../src/core/document-view.js';
+import { documentLines, previewLines } from '../../src/core/screen/document-view.js';
 
 const complete = [
   '# 交接 · work', '', '## Doing · 现在在做', 'wiring the split view', '', '## Decided · 已定的事', '(空)', '',

@@ -1,6 +1,6 @@
 // The curve sampler: bounded output, every point when few, peaks and drops kept when many.
 import t from 'tap';
-import { createCurveSampler, downsample, type CurvePoint } from '../../src/core/downsample.js';
+import { createCurveSampler, downsample, type CurvePoint } from '../../src/core/report/downsample.js';
 
 const pts = (values: number[]): CurvePoint[] => values.map((v, i) => ({ t: 1000 + i, v, line: i + 1 }));
 

@@ -1,6 +1,6 @@
 // The split view's frame pacing: an echo after a quiet moment at once, a flood once a frame, a slow terminal skipped.
 import t from 'tap';
-import { FIRST_PACE, FLOOD_STREAK, FRAME_MS, QUICK_GAP_MS, frameDrawn, frameDue, keyTyped, requestFrame, type PaceState } from '../../src/core/frame-pacing.js';
+import { FIRST_PACE, FLOOD_STREAK, FRAME_MS, QUICK_GAP_MS, frameDrawn, frameDue, keyTyped, requestFrame, type PaceState } from '../../src/core/screen/frame-pacing.js';
 
 // Drives the rule as the scheduler does: each chunk is one request, drawn where the timing says.
 function stream(times: number[], atOnce = true): number[] {

@@ -4,7 +4,7 @@ import t from 'tap';
 import {
   DEGRADED_MARKER, EMPTY_MARKER, SECTIONS, complete, degradedDocument, diffSections, emptyDoc, isDegraded,
   missing, normalizeBody, type HandoffDoc,
-} from '../../src/core/handoff-doc.js';
+} from '../../src/core/document/handoff-doc.js';
 
 const doc = (over: Partial<HandoffDoc>): HandoffDoc => ({...emptyDoc(), ...over});
 

@@ -1,9 +1,9 @@
 // Fuzz for the handoff parser and renderer: random strings built from label-like pieces and random
 // slices of a rendered document never throw, and any parsed document renders back to itself.
 import t from 'tap';
-import {DEGRADED_MARKER, type HandoffDoc} from '../../src/core/handoff-doc.js';
-import {parseDocument} from '../../src/core/handoff-parse.js';
-import {renderDocument} from '../../src/core/handoff-render.js';
+import {DEGRADED_MARKER, type HandoffDoc} from '../../src/core/document/handoff-doc.js';
+import {parseDocument} from '../../src/core/document/handoff-parse.js';
+import {renderDocument} from '../../src/core/document/handoff-render.js';
 
 // Deterministic PRNG (mulberry32) so a failing case can be replayed from its seed.
 function prng(seed: number): () => number {

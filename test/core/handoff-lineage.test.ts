@@ -1,8 +1,8 @@
 // The document decisions around a handoff: what is frozen, what the successor is seeded with,
 // and the note a running successor gets after a person's edit.
 import t from 'tap';
-import { documentToFreeze, seedSuccessor, editNote } from '../../src/core/handoff-lineage.js';
-import { DEGRADED_MARKER } from '../../src/core/handoff-doc.js';
+import { documentToFreeze, seedSuccessor, editNote } from '../../src/core/lineage/handoff-lineage.js';
+import { DEGRADED_MARKER } from '../../src/core/document/handoff-doc.js';
 
 const GOOD = '## Doing\nporting the tailer\n## Decided\nchokidar 5\n## Next\nrun the tests\n';
 

@@ -1,8 +1,8 @@
 // Tests for the handoff parser on what models and people really write: headings, bold labels,
 // lists, the seed's indented Chinese list, three languages, fences, chat around it. Fuzz: handoff-fuzz.test.ts.
 import t from 'tap';
-import {DEGRADED_MARKER, emptyDoc, type HandoffDoc} from '../../src/core/handoff-doc.js';
-import {matchLabel, parseDocument, sectionStart} from '../../src/core/handoff-parse.js';
+import {DEGRADED_MARKER, emptyDoc, type HandoffDoc} from '../../src/core/document/handoff-doc.js';
+import {matchLabel, parseDocument, sectionStart} from '../../src/core/document/handoff-parse.js';
 
 const doc = (over: Partial<HandoffDoc>): HandoffDoc => ({...emptyDoc(), ...over});
 

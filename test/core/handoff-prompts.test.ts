@@ -1,10 +1,10 @@
 // Tests for the prompts around a handoff: token formatting, the request that makes the session
 // write the document, and the successor's first prompt (taking over, path, degraded warning).
 import t from 'tap';
-import {DEGRADED_MARKER, EMPTY_MARKER, SECTIONS, degradedDocument, emptyDoc, type HandoffDoc} from '../../src/core/handoff-doc.js';
-import {parseDocument} from '../../src/core/handoff-parse.js';
-import {handoffRequest, successorPrompt} from '../../src/core/handoff-prompts.js';
-import {formatTokens} from '../../src/core/token-format.js';
+import {DEGRADED_MARKER, EMPTY_MARKER, SECTIONS, degradedDocument, emptyDoc, type HandoffDoc} from '../../src/core/document/handoff-doc.js';
+import {parseDocument} from '../../src/core/document/handoff-parse.js';
+import {handoffRequest, successorPrompt} from '../../src/core/document/handoff-prompts.js';
+import {formatTokens} from '../../src/core/meter/token-format.js';
 
 const doc = (over: Partial<HandoffDoc>): HandoffDoc => ({...emptyDoc(), ...over});
 

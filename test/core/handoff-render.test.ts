@@ -3,9 +3,9 @@
 import {readFileSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 import t from 'tap';
-import {EMPTY_MARKER, emptyDoc, normalizeDoc, type HandoffDoc} from '../../src/core/handoff-doc.js';
-import {parseDocument} from '../../src/core/handoff-parse.js';
-import {escapeLine, renderDocument} from '../../src/core/handoff-render.js';
+import {EMPTY_MARKER, emptyDoc, normalizeDoc, type HandoffDoc} from '../../src/core/document/handoff-doc.js';
+import {parseDocument} from '../../src/core/document/handoff-parse.js';
+import {escapeLine, renderDocument} from '../../src/core/document/handoff-render.js';
 
 const doc = (over: Partial<HandoffDoc>): HandoffDoc => ({...emptyDoc(), ...over});
 const golden = (name: string): string =>

@@ -1,6 +1,6 @@
 // Tests for the byte-level line splitter: chunking, UTF-8 splits, over-long lines, CRLF, junk lines.
 import t from 'tap';
-import { createLineSplitter } from '../../src/core/jsonl.js';
+import { createLineSplitter } from '../../src/core/meter/jsonl.js';
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 

@@ -1,6 +1,6 @@
 // The prefix router and arrow translation: what reaches claude, what becomes a command.
 import t from 'tap';
-import { createKeyRouter, parsePrefix, passThroughTable, prefixName, splitKeys, translateCursorKey, type KeyContext } from '../../src/core/keymap.js';
+import { createKeyRouter, parsePrefix, passThroughTable, prefixName, splitKeys, translateCursorKey, type KeyContext } from '../../src/core/screen/keymap.js';
 
 const PREFIX = '\u001d'; // C-]
 const session: KeyContext = { focus: 'session', applicationCursor: false };

@@ -1,6 +1,6 @@
 // CSI u keys read as the legacy bytes the same key sends without the kitty keyboard protocol.
 import t from 'tap';
-import { legacyKey } from '../../src/core/kitty-keys.js';
+import { legacyKey } from '../../src/core/screen/kitty-keys.js';
 
 t.test('legacyKey', async (t) => {
   const cases: Array<[string, string, string]> = [

@@ -1,6 +1,6 @@
 // Pane geometry: side by side when wide, stacked when narrow, the session alone when hidden or cramped.
 import t from 'tap';
-import { computeLayout, WIDE_AT } from '../../src/core/layout.js';
+import { computeLayout, WIDE_AT } from '../../src/core/screen/layout.js';
 
 t.test('wide: side by side, the session takes about 60%', async (t) => {
   const l = computeLayout({ cols: 160, rows: 40, documentVisible: true });

@@ -1,6 +1,6 @@
 // diffLines: the model's draft against a person's version, line by line, bounded.
 import t from 'tap';
-import { diffLines } from '../../src/core/line-diff.js';
+import { diffLines } from '../../src/core/document/line-diff.js';
 
 t.test('an edited line shows as removed then added, the rest unchanged', async (t) => {
   const d = diffLines('a\nb\nc\nd\n', 'a\nB\nc\nd\ne\n');

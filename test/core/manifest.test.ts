@@ -1,6 +1,6 @@
 // Manifest model: retired ids in order, sums across generations, errors for degraded handoffs.
 import t from 'tap';
-import { createManifest, startGeneration, recordUsage, endGeneration, recordHumanEdit, parseManifest, describeManifest, recordOriginalPrompt, recordPlace, lastPlace, recordTranscript } from '../../src/core/manifest.js';
+import { createManifest, startGeneration, recordUsage, endGeneration, recordHumanEdit, parseManifest, describeManifest, recordOriginalPrompt, recordPlace, lastPlace, recordTranscript } from '../../src/core/lineage/manifest.js';
 
 const now = (s: number) => new Date(Date.UTC(2026, 10, 29, 12, 0, s)).toISOString();
 

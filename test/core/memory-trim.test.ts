@@ -1,6 +1,6 @@
 // When an idle run server gives back memory: quiet long enough with no terminal attached, once per quiet stretch.
 import t from 'tap';
-import { active, nextTrim, trimDone, QUIET_BEFORE_TRIM_MS } from '../../src/core/memory-trim.js';
+import { active, nextTrim, trimDone, QUIET_BEFORE_TRIM_MS } from '../../src/core/server/memory-trim.js';
 
 t.test('quiet with no terminal attached: wait out the rest of the quiet, then trim', async (t) => {
   const s = active(1000);

@@ -1,8 +1,8 @@
 // Mouse routing in the split view: coordinates translated into the pane, the child's tracking
 // mode respected, its encoding used, the wheel over the document scrolls it.
 import t from 'tap';
-import { extractMouse, routeMouse, encodeMouse } from '../../src/core/mouse.js';
-import { computeLayout } from '../../src/core/layout.js';
+import { extractMouse, routeMouse, encodeMouse } from '../../src/core/screen/mouse.js';
+import { computeLayout } from '../../src/core/screen/layout.js';
 
 const wide = computeLayout({ cols: 160, rows: 40, documentVisible: true });
 

@@ -2,8 +2,8 @@
 import t from 'tap';
 import {
   DEFAULT_NOTIFY_MAX_RUNNING, DEFAULT_NOTIFY_WINDOW_MS, INITIAL_NOTIFY_STATE, NOTIFY_EVENTS, cleanNotifyText, decideNotify, notifyEnv, notifyMessage,
-} from '../../src/core/notify-policy.js';
-import type { NotifyEvent, NotifyLoad, NotifyState } from '../../src/core/notify-policy.js';
+} from '../../src/core/run/notify-policy.js';
+import type { NotifyEvent, NotifyLoad, NotifyState } from '../../src/core/run/notify-policy.js';
 
 // The parked message shows local wall-clock time; pin the zone so the expected text is fixed.
 process.env.TZ = 'UTC';
@@ -98,7 +98,7 @@ t.test('the environment carries the event; the document only where there is one'
 });
 
 t.test('run events map to notifications; each generation\'s document is news of its own', async (t) => {
-  const { notifyEventOf } = await import('../../src/core/notify-policy.js');
+  const { notifyEventOf } = await import('../../src/core/run/notify-policy.js');
   const first = notifyEventOf({ event: 'review', generation: 1, path: '/p/doc.md' })!;
   const second = notifyEventOf({ event: 'review', generation: 2, path: '/p/doc.md' })!;
   const a = decideNotify(INITIAL_NOTIFY_STATE, first, 0);

@@ -1,6 +1,6 @@
 // Policy: the seed's exact thresholds, the default-window rule, and validation messages.
 import t from 'tap';
-import { thresholds, windowForModel, resolvePolicy, parseTokenCount, PolicyError } from '../../src/core/policy.js';
+import { thresholds, windowForModel, resolvePolicy, parseTokenCount, PolicyError } from '../../src/core/run/policy.js';
 
 t.test('thresholds follow the seed formulas', async (t) => {
   t.same(thresholds(200_000), { at: 150_000, warnAt: 130_000 });

@@ -1,10 +1,10 @@
 // The report's account of each generation's failures: seen, carried by the writer or by flower-pty's facts
 // or not at all, repeated by its successor; the lineage's trend; on the page, escaped.
 import t from 'tap';
-import { deadEndsOf, deadEndsTrend, deadEndsWords } from '../../src/core/report-dead-ends.js';
-import { parseRunEvents } from '../../src/core/run-events.js';
-import { renderReportHtml } from '../../src/core/report-html.js';
-import { buildReport } from '../../src/core/report-model.js';
+import { deadEndsOf, deadEndsTrend, deadEndsWords } from '../../src/core/report/report-dead-ends.js';
+import { parseRunEvents } from '../../src/core/run/run-events.js';
+import { renderReportHtml } from '../../src/core/report/report-html.js';
+import { buildReport } from '../../src/core/report/report-model.js';
 
 const lines = [
   { ts: '2026-12-03T07:00:00Z', event: 'dead-ends-checked', generation: 1, seen: 4, byWriter: 2, byFacts: 1, notAtAll: 1, missing: ['<b>make</b> check'], degraded: false },

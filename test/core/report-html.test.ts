@@ -1,9 +1,9 @@
 // The report page: Markdown rendering, escaping of everything from a document, the diff, no script.
 import t from 'tap';
-import { renderMarkdown, renderDiff, renderReportHtml, formatDuration } from '../../src/core/report-html.js';
+import { renderMarkdown, renderDiff, renderReportHtml, formatDuration } from '../../src/core/report/report-html.js';
 import { escapeHtml } from '../../src/core/html-escape.js';
-import { buildReport, type ReportInput } from '../../src/core/report-model.js';
-import { diffLines } from '../../src/core/line-diff.js';
+import { buildReport, type ReportInput } from '../../src/core/report/report-model.js';
+import { diffLines } from '../../src/core/document/line-diff.js';
 
 t.test('escapeHtml: the five characters, and controls dropped', async (t) => {
   t.equal(escapeHtml(`<a href="x">'&'</a>\u0007`), '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');

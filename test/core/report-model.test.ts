@@ -1,11 +1,11 @@
 // buildReport and its helpers: generations from the manifest or the events, documents matched to
 // the generations that froze them, the first prompts, the handoff moment, bad manifests cleaned.
 import t from 'tap';
-import { buildReport, cleanManifest, lineageGenerations, type DocumentFile, type ReportInput, type TranscriptInput } from '../../src/core/report-model.js';
-import { parseRunEvents, type RunEventRecord } from '../../src/core/run-events.js';
-import { createManifest, endGeneration, startGeneration, type Manifest } from '../../src/core/manifest.js';
-import type { TranscriptScan } from '../../src/core/report-transcript.js';
-import { renderReportHtml } from '../../src/core/report-html.js';
+import { buildReport, cleanManifest, lineageGenerations, type DocumentFile, type ReportInput, type TranscriptInput } from '../../src/core/report/report-model.js';
+import { parseRunEvents, type RunEventRecord } from '../../src/core/run/run-events.js';
+import { createManifest, endGeneration, startGeneration, type Manifest } from '../../src/core/lineage/manifest.js';
+import type { TranscriptScan } from '../../src/core/report/report-transcript.js';
+import { renderReportHtml } from '../../src/core/report/report-html.js';
 
 const iso = (s: number): string => new Date(Date.UTC(2026, 10, 30, 22, 0, s)).toISOString();
 const CUR = '/w/notes/交接-work.md';

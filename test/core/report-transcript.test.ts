@@ -2,7 +2,7 @@
 import t from 'tap';
 import { TRANSCRIPT_ROWS } from '../../src/claude-code/transcript-rows.js';
 const { timestampIn } = TRANSCRIPT_ROWS;
-import { createTranscriptScanner, MAX_MARKS } from '../../src/core/report-transcript.js';
+import { createTranscriptScanner, MAX_MARKS } from '../../src/core/report/report-transcript.js';
 import { assistantLine, userLine } from '../helpers/report-lineage.js';
 
 const enc = new TextEncoder();

@@ -4,7 +4,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generationOf, parseRunEvents, readRunEvent, RUN_EVENT_FIELDS, RUN_EVENT_NAMES } from '../../src/core/run-events.js';
+import { generationOf, parseRunEvents, readRunEvent, RUN_EVENT_FIELDS, RUN_EVENT_NAMES } from '../../src/core/run/run-events.js';
 
 const ts = '2026-12-01T20:00:00.000Z';
 

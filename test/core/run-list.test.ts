@@ -1,7 +1,7 @@
 // Tests for choosing a run (exact id, this folder's workbench, this folder, the only run, else a list)
 // and the ls table, with hostile text escaped.
 import t from 'tap';
-import { pickRun, printable, runTable, type RunSummary } from '../../src/core/run-list.js';
+import { pickRun, printable, runTable, type RunSummary } from '../../src/core/server/run-list.js';
 
 const run = (id: string, over: Partial<RunSummary> = {}): RunSummary => ({
   id, pid: 100, cwd: `/p/${id}`, workbench: `/p/${id}/.flower`, phase: 'working', generation: 1, context: 12_000, window: 200_000, clients: 0,

@@ -1,10 +1,10 @@
 // flower-pty's facts block in the Scene: rendered and marked, replacing any older block at freeze, put back
 // when a person's edit removed it, never duplicated, and it survives the document's render and parse.
 import t from 'tap';
-import { FACTS_HEADING, renderSceneFacts, restoreSceneFacts, sceneFactsBlock, withSceneFacts } from '../../src/core/scene-facts.js';
-import type { SceneFacts } from '../../src/core/scene-facts.js';
-import { documentToFreeze, seedSuccessor } from '../../src/core/handoff-lineage.js';
-import { parseDocument } from '../../src/core/handoff-parse.js';
+import { FACTS_HEADING, renderSceneFacts, restoreSceneFacts, sceneFactsBlock, withSceneFacts } from '../../src/core/document/scene-facts.js';
+import type { SceneFacts } from '../../src/core/document/scene-facts.js';
+import { documentToFreeze, seedSuccessor } from '../../src/core/lineage/handoff-lineage.js';
+import { parseDocument } from '../../src/core/document/handoff-parse.js';
 
 const HEAD = '0123456789abcdef0123456789abcdef01234567';
 const FACTS: SceneFacts = { transcriptPath: '/home/me/.claude/projects/-home-me-proj/s1.jsonl', git: { head: HEAD, changedFiles: 3 } };

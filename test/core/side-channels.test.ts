@@ -1,8 +1,8 @@
 // What claude tells a terminal besides the screen: clipboard writes and notifications passed, a clipboard
 // read never; the kitty keyboard flags stack and modifyOtherKeys kept; the modes a child leaves on undone.
 import t from 'tap';
-import { createKeyboardState, sideChannel } from '../../src/core/side-channels.js';
-import { createModeTracker } from '../../src/core/terminal-modes.js';
+import { createKeyboardState, sideChannel } from '../../src/core/screen/side-channels.js';
+import { createModeTracker } from '../../src/core/screen/terminal-modes.js';
 
 t.test('sideChannel: clipboard writes and notifications pass, reads and junk do not', async (t) => {
   t.equal(sideChannel(52, 'c;aGVsbG8='), '\u001b]52;c;aGVsbG8=\u0007');

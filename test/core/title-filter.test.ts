@@ -1,6 +1,6 @@
 // The title filter: claude's OSC titles come out of the stream, whole or split across chunks.
 import t from 'tap';
-import { createTitleFilter, composeTitle, titleSequence } from '../../src/core/title-filter.js';
+import { createTitleFilter, composeTitle, titleSequence } from '../../src/core/screen/title-filter.js';
 
 t.test('removes titles and reports the newest', async (t) => {
   const f = createTitleFilter();

@@ -1,12 +1,12 @@
 // The web face's decisions, pure: where it may listen, which Host and Origin it answers, login tokens
 // and sessions, the failed-login limit, what a page may do, the dashboard's order and notifications.
 import t from 'tap';
-import { baseUrl, bindProblem, isLoopbackHost, parseListen, DEFAULT_WEB_PORT } from '../../src/core/web-listen.js';
-import { hostAllowed, originAllowed, securityHeaders, splitHostHeader } from '../../src/core/web-request.js';
-import { consumeToken, cookieValue, loginAllowed, loginClient, type LoginLimit, loginFailed, LOGIN_CLIENTS_KEPT, NO_FAILED_LOGINS, sessionCookie, sessionValid, FAILED_LOGINS_ALLOWED, FAILED_LOGIN_WINDOW_MS } from '../../src/core/web-login.js';
-import { composeKeys, keyBarKeys, mayAct, permissionWaiting, KEY_BAR } from '../../src/core/web-access.js';
-import { dashboardOrder, notificationFor, stateText, urgency, type DashboardRun } from '../../src/core/web-dashboard.js';
-import type { StatusView } from '../../src/core/status-view.js';
+import { baseUrl, bindProblem, isLoopbackHost, parseListen, DEFAULT_WEB_PORT } from '../../src/core/web/web-listen.js';
+import { hostAllowed, originAllowed, securityHeaders, splitHostHeader } from '../../src/core/web/web-request.js';
+import { consumeToken, cookieValue, loginAllowed, loginClient, type LoginLimit, loginFailed, LOGIN_CLIENTS_KEPT, NO_FAILED_LOGINS, sessionCookie, sessionValid, FAILED_LOGINS_ALLOWED, FAILED_LOGIN_WINDOW_MS } from '../../src/core/web/web-login.js';
+import { composeKeys, keyBarKeys, mayAct, permissionWaiting, KEY_BAR } from '../../src/core/web/web-access.js';
+import { dashboardOrder, notificationFor, stateText, urgency, type DashboardRun } from '../../src/core/web/web-dashboard.js';
+import type { StatusView } from '../../src/core/screen/status-view.js';
 
 t.test('--listen: HOST:PORT, [v6]:PORT, a port alone; garbage refused', async (t) => {
   t.same(parseListen('127.0.0.1:8740'), { host: '127.0.0.1', port: 8740 });

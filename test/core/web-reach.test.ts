@@ -1,6 +1,6 @@
 // A QR code is printed only of an address another device can open; a loopback one gets the way to reach it.
 import t from 'tap';
-import { isLoopbackHost, phoneReach } from '../../src/core/web-reach.js';
+import { isLoopbackHost, phoneReach } from '../../src/core/web/web-reach.js';
 
 t.test('loopback names', async (t) => {
   for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', 'LOCALHOST', 'app.localhost', '[::1]', '::1']) t.ok(isLoopbackHost(host), host);

@@ -1,7 +1,7 @@
 // A page only watches: its terminal takes claude's size whatever its own box, and only its font
-// follows the box, within the readable range (src/core/web-resize-rule.ts).
+// follows the box, within the readable range (src/core/web/web-resize-rule.ts).
 import t from 'tap';
-import { pageFit, PAGE_FONT } from '../../src/core/web-resize-rule.js';
+import { pageFit, PAGE_FONT } from '../../src/core/web/web-resize-rule.js';
 
 t.test('the page\'s terminal is claude\'s size for every box, phone to desktop', async (t) => {
   const claude = { cols: 120, rows: 40 };

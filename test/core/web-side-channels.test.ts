@@ -1,7 +1,7 @@
 // What a run page does with claude's side channels: which links it opens, the text of a clipboard
 // write (never a read), a notification's title and body.
 import t from 'tap';
-import { clipboardText, notificationOf, openableLink } from '../../src/core/web-side-channels.js';
+import { clipboardText, notificationOf, openableLink } from '../../src/core/web/web-side-channels.js';
 
 t.test('openableLink: http, https and file only', async (t) => {
   t.equal(openableLink('https://example.com/a?b=1'), 'https://example.com/a?b=1');

@@ -1,7 +1,7 @@
 // End to end, REAL claude: an idle claude lets its unattended run server trim. Claude at rest writes
 // nothing to its terminal (no clock, no blinking it draws itself), so once the terminal that started
 // the run is gone, the server is quiet and gives back the pages it holds for nothing
-// (core/memory-trim.ts); a claude that kept drawing would keep it from ever trimming.
+// (core/server/memory-trim.ts); a claude that kept drawing would keep it from ever trimming.
 import t from 'tap';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { startFlower } from '../helpers/flower-run.js';
 import { oneRun, serverPids } from '../helpers/run-servers.js';
 import { tempRoot } from '../helpers/real-claude.js';
 import { requestRun } from '../../src/server/run-registry.js';
-import { QUIET_BEFORE_TRIM_MS } from '../../src/core/memory-trim.js';
+import { QUIET_BEFORE_TRIM_MS } from '../../src/core/server/memory-trim.js';
 
 const fileKb = (pid: number) => Number(/RssFile:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -6,7 +6,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { text, bash, usageFor, promptTooLong, type MockRequest, type MockReply } from '../../src/mock/messages-api.js';
 import { startFlower, handoffDoc, bySession, HANDOFF_ASK, TAKING_OVER } from '../helpers/flower-run.js';
-import { DEGRADED_MARKER } from '../../src/core/handoff-doc.js';
+import { DEGRADED_MARKER } from '../../src/core/document/handoff-doc.js';
 
 t.test('a long autonomous turn is cut at the next tool boundary', async (t) => {
   const respond = bySession((req, i) => {

@@ -4,7 +4,7 @@ import t from 'tap';
 import { startFake, fakeDoc, FAKE_CLAUDE } from './fake-flower.js';
 import { tempRoot } from '../helpers/real-claude.js';
 import { join } from 'node:path';
-import { DEGRADED_MARKER } from '../../src/core/handoff-doc.js';
+import { DEGRADED_MARKER } from '../../src/core/document/handoff-doc.js';
 import { mkdirSync, readFileSync, realpathSync, unlinkSync, writeFileSync } from 'node:fs';
 
 const FAST = ['--window', '100k', '--review', '0'];

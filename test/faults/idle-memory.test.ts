@@ -11,7 +11,7 @@ import { serverPids, oneRun } from '../helpers/run-servers.js';
 import { tempRoot } from '../helpers/real-claude.js';
 import { requestRun } from '../../src/server/run-registry.js';
 import { watchRun } from '../../src/web/run-watch.js';
-import { QUIET_BEFORE_TRIM_MS } from '../../src/core/memory-trim.js';
+import { QUIET_BEFORE_TRIM_MS } from '../../src/core/server/memory-trim.js';
 
 const fileKb = (pid: number) => Number(/RssFile:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -3,7 +3,7 @@
 // spaces; the line must read as it did on the screen, not "ClaudeCodemightnotbeavailableinyourcountry".
 import t from 'tap';
 import { startFake } from './fake-flower.js';
-import { cursorMovesAsWhitespace } from '../../src/core/cursor-text.js';
+import { cursorMovesAsWhitespace } from '../../src/core/screen/cursor-text.js';
 
 const ESC = '\u001b';
 const rendered = `${ESC}[2K${ESC}[1GClaude${ESC}[1CCode${ESC}[1Cmight${ESC}[1Cnot${ESC}[1Cbe${ESC}[1Cavailable${ESC}[1Cin${ESC}[1Cyour${ESC}[1Ccountry.${ESC}[2;1HCheck${ESC}[1Csupported${ESC}[1Ccountries${ESC}[3Cat${ESC}[1Chttps://anthropic.com/supported-countries\r\n`;

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openTranscriptTail } from '../../src/adapters/transcript-tail.js';
-import { createTranscriptReader, type TranscriptReader } from '../../src/core/transcript-reader.js';
+import { createTranscriptReader, type TranscriptReader } from '../../src/core/meter/transcript-reader.js';
 import { TRANSCRIPT_ROWS } from '../../src/claude-code/transcript-rows.js';
 
 const assistant = (id: string, context: number, text = 'ok') =>

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { transcriptPathFor } from '../../src/claude-code/transcript-path.js';
-import { createManifest, endGeneration, recordHumanEdit, recordOriginalPrompt, recordUsage, startGeneration, type Manifest } from '../../src/core/manifest.js';
+import { createManifest, endGeneration, recordHumanEdit, recordOriginalPrompt, recordUsage, startGeneration, type Manifest } from '../../src/core/lineage/manifest.js';
 
 export interface Reading {
   /** ms after the generation's start */

@@ -6,8 +6,8 @@ import { readFileSync, writeFileSync, rmSync, mkdirSync, statSync, lstatSync, sy
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeLineage, doc, T0, GEN_SPAN, type Lineage } from '../helpers/report-lineage.js';
-import { CHART, chartScale } from '../../src/core/report-chart.js';
-import type { ReportModel } from '../../src/core/report-model.js';
+import { CHART, chartScale } from '../../src/core/report/report-chart.js';
+import type { ReportModel } from '../../src/core/report/report-model.js';
 
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'flower-pty.js');
 

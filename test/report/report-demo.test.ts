@@ -7,7 +7,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import type { ReportModel } from '../../src/core/report-model.js';
+import type { ReportModel } from '../../src/core/report/report-model.js';
 
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'flower-pty.js');
 

@@ -3,9 +3,9 @@
 // copy in memory, and it is written again before the successor starts), a record for the report never
 // stops a run, and the exit code says when the lineage on disk is behind.
 import t from 'tap';
-import { createRun } from '../../src/core/run-state.js';
-import { createManifest, startGeneration } from '../../src/core/manifest.js';
-import { decide } from '../../src/core/decide.js';
+import { createRun } from '../../src/core/run/run-state.js';
+import { createManifest, startGeneration } from '../../src/core/lineage/manifest.js';
+import { decide } from '../../src/core/decide/decide.js';
 import { startWorld, settings, settle, response, prompt, crossAndWrite, COMPLETE_DOC, type World } from './fake-ports.js';
 
 const ENOSPC = 'ENOSPC: no space left on device, write';

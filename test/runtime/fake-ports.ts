@@ -2,15 +2,15 @@
 // that is a record of what it was sent, transcripts fed through the REAL transcript reader from
 // in-memory rows, an in-memory notes folder, and a face that remembers what it was told.
 import { DocumentTooLarge } from '../../src/adapters/notes-store.js';
-import { readRunEvent } from '../../src/core/run-events.js';
-import type { TranscriptReader } from '../../src/core/transcript-reader.js';
+import { readRunEvent } from '../../src/core/run/run-events.js';
+import type { TranscriptReader } from '../../src/core/meter/transcript-reader.js';
 import { RUN_DIALECT } from '../../src/claude-code/run-dialect.js';
 import { createSessionReader } from '../../src/claude-code/session-reader.js';
-import { createRun, RUN_DEFAULTS, type RunSettings } from '../../src/core/run-state.js';
+import { createRun, RUN_DEFAULTS, type RunSettings } from '../../src/core/run/run-state.js';
 import { startRunLoop, type RunLoop } from '../../src/runtime/run-loop.js';
 import type { ChildExit, ChildPort, ChildSpec, ClockPort, DocumentPort, Ports, TranscriptPort } from '../../src/runtime/ports.js';
-import type { Face, FaceCommand, StatusView } from '../../src/faces/face.js';
-import type { Manifest } from '../../src/core/manifest.js';
+import type { Face, FaceCommand, StatusView } from '../../src/runtime/face.js';
+import type { Manifest } from '../../src/core/lineage/manifest.js';
 
 type Json = Record<string, unknown>;
 

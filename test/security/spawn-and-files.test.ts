@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync } from 'node
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { startFake, fakeDoc, walk, FAKE_CLAUDE } from '../faults/fake-flower.js';
-import { validateStep } from '../../src/core/step-name.js';
+import { validateStep } from '../../src/core/document/step-name.js';
 import { openNotesStore } from '../../src/adapters/notes-store.js';
 
 t.test('step names never leave the notes folder', async (t) => {

@@ -7,7 +7,7 @@ import { linkSync as linkFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FlowerError } from '../../src/errors.js';
+import { FlowerError } from '../../src/core/errors.js';
 import { listRuns, queryRun, requestRun, resolveRun } from '../../src/server/run-registry.js';
 import { thisFolder } from '../../src/commands/kill.js';
 import { openSocketDir } from '../../src/server/socket-dir.js';

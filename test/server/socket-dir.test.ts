@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, createConnection } from 'node:net';
 import { spawnSync } from 'node:child_process';
-import { FlowerError } from '../../src/errors.js';
+import { FlowerError } from '../../src/core/errors.js';
 import { certainSocket, listenPrivate, openSocketDir, socketDirPath, socketId, socketPath, socketDirProblem } from '../../src/server/socket-dir.js';
 
 // a short base: a socket path must fit in 103 bytes, and the tap fixture dir is deep

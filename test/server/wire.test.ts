@@ -13,7 +13,7 @@ import {
   type RunInfo,
   type ServerMessage,
 } from '../../src/server/wire.js';
-import type { StatusView } from '../../src/faces/face.js';
+import type { StatusView } from '../../src/runtime/face.js';
 
 // a small seeded generator (mulberry32) so a failing case can be replayed
 function rng(seed: number): () => number {

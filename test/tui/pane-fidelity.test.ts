@@ -8,9 +8,9 @@ import xtermHeadless from '@xterm/headless';
 import unicode11 from '@xterm/addon-unicode11';
 import type { IBufferCell, Terminal as XTerminal } from '@xterm/headless';
 import { createSplitFace } from '../../src/faces/split-face.js';
-import type { Face } from '../../src/faces/face.js';
+import type { Face } from '../../src/runtime/face.js';
 import { createVirtualTty, type VirtualTty } from './virtual-tty.js';
-import { nearest256 } from '../../src/core/cell-style.js';
+import { nearest256 } from '../../src/core/screen/cell-style.js';
 
 const { Terminal } = xtermHeadless;
 

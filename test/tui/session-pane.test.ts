@@ -7,7 +7,7 @@ import blessed from 'blessed';
 import type { Widgets } from 'blessed';
 import { createSessionPane, type SessionPane } from '../../src/tui/session-pane.js';
 import { createFrameScheduler } from '../../src/tui/frame-scheduler.js';
-import { BOLD, DEFAULT_COLOUR, INVERSE, ITALIC, RGB, STRIKETHROUGH, UNDERLINE } from '../../src/core/cell-style.js';
+import { BOLD, DEFAULT_COLOUR, INVERSE, ITALIC, RGB, STRIKETHROUGH, UNDERLINE } from '../../src/core/screen/cell-style.js';
 
 type Cell = [number, string];
 

@@ -3,7 +3,7 @@
 import t from 'tap';
 import type { Test } from 'tap';
 import { createSplitFace } from '../../src/faces/split-face.js';
-import type { Face, FaceCommand, StatusView } from '../../src/faces/face.js';
+import type { Face, FaceCommand, StatusView } from '../../src/runtime/face.js';
 import { createVirtualTty, type VirtualTty } from './virtual-tty.js';
 import { createEmulator } from '../../src/adapters/emulator.js';
 

@@ -6,7 +6,7 @@
 import t from 'tap';
 import type { Test } from 'tap';
 import { createSplitFace } from '../../src/faces/split-face.js';
-import type { Face } from '../../src/faces/face.js';
+import type { Face } from '../../src/runtime/face.js';
 import { createVirtualTty, type VirtualTty } from './virtual-tty.js';
 
 interface Rig { vt: VirtualTty; face: Face; input: string[] }

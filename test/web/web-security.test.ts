@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { FIRST_REQUEST_MS, MAX_CONNECTIONS } from '../../src/core/web-request.js';
+import { FIRST_REQUEST_MS, MAX_CONNECTIONS } from '../../src/core/web/web-request.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';

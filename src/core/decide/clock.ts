@@ -1,7 +1,7 @@
 // The clock: a Stop hook's wait that ran out, the hook and transcript checks, an API-key session's
 // continue after its reset, the writing turn's deadline and the review's end.
 
-import { cycleWaitsOnEvent } from '../run-view.js';
+import { cycleWaitsOnEvent } from '../run/run-view.js';
 import { degrade } from './handoff.js';
 import { startNext } from './generations.js';
 import { checkHooks, settleWait } from './hooks.js';

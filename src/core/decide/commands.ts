@@ -2,8 +2,8 @@
 // keystrokes into claude's prompt.
 
 import { EXIT } from '../exit-code.js';
-import { onlyTerminalReports } from '../terminal-reports.js';
-import type { RunEvent } from '../run-state.js';
+import { onlyTerminalReports } from '../screen/terminal-reports.js';
+import type { RunEvent } from '../run/run-state.js';
 import { forceHandoff, typedAtPrompt } from './handoff.js';
 import { startNext, stop } from './generations.js';
 import { typedWhileParked } from './parking.js';

@@ -2,11 +2,11 @@
 // closes the generation and the review opens. A write that fails is said at once, and the document is
 // written once more before a successor is told about a file that is not there.
 
-import { endGeneration, recordUsage } from '../manifest.js';
-import { documentToFreeze } from '../handoff-lineage.js';
-import { parseDocument } from '../handoff-parse.js';
-import { troubleFields, troubleText, type WriteTrouble } from '../write-trouble.js';
-import type { GenerationFacts, RunEvent } from '../run-state.js';
+import { endGeneration, recordUsage } from '../lineage/manifest.js';
+import { documentToFreeze } from '../lineage/handoff-lineage.js';
+import { parseDocument } from '../document/handoff-parse.js';
+import { troubleFields, troubleText, type WriteTrouble } from '../run/write-trouble.js';
+import type { GenerationFacts, RunEvent } from '../run/run-state.js';
 import { tick } from './clock.js';
 import { originalPrompt, seed } from './generations.js';
 import { iso, type Out } from './out.js';

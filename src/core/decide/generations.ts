@@ -3,14 +3,14 @@
 // the runaway brake and the run's end.
 
 import { EXIT } from '../exit-code.js';
-import { endGeneration, lastPlace, recordUsage, startGeneration } from '../manifest.js';
-import { seedSuccessor } from '../handoff-lineage.js';
-import { oversizedSeed } from '../seed-size.js';
-import { EMPTY_SCOPE } from '../session-scope.js';
-import { EMPTY_FAILURES, topFailures } from '../failure-record.js';
-import { FAILURES_LISTED, watchList } from '../dead-end-watch.js';
-import { NO_PLACE, type SessionPlace } from '../session-place.js';
-import type { RunEvent, RunState } from '../run-state.js';
+import { endGeneration, lastPlace, recordUsage, startGeneration } from '../lineage/manifest.js';
+import { seedSuccessor } from '../lineage/handoff-lineage.js';
+import { oversizedSeed } from '../document/seed-size.js';
+import { EMPTY_SCOPE } from '../lineage/session-scope.js';
+import { EMPTY_FAILURES, topFailures } from '../dead-ends/failure-record.js';
+import { FAILURES_LISTED, watchList } from '../dead-ends/dead-end-watch.js';
+import { NO_PLACE, type SessionPlace } from '../lineage/session-place.js';
+import type { RunEvent, RunState } from '../run/run-state.js';
 import { tick } from './clock.js';
 import { rewriteBeforeSeed, usage } from './freezing.js';
 import { degrade } from './handoff.js';

@@ -3,11 +3,11 @@
 // turn's end, a compaction or an overflow that must end the generation. Pure reducers over the run.
 
 import { EXIT } from '../exit-code.js';
-import { handoffRequest } from '../handoff-prompts.js';
-import { topFailures } from '../failure-record.js';
-import { FAILURES_LISTED } from '../dead-end-watch.js';
-import { parseDocument } from '../handoff-parse.js';
-import type { HandoffCycle, RunState } from '../run-state.js';
+import { handoffRequest } from '../document/handoff-prompts.js';
+import { topFailures } from '../dead-ends/failure-record.js';
+import { FAILURES_LISTED } from '../dead-ends/dead-end-watch.js';
+import { parseDocument } from '../document/handoff-parse.js';
+import type { HandoffCycle, RunState } from '../run/run-state.js';
 import { startFreeze } from './freezing.js';
 import { brakeMessageOf, NO_BOUNDARY, stop } from './generations.js';
 import type { Out } from './out.js';

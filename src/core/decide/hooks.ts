@@ -2,19 +2,19 @@
 // is answered (its stdout, a `reply`); the status line reports claude's real window and its limits;
 // no hook at all means hooks are missing, and the transcript's turn ends stand in for them.
 
-import { resolvePolicy } from '../policy.js';
-import { afterClear } from '../session-scope.js';
-import { statusLine } from '../status-text.js';
-import { runView } from '../run-view.js';
-import { sameText } from '../same-reply.js';
-import { PASS, type HookAnswer, type HookEvent } from '../hook-event.js';
-import type { BoundaryWait, RunEvent } from '../run-state.js';
+import { resolvePolicy } from '../run/policy.js';
+import { afterClear } from '../lineage/session-scope.js';
+import { statusLine } from '../screen/status-text.js';
+import { runView } from '../run/run-view.js';
+import { sameText } from '../run/same-reply.js';
+import { PASS, type HookAnswer, type HookEvent } from '../run/hook-event.js';
+import type { BoundaryWait, RunEvent } from '../run/run-state.js';
 import { handoffConcerns, handoffRequestOf, overflowed, preCompact, prompted, toolBoundary, turnEnded, writingTurnEnded, type Answer } from './handoff.js';
 import { park, resumeIfParked } from './parking.js';
 import { clearWaiting, notified, permissionAsked } from './permission-waits.js';
 import { followSession, humanPrompt, turnUnderWay } from './transcript.js';
 import { iso, type Out } from './out.js';
-import { recordTranscript } from '../manifest.js';
+import { recordTranscript } from '../lineage/manifest.js';
 
 // The hook's answer for the cycle's: what claude reads next, in the run's own words.
 function answerOf(o: Out, answer: Answer): HookAnswer {

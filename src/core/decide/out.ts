@@ -1,10 +1,10 @@
 // What every reducer writes into: the run as it becomes, and the effects in the order they are asked
 // for. A small builder so each reducer reads as a list of what happens.
 
-import { notifyEventOf } from '../notify-policy.js';
-import type { Manifest } from '../manifest.js';
-import type { RunEventName, RunEventFields, RunEventOf } from '../run-events.js';
-import { currentGeneration, type GenerationFacts, type HandoffCycle, type RunEffect, type RunEmit, type RunState } from '../run-state.js';
+import { notifyEventOf } from '../run/notify-policy.js';
+import type { Manifest } from '../lineage/manifest.js';
+import type { RunEventName, RunEventFields, RunEventOf } from '../run/run-events.js';
+import { currentGeneration, type GenerationFacts, type HandoffCycle, type RunEffect, type RunEmit, type RunState } from '../run/run-state.js';
 
 export interface Decision {
   state: RunState;

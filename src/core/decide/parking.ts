@@ -3,7 +3,7 @@
 // session that does not continue by itself (an API-key login) is continued once after the reset, unless
 // a person at its keyboard decides.
 
-import { continueAt } from '../run-view.js';
+import { continueAt } from '../run/run-view.js';
 import { iso, type Out } from './out.js';
 
 export function park(o: Out, now: number, until: number | null, autoContinue: boolean): void {

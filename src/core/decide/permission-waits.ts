@@ -2,7 +2,7 @@
 // at once beside the meter and said once; cleared when the session moves on (a prompt, a tool that ran,
 // a turn's end, the interrupt row a refusal leaves).
 
-import type { HookEvent } from '../hook-event.js';
+import type { HookEvent } from '../run/hook-event.js';
 import { resumeIfParked } from './parking.js';
 import type { Out } from './out.js';
 

@@ -3,17 +3,17 @@
 // the session's own state. Claude Code moves a session (EnterWorktree, `claude -w`) and says so in
 // every hook payload: the meter follows.
 
-import { recordOriginalPrompt, recordPlace, recordTranscript, recordUsage } from '../manifest.js';
-import { applyScopeChanges } from '../session-scope.js';
-import { EMPTY_FAILURES, recordRun } from '../failure-record.js';
-import { repeatOf } from '../dead-end-watch.js';
+import { recordOriginalPrompt, recordPlace, recordTranscript, recordUsage } from '../lineage/manifest.js';
+import { applyScopeChanges } from '../lineage/session-scope.js';
+import { EMPTY_FAILURES, recordRun } from '../dead-ends/failure-record.js';
+import { repeatOf } from '../dead-ends/dead-end-watch.js';
 import { oneLine } from '../one-line.js';
-import { placeAfter, placeChanges } from '../session-place.js';
-import type { SessionWhere } from '../hook-event.js';
-import type { RunEvent } from '../run-state.js';
+import { placeAfter, placeChanges } from '../lineage/session-place.js';
+import type { SessionWhere } from '../run/hook-event.js';
+import type { RunEvent } from '../run/run-state.js';
 import { usage } from './freezing.js';
 import { forceHandoff, interrupted, overflowed, prompted, reading } from './handoff.js';
-import { sameText } from '../same-reply.js';
+import { sameText } from '../run/same-reply.js';
 import { settleWait, turnEnd } from './hooks.js';
 import { park } from './parking.js';
 import { clearWaiting } from './permission-waits.js';

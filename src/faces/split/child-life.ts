@@ -1,7 +1,7 @@
 // What the split view knows of the child's life: whether one runs, whether one ever ended (the next
 // starts on a fresh pane), and the terminal modes it turned on (undone when it ends, crashed or not).
 
-import { createModeTracker, type ModeTracker } from '../../core/terminal-modes.js';
+import { createModeTracker, type ModeTracker } from '../../core/screen/terminal-modes.js';
 
 export interface ChildLife {
   readonly running: boolean;

@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 
-import type { FaceCommand } from '../face.js';
+import type { FaceCommand } from '../../runtime/face.js';
 import type { DocumentPane } from '../../tui/document-pane.js';
 import type { OuterModes } from '../../tui/outer-modes.js';
 import type { OuterScreen } from '../../tui/outer-screen.js';

@@ -1,20 +1,20 @@
 // The person's bytes in the split view: decoded, the help closed by any key, mouse reports routed
-// (core/mouse.ts) and the rest through the keymap (core/keymap.ts): claude's keys to its pane, the
+// (core/screen/mouse.ts) and the rest through the keymap (core/screen/keymap.ts): claude's keys to its pane, the
 // document pane's to it, and the prefix commands carried out here.
 
 import { StringDecoder } from 'node:string_decoder';
-import type { FaceCommand } from '../face.js';
+import type { FaceCommand } from '../../runtime/face.js';
 import type { SessionPane } from '../../tui/session-pane.js';
 import type { DocumentPane } from '../../tui/document-pane.js';
 import type { SplitFrames } from '../../tui/split-frames.js';
 import type { HelpOverlay } from '../../tui/help-overlay.js';
 import type { PaneLayout } from './pane-layout.js';
 import type { SplitStatus } from './status-line.js';
-import { extractMouse, routeMouse, type MouseEvent } from '../../core/mouse.js';
-import { createKeyRouter, type KeyAction, type PaneCommand } from '../../core/keymap.js';
+import { extractMouse, routeMouse, type MouseEvent } from '../../core/screen/mouse.js';
+import { createKeyRouter, type KeyAction, type PaneCommand } from '../../core/screen/keymap.js';
 import { printable } from './prefix-key.js';
 
-/** the bytes the person typed; `passing`: whether keys of core/keymap.ts passThroughTable() would go to
+/** the bytes the person typed; `passing`: whether keys of core/screen/keymap.ts passThroughTable() would go to
  * claude as they are now (the session pane has the keys, nothing armed or half read, no help shown):
  * a native relay reading this terminal may then send them itself */
 export type KeyRouting = ((chunk: Buffer) => void) & { passing(): boolean };

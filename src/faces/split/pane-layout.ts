@@ -1,14 +1,14 @@
-// Where the split view's panes sit and which has the keys: the layout (core/layout.ts) for the outer
+// Where the split view's panes sit and which has the keys: the layout (core/screen/layout.ts) for the outer
 // screen's size with the document shown or hidden, the focus, and the panes' labels and borders that
 // show it. A new inner size resizes both sides: the emulator here, the pty through the supervisor
 // (docs/libraries.md §3).
 
 import type { Widgets } from 'blessed';
 
-import type { Focus } from '../../core/keymap.js';
+import type { Focus } from '../../core/screen/keymap.js';
 import type { SessionPane } from '../../tui/session-pane.js';
 import type { DocumentPane } from '../../tui/document-pane.js';
-import { computeLayout, type Layout } from '../../core/layout.js';
+import { computeLayout, type Layout } from '../../core/screen/layout.js';
 import { setQuietLabel } from '../../tui/quiet-label.js';
 
 export interface PaneLayout {

@@ -1,8 +1,8 @@
 // The split view's prefix key (tmux-style, "C-]" unless set): read once from the option or
 // $FLOWER_PTY_PREFIX, with a one-line error for a bad one, and keys named the way the help names them.
 
-import { FlowerError } from '../../errors.js';
-import { DEFAULT_PREFIX, parsePrefix, prefixName } from '../../core/keymap.js';
+import { FlowerError } from '../../core/errors.js';
+import { DEFAULT_PREFIX, parsePrefix, prefixName } from '../../core/screen/keymap.js';
 
 export function prefixKey(option: string | undefined, env: Record<string, string | undefined>): { byte: string; label: string } {
   const parsed = parsePrefix(option ?? env.FLOWER_PTY_PREFIX ?? DEFAULT_PREFIX);

@@ -4,11 +4,11 @@
 
 import type { Widgets } from 'blessed';
 
-import type { StatusView } from '../face.js';
-import type { Focus } from '../../core/keymap.js';
+import type { StatusView } from '../../runtime/face.js';
+import type { Focus } from '../../core/screen/keymap.js';
 import type { StatusBar } from '../../tui/status-bar.js';
-import { composeTitle } from '../../core/title-filter.js';
-import { statusLine } from '../../core/status-text.js';
+import { composeTitle } from '../../core/screen/title-filter.js';
+import { statusLine } from '../../core/screen/status-text.js';
 
 export const FLASH_MS = 4_000;
 

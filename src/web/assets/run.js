@@ -1,9 +1,9 @@
 // A run's page: claude's screen in xterm.js (painted from the screen its socket sends first, then
-// streamed, always at claude's size: a page never resizes claude, core/web-resize-rule.ts), the meter,
+// streamed, always at claude's size: a page never resizes claude, core/web/web-resize-rule.ts), the meter,
 // the document (text; editable during review, with a version), the lineage so far and its live report,
 // approvals and commands, and typing when allowed. What claude tells a terminal besides the screen
 // reaches the page too: its links open (http, https, file; shown first, in a new tab, no opener), its
-// `/copy` lands in the clipboard, its notifications in "notify me" (core/web-side-channels.ts).
+// `/copy` lands in the clipboard, its notifications in "notify me" (core/web/web-side-channels.ts).
 import { Terminal } from '/vendor/xterm.mjs';
 import { FitAddon } from '/vendor/addon-fit.mjs';
 import { Unicode11Addon } from '/vendor/addon-unicode11.mjs';

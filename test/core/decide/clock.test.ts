@@ -2,7 +2,7 @@
 // keeps it open, a hold stops it), a Stop hook's wait that runs out, hooks that never came.
 import t from 'tap';
 import { tick } from '../../../src/core/decide/clock.js';
-import type { RunState } from '../../../src/core/run-state.js';
+import type { RunState } from '../../../src/core/run/run-state.js';
 import { childExit, COMPLETE_DOC, docLanded, command, edited, given, names, postTool, reading, stopHook, through, transcriptTurnEnd, working, table } from './run.js';
 
 const at = (s: RunState, ...nows: number[]) => through(s, (o, now: number) => tick(o, now), ...nows);
@@ -41,7 +41,7 @@ const rows: Array<{ name: string; given: () => RunState; at: number[]; effects: 
 table(rows, (s, row) => at(s, ...row.at));
 
 t.test('a hook held for its row: the next wake-up is the next look for the row, not the end of the wait', async (t) => {
-  const { nextWake, ROW_LOOK_MS } = await import('../../../src/core/run-view.js');
+  const { nextWake, ROW_LOOK_MS } = await import('../../../src/core/run/run-view.js');
   const held = through(working(), (o) => o.set({ boundaryWaits: [{ id: 1, since: 1_000, until: 4_000, awaits: { kind: 'reply', text: 'x' } }] }), null).state;
   t.equal(nextWake(held, 1_000), 1_000 + ROW_LOOK_MS, 'looked for again soon');
   t.equal(nextWake(held, 3_995), 4_000, 'but never past the end of its wait');

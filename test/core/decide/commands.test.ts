@@ -1,8 +1,8 @@
 // A person's commands and keystrokes (core/decide/commands.ts), driven directly.
 import t from 'tap';
 import { commanded, typed } from '../../../src/core/decide/commands.js';
-import { decide } from '../../../src/core/decide.js';
-import type { RunEvent, RunState } from '../../../src/core/run-state.js';
+import { decide } from '../../../src/core/decide/decide.js';
+import type { RunEvent, RunState } from '../../../src/core/run/run-state.js';
 import { command, given, names, reading, stopHook, through, working, table } from './run.js';
 
 const key = { type: 'typed' as const, now: 5, data: 'x' };

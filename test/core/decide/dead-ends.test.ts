@@ -2,12 +2,12 @@
 // the document, checked at the freeze (the ones the document leaves out go in flower-pty's facts, counted
 // beside the review's countdown), and a successor's call that repeats a dead end told as an event.
 import t from 'tap';
-import { decide } from '../../../src/core/decide.js';
-import { runView } from '../../../src/core/run-view.js';
-import { statusLine } from '../../../src/core/status-text.js';
-import { statusBarLines } from '../../../src/core/status-bar.js';
-import type { RunEffect, RunEvent, RunState } from '../../../src/core/run-state.js';
-import type { ToolRun } from '../../../src/core/tool-run.js';
+import { decide } from '../../../src/core/decide/decide.js';
+import { runView } from '../../../src/core/run/run-view.js';
+import { statusLine } from '../../../src/core/screen/status-text.js';
+import { statusBarLines } from '../../../src/core/screen/status-bar.js';
+import type { RunEffect, RunEvent, RunState } from '../../../src/core/run/run-state.js';
+import type { ToolRun } from '../../../src/core/dead-ends/tool-run.js';
 import { spawnedEvent, given, reading, stopHook, docLanded, working } from './run.js';
 
 const run = (command: string | null, ok: boolean, over: Partial<ToolRun> = {}, now = 2): RunEvent => ({

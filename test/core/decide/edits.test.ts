@@ -2,7 +2,7 @@
 // one, the note a running successor is told at its next boundary, a removed document, a broken one.
 import t from 'tap';
 import { documentChanged, draftSaved } from '../../../src/core/decide/edits.js';
-import type { RunEvent, RunState } from '../../../src/core/run-state.js';
+import type { RunEvent, RunState } from '../../../src/core/run/run-state.js';
 import { hookCalled } from '../../../src/core/decide/hooks.js';
 import { COMPLETE_DOC, edited, given, names, postTool, reading, stopHook, through, working, table } from './run.js';
 

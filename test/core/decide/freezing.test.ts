@@ -4,7 +4,7 @@
 import t from 'tap';
 import { documentWritten, factsGathered, writeResult } from '../../../src/core/decide/freezing.js';
 import { seedRead } from '../../../src/core/decide/generations.js';
-import type { RunEvent, RunState } from '../../../src/core/run-state.js';
+import type { RunEvent, RunState } from '../../../src/core/run/run-state.js';
 import { COMPLETE_DOC, docLanded, given, names, reading, stopHook, through, working, table } from './run.js';
 
 type Written = Extract<RunEvent, { type: 'document-written' }>;

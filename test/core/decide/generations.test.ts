@@ -3,7 +3,7 @@
 import t from 'tap';
 import { brakeMessage, brakeMessageOf, childExited, NO_BOUNDARY, spawnFailed, spawned, startNext } from '../../../src/core/decide/generations.js';
 import { turnEnded } from '../../../src/core/decide/handoff.js';
-import type { RunEvent, RunState } from '../../../src/core/run-state.js';
+import type { RunEvent, RunState } from '../../../src/core/run/run-state.js';
 import { childExit, COMPLETE_DOC, docLanded, given, names, reading, SID, signal, spawnedEvent, stopHook, through, working, table } from './run.js';
 
 const exit = (s: RunState, ...events: RunEvent[]) => through(s, childExited, ...(events as Array<Extract<RunEvent, { type: 'child-exit' }>>));

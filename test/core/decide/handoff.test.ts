@@ -4,7 +4,7 @@ import t from 'tap';
 import { crossing, forceHandoff, overflowed, preCompact, prompted, reading, toolBoundary, turnEnded, typedAtPrompt, type Answer } from '../../../src/core/decide/handoff.js';
 import { brakeMessage, NO_BOUNDARY } from '../../../src/core/decide/generations.js';
 import type { Out } from '../../../src/core/decide/out.js';
-import type { RunState } from '../../../src/core/run-state.js';
+import type { RunState } from '../../../src/core/run/run-state.js';
 import { COMPLETE_DOC, names, through, working, table } from './run.js';
 
 type Step =

@@ -3,9 +3,9 @@
 // waits for its turn's last response.
 import t from 'tap';
 import { hookCalled } from '../../../src/core/decide/hooks.js';
-import { decide } from '../../../src/core/decide.js';
-import type { HookEvent } from '../../../src/core/hook-event.js';
-import type { RunEvent, RunState } from '../../../src/core/run-state.js';
+import { decide } from '../../../src/core/decide/decide.js';
+import type { HookEvent } from '../../../src/core/run/hook-event.js';
+import type { RunEvent, RunState } from '../../../src/core/run/run-state.js';
 import { COMPLETE_DOC, command, given, hook, names, postTool, preCompactHook, promptHook, reading, SID, signal, stopHook, through, working, table } from './run.js';
 
 type Hook = Extract<RunEvent, { type: 'hook' }>;

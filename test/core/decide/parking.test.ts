@@ -3,7 +3,7 @@
 import t from 'tap';
 import { continueAfterReset, park, resumeIfParked } from '../../../src/core/decide/parking.js';
 import type { Out } from '../../../src/core/decide/out.js';
-import type { RunState } from '../../../src/core/run-state.js';
+import type { RunState } from '../../../src/core/run/run-state.js';
 import { names, through, working } from './run.js';
 
 type Step = ['park', number, number | null, boolean] | ['resume', number] | ['clock', number];

@@ -1,8 +1,8 @@
 // What claude waits on a person for (core/decide/permission-waits.ts), through the hooks that say it.
 import t from 'tap';
 import { hookCalled } from '../../../src/core/decide/hooks.js';
-import type { HookEvent } from '../../../src/core/hook-event.js';
-import type { RunEvent, RunState } from '../../../src/core/run-state.js';
+import type { HookEvent } from '../../../src/core/run/hook-event.js';
+import type { RunEvent, RunState } from '../../../src/core/run/run-state.js';
 import { hook, names, postTool, promptHook, SID, signal, stopHook, through, working } from './run.js';
 import { transcriptSignal } from '../../../src/core/decide/transcript.js';
 

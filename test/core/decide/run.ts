@@ -1,12 +1,12 @@
 // The run, built and moved by the real decision, for the reducers' tables: a state given as a list of
 // events, one event (or several) through one reducer, and the effects named so a row reads as a sentence.
 import t from 'tap';
-import { createRun, RUN_DEFAULTS, type RunEffect, type RunEvent, type RunSettings, type RunState } from '../../../src/core/run-state.js';
-import { decide } from '../../../src/core/decide.js';
+import { createRun, RUN_DEFAULTS, type RunEffect, type RunEvent, type RunSettings, type RunState } from '../../../src/core/run/run-state.js';
+import { decide } from '../../../src/core/decide/decide.js';
 import { reduce, type Out } from '../../../src/core/decide/out.js';
 import { handoffRequestOf } from '../../../src/core/decide/handoff.js';
-import type { HookAnswer, HookEvent } from '../../../src/core/hook-event.js';
-import type { MeterSignal } from '../../../src/core/context-meter.js';
+import type { HookAnswer, HookEvent } from '../../../src/core/run/hook-event.js';
+import type { MeterSignal } from '../../../src/core/meter/context-meter.js';
 import { RUN_DIALECT } from '../../../src/claude-code/run-dialect.js';
 
 export const COMPLETE_DOC = '# Handoff\n\n## Doing\nbuilding the thing\n\n## Decided\nuse tap\n\n## Dead ends\nnone\n\n## Next\n1. finish it\n\n## Scene\nsrc/\n';

@@ -4,8 +4,8 @@
 import t from 'tap';
 import { checkTranscript, followSession, transcriptPresence, transcriptSignal } from '../../../src/core/decide/transcript.js';
 import { tick } from '../../../src/core/decide/clock.js';
-import type { MeterSignal } from '../../../src/core/context-meter.js';
-import type { RunEvent, RunState } from '../../../src/core/run-state.js';
+import type { MeterSignal } from '../../../src/core/meter/context-meter.js';
+import type { RunEvent, RunState } from '../../../src/core/run/run-state.js';
 import { given, hook, names, postTool, promptHook, reading, SID, signal, spawnedEvent, stopHook, through, working, table } from './run.js';
 
 type Signal = Extract<RunEvent, { type: 'transcript' }>;

@@ -1,0 +1,104 @@
+// The split view's two status lines as styled segments: the phase, the review countdown or what needs a
+// person, the meter in words plus a small bar with the near and handoff marks, the generation; below, the
+// last note, the workbench and the key hint. Fitted to the terminal's width, most important first.
+
+import { meterText, type StatusInput } from './status-text.js';
+import { formatTokens } from '../meter/token-format.js';
+
+export type SegmentStyle = 'plain' | 'ok' | 'near' | 'over' | 'phase' | 'countdown' | 'dim' | 'hint';
+
+export interface Segment { text: string; style: SegmentStyle }
+
+export interface StatusBarInput extends StatusInput {
+  warnAt: number;
+  workbench: string | null;
+  note: string;
+}
+
+export const BAR_CELLS = 20;
+export const WARN_MARK = '╎';
+export const HANDOFF_MARK = '┃';
+
+export function meterLevel(s: Pick<StatusBarInput, 'context' | 'window' | 'warnAt' | 'at' | 'handoff'>): 'ok' | 'near' | 'over' {
+  const at = s.handoff ? s.at : s.window;
+  if (s.context >= at) return 'over';
+  return s.context >= s.warnAt ? 'near' : 'ok';
+}
+
+// "█████···╎··┃···": filled to the context, the near line and the handoff line marked.
+export function meterBar(s: Pick<StatusBarInput, 'context' | 'window' | 'warnAt' | 'at' | 'handoff'>, cells = BAR_CELLS): string {
+  const window = s.window > 0 ? s.window : 1;
+  const cell = (n: number) => Math.min(cells - 1, Math.max(0, Math.floor((n / window) * cells)));
+  const fill = Math.min(cells, Math.max(0, Math.round((s.context / window) * cells)));
+  const warn = s.handoff ? cell(s.warnAt) : -1;
+  const at = s.handoff ? cell(s.at) : -1;
+  let bar = '';
+  for (let i = 0; i < cells; i++) bar += i === at ? HANDOFF_MARK : i === warn ? WARN_MARK : i < fill ? '█' : '·';
+  return bar;
+}
+
+/** the parts of the meter, richest first: the first that fits beside the state and the countdown is drawn */
+function meterVariants(s: StatusBarInput, width: number, level: SegmentStyle): Segment[][] {
+  const full = meterText(s);
+  const short = `context ${formatTokens(s.context)}/${formatTokens(s.window)}`;
+  const gen: Segment = { text: ` · gen ${s.generation}/${s.maxGenerations}`, style: 'plain' };
+  const bar = (cells: number): Segment[] => [{ text: ' ', style: 'plain' }, { text: meterBar(s, cells), style: level }];
+  const words = (text: string): Segment[] => [{ text: ' · ', style: 'plain' }, { text, style: level }];
+  return [
+    ...(width >= 100 ? [[...words(full), ...bar(BAR_CELLS), gen]] : []),
+    [...words(full), ...bar(10), gen],
+    [...words(short), ...bar(10), gen],
+    [...words(short), gen],
+    words(short),
+    [],
+  ];
+}
+
+const widthOf = (segments: readonly Segment[]): number => segments.reduce((n, seg) => n + seg.text.length, 0);
+
+/** `text` in at most `room` columns, its end cut with an ellipsis */
+function cutEnd(text: string, room: number): string {
+  if (text.length <= room) return text;
+  return room > 1 ? `${text.slice(0, room - 1)}…` : '';
+}
+
+/** a path in at most `room` columns, its start cut (the end names the place); nothing when too little room is left */
+function cutPath(path: string, room: number): string {
+  if (path.length <= room) return path;
+  return room >= 12 ? `…${path.slice(path.length - room + 1)}` : '';
+}
+
+// What matters most comes first and is cut last, at every width from 60 columns up: the state, the
+// countdown (or what needs a person), then the meter (its words shortened, then its bar, before it goes),
+// the generation; on the second line the note (the narration, a message) before the workbench path, which
+// is cut first.
+export function statusBarLines(s: StatusBarInput, opts: { width: number; hint: string; message?: string | null }): Segment[][] {
+  const level = meterLevel(s);
+  const head: Segment[] = [{ text: ' ', style: 'plain' }, { text: s.phase, style: 'phase' }];
+  if (s.phase === 'review') head.push({ text: ' · ', style: 'plain' }, { text: s.held ? 'held' : `successor in ${s.reviewLeft ?? 0}s`, style: 'countdown' });
+  else if (s.held) head.push({ text: ' · held', style: 'countdown' });
+  // Beside the countdown: what the document leaves out of the session's failures, or the successor's repeats.
+  if (s.deadEnds) head.push({ text: ' · ', style: 'plain' }, { text: s.deadEnds, style: 'countdown' });
+  // What needs a person goes on the first line, where the eye already is.
+  if (s.attention) head.push({ text: ' · ', style: 'plain' }, { text: s.attention, style: 'countdown' });
+  const last = head.at(-1)!;
+  const over = widthOf(head) - opts.width;
+  if (over > 0) last.text = cutEnd(last.text, Math.max(0, last.text.length - over));
+  const meter = meterVariants(s, opts.width, level).find((m) => widthOf(head) + widthOf(m) <= opts.width) ?? [];
+  const first = [...head, ...meter];
+
+  const hint = opts.width >= 40 ? ` ${opts.hint} ` : '';
+  const note = opts.message || s.note;
+  const room = Math.max(0, opts.width - hint.length);
+  const path = s.workbench ?? 'no workbench';
+  const lead = note ? ` ${note}` : '';
+  const place = cutPath(path, room - lead.length - (lead ? 3 : 1));
+  let left = place === '' ? lead : lead ? `${lead} · ${place}` : ` ${place}`;
+  left = cutEnd(left, room);
+  const second: Segment[] = [
+    { text: left, style: 'dim' },
+    { text: ' '.repeat(Math.max(0, room - left.length)), style: 'plain' },
+    ...(hint ? [{ text: hint, style: 'hint' as const }] : []),
+  ];
+  return [first, second];
+}

@@ -1,0 +1,72 @@
+// The live runs in words: which run `attach`/`kill` mean when no id (or an id) is given, and the
+// table `ls` prints. Pure: the caller lists the runs and resolves the paths.
+
+import { formatTokens } from '../meter/token-format.js';
+
+// The fields of a RunInfo (src/server/wire.ts) that choosing and listing read.
+export interface RunSummary {
+  id: string;
+  pid: number;
+  cwd: string;
+  workbench: string | null;
+  phase: string;
+  generation: number;
+  context: number;
+  window: number;
+  clients: number;
+  started: string;
+  /** what needs a person ("parked until 03:04", "waiting for your permission: Bash touch x"), from the status */
+  status?: { attention?: string | null } | null;
+}
+
+// A cwd or a phase comes from another process: control characters (an escape sequence in a folder
+// name) are shown as \u escapes, never sent to the terminal.
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function oneRun(run: RunSummary): string {
+  return `${printable(run.id)} (${printable(run.phase)}, ${printable(run.cwd)})`;
+}
+
+export type RunPick<R> = { run: R } | { problem: string };
+
+// Which run a command means: the exact id when one is given; else the run of this folder's workbench,
+// else the run started in this folder, else the only run. Anything else is a problem in one line
+// that lists the runs and says to pass an id.
+export function pickRun<R extends RunSummary>(runs: readonly R[], want: { id?: string; cwd: string; workbench: string | null; command: string }): RunPick<R> {
+  const list = runs.map(oneRun).join(', ');
+  if (want.id !== undefined) {
+    const exact = runs.find((r) => r.id === want.id);
+    if (exact) return { run: exact };
+    return { problem: runs.length === 0 ? `no live run has id ${printable(want.id)}: no run is live (flower-pty ls)` : `no live run has id ${printable(want.id)}; live runs: ${list}` };
+  }
+  if (runs.length === 0) return { problem: 'no run is live for you on this machine (flower-pty ls); start one with flower-pty, or pick a lineage up with flower-pty --continue' };
+  for (const same of [(r: R) => want.workbench !== null && r.workbench === want.workbench, (r: R) => r.cwd === want.cwd]) {
+    const matches = runs.filter(same);
+    if (matches.length === 1) return { run: matches[0]! };
+    if (matches.length > 1) return { problem: `${matches.length} runs are live in this folder; pass an id (flower-pty ${want.command} <id>): ${matches.map(oneRun).join(', ')}` };
+  }
+  if (runs.length === 1) return { run: runs[0]! };
+  return { problem: `${runs.length} runs are live and none is this folder's; pass an id (flower-pty ${want.command} <id>): ${list}` };
+}
+
+// `ls`: a header and one row per run, columns padded to the widest cell.
+export function runTable(runs: readonly RunSummary[]): string[] {
+  const header = ['ID', 'PID', 'PHASE', 'GEN', 'CONTEXT', 'CLIENTS', 'STARTED', 'NEEDS', 'CWD'];
+  const rows = runs.map((r) => [
+    printable(r.id),
+    String(r.pid),
+    printable(r.phase),
+    String(r.generation),
+    `${formatTokens(r.context)}/${formatTokens(r.window)}`,
+    String(r.clients),
+    printable(r.started.replace(/\.\d+Z$/, 'Z')),
+    printable(r.status?.attention ?? '-'),
+    printable(r.cwd),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  // the last column is not padded: a long path should not leave trailing blanks
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  return [line(header), ...rows.map(line)];
+}

@@ -1,0 +1,29 @@
+// The face of a run: where the child's screen goes and where keystrokes come from. The plain face
+// passes the terminal through; the split view paints panes. The supervisor only sees this port.
+
+import type { StatusView } from '../core/screen/status-view.js';
+export type { StatusView };
+
+export type FaceCommand = 'force-handoff' | 'hold' | 'release' | 'quit' | 'edit-document';
+
+export interface Face {
+  /** the size the child's pty should have */
+  size(): { cols: number; rows: number };
+  /** keys for claude; `delivered`: the run server's native relay has written them to claude already */
+  onInput(listener: (data: string, delivered?: boolean) => void): void;
+  onResize(listener: (cols: number, rows: number) => void): void;
+  onCommand(listener: (command: FaceCommand) => void): void;
+  /** the child's output, titles already taken out */
+  childOutput(data: string): void;
+  childTitle(title: string): void;
+  status(view: StatusView): void;
+  /** a line for the person between generations (never drawn over a running claude) */
+  message(text: string): void;
+  /** the document changed on disk (or a new one was frozen) */
+  documentChanged(path: string, text: string | null): void;
+  /** a child is about to start or has ended */
+  childStarted(): void;
+  childEnded(): void;
+  /** give the terminal back exactly as it was; safe to call twice */
+  restore(): void;
+}
