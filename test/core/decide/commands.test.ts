@@ -1,6 +1,6 @@
-// A person's commands and keystrokes (core/decide/commands.ts), driven directly.
+// A person's commands and keystrokes (core/decide/sources/commands.ts), driven directly.
 import t from 'tap';
-import { commanded, typed } from '../../../src/core/decide/commands.js';
+import { commanded, typed } from '../../../src/core/decide/sources/commands.js';
 import { decide } from '../../../src/core/decide/decide.js';
 import type { RunEvent, RunState } from '../../../src/core/run/run-state.js';
 import { command, given, names, reading, stopHook, through, working, table } from './run.js';

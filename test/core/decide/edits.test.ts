@@ -1,9 +1,9 @@
-// A person's edits of the document (core/decide/edits.ts), driven directly: what the review does with
+// A person's edits of the document (core/decide/sources/edits.ts), driven directly: what the review does with
 // one, the note a running successor is told at its next boundary, a removed document, a broken one.
 import t from 'tap';
-import { documentChanged, draftSaved } from '../../../src/core/decide/edits.js';
+import { documentChanged, draftSaved } from '../../../src/core/decide/sources/edits.js';
 import type { RunEvent, RunState } from '../../../src/core/run/run-state.js';
-import { hookCalled } from '../../../src/core/decide/hooks.js';
+import { hookCalled } from '../../../src/core/decide/sources/hooks.js';
 import { COMPLETE_DOC, edited, given, names, postTool, reading, stopHook, through, working, table } from './run.js';
 
 type Changed = Extract<RunEvent, { type: 'document-changed' }>;

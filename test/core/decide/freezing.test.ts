@@ -1,9 +1,9 @@
-// A freeze (core/decide/freezing.ts), driven directly: the facts gathered, the document written (or
+// A freeze (core/decide/stages/freezing.ts), driven directly: the facts gathered, the document written (or
 // not), the manifest closing the generation, the review opened; a document written again before a
 // successor is told about it; a write that fails and works again.
 import t from 'tap';
-import { documentWritten, factsGathered, writeResult } from '../../../src/core/decide/freezing.js';
-import { seedRead } from '../../../src/core/decide/generations.js';
+import { documentWritten, factsGathered, writeResult } from '../../../src/core/decide/stages/freezing.js';
+import { seedRead } from '../../../src/core/decide/sources/claude-life.js';
 import type { RunEvent, RunState } from '../../../src/core/run/run-state.js';
 import { COMPLETE_DOC, docLanded, given, names, reading, stopHook, through, working, table } from './run.js';
 

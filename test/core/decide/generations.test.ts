@@ -1,8 +1,9 @@
-// Generations (core/decide/generations.ts), driven directly: claude's exit (a person leaving, a crash,
+// Generations (core/decide/stages/generations.ts), driven directly: claude's exit (a person leaving, a crash,
 // a start that failed), a spawn that fails, the next generation after the review, and the brake.
 import t from 'tap';
-import { brakeMessage, brakeMessageOf, childExited, NO_BOUNDARY, spawnFailed, spawned, startNext } from '../../../src/core/decide/generations.js';
-import { turnEnded } from '../../../src/core/decide/handoff.js';
+import { brakeMessage, brakeMessageOf, NO_BOUNDARY, startNext } from '../../../src/core/decide/stages/generations.js';
+import { childExited, spawnFailed, spawned } from '../../../src/core/decide/sources/claude-life.js';
+import { turnEnded } from '../../../src/core/decide/stages/handoff.js';
 import type { RunEvent, RunState } from '../../../src/core/run/run-state.js';
 import { childExit, COMPLETE_DOC, docLanded, given, names, reading, SID, signal, spawnedEvent, stopHook, through, working, table } from './run.js';
 

@@ -1,8 +1,8 @@
-// Hooks (core/decide/hooks.ts), driven directly: each call's answer, an API error at a turn's end, the
+// Hooks (core/decide/sources/hooks.ts), driven directly: each call's answer, an API error at a turn's end, the
 // status line's window, a stale or a subagent's call, /clear, the successor's seed, a Stop hook that
 // waits for its turn's last response.
 import t from 'tap';
-import { hookCalled } from '../../../src/core/decide/hooks.js';
+import { hookCalled } from '../../../src/core/decide/sources/hooks.js';
 import { decide } from '../../../src/core/decide/decide.js';
 import type { HookEvent } from '../../../src/core/run/hook-event.js';
 import type { RunEvent, RunState } from '../../../src/core/run/run-state.js';

@@ -1,10 +1,10 @@
-// What claude waits on a person for (core/decide/permission-waits.ts), through the hooks that say it.
+// What claude waits on a person for (core/decide/turn/permission-waits.ts), through the hooks that say it.
 import t from 'tap';
-import { hookCalled } from '../../../src/core/decide/hooks.js';
+import { hookCalled } from '../../../src/core/decide/sources/hooks.js';
 import type { HookEvent } from '../../../src/core/run/hook-event.js';
 import type { RunEvent, RunState } from '../../../src/core/run/run-state.js';
 import { hook, names, postTool, promptHook, SID, signal, stopHook, through, working } from './run.js';
-import { transcriptSignal } from '../../../src/core/decide/transcript.js';
+import { transcriptSignal } from '../../../src/core/decide/sources/transcript.js';
 
 type Hook = Extract<RunEvent, { type: 'hook' }>;
 const permission = hook({ kind: 'permission-request', sessionId: SID, tool: 'Bash', summary: 'Bash touch x', question: null }) as Hook;

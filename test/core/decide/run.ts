@@ -4,7 +4,7 @@ import t from 'tap';
 import { createRun, RUN_DEFAULTS, type RunEffect, type RunEvent, type RunSettings, type RunState } from '../../../src/core/run/run-state.js';
 import { decide } from '../../../src/core/decide/decide.js';
 import { reduce, type Out } from '../../../src/core/decide/out.js';
-import { handoffRequestOf } from '../../../src/core/decide/handoff.js';
+import { handoffRequestOf } from '../../../src/core/decide/stages/handoff.js';
 import type { HookAnswer, HookEvent } from '../../../src/core/run/hook-event.js';
 import type { MeterSignal } from '../../../src/core/meter/context-meter.js';
 import { RUN_DIALECT } from '../../../src/claude-code/run-dialect.js';

@@ -2,11 +2,11 @@
 // open until the file is quiet; after the successor read it, the change reaches the successor as a note
 // at its next boundary; the model's draft is kept beside a changed document.
 
-import { recordHumanEdit } from '../lineage/manifest.js';
-import { editNote } from '../lineage/handoff-lineage.js';
-import { parseDocument } from '../document/handoff-parse.js';
-import type { RunEvent } from '../run/run-state.js';
-import { iso, type Out } from './out.js';
+import { recordHumanEdit } from '../../lineage/manifest.js';
+import { editNote } from '../../lineage/handoff-lineage.js';
+import { parseDocument } from '../../document/handoff-parse.js';
+import type { RunEvent } from '../../run/run-state.js';
+import { iso, type Out } from '../out.js';
 
 export function documentChanged(o: Out, e: Extract<RunEvent, { type: 'document-changed' }>): void {
   const { text, now } = e;

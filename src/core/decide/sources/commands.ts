@@ -1,13 +1,13 @@
 // What a person asks of the run from a face: hand off now, hold or release the review, quit; and their
 // keystrokes into claude's prompt.
 
-import { EXIT } from '../exit-code.js';
-import { onlyTerminalReports } from '../screen/terminal-reports.js';
-import type { RunEvent } from '../run/run-state.js';
-import { forceHandoff, typedAtPrompt } from './handoff.js';
-import { startNext, stop } from './generations.js';
-import { typedWhileParked } from './parking.js';
-import type { Out } from './out.js';
+import { EXIT } from '../../exit-code.js';
+import { onlyTerminalReports } from '../../screen/terminal-reports.js';
+import type { RunEvent } from '../../run/run-state.js';
+import { forceHandoff, typedAtPrompt } from '../stages/handoff.js';
+import { startNext, stop } from '../stages/generations.js';
+import { typedWhileParked } from '../turn/parking.js';
+import type { Out } from '../out.js';
 
 export function commanded(o: Out, e: Extract<RunEvent, { type: 'command' }>): void {
   const { now } = e;

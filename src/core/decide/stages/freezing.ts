@@ -2,14 +2,13 @@
 // closes the generation and the review opens. A write that fails is said at once, and the document is
 // written once more before a successor is told about a file that is not there.
 
-import { endGeneration, recordUsage } from '../lineage/manifest.js';
-import { documentToFreeze } from '../lineage/handoff-lineage.js';
-import { parseDocument } from '../document/handoff-parse.js';
-import { troubleFields, troubleText, type WriteTrouble } from '../run/write-trouble.js';
-import type { GenerationFacts, RunEvent } from '../run/run-state.js';
-import { tick } from './clock.js';
+import { endGeneration, recordUsage } from '../../lineage/manifest.js';
+import { documentToFreeze } from '../../lineage/handoff-lineage.js';
+import { parseDocument } from '../../document/handoff-parse.js';
+import { troubleFields, troubleText, type WriteTrouble } from '../../run/write-trouble.js';
+import type { GenerationFacts, RunEvent } from '../../run/run-state.js';
 import { originalPrompt, seed } from './generations.js';
-import { iso, type Out } from './out.js';
+import { iso, type Out } from '../out.js';
 
 // The generation's usage as the manifest records it.
 export function usage(g: GenerationFacts, now: number): { context: number; costUsd?: number; numTurns: number; now: string } {
@@ -84,8 +83,8 @@ export function documentWritten(o: Out, e: Extract<RunEvent, { type: 'document-w
   if (!failed) o.alert(pending.degraded ? 'flower-pty: degraded handoff' : 'flower-pty: handoff done', pending.degraded ? (pending.reason ?? '') : (e.path ?? 'document ready'));
   o.emit(pending.degraded ? 'degraded' : 'review', { generation: e.generation, path: e.path, ...(pending.reason ? { reason: pending.reason } : {}) });
   o.do({ type: 'show-document', path: e.path ?? o.s.settings.documentPath ?? '', text: pending.text });
-  // With no review window (or an expired one) the successor may start now.
-  tick(o, e.now);
+  // With no review window (or an expired one) the successor may start now: the clock's rules run after
+  // every event (decide.ts), this one too.
 }
 
 // ---- writes that fail: said at once, on screen and in the events; a document is never lost to one
