@@ -7,7 +7,7 @@
 // them, and the runtime only moves values.
 
 import { runView } from '../run/run-view.js';
-import type { RunEvent, RunState } from '../run/run-state.js';
+import type { RunInput, RunState } from '../run/run-state.js';
 import { PASS } from '../run/hook-event.js';
 import { nextWake, runDue } from './clock.js';
 import { commanded, typed } from './sources/commands.js';
@@ -20,7 +20,7 @@ import { Out, type Decision } from './out.js';
 
 export type { Decision } from './out.js';
 
-export function decide(state: RunState, event: RunEvent): Decision {
+export function decide(state: RunState, event: RunInput): Decision {
   const o = new Out(state);
   if (state.finished) {
     if (event.type === 'hook') o.do({ type: 'reply', id: event.id, answer: PASS });
@@ -52,7 +52,7 @@ export function decide(state: RunState, event: RunEvent): Decision {
   return { state: o.s, effects: o.effects };
 }
 
-function route(o: Out, e: RunEvent): void {
+function route(o: Out, e: RunInput): void {
   switch (e.type) {
     case 'start':
       return start(o);

@@ -194,7 +194,10 @@ export interface RunState {
 
 export type RunCommand = 'force-handoff' | 'hold' | 'release' | 'quit';
 
-export type RunEvent =
+// Everything that happens to a run, as decide() takes it: a hook, a transcript signal, claude's life, an
+// effect's result, a person's command or key, the clock. (The --events file's vocabulary is another thing:
+// run-events.ts, what a run says happened.)
+export type RunInput =
   | { type: 'start'; now: number }
   /** `folder`: where claude was started; `refused`: why the place asked for could not be used (it is gone) */
   | { type: 'spawned'; now: number; generation: number; successor: boolean; sessionId: string; transcriptPath: string; folder?: string; refused?: string | null }

@@ -6,10 +6,10 @@ import { transcriptPresence, transcriptSignal } from '../../../src/core/decide/s
 import { followSession } from '../../../src/core/decide/turn/session.js';
 import { runDue } from '../../../src/core/decide/clock.js';
 import type { MeterSignal } from '../../../src/core/meter/context-meter.js';
-import type { RunEvent, RunState } from '../../../src/core/run/run-state.js';
+import type { RunInput, RunState } from '../../../src/core/run/run-state.js';
 import { given, hook, names, postTool, promptHook, reading, SID, signal, spawnedEvent, stopHook, through, working, table } from './run.js';
 
-type Signal = Extract<RunEvent, { type: 'transcript' }>;
+type Signal = Extract<RunInput, { type: 'transcript' }>;
 const signals = (s: RunState, ...sigs: MeterSignal[]) => through(s, transcriptSignal, ...sigs.map((x) => signal(x, 2) as Signal));
 
 const rows: Array<{ name: string; given: () => RunState; signals: MeterSignal[]; effects: string[]; state?: (s: RunState) => unknown; expect?: unknown }> = [

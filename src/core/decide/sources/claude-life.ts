@@ -7,7 +7,7 @@ import { recordUsage, startGeneration } from '../../lineage/manifest.js';
 import { EMPTY_SCOPE } from '../../lineage/session-scope.js';
 import { EMPTY_FAILURES } from '../../dead-ends/failure-record.js';
 import { NO_PLACE } from '../../lineage/session-place.js';
-import type { RunEvent } from '../../run/run-state.js';
+import type { RunInput } from '../../run/run-state.js';
 import { rewriteBeforeSeed, usage } from '../stages/freezing.js';
 import { seed, stop } from '../stages/generations.js';
 import { degrade } from '../stages/handoff.js';
@@ -27,12 +27,12 @@ export function start(o: Out): void {
   else o.do({ type: 'spawn', generation: 1, successor: false, prompt: o.s.settings.prompt, window: o.s.policy.window, viaHook: false });
 }
 
-export function seedRead(o: Out, e: Extract<RunEvent, { type: 'seed-read' }>): void {
+export function seedRead(o: Out, e: Extract<RunInput, { type: 'seed-read' }>): void {
   if (rewriteBeforeSeed(o, e)) return;
   seed(o, e.generation, e.onDisk);
 }
 
-export function spawned(o: Out, e: Extract<RunEvent, { type: 'spawned' }>): void {
+export function spawned(o: Out, e: Extract<RunInput, { type: 'spawned' }>): void {
   o.set({
     gen: {
       n: e.generation, successor: e.successor, sessionId: e.sessionId, sessionSeen: false, transcriptPath: e.transcriptPath, spawnedAt: e.now,
@@ -64,13 +64,13 @@ export function spawned(o: Out, e: Extract<RunEvent, { type: 'spawned' }>): void
 }
 
 // claude could not be started (binary gone, spawn error): the run cannot go on.
-export function spawnFailed(o: Out, e: Extract<RunEvent, { type: 'spawn-failed' }>): void {
+export function spawnFailed(o: Out, e: Extract<RunInput, { type: 'spawn-failed' }>): void {
   o.emit('spawn-failed', { generation: e.generation, message: e.message });
   o.cycle({ phase: 'stopped' });
   stop(o, e.exitCode ?? EXIT.claudeMissing, e.now, e.message);
 }
 
-export function childExited(o: Out, e: Extract<RunEvent, { type: 'child-exit' }>): void {
+export function childExited(o: Out, e: Extract<RunInput, { type: 'child-exit' }>): void {
   const g = o.s.gen;
   if (!g) return;
   o.gen({ ended: true });
@@ -93,7 +93,7 @@ export function childExited(o: Out, e: Extract<RunEvent, { type: 'child-exit' }>
 }
 
 // What claude's exit means for the cycle. We ended it ourselves, or the run is over: nothing to decide.
-function lifeEnded(o: Out, e: Extract<RunEvent, { type: 'child-exit' }>, early: string | undefined): void {
+function lifeEnded(o: Out, e: Extract<RunInput, { type: 'child-exit' }>, early: string | undefined): void {
   const phase = o.s.cycle.phase;
   if (phase === 'review' || phase === 'respawning' || phase === 'stopped') return;
   // A clean exit is the person leaving (/exit, Ctrl-C twice): honour it.

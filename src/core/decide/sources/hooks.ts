@@ -8,7 +8,7 @@ import { statusLine } from '../../screen/status-text.js';
 import { runView } from '../../run/run-view.js';
 import { sameText } from '../../run/same-reply.js';
 import { PASS, type HookAnswer, type HookEvent } from '../../run/hook-event.js';
-import type { BoundaryWait, RunEvent } from '../../run/run-state.js';
+import type { BoundaryWait, RunInput } from '../../run/run-state.js';
 import { handoffConcerns, overflowed, preCompact, prompted, toolBoundary, writingTurnEnded } from '../stages/handoff.js';
 import { answerOf, turnEnd } from '../turn/boundaries.js';
 import { park, resumeIfParked } from '../turn/parking.js';
@@ -37,7 +37,7 @@ function holdFor(o: Out, id: number, now: number, awaits: BoundaryWait['awaits']
 // Hooks that mean a turn is under way: its transcript must exist by now.
 const TURN_HOOKS: ReadonlySet<HookEvent['kind']> = new Set(['prompt-submit', 'pre-tool', 'post-tool', 'tool-denied', 'stop']);
 
-export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void {
+export function hookCalled(o: Out, e: Extract<RunInput, { type: 'hook' }>): void {
   const { id, hook, now } = e;
   const reply = (answer: HookAnswer = PASS) => o.do({ type: 'reply', id, answer });
   const g = o.s.gen;

@@ -8,7 +8,7 @@ import { applyScopeChanges } from '../../lineage/session-scope.js';
 import { EMPTY_FAILURES, recordRun } from '../../dead-ends/failure-record.js';
 import { repeatOf } from '../../dead-ends/dead-end-watch.js';
 import { oneLine } from '../../one-line.js';
-import type { RunEvent } from '../../run/run-state.js';
+import type { RunInput } from '../../run/run-state.js';
 import { usage } from '../stages/freezing.js';
 import { forceHandoff, interrupted, overflowed, prompted, reading } from '../stages/handoff.js';
 import { sameText } from '../../run/same-reply.js';
@@ -21,7 +21,7 @@ import type { Out } from '../out.js';
 // Enough for the parallel calls of one response and the hooks still on their way for them.
 const TOOL_USES_KEPT = 64;
 
-export function transcriptSignal(o: Out, e: Extract<RunEvent, { type: 'transcript' }>): void {
+export function transcriptSignal(o: Out, e: Extract<RunInput, { type: 'transcript' }>): void {
   const g = o.s.gen;
   // A retired claude's last rows say nothing of its successor.
   if (!g || g.ended || e.generation !== g.n) return;
@@ -84,7 +84,7 @@ export function transcriptSignal(o: Out, e: Extract<RunEvent, { type: 'transcrip
   }
 }
 
-export function transcriptReset(o: Out, e: Extract<RunEvent, { type: 'transcript-reset' }>): void {
+export function transcriptReset(o: Out, e: Extract<RunInput, { type: 'transcript-reset' }>): void {
   if (!o.s.gen || o.s.gen.n !== e.generation) return;
   o.emit('transcript-reset', { generation: o.s.gen.n, reason: e.reason });
   // The file is read again from its start: its failures are counted again from none.
@@ -93,7 +93,7 @@ export function transcriptReset(o: Out, e: Extract<RunEvent, { type: 'transcript
 
 // A main-thread tool call and its result: a failure goes into the record; a successor's call that repeats
 // a dead end of its document (or a failure listed to its writer) is told, never stopped.
-export function toolRan(o: Out, e: Extract<RunEvent, { type: 'tool-run' }>): void {
+export function toolRan(o: Out, e: Extract<RunInput, { type: 'tool-run' }>): void {
   const g = o.s.gen;
   if (!g || e.generation !== g.n) return;
   const failures = recordRun(g.failures, e.run);
@@ -106,11 +106,11 @@ export function toolRan(o: Out, e: Extract<RunEvent, { type: 'tool-run' }>): voi
   o.set({ note: `repeated a dead end${hit.line === null ? '' : ` (document line ${hit.line})`}${e.run.ok ? ', and it worked this time' : ''}: ${call}` });
 }
 
-export function scopeChanged(o: Out, e: Extract<RunEvent, { type: 'scope' }>): void {
+export function scopeChanged(o: Out, e: Extract<RunInput, { type: 'scope' }>): void {
   if (o.s.gen && !o.s.gen.ended && o.s.gen.n === e.generation) o.gen({ scope: applyScopeChanges(o.s.gen.scope, e.changes) });
 }
 
-export function transcriptPresence(o: Out, e: Extract<RunEvent, { type: 'transcript-presence' }>): void {
+export function transcriptPresence(o: Out, e: Extract<RunInput, { type: 'transcript-presence' }>): void {
   const g = o.s.gen;
   if (!g || g.ended || e.generation !== g.n) return;
   o.gen({ transcriptFound: e.found, ...(e.found ? { transcriptMissingSince: null } : {}) });

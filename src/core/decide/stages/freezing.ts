@@ -6,7 +6,7 @@ import { endGeneration, recordUsage } from '../../lineage/manifest.js';
 import { documentToFreeze } from '../../lineage/handoff-lineage.js';
 import { parseDocument } from '../../document/handoff-parse.js';
 import { troubleFields, troubleText, type WriteTrouble } from '../../run/write-trouble.js';
-import type { GenerationFacts, RunEvent } from '../../run/run-state.js';
+import type { GenerationFacts, RunInput } from '../../run/run-state.js';
 import { originalPrompt, seed } from './generations.js';
 import { iso, type Out } from '../out.js';
 
@@ -21,7 +21,7 @@ export function startFreeze(o: Out, f: { generation: number; text: string | null
   o.do({ type: 'gather-facts', generation: f.generation, folder: o.s.gen?.place.folder ?? null });
 }
 
-export function factsGathered(o: Out, e: Extract<RunEvent, { type: 'facts-gathered' }>): void {
+export function factsGathered(o: Out, e: Extract<RunInput, { type: 'facts-gathered' }>): void {
   const pending = o.s.pendingFreeze;
   if (!pending || pending.generation !== e.generation || pending.text !== null) return;
   const { text, check } = documentToFreeze({
@@ -40,7 +40,7 @@ export function factsGathered(o: Out, e: Extract<RunEvent, { type: 'facts-gather
   o.do({ type: 'write-document', generation: e.generation, text });
 }
 
-export function documentWritten(o: Out, e: Extract<RunEvent, { type: 'document-written' }>): void {
+export function documentWritten(o: Out, e: Extract<RunInput, { type: 'document-written' }>): void {
   if (o.s.rewriting !== null && o.s.rewriting === e.generation) return rewritten(o, e);
   const pending = o.s.pendingFreeze;
   if (!pending || pending.generation !== e.generation || pending.text === null) return;
@@ -102,14 +102,14 @@ export function writeRecovered(o: Out, what: WriteTrouble['what'], path: string)
   if (o.s.trouble) o.set({ trouble: null, note: `${path} is written again` });
 }
 
-export function writeResult(o: Out, e: Extract<RunEvent, { type: 'write-result' }>): void {
+export function writeResult(o: Out, e: Extract<RunInput, { type: 'write-result' }>): void {
   if (e.error === null) return writeRecovered(o, e.what, e.path);
   writeFailed(o, { what: e.what, path: e.path, reason: e.error });
 }
 
 // The successor is about to start and the frozen document never reached the disk: one more try (a
 // person may have freed space during the review), so the path it is told about exists.
-export function rewriteBeforeSeed(o: Out, e: Extract<RunEvent, { type: 'seed-read' }>): boolean {
+export function rewriteBeforeSeed(o: Out, e: Extract<RunInput, { type: 'seed-read' }>): boolean {
   const f = o.s.frozen;
   if (e.onDisk !== null || !f || f.path !== null || o.s.kept === null || !o.s.settings.documentPath || o.s.rewriting !== null) return false;
   o.set({ rewriting: e.generation });
@@ -117,7 +117,7 @@ export function rewriteBeforeSeed(o: Out, e: Extract<RunEvent, { type: 'seed-rea
   return true;
 }
 
-function rewritten(o: Out, e: Extract<RunEvent, { type: 'document-written' }>): void {
+function rewritten(o: Out, e: Extract<RunInput, { type: 'document-written' }>): void {
   const f = o.s.frozen;
   o.set({ rewriting: null });
   if (e.error) {
