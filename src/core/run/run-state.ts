@@ -10,7 +10,7 @@ import type { FrozenDocument } from '../lineage/handoff-lineage.js';
 import type { MeterSignal } from '../meter/context-meter.js';
 import type { HookAnswer, HookEvent } from './hook-event.js';
 import type { SectionKey } from '../document/handoff-doc.js';
-import type { StatusView } from '../screen/status-view.js';
+import type { StatusView } from '../screen/status.js';
 import type { NotifyEvent } from './notify-policy.js';
 import type { GitFacts } from '../document/scene-facts.js';
 import type { ScopeChange, SessionScope } from '../lineage/session-scope.js';

@@ -3,7 +3,7 @@
 
 import { formatClock } from '../screen/clock-text.js';
 import { currentGeneration, type RunState, type Waiting } from './run-state.js';
-import type { StatusView } from '../screen/status-view.js';
+import type { StatusView } from '../screen/status.js';
 import { troubleAttention } from './write-trouble.js';
 
 export function attentionText(w: Waiting | null, hooksMissing: boolean): string | null {

@@ -4,8 +4,7 @@
 import t from 'tap';
 import { decide } from '../../../src/core/decide/decide.js';
 import { runView } from '../../../src/core/run/run-view.js';
-import { statusLine } from '../../../src/core/screen/status-text.js';
-import { statusBarLines } from '../../../src/core/screen/status-bar.js';
+import { statusBarLines, statusLine } from '../../../src/core/screen/status.js';
 import type { RunEffect, RunInput, RunState } from '../../../src/core/run/run-state.js';
 import type { ToolRun } from '../../../src/core/dead-ends/tool-run.js';
 import { spawnedEvent, given, reading, stopHook, docLanded, working } from './run.js';

@@ -4,7 +4,7 @@
 
 import { resolvePolicy } from '../../run/policy.js';
 import { afterClear } from '../../lineage/session-scope.js';
-import { statusLine } from '../../screen/status-text.js';
+import { statusLine } from '../../screen/status.js';
 import { runView } from '../../run/run-view.js';
 import { sameText } from '../../run/same-reply.js';
 import { PASS, type HookAnswer, type HookEvent } from '../../run/hook-event.js';
