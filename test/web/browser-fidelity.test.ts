@@ -44,14 +44,20 @@ t.test("claude's link, /copy and cell looks reach the page", async (t) => {
   await waitForPageScreen(page, /show me/, 15_000);
   await page.locator('[data-key="shift-enter"]').click();
   await new Promise((r) => setTimeout(r, 500));
-  f.run.pty.write('the link');
-  await waitForPageScreen(page, /the link/, 15_000);
+  f.run.pty.write('the');
+  await waitForPageScreen(page, /the/, 15_000);
+  // shift+enter typed on the page's own terminal (a keyboard, not the key bar) does the same
+  await page.locator('#term .xterm-screen').click();
+  await page.keyboard.press('Shift+Enter');
+  await new Promise((r) => setTimeout(r, 500));
+  f.run.pty.write('link');
+  await waitForPageScreen(page, /link/, 15_000);
   t.same(prompts.filter((p) => /show me/.test(p)), [], 'nothing sent to the model at the ⇧⏎');
   await new Promise((r) => setTimeout(r, 300));
   f.run.pty.write('\r');
   await waitForPageScreen(page, /Open the icon now/, 60_000);
   await f.run.waitFor(async () => looksReady(await f.run.screenText()), 30_000, 'claude idle after the reply');
-  t.match(prompts.find((p) => /show me/.test(p)) ?? '', /show me\r?\nthe link/, 'the prompt claude sent has the newline the ⇧⏎ added');
+  t.match(prompts.find((p) => /show me/.test(p)) ?? '', /show me\r?\nthe\r?\nlink/, "the prompt claude sent has the newlines the key bar's ⇧⏎ and the page's shift+enter added");
 
   // the cells: italic and a 24-bit colour somewhere in claude's reply, as claude drew them
   const looks = await page.evaluate(() => {
