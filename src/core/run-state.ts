@@ -179,6 +179,8 @@ export interface RunState {
   readonly boundaryWaits: readonly BoundaryWait[];
   /** directories the person added with their own `/add-dir`, as the transcripts show it: a successor may be given them */
   readonly personDirs: readonly string[];
+  /** permission modes claude's transcripts showed the session in (the person's shift+tab): a successor may be started in them */
+  readonly personModes: readonly string[];
   readonly hooksMissing: boolean;
   readonly waiting: Waiting | null;
   /** the newest write that failed, until a write succeeds again: shown at once, beside the meter */
@@ -240,7 +242,7 @@ export type RunEffect =
   /** start claude; answered by `spawned` or `spawn-failed`. `viaHook`: the first UserPromptSubmit hook
    * carries `prompt` to the model (the command line only names it). `place`: where the predecessor was (its
    * folder, permission mode, added directories); null: the run's own */
-  | { type: 'spawn'; generation: number; successor: boolean; prompt: string | null; window: number; viaHook: boolean; place?: SessionPlace | null; personDirs?: readonly string[] }
+  | { type: 'spawn'; generation: number; successor: boolean; prompt: string | null; window: number; viaHook: boolean; place?: SessionPlace | null; personDirs?: readonly string[]; personModes?: readonly string[] }
   | { type: 'end-child' }
   /** put `request` in a file and type `line` (with `{file}` replaced by its path) into claude's prompt, then Enter */
   | { type: 'type-into-child'; request: string; line: string }
@@ -305,6 +307,7 @@ export function createRun(settings: RunSettings, now: string, resume: { manifest
     pendingFreeze: null,
     boundaryWaits: [],
     personDirs: [],
+    personModes: [],
     hooksMissing: false,
     waiting: null,
     trouble: null,

@@ -60,6 +60,9 @@ export function transcriptSignal(o: Out, e: Extract<RunEvent, { type: 'transcrip
     case 'added-dir':
       if (!o.s.personDirs.includes(signal.dir)) o.set({ personDirs: [...o.s.personDirs, signal.dir] });
       return;
+    case 'permission-mode':
+      if (!o.s.personModes.includes(signal.mode)) o.set({ personModes: [...o.s.personModes, signal.mode] });
+      return;
     case 'compaction':
       o.emit('compaction', { generation: g.n, preTokens: signal.preTokens, meter: signal.meterBefore });
       return;

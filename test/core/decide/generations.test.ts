@@ -2,6 +2,7 @@
 // a start that failed), a spawn that fails, the next generation after the review, and the brake.
 import t from 'tap';
 import { brakeMessage, brakeMessageOf, childExited, NO_BOUNDARY, spawnFailed, spawned, startNext } from '../../../src/core/decide/generations.js';
+import { decide } from '../../../src/core/decide.js';
 import { turnEnded } from '../../../src/core/decide/handoff.js';
 import type { RunEvent, RunState } from '../../../src/core/run-state.js';
 import { childExit, COMPLETE_DOC, docLanded, given, names, reading, SID, signal, spawnedEvent, stopHook, through, working, table } from './run.js';
@@ -89,4 +90,16 @@ t.test('a crash is a failed attempt; a handoff is not', async (t) => {
   t.same([closed.manifest.attempts, closed.manifest.generations[0]?.end], [1, 'crash']);
   const handedOff = given([reading(151_000), stopHook(), docLanded(), stopHook(COMPLETE_DOC), { type: 'facts-gathered', now: 3, generation: 1, git: null }, { type: 'document-written', now: 4, generation: 1, path: '/p/d.md', archived: null, error: null }], {}, working());
   t.same([handedOff.manifest.attempts, handedOff.manifest.generations[0]?.end], [0, 'handoff']);
+});
+
+t.test("the successor is spawned with what the person's transcripts showed: their /add-dir dirs and the modes their session was in", async (t) => {
+  const reviewed = given(
+    [signal({ kind: 'permission-mode', line: 1, mode: 'acceptEdits' }, 1), signal({ kind: 'added-dir', line: 2, dir: '/srv/a' }, 1), reading(151_000), stopHook(), docLanded(), stopHook(COMPLETE_DOC)],
+    { reviewMs: 0 },
+    working({ reviewMs: 0 }),
+  );
+  const asked = through(reviewed, (o, now: number) => startNext(o, now), 3);
+  const seeded = decide(asked.state, { type: 'seed-read', now: 4, generation: 2, onDisk: COMPLETE_DOC });
+  const spawn = seeded.effects.find((e) => e.type === 'spawn');
+  t.match(spawn, { type: 'spawn', generation: 2, successor: true, personDirs: ['/srv/a'], personModes: ['acceptEdits'] });
 });
