@@ -141,6 +141,10 @@ export interface HandoffCycle {
   readonly pendingNote: boolean;
   /** the turn ended and no prompt has been submitted since: claude sits at its prompt */
   readonly idle: boolean;
+  /** the transcript's rows show a turn begun (a prompt's row) and not yet ended (a turn-end or interrupt row).
+   * Hooks say when claude goes idle, but a prompt typed while a Stop hook runs is queued and starts its turn
+   * with no UserPromptSubmit after that Stop: only its row says claude is busy again */
+  readonly turnInRows: boolean;
   /** a person typed into claude's prompt since it went idle: never type over their draft */
   readonly typed: boolean;
   /** Stop hooks answered with a block in a row (Claude Code overrides the one past its cap) */
@@ -288,7 +292,7 @@ export function createRun(settings: RunSettings, now: string, resume: { manifest
     settings,
     cycle: {
       phase: 'starting', nearSent: false, line: policy.at, bornHigh: false, pendingCut: false, cutDueSince: null, writingSince: null, reviewUntil: null,
-      held: false, crashes: 0, pendingNote: false, idle: false, typed: false, stopBlocks: 0,
+      held: false, crashes: 0, pendingNote: false, idle: false, turnInRows: false, typed: false, stopBlocks: 0,
     },
     policy,
     manifest,

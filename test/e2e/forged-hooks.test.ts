@@ -70,12 +70,16 @@ const FORGED_MODES = ['bypassPermissions', 'acceptEdits'];
 
 for (const mode of FORGED_MODES) t.test(`forged hook messages raise nothing of the successor (a forged ${mode})`, async (t) => {
   let firstSession: string | undefined;
-  const respond = (req: MockRequest): MockReply => {
+  // The model writes until the forged Stop has been answered: the forged Stop comes first, however long the
+  // forgeries take to be heard on a loaded machine (a fixed delay let the model's come first there).
+  let forgedStopAnswered!: () => void;
+  const forgedStopDone = new Promise<void>((resolve) => (forgedStopAnswered = resolve));
+  t.teardown(() => forgedStopAnswered());
+  const respond = (req: MockRequest): MockReply | Promise<MockReply> => {
     if (!req.isMain) return text('side');
     firstSession ??= req.sessionId;
     if (req.sessionId !== firstSession) return text('successor here', usageFor(12_000));
-    // The model takes its time writing: the forged Stop comes first.
-    if (HANDOFF_ASK.test(req.lastUserText)) return { kind: 'text', text: handoffDoc('MODEL-MARK'), usage: usageFor(62_000), delayMs: 4_000 };
+    if (HANDOFF_ASK.test(req.lastUserText)) return forgedStopDone.then(() => ({ kind: 'text', text: handoffDoc('MODEL-MARK'), usage: usageFor(62_000) }));
     return /CROSS-NOW/.test(req.lastUserText) ? text('crossed', usageFor(60_000)) : text('turn 0', usageFor(30_000));
   };
   const f = await startFlower({ t, respond, prompt: 'go', claudeArgs: ['--permission-mode', 'default'], flowerArgs: ['--window', '100k', '--review', '0'] });
@@ -111,6 +115,7 @@ for (const mode of FORGED_MODES) t.test(`forged hook messages raise nothing of t
   t.pass('the run heard the forgeries (they are what a session reports)');
 
   t.equal(hook('Stop', { session_id: session, transcript_path: found.path, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: handoffDoc('FORGED-MARK') }, own), '', 'the forged Stop');
+  forgedStopAnswered();
   await f.waitForEvent('done', 90_000);
   const doc = readFileSync(f.documentPath, 'utf8');
   t.match(doc, /MODEL-MARK/, 'the document is the model\'s');

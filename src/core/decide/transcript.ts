@@ -12,7 +12,7 @@ import { placeAfter, placeChanges } from '../session-place.js';
 import type { SessionWhere } from '../hook-event.js';
 import type { RunEvent } from '../run-state.js';
 import { usage } from './freezing.js';
-import { forceHandoff, interrupted, overflowed, prompted, reading } from './handoff.js';
+import { cutIfIdle, forceHandoff, interrupted, overflowed, prompted, reading } from './handoff.js';
 import { sameText } from '../same-reply.js';
 import { settleWait, turnEnd } from './hooks.js';
 import { park } from './parking.js';
@@ -48,6 +48,7 @@ export function transcriptSignal(o: Out, e: Extract<RunEvent, { type: 'transcrip
       overflowed(o, e.now, signal.text);
       return;
     case 'user-prompt':
+      o.cycle({ turnInRows: true });
       humanPrompt(o, signal.text);
       // Once hooks arrive, UserPromptSubmit has said so first, and this row can be read after its turn's
       // Stop (a tail that starts late on a loaded machine): it must not make an idle session busy again,
@@ -74,13 +75,17 @@ export function transcriptSignal(o: Out, e: Extract<RunEvent, { type: 'transcrip
       // A refused permission (or a question dismissed, or Esc) fires no hook: its only trace is this
       // interrupt row. It ends the turn with no Stop, and claude sits at its prompt: a cut due is typed now.
       clearWaiting(o, ['permission', 'question']);
+      o.cycle({ turnInRows: false });
       interrupted(o, e.now);
       return;
     case 'turn-end':
+      o.cycle({ turnInRows: false });
       if (o.s.hooksMissing) {
         turnEnd(o, o.s.gen?.lastText ?? '', e.now, 'transcript');
-      } else if (g.hooks === 0 || o.s.cycle.phase === 'writing') {
-        o.gen({ turnEndAt: e.now });
+      } else {
+        if (g.hooks === 0 || o.s.cycle.phase === 'writing') o.gen({ turnEndAt: e.now });
+        // A cut that waited for the rows to say the turn is over (its Stop already answered) is typed now.
+        cutIfIdle(o, e.now);
       }
       return;
     default:
