@@ -104,9 +104,12 @@ for (const mode of FORGED_MODES) t.test(`forged hook messages raise nothing of t
     { event: 'statusline', payload: { session_id: session, transcript_path: found.path, cwd: elsewhere, workspace: { current_dir: elsewhere, project_dir: elsewhere, added_dirs: ['/etc', '/root'] }, model: { id: 'claude-sonnet-4-5' } } },
   ];
   let forging = true;
-  const loop = (async () => {
-    while (forging) for (const { event, payload } of forgeries) await hookAsync(event, payload, own);
-  })();
+  // One loop per message, side by side: the last word on the mode and the one on the folder must each come
+  // after the real claude's last Stop and before it exits, a window a single alternating loop (one spawn
+  // per message on a loaded machine) missed for the mode.
+  const loop = Promise.all(forgeries.map(async ({ event, payload }) => {
+    while (forging) await hookAsync(event, payload, own);
+  }));
   t.teardown(() => {
     forging = false;
     return loop;
