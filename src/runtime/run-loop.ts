@@ -161,7 +161,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
         return;
       }
       case 'spawn':
-        await spawn(effect.generation, effect.successor, effect.prompt, effect.window, effect.viaHook, effect.place ?? null, effect.personDirs ?? []);
+        await spawn(effect.generation, effect.successor, effect.prompt, effect.window, effect.viaHook, effect.place ?? null, effect.personDirs ?? [], effect.personModes ?? []);
         return;
       case 'end-child':
         // Not awaited: the exit arrives as an event, and hook answers must not queue behind it.
@@ -206,7 +206,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
     });
   }
 
-  async function spawn(generation: number, successor: boolean, prompt: string | null, window: number, viaHook: boolean, place: SessionPlace | null, personDirs: readonly string[]): Promise<void> {
+  async function spawn(generation: number, successor: boolean, prompt: string | null, window: number, viaHook: boolean, place: SessionPlace | null, personDirs: readonly string[], personModes: readonly string[]): Promise<void> {
     const sessionId = randomUUID();
     const { cols, rows } = face.size();
     const titles = createTitleFilter();
@@ -220,7 +220,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
     }
     try {
       const handle = await ports.child.spawn(
-        { generation, successor, sessionId, prompt, viaHook, window, place, personDirs, cols, rows },
+        { generation, successor, sessionId, prompt, viaHook, window, place, personDirs, personModes, cols, rows },
         {
           data: (data) => {
             if (child !== self) return;

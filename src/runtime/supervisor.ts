@@ -13,8 +13,9 @@ import type { Release } from '../claude-code/release.js';
 import { HOOK_CONTEXT_MAX_CHARS, stopBlockCap } from '../claude-code/limits.js';
 import { RUN_DIALECT } from '../claude-code/run-dialect.js';
 import { openHookChannel, type HookChannel } from '../adapters/hook-channel.js';
-import { writeRunSettings, findUserStatusLine, defaultHookCommand, settingsAllowBypass } from '../adapters/run-settings.js';
-import { flagsAllowBypass } from '../claude-code/successor-args.js';
+import { writeRunSettings, findUserStatusLine, defaultHookCommand, settingsDefaultMode } from '../adapters/run-settings.js';
+import { BYPASS_MODE, flagsAllowBypass } from '../claude-code/successor-args.js';
+import { launchModeOf } from '../claude-code/permission-modes.js';
 import { startRunLoop, type RunLoop } from './run-loop.js';
 import { createNotifier } from '../adapters/notify-command.js';
 import type { FastRelay } from '../adapters/fast-relay.js';
@@ -62,6 +63,13 @@ export interface SuperviseOptions {
 export interface SuperviseResult {
   exitCode: number;
   message?: string;
+}
+
+// What the person's own launch gave the run (their flags, their user settings), which a successor's
+// permission mode never goes beyond: the mode it started in, and whether it may bypass permissions at all.
+async function launchGrant(claudeArgs: readonly string[], configDir: string): Promise<{ bypassAllowed: boolean; launchMode: string }> {
+  const settingsMode = await settingsDefaultMode({ configDir });
+  return { bypassAllowed: flagsAllowBypass(claudeArgs) || settingsMode === BYPASS_MODE, launchMode: launchModeOf(claudeArgs, settingsMode) };
 }
 
 function configDirOf(env: Record<string, string | undefined>): string {
@@ -124,7 +132,7 @@ export async function supervise(opts: SuperviseOptions, face: Face): Promise<Sup
       handoff: opts.handoff, keepAutoCompact: opts.keepAutoCompact, settingsPath,
       channel: channel ? { socketPath: channel.socketPath, token: channel.token } : null, userStatusLine, spillDir, privateDir: runDir,
       recordPrompts: opts.workbench !== null, relay: opts.relay ?? null,
-      bypassAllowed: flagsAllowBypass(opts.claudeArgs) || (await settingsAllowBypass({ configDir })),
+      ...(await launchGrant(opts.claudeArgs, configDir)),
     });
     // The notify command is told through its environment only, never blocks the run, and is rate-limited.
     const notifier = opts.notifyCommand

@@ -141,6 +141,10 @@ export interface HandoffCycle {
   readonly pendingNote: boolean;
   /** the turn ended and no prompt has been submitted since: claude sits at its prompt */
   readonly idle: boolean;
+  /** the transcript's rows show a turn begun (a prompt's row) and not yet ended (a turn-end or interrupt row).
+   * Hooks say when claude goes idle, but a prompt typed while a Stop hook runs is queued and starts its turn
+   * with no UserPromptSubmit after that Stop: only its row says claude is busy again */
+  readonly turnInRows: boolean;
   /** a person typed into claude's prompt since it went idle: never type over their draft */
   readonly typed: boolean;
   /** Stop hooks answered with a block in a row (Claude Code overrides the one past its cap) */
@@ -179,6 +183,8 @@ export interface RunState {
   readonly boundaryWaits: readonly BoundaryWait[];
   /** directories the person added with their own `/add-dir`, as the transcripts show it: a successor may be given them */
   readonly personDirs: readonly string[];
+  /** permission modes claude's transcripts showed the session in (the person's shift+tab): a successor may be started in them */
+  readonly personModes: readonly string[];
   readonly hooksMissing: boolean;
   readonly waiting: Waiting | null;
   /** the newest write that failed, until a write succeeds again: shown at once, beside the meter */
@@ -243,7 +249,7 @@ export type RunEffect =
   /** start claude; answered by `spawned` or `spawn-failed`. `viaHook`: the first UserPromptSubmit hook
    * carries `prompt` to the model (the command line only names it). `place`: where the predecessor was (its
    * folder, permission mode, added directories); null: the run's own */
-  | { type: 'spawn'; generation: number; successor: boolean; prompt: string | null; window: number; viaHook: boolean; place?: SessionPlace | null; personDirs?: readonly string[] }
+  | { type: 'spawn'; generation: number; successor: boolean; prompt: string | null; window: number; viaHook: boolean; place?: SessionPlace | null; personDirs?: readonly string[]; personModes?: readonly string[] }
   | { type: 'end-child' }
   /** put `request` in a file and type `line` (with `{file}` replaced by its path) into claude's prompt, then Enter */
   | { type: 'type-into-child'; request: string; line: string }
@@ -289,7 +295,7 @@ export function createRun(settings: RunSettings, now: string, resume: { manifest
     settings,
     cycle: {
       phase: 'starting', nearSent: false, line: policy.at, bornHigh: false, pendingCut: false, cutDueSince: null, writingSince: null, reviewUntil: null,
-      held: false, crashes: 0, pendingNote: false, idle: false, typed: false, stopBlocks: 0,
+      held: false, crashes: 0, pendingNote: false, idle: false, turnInRows: false, typed: false, stopBlocks: 0,
     },
     policy,
     manifest,
@@ -308,6 +314,7 @@ export function createRun(settings: RunSettings, now: string, resume: { manifest
     pendingFreeze: null,
     boundaryWaits: [],
     personDirs: [],
+    personModes: [],
     hooksMissing: false,
     waiting: null,
     trouble: null,

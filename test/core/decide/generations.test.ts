@@ -5,6 +5,7 @@ import { brakeMessage, brakeMessageOf, NO_BOUNDARY, startNext } from '../../../s
 import { childExited, spawnFailed, spawned } from '../../../src/core/decide/sources/claude-life.js';
 import { turnEnded } from '../../../src/core/decide/stages/handoff.js';
 import type { RunInput, RunState } from '../../../src/core/run/run-state.js';
+import { decide } from '../../../src/core/decide/decide.js';
 import { childExit, COMPLETE_DOC, docLanded, given, names, reading, SID, signal, spawnedEvent, stopHook, through, working, table } from './run.js';
 
 const exit = (s: RunState, ...events: RunInput[]) => through(s, childExited, ...(events as Array<Extract<RunInput, { type: 'child-exit' }>>));
@@ -90,4 +91,16 @@ t.test('a crash is a failed attempt; a handoff is not', async (t) => {
   t.same([closed.manifest.attempts, closed.manifest.generations[0]?.end], [1, 'crash']);
   const handedOff = given([reading(151_000), stopHook(), docLanded(), stopHook(COMPLETE_DOC), { type: 'facts-gathered', now: 3, generation: 1, git: null }, { type: 'document-written', now: 4, generation: 1, path: '/p/d.md', archived: null, error: null }], {}, working());
   t.same([handedOff.manifest.attempts, handedOff.manifest.generations[0]?.end], [0, 'handoff']);
+});
+
+t.test("the successor is spawned with what the person's transcripts showed: their /add-dir dirs and the modes their session was in", async (t) => {
+  const reviewed = given(
+    [signal({ kind: 'permission-mode', line: 1, mode: 'acceptEdits' }, 1), signal({ kind: 'added-dir', line: 2, dir: '/srv/a' }, 1), reading(151_000), stopHook(), docLanded(), stopHook(COMPLETE_DOC)],
+    { reviewMs: 0 },
+    working({ reviewMs: 0 }),
+  );
+  const asked = through(reviewed, (o, now: number) => startNext(o, now), 3);
+  const seeded = decide(asked.state, { type: 'seed-read', now: 4, generation: 2, onDisk: COMPLETE_DOC });
+  const spawn = seeded.effects.find((e) => e.type === 'spawn');
+  t.match(spawn, { type: 'spawn', generation: 2, successor: true, personDirs: ['/srv/a'], personModes: ['acceptEdits'] });
 });

@@ -51,7 +51,7 @@ export function spawned(o: Out, e: Extract<RunInput, { type: 'spawned' }>): void
   if (o.s.settings.handoff) o.do({ type: 'follow-transcript', path: e.transcriptPath });
   o.cycle({
     phase: 'working', nearSent: false, line: o.s.policy.at, bornHigh: false, pendingCut: false, cutDueSince: null, writingSince: null, reviewUntil: null,
-    pendingNote: false, idle: false, typed: false, stopBlocks: 0,
+    pendingNote: false, idle: false, turnInRows: false, typed: false, stopBlocks: 0,
   });
   o.emit('generation-start', {
     generation: e.generation, session_id: e.sessionId, successor: e.successor, window: o.s.policy.window, at: o.s.policy.at,

@@ -10,7 +10,7 @@ import { repeatOf } from '../../dead-ends/dead-end-watch.js';
 import { oneLine } from '../../one-line.js';
 import type { RunInput } from '../../run/run-state.js';
 import { usage } from '../stages/freezing.js';
-import { forceHandoff, interrupted, overflowed, prompted, reading } from '../stages/handoff.js';
+import { cutIfIdle, forceHandoff, interrupted, overflowed, prompted, reading } from '../stages/handoff.js';
 import { sameText } from '../../run/same-reply.js';
 import { settleWait, turnEnd } from '../turn/boundaries.js';
 import { humanPrompt } from '../turn/session.js';
@@ -47,6 +47,7 @@ export function transcriptSignal(o: Out, e: Extract<RunInput, { type: 'transcrip
       overflowed(o, e.now, signal.text);
       return;
     case 'user-prompt':
+      o.cycle({ turnInRows: true });
       humanPrompt(o, signal.text);
       // Once hooks arrive, UserPromptSubmit has said so first, and this row can be read after its turn's
       // Stop (a tail that starts late on a loaded machine): it must not make an idle session busy again,
@@ -59,6 +60,9 @@ export function transcriptSignal(o: Out, e: Extract<RunInput, { type: 'transcrip
     case 'added-dir':
       if (!o.s.personDirs.includes(signal.dir)) o.set({ personDirs: [...o.s.personDirs, signal.dir] });
       return;
+    case 'permission-mode':
+      if (!o.s.personModes.includes(signal.mode)) o.set({ personModes: [...o.s.personModes, signal.mode] });
+      return;
     case 'compaction':
       o.emit('compaction', { generation: g.n, preTokens: signal.preTokens, meter: signal.meterBefore });
       return;
@@ -70,13 +74,17 @@ export function transcriptSignal(o: Out, e: Extract<RunInput, { type: 'transcrip
       // A refused permission (or a question dismissed, or Esc) fires no hook: its only trace is this
       // interrupt row. It ends the turn with no Stop, and claude sits at its prompt: a cut due is typed now.
       clearWaiting(o, ['permission', 'question']);
+      o.cycle({ turnInRows: false });
       interrupted(o, e.now);
       return;
     case 'turn-end':
+      o.cycle({ turnInRows: false });
       if (o.s.hooksMissing) {
         turnEnd(o, o.s.gen?.lastText ?? '', e.now, 'transcript');
-      } else if (g.hooks === 0 || o.s.cycle.phase === 'writing') {
-        o.gen({ turnEndAt: e.now });
+      } else {
+        if (g.hooks === 0 || o.s.cycle.phase === 'writing') o.gen({ turnEndAt: e.now });
+        // A cut that waited for the rows to say the turn is over (its Stop already answered) is typed now.
+        cutIfIdle(o, e.now);
       }
       return;
     default:

@@ -65,7 +65,7 @@ export function seed(o: Out, generation: number, onDisk: string | null): void {
   // What the successor is watched for: its document's dead ends as seeded, and what its predecessor's writer was shown.
   const listed = s.gen ? topFailures(s.gen.failures, FAILURES_LISTED) : [];
   o.set({ seededText: seed.seededText, pendingEditNote: null, seedContext: viaHook ? seed.prompt : null, nextWatch: watchList(seed.seededText, listed) });
-  o.do({ type: 'spawn', generation, successor: true, prompt: seed.prompt, window: o.s.policy.window, viaHook, place: successorPlace(s), personDirs: s.personDirs });
+  o.do({ type: 'spawn', generation, successor: true, prompt: seed.prompt, window: o.s.policy.window, viaHook, place: successorPlace(s), personDirs: s.personDirs, personModes: s.personModes });
 }
 
 // The review is over: the next generation, unless the brake says the lineage runs away.

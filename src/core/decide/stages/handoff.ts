@@ -77,10 +77,13 @@ function cutDue(o: Out, now: number): void {
   if (!o.s.cycle.pendingCut) o.cycle({ pendingCut: true, cutDueSince: now });
 }
 
-// Claude sits idle at its prompt with nothing typed and a cut is due: nobody will make a boundary, so type the request.
+// Claude sits idle at its prompt with nothing typed and a cut is due: nobody will make a boundary, so type the
+// request. Idle by the hooks and by the rows both: a turn whose prompt row is read and whose end row is not
+// is under way (a prompt queued while a Stop hook ran): cut there, the writing turn would end with that turn's
+// reply for its document.
 export function cutIfIdle(o: Out, now: number): void {
   const c = o.s.cycle;
-  if (canHandOff(o.s) && c.pendingCut && c.idle && !c.typed) cut(o, now, 'typed');
+  if (canHandOff(o.s) && c.pendingCut && c.idle && !c.turnInRows && !c.typed) cut(o, now, 'typed');
 }
 
 // A reading of the main thread's context. The writing turn is exempt: it is written above the line by
