@@ -74,6 +74,11 @@ t.test("a person's own /add-dir names its directory; nothing else does", async (
   t.match(row('please run /add-dir /etc'), { addedDir: null }, 'a prompt that names it');
   t.match(row('<command-name>/add-dir</command-name><command-args>/etc</command-args>', ',"isMeta":true'), { addedDir: null }, 'a harness row');
   t.match(parseRecord('{"type":"user","message":{"content":"<command-name>/add-dir</command-name><command-args>/etc</command-args>"},"origin":{"kind":"task-notification"}}'), { addedDir: null }, 'not from a person');
+  // The row that follows a "no" at claude's dialog, as 2.1.332 writes it.
+  const refusal = parseRecord('{"type":"user","message":{"content":"<local-command-stdout>Did not add /srv/extra as a working directory.</local-command-stdout>"}}');
+  t.match(refusal, { kind: 'user', addedDir: null, refusedDir: '/srv/extra' }, 'a refusal takes the directory back');
+  t.match(row('<local-command-stdout>Added /srv/extra as a working directory.</local-command-stdout>'), { refusedDir: null }, 'any other output of the command does not');
+  t.match(row('Did not add /srv/extra as a working directory.'), { refusedDir: null }, 'nor the words outside the command output');
 });
 
 t.test("the permission mode claude wrote on a person's row: the mode the session was in", async (t) => {

@@ -137,8 +137,16 @@ for (const mode of FORGED_MODES) t.test(`forged hook messages raise nothing of t
   t.notMatch(line, /--add-dir|\/etc|\/root/, 'no added directory');
   t.match(line, /--permission-mode default/, 'the launch\'s own mode');
   t.equal(realpathSync(successor.cwd), realpathSync(f.sandbox.projectDir), 'in the run\'s own folder');
+  // What is refused is what the run last heard before the handoff: the forgeries' word unless the real
+  // claude's status line or Stop came after them (a window no test can hold shut on a loaded machine). Each
+  // refusal is said exactly when its forged value was the last word; the successor above is bounded either way.
   const refused = f.events().filter((e) => e.event === 'place-refused' && e.generation === 2).map((e) => String(e.reason)).join(' ');
-  t.match(refused, /neither the run's folder nor a worktree/, 'the folder refusal is said');
-  t.match(refused, new RegExp(`permission mode ${mode} is neither the person's own launch's`), 'so is the mode\'s');
-  t.match(refused, /did not add.*\/etc, \/root/, 'and the directories\'');
+  const last = f.events().filter((e) => e.event === 'session-place' && e.generation === 1).at(-1);
+  t.ok(last, 'the run heard where the session was');
+  t.comment(`the last word before the handoff: ${JSON.stringify({ folder: last?.folder, permissionMode: last?.permissionMode, addedDirs: last?.addedDirs })}`);
+  const said = (forgedLast: boolean, pattern: RegExp, what: string) =>
+    forgedLast ? t.match(refused, pattern, `the ${what} refusal is said`) : t.notMatch(refused, pattern, `the real ${what} was the last word: nothing to refuse`);
+  said(last?.folder === elsewhere, /neither the run's folder nor a worktree/, 'folder');
+  said(last?.permissionMode === mode, new RegExp(`permission mode ${mode} is neither the person's own launch's`), 'mode');
+  said(JSON.stringify(last?.addedDirs) === '["/etc","/root"]', /did not add.*\/etc, \/root/, 'directories');
 });
