@@ -1,7 +1,7 @@
 // The run command's options, one row each, as tmux keeps its options (options-table.c): the flag, its
 // alias, the value's type and unit, the default, the FLOWER_PTY_* variable, the config-file key and the help.
 // The yargs options (adapters/yargs-options.ts), the config file's and the variables' checks
-// (adapters/config-file.ts), the merge of the three (commands/run-options.ts), --help and the README's flag
+// (adapters/config-file.ts), the one resolver of the three (core/options/resolve-options.ts), --help and the README's flag
 // table (held to it by test/readme.test.ts) are all made from these rows: a default is written here once.
 // Pure data and pure look-ups.
 
