@@ -149,7 +149,7 @@ t.test("each subcommand's flags are its table's rows: --help lists each, cli/mai
       if ('from' in flag) t.ok(optionRow(flag.from), `${command}'s --${name} borrows the run's row`);
     }
   }
-  const cli = readFileSync(join(REPO, 'src', 'cli/main.ts'), 'utf8');
+  const cli = readFileSync(join(REPO, 'src', 'cli', 'main.ts'), 'utf8');
   t.notMatch(cli, /\.options\(\{/, 'no option object is written in cli/main.ts');
   const web = spawnSync(process.execPath, [FLOWER_BIN, 'web', '--help'], { encoding: 'utf8', env: { ...process.env, COLUMNS: '200' } }).stdout;
   const { DEFAULT_WEB_PORT } = await import('../src/core/web/web-listen.js');

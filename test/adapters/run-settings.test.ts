@@ -138,7 +138,7 @@ t.test('findUserStatusLine never writes', async (t) => {
 t.test('defaultHookCommand is the native hook client when it was built, else dist/cli/hook-client.js; the same from the source and from the build', async (t) => {
   const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
   const native = join(repo, 'dist', 'native', 'flower-pty-hook');
-  const viaNode = [process.execPath, join(repo, 'dist', 'cli/hook-client.js')];
+  const viaNode = [process.execPath, join(repo, 'dist', 'cli', 'hook-client.js')];
   t.ok(existsSync(native), 'npm run build compiled the native hook client (it needs a C compiler, as CI has)');
   const want = existsSync(native) ? [native] : viaNode;
   t.same(defaultHookCommand(), want, 'from the TypeScript source');

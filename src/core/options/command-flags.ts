@@ -82,7 +82,8 @@ export const COMMAND_FLAGS = {
 
 /** a subcommand's flags (none: it takes only its positionals) */
 export function commandFlags(command: CommandName): readonly CommandFlag[] {
-  return (COMMAND_FLAGS as Partial<Record<CommandName, readonly CommandFlag[]>>)[command] ?? [];
+  const flags: Partial<Record<CommandName, readonly CommandFlag[]>> = COMMAND_FLAGS;
+  return flags[command] ?? [];
 }
 
 // The values a subcommand's handler gets, typed from its rows (cli/main.ts casts yargs' result to this once).

@@ -11,7 +11,7 @@ import type { FrozenDocument } from '../lineage/handoff-lineage.js';
 import type { MeterSignal } from '../meter/context-meter.js';
 import type { HookAnswer, HookEvent } from './hook-event.js';
 import type { SectionKey } from '../document/handoff-doc.js';
-import type { StatusView } from '../screen/status-view.js';
+import type { StatusView } from '../screen/status.js';
 import type { NotifyEvent } from './notify-policy.js';
 import type { GitFacts } from '../document/scene-facts.js';
 import type { ScopeChange, SessionScope } from '../lineage/session-scope.js';
@@ -182,7 +182,10 @@ export interface RunState {
 
 export type RunCommand = 'force-handoff' | 'hold' | 'release' | 'quit';
 
-export type RunEvent =
+// Everything that happens to a run, as decide() takes it: a hook, a transcript signal, claude's life, an
+// effect's result, a person's command or key, the clock. (The --events file's vocabulary is another thing:
+// run-events.ts, what a run says happened.)
+export type RunInput =
   | { type: 'start'; now: number }
   /** `folder`: where claude was started; `refused`: why the place asked for could not be used (it is gone) */
   | { type: 'spawned'; now: number; generation: number; successor: boolean; sessionId: string; transcriptPath: string; folder?: string; refused?: string | null }

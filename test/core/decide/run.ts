@@ -1,10 +1,10 @@
 // The run, built and moved by the real decision, for the reducers' tables: a state given as a list of
 // events, one event (or several) through one reducer, and the effects named so a row reads as a sentence.
 import t from 'tap';
-import { createRun, type RunEffect, type RunEvent, type RunSettings, type RunState } from '../../../src/core/run/run-state.js';
+import { createRun, type RunEffect, type RunInput, type RunSettings, type RunState } from '../../../src/core/run/run-state.js';
 import { decide } from '../../../src/core/decide/decide.js';
 import { reduce, type Out } from '../../../src/core/decide/out.js';
-import { handoffRequestOf } from '../../../src/core/decide/handoff.js';
+import { handoffRequestOf } from '../../../src/core/decide/stages/handoff.js';
 import type { HookAnswer, HookEvent } from '../../../src/core/run/hook-event.js';
 import type { MeterSignal } from '../../../src/core/meter/context-meter.js';
 import { resolveRunOptions } from '../../../src/core/options/resolve-options.js';
@@ -24,25 +24,25 @@ export function settings(over: Partial<RunSettings> = {}): RunSettings {
 
 // ---- events in the run's one vocabulary
 let hookIds = 0;
-export const hook = (h: HookEvent, now = 1): RunEvent => ({ type: 'hook', now, id: ++hookIds, hook: h });
-export const stopHook = (text = '', now = 1, sessionId: string | null = SID): RunEvent => hook({ kind: 'stop', sessionId, lastMessage: text, stopHookActive: false }, now);
-export const postTool = (now = 1, subagent = false, toolUseId: string | null = null): RunEvent => hook({ kind: 'post-tool', sessionId: SID, subagent, tool: 'Bash', toolUseId }, now);
-export const promptHook = (prompt = 'go on', now = 1): RunEvent => hook({ kind: 'prompt-submit', sessionId: SID, prompt }, now);
-export const preCompactHook = (trigger: 'auto' | 'manual', now = 1): RunEvent => hook({ kind: 'pre-compact', sessionId: SID, trigger }, now);
+export const hook = (h: HookEvent, now = 1): RunInput => ({ type: 'hook', now, id: ++hookIds, hook: h });
+export const stopHook = (text = '', now = 1, sessionId: string | null = SID): RunInput => hook({ kind: 'stop', sessionId, lastMessage: text, stopHookActive: false }, now);
+export const postTool = (now = 1, subagent = false, toolUseId: string | null = null): RunInput => hook({ kind: 'post-tool', sessionId: SID, subagent, tool: 'Bash', toolUseId }, now);
+export const promptHook = (prompt = 'go on', now = 1): RunInput => hook({ kind: 'prompt-submit', sessionId: SID, prompt }, now);
+export const preCompactHook = (trigger: 'auto' | 'manual', now = 1): RunInput => hook({ kind: 'pre-compact', sessionId: SID, trigger }, now);
 /** a row of generation `generation`'s transcript */
-export const signal = (s: MeterSignal, now = 1, generation = 1): RunEvent => ({ type: 'transcript', now, generation, signal: s, usage: { context: s.kind === 'reading' ? s.context : 0, costUsd: null, numTurns: 1 } });
+export const signal = (s: MeterSignal, now = 1, generation = 1): RunInput => ({ type: 'transcript', now, generation, signal: s, usage: { context: s.kind === 'reading' ? s.context : 0, costUsd: null, numTurns: 1 } });
 /** the writing turn's response row, read from the transcript before its Stop hook is answered */
-export const docLanded = (text = COMPLETE_DOC, now = 1): RunEvent => signal({ kind: 'assistant-text', line: 9, text, messageId: 'm-doc' }, now);
-export const reading = (context: number, now = 1, generation = 1): RunEvent => signal({ kind: 'reading', line: 1, context, messageId: null, model: null }, now, generation);
-export const transcriptTurnEnd = (now = 1): RunEvent => signal({ kind: 'turn-end', line: 1, source: 'turn_duration' }, now);
-export const tick = (now: number): RunEvent => ({ type: 'tick', now });
-export const command = (c: 'force-handoff' | 'hold' | 'release' | 'quit', now = 1): RunEvent => ({ type: 'command', now, command: c });
-export const childExit = (code: number, now = 20_000, signal?: number): RunEvent => ({ type: 'child-exit', now, code, ...(signal !== undefined ? { signal } : {}), lastLines: '' });
-export const spawnedEvent = (generation: number, successor: boolean, now = 0): RunEvent => ({ type: 'spawned', now, generation, successor, sessionId: SID, transcriptPath: `/t/${SID}.jsonl` });
-export const edited = (text: string | null, now = 1): RunEvent => ({ type: 'document-changed', now, text });
+export const docLanded = (text = COMPLETE_DOC, now = 1): RunInput => signal({ kind: 'assistant-text', line: 9, text, messageId: 'm-doc' }, now);
+export const reading = (context: number, now = 1, generation = 1): RunInput => signal({ kind: 'reading', line: 1, context, messageId: null, model: null }, now, generation);
+export const transcriptTurnEnd = (now = 1): RunInput => signal({ kind: 'turn-end', line: 1, source: 'turn_duration' }, now);
+export const tick = (now: number): RunInput => ({ type: 'tick', now });
+export const command = (c: 'force-handoff' | 'hold' | 'release' | 'quit', now = 1): RunInput => ({ type: 'command', now, command: c });
+export const childExit = (code: number, now = 20_000, signal?: number): RunInput => ({ type: 'child-exit', now, code, ...(signal !== undefined ? { signal } : {}), lastLines: '' });
+export const spawnedEvent = (generation: number, successor: boolean, now = 0): RunInput => ({ type: 'spawned', now, generation, successor, sessionId: SID, transcriptPath: `/t/${SID}.jsonl` });
+export const edited = (text: string | null, now = 1): RunInput => ({ type: 'document-changed', now, text });
 
 /** a new run moved by `events` through the whole decision */
-export function given(events: RunEvent[], over: Partial<RunSettings> = {}, state?: RunState): RunState {
+export function given(events: RunInput[], over: Partial<RunSettings> = {}, state?: RunState): RunState {
   let s = state ?? createRun(settings(over), '2026-01-01T00:00:00.000Z', null);
   for (const e of events) s = decide(s, e).state;
   return s;

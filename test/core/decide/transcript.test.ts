@@ -1,14 +1,15 @@
-// The transcript (core/decide/transcript.ts), driven directly: what each meter signal does to the run,
+// The transcript (core/decide/sources/transcript.ts), driven directly: what each meter signal does to the run,
 // a Stop hook's wait answered when its response lands, the session followed when claude moves it, a
 // transcript that cannot be found.
 import t from 'tap';
-import { checkTranscript, followSession, transcriptPresence, transcriptSignal } from '../../../src/core/decide/transcript.js';
-import { tick } from '../../../src/core/decide/clock.js';
+import { transcriptPresence, transcriptSignal } from '../../../src/core/decide/sources/transcript.js';
+import { followSession } from '../../../src/core/decide/turn/session.js';
+import { runDue } from '../../../src/core/decide/clock.js';
 import type { MeterSignal } from '../../../src/core/meter/context-meter.js';
-import type { RunEvent, RunState } from '../../../src/core/run/run-state.js';
+import type { RunInput, RunState } from '../../../src/core/run/run-state.js';
 import { given, hook, names, postTool, promptHook, reading, SID, signal, spawnedEvent, stopHook, through, working, table } from './run.js';
 
-type Signal = Extract<RunEvent, { type: 'transcript' }>;
+type Signal = Extract<RunInput, { type: 'transcript' }>;
 const signals = (s: RunState, ...sigs: MeterSignal[]) => through(s, transcriptSignal, ...sigs.map((x) => signal(x, 2) as Signal));
 
 const rows: Array<{ name: string; given: () => RunState; signals: MeterSignal[]; effects: string[]; state?: (s: RunState) => unknown; expect?: unknown }> = [
@@ -63,11 +64,11 @@ t.test('claude moves the session: the meter follows the transcript it names, and
 t.test('a transcript not found into a turn: said once, and the session hands off', async (t) => {
   const missing = given([{ type: 'transcript-presence', now: 1, generation: 1, found: false }, promptHook('go', 2)], {}, working());
   t.equal(missing.gen?.transcriptMissingSince, 2);
-  t.same(names(through(missing, (o, now: number) => checkTranscript(o, now), 2 + 4_999).effects), [], 'not yet');
-  const lost = through(missing, (o, now: number) => checkTranscript(o, now), 2 + 5_000);
+  t.same(names(through(missing, (o, now: number) => runDue(o, now), 2 + 4_999).effects), [], 'not yet');
+  const lost = through(missing, (o, now: number) => runDue(o, now), 2 + 5_000);
   t.same(names(lost.effects), ['transcript-lost']);
   t.same([lost.state.gen?.transcriptLost, lost.state.cycle.pendingCut], [true, true]);
-  t.same(names(through(lost.state, (o, now: number) => tick(o, now), 20_000).effects), [], 'said once');
+  t.same(names(through(lost.state, (o, now: number) => runDue(o, now), 20_000).effects), [], 'said once');
   const found = through(lost.state, transcriptPresence, { type: 'transcript-presence', now: 21_000, generation: 1, found: true });
   t.same(names(found.effects), ['transcript-found']);
 });

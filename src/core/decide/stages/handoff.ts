@@ -2,15 +2,15 @@
 // cut at the next tool call or turn end (in the hook's answer, or typed at an idle prompt), the writing
 // turn's end, a compaction or an overflow that must end the generation. Pure reducers over the run.
 
-import { EXIT } from '../exit-code.js';
-import { handoffRequest } from '../document/handoff-prompts.js';
-import { topFailures } from '../dead-ends/failure-record.js';
-import { FAILURES_LISTED } from '../dead-ends/dead-end-watch.js';
-import { parseDocument } from '../document/handoff-parse.js';
-import type { HandoffCycle, RunState } from '../run/run-state.js';
+import { EXIT } from '../../exit-code.js';
+import { handoffRequest } from '../../document/handoff-prompts.js';
+import { topFailures } from '../../dead-ends/failure-record.js';
+import { FAILURES_LISTED } from '../../dead-ends/dead-end-watch.js';
+import { parseDocument } from '../../document/handoff-parse.js';
+import type { HandoffCycle, RunState } from '../../run/run-state.js';
 import { startFreeze } from './freezing.js';
 import { brakeMessageOf, NO_BOUNDARY, stop } from './generations.js';
-import type { Out } from './out.js';
+import type { Out } from '../out.js';
 
 /** what a hook that brought a boundary answers: block with the request, the edit note or a refusal to compact, or pass */
 export type Answer = 'block-handoff' | 'block-note' | 'block-compact' | 'pass';
