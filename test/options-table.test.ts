@@ -118,8 +118,8 @@ t.test('the merge: a flag beats the files and variables, which beat the table; s
   t.equal(none.handoff, true);
   t.equal(none.headroom, undefined, 'the headroom is core/run/policy.ts\'s to default (an explicit one is checked against the window)');
   t.equal(none.step, undefined, 'the step: the lineage\'s own on --continue');
-  t.equal(none.workbench, undefined);
-  t.equal(none.notifyCommand, null);
+  t.equal(none.workbench, '.flower', 'the workbench: the table default');
+  t.equal(none.notifyCommand, undefined, 'no notify command unless given');
   const cfg = runCommandOptions({}, { review: 30, plain: true, notify: false, headroom: 40_000 }, {});
   t.same([cfg.review, cfg.plain, cfg.notify, cfg.headroom], [30, true, false, 40_000], 'the config fills what no flag gives');
   const flag = runCommandOptions({ review: 5, plain: false, notify: true, prompt: 'go', '--': ['--model', 4] }, { review: 30, plain: true, notify: false }, {});

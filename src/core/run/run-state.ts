@@ -4,7 +4,8 @@
 // function that moves it.
 
 import { resolvePolicy, type Policy, type PolicyInput } from './policy.js';
-import { numberDefault } from '../options/options-table.js';
+import type { RunOptionValues, SecondsInMs } from '../options/options-table.js';
+import type { Tunables } from '../options/tunables.js';
 import { createManifest, endGeneration, type Manifest } from '../lineage/manifest.js';
 import type { FrozenDocument } from '../lineage/handoff-lineage.js';
 import type { MeterSignal } from '../meter/context-meter.js';
@@ -22,9 +23,10 @@ import type { FailureRecord } from '../dead-ends/failure-record.js';
 import type { WatchedDeadEnd } from '../dead-ends/dead-end-watch.js';
 import type { ToolRun } from '../dead-ends/tool-run.js';
 
-export interface RunSettings {
-  handoff: boolean;
-  keepAutoCompact: boolean;
+/** what the run works by, built from the resolved options by core/run/settings-from-options.ts: the seconds
+ * options in ms (`reviewMs`, `writeTimeoutMs`, `parkedRetryMs`), the handoff switches, the tunables
+ * (core/options/tunables.ts) and the facts of this run */
+export interface RunSettings extends SecondsInMs, Tunables, Pick<RunOptionValues, 'handoff' | 'keepAutoCompact'> {
   step: string;
   cwd: string;
   workbench: string | null;
@@ -36,21 +38,7 @@ export interface RunSettings {
   prompt: string | null;
   /** everything the policy is resolved from except Claude Code's own report */
   policy: Omit<PolicyInput, 'reportedWindow'>;
-  reviewMs: number;
-  writeTimeoutMs: number;
-  quietMs: number;
-  /** how long a Stop or PostToolUse hook may wait for its row to reach the transcript */
-  stopWaitMs: number;
-  /** a claude that dies this soon, before any turn, could not start: stop rather than restart */
-  earlyExitMs: number;
-  /** a live session's transcript not found this long after a turn began: said once, and handed off */
-  transcriptLostAfterMs: number;
-  /** no hook at all this long after a spawn (or after a turn ended in the transcript): hooks are missing */
-  hooklessAfterMs: number;
-  turnHooklessAfterMs: number;
   stopBlockCap: number;
-  /** a parked session with no reset time (API-key logins) is continued this long after it parked */
-  parkedRetryMs: number;
   /** a successor's first prompt up to this long reaches the model through its first UserPromptSubmit hook
    * (never the command line); longer, or absent, through a private file its short prompt names */
   hookContextChars?: number;
@@ -270,16 +258,6 @@ export type RunEffect =
 export function currentGeneration(s: RunState): number {
   return s.gen?.n ?? s.manifest.generations.length;
 }
-
-export const RUN_DEFAULTS = {
-  stopWaitMs: 3_000,
-  transcriptLostAfterMs: 5_000,
-  earlyExitMs: 15_000,
-  hooklessAfterMs: 30_000,
-  turnHooklessAfterMs: 5_000,
-  stopBlockCap: 8,
-  parkedRetryMs: numberDefault('parked-retry') * 1000, // --parked-retry's default (core/options/options-table.ts)
-} as const;
 
 // A new run, or a lineage picked up with --continue (`resume`: its manifest and newest document).
 export function createRun(settings: RunSettings, now: string, resume: { manifest: Manifest; document: string | null } | null): RunState {

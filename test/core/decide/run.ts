@@ -1,12 +1,14 @@
 // The run, built and moved by the real decision, for the reducers' tables: a state given as a list of
 // events, one event (or several) through one reducer, and the effects named so a row reads as a sentence.
 import t from 'tap';
-import { createRun, RUN_DEFAULTS, type RunEffect, type RunInput, type RunSettings, type RunState } from '../../../src/core/run/run-state.js';
+import { createRun, type RunEffect, type RunInput, type RunSettings, type RunState } from '../../../src/core/run/run-state.js';
 import { decide } from '../../../src/core/decide/decide.js';
 import { reduce, type Out } from '../../../src/core/decide/out.js';
 import { handoffRequestOf } from '../../../src/core/decide/stages/handoff.js';
 import type { HookAnswer, HookEvent } from '../../../src/core/run/hook-event.js';
 import type { MeterSignal } from '../../../src/core/meter/context-meter.js';
+import { resolveRunOptions } from '../../../src/core/options/resolve-options.js';
+import { settingsFromOptions } from '../../../src/core/run/settings-from-options.js';
 import { RUN_DIALECT } from '../../../src/claude-code/run-dialect.js';
 
 export const COMPLETE_DOC = '# Handoff\n\n## Doing\nbuilding the thing\n\n## Decided\nuse tap\n\n## Dead ends\nnone\n\n## Next\n1. finish it\n\n## Scene\nsrc/\n';
@@ -14,11 +16,10 @@ export const SID = 's1';
 
 // A 200k window: the line at 150k, the notice at 130k.
 export function settings(over: Partial<RunSettings> = {}): RunSettings {
-  return {
-    handoff: true, keepAutoCompact: false, step: 'work', cwd: '/p', workbench: '/p/.flower', documentPath: '/p/.flower/notes/doc.md',
-    eventsPath: null, prompt: 'build the thing', policy: { window: 200_000 }, reviewMs: 10_000, writeTimeoutMs: 60_000, quietMs: 2_000,
-    ...RUN_DEFAULTS, dialect: RUN_DIALECT, ...over,
-  };
+  // the real builder from the table's defaults: a 200k window, 60s to write
+  const options = resolveRunOptions({ window: 200_000, 'write-timeout': 60 }, {});
+  const facts = { step: 'work', cwd: '/p', workbench: '/p/.flower', documentPath: '/p/.flower/notes/doc.md', eventsPath: null, prompt: 'build the thing', env: {}, stopBlockCap: 8, dialect: RUN_DIALECT };
+  return { ...settingsFromOptions(options, facts), ...over };
 }
 
 // ---- events in the run's one vocabulary
