@@ -71,6 +71,8 @@ export function createScopeReader(): ScopeReader {
   }
 
   function notifications(text: string, out: ScopeChange[]): void {
+    // Every user row's text comes here: matchAll copies its pattern, so ask a plain search first.
+    if (!text.includes('<task-id>')) return;
     for (const m of text.matchAll(BACKGROUND_ENDED)) {
       if ((m[2] ?? '').trim() !== 'running') out.push({ kind: 'background-ended', id: (m[1] ?? '').trim() });
     }
