@@ -37,10 +37,10 @@ export async function writeTranscript(path, bytes) {
 async function makeReader(kind) {
   const { createTranscriptReader } = await import(join(REPO, 'dist', 'core', 'meter', 'transcript-reader.js'));
   const { TRANSCRIPT_ROWS } = await import(join(REPO, 'dist', 'claude-code', 'transcript-rows.js'));
-  const { createScopeReader, mayCarryScope } = await import(join(REPO, 'dist', 'claude-code', 'session-scope.js'));
+  const { createScopeReader, mayBeScopeAttachment } = await import(join(REPO, 'dist', 'claude-code', 'session-scope.js'));
   if (kind === 'without-failures') {
     const scope = createScopeReader();
-    return createTranscriptReader(TRANSCRIPT_ROWS, { taps: [{ wants: mayCarryScope, row: (v) => void scope.row(v) }] });
+    return createTranscriptReader(TRANSCRIPT_ROWS, { taps: [{ alsoWants: mayBeScopeAttachment, row: (v) => void scope.row(v) }] });
   }
   const { createSessionReader } = await import(join(REPO, 'dist', 'claude-code', 'session-reader.js'));
   const { EMPTY_FAILURES, recordRun } = await import(join(REPO, 'dist', 'core', 'dead-ends', 'failure-record.js'));

@@ -12,7 +12,7 @@ const dist = (p) => import(join(REPO, 'dist', p));
 const { createSessionReader } = await dist('claude-code/session-reader.js');
 const { createTranscriptReader } = await dist('core/meter/transcript-reader.js');
 const { TRANSCRIPT_ROWS } = await dist('claude-code/transcript-rows.js');
-const { createScopeReader, mayCarryScope } = await dist('claude-code/session-scope.js');
+const { createScopeReader, mayBeScopeAttachment } = await dist('claude-code/session-scope.js');
 const { EMPTY_FAILURES, recordRun } = await dist('core/dead-ends/failure-record.js');
 const { mentions } = await dist('core/dead-ends/dead-end-watch.js');
 const { emptyDoc } = await dist('core/document/handoff-doc.js');
@@ -31,8 +31,8 @@ function timed(bytes) {
     let inRecord = 0;
     const reader = createTranscriptReader(TRANSCRIPT_ROWS, {
       taps: [
-        { wants: mayCarryScope, row: (v) => void scope.row(v) },
-        { wants: 'parsed', row: (v) => { const t0 = performance.now(); for (const run of runs.row(v)) record = recordRun(record, run); inRecord += performance.now() - t0; } },
+        { alsoWants: mayBeScopeAttachment, row: (v) => void scope.row(v) },
+        { row: (v) => { const t0 = performance.now(); for (const run of runs.row(v)) record = recordRun(record, run); inRecord += performance.now() - t0; } },
       ],
     });
     const t0 = performance.now();

@@ -1,11 +1,11 @@
 // The reader the live tail feeds (and the tail's benchmark measures): Claude Code's rows into the meter,
 // with the session's own state (session-scope.ts) and its tool runs (tool-runs.ts) read off the same
-// lines, each line parsed once. Pure.
+// lines, each line parsed once and handed to each of them. Pure.
 
 import type { ScopeChange } from '../core/lineage/session-scope.js';
 import type { ToolRun } from '../core/dead-ends/tool-run.js';
 import { createTranscriptReader, type TranscriptReader } from '../core/meter/transcript-reader.js';
-import { createScopeReader, mayCarryScope } from './session-scope.js';
+import { createScopeReader, mayBeScopeAttachment } from './session-scope.js';
 import { createToolRunReader } from './tool-runs.js';
 import { TRANSCRIPT_ROWS } from './transcript-rows.js';
 
@@ -15,7 +15,7 @@ export function createSessionReader(on: { scope?: (changes: ScopeChange[]) => vo
   return createTranscriptReader(TRANSCRIPT_ROWS, {
     taps: [
       {
-        wants: mayCarryScope,
+        alsoWants: mayBeScopeAttachment,
         row: (value) => {
           const changes = scope.row(value);
           if (changes.length > 0) on.scope?.(changes);
@@ -23,7 +23,6 @@ export function createSessionReader(on: { scope?: (changes: ScopeChange[]) => vo
       },
       {
         // Calls and results are assistant and user rows, which the meter parses anyway (mayMoveMeter).
-        wants: 'parsed',
         row: (value) => {
           for (const run of runs.row(value)) on.toolRun?.(run);
         },

@@ -21,25 +21,27 @@
 //   (a user row, or a `queued_command` attachment while a turn runs), or a TaskStop → `{task_id}`.
 
 import type { ScopeBackground, ScopeChange, TaskStatus } from '../core/lineage/session-scope.js';
+import { mayMoveMeter } from './transcript-rows.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
 const str = (x: unknown): string | null => (typeof x === 'string' ? x : null);
 const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
 
-// Rows that can carry any of it; the request blobs (most of a transcript's bytes, and full of copies of
-// tool calls) never do, and are skipped before JSON.parse.
-const MAY_CARRY = /"tool_use"|"toolUseResult"|goal_status|<task-notification>|scheduled_task_fire/;
-const REQUEST_ROW = /^\{"type":"api-request/;
+// The rows that can carry any of it are assistant, user and system rows, which the meter parses anyway
+// (transcript-rows.ts, mayMoveMeter), and two kinds of attachment row: the goal's, and a queued command
+// (a task notification written while a turn runs). Those are the only lines the reader needs parsed for
+// itself: one cheap test, asked only of the lines the meter passes over (core/transcript-reader.ts).
+const SCOPE_ATTACHMENT = /"type": ?"(?:goal_status|queued_command)"/;
 
-export function mayCarryScope(line: string): boolean {
-  return !REQUEST_ROW.test(line) && MAY_CARRY.test(line);
+export function mayBeScopeAttachment(line: string): boolean {
+  return SCOPE_ATTACHMENT.test(line);
 }
 
 export interface ScopeReader {
   /** one transcript line in, the changes it makes */
   line(text: string): ScopeChange[];
-  /** one already-parsed row (of a line mayCarryScope let through), the changes it makes */
+  /** one already-parsed row (any row: those it does not read change nothing), the changes it makes */
   row(value: unknown): ScopeChange[];
 }
 
@@ -69,6 +71,8 @@ export function createScopeReader(): ScopeReader {
   }
 
   function notifications(text: string, out: ScopeChange[]): void {
+    // Every user row's text comes here: matchAll copies its pattern, so ask a plain search first.
+    if (!text.includes('<task-id>')) return;
     for (const m of text.matchAll(BACKGROUND_ENDED)) {
       if ((m[2] ?? '').trim() !== 'running') out.push({ kind: 'background-ended', id: (m[1] ?? '').trim() });
     }
@@ -116,7 +120,7 @@ export function createScopeReader(): ScopeReader {
 
   return {
     line(text) {
-      if (!mayCarryScope(text)) return [];
+      if (!mayMoveMeter(text) && !mayBeScopeAttachment(text)) return [];
       try {
         return read(JSON.parse(text));
       } catch {

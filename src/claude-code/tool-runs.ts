@@ -25,23 +25,39 @@ const str = (x: unknown): string | null => (typeof x === 'string' ? x : null);
 const REFUSED = /^(?:The user doesn't want to (?:proceed|take this action)|User rejected tool use)/;
 const CANCELLED = 'Sibling tool call errored';
 const EXIT_LINE = /^Exit code (\d+)$/;
+const WRAPPER = /<\/?tool_use_error>/g;
 // A line that says what went wrong, preferred over the output's first line ("Compiling 40 files…").
 const TELLING = /error|fail|fatal|cannot|can't|not found|no such|denied|invalid|exception|traceback|refused|timed? ?out|exceeds/i;
 const CALLS_KEPT = 256;
 const INPUT_CHARS = 400;
 
-// Lines without the `<tool_use_error>` wrapper, trimmed, empty ones dropped.
-function lines(text: string): string[] {
-  return text.replace(/<\/?tool_use_error>/g, '').split('\n').map((l) => l.trim()).filter((l) => l !== '');
-}
-
-// The failure's first telling line; a shell call's exit code before it.
+// The failure's first telling line; a shell call's exit code before it. Lines are read without the
+// `<tool_use_error>` wrapper, trimmed, empty ones skipped, and only as far as the first telling one: a
+// failed build's output can run to thousands of lines.
 export function errorLine(text: string): string {
-  const all = lines(text);
-  const exit = EXIT_LINE.exec(all[0] ?? '');
-  const rest = exit ? all.slice(1) : all;
-  const line = rest.find((l) => TELLING.test(l)) ?? rest[0] ?? '';
-  return exit ? `exit ${exit[1]}${line === '' ? '' : `: ${line}`}` : line || 'failed';
+  let exit: string | null = null;
+  let first: string | null = null;
+  let seen = false;
+  for (let start = 0; start <= text.length; ) {
+    const nl = text.indexOf('\n', start);
+    const end = nl === -1 ? text.length : nl;
+    const line = text.slice(start, end).replace(WRAPPER, '').trim();
+    start = end + 1;
+    if (line === '') continue;
+    const code = seen ? null : EXIT_LINE.exec(line);
+    seen = true;
+    if (code) {
+      exit = code[1]!;
+      continue;
+    }
+    first ??= line;
+    if (TELLING.test(line)) {
+      first = line;
+      break;
+    }
+  }
+  const line = first ?? '';
+  return exit !== null ? `exit ${exit}${line === '' ? '' : `: ${line}`}` : line || 'failed';
 }
 
 function resultText(content: unknown): string {

@@ -5,7 +5,8 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createScopeReader, mayCarryScope } from '../../src/claude-code/session-scope.js';
+import { createScopeReader, mayBeScopeAttachment } from '../../src/claude-code/session-scope.js';
+import { mayMoveMeter } from '../../src/claude-code/transcript-rows.js';
 import { applyScopeChanges, EMPTY_SCOPE, openTasks, type SessionScope } from '../../src/core/lineage/session-scope.js';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'claude-2.1.332', 'session-scope');
@@ -96,11 +97,15 @@ t.test('folding is idempotent: a transcript read again from its start gives the 
   t.equal(openTasks(fold(scope)).length, 2);
 });
 
-t.test('the cheap filter lets through every row that carries scope, and not the request rows', async (t) => {
+t.test('every row that carries scope is parsed: a row the meter reads, or one of the attachments the cheap test lets through', async (t) => {
   const reader = createScopeReader();
-  for (const l of scope) if (reader.line(l).length > 0) t.ok(mayCarryScope(l));
-  t.notOk(mayCarryScope('{"type":"api-request-blob","message":{"content":[{"type":"tool_use"}]}}'));
-  t.notOk(mayCarryScope('{"type":"assistant","message":{"content":[{"type":"text","text":"hi"}]}}'));
+  const carrying = [...scope, ...wakeup].filter((l) => reader.line(l).length > 0);
+  t.ok(carrying.length >= 10);
+  for (const l of carrying) t.ok(mayMoveMeter(l) || mayBeScopeAttachment(l), l.slice(0, 80));
+  t.ok(carrying.some((l) => !mayMoveMeter(l) && mayBeScopeAttachment(l)), 'the goal attachment is one the meter passes over');
+  t.notOk(mayBeScopeAttachment('{"type":"api-request-blob","message":{"content":[{"type":"tool_use"}]}}'));
+  t.notOk(mayBeScopeAttachment('{"type":"progress","data":{"message":{"content":"<task-notification><task-id>b1</task-id><status>completed</status>"}}}'));
+  t.notOk(mayBeScopeAttachment('{"type":"attachment","attachment":{"type":"skill_listing","content":"goal_status"}}'));
 });
 
 t.test("through the transcript reader's tap: each row parsed once for both, the meter's signals unchanged", async (t) => {
@@ -110,7 +115,7 @@ t.test("through the transcript reader's tap: each row parsed once for both, the 
   const plain = createTranscriptReader(TRANSCRIPT_ROWS);
   const reader = createScopeReader();
   let tapped = EMPTY_SCOPE;
-  const withTap = createTranscriptReader(TRANSCRIPT_ROWS, { taps: [{ wants: mayCarryScope, row: (value) => void (tapped = applyScopeChanges(tapped, reader.row(value))) }] });
+  const withTap = createTranscriptReader(TRANSCRIPT_ROWS, { taps: [{ alsoWants: mayBeScopeAttachment, row: (value) => void (tapped = applyScopeChanges(tapped, reader.row(value))) }] });
   const chunks = (r: ReturnType<typeof createTranscriptReader>) => [...r.push(bytes.subarray(0, 7_777)), ...r.push(bytes.subarray(7_777)), ...r.end()];
   t.same(chunks(withTap), chunks(plain), 'the same signals');
   t.same(tapped, fold(scope), 'the same scope as line by line, attachment rows (the goal) included');

@@ -26,6 +26,11 @@ t.test('the error line: the exit code and the first telling line; a tool error w
   t.equal(errorLine('Exit code 1\nsome output\nmore'), 'exit 1: some output', 'no telling line: the first one');
   t.equal(errorLine('Exit code 128'), 'exit 128');
   t.equal(errorLine('<tool_use_error>String to replace not found in file.\nString: x</tool_use_error>'), 'String to replace not found in file.');
+  t.equal(errorLine('\n\n  Exit code 3  \n\n   \n<tool_use_error></tool_use_error>\n  Compiling\n'), 'exit 3: Compiling', 'blank lines and an empty wrapper skipped');
+  t.equal(errorLine('Building\nExit code 1\nok'), 'Building', 'an exit line only counts as the first line');
+  t.equal(errorLine('   \n'), 'failed');
+  const long = ['Exit code 1', ...Array.from({ length: 50_000 }, (_, i) => `compiled ${i}`), 'TypeError: x is undefined', 'Error: later'].join('\n');
+  t.equal(errorLine(long), 'exit 1: TypeError: x is undefined', 'the first telling line of a long output');
 });
 
 t.test('failed commands and tools are recorded once each, with tries and times; successes are not', async (t) => {

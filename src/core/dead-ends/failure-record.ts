@@ -79,8 +79,9 @@ function withFailure(r: FailureRecord, f: Omit<Failure, 'tries' | 'firstAt' | 'w
 
 // A run of the main thread into the record.
 export function recordRun(r: FailureRecord, run: ToolRun): FailureRecord {
-  // Most runs are successes that are no edit, in a session with nothing failed: nothing to work out.
-  if (run.ok && run.edit === null && r.failures.length === 0) return r;
+  // Most runs are successes that are no edit, and nothing of the same tool failed and is still open:
+  // nothing to work out (a call can only be the same call as a failure of its own tool).
+  if (run.ok && run.edit === null && !r.failures.some((f) => !f.workedLater && f.tool === run.tool)) return r;
   const key = keyOf(run);
   if (!run.ok) {
     const input = oneLine(run.input, INPUT_CHARS);
@@ -89,7 +90,7 @@ export function recordRun(r: FailureRecord, run: ToolRun): FailureRecord {
     return withFailure(r, { key, kind, tool: run.tool, input, command, files: run.files, error: oneLine(run.error ?? 'failed', ERROR_CHARS), lastAt: run.at });
   }
   let next = r;
-  const failed = r.failures.findIndex((f) => f.key === key && !f.workedLater);
+  const failed = r.failures.findIndex((f) => !f.workedLater && f.key === key);
   if (failed >= 0) {
     const failures = [...r.failures];
     failures[failed] = { ...failures[failed]!, workedLater: true };

@@ -18,12 +18,14 @@ export interface TranscriptReader {
 }
 
 // Other readers of the same rows (the session's own state, claude-code/session-scope.ts; its tool runs,
-// claude-code/tool-runs.ts): each says which lines it wants by a cheap test, and gets each one parsed
-// once, shared with the meter and the other taps.
+// claude-code/tool-runs.ts). Each line is parsed at most once, and every row parsed (for the meter, or
+// for any reader) goes to every reader: most rows they read are rows the meter parses anyway, so a reader
+// scans no line of its own for them, and a cheap test is asked only of the lines the meter passes over.
 export interface RowTap {
-  /** a cheap test on the raw line; 'parsed': no test, every row parsed anyway (for the meter or another
-   *  tap) and only those: for a reader whose rows the meter always parses, a scan of every line saved */
-  wants: ((line: string) => boolean) | 'parsed';
+  /** a cheap test on a raw line the meter passes over: true when this reader needs it parsed too;
+   *  absent when the meter's rows are all it reads */
+  alsoWants?: (line: string) => boolean;
+  /** any parsed row (not only those its test let through) */
   row(value: unknown): void;
 }
 
@@ -31,27 +33,25 @@ export function createTranscriptReader(rows: TranscriptRows, opts: { taps?: read
   const splitter = createLineSplitter();
   const meter = createMeter();
   let sawRecord = false;
-  const tested = (opts.taps ?? []).filter((tap) => tap.wants !== 'parsed');
-  const anyParsed = (opts.taps ?? []).filter((tap) => tap.wants === 'parsed');
-  const wanting: RowTap[] = [];
+  const taps = opts.taps ?? [];
+  const tests = taps.flatMap((tap) => (tap.alsoWants === undefined ? [] : [tap.alsoWants]));
 
   function take(lines: string[]): MeterSignal[] {
     const signals: MeterSignal[] = [];
-    for (const [i, line] of lines.entries()) {
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      if (line.length === 0) continue;
       // Until one record has parsed, parse everything: that is how a non-transcript is recognised.
       // After that, rows that cannot move the meter skip JSON.parse (most of a transcript's bytes).
       const forMeter = !sawRecord || rows.mayMoveMeter(line);
-      wanting.length = 0;
-      for (const tap of tested) if ((tap.wants as (line: string) => boolean)(line)) wanting.push(tap);
-      if ((!forMeter && wanting.length === 0) || line.length === 0) continue;
+      if (!forMeter && !tests.some((wants) => wants(line))) continue;
       let value: unknown;
       try {
         value = JSON.parse(line);
       } catch {
         continue; // a torn or foreign line: skipping it is the whole policy
       }
-      for (const tap of wanting) tap.row(value);
-      for (const tap of anyParsed) tap.row(value);
+      for (const tap of taps) tap.row(value);
       if (!forMeter) continue;
       const record = rows.toRecord(value);
       if (record === null) continue;
