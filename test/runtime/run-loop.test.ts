@@ -79,8 +79,9 @@ t.test('the Stop race, response never seen: the hook is answered after the bound
   const answer = w.hook('Stop', { session_id: sid, last_assistant_message: 'never written' });
   await w.clock.advance(2_000);
   t.equal(await answer, '', 'after the wait the turn ends from the old reading');
-  // The crossing shows up only now, with claude idle: nobody will make a boundary, so the request is typed.
-  w.append(sid, [response(153_000, 'late row')]);
+  // The crossing shows up only now, with claude idle (the turn's end row, as claude writes it after its Stop
+  // hooks, says the turn is over): nobody will make a boundary, so the request is typed.
+  w.append(sid, [response(153_000, 'late row'), turnEnd()]);
   await settle();
   await settle();
   await w.clock.advance(ENTER_AFTER_TYPING_MS); // Enter goes on the run's clock, never after a real sleep
