@@ -177,3 +177,21 @@ t.test("core has its own compiler settings, with no Node types, run by the typec
   const pkg = JSON.parse(readFileSync(join(repoDir, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   t.match(pkg.scripts.typecheck, /tsc -p src\/core\/tsconfig\.json/);
 });
+
+// The dialect translates Claude Code's rows and payloads into core's own words: core names none of their fields
+// and no release (those facts live in src/claude-code/ and docs/claude-code.md).
+const CLAUDE_FIELDS = ['isSidechain', 'toolUseResult', 'tool_use_id', 'last_assistant_message', 'stop_hook_active', 'hook_event_name', 'parentUuid', 'tool_input', 'tool_response'];
+t.test('core names no Claude Code field and no release', async (t) => {
+  const files = readdirSync(coreDir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+    .map((e) => relative(coreDir, join(e.parentPath, e.name)));
+  const fieldRe = new RegExp(`\\b(${CLAUDE_FIELDS.join('|')})\\b`);
+  t.ok(fieldRe.test('row.isSidechain') && !fieldRe.test('subagent'), 'the pattern catches a field name');
+  const offenders = files.flatMap((f) => {
+    const text = readFileSync(join(coreDir, f), 'utf8');
+    const field = fieldRe.exec(text)?.[1];
+    const release = /\b2\.1\.\d+\b/.exec(text)?.[0];
+    return [...(field ? [`${f}: ${field}`] : []), ...(release ? [`${f}: ${release}`] : [])];
+  });
+  t.same(offenders, [], 'core speaks its own words');
+});

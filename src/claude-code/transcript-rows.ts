@@ -23,7 +23,7 @@ import { usageLimitOfRow } from './usage-limit.js';
 
 interface Envelope {
   sessionId: string | null;
-  isSidechain: boolean;
+  subagent: boolean;
 }
 
 type Obj = Record<string, unknown>;
@@ -89,7 +89,7 @@ function parseUsage(x: unknown): Usage | null {
 }
 
 function envelope(r: Obj): Envelope {
-  return { sessionId: str(r.sessionId), isSidechain: r.isSidechain === true };
+  return { sessionId: str(r.sessionId), subagent: r.isSidechain === true };
 }
 
 const INTERRUPT_PREFIX = '[Request interrupted by user'; // also "… for tool use]"
