@@ -5,6 +5,7 @@ import { DocumentTooLarge } from '../../src/adapters/notes-store.js';
 import { readRunEvent } from '../../src/core/run/run-events.js';
 import type { TranscriptReader } from '../../src/core/meter/transcript-reader.js';
 import { RUN_DIALECT } from '../../src/claude-code/run-dialect.js';
+import { STOP_BLOCK_CAP_DEFAULT } from '../../src/claude-code/limits.js';
 import { createSessionReader } from '../../src/claude-code/session-reader.js';
 import { createRun, RUN_DEFAULTS, type RunSettings } from '../../src/core/run/run-state.js';
 import { startRunLoop, type RunLoop } from '../../src/runtime/run-loop.js';
@@ -113,7 +114,7 @@ export function settings(over: Partial<RunSettings> = {}): RunSettings {
   return {
     handoff: true, keepAutoCompact: false, step: 'work', cwd: '/p', workbench: '/p/.flower', documentPath: '/p/.flower/notes/doc.md',
     eventsPath: null, prompt: 'build the thing', policy: { window: 200_000 }, reviewMs: 10_000, writeTimeoutMs: 300_000, quietMs: 2_000,
-    ...RUN_DEFAULTS, dialect: RUN_DIALECT, ...over,
+    ...RUN_DEFAULTS, stopBlockCap: STOP_BLOCK_CAP_DEFAULT, dialect: RUN_DIALECT, ...over,
   };
 }
 

@@ -48,6 +48,7 @@ export interface RunSettings {
   /** no hook at all this long after a spawn (or after a turn ended in the transcript): hooks are missing */
   hooklessAfterMs: number;
   turnHooklessAfterMs: number;
+  /** blocks in a row the CLI honours from a stop hook before it overrides the next: the dialect's value */
   stopBlockCap: number;
   /** a parked session with no reset time (API-key logins) is continued this long after it parked */
   parkedRetryMs: number;
@@ -268,7 +269,6 @@ export const RUN_DEFAULTS = {
   earlyExitMs: 15_000,
   hooklessAfterMs: 30_000,
   turnHooklessAfterMs: 5_000,
-  stopBlockCap: 8,
   parkedRetryMs: numberDefault('parked-retry') * 1000, // --parked-retry's default (core/options/options-table.ts)
 } as const;
 

@@ -8,6 +8,7 @@ import { handoffRequestOf } from '../../../src/core/decide/handoff.js';
 import type { HookAnswer, HookEvent } from '../../../src/core/run/hook-event.js';
 import type { MeterSignal } from '../../../src/core/meter/context-meter.js';
 import { RUN_DIALECT } from '../../../src/claude-code/run-dialect.js';
+import { STOP_BLOCK_CAP_DEFAULT } from '../../../src/claude-code/limits.js';
 
 export const COMPLETE_DOC = '# Handoff\n\n## Doing\nbuilding the thing\n\n## Decided\nuse tap\n\n## Dead ends\nnone\n\n## Next\n1. finish it\n\n## Scene\nsrc/\n';
 export const SID = 's1';
@@ -17,7 +18,7 @@ export function settings(over: Partial<RunSettings> = {}): RunSettings {
   return {
     handoff: true, keepAutoCompact: false, step: 'work', cwd: '/p', workbench: '/p/.flower', documentPath: '/p/.flower/notes/doc.md',
     eventsPath: null, prompt: 'build the thing', policy: { window: 200_000 }, reviewMs: 10_000, writeTimeoutMs: 60_000, quietMs: 2_000,
-    ...RUN_DEFAULTS, dialect: RUN_DIALECT, ...over,
+    ...RUN_DEFAULTS, stopBlockCap: STOP_BLOCK_CAP_DEFAULT, dialect: RUN_DIALECT, ...over,
   };
 }
 
