@@ -1,14 +1,22 @@
 // A throwaway home for running the real claude offline against a mock API: pre-seeded config (no
 // onboarding, trust or bypass dialogs), a project dir, and the env + args that point claude at the mock.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildChildEnv } from '../claude-code/child-env.js';
 import { transcriptPathFor } from '../claude-code/transcript-path.js';
 
-// The version whose first-run screens the seed below skips (docs/claude-code-2.1.332.md §8).
-export const PINNED_CLAUDE_VERSION = '2.1.332';
+// The release the repository pins (package.json's devDependency, read from there so it is written once): the
+// one whose first-run screens the seed below skips (docs/claude-code-2.1.332.md §8).
+export const PINNED_CLAUDE_VERSION: string = pinnedClaudeVersion();
+
+function pinnedClaudeVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { devDependencies?: Record<string, string> };
+  const pinned = pkg.devDependencies?.['@anthropic-ai/claude-code'];
+  if (pinned === undefined) throw new Error("package.json pins no @anthropic-ai/claude-code devDependency");
+  return pinned;
+}
 
 // A catalogued 200k-window model; unknown ids are assumed to have 1M (docs/claude-code-2.1.332.md §6).
 export const DEFAULT_SANDBOX_MODEL = 'claude-sonnet-4-5';
