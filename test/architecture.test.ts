@@ -50,7 +50,7 @@ t.test('src/claude-code is pure but for probe.ts', async (t) => {
 });
 
 // Every comment and doc points at something in the repository: the facts the code relies on are written in
-// docs/ (claude-code-2.1.332.md, libraries.md), never cited from notes that live outside it. The names are
+// docs/ (claude-code.md, libraries.md), never cited from notes that live outside it. The names are
 // spelled in pieces so this file does not match itself.
 const repoDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OUTSIDE = [['..', 'shared'].join('/'), ['', 'work', 'shared'].join('/'), ['claude-code-facts', 'md'].join('.'), ['stack', 'md'].join('.')];

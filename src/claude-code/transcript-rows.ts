@@ -1,5 +1,5 @@
 // Claude Code's transcript rows (one JSONL line each), as 2.1.332 and the releases before it write them
-// (docs/claude-code-2.1.332.md), narrowed from `unknown` into the core's records (core/meter/transcript-record.ts):
+// (docs/claude-code.md), narrowed from `unknown` into the core's records (core/meter/transcript-record.ts):
 // the row's fields read, the row classified (a person's prompt, an interrupt, a failed request), so the
 // meter in core knows no field name or prefix. Pure.
 //

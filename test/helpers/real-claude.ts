@@ -212,9 +212,9 @@ export function tempRoot(t: Teardown, prefix = 'flower-claude-'): string {
 }
 
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop', 'StopFailure', 'Notification', 'SessionEnd'] as const;
-// The events of a walk-away run (docs/claude-code-2.1.332.md §10) on top of HOOK_EVENTS: pass to recordHooks.
+// The events of a walk-away run (docs/claude-code.md §10) on top of HOOK_EVENTS: pass to recordHooks.
 export const WALK_AWAY_EVENTS = [...HOOK_EVENTS, 'PreToolUse', 'PermissionRequest', 'PreCompact', 'PostCompact'] as const;
-// Every boundary of a tool call on top of those (docs/claude-code-2.1.332.md §12): a failed call, a batch of
+// Every boundary of a tool call on top of those (docs/claude-code.md §12): a failed call, a batch of
 // parallel calls, a call auto mode refused.
 export const TOOL_BOUNDARY_EVENTS = [...WALK_AWAY_EVENTS, 'PostToolUseFailure', 'PostToolBatch', 'PermissionDenied'] as const;
 // 'StatusLine' is not a hook: it is the statusLine command's stdin, recorded the same way.
