@@ -69,6 +69,16 @@ t.test('no file points outside the repository', async (t) => {
   t.ok(outsideRe.test(`see ${OUTSIDE[3]} §3`) && outsideRe.test(`in ${OUTSIDE[0]}/x`) && !outsideRe.test('callstack.md'), 'the pattern catches what it must');
 });
 
+// An issue's number points at nothing a reader of the repository can open: a comment states the fact instead.
+// The pattern is spelled in pieces so this file does not match itself.
+const issueRe = new RegExp(`\\b${['issues?', '\\d+'].join(' ')}`, 'i');
+t.test('no comment or doc points at an issue by its number', async (t) => {
+  const files = [...['src', 'test', 'scripts', 'native', 'docs'].flatMap(filesUnder), join(repoDir, 'README.md')].filter((f) => !f.endsWith('.jsonl'));
+  const offenders = files.filter((f) => issueRe.test(readFileSync(f, 'utf8'))).map((f) => f.slice(repoDir.length + 1));
+  t.same(offenders, [], 'no issue numbers');
+  t.ok(issueRe.test(['see', 'issue', '18'].join(' ')) && !issueRe.test('an issue of size'), 'the pattern catches what it must');
+});
+
 // The layers, lowest first, each exactly one folder of src/. A file imports from its own layer and the layers
 // below it, never from one above: the house is read bottom up, and a face or a command can be added without the
 // lower layers knowing. There are no exceptions: a file that belongs to a layer lives in its folder.

@@ -96,7 +96,7 @@ export async function createClaudeSandbox(opts: SandboxOptions): Promise<Sandbox
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       DISABLE_AUTOUPDATER: '1',
       // Older releases (2.1.78) ask the model for a "what next?" suggestion after each turn: a side call that
-      // offers tools like the conversation does and would take a scripted reply (the canary, issue 11).
+      // offers tools like the conversation does and would take a scripted reply (found by the canary, scripts/canary.mjs).
       CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION: 'false',
       // Running as root with bypass permissions is refused unless this is set.
       IS_SANDBOX: '1',

@@ -1,4 +1,4 @@
-// The run socket against clients that begin a frame and never finish it (issue 18 item 9), over real
+// The run socket against clients that begin a frame and never finish it, over real
 // Unix sockets: such a client is closed once it has sent nothing for the idle bound, and what all
 // unfinished frames hold together is capped (the client that pushes past the cap is closed, the others
 // keep theirs). 150 clients each holding most of an 8 MB frame took a server to 1.27 GB.
