@@ -2,7 +2,7 @@
 // validated fields: readHook() takes the event name and the untrusted stdin JSON and keeps only fields of
 // the expected type, so callers never take a Record<string, unknown> apart inline. Pure.
 // Where the session is (`transcript_path`, `cwd`, `permission_mode`, the status line's `workspace`) as
-// 2.1.332 reports it before and after a move into a worktree: test/fixtures/claude-2.1.332/session-moves/
+// 2.1.332 reports it before and after a move into a worktree: test/fixtures/claude-code/2.1.332/scenarios/session-moves/
 // (docs/claude-code-session-moves.md).
 
 /** the fields every hook payload carries; null when absent or of the wrong type */
