@@ -13,6 +13,7 @@ import { hasFeature, parseRelease, type Release } from '../../src/claude-code/re
 import { startMockApi } from '../../src/mock/messages-api.js';
 import type { MockApi, Respond } from '../../src/mock/messages-api.js';
 import { randomUUID } from 'node:crypto';
+import { sleep } from './poll.js';
 
 // @xterm/* are CommonJS: named ESM imports fail (docs/libraries.md §3).
 const { Terminal } = xterm;
@@ -66,7 +67,6 @@ export function testRelease(): Release | null {
   return parseRelease(process.env.FLOWER_PTY_TEST_CLAUDE_RELEASE ?? '');
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 // Idle and taking input: the '❯' prompt box between two rules, no "esc to interrupt" (busy) footer and no
 // modal. The prompt line may hold a draft or a placeholder ("Resend your message to try again" after an error).

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openClientLink, createPartialFrameBudget, PARTIAL_FRAME_IDLE_MS, MAX_PARTIAL_BYTES_TOTAL, type PartialFrameBudget } from '../../src/server/client-link.js';
 import { encodeFrame, type ClientMessage } from '../../src/server/wire.js';
+import { poll } from '../helpers/poll.js';
 
 function serve(budget: PartialFrameBudget): Promise<{ path: string; server: Server; received: ClientMessage[] }> {
   const path = join(mkdtempSync(join(tmpdir(), 'fp-partial-')), 's.sock');
@@ -38,9 +39,8 @@ function closedByServer(socket: Socket, timeoutMs: number): Promise<boolean> {
 }
 
 const sent = (s: Socket, data: Buffer) => new Promise<void>((resolve) => s.write(data, () => resolve()));
-const until = async (ok: () => boolean) => {
-  for (let i = 0; i < 400 && !ok(); i++) await new Promise((r) => setTimeout(r, 25));
-};
+// up to 10 s, every 25 ms; what follows asserts whether it came
+const until = (ok: () => boolean): Promise<boolean> => poll(ok, 10_000, 25);
 
 t.test('the bounds are the hook channel’s 30 s and a cap of 64 MiB in all', async (t) => {
   t.equal(PARTIAL_FRAME_IDLE_MS, 30_000);
