@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
-const client = join(repo, 'dist', 'cli/hook-client.js');
+const client = join(repo, 'dist', 'cli', 'hook-client.js');
 const native = join(repo, 'dist', 'native', 'flower-pty-hook');
 
 function timeOnce([file, ...args], env, stdin) {

@@ -88,7 +88,7 @@ const tmuxStream = stream.tmux ?? {};
 for (const path of [...PATHS, SPLIT_THREE]) {
   const s = stream[path] ?? {};
   const rss = s.serverRss ? `; run server peak RSS ${f(s.serverRss.peak, 0)} MB` : '';
-  row(`throughput, ${plan.streamMb} MB ANSI`, path, s.error ?? `${f(s.mbps)} MB/s${s.cpu !== null && s.cpu !== undefined ? `, ${f(s.cpu, 2)} CPU s` : ''}${rss}`, path === 'tmux' ? '' : path === SPLIT_THREE ? `one split view ${f(stream['flower-pty split view']?.mbps)} MB/s` : `tmux ${f(tmuxStream.mbps)} MB/s, ${f(tmuxStream.cpu, 2)} CPU s (server)`, path === SPLIT_THREE ? `≥ 80 % of one (${f(0.8 * stream['flower-pty split view']?.mbps)} MB/s)` : path.startsWith('flower') ? '≥ tmux' : '');
+  row(`throughput, ${plan.streamMb} MB ANSI (palette and 24-bit colour, italic, strikethrough, CJK)`, path, s.error ?? `${f(s.mbps)} MB/s${s.cpu !== null && s.cpu !== undefined ? `, ${f(s.cpu, 2)} CPU s` : ''}${rss}`, path === 'tmux' ? '' : path === SPLIT_THREE ? `one split view ${f(stream['flower-pty split view']?.mbps)} MB/s` : `tmux ${f(tmuxStream.mbps)} MB/s, ${f(tmuxStream.cpu, 2)} CPU s (server)`, path === SPLIT_THREE ? `≥ 80 % of one (${f(0.8 * stream['flower-pty split view']?.mbps)} MB/s)` : path.startsWith('flower') ? '≥ tmux' : '');
 }
 for (const path of PATHS.slice(1)) {
   const q = quiet[path] ?? {};

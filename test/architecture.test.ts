@@ -137,6 +137,56 @@ t.test('the rank check itself refuses an upward import', async (t) => {
   t.equal(target('commands/attach.ts', './run.js'), 'commands/run.ts');
 });
 
+// No import circle anywhere under src/ (type imports count: a circle of types is a circle a reader walks too).
+// Tarjan's strongly connected components over the import graph: a component of more than one file, or a file
+// importing itself, is a circle.
+function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || (graph.get(v) ?? []).includes(v)) found.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+t.test('no import circle under src/', async (t) => {
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles()) {
+    const to = [...readFileSync(join(srcDir, file), 'utf8').matchAll(importRe)]
+      .map((m) => target(file, m[1] ?? m[2] ?? m[3] ?? ''))
+      .filter((x): x is string => x !== null);
+    graph.set(file, to);
+  }
+  t.ok(graph.size > 100, `the import graph is read (${graph.size} files)`);
+  t.same(circles(graph), [], 'no file reaches itself through its imports');
+  t.same(circles(new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['d.ts', ['a.ts']]])), [['a.ts', 'b.ts', 'c.ts']], 'the check finds a circle of three');
+  t.same(circles(new Map([['a.ts', ['a.ts']]])), [['a.ts']], 'and a file importing itself');
+});
+
 // Attaching loads no split view unless it draws one: the attach command's static imports (the ones loaded
 // before it runs; `import type` is erased and import() is lazy) never reach blessed.
 const staticImportRe = /^(?:import|export)\s+(?!type\s)[^'"]*?from\s+['"]([^'"]+)['"]|^import\s+['"]([^'"]+)['"]/gm;

@@ -118,8 +118,8 @@ t.test('the merge: a flag beats the files and variables, which beat the table; s
   t.equal(none.handoff, true);
   t.equal(none.headroom, undefined, 'the headroom is core/run/policy.ts\'s to default (an explicit one is checked against the window)');
   t.equal(none.step, undefined, 'the step: the lineage\'s own on --continue');
-  t.equal(none.workbench, undefined);
-  t.equal(none.notifyCommand, null);
+  t.equal(none.workbench, '.flower', 'the workbench: the table default');
+  t.equal(none.notifyCommand, undefined, 'no notify command unless given');
   const cfg = runCommandOptions({}, { review: 30, plain: true, notify: false, headroom: 40_000 }, {});
   t.same([cfg.review, cfg.plain, cfg.notify, cfg.headroom], [30, true, false, 40_000], 'the config fills what no flag gives');
   const flag = runCommandOptions({ review: 5, plain: false, notify: true, prompt: 'go', '--': ['--model', 4] }, { review: 30, plain: true, notify: false }, {});
@@ -149,7 +149,7 @@ t.test("each subcommand's flags are its table's rows: --help lists each, cli/mai
       if ('from' in flag) t.ok(optionRow(flag.from), `${command}'s --${name} borrows the run's row`);
     }
   }
-  const cli = readFileSync(join(REPO, 'src', 'cli/main.ts'), 'utf8');
+  const cli = readFileSync(join(REPO, 'src', 'cli', 'main.ts'), 'utf8');
   t.notMatch(cli, /\.options\(\{/, 'no option object is written in cli/main.ts');
   const web = spawnSync(process.execPath, [FLOWER_BIN, 'web', '--help'], { encoding: 'utf8', env: { ...process.env, COLUMNS: '200' } }).stdout;
   const { DEFAULT_WEB_PORT } = await import('../src/core/web/web-listen.js');

@@ -4,6 +4,7 @@
 import t from 'tap';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { resolveRunOptions } from '../src/core/options/resolve-options.js';
 import { supervise } from '../src/runtime/supervisor.js';
 import type { Face, StatusView } from '../src/runtime/face.js';
 import { FAKE_CLAUDE, fakeDoc } from './faults/fake-flower.js';
@@ -45,8 +46,8 @@ t.test('the face has the frozen document before it hears "review"', async (t) =>
         PATH: process.env.PATH, HOME: join(root, 'home'), CLAUDE_CONFIG_DIR: configDir, TERM: 'xterm-256color',
         FAKE_CLAUDE_SCRIPT: scriptPath, FAKE_CLAUDE_STATE: join(root, 'state'),
       },
-      window: 100_000, handoff: true, keepAutoCompact: false, workbench: join(root, 'wb'), step: 'work',
-      reviewMs: 500, writeTimeoutMs: 20_000, quietMs: 200, eventsPath: null, resume: null,
+      resolved: resolveRunOptions({ window: 100_000, review: 0.5, 'write-timeout': 20 }, {}), workbench: join(root, 'wb'), step: 'work',
+      tunables: { quietMs: 200 }, eventsPath: null, resume: null,
       log: () => {}, signal: abort.signal, notify: null,
     },
     recordingFace(heard),

@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSettings, hookEventsFor, shellQuote } from '../claude-code/settings.js';
 import type { Release } from '../claude-code/release.js';
-import { BYPASS_MODE } from '../claude-code/successor-args.js';
 
 export { shellQuote };
 
@@ -96,13 +95,15 @@ function statusLineCommand(settings: unknown): string | null {
 }
 
 /**
- * Whether the person's own settings start their sessions bypassing permissions (`permissions.defaultMode`
- * in their user settings, read once when the run starts): with their flags, what lets a successor be given
- * `--permission-mode bypassPermissions` (claude-code/successor-args.ts).
+ * The mode the person's own settings start their sessions in (`permissions.defaultMode` in their user
+ * settings, read once when the run starts; null when they name none): with their flags, the most a
+ * successor's mode may be (claude-code/permission-modes.ts), and whether it may bypass permissions.
  */
-export async function settingsAllowBypass(opts: { configDir: string }): Promise<boolean> {
+export async function settingsDefaultMode(opts: { configDir: string }): Promise<string | null> {
   const settings = await readJson(join(opts.configDir, 'settings.json'));
-  if (typeof settings !== 'object' || settings === null) return false;
+  if (typeof settings !== 'object' || settings === null) return null;
   const permissions = (settings as { permissions?: unknown }).permissions;
-  return typeof permissions === 'object' && permissions !== null && (permissions as { defaultMode?: unknown }).defaultMode === BYPASS_MODE;
+  if (typeof permissions !== 'object' || permissions === null) return null;
+  const mode = (permissions as { defaultMode?: unknown }).defaultMode;
+  return typeof mode === 'string' && mode !== '' ? mode : null;
 }

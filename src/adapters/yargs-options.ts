@@ -1,7 +1,7 @@
 // The options table (core/options/options-table.ts) as yargs options: the one place yargs' own grammar is met.
 // A value is checked by core/options/option-value.ts in a coerce function, so a flag, its variable and its config
 // key refuse the same values in the same words. A setting a config file or a variable may give has no
-// yargs default: yargs would fill it in and the file's value could never win (commands/run-options.ts
+// yargs default: yargs would fill it in and the file's value could never win (core/options/resolve-options.ts
 // applies the table's default after the merge); the help shows it all the same (defaultDescription).
 
 import type { Options } from 'yargs';

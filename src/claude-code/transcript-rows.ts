@@ -127,6 +127,26 @@ function addedDirOf(r: Obj, text: string): string | null {
   return dir ? dir : null;
 }
 
+// That row is written before the person answers claude's dialog, and is the same when they say no: the
+// refusal follows as a row of the command's output, `<local-command-stdout>Did not add DIR as a working
+// directory.</local-command-stdout>` (seen on 2.1.332, docs/claude-code.md §4), which takes it back.
+const ADD_DIR_REFUSED_ROW = /^<local-command-stdout>Did not add (.+?) as a working directory\.<\/local-command-stdout>/;
+function refusedDirOf(r: Obj, text: string): string | null {
+  if (r.isMeta === true || r.isSidechain === true) return null;
+  const dir = ADD_DIR_REFUSED_ROW.exec(text.trimStart())?.[1]?.trim();
+  return dir ? dir : null;
+}
+
+// 2.1.332 writes the session's permission mode on the main thread's user rows (`"permissionMode":"acceptEdits"`),
+// the mode as it was when the row was written: after a shift+tab, the mode the person picked. Read from the
+// rows a person wrote only, as the /add-dir rows are.
+function permissionModeOf(r: Obj): string | null {
+  const origin = isObj(r.origin) ? str(r.origin.kind) : null;
+  if (r.isMeta === true || r.isSidechain === true || (origin !== null && origin !== 'human')) return null;
+  const mode = str(r.permissionMode);
+  return mode ? mode : null;
+}
+
 function toAssistant(r: Obj, env: Envelope): AssistantRecord {
   const m = isObj(r.message) ? r.message : {};
   const model = str(m.model);
@@ -157,7 +177,7 @@ function toUser(r: Obj, env: Envelope): UserRecord {
   const content = m.content;
   const hasToolResult = Array.isArray(content) && content.some((b) => isObj(b) && b.type === 'tool_result');
   const text = joinedText(content);
-  return { ...env, kind: 'user', said: saidBy(r, text, hasToolResult), text, contentChars: contentChars(content), addedDir: addedDirOf(r, text) };
+  return { ...env, kind: 'user', said: saidBy(r, text, hasToolResult), text, contentChars: contentChars(content), addedDir: addedDirOf(r, text), refusedDir: refusedDirOf(r, text), permissionMode: permissionModeOf(r) };
 }
 
 // The system rows the meter reads: a compaction's boundary, and the two rows that end a completed turn.

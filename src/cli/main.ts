@@ -1,11 +1,13 @@
-// argv in, exit code out. Parses and validates flags with yargs, hands a run to its command,
+// argv in, exit code out. Registers each row of the command table with yargs (its flags are its rows),
+// hands the parsed values to the command's handler,
 // and maps every error to one line and a documented exit code (see core/errors.ts).
 
 import yargs, { type Argv } from 'yargs';
 import { readFileSync } from 'node:fs';
 import { EXIT, FlowerError, reportFatal } from '../core/errors.js';
 import { exitCodesLine } from '../core/exit-code.js';
-import { commandRow, commandSpec, type CommandName } from '../core/options/command-table.js';
+import { COMMANDS, commandPositional, commandRow, commandSpec, type CommandName } from '../core/options/command-table.js';
+import type { CommandArgs } from '../core/options/command-flags.js';
 import { commandTypo, unknownFlagsLine } from '../core/options/command-line-typos.js';
 import { configRows } from '../core/options/options-table.js';
 import { commandYargsOptions, runYargsOptions } from '../adapters/yargs-options.js';
@@ -34,19 +36,102 @@ function version(): string {
   }
 }
 
-function runOptions(y: Argv) {
-  return y
-    .positional('prompt', { type: 'string', describe: 'the task for the first session (later sessions start from the handoff document)' })
-    .options(runYargsOptions());
-}
+const say = (line: string): void => {
+  process.stdout.write(line + '\n');
+};
 
-// A command's row (name, positionals, help line) is core/options/command-table.ts's; this is yargs' spelling of it.
-// yargs hides a command whose description is false, though its types allow only a string.
-function command(name: CommandName): [string, string] {
-  const row = commandRow(name);
-  return [commandSpec(row), row.summary === false ? (false as unknown as string) : row.summary];
-}
+/** each command's handler: its flags and positional typed from its rows, its exit code back */
+type Handler<C extends CommandName> = (args: CommandArgs<C>, argv: string[]) => Promise<number>;
 
+const HANDLERS: { [C in CommandName]: Handler<C> } = {
+  $0: async (args) => {
+    // a lone word near a subcommand is a typo, not a prompt: nothing is started or written
+    const typo = typeof args.prompt === 'string' ? commandTypo(args.prompt) : null;
+    if (typo !== null) throw new FlowerError(typo, EXIT.usage);
+    const { runCommand } = await import('../commands/run.js');
+    const { runCommandOptions } = await import('../commands/run-options.js');
+    const { loadConfig } = await import('../adapters/config-file.js');
+    const given = args.workbench;
+    const loaded = loadConfig({ cwd: process.cwd(), env: process.env, refuseLinkedWorkbench: true, ...(given === false || typeof given === 'string' ? { workbenchFlag: given } : {}) });
+    for (const note of loaded.notes) process.stderr.write(`flower-pty: ${note}\n`);
+    return runCommand(runCommandOptions(args, loaded.values, process.env));
+  },
+  attach: async (args) => {
+    const { runAttach } = await import('../commands/attach.js');
+    return runAttach({ id: args.id, plain: args.plain, detachKey: args['detach-key'], workbench: args.workbench });
+  },
+  __serve: async (args) => {
+    const { runServe } = await import('../server/serve-command.js');
+    await runServe(args.spec);
+    return EXIT.ok;
+  },
+  replay: async (args) => {
+    const { runReplay } = await import('../commands/replay.js');
+    return runReplay({
+      file: args.transcript,
+      ...(args.window !== undefined ? { window: args.window } : {}),
+      ...(args.headroom !== undefined ? { headroom: args.headroom } : {}),
+      json: args.json,
+      out: say,
+    });
+  },
+  status: async (args) => {
+    const { runStatus } = await import('../commands/status.js');
+    const { findWorkbench } = await import('../adapters/config-file.js');
+    return runStatus({ workbench: findWorkbench(process.cwd(), process.env, args.workbench), json: args.json, out: say });
+  },
+  report: async (args) => {
+    const { runReport } = await import('../commands/report.js');
+    return runReport({
+      ...(args.workbench !== undefined ? { workbench: args.workbench } : {}),
+      cwd: process.cwd(),
+      ...(args.output !== undefined ? { output: args.output } : {}),
+      ...(args.events !== undefined ? { events: args.events } : {}),
+      open: args.open,
+      json: args.json,
+      env: process.env,
+      out: say,
+    });
+  },
+  ls: async (args) => {
+    const { runLs } = await import('../commands/ls.js');
+    return runLs({ json: args.json, env: process.env, out: say });
+  },
+  kill: async (args) => {
+    const { runKill } = await import('../commands/kill.js');
+    return runKill({ id: args.id, workbench: args.workbench, cwd: process.cwd(), env: process.env, out: say });
+  },
+  web: async (args, argv) => {
+    const { runWeb } = await import('../commands/web.js');
+    return runWeb({
+      listen: args.listen,
+      allowInput: args['allow-input'],
+      detach: args.detach,
+      login: args.login,
+      tlsCert: args['tls-cert'],
+      tlsKey: args['tls-key'],
+      behindProxy: args['behind-proxy'],
+      publicHost: (args['public-host'] ?? []).map(String),
+      readyPipe: args['ready-pipe'],
+      argv,
+      env: process.env,
+      out: say,
+      isTTY: Boolean(process.stdout.isTTY),
+    });
+  },
+  demo: async (args) => {
+    const { runDemo } = await import('../commands/demo.js');
+    return runDemo({ plain: args.plain, keepGoing: args['keep-going'], detach: args.detach, claude: args.claude, review: args.review, out: say });
+  },
+  trust: async (args) => {
+    const { runTrust } = await import('../commands/trust.js');
+    return runTrust({ workbench: args.workbench, remove: args.remove, list: args.list, cwd: process.cwd(), env: process.env, out: say });
+  },
+  doctor: async (args) => {
+    const { runDoctor } = await import('../commands/doctor.js');
+    return runDoctor({ claude: args.claude, env: process.env, cwd: process.cwd(), out: say });
+  },
+};
 
 export async function main(argv: string[]): Promise<void> {
   // `flower-pty replay x | head`: a reader that goes away is the end of the output, not an error.
@@ -66,165 +151,32 @@ export async function run(argv: string[]): Promise<number> {
   // the command yargs is reading: its builder runs before the flags are checked, so an unknown flag is
   // answered with that command's own flags
   let reading: CommandName = '$0';
-  const building = <Y>(name: CommandName, build: (y: Argv) => Y) => (y: Argv): Y => {
-    reading = name;
-    return build(y);
-  };
   const parser = yargs(argv)
     .scriptName('flower-pty')
     .usage('$0 [options] [prompt] [-- <claude args>]\n\nRuns the interactive Claude Code CLI and, before its context window fills, has the session write a\nhandoff document, freezes it to disk where you can edit it, and starts a fresh session from it.')
-    .parserConfiguration({ 'populate--': true, 'boolean-negation': true })
-    .command(...command('$0'), runOptions, async (args) => {
-      // a lone word near a subcommand is a typo, not a prompt: nothing is started or written
-      const typo = typeof args.prompt === 'string' ? commandTypo(args.prompt) : null;
-      if (typo !== null) throw new FlowerError(typo, EXIT.usage);
-      const { runCommand } = await import('../commands/run.js');
-      const { runCommandOptions } = await import('../commands/run-options.js');
-      const { loadConfig } = await import('../adapters/config-file.js');
-      const given = args.workbench as string | boolean | undefined;
-      const loaded = loadConfig({ cwd: process.cwd(), env: process.env, refuseLinkedWorkbench: true, ...(given === false || typeof given === 'string' ? { workbenchFlag: given } : {}) });
-      for (const note of loaded.notes) process.stderr.write(`flower-pty: ${note}\n`);
-      exitCode = await runCommand(runCommandOptions(args, loaded.values, process.env));
-    })
-    .command(
-      ...command('attach'),
-      building('attach', (y) =>
-        y
-          .positional('id', { type: 'string', describe: 'the run id (flower-pty ls)' })
-          .options(commandYargsOptions('attach'))),
-      async (args) => {
-        const { runAttach } = await import('../commands/attach.js');
-        exitCode = await runAttach({ id: args.id as string | undefined, plain: args.plain as boolean, detachKey: args['detach-key'] as string | undefined, workbench: args.workbench as string | undefined });
+    .parserConfiguration({ 'populate--': true, 'boolean-negation': true });
+  // One registration per row of the command table, in its order: the row's positional, the command's flag
+  // rows (core/options/command-flags.ts; a run's are the options table's) and its handler below.
+  const register = <C extends CommandName>(name: C): void => {
+    const row = commandRow(name);
+    parser.command({
+      command: commandSpec(row),
+      describe: row.summary,
+      builder: (y: Argv) => {
+        // the default command's builder may run after a subcommand's: only a subcommand names itself
+        if (name !== '$0') reading = name;
+        const positional = commandPositional(row);
+        const withPositional = positional === null ? y : y.positional(positional.name, { type: 'string', ...(positional.required ? { demandOption: true } : {}), ...(row.argHelp !== undefined ? { describe: row.argHelp } : {}) });
+        return withPositional.options(name === '$0' ? runYargsOptions() : commandYargsOptions(name));
       },
-    )
-    .command(
-      ...command('__serve'),
-      building('__serve', (y) => y.positional('spec', { type: 'string', demandOption: true })),
-      async (args) => {
-        const { runServe } = await import('../server/serve-command.js');
-        await runServe(args.spec);
+      handler: async (args) => {
+        // the one typed boundary: yargs checked each flag against its row, the types are the rows'
+        exitCode = await HANDLERS[name](args as unknown as CommandArgs<C>, argv);
       },
-    )
-    .command(
-      ...command('replay'),
-      building('replay', (y) =>
-        y
-          .positional('transcript', { type: 'string', demandOption: true, describe: 'a Claude Code transcript (.jsonl)' })
-          .options(commandYargsOptions('replay'))),
-      async (args) => {
-        const { runReplay } = await import('../commands/replay.js');
-        exitCode = await runReplay({
-          file: args.transcript as string,
-          ...(args.window !== undefined ? { window: args.window as number } : {}),
-          ...(args.headroom !== undefined ? { headroom: args.headroom as number } : {}),
-          json: args.json as boolean,
-          out: (line) => process.stdout.write(line + '\n'),
-        });
-      },
-    )
-    .command(
-      ...command('status'),
-      building('status', (y) =>
-        y.options(commandYargsOptions('status'))),
-      async (args) => {
-        const { runStatus } = await import('../commands/status.js');
-        const { findWorkbench } = await import('../adapters/config-file.js');
-        exitCode = await runStatus({ workbench: findWorkbench(process.cwd(), process.env, args.workbench as string | undefined), json: args.json as boolean, out: (line) => process.stdout.write(line + '\n') });
-      },
-    )
-    .command(
-      ...command('report'),
-      building('report', (y) =>
-        y.options(commandYargsOptions('report'))),
-      async (args) => {
-        const { runReport } = await import('../commands/report.js');
-        exitCode = await runReport({
-          ...(args.workbench !== undefined ? { workbench: args.workbench as string } : {}),
-          cwd: process.cwd(),
-          ...(args.output !== undefined ? { output: args.output as string } : {}),
-          ...(args.events !== undefined ? { events: args.events as string } : {}),
-          open: args.open as boolean,
-          json: args.json as boolean,
-          env: process.env,
-          out: (line) => process.stdout.write(line + '\n'),
-        });
-      },
-    )
-    .command(
-      ...command('ls'),
-      building('ls', (y) => y.options(commandYargsOptions('ls'))),
-      async (args) => {
-        const { runLs } = await import('../commands/ls.js');
-        exitCode = await runLs({ json: args.json as boolean, env: process.env, out: (line) => process.stdout.write(line + '\n') });
-      },
-    )
-    .command(
-      ...command('kill'),
-      building('kill', (y) =>
-        y
-          .positional('id', { type: 'string', describe: 'the run id (flower-pty ls)' })
-          .options(commandYargsOptions('kill'))),
-      async (args) => {
-        const { runKill } = await import('../commands/kill.js');
-        exitCode = await runKill({ id: args.id as string | undefined, workbench: args.workbench as string | undefined, cwd: process.cwd(), env: process.env, out: (line) => process.stdout.write(line + '\n') });
-      },
-    )
-    .command(
-      ...command('web'),
-      building('web', (y) =>
-        y.options(commandYargsOptions('web'))),
-      async (args) => {
-        const { runWeb } = await import('../commands/web.js');
-        exitCode = await runWeb({
-          listen: args.listen as string | undefined,
-          allowInput: args['allow-input'] as boolean,
-          detach: args.detach as boolean,
-          login: args.login as boolean,
-          tlsCert: args['tls-cert'] as string | undefined,
-          tlsKey: args['tls-key'] as string | undefined,
-          behindProxy: args['behind-proxy'] as boolean,
-          publicHost: ((args['public-host'] as unknown[] | undefined) ?? []).map(String),
-          readyPipe: args['ready-pipe'] as boolean,
-          argv,
-          env: process.env,
-          out: (line) => process.stdout.write(line + '\n'),
-          isTTY: Boolean(process.stdout.isTTY),
-        });
-      },
-    )
-    .command(
-      ...command('demo'),
-      building('demo', (y) =>
-        y.options(commandYargsOptions('demo'))),
-      async (args) => {
-        const { runDemo } = await import('../commands/demo.js');
-        exitCode = await runDemo({
-          plain: args.plain as boolean,
-          keepGoing: args['keep-going'] as boolean,
-          detach: args.detach as boolean,
-          claude: args.claude as string | undefined,
-          review: args.review as number,
-          out: (line) => process.stdout.write(line + '\n'),
-        });
-      },
-    )
-    .command(
-      ...command('trust'),
-      building('trust', (y) =>
-        y.options(commandYargsOptions('trust'))),
-      async (args) => {
-        const { runTrust } = await import('../commands/trust.js');
-        exitCode = await runTrust({ workbench: args.workbench as string | undefined, remove: args.remove as boolean, list: args.list as boolean, cwd: process.cwd(), env: process.env, out: (line) => process.stdout.write(line + '\n') });
-      },
-    )
-    .command(
-      ...command('doctor'),
-      building('doctor', (y) => y.options(commandYargsOptions('doctor'))),
-      async (args) => {
-        const { runDoctor } = await import('../commands/doctor.js');
-        exitCode = await runDoctor({ claude: args.claude as string | undefined, env: process.env, cwd: process.cwd(), out: (line) => process.stdout.write(line + '\n') });
-      },
-    )
+    });
+  };
+  for (const row of COMMANDS) register(row.name);
+  parser
     .example(EXAMPLES)
     .epilog(
       `Exit codes: ${exitCodesLine()}\n` +

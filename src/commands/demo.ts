@@ -15,12 +15,15 @@ import { openNotesStore } from '../adapters/notes-store.js';
 import { createClaudeSandbox, resolveRepoClaude, PINNED_CLAUDE_VERSION } from '../mock/claude-sandbox.js';
 import { DEMO_PROMPT, DEMO_SCALE } from '../demo/demo-model.js';
 import { demoCompleted, demoSummary } from '../demo/demo-summary.js';
-import { EDIT_QUIET_MS } from '../core/options/options-table.js';
+import { resolveRunOptions } from '../core/options/resolve-options.js';
 import { shellWord } from '../core/options/shell-word.js';
 import { startRunServer } from '../server/start-server.js';
 import { demoResultPath } from '../server/demo-serve.js';
 import { attachTerminal } from '../client/attach-client.js';
 import { faceSize } from '../client/attach-hello.js';
+
+/** the scripted model writes its document at once: a minute bounds a demo that went wrong */
+const DEMO_WRITE_TIMEOUT_SECONDS = 60;
 
 export interface DemoOptions {
   plain: boolean;
@@ -87,15 +90,10 @@ export async function runDemo(o: DemoOptions): Promise<number> {
         claudeArgs: sandbox.claudeArgs,
         prompt: DEMO_PROMPT,
         cwd: sandbox.projectDir,
-        window: DEMO_SCALE.window,
-        headroom: DEMO_SCALE.headroom,
-        handoff: true,
-        keepAutoCompact: false,
+        // the run's own options, as a run given these flags would have them (no config: a throwaway folder)
+        resolved: resolveRunOptions({ window: DEMO_SCALE.window, headroom: DEMO_SCALE.headroom, review: o.review, 'write-timeout': DEMO_WRITE_TIMEOUT_SECONDS }, {}),
         workbench,
         step: 'work',
-        reviewMs: o.review * 1000,
-        writeTimeoutMs: 60_000,
-        quietMs: EDIT_QUIET_MS,
         eventsPath: join(root, 'events.jsonl'),
         resume: null,
       },

@@ -7,7 +7,7 @@ import type { MeterSignal } from '../core/meter/context-meter.js';
 import { createTranscriptReader } from '../core/meter/transcript-reader.js';
 import { TRANSCRIPT_ROWS } from '../claude-code/transcript-rows.js';
 import { resolvePolicy, type Policy } from '../core/run/policy.js';
-import { crossing } from '../core/decide/handoff.js';
+import { crossing } from '../core/decide/stages/handoff.js';
 import { EXIT, FlowerError } from '../core/errors.js';
 
 export interface ReplayOptions {

@@ -9,7 +9,7 @@ import { resolveClaude } from '../adapters/claude-binary.js';
 import { requireSupportedRelease } from '../adapters/claude-probe.js';
 import { validateStep } from '../core/document/step-name.js';
 import { resolvePolicy } from '../core/run/policy.js';
-import { DEFAULT_WORKBENCH, EDIT_QUIET_MS, numberDefault, stringDefault } from '../core/options/options-table.js';
+import { stringDefault, type RunOptionValues } from '../core/options/options-table.js';
 import { formatTokens } from '../core/meter/token-format.js';
 import { foregroundOnlyArg, refusedClaudeArg } from '../claude-code/child-launch.js';
 import { readManifest } from '../adapters/manifest-store.js';
@@ -25,34 +25,11 @@ import { attachTerminal, plainDetachKey } from '../client/attach-client.js';
 import { faceSize } from '../client/attach-hello.js';
 import type { SuperviseOptions } from '../runtime/supervisor.js';
 
-export interface RunCommandOptions {
+/** the run options resolved once (core/options/resolve-options.ts), and what is not an option row */
+export type RunCommandOptions = RunOptionValues & {
   prompt: string | null;
   claudeArgs: string[];
-  claude: string | undefined;
-  window: number | undefined;
-  headroom: number | undefined;
-  maxGenerations: number | undefined;
-  workbench: string | boolean | undefined;
-  /** --step (or the config's); undefined: the lineage's own on --continue, else `work` */
-  step: string | undefined;
-  review: number | undefined;
-  writeTimeout: number | undefined;
-  parkedRetry?: number | undefined;
-  events: string | undefined;
-  log: string | undefined;
-  plain: boolean;
-  handoff: boolean;
-  keepAutoCompact: boolean;
-  continue: boolean;
-  notify: boolean;
-  /** --notify-command: a shell command run for each event that needs a person (null: none) */
-  notifyCommand: string | null;
-  verbose: boolean;
-  /** --plain: a control key that detaches when pressed alone */
-  detachKey?: string;
-  /** -d: start the run with no terminal attached, say how to reach it, and return */
-  detach?: boolean;
-}
+};
 
 function mask(token: string | undefined): string {
   if (!token) return '(none)';
@@ -85,7 +62,7 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
   if (typeof o.workbench === 'string' && o.workbench.trim() === '') {
     throw new FlowerError(EMPTY_WORKBENCH);
   }
-  const workbench = o.workbench === false ? null : resolve(cwd, typeof o.workbench === 'string' ? o.workbench : DEFAULT_WORKBENCH);
+  const workbench = o.workbench === false ? null : resolve(cwd, o.workbench);
   if (workbench) {
     try {
       if (!statSync(workbench).isDirectory()) throw new FlowerError(`--workbench ${workbench} exists and is not a folder: choose another path`);
@@ -100,7 +77,7 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
     ...(o.maxGenerations !== undefined ? { maxGenerations: o.maxGenerations } : {}),
     env: process.env,
   });
-  if (o.notifyCommand !== null) checkNotifyCommand(o.notifyCommand);
+  if (o.notifyCommand !== undefined) checkNotifyCommand(o.notifyCommand);
   // a FIFO or a device named here would block the run server in open() before claude starts
   const eventsPath = o.events ? checkAppendTarget(resolve(cwd, o.events), '--events', cwd) : null;
   const logPath = o.log ? checkAppendTarget(resolve(cwd, o.log), '--log', cwd) : null;
@@ -161,21 +138,12 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
         claudeArgs: o.claudeArgs,
         prompt: o.prompt,
         cwd,
-        ...(o.window !== undefined ? { window: o.window } : {}),
-        ...(o.headroom !== undefined ? { headroom: o.headroom } : {}),
-        ...(o.maxGenerations !== undefined ? { maxGenerations: o.maxGenerations } : {}),
-        handoff: o.handoff,
-        keepAutoCompact: o.keepAutoCompact,
+        resolved: o,
         workbench,
         step,
-        reviewMs: (o.review ?? numberDefault('review')) * 1000,
-        writeTimeoutMs: (o.writeTimeout ?? numberDefault('write-timeout')) * 1000,
-        timings: { parkedRetryMs: (o.parkedRetry ?? numberDefault('parked-retry')) * 1000 },
-        quietMs: EDIT_QUIET_MS,
         eventsPath,
         resume,
         release,
-        notifyCommand: o.notifyCommand,
       },
       logPath,
       notify: o.notify && Boolean(process.stdout.isTTY),

@@ -4,7 +4,7 @@
 import type { Face, FaceCommand, StatusView } from '../runtime/face.js';
 import { createModeTracker } from '../core/screen/terminal-modes.js';
 import { composeTitle, titleSequence } from '../core/screen/title-filter.js';
-import { statusLine } from '../core/screen/status-text.js';
+import { statusLine } from '../core/screen/status.js';
 
 export interface PlainIo {
   stdin: NodeJS.ReadStream;

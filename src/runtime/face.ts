@@ -1,7 +1,7 @@
 // The face of a run: where the child's screen goes and where keystrokes come from. The plain face
 // passes the terminal through; the split view paints panes. The supervisor only sees this port.
 
-import type { StatusView } from '../core/screen/status-view.js';
+import type { StatusView } from '../core/screen/status.js';
 export type { StatusView };
 
 export type FaceCommand = 'force-handoff' | 'hold' | 'release' | 'quit' | 'edit-document';

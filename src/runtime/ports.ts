@@ -43,6 +43,8 @@ export interface ChildSpec {
   place: SessionPlace | null;
   /** directories the person added with `/add-dir`, as the transcripts show it: the successor may be given them */
   personDirs?: readonly string[];
+  /** permission modes claude's transcripts showed the session in (the person's shift+tab): the successor may be started in them */
+  personModes?: readonly string[];
   cols: number;
   rows: number;
 }

@@ -11,7 +11,8 @@ import { writeAdvice } from '../core/run/write-trouble.js';
 import { transcriptPathFor } from '../claude-code/transcript-path.js';
 import { notificationSequence } from '../core/screen/notification.js';
 import { launchArgs, launchEnv, promptArgument, successorArgument, type LaunchInput } from '../claude-code/child-launch.js';
-import { addedDirsOf, BYPASS_MODE, successorArgs } from '../claude-code/successor-args.js';
+import { addedDirsOf, successorArgs } from '../claude-code/successor-args.js';
+import { successorModes } from '../claude-code/permission-modes.js';
 import { boundPlace, type PlaceGrant, type SessionPlace } from '../core/lineage/session-place.js';
 import { worktreesOf } from '../adapters/git-worktrees.js';
 import { resolveClaude } from '../adapters/claude-binary.js';
@@ -46,6 +47,8 @@ export interface ChildLaunchConfig {
   recordPrompts: boolean;
   /** the person's own launch let their sessions bypass permissions (their flags or their settings) */
   bypassAllowed: boolean;
+  /** the mode the person's own launch started the session in (claude-code/permission-modes.ts) */
+  launchMode: string;
   /** the native relay takes claude's pty when there is one (the run server's) */
   relay?: FastRelay | null;
 }
@@ -100,7 +103,7 @@ export function realChildPort(config: ChildLaunchConfig): ChildPort {
   // What the person gave the run, which a successor never goes beyond (hooks can be forged by any
   // command claude runs): read at each spawn, as a worktree can be made mid-run.
   const grant = (spec: ChildSpec): PlaceGrant => ({
-    refusedModes: config.bypassAllowed ? [] : [BYPASS_MODE],
+    modes: successorModes(config.launchMode, spec.personModes ?? [], config.bypassAllowed),
     folders: [config.cwdReal, ...worktreesOf(config.cwdReal)],
     dirs: [...addedDirsOf(config.claudeArgs).map((dir) => resolve(config.cwd, dir)), ...(spec.personDirs ?? []).map((dir) => resolve(config.cwd, dir))],
   });

@@ -1,4 +1,4 @@
-// The runtime: one serial event loop. Everything that happens becomes a RunEvent, `decide()` (in the
+// The runtime: one serial event loop. Everything that happens becomes a RunInput, `decide()` (in the
 // core) returns the new run and its effects, and the effects are carried out one after another
 // through the ports. An effect's result, and its failure, comes back as an event: nothing here
 // decides, and nothing can leave the run waiting on an effect that silently failed.
@@ -16,7 +16,7 @@ import { oneLine } from '../core/one-line.js';
 import { cursorMovesAsWhitespace } from '../core/screen/cursor-text.js';
 import { lineageUnsaved } from '../core/run/write-trouble.js';
 import { EXIT, FlowerError } from '../core/errors.js';
-import type { RunEffect, RunEvent, RunState } from '../core/run/run-state.js';
+import type { RunEffect, RunInput, RunState } from '../core/run/run-state.js';
 import type { SessionPlace } from '../core/lineage/session-place.js';
 import type { Face } from './face.js';
 import type { ChildHandle, Disposable, Ports, TranscriptFollow } from './ports.js';
@@ -41,7 +41,7 @@ const LAST_OUTPUT_BYTES = 2_000;
 
 export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLoop {
   let state = initial;
-  const queue: RunEvent[] = [];
+  const queue: RunInput[] = [];
   let draining = false;
   let effects: Promise<void> = Promise.resolve();
   type Child = { handle: ChildHandle; generation: number; tail: TranscriptFollow | null };
@@ -57,7 +57,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
   let finish!: (r: RunResult) => void;
   const done = new Promise<RunResult>((resolve) => (finish = resolve));
 
-  function post(event: RunEvent): void {
+  function post(event: RunInput): void {
     queue.push(event);
     if (draining) return;
     draining = true;
@@ -161,7 +161,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
         return;
       }
       case 'spawn':
-        await spawn(effect.generation, effect.successor, effect.prompt, effect.window, effect.viaHook, effect.place ?? null, effect.personDirs ?? []);
+        await spawn(effect.generation, effect.successor, effect.prompt, effect.window, effect.viaHook, effect.place ?? null, effect.personDirs ?? [], effect.personModes ?? []);
         return;
       case 'end-child':
         // Not awaited: the exit arrives as an event, and hook answers must not queue behind it.
@@ -206,7 +206,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
     });
   }
 
-  async function spawn(generation: number, successor: boolean, prompt: string | null, window: number, viaHook: boolean, place: SessionPlace | null, personDirs: readonly string[]): Promise<void> {
+  async function spawn(generation: number, successor: boolean, prompt: string | null, window: number, viaHook: boolean, place: SessionPlace | null, personDirs: readonly string[], personModes: readonly string[]): Promise<void> {
     const sessionId = randomUUID();
     const { cols, rows } = face.size();
     const titles = createTitleFilter();
@@ -220,7 +220,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
     }
     try {
       const handle = await ports.child.spawn(
-        { generation, successor, sessionId, prompt, viaHook, window, place, personDirs, cols, rows },
+        { generation, successor, sessionId, prompt, viaHook, window, place, personDirs, personModes, cols, rows },
         {
           data: (data) => {
             if (child !== self) return;

@@ -6,14 +6,18 @@ import { realpathSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
-import { createRun, RUN_DEFAULTS } from '../core/run/run-state.js';
+import { createRun } from '../core/run/run-state.js';
+import { settingsFromOptions } from '../core/run/settings-from-options.js';
+import type { RunOptionValues } from '../core/options/options-table.js';
+import type { Tunables } from '../core/options/tunables.js';
 import type { Manifest } from '../core/lineage/manifest.js';
 import type { Release } from '../claude-code/release.js';
 import { HOOK_CONTEXT_MAX_CHARS, stopBlockCap } from '../claude-code/limits.js';
 import { RUN_DIALECT } from '../claude-code/run-dialect.js';
 import { openHookChannel, type HookChannel } from '../adapters/hook-channel.js';
-import { writeRunSettings, findUserStatusLine, defaultHookCommand, settingsAllowBypass } from '../adapters/run-settings.js';
-import { flagsAllowBypass } from '../claude-code/successor-args.js';
+import { writeRunSettings, findUserStatusLine, defaultHookCommand, settingsDefaultMode } from '../adapters/run-settings.js';
+import { BYPASS_MODE, flagsAllowBypass } from '../claude-code/successor-args.js';
+import { launchModeOf } from '../claude-code/permission-modes.js';
 import { startRunLoop, type RunLoop } from './run-loop.js';
 import { createNotifier } from '../adapters/notify-command.js';
 import type { FastRelay } from '../adapters/fast-relay.js';
@@ -31,16 +35,12 @@ export interface SuperviseOptions {
   prompt: string | null;
   cwd: string;
   env: Record<string, string | undefined>;
-  window?: number;
-  headroom?: number;
-  maxGenerations?: number;
-  handoff: boolean;
-  keepAutoCompact: boolean;
+  /** the run's options, resolved once (core/options/resolve-options.ts): its settings are made of them
+   * (core/run/settings-from-options.ts), the notify command is run from them */
+  resolved: RunOptionValues;
   workbench: string | null;
+  /** the step, once the lineage's own on --continue is known */
   step: string;
-  reviewMs: number;
-  writeTimeoutMs: number;
-  quietMs: number;
   eventsPath: string | null;
   /** resume a lineage: the manifest and the newest frozen document from the workbench */
   resume: { manifest: Manifest; document: string | null } | null;
@@ -51,10 +51,8 @@ export interface SuperviseOptions {
   signal?: AbortSignal;
   /** where bell and desktop notifications go (null: --no-notify or not a terminal) */
   notify: ((sequence: string) => void) | null;
-  /** timings of the walk-away checks, for tests (defaults: RUN_DEFAULTS) */
-  timings?: Partial<Pick<typeof RUN_DEFAULTS, 'stopWaitMs' | 'earlyExitMs' | 'hooklessAfterMs' | 'turnHooklessAfterMs' | 'parkedRetryMs'>>;
-  /** --notify-command: run for each event worth a person's attention (adapters/notify-command.ts); null or absent: none */
-  notifyCommand?: string | null;
+  /** the internal tunables, for tests (absent: core/options/tunables.ts) */
+  tunables?: Partial<Tunables>;
   /** the run server's native relay for claude's pty (adapters/fast-relay.ts); absent: node-pty's streams */
   relay?: FastRelay | null;
 }
@@ -62,6 +60,13 @@ export interface SuperviseOptions {
 export interface SuperviseResult {
   exitCode: number;
   message?: string;
+}
+
+// What the person's own launch gave the run (their flags, their user settings), which a successor's
+// permission mode never goes beyond: the mode it started in, and whether it may bypass permissions at all.
+async function launchGrant(claudeArgs: readonly string[], configDir: string): Promise<{ bypassAllowed: boolean; launchMode: string }> {
+  const settingsMode = await settingsDefaultMode({ configDir });
+  return { bypassAllowed: flagsAllowBypass(claudeArgs) || settingsMode === BYPASS_MODE, launchMode: launchModeOf(claudeArgs, settingsMode) };
 }
 
 export async function supervise(opts: SuperviseOptions, face: Face): Promise<SuperviseResult> {
@@ -75,30 +80,14 @@ export async function supervise(opts: SuperviseOptions, face: Face): Promise<Sup
   let loop: RunLoop | null = null;
   try {
     const state = createRun(
-      {
-        handoff: opts.handoff,
-        keepAutoCompact: opts.keepAutoCompact,
-        step: opts.step,
-        cwd: cwdReal,
-        workbench: opts.workbench,
-        documentPath: documents.currentPath,
-        eventsPath: opts.eventsPath,
-        prompt: opts.prompt,
-        policy: {
-          ...(opts.window !== undefined ? { window: opts.window } : {}),
-          ...(opts.headroom !== undefined ? { headroom: opts.headroom } : {}),
-          ...(opts.maxGenerations !== undefined ? { maxGenerations: opts.maxGenerations } : {}),
-          env: opts.env,
+      settingsFromOptions(
+        opts.resolved,
+        {
+          step: opts.step, cwd: cwdReal, workbench: opts.workbench, documentPath: documents.currentPath, eventsPath: opts.eventsPath, prompt: opts.prompt,
+          env: opts.env, stopBlockCap: stopBlockCap(opts.env), hookContextChars: HOOK_CONTEXT_MAX_CHARS, dialect: RUN_DIALECT,
         },
-        reviewMs: opts.reviewMs,
-        writeTimeoutMs: opts.writeTimeoutMs,
-        quietMs: opts.quietMs,
-        ...RUN_DEFAULTS,
-        stopBlockCap: stopBlockCap(opts.env),
-        hookContextChars: HOOK_CONTEXT_MAX_CHARS,
-        dialect: RUN_DIALECT,
-        ...opts.timings,
-      },
+        opts.tunables,
+      ),
       new Date().toISOString(),
       opts.resume,
     );
@@ -106,7 +95,7 @@ export async function supervise(opts: SuperviseOptions, face: Face): Promise<Sup
     // --no-handoff leaves claude alone).
     let settingsPath: string | null = null;
     let userStatusLine: string | null = null;
-    if (opts.handoff) {
+    if (opts.resolved.handoff) {
       channel = await openHookChannel({ handler: (msg) => loop?.hook(msg.event, msg.payload) ?? '' });
       userStatusLine = await findUserStatusLine({ configDir, cwd: cwdReal });
       settingsPath = await writeRunSettings({ dir: runDir, hookCommand: defaultHookCommand(), statusLine: true, release: opts.release ?? null });
@@ -117,14 +106,15 @@ export async function supervise(opts: SuperviseOptions, face: Face): Promise<Sup
     await mkdir(spillDir, { recursive: true });
     const child = realChildPort({
       claude: opts.claude, claudeArgs: opts.claudeArgs, cwd: opts.cwd, cwdReal, configDir, env: opts.env,
-      handoff: opts.handoff, keepAutoCompact: opts.keepAutoCompact, settingsPath,
+      handoff: opts.resolved.handoff, keepAutoCompact: opts.resolved.keepAutoCompact, settingsPath,
       channel: channel ? { socketPath: channel.socketPath, token: channel.token } : null, userStatusLine, spillDir, privateDir: runDir,
       recordPrompts: opts.workbench !== null, relay: opts.relay ?? null,
-      bypassAllowed: flagsAllowBypass(opts.claudeArgs) || (await settingsAllowBypass({ configDir })),
+      ...(await launchGrant(opts.claudeArgs, configDir)),
     });
     // The notify command is told through its environment only, never blocks the run, and is rate-limited.
-    const notifier = opts.notifyCommand
-      ? createNotifier({ command: opts.notifyCommand, log: (line) => opts.log(`notify-command: ${line}`), env: opts.env, run: `${opts.step} in ${cwdReal}`, cwd: cwdReal })
+    const notifyCommand = opts.resolved.notifyCommand;
+    const notifier = notifyCommand
+      ? createNotifier({ command: notifyCommand, log: (line) => opts.log(`notify-command: ${line}`), env: opts.env, run: `${opts.step} in ${cwdReal}`, cwd: cwdReal })
       : null;
     loop = startRunLoop(
       state,

@@ -3,6 +3,7 @@
 
 import { createRequire } from 'node:module';
 import { createEmulator, type Emulator } from '../adapters/emulator.js';
+import { linkOverlay } from './screen-links.js';
 
 // CommonJS, so required rather than imported, as the emulator is (docs/libraries.md §3: no export-name scan
 // of its source at start-up). It reads the same buffer the split view paints.
@@ -61,6 +62,7 @@ export function createScreenModel(size: { cols: number; rows: number }): ScreenM
       // writes the modes back but not the cursor's visibility (DECTCEM), its shape, nor the keyboard
       // modes claude asked for: they are added here when not a cleared terminal's defaults (so an empty
       // screen repaints as ''). A terminal attached later then sends keys as claude asked (shift+enter).
+      // Nor the links: they are written again over the serialized screen (screen-links.ts).
       return new Promise((resolve) => {
         term.write('', () => {
           const { kitty, modifyOtherKeys } = emulator.keyboard;
@@ -68,7 +70,7 @@ export function createScreenModel(size: { cols: number; rows: number }): ScreenM
           if (emulator.cursorShape) modes += `\u001b[${emulator.cursorShape} q`;
           if (kitty) modes += `\u001b[>${kitty}u`;
           if (modifyOtherKeys) modes += `\u001b[>4;${modifyOtherKeys}m`;
-          resolve(serializer.serialize({ scrollback: 0 }) + modes);
+          resolve(serializer.serialize({ scrollback: 0 }) + linkOverlay(term) + modes);
         });
       });
     },

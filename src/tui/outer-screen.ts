@@ -3,7 +3,7 @@
 
 import { PassThrough } from 'node:stream';
 import type { Widgets } from 'blessed';
-import { quickAsciiWidths } from './blessed-char-width.js';
+import { unicode11Widths } from './blessed-char-width.js';
 import { screen as blessedScreen, Tput } from './blessed-parts.js';
 
 export interface ScreenProgram {
@@ -62,7 +62,7 @@ function keepCompiledTerminfo(): void {
 
 export function openOuterScreen(stdout: NodeJS.WriteStream, term: string | undefined): OuterScreen {
   keepCompiledTerminfo();
-  quickAsciiWidths();
+  unicode11Widths();
   // blessed gets a dead input: every byte from the person is ours to route (Esc, Alt, paste), and
   // blessed never puts stdin in raw mode behind our back (docs/libraries.md §2).
   const screen = blessedScreen({

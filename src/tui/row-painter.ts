@@ -8,7 +8,7 @@
 // blessed draw the rest (borders, the document, the status, the help), which sees claude's cells as drawn.
 
 import type { Widgets } from 'blessed';
-import { unicode } from './blessed-parts.js';
+import { codePointWidth } from '../core/screen/char-width.js';
 import { isPaneStyle, type PaneStyles } from './pane-styles.js';
 import { linkEscape, sameLink, type Link, type StyleCaps } from '../core/screen/cell-style.js';
 
@@ -32,13 +32,10 @@ export interface PaneInk {
   caps(): StyleCaps;
 }
 
-const blessedWidth = unicode.charWidth;
-
-/** whether blessed's draw() takes `ch` for a wide character. Its table has nothing wide below U+1100, and
- * every call reads process.env (NCURSES_CJK_WIDTH): the first character's code unit answers for most text,
- * a fifth of a flood's paint before. */
+/** whether blessed's draw() takes `ch` for a wide character (blessed-char-width.ts gives it the Unicode 11
+ * widths). Nothing is wide below U+1100: the first character's code unit answers for most text. */
 export function blessedWide(ch: string): boolean {
-  return ch.charCodeAt(0) >= 0x1100 && blessedWidth(ch) === 2;
+  return ch.charCodeAt(0) >= 0x1100 && codePointWidth(ch.codePointAt(0)!) === 2;
 }
 
 function paint(s: ScreenInternals, ink: PaneInk, top: number, bottom: number, left: number, right: number, claudeOnly: boolean): string {

@@ -2,7 +2,7 @@
 // only re-set when the text really changed (the supervisor reports four times a second).
 
 import type { Widgets } from 'blessed';
-import { statusBarLines, type StatusBarInput } from '../core/screen/status-bar.js';
+import { statusBarLines, type StatusBarInput } from '../core/screen/status.js';
 import { taggedSegments } from './styled-text.js';
 import { box as blessedBox } from './blessed-parts.js';
 import type { Rect } from '../core/screen/layout.js';

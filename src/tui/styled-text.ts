@@ -3,7 +3,7 @@
 
 import { escape } from './blessed-parts.js';
 import type { LineStyle, StyledLine } from '../core/screen/document-view.js';
-import type { Segment, SegmentStyle } from '../core/screen/status-bar.js';
+import type { Segment, SegmentStyle } from '../core/screen/status.js';
 
 type Style = LineStyle | SegmentStyle;
 

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import type { RawData, WebSocket } from 'ws';
 import type { ClientMessage } from '../server/wire.js';
-import type { StatusView } from '../core/screen/status-view.js';
+import type { StatusView } from '../core/screen/status.js';
 import { APPROVE_KEYS, composeKeys, DENY_KEYS, keyBarKeys, mayAct, type WebAction } from '../core/web/web-access.js';
 import { writeFileAtomic } from '../adapters/atomic-file.js';
 import type { FeedMessage, RunFeed } from './run-feed.js';

@@ -39,8 +39,10 @@ const FILES: Record<string, string> = {
   '/vendor/xterm.css': join(XTERM, 'css', 'xterm.css'),
   '/vendor/addon-fit.mjs': join(FIT, 'lib', 'addon-fit.mjs'),
   '/vendor/addon-unicode11.mjs': join(UNICODE11, 'lib', 'addon-unicode11.mjs'),
-  '/core/web-resize-rule.js': join(CORE, 'web-resize-rule.js'),
-  '/core/web-side-channels.js': join(CORE, 'web-side-channels.js'),
+  '/core/web-resize-rule.js': join(CORE, 'web', 'web-resize-rule.js'),
+  '/core/web-side-channels.js': join(CORE, 'web', 'web-side-channels.js'),
+  '/core/side-channels.js': join(CORE, 'screen', 'side-channels.js'),
+  '/core/kitty-keys.js': join(CORE, 'screen', 'kitty-keys.js'),
 };
 
 interface PageHead {
@@ -53,7 +55,7 @@ interface PageHead {
 
 export const PAGES = {
   dashboard: { title: 'runs', body: 'dashboard.html', styles: [], modules: ['/assets/dashboard.js', '/assets/common.js'] },
-  run: { title: 'run', body: 'run.html', styles: ['/vendor/xterm.css'], modules: ['/assets/run.js', '/vendor/xterm.mjs', '/vendor/addon-fit.mjs', '/vendor/addon-unicode11.mjs', '/assets/common.js', '/core/web-resize-rule.js', '/core/web-side-channels.js'] },
+  run: { title: 'run', body: 'run.html', styles: ['/vendor/xterm.css'], modules: ['/assets/run.js', '/vendor/xterm.mjs', '/vendor/addon-fit.mjs', '/vendor/addon-unicode11.mjs', '/assets/common.js', '/core/web-resize-rule.js', '/core/web-side-channels.js', '/core/side-channels.js', '/core/kitty-keys.js'] },
   login: { title: 'log in', body: 'login.html', styles: [], modules: ['/assets/login.js', '/assets/common.js'] },
   loggedOut: { title: 'not logged in', body: 'logged-out.html', styles: [], modules: [] },
 } as const satisfies Record<string, PageHead>;

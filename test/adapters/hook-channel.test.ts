@@ -18,11 +18,11 @@ import { createClaudeSandbox } from '../../src/mock/claude-sandbox.js';
 import { runClaude } from '../helpers/real-claude.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const client = join(repo, 'dist', 'cli/hook-client.js');
+const client = join(repo, 'dist', 'cli', 'hook-client.js');
 
 // Build once when dist is missing or older than the source; tsc emits even if another file fails to type-check.
 function ensureClientBuilt(): void {
-  const src = join(repo, 'src', 'cli/hook-client.ts');
+  const src = join(repo, 'src', 'cli', 'hook-client.ts');
   if (existsSync(client) && statSync(client).mtimeMs >= statSync(src).mtimeMs) return;
   spawnSync(join(repo, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json'], { cwd: repo, stdio: 'ignore' });
 }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseRelease } from '../../src/claude-code/release.js';
-import { writeRunSettings, buildRunSettings, findUserStatusLine, shellQuote, defaultHookCommand, nodeHookCommand } from '../../src/adapters/run-settings.js';
+import { writeRunSettings, buildRunSettings, findUserStatusLine, shellQuote, defaultHookCommand, nodeHookCommand, settingsDefaultMode } from '../../src/adapters/run-settings.js';
 
 interface Settings {
   hooks: Record<string, Array<{ hooks: Array<{ type: string; command: string; timeout: number }> }>>;
@@ -138,7 +138,7 @@ t.test('findUserStatusLine never writes', async (t) => {
 t.test('defaultHookCommand is the native hook client when it was built, else dist/cli/hook-client.js; the same from the source and from the build', async (t) => {
   const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
   const native = join(repo, 'dist', 'native', 'flower-pty-hook');
-  const viaNode = [process.execPath, join(repo, 'dist', 'cli/hook-client.js')];
+  const viaNode = [process.execPath, join(repo, 'dist', 'cli', 'hook-client.js')];
   t.ok(existsSync(native), 'npm run build compiled the native hook client (it needs a C compiler, as CI has)');
   const want = existsSync(native) ? [native] : viaNode;
   t.same(defaultHookCommand(), want, 'from the TypeScript source');
@@ -159,3 +159,19 @@ t.test('an older release gets only the hooks it knows: no StopFailure before 2.1
   t.ok((await hooksOf('2.1.47')).includes('PermissionRequest'));
 });
 
+
+t.test("settingsDefaultMode: the person's user settings' permissions.defaultMode, or null", async (t) => {
+  const cases: Array<{ file: string | null; mode: string | null }> = [
+    { file: null, mode: null },
+    { file: 'not json', mode: null },
+    { file: '{"permissions":{"defaultMode":"acceptEdits"}}', mode: 'acceptEdits' },
+    { file: '{"permissions":{"defaultMode":"bypassPermissions","allow":[]}}', mode: 'bypassPermissions' },
+    { file: '{"permissions":{"defaultMode":7}}', mode: null },
+    { file: '{"permissions":"plan"}', mode: null },
+  ];
+  for (const c of cases) {
+    const configDir = tempDir(t);
+    if (c.file !== null) writeFileSync(join(configDir, 'settings.json'), c.file);
+    t.equal(await settingsDefaultMode({ configDir }), c.mode, String(c.file));
+  }
+});

@@ -2,6 +2,7 @@
 // typed, each row classified (a prompt, an interrupt, a failed request), and the cheap pre-parse filter.
 import t from 'tap';
 import { mayMoveMeter, parseRecord } from '../../src/claude-code/transcript-rows.js';
+import { readFileSync } from 'node:fs';
 
 t.test('parseRecord never throws and rejects junk', async (t) => {
   for (const junk of ['', 'not json', '{"type":', '42', '[]', 'null', '{"no":"type"}', '{"type":7}']) {
@@ -73,4 +74,24 @@ t.test("a person's own /add-dir names its directory; nothing else does", async (
   t.match(row('please run /add-dir /etc'), { addedDir: null }, 'a prompt that names it');
   t.match(row('<command-name>/add-dir</command-name><command-args>/etc</command-args>', ',"isMeta":true'), { addedDir: null }, 'a harness row');
   t.match(parseRecord('{"type":"user","message":{"content":"<command-name>/add-dir</command-name><command-args>/etc</command-args>"},"origin":{"kind":"task-notification"}}'), { addedDir: null }, 'not from a person');
+  // The row that follows a "no" at claude's dialog, as 2.1.332 writes it.
+  const refusal = parseRecord('{"type":"user","message":{"content":"<local-command-stdout>Did not add /srv/extra as a working directory.</local-command-stdout>"}}');
+  t.match(refusal, { kind: 'user', addedDir: null, refusedDir: '/srv/extra' }, 'a refusal takes the directory back');
+  t.match(row('<local-command-stdout>Added /srv/extra as a working directory.</local-command-stdout>'), { refusedDir: null }, 'any other output of the command does not');
+  t.match(row('Did not add /srv/extra as a working directory.'), { refusedDir: null }, 'nor the words outside the command output');
+});
+
+t.test("the permission mode claude wrote on a person's row: the mode the session was in", async (t) => {
+  // A 2.1.332 session the person had moved into acceptEdits (shift+tab): its prompt rows say so.
+  const fixture = new URL('../fixtures/claude-code/2.1.332/sessions/interrupt/916027cd-11c4-47a2-b016-c835104931da.jsonl', import.meta.url);
+  const modes = readFileSync(fixture, 'utf8').split('\n').map(parseRecord).flatMap((r) => (r?.kind === 'user' && r.permissionMode !== null ? [r.permissionMode] : []));
+  t.same(modes, ['acceptEdits', 'acceptEdits'], 'both prompts, and no tool result or interrupt row');
+  const row = (extra: string) => parseRecord(`{"type":"user","message":{"content":"hi"},"permissionMode":"auto"${extra}}`);
+  t.match(row(',"origin":{"kind":"human"}'), { said: 'prompt', permissionMode: 'auto' });
+  t.match(row(''), { permissionMode: 'auto' }, 'a release that writes no origin');
+  t.match(row(',"origin":{"kind":"task-notification"}'), { permissionMode: null }, 'not from a person');
+  t.match(row(',"isMeta":true'), { permissionMode: null }, 'a harness row');
+  t.match(row(',"isSidechain":true'), { permissionMode: null }, "a subagent's row");
+  t.match(parseRecord('{"type":"user","message":{"content":"hi"},"permissionMode":7}'), { permissionMode: null }, 'not a string');
+  t.match(parseRecord('{"type":"user","message":{"content":"hi"}}'), { permissionMode: null }, 'a row without it');
 });

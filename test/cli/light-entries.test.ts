@@ -64,9 +64,9 @@ function loadedBy(entries: string[]): Set<string> {
 
 t.test('the attach loads no yargs, no blessed, no emulator, no run command', async (t) => {
   const src = join(REPO, 'src');
-  const loaded = loadedBy([join(src, 'cli/attach-main.ts'), join(src, 'commands', 'attach.ts')]);
+  const loaded = loadedBy([join(src, 'cli', 'attach-main.ts'), join(src, 'commands', 'attach.ts')]);
   t.ok(loaded.has(join(src, 'client', 'attach-client.ts')), 'the walk follows the imports');
-  for (const heavy of ['yargs', 'blessed', '@xterm/headless', 'chokidar', '@lydell/node-pty', join(src, 'cli/main.ts'), join(src, 'commands', 'run.ts'), join(src, 'runtime/supervisor.ts'), join(src, 'core', 'document', 'handoff-prompts.ts')]) {
+  for (const heavy of ['yargs', 'blessed', '@xterm/headless', 'chokidar', '@lydell/node-pty', join(src, 'cli', 'main.ts'), join(src, 'commands', 'run.ts'), join(src, 'runtime', 'supervisor.ts'), join(src, 'core', 'document', 'handoff-prompts.ts')]) {
     t.notOk(loaded.has(heavy), `not ${heavy}`);
   }
   // the run listing is loaded only when the socket is not certain (several runs, or a dead one)
@@ -79,7 +79,7 @@ t.test('the run server loads no yargs, no command line, no run command, no bless
   const src = join(REPO, 'src');
   const loaded = loadedBy([join(src, 'server', 'serve-command.ts')]);
   t.ok(loaded.has(join(src, 'server', 'screen-model.ts')) && loaded.has('@xterm/headless'), 'the walk follows the imports');
-  for (const heavy of ['yargs', 'blessed', join(src, 'cli/main.ts'), join(src, 'commands', 'run.ts'), join(src, 'faces', 'split-face.ts')]) {
+  for (const heavy of ['yargs', 'blessed', join(src, 'cli', 'main.ts'), join(src, 'commands', 'run.ts'), join(src, 'faces', 'split-face.ts')]) {
     t.notOk(loaded.has(heavy), `not ${heavy}`);
   }
 });

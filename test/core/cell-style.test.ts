@@ -54,6 +54,28 @@ t.test("capsFromAnswer: the terminal's DECRQM 2026 and kitty answers", async (t)
   t.equal(capsFromAnswer(plain, 'junk'), plain, 'nothing learned, the same caps');
 });
 
+t.test("capsFromAnswer: the terminal's name (XTVERSION) and device attributes (DA1, DA2)", async (t) => {
+  const { terminalVersion, deviceAttributes } = await import('../../src/core/screen/terminal-caps.js');
+  t.equal(terminalVersion('\u001bP>|kitty(0.35.2)\u001b\\'), 'kitty(0.35.2)', 'ST-ended');
+  t.equal(terminalVersion('\u001bP>|WezTerm 20240203\u0007'), 'WezTerm 20240203', 'BEL-ended');
+  t.equal(terminalVersion('\u001b[?62;22c'), null, 'no XTVERSION in it');
+  t.same(deviceAttributes('\u001b[?62;4;22;52c', 'primary'), [62, 4, 22, 52]);
+  t.same(deviceAttributes('\u001b[>1;4000;29c', 'secondary'), [1, 4000, 29]);
+  t.equal(deviceAttributes('\u001b[>1;4000;29c', 'primary'), null);
+  // over ssh the environment says little: the terminal's own answers say what it is
+  const bare = capsFromFacts({ term: 'xterm-256color' });
+  t.match(capsFromAnswer(bare, '\u001bP>|ghostty 1.1.0\u001b\\'), { truecolor: true, styledUnderline: true, sync: true, kittyKeys: true, tmux: false }, 'Ghostty by its name');
+  t.match(capsFromAnswer(bare, '\u001bP>|XTerm(390)\u001b\\'), { truecolor: false, sync: false, kittyKeys: false }, 'an xterm: nothing more than before');
+  t.match(capsFromAnswer(bare, '\u001bP>|tmux 3.4\u001b\\'), { tmux: true }, 'tmux by its name');
+  t.match(capsFromAnswer(bare, '\u001b[>84;0;0c'), { tmux: true }, 'tmux by its DA2');
+  t.match(capsFromAnswer(bare, '\u001b[>65;7600;1c'), { truecolor: true, hyperlinks: true, sync: false }, 'VTE 0.76 by its DA2');
+  t.match(capsFromAnswer(bare, '\u001b[>65;4600;1c'), { truecolor: false }, 'an old VTE: no 24-bit colour');
+  t.match(capsFromAnswer(bare, '\u001b[>77;30701;0c'), { truecolor: true }, 'mintty by its DA2');
+  t.equal(capsFromAnswer(bare, '\u001b[?62;22c'), bare, 'DA1 alone adds nothing');
+  const named = capsFromAnswer(bare, '\u001bP>|WezTerm 20240203\u001b\\\u001b[?2026;0$y');
+  t.equal(named.sync, false, "the terminal's DECRQM answer wins over its name");
+});
+
 t.test('throughTmux wraps a sequence with ESC doubled, only under tmux', async (t) => {
   const caps = capsFromFacts({ term: 'screen', tmux: true });
   t.equal(throughTmux('\u001b]52;c;aGk=\u0007', caps), '\u001bPtmux;\u001b\u001b]52;c;aGk=\u0007\u001b\\');
@@ -64,4 +86,7 @@ t.test("takeCapsAnswers: the terminal's answers out of its input, the keys left"
   const { takeCapsAnswers } = await import('../../src/core/screen/terminal-caps.js');
   t.same(takeCapsAnswers('ab\u001b[?2026;2$yc\u001b[?1ud'), { answers: '\u001b[?2026;2$y\u001b[?1u', rest: 'abcd' });
   t.same(takeCapsAnswers('\u001b[A'), { answers: '', rest: '\u001b[A' });
+  const all = '\u001b[?2026;2$y\u001b[?1u\u001bP>|kitty(0.35.2)\u001b\\\u001b[>1;4000;29c\u001b[?62;22c';
+  t.same(takeCapsAnswers(`x${all}y`), { answers: all, rest: 'xy' }, 'every answer to CAPS_QUERY, the keys around them left');
+  t.same(takeCapsAnswers('\u001b[1;5A\u001b[99;5u\u001b[200~p\u001b[201~'), { answers: '', rest: '\u001b[1;5A\u001b[99;5u\u001b[200~p\u001b[201~' }, 'keys are never taken');
 });

@@ -1,6 +1,6 @@
 // CSI u keys read as the legacy bytes the same key sends without the kitty keyboard protocol.
 import t from 'tap';
-import { legacyKey } from '../../src/core/screen/kitty-keys.js';
+import { legacyKey, shiftEnterKeys } from '../../src/core/screen/kitty-keys.js';
 
 t.test('legacyKey', async (t) => {
   const cases: Array<[string, string, string]> = [
@@ -22,4 +22,13 @@ t.test('legacyKey', async (t) => {
   t.same(legacyKey('\u001b[93;5:3u'), { key: '\u001d', release: true });
   t.equal(legacyKey('\u001b[A'), null, 'not CSI u');
   t.equal(legacyKey('\u001b[1;5A'), null);
+});
+
+t.test('shiftEnterKeys: as a terminal in the modes claude asked for sends it', async (t) => {
+  t.equal(shiftEnterKeys({ kitty: 5, modifyOtherKeys: 0 }), '\u001b[13;2u', 'kitty flags pushed (claude pushes 5)');
+  t.equal(shiftEnterKeys({ kitty: 1, modifyOtherKeys: 2 }), '\u001b[13;2u', 'the kitty protocol wins over modifyOtherKeys, as kitty itself does');
+  t.equal(shiftEnterKeys({ kitty: 0, modifyOtherKeys: 2 }), '\u001b[27;2;13~', 'modifyOtherKeys 2');
+  t.equal(shiftEnterKeys({ kitty: 0, modifyOtherKeys: 1 }), '\u001b[27;2;13~', 'modifyOtherKeys 1');
+  t.equal(shiftEnterKeys({ kitty: 0, modifyOtherKeys: 0 }), '\r', 'neither: what a plain terminal sends');
+  t.same(legacyKey(shiftEnterKeys({ kitty: 5, modifyOtherKeys: 0 })), { key: '\r', release: false }, 'read back as Enter by our own keys');
 });

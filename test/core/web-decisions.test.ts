@@ -6,7 +6,7 @@ import { hostAllowed, originAllowed, securityHeaders, splitHostHeader } from '..
 import { consumeToken, cookieValue, loginAllowed, loginClient, type LoginLimit, loginFailed, LOGIN_CLIENTS_KEPT, NO_FAILED_LOGINS, sessionCookie, sessionValid, FAILED_LOGINS_ALLOWED, FAILED_LOGIN_WINDOW_MS } from '../../src/core/web/web-login.js';
 import { composeKeys, keyBarKeys, mayAct, permissionWaiting, KEY_BAR } from '../../src/core/web/web-access.js';
 import { dashboardOrder, notificationFor, stateText, urgency, type DashboardRun } from '../../src/core/web/web-dashboard.js';
-import type { StatusView } from '../../src/core/screen/status-view.js';
+import type { StatusView } from '../../src/core/screen/status.js';
 
 t.test('--listen: HOST:PORT, [v6]:PORT, a port alone; garbage refused', async (t) => {
   t.same(parseListen('127.0.0.1:8740'), { host: '127.0.0.1', port: 8740 });

@@ -107,6 +107,8 @@ t.test('a permission mode chosen with shift+tab is the successor mode', async (t
   t.equal(place2.permissionMode, 'acceptEdits', "the successor's own hooks say it runs in accept-edits mode");
   const place1 = f.events().filter((e) => e.event === 'session-place' && e.generation === 1 && modeChange(e));
   t.same(place1.map((e) => e.permissionMode), ['default', 'acceptEdits'], 'generation 1 was seen switching');
+  // The launch was in the default mode: acceptEdits is kept because claude's own transcript shows the session in it.
+  t.same(f.events().filter((e) => e.event === 'place-refused' && e.generation === 2), [], 'the mode the transcript showed is not refused');
 });
 
 t.test('a live session whose transcript cannot be found is said once and handed off at its next boundary', async (t) => {

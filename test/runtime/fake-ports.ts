@@ -4,10 +4,12 @@
 import { DocumentTooLarge } from '../../src/adapters/notes-store.js';
 import { readRunEvent } from '../../src/core/run/run-events.js';
 import type { TranscriptReader } from '../../src/core/meter/transcript-reader.js';
+import { resolveRunOptions } from '../../src/core/options/resolve-options.js';
+import { settingsFromOptions } from '../../src/core/run/settings-from-options.js';
 import { RUN_DIALECT } from '../../src/claude-code/run-dialect.js';
 import { STOP_BLOCK_CAP_DEFAULT } from '../../src/claude-code/limits.js';
 import { createSessionReader } from '../../src/claude-code/session-reader.js';
-import { createRun, RUN_DEFAULTS, type RunSettings } from '../../src/core/run/run-state.js';
+import { createRun, type RunSettings } from '../../src/core/run/run-state.js';
 import { startRunLoop, type RunLoop } from '../../src/runtime/run-loop.js';
 import type { ChildExit, ChildPort, ChildSpec, ClockPort, DocumentPort, Ports, TranscriptPort } from '../../src/runtime/ports.js';
 import type { Face, FaceCommand, StatusView } from '../../src/runtime/face.js';
@@ -111,11 +113,10 @@ export interface World {
 }
 
 export function settings(over: Partial<RunSettings> = {}): RunSettings {
-  return {
-    handoff: true, keepAutoCompact: false, step: 'work', cwd: '/p', workbench: '/p/.flower', documentPath: '/p/.flower/notes/doc.md',
-    eventsPath: null, prompt: 'build the thing', policy: { window: 200_000 }, reviewMs: 10_000, writeTimeoutMs: 300_000, quietMs: 2_000,
-    ...RUN_DEFAULTS, stopBlockCap: STOP_BLOCK_CAP_DEFAULT, dialect: RUN_DIALECT, ...over,
-  };
+  // the real builder from the table's defaults: a 200k window, 300s to write
+  const options = resolveRunOptions({ window: 200_000, 'write-timeout': 300 }, {});
+  const facts = { step: 'work', cwd: '/p', workbench: '/p/.flower', documentPath: '/p/.flower/notes/doc.md', eventsPath: null, prompt: 'build the thing', env: {}, stopBlockCap: STOP_BLOCK_CAP_DEFAULT, dialect: RUN_DIALECT };
+  return { ...settingsFromOptions(options, facts), ...over };
 }
 
 // earlyMs: timers fire early (fakeClock); slowExit: a claude told to end is gone only when a test says

@@ -2,7 +2,7 @@
 // that never come, usage limits, permission waits, failed spawns and early deaths, in milliseconds.
 import t from 'tap';
 import { ENTER_AFTER_TYPING_MS } from '../../src/core/run/child-timing.js';
-import { ROW_LOOK_MS } from '../../src/core/run/run-view.js';
+import { ROW_LOOK_MS } from '../../src/core/decide/clock.js';
 import { startWorld, settle, response, prompt, turnEnd, block, started, COMPLETE_DOC, type World } from './fake-ports.js';
 
 t.test('a whole handoff: cut at the turn end, freeze, review, the successor seeded with the document', async (t) => {

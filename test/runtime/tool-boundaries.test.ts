@@ -5,7 +5,7 @@
 // boundary before claude's own limit is said at once (no-boundary).
 import t from 'tap';
 import { startWorld, settle, response, prompt, block, started, type World } from './fake-ports.js';
-import { TYPED_REQUEST_LINE } from '../../src/core/decide/handoff.js';
+import { TYPED_REQUEST_LINE } from '../../src/core/decide/stages/handoff.js';
 
 // A response that calls a tool, as 2.1.332 writes it: the call's id and the response's usage.
 function toolCall(context: number, id: string): Record<string, unknown> {

@@ -11,7 +11,7 @@ import { createClientRegistry } from '../../src/server/client-registry.js';
 import type { ClientLink } from '../../src/server/client-link.js';
 import type { TerminalFace } from '../../src/server/terminal-face.js';
 import { WIRE_VERSION, type Hello, type ServerMessage } from '../../src/server/wire.js';
-import type { StatusView } from '../../src/core/screen/status-view.js';
+import type { StatusView } from '../../src/core/screen/status.js';
 import { personTerminal } from '../helpers/person-terminal.js';
 import { runInfo } from '../helpers/wire-server.js';
 

@@ -1,31 +1,50 @@
-// blessed's character width with the quick answer for printable ASCII: the same width as blessed's own
-// for every code point and every form blessed calls it with (a string, a string and an index, a number).
+// blessed's widths made the Unicode 11 rule (core/screen/char-width.ts) the emulator, the painter and the web page
+// use: every code point as wide as that rule says in every form blessed calls it with (a string, a string
+// and an index, a number), and its layout's patterns (wide characters, zero-width ones) the same sets.
 import t from 'tap';
 import blessed from 'blessed';
-import { blessedCharWidth, quickAsciiWidths } from '../../src/tui/blessed-char-width.js';
+import { blessedCharWidth, unicode11Widths } from '../../src/tui/blessed-char-width.js';
+import { codePointWidth } from '../../src/core/screen/char-width.js';
 
-const charWidth = () => (blessed as unknown as { unicode: { charWidth(s: string | number, i?: number): number } }).unicode.charWidth;
+interface BlessedUnicode {
+  charWidth(s: string | number, i?: number): number;
+  strWidth(s: string): number;
+  combining: Record<number, boolean>;
+  chars: { all: RegExp; combining: RegExp };
+}
+const u = () => (blessed as unknown as { unicode: BlessedUnicode }).unicode;
 
 t.test('installed once, in the module blessed draws with', async (t) => {
-  quickAsciiWidths();
-  const installed = charWidth();
-  t.not(installed, blessedCharWidth, 'blessed now calls the quick one');
-  quickAsciiWidths();
-  t.equal(charWidth(), installed, 'a second call wraps nothing again');
+  unicode11Widths();
+  const installed = u().charWidth;
+  t.not(installed, blessedCharWidth, 'blessed now calls ours');
+  unicode11Widths();
+  t.equal(u().charWidth, installed, 'a second call wraps nothing again');
 });
 
-t.test('every code point has the width blessed gives it', async (t) => {
-  quickAsciiWidths();
-  const quick = charWidth();
+t.test('every code point has its Unicode 11 width', async (t) => {
+  unicode11Widths();
+  const { charWidth, combining } = u();
   const differ: string[] = [];
-  for (let code = 0; code <= 0x3ffff; code++) {
+  for (let code = 0; code <= 0x10ffff; code++) {
     if (code >= 0xd800 && code <= 0xdfff) continue; // a lone surrogate is no character
+    if (code === 0x09) continue;
+    const want = codePointWidth(code);
     const ch = String.fromCodePoint(code);
-    if (quick(ch) !== blessedCharWidth(ch)) differ.push(`U+${code.toString(16)} as a string`);
-    if (quick(code) !== blessedCharWidth(code)) differ.push(`U+${code.toString(16)} as a number`);
-    if (quick(`a${ch}`, 1) !== blessedCharWidth(`a${ch}`, 1)) differ.push(`U+${code.toString(16)} at an index`);
+    if (charWidth(ch) !== want) differ.push(`U+${code.toString(16)} as a string`);
+    if (charWidth(code) !== want) differ.push(`U+${code.toString(16)} as a number`);
+    if (charWidth(`a${ch}`, 1) !== want) differ.push(`U+${code.toString(16)} at an index`);
+    if ((combining[code] === true) !== (want === 0 && code >= 0xa0)) differ.push(`U+${code.toString(16)} combining`);
   }
   t.same(differ.slice(0, 10), [], 'no code point differs');
-  t.equal(quick(''), blessedCharWidth(''), 'nor the empty cell');
-  t.equal(quick('\t'), blessedCharWidth('\t'), 'nor a tab (blessed answers with its tab size)');
+  t.equal(charWidth('\t'), blessedCharWidth('\t'), "a tab: blessed's tab size");
+  t.equal(charWidth(''), 0, 'the empty cell');
+  t.equal(u().strWidth('中👍🏽e\u0301👨\u200d👩'), 2 + 4 + 1 + 4, 'a string: the sum, zero-width ones nothing');
+});
+
+t.test("the layout's patterns: a placeholder after each wide character and what joins it", async (t) => {
+  unicode11Widths();
+  const { chars } = u();
+  t.equal('a中b👍🏽c👨\u200d👩⌚'.replace(chars.all, '$1\u0003'), 'a中\u0003b👍\u0003🏽\u0003c👨\u200d\u0003👩\u0003⌚\u0003');
+  t.equal('e\u0301\u200dx\ufe0f'.replace(chars.combining, ''), 'ex', 'the zero-width ones');
 });

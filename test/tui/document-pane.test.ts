@@ -21,3 +21,42 @@ t.test('the plan: drawn when its text changes, not again for the same text; neve
   t.equal(pane.showPlan(plan(14_000)), false, 'a document shown: the plan never replaces it');
   t.match(pane.text(), /the work/);
 });
+
+// A handoff document with wide and joined characters, drawn into a terminal that measures with Unicode 11
+// (as the emulator, the painter and the web page do): every row of the pane keeps its borders in place.
+const UNICODE_DOCUMENT = [
+  '# 中文の見出し: 한국어 and ｆｕｌｌｗｉｄｔｈ',
+  'thumbs 👍🏽 and 👋🏿 with skin tones, twice 👍🏽👍🏽 in a row',
+  'a family 👨‍👩‍👧 and a flag-ish 🏳️‍🌈 sequence',
+  'combining: e\u0301te\u0301, a\u0308\u0323b, n\u0303o, Z\u0335\u0321a\u0336l\u0337go',
+  'hearts ❤️ ✨ ⌚ ☕ and plain ASCII after them',
+  '- [ ] 中文中文中文中文中文中文中文中文中文中文中文中文 wraps past the edge 😀😀😀😀😀😀😀😀😀😀',
+  'end',
+].join('\n');
+
+t.test('wide, modified, joined and combining characters never shift the pane\'s borders', async (t) => {
+  // the pane in the middle of the terminal: a row drawn too wide would push its right border along
+  const tty = createVirtualTty(100, 24);
+  const { screen } = openOuterScreen(tty.stdout, 'xterm-256color');
+  t.teardown(() => screen.destroy());
+  const pane = createDocumentPane({ screen, noColor: false, at: { top: 0, left: 20, width: 40, height: 22 } });
+  pane.showDocument('/tmp/handoff.md', UNICODE_DOCUMENT);
+  screen.render();
+  await tty.lines();
+  const buffer = tty.term.buffer.active;
+  const shifted: string[] = [];
+  let drawn = '';
+  for (let y = 1; y < 21; y++) {
+    const line = buffer.getLine(buffer.viewportY + y)!;
+    let row = '';
+    for (let x = 0; x < 100; x++) {
+      const cell = line.getCell(x)!;
+      if (cell.getWidth() > 0) row += cell.getChars() || ' ';
+      if (x > 20 && x < 58 && cell.getWidth() > 0) drawn += cell.getChars();
+    }
+    if (line.getCell(20)!.getChars() !== '│' || line.getCell(59)!.getChars() !== '│') shifted.push(`row ${y}: ${JSON.stringify(row)}`);
+  }
+  t.same(shifted, [], "the left border at the pane's first column, the right one at its last, on every row");
+  const body = UNICODE_DOCUMENT.replace(/\s/g, '');
+  t.match(drawn.replace(/\s/g, ''), body, 'every character of the document is drawn, in order, none eaten');
+});

@@ -120,3 +120,18 @@ t.test("what the terminal answers at attach adds to what its name says: sync and
   t.match(out, '\u001b[?2026h', 'frames synchronized on a terminal that knows mode 2026');
   t.same(r.input, [], 'the answers are not keys for claude');
 });
+
+t.test('a terminal that names itself (XTVERSION) over an environment that says nothing: 24-bit colour, sync, kitty keys', async (t) => {
+  const r = rig(t, { TERM: 'xterm-256color' });
+  await settle();
+  t.match(r.vt.written(), '\u001b[>0q\u001b[>c\u001b[c', 'its name and device attributes asked at the start, DA1 last');
+  const before = await shown(r, '\u001b[38;2;1;2;3mfirst\u001b[0m', 'first');
+  t.notMatch(before, '38;2;1;2;3', 'no 24-bit colour before it answered');
+  r.vt.stdin.write('\u001bP>|ghostty 1.1.0\u001b\\\u001b[>1;10;0c\u001b[?62;22c');
+  await settle();
+  const out = await shown(r, '\u001b[>1u\u001b[38;2;1;2;3msecond\u001b[0m', 'second');
+  t.match(out, '38;2;1;2;3', '24-bit colour to a terminal that said it is Ghostty');
+  t.match(out, '\u001b[?2026h', 'frames synchronized');
+  t.match(out, '\u001b[>1u', 'the kitty protocol asked of it');
+  t.same(r.input, [], 'its answers are not keys for claude');
+});

@@ -1,6 +1,6 @@
 // Exact matching of shell commands, flags and paths, after a normalisation that forgets only what does not
 // change what a command does (spacing, a leading `cd dir &&`, a trailing `2>&1` or `| head`/`| tail`, a
-// leading `../` on a path). Never fuzzy: a near miss (`--watchAll` for `--watch`, `npm test -- --grep x`
+// leading `./` on a path). Never fuzzy: a near miss (`--watchAll` for `--watch`, `npm test -- --grep x`
 // for `npm test`) does not match. Used to tell whether a document mentions a failure and whether a
 // successor repeats one. Pure.
 
@@ -14,14 +14,14 @@ function unquote(token: string): string {
 
 export function normalisePath(path: string): string {
   let p = unquote(path.trim());
-  while (p.startsWith('../')) p = p.slice(2);
+  while (p.startsWith('./')) p = p.slice(2);
   return p.length > 1 ? p.replace(/\/+$/, '') : p;
 }
 
 /** a command is compared by this many characters at most (a heredoc can run to pages) */
 export const COMMAND_CHARS = 1_000;
 
-// The command as compared: one line, single spaces, no output trimming, paths without a leading `../`.
+// The command as compared: one line, single spaces, no output trimming, paths without a leading `./`.
 // Called on every shell call the meter reads once something has failed: each step only when it can apply.
 export function normaliseCommand(command: string): string {
   let c = command.slice(0, COMMAND_CHARS).replace(/\\\n/g, ' ').replace(/\s+/g, ' ').trim();
@@ -29,10 +29,10 @@ export function normaliseCommand(command: string): string {
     before = c;
     c = c.replace(LEADING_CD, '').replace(OUTPUT_TAIL, '').trim();
   }
-  if (!c.includes('../')) return c;
+  if (!c.includes('./')) return c;
   return c
     .split(' ')
-    .map((t) => (t.startsWith('../') || t.startsWith('"./') || t.startsWith("'./") ? t.replace(/^(["']?)(?:\.\/)+/, '$1') : t))
+    .map((t) => (t.startsWith('./') || t.startsWith('"./') || t.startsWith("'./") ? t.replace(/^(["']?)(?:\.\/)+/, '$1') : t))
     .join(' ');
 }
 

@@ -1,29 +1,35 @@
 // decide(): everything that happens to a run (a hook, a transcript signal, claude's exit, a file edit,
 // an effect's result, a person's command, the clock) in; the new run and the effects to carry out, out.
-// A small router over reducers by concern (decide/*.ts); every decision of a run lives in one of them,
-// and the runtime only moves values.
+// A small router: each event goes to its source (sources/: claude's hooks, its transcript, its life, a
+// person's commands and edits), which hands it to the cycle's stages (stages/: handoff, freezing,
+// generations) through what a turn is doing (turn/); then the clock's due rules run (clock.ts). Imports go
+// one way: decide -> clock -> sources -> turn -> stages -> out. Every decision of a run lives in one of
+// them, and the runtime only moves values.
 
-import { runView, nextWake } from '../run/run-view.js';
-import type { RunEvent, RunState } from '../run/run-state.js';
+import { runView } from '../run/run-view.js';
+import type { RunInput, RunState } from '../run/run-state.js';
 import { PASS } from '../run/hook-event.js';
-import { tick } from './clock.js';
-import { commanded, typed } from './commands.js';
-import { documentChanged, draftSaved } from './edits.js';
-import { documentWritten, factsGathered, writeResult } from './freezing.js';
-import { childExited, seedRead, spawned, spawnFailed, start } from './generations.js';
-import { hookCalled } from './hooks.js';
-import { scopeChanged, toolRan, transcriptPresence, transcriptReset, transcriptSignal } from './transcript.js';
+import { nextWake, runDue } from './clock.js';
+import { commanded, typed } from './sources/commands.js';
+import { documentChanged, draftSaved } from './sources/edits.js';
+import { documentWritten, factsGathered, writeResult } from './stages/freezing.js';
+import { childExited, seedRead, spawned, spawnFailed, start } from './sources/claude-life.js';
+import { hookCalled } from './sources/hooks.js';
+import { scopeChanged, toolRan, transcriptPresence, transcriptReset, transcriptSignal } from './sources/transcript.js';
 import { Out, type Decision } from './out.js';
 
 export type { Decision } from './out.js';
 
-export function decide(state: RunState, event: RunEvent): Decision {
+export function decide(state: RunState, event: RunInput): Decision {
   const o = new Out(state);
   if (state.finished) {
     if (event.type === 'hook') o.do({ type: 'reply', id: event.id, answer: PASS });
     return { state, effects: o.effects };
   }
   route(o, event);
+  // Whatever the event, the clock's rules that are due now run after it (a tick is only the armed timer
+  // saying a moment came; a document written or a claude gone can make a moment already past count).
+  runDue(o, event.now);
   // A key that changed nothing in the run changes nothing a person sees, and brings no moment sooner: the
   // view and the wake-up stay as they are. Every key comes here, and the view would be rebuilt and
   // compared as text below while its echo waits behind it in the same event loop.
@@ -46,7 +52,7 @@ export function decide(state: RunState, event: RunEvent): Decision {
   return { state: o.s, effects: o.effects };
 }
 
-function route(o: Out, e: RunEvent): void {
+function route(o: Out, e: RunInput): void {
   switch (e.type) {
     case 'start':
       return start(o);
@@ -85,6 +91,6 @@ function route(o: Out, e: RunEvent): void {
     case 'command':
       return commanded(o, e);
     case 'tick':
-      return tick(o, e.now);
+      return;
   }
 }

@@ -4,7 +4,7 @@
 // manifests did not have are filled with their neutral value; a field that is there must be right.
 // A loop, never a spread, over the generations: a 72,000-generation lineage is still a list.
 
-import type { GenerationRecord, Manifest, ManifestError } from './manifest.js';
+import type { GenerationRecord, Manifest, ManifestError } from './manifest-shape.js';
 import { sanitizeStep } from '../document/step-name.js';
 
 type Checked<T> = { value: T } | { problem: string };

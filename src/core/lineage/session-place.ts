@@ -46,8 +46,9 @@ export function placeChanges(before: SessionPlace, after: SessionPlace): string[
  * place is only believed within this.
  */
 export interface PlaceGrant {
-  /** modes a successor is never started in (the bypass mode, unless the person's own launch allowed it) */
-  refusedModes: readonly string[];
+  /** modes a successor may be started in: the launch's and those of fewer powers, and those claude's own
+   *  transcript showed the session in (the bypass only if the person's own launch allowed it) */
+  modes: readonly string[];
   /** folders a successor may start in or be given: the run's folder and the worktrees of its repository */
   folders: readonly string[];
   /** directories the person added themselves: their own flags, and their `/add-dir` in the transcript */
@@ -64,8 +65,8 @@ export function boundPlace(place: SessionPlace, grant: PlaceGrant, real: (path: 
     refused.push(`the session's folder ${folder} is neither the run's folder nor a worktree of its repository: the successor starts in the run's folder`);
     folder = null;
   }
-  if (permissionMode !== null && grant.refusedModes.includes(permissionMode)) {
-    refused.push(`the permission mode ${permissionMode} was not given by the person's own launch: the successor starts in the launch's mode`);
+  if (permissionMode !== null && !grant.modes.includes(permissionMode)) {
+    refused.push(`the permission mode ${permissionMode} is neither the person's own launch's (or one of fewer powers) nor one their session was in: the successor starts in the launch's mode`);
     permissionMode = null;
   }
   const addedDirs = place.addedDirs.filter((dir) => dirs.has(real(dir)));

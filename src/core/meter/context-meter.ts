@@ -27,6 +27,10 @@ export type MeterSignal =
   | { kind: 'user-prompt'; line: number; text: string }
   /** a person's own `/add-dir`: a directory a successor may be given again */
   | { kind: 'added-dir'; line: number; dir: string }
+  /** …and claude's word that it did not add it after all (the person said no at its dialog) */
+  | { kind: 'added-dir-refused'; line: number; dir: string }
+  /** the permission mode claude wrote on a main-thread row: a mode the session was in, which a successor may keep */
+  | { kind: 'permission-mode'; line: number; mode: string }
   | { kind: 'interrupt'; line: number }
   | { kind: 'session'; line: number; sessionId: string; previous: string | null };
 
@@ -148,6 +152,8 @@ export function createMeter(): Meter {
     if (r.said === 'summary') return; // already inside the compaction's postTokens
     pendingChars += r.contentChars;
     if (r.addedDir !== null) out.push({ kind: 'added-dir', line, dir: r.addedDir });
+    if (r.refusedDir !== null) out.push({ kind: 'added-dir-refused', line, dir: r.refusedDir });
+    if (r.permissionMode !== null) out.push({ kind: 'permission-mode', line, mode: r.permissionMode });
     if (r.said === 'interrupt') {
       interrupts += 1;
       out.push({ kind: 'interrupt', line });

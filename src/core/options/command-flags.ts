@@ -4,8 +4,8 @@
 // says it in its own words or with its own default. cli/main.ts registers exactly these
 // (adapters/yargs-options.ts `commandYargsOptions`), so no flag is written inline there. Pure data.
 
-import type { CommandName } from './command-table.js';
-import type { OptionName, OptionRow } from './options-table.js';
+import type { COMMANDS, CommandName } from './command-table.js';
+import type { OptionName, OptionRow, OptionType, RUN_OPTIONS, ValueOf } from './options-table.js';
 import { DEFAULT_WEB_HOST, DEFAULT_WEB_PORT } from '../web/web-listen.js';
 
 /** a flag of a subcommand's own */
@@ -30,10 +30,10 @@ export type CommandFlag = OwnFlag | BorrowedFlag;
 /** the demo's review is shorter than a run's: a person watching the demo is already at the screen */
 export const DEMO_REVIEW_SECONDS = 8;
 
-const json = (help: string): OwnFlag => ({ name: 'json', type: 'boolean', default: false, help });
-const workbench = (help: string): BorrowedFlag => ({ from: 'workbench', help });
+const json = (help: string) => ({ name: 'json', type: 'boolean', default: false, help }) as const satisfies OwnFlag;
+const workbench = (help: string) => ({ from: 'workbench', help }) as const satisfies BorrowedFlag;
 
-export const COMMAND_FLAGS: Partial<Record<CommandName, readonly CommandFlag[]>> = {
+export const COMMAND_FLAGS = {
   attach: [
     { from: 'plain', help: 'claude full-screen with state in the terminal title (no split view)', default: false },
     { from: 'detach-key', help: 'with --plain: a control key (e.g. C-\\) that detaches when pressed alone' },
@@ -78,9 +78,30 @@ export const COMMAND_FLAGS: Partial<Record<CommandName, readonly CommandFlag[]>>
     { name: 'list', type: 'boolean', default: false, help: 'list the trusted folders' },
   ],
   doctor: [{ from: 'claude' }],
-};
+} as const satisfies Partial<Record<CommandName, readonly CommandFlag[]>>;
 
 /** a subcommand's flags (none: it takes only its positionals) */
 export function commandFlags(command: CommandName): readonly CommandFlag[] {
-  return COMMAND_FLAGS[command] ?? [];
+  const flags: Partial<Record<CommandName, readonly CommandFlag[]>> = COMMAND_FLAGS;
+  return flags[command] ?? [];
 }
+
+// The values a subcommand's handler gets, typed from its rows (cli/main.ts casts yargs' result to this once).
+type RunRow = (typeof RUN_OPTIONS)[number];
+type FlagsOf<C> = C extends keyof typeof COMMAND_FLAGS ? (typeof COMMAND_FLAGS)[C][number] : never;
+type FlagKey<F> = F extends { from: infer N extends string } ? N : F extends { name: infer N extends string } ? N : never;
+/** yargs fills in a default the flag gives, or a run row's that no config file or variable could beat */
+type Absent<F, R> = F extends { default: unknown } ? never : R extends { configKey: string } ? undefined : R extends { default: unknown } ? never : undefined;
+type FlagValue<F> = F extends { array: true }
+  ? string[] | undefined
+  : F extends { from: infer N }
+    ? ValueOf<Extract<RunRow, { name: N }>['type']> | Absent<F, Extract<RunRow, { name: N }>>
+    : F extends { type: infer T extends OptionType }
+      ? ValueOf<T> | Absent<F, F>
+      : never;
+/** the positionals of a command's row: `<x>` given, `[x]` maybe */
+type Positionals<A> = A extends `<${infer N}>` ? { readonly [K in N]: string } : A extends `[${infer N}]` ? { readonly [K in N]?: string } : unknown;
+type ArgsOf<C> = Extract<(typeof COMMANDS)[number], { name: C }> extends { args: infer A } ? A : '';
+
+export type CommandArgs<C extends CommandName> = Positionals<ArgsOf<C>> &
+  (C extends '$0' ? Readonly<Record<string, unknown>> : { readonly [F in FlagsOf<C> as FlagKey<F>]: FlagValue<F> });

@@ -1,5 +1,5 @@
 // flower-pty's commands, one row each: the name, its positionals as yargs reads them, and the line --help
-// shows. cli/main.ts registers exactly these (in this order) and test/readme.test.ts holds the README's list of
+// shows. cli/main.ts registers exactly these (in this order, one loop over the rows) and test/readme.test.ts holds the README's list of
 // subcommands to them, so a command is added here once. Pure data.
 
 export interface CommandRow {
@@ -7,19 +7,21 @@ export interface CommandRow {
   readonly name: string;
   /** the positionals after the name, in yargs' grammar ('[id]', '<transcript>') */
   readonly args?: string;
+  /** what the positional is, in --help */
+  readonly argHelp?: string;
   /** the help's line; false hides the command (a client starts the run server with `__serve`) */
   readonly summary: string | false;
 }
 
 export const COMMANDS = [
-  { name: '$0', args: '[prompt]', summary: 'run claude under supervision (the default)' },
-  { name: 'attach', args: '[id]', summary: 'attach this terminal to a live run (no id: the run of this folder, else the only one); over ssh: ssh host -t flower-pty attach' },
+  { name: '$0', args: '[prompt]', argHelp: 'the task for the first session (later sessions start from the handoff document)', summary: 'run claude under supervision (the default)' },
+  { name: 'attach', args: '[id]', argHelp: 'the run id (flower-pty ls)', summary: 'attach this terminal to a live run (no id: the run of this folder, else the only one); over ssh: ssh host -t flower-pty attach' },
   { name: '__serve', args: '<spec>', summary: false },
-  { name: 'replay', args: '<transcript>', summary: 'dry run: what flower-pty would have done on a recorded transcript' },
+  { name: 'replay', args: '<transcript>', argHelp: 'a Claude Code transcript (.jsonl)', summary: 'dry run: what flower-pty would have done on a recorded transcript' },
   { name: 'status', summary: 'print the lineage recorded in the workbench manifest' },
   { name: 'report', summary: 'write the lineage as one self-contained HTML page: context curves, timeline, documents, edits, cost' },
   { name: 'ls', summary: "list this user's live runs on this machine (a run whose server is gone is not listed; its socket is removed)" },
-  { name: 'kill', args: '[id]', summary: 'end a live run cleanly (no id: the run of this folder, else the only one); flower-pty --continue picks the lineage up later' },
+  { name: 'kill', args: '[id]', argHelp: 'the run id (flower-pty ls)', summary: 'end a live run cleanly (no id: the run of this folder, else the only one); flower-pty --continue picks the lineage up later' },
   { name: 'web', summary: "every live run of yours in a browser: a dashboard, each run's terminal, its document, approvals (prints a login URL)" },
   { name: 'demo', summary: 'watch a whole handoff cycle in about a minute: the real claude against a built-in scripted model on 127.0.0.1 (no account, no network, a throwaway folder)' },
   { name: 'trust', summary: "let this folder's own config (.flower/config.json) run programs and write outside the project: its claude, notify-command, events, log, workbench (as it is now; a changed file needs trusting again)" },
@@ -31,6 +33,12 @@ export type CommandName = (typeof COMMANDS)[number]['name'];
 /** the row of `name` */
 export function commandRow(name: CommandName): CommandRow {
   return COMMANDS.find((c) => c.name === name)!;
+}
+
+/** the positional's name and whether it must be given (`<x>`), or null when the command takes none */
+export function commandPositional(row: CommandRow): { name: string; required: boolean } | null {
+  const match = /^([<[])(\w+)[>\]]$/.exec(row.args ?? '');
+  return match === null ? null : { name: match[2]!, required: match[1] === '<' };
 }
 
 /** what yargs registers: the name and its positionals */

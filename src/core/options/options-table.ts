@@ -1,7 +1,7 @@
 // The run command's options, one row each, as tmux keeps its options (options-table.c): the flag, its
 // alias, the value's type and unit, the default, the FLOWER_PTY_* variable, the config-file key and the help.
 // The yargs options (adapters/yargs-options.ts), the config file's and the variables' checks
-// (adapters/config-file.ts), the merge of the three (commands/run-options.ts), --help and the README's flag
+// (adapters/config-file.ts), the one resolver of the three (core/options/resolve-options.ts), --help and the README's flag
 // table (held to it by test/readme.test.ts) are all made from these rows: a default is written here once.
 // Pure data and pure look-ups.
 
@@ -20,6 +20,10 @@ export interface OptionRow {
   readonly default?: number | string | boolean;
   /** how the help shows a default that is decided at run time */
   readonly defaultText?: string;
+  /** the default is applied later, by the one consumer that must know whether a value was given (and why) */
+  readonly later?: string;
+  /** `--no-<name>` is a value of its own (false), not only the boolean flags' */
+  readonly negatable?: true;
   /** the least value accepted (seconds, count), and why when it is not 0 */
   readonly min?: number;
   readonly minWhy?: string;
@@ -40,16 +44,12 @@ export const MAX_SECONDS = 86_400;
 /** the workbench folder a run uses when nothing names another */
 export const DEFAULT_WORKBENCH = '.flower';
 
-/** an edit during review extends it until the document has been quiet this long (not a setting: a person
- * typing in their editor saves more often than this) */
-export const EDIT_QUIET_MS = 2_000;
-
 export const RUN_OPTIONS = [
   { name: 'window', type: 'tokens', unit: 'tokens', defaultText: 'what Claude Code reports, else from the model name', env: 'FLOWER_PTY_WINDOW', configKey: 'window', help: "the model's context window (200k, 1m, 200000)" },
-  { name: 'headroom', type: 'tokens', unit: 'tokens', default: 50_000, env: 'FLOWER_PTY_HEADROOM', configKey: 'headroom', help: 'tokens left free above the handoff line' },
-  { name: 'max-generations', type: 'count', unit: 'generations', default: 8, min: 1, max: 1_000, maxWhy: 'a brake that high never stops a runaway; use e.g. --max-generations 20', env: 'FLOWER_PTY_MAX_GENERATIONS', configKey: 'max-generations', help: 'the runaway brake' },
-  { name: 'workbench', type: 'string', default: DEFAULT_WORKBENCH, env: 'FLOWER_PTY_WORKBENCH', configKey: 'workbench', help: 'folder for the documents and the manifest; --no-workbench keeps nothing on disk' },
-  { name: 'step', type: 'string', default: 'work', env: 'FLOWER_PTY_STEP', configKey: 'step', help: 'the step name used in the document file name (on --continue: the lineage\'s own)' },
+  { name: 'headroom', type: 'tokens', unit: 'tokens', default: 50_000, later: 'core/run/policy.ts: only a headroom given is refused when not below the window', env: 'FLOWER_PTY_HEADROOM', configKey: 'headroom', help: 'tokens left free above the handoff line' },
+  { name: 'max-generations', type: 'count', unit: 'generations', default: 8, later: 'core/run/policy.ts, beside the headroom', min: 1, max: 1_000, maxWhy: 'a brake that high never stops a runaway; use e.g. --max-generations 20', env: 'FLOWER_PTY_MAX_GENERATIONS', configKey: 'max-generations', help: 'the runaway brake' },
+  { name: 'workbench', type: 'string', negatable: true, default: DEFAULT_WORKBENCH, env: 'FLOWER_PTY_WORKBENCH', configKey: 'workbench', help: 'folder for the documents and the manifest; --no-workbench keeps nothing on disk' },
+  { name: 'step', type: 'string', default: 'work', later: "commands/run.ts: on --continue a step not given is the lineage's own", env: 'FLOWER_PTY_STEP', configKey: 'step', help: 'the step name used in the document file name (on --continue: the lineage\'s own)' },
   { name: 'review', type: 'seconds', unit: 'seconds', default: 10, min: 0, max: MAX_SECONDS, env: 'FLOWER_PTY_REVIEW', configKey: 'review', help: 'seconds a frozen document waits for a person before the successor starts (0 = none)' },
   { name: 'write-timeout', type: 'seconds', unit: 'seconds', default: 300, min: 1, minWhy: 'the session needs time to write its document', max: MAX_SECONDS, env: 'FLOWER_PTY_WRITE_TIMEOUT', configKey: 'write-timeout', help: 'seconds the session has to write its document before a degraded one is used' },
   { name: 'parked-retry', type: 'seconds', unit: 'seconds', default: 300, min: 0, max: MAX_SECONDS, env: 'FLOWER_PTY_PARKED_RETRY', configKey: 'parked-retry', help: 'seconds an API-key session parked on a rate limit waits before flower-pty types `continue` once (subscriptions continue by themselves; 0 = at once)' },
@@ -68,7 +68,25 @@ export const RUN_OPTIONS = [
 ] as const satisfies readonly OptionRow[];
 
 type Row = (typeof RUN_OPTIONS)[number];
-type ValueOf<T extends OptionType> = T extends 'boolean' ? boolean : T extends 'string' ? string : number;
+export type ValueOf<T extends OptionType> = T extends 'boolean' ? boolean : T extends 'string' ? string : number;
+
+/** a flag's name as a property: max-generations → maxGenerations */
+export type CamelName<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelName<Tail>>}` : S;
+
+/** a row's resolved value: its type (or false, for a negatable one); undefined only when it has no default
+ * here (none at all, or one applied later) */
+type ResolvedOf<R extends Row> =
+  | ValueOf<R['type']>
+  | (R extends { negatable: true } ? false : never)
+  | (R extends { default: unknown } ? (R extends { later: string } ? undefined : never) : undefined);
+
+/** every run option resolved (flag, variable, config file, the table's default), one property per row, typed
+ * from the rows: a value is declared here once, and the types that carry it pick it by name */
+export type RunOptionValues = { readonly [R in Row as CamelName<R['name']>]: ResolvedOf<R> };
+
+/** the run options counted in seconds, as the run's settings hold them: in milliseconds, `<name>Ms` */
+export type SecondsName = CamelName<Extract<Row, { type: 'seconds' }>['name']>;
+export type SecondsInMs = { readonly [R in Extract<Row, { type: 'seconds' }> as `${CamelName<R['name']>}Ms`]: number };
 
 /** what the config files and the variables hold, key by key, typed from the rows */
 export type ConfigValues = { [R in Extract<Row, { configKey: string }> as R['configKey']]?: ValueOf<R['type']> };

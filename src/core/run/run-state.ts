@@ -4,13 +4,14 @@
 // function that moves it.
 
 import { resolvePolicy, type Policy, type PolicyInput } from './policy.js';
-import { numberDefault } from '../options/options-table.js';
+import type { RunOptionValues, SecondsInMs } from '../options/options-table.js';
+import type { Tunables } from '../options/tunables.js';
 import { createManifest, endGeneration, type Manifest } from '../lineage/manifest.js';
 import type { FrozenDocument } from '../lineage/handoff-lineage.js';
 import type { MeterSignal } from '../meter/context-meter.js';
 import type { HookAnswer, HookEvent } from './hook-event.js';
 import type { SectionKey } from '../document/handoff-doc.js';
-import type { StatusView } from '../screen/status-view.js';
+import type { StatusView } from '../screen/status.js';
 import type { NotifyEvent } from './notify-policy.js';
 import type { GitFacts } from '../document/scene-facts.js';
 import type { ScopeChange, SessionScope } from '../lineage/session-scope.js';
@@ -22,9 +23,10 @@ import type { FailureRecord } from '../dead-ends/failure-record.js';
 import type { WatchedDeadEnd } from '../dead-ends/dead-end-watch.js';
 import type { ToolRun } from '../dead-ends/tool-run.js';
 
-export interface RunSettings {
-  handoff: boolean;
-  keepAutoCompact: boolean;
+/** what the run works by, built from the resolved options by core/run/settings-from-options.ts: the seconds
+ * options in ms (`reviewMs`, `writeTimeoutMs`, `parkedRetryMs`), the handoff switches, the tunables
+ * (core/options/tunables.ts) and the facts of this run */
+export interface RunSettings extends SecondsInMs, Tunables, Pick<RunOptionValues, 'handoff' | 'keepAutoCompact'> {
   step: string;
   cwd: string;
   workbench: string | null;
@@ -36,22 +38,8 @@ export interface RunSettings {
   prompt: string | null;
   /** everything the policy is resolved from except Claude Code's own report */
   policy: Omit<PolicyInput, 'reportedWindow'>;
-  reviewMs: number;
-  writeTimeoutMs: number;
-  quietMs: number;
-  /** how long a Stop or PostToolUse hook may wait for its row to reach the transcript */
-  stopWaitMs: number;
-  /** a claude that dies this soon, before any turn, could not start: stop rather than restart */
-  earlyExitMs: number;
-  /** a live session's transcript not found this long after a turn began: said once, and handed off */
-  transcriptLostAfterMs: number;
-  /** no hook at all this long after a spawn (or after a turn ended in the transcript): hooks are missing */
-  hooklessAfterMs: number;
-  turnHooklessAfterMs: number;
   /** blocks in a row the CLI honours from a stop hook before it overrides the next: the dialect's value */
   stopBlockCap: number;
-  /** a parked session with no reset time (API-key logins) is continued this long after it parked */
-  parkedRetryMs: number;
   /** a successor's first prompt up to this long reaches the model through its first UserPromptSubmit hook
    * (never the command line); longer, or absent, through a private file its short prompt names */
   hookContextChars?: number;
@@ -142,6 +130,10 @@ export interface HandoffCycle {
   readonly pendingNote: boolean;
   /** the turn ended and no prompt has been submitted since: claude sits at its prompt */
   readonly idle: boolean;
+  /** the transcript's rows show a turn begun (a prompt's row) and not yet ended (a turn-end or interrupt row).
+   * Hooks say when claude goes idle, but a prompt typed while a Stop hook runs is queued and starts its turn
+   * with no UserPromptSubmit after that Stop: only its row says claude is busy again */
+  readonly turnInRows: boolean;
   /** a person typed into claude's prompt since it went idle: never type over their draft */
   readonly typed: boolean;
   /** Stop hooks answered with a block in a row (Claude Code overrides the one past its cap) */
@@ -180,6 +172,8 @@ export interface RunState {
   readonly boundaryWaits: readonly BoundaryWait[];
   /** directories the person added with their own `/add-dir`, as the transcripts show it: a successor may be given them */
   readonly personDirs: readonly string[];
+  /** permission modes claude's transcripts showed the session in (the person's shift+tab): a successor may be started in them */
+  readonly personModes: readonly string[];
   readonly hooksMissing: boolean;
   readonly waiting: Waiting | null;
   /** the newest write that failed, until a write succeeds again: shown at once, beside the meter */
@@ -195,7 +189,10 @@ export interface RunState {
 
 export type RunCommand = 'force-handoff' | 'hold' | 'release' | 'quit';
 
-export type RunEvent =
+// Everything that happens to a run, as decide() takes it: a hook, a transcript signal, claude's life, an
+// effect's result, a person's command or key, the clock. (The --events file's vocabulary is another thing:
+// run-events.ts, what a run says happened.)
+export type RunInput =
   | { type: 'start'; now: number }
   /** `folder`: where claude was started; `refused`: why the place asked for could not be used (it is gone) */
   | { type: 'spawned'; now: number; generation: number; successor: boolean; sessionId: string; transcriptPath: string; folder?: string; refused?: string | null }
@@ -241,7 +238,7 @@ export type RunEffect =
   /** start claude; answered by `spawned` or `spawn-failed`. `viaHook`: the first UserPromptSubmit hook
    * carries `prompt` to the model (the command line only names it). `place`: where the predecessor was (its
    * folder, permission mode, added directories); null: the run's own */
-  | { type: 'spawn'; generation: number; successor: boolean; prompt: string | null; window: number; viaHook: boolean; place?: SessionPlace | null; personDirs?: readonly string[] }
+  | { type: 'spawn'; generation: number; successor: boolean; prompt: string | null; window: number; viaHook: boolean; place?: SessionPlace | null; personDirs?: readonly string[]; personModes?: readonly string[] }
   | { type: 'end-child' }
   /** put `request` in a file and type `line` (with `{file}` replaced by its path) into claude's prompt, then Enter */
   | { type: 'type-into-child'; request: string; line: string }
@@ -263,15 +260,6 @@ export function currentGeneration(s: RunState): number {
   return s.gen?.n ?? s.manifest.generations.length;
 }
 
-export const RUN_DEFAULTS = {
-  stopWaitMs: 3_000,
-  transcriptLostAfterMs: 5_000,
-  earlyExitMs: 15_000,
-  hooklessAfterMs: 30_000,
-  turnHooklessAfterMs: 5_000,
-  parkedRetryMs: numberDefault('parked-retry') * 1000, // --parked-retry's default (core/options/options-table.ts)
-} as const;
-
 // A new run, or a lineage picked up with --continue (`resume`: its manifest and newest document).
 export function createRun(settings: RunSettings, now: string, resume: { manifest: Manifest; document: string | null } | null): RunState {
   const policy = resolvePolicy(settings.policy);
@@ -286,7 +274,7 @@ export function createRun(settings: RunSettings, now: string, resume: { manifest
     settings,
     cycle: {
       phase: 'starting', nearSent: false, line: policy.at, bornHigh: false, pendingCut: false, cutDueSince: null, writingSince: null, reviewUntil: null,
-      held: false, crashes: 0, pendingNote: false, idle: false, typed: false, stopBlocks: 0,
+      held: false, crashes: 0, pendingNote: false, idle: false, turnInRows: false, typed: false, stopBlocks: 0,
     },
     policy,
     manifest,
@@ -305,6 +293,7 @@ export function createRun(settings: RunSettings, now: string, resume: { manifest
     pendingFreeze: null,
     boundaryWaits: [],
     personDirs: [],
+    personModes: [],
     hooksMissing: false,
     waiting: null,
     trouble: null,

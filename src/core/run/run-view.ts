@@ -1,10 +1,9 @@
-// What the faces show of a run, and when the run next needs the clock: both pure functions of the
-// run. A run with nothing due sets no timer at all (idle CPU).
+// What the faces show of a run (the status view and its texts), a pure function of the run. When the run
+// next needs the clock is the clock's (core/decide/clock.ts).
 
-import { successorAwaitsExit } from './child-timing.js';
 import { formatClock } from '../screen/clock-text.js';
 import { currentGeneration, type RunState, type Waiting } from './run-state.js';
-import type { StatusView } from '../screen/status-view.js';
+import type { StatusView } from '../screen/status.js';
 import { troubleAttention } from './write-trouble.js';
 
 export function attentionText(w: Waiting | null, hooksMissing: boolean): string | null {
@@ -52,52 +51,4 @@ export function runView(s: RunState, now: number): StatusView {
     attention: s.trouble ? troubleAttention(s.trouble) : attentionText(s.waiting, s.hooksMissing),
     deadEnds: deadEndsText(s),
   };
-}
-
-// While the document is being frozen, or the review is over with an old claude the successor must not
-// overlap (core/run/child-timing.ts) not yet gone, the cycle waits on an event (written, exited), not on the
-// clock: its deadlines are not checked.
-export function cycleWaitsOnEvent(s: RunState): boolean {
-  return s.freezing || (s.cycle.phase === 'review' && s.gen !== null && !s.gen.ended && successorAwaitsExit(s.gen.place, s.settings.cwd));
-}
-
-/** while a hook is held for its transcript row, the row is looked for this often */
-export const ROW_LOOK_MS = 10;
-
-// The earliest moment a decision is due: the write deadline, the review's end (and each second of
-// its countdown), a held hook's row (looked for) and its wait's end, the hook check, an API-key session's continue.
-export function nextWake(s: RunState, now: number): number | null {
-  if (s.finished) return null;
-  const due: number[] = [];
-  const m = s.cycle;
-  // A cycle's moment already past while the cycle waits on an event is not asked for again: it
-  // would wake the run every millisecond until the event came.
-  const waits = cycleWaitsOnEvent(s);
-  const cycleDue = (at: number) => {
-    if (!waits || at > now) due.push(at);
-  };
-  if (m.phase === 'writing' && m.writingSince !== null) cycleDue(m.writingSince + s.settings.writeTimeoutMs);
-  if (m.phase === 'review' && m.reviewUntil !== null && !m.held) {
-    cycleDue(m.reviewUntil);
-    // the countdown a face shows moves once a second, while there is time left
-    if (m.reviewUntil > now) due.push(now + ((m.reviewUntil - now) % 1000 || 1000));
-  }
-  // A hook held for its row: the runtime reads the transcript before every tick, so the row is seen within
-  // ROW_LOOK_MS of landing rather than at the tail's next poll (200 ms, all of it a turn's wait).
-  for (const wait of s.boundaryWaits) due.push(Math.min(wait.until, now + ROW_LOOK_MS));
-  const g = s.gen;
-  if (g && !g.ended && g.hooks === 0 && !s.hooksMissing && s.settings.handoff) {
-    due.push(g.spawnedAt + s.settings.hooklessAfterMs);
-    if (g.turnEndAt !== null) due.push(g.turnEndAt + s.settings.turnHooklessAfterMs);
-  }
-  if (g && !g.ended && g.transcriptMissingSince !== null && !g.transcriptLost) due.push(g.transcriptMissingSince + s.settings.transcriptLostAfterMs);
-  const w = s.waiting;
-  if (w?.kind === 'parked' && !w.autoContinue && !w.continued) due.push(continueAt(w, s.settings.parkedRetryMs));
-  const future = due.filter((t) => Number.isFinite(t));
-  return future.length === 0 ? null : Math.max(now, Math.min(...future));
-}
-
-// When an API-key session parked on a limit is continued: a little after its reset, else after a back-off.
-export function continueAt(w: { since: number; until: number | null }, retryMs: number): number {
-  return w.until !== null ? w.until + 5_000 : w.since + retryMs;
 }

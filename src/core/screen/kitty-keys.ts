@@ -2,7 +2,11 @@
 // asks for and the split view then asks of the person's terminal), read as the legacy bytes the same key
 // sends without it: flower-pty's own keys (the prefix, the document pane's, the help's) are read in both
 // encodings, while claude still gets every key in the encoding it asked for.
+// The other way too: what shift+enter sends on a terminal in the keyboard modes claude asked for (the web
+// page's xterm.js knows neither mode, so the page encodes that key itself).
 // https://sw.kovidgoyal.net/kitty/keyboard-protocol/
+
+import type { KeyboardModes } from './side-channels.js';
 
 const CSI_U = /^\u001b\[(\d+)(?::\d*)*(?:;(\d*)(?::(\d+))?)?(?:;[\d:]*)?u$/;
 
@@ -35,4 +39,13 @@ export function legacyKey(key: string): LegacyKey | null {
     else if (ch === '?') ch = '\u007f';
   }
   return { key: alt ? `\u001b${ch}` : ch, release };
+}
+
+/** the bytes shift+enter sends on a terminal in `modes`: `CSI 13;2u` once the kitty keyboard protocol is
+ * pushed (any flags: disambiguate is the least), xterm's modifyOtherKeys form (`CSI 27;2;13~`, its default
+ * formatOtherKeys) when that is on, else CR, as a plain terminal sends it (the same as Enter) */
+export function shiftEnterKeys(modes: KeyboardModes): string {
+  if (modes.kitty > 0) return '\u001b[13;2u';
+  if (modes.modifyOtherKeys > 0) return '\u001b[27;2;13~';
+  return '\r';
 }

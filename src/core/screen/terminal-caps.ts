@@ -1,6 +1,9 @@
 // What one person's terminal can show and do, learned once when it attaches: first from what its
 // environment says (TERM, COLORTERM, TERM_PROGRAM, $TMUX), then from what the terminal answers itself
-// (its DECRQM answer for synchronized output, its kitty keyboard answer). Each attached terminal gets what
+// (its name and version (XTVERSION), its secondary device attributes (DA2), its DECRQM answer for
+// synchronized output, its kitty keyboard answer; DA1, which every terminal answers, asked last so that
+// the answers before it are in). The environment can be wrong (carried over ssh, or set by another
+// terminal): the terminal's own word comes after it and wins. Each attached terminal gets what
 // it can show: 24-bit colour where it takes it, the nearest of 256 elsewhere; OSC 8, synchronized output
 // and the kitty keyboard protocol only where they are known to work.
 
@@ -44,24 +47,56 @@ export function capsFromFacts(f: TerminalFacts): TerminalCaps {
   };
 }
 
-/** what the terminal's own answers add (a DECRQM report of mode 2026; a kitty keyboard flags report) */
+/** the terminal's name and version from its XTVERSION answer (`DCS > | text ST`), or null */
+export function terminalVersion(answer: string): string | null {
+  const m = /\u001bP>\|([^\u001b\u0007]*)(?:\u001b\\|\u0007)/.exec(answer);
+  return m ? m[1]! : null;
+}
+
+/** the numbers of a device attributes answer: DA1 (`CSI ? … c`) or DA2 (`CSI > … c`), or null */
+export function deviceAttributes(answer: string, which: 'primary' | 'secondary'): number[] | null {
+  const m = (which === 'primary' ? /\u001b\[\?([\d;]*)c/ : /\u001b\[>([\d;]*)c/).exec(answer);
+  return m ? m[1]!.split(';').filter((p) => p !== '').map(Number) : null;
+}
+
+// DA2's first number names a few terminals: VTE (GNOME Terminal, Tilix, …) is 65, with its version as the
+// second (24-bit colour and OSC 8 from 0.52: 5200); mintty is 77 (24-bit colour); tmux is 84.
+const VTE = 65;
+const MINTTY = 77;
+const TMUX = 84;
+
+/** what the terminal's own answers add (its name, its DA2, a DECRQM report of mode 2026, a kitty keyboard
+ * flags report); a DA1 answer adds nothing but says the answers before it are in */
 export function capsFromAnswer(caps: TerminalCaps, answer: string): TerminalCaps {
   let next = caps;
+  const name = terminalVersion(answer);
+  if (name !== null) {
+    if (MODERN.test(name)) next = { ...next, truecolor: true, styledUnderline: true, hyperlinks: true, sync: true, kittyKeys: !/alacritty/i.test(name) };
+    if (/^tmux\b/i.test(name)) next = { ...next, tmux: true };
+  }
+  const secondary = deviceAttributes(answer, 'secondary');
+  if (secondary) {
+    const [kind, version = 0] = secondary;
+    if (kind === VTE && version >= 5200) next = { ...next, truecolor: true, hyperlinks: true };
+    if (kind === MINTTY) next = { ...next, truecolor: true };
+    if (kind === TMUX) next = { ...next, tmux: true };
+  }
   const mode = /\u001b\[\?2026;([0-4])\$y/.exec(answer);
   if (mode) next = { ...next, sync: mode[1] === '1' || mode[1] === '2' };
   if (/\u001b\[\?\d+u/.test(answer)) next = { ...next, kittyKeys: true };
   return next;
 }
 
-/** the queries whose answers capsFromAnswer reads: DECRQM 2026, then the kitty keyboard flags */
-export const CAPS_QUERY = '\u001b[?2026$p\u001b[?u';
+/** the queries whose answers capsFromAnswer reads: DECRQM 2026, the kitty keyboard flags, XTVERSION, DA2,
+ * then DA1 (answered by every terminal, in order: the answers before it are in when it comes) */
+export const CAPS_QUERY = '\u001b[?2026$p\u001b[?u\u001b[>0q\u001b[>c\u001b[c';
 
-// The answers to CAPS_QUERY as they come back among the person's keys (no key sends either form).
-const ANSWER = /\u001b\[\?2026;[0-4]\$y|\u001b\[\?\d+u/g;
+// The answers to CAPS_QUERY as they come back among the person's keys (no key sends any of these forms).
+const ANSWER = /\u001b\[\?2026;[0-4]\$y|\u001b\[\?\d+u|\u001bP>\|[^\u001b\u0007]*(?:\u001b\\|\u0007)|\u001b\[[?>][\d;]*c/g;
 
 /** the answers to CAPS_QUERY found in what the terminal sent, and the rest (the person's keys) */
 export function takeCapsAnswers(input: string): { answers: string; rest: string } {
-  if (!input.includes('\u001b[?')) return { answers: '', rest: input };
+  if (!input.includes('\u001b[?') && !input.includes('\u001b[>') && !input.includes('\u001bP>')) return { answers: '', rest: input };
   let answers = '';
   const rest = input.replace(ANSWER, (answer) => {
     answers += answer;

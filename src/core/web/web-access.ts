@@ -2,7 +2,7 @@
 // hidden in the page is no protection). Watching needs a login; everything that changes a run needs
 // --allow-input too, and a few things need the run to be in the state they act on.
 
-import type { StatusView } from '../screen/status-view.js';
+import type { StatusView } from '../screen/status.js';
 
 export type WebAction =
   | { kind: 'input' }

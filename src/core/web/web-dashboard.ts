@@ -1,7 +1,7 @@
 // The dashboard's order and wording: the runs that need a person first (a permission, a document in
 // review, parked, idle at the prompt), then the working ones, oldest first within a group.
 
-import type { StatusView } from '../screen/status-view.js';
+import type { StatusView } from '../screen/status.js';
 
 export interface DashboardRun {
   id: string;

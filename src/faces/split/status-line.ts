@@ -8,7 +8,7 @@ import type { StatusView } from '../../runtime/face.js';
 import type { Focus } from '../../core/screen/keymap.js';
 import type { StatusBar } from '../../tui/status-bar.js';
 import { composeTitle } from '../../core/screen/title-filter.js';
-import { statusLine } from '../../core/screen/status-text.js';
+import { statusLine } from '../../core/screen/status.js';
 
 export const FLASH_MS = 4_000;
 

@@ -9,6 +9,8 @@ import { FitAddon } from '/vendor/addon-fit.mjs';
 import { Unicode11Addon } from '/vendor/addon-unicode11.mjs';
 import { pageFit } from '/core/web-resize-rule.js';
 import { clipboardText, notificationOf, openableLink } from '/core/web-side-channels.js';
+import { createKeyboardState } from '/core/side-channels.js';
+import { shiftEnterKeys } from '/core/kitty-keys.js';
 import { el, tokens, meter, notificationButton, notify, api, openSocket, pageSecret, notLoggedIn } from '/assets/common.js';
 
 const id = decodeURIComponent(location.pathname.split('/').pop());
@@ -129,6 +131,22 @@ for (const ident of [9, 777, 99]) {
   });
 }
 
+// claude's keyboard modes (the kitty protocol's pushes, pops and sets; modifyOtherKeys), kept as a terminal
+// keeps them, from its stream and the first screen (which ends with them): xterm.js knows neither, so the
+// page encodes shift+enter itself, as claude asked (CSI 13;2u adds a newline to claude's prompt).
+const keyboard = createKeyboardState();
+window.flowerKeyboard = keyboard; // the modes the page keeps, for a person's console and the tests
+const firstParam = (params, fallback) => (typeof params[0] === 'number' && params[0] > 0 ? params[0] : fallback);
+term.parser.registerCsiHandler({ prefix: '>', final: 'u' }, (params) => (keyboard.push(firstParam(params, 0)), true));
+term.parser.registerCsiHandler({ prefix: '<', final: 'u' }, (params) => (keyboard.pop(firstParam(params, 1)), true));
+term.parser.registerCsiHandler({ prefix: '=', final: 'u' }, (params) => (keyboard.set(firstParam(params, 0), typeof params[1] === 'number' ? params[1] : 1), true));
+term.parser.registerCsiHandler({ prefix: '>', final: 'm' }, (params) => {
+  if (params[0] === 4) keyboard.modifyOtherKeys(typeof params[1] === 'number' ? params[1] : 0);
+  return false;
+});
+term.parser.registerEscHandler({ final: 'c' }, () => (keyboard.reset(), false)); // RIS: the first screen starts with one
+const shiftEnter = () => send({ t: 'input', data: shiftEnterKeys(keyboard.modes) });
+
 function showStatus() {
   const v = view;
   if (!v) return;
@@ -191,7 +209,10 @@ function onMessage(m) {
       fitFont();
       return;
     case 'child':
-      if (m.state === 'started' && childEnded) term.reset();
+      if (m.state === 'started' && childEnded) {
+        term.reset();
+        keyboard.reset();
+      }
       childEnded = m.state === 'ended';
       return;
     case 'status':
@@ -296,7 +317,15 @@ function connect(seq) {
 term.onKey(({ key }) => {
   if (allowInput) send({ t: 'input', data: key });
 });
-for (const button of document.querySelectorAll('[data-key]')) button.addEventListener('click', () => send({ t: 'key', key: button.dataset.key }));
+// shift+enter typed on the page: xterm.js would send CR (it knows no keyboard mode), so it is sent here
+term.attachCustomKeyEventHandler((event) => {
+  if (event.key !== 'Enter' || !event.shiftKey || event.ctrlKey || event.altKey || event.metaKey) return true;
+  if (event.type === 'keydown' && allowInput) shiftEnter();
+  return false;
+});
+for (const button of document.querySelectorAll('[data-key]')) {
+  button.addEventListener('click', () => (button.dataset.key === 'shift-enter' ? shiftEnter() : send({ t: 'key', key: button.dataset.key })));
+}
 $('compose').addEventListener('submit', (event) => {
   event.preventDefault();
   const text = $('composetext').value;

@@ -1,11 +1,11 @@
-// The clock (core/decide/clock.ts), driven directly: the writing deadline, the review's end (an edit
+// The clock's rules (core/decide/clock.ts), run as the router runs them after every event: the writing deadline, the review's end (an edit
 // keeps it open, a hold stops it), a Stop hook's wait that runs out, hooks that never came.
 import t from 'tap';
-import { tick } from '../../../src/core/decide/clock.js';
+import { CLOCK_RULES, nextWake, ROW_LOOK_MS, runDue } from '../../../src/core/decide/clock.js';
 import type { RunState } from '../../../src/core/run/run-state.js';
 import { childExit, COMPLETE_DOC, docLanded, command, edited, given, names, postTool, reading, stopHook, through, transcriptTurnEnd, working, table } from './run.js';
 
-const at = (s: RunState, ...nows: number[]) => through(s, (o, now: number) => tick(o, now), ...nows);
+const at = (s: RunState, ...nows: number[]) => through(s, (o, now: number) => runDue(o, now), ...nows);
 // The writing turn began at 3 (60 s deadline).
 const writing = () => given([reading(152_000, 2), stopHook('', 3)], {}, working());
 // Frozen and written at 1 000, the old claude gone: the review runs to 11 000.
@@ -41,8 +41,29 @@ const rows: Array<{ name: string; given: () => RunState; at: number[]; effects: 
 table(rows, (s, row) => at(s, ...row.at));
 
 t.test('a hook held for its row: the next wake-up is the next look for the row, not the end of the wait', async (t) => {
-  const { nextWake, ROW_LOOK_MS } = await import('../../../src/core/run/run-view.js');
   const held = through(working(), (o) => o.set({ boundaryWaits: [{ id: 1, since: 1_000, until: 4_000, awaits: { kind: 'reply', text: 'x' } }] }), null).state;
   t.equal(nextWake(held, 1_000), 1_000 + ROW_LOOK_MS, 'looked for again soon');
   t.equal(nextWake(held, 3_995), 4_000, 'but never past the end of its wait');
+});
+
+// Each deadline is written once, in its rule: the moment the run wakes for is the moment the rule runs at.
+t.test("every rule that acts is woken for at exactly the moment it runs, and not a millisecond sooner", async (t) => {
+  const cases: Array<{ name: string; state: () => RunState; at: number }> = [
+    { name: 'the writing deadline', state: () => given([], {}, writing()), at: 3 + 60_000 },
+    { name: "the review's end", state: review, at: 11_000 },
+    { name: 'no hook since the spawn', state: working, at: 30_000 },
+  ];
+  for (const c of cases) {
+    const s = c.state();
+    const acting = CLOCK_RULES.filter((r) => r.run && r.due(s, c.at - 1) === c.at);
+    t.equal(acting.length, 1, `${c.name}: one rule is due then (${acting.map((r) => r.name).join('; ')})`);
+    t.same(names(through(s, (o, now: number) => runDue(o, now), c.at - 1).effects), [], `${c.name}: nothing a millisecond before`);
+    t.not(names(through(s, (o, now: number) => runDue(o, now), c.at).effects).length, 0, `${c.name}: done at its moment`);
+    t.ok((nextWake(s, c.at - 1_000) ?? Infinity) <= c.at, `${c.name}: the run wakes by then`);
+  }
+});
+
+t.test('a rule runs after any event, not only a tick: a Stop hook past the writing deadline finds the document degraded', async (t) => {
+  const late = given([stopHook('still thinking', 3 + 60_001)], {}, writing());
+  t.equal(late.pendingFreeze?.reason, 'no handoff document within 60s');
 });

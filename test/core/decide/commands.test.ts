@@ -1,12 +1,12 @@
-// A person's commands and keystrokes (core/decide/commands.ts), driven directly.
+// A person's commands and keystrokes (core/decide/sources/commands.ts), driven directly.
 import t from 'tap';
-import { commanded, typed } from '../../../src/core/decide/commands.js';
+import { commanded, typed } from '../../../src/core/decide/sources/commands.js';
 import { decide } from '../../../src/core/decide/decide.js';
-import type { RunEvent, RunState } from '../../../src/core/run/run-state.js';
+import type { RunInput, RunState } from '../../../src/core/run/run-state.js';
 import { command, given, names, reading, stopHook, through, working, table } from './run.js';
 
 const key = { type: 'typed' as const, now: 5, data: 'x' };
-type Command = Extract<RunEvent, { type: 'command' }>;
+type Command = Extract<RunInput, { type: 'command' }>;
 const review = () => through(working(), (o) => o.cycle({ phase: 'review', reviewUntil: 5_000 }), null).state;
 
 const rows: Array<{ name: string; given: () => RunState; events: Command[]; effects: string[]; state?: (s: RunState) => unknown; expect?: unknown }> = [

@@ -4,18 +4,17 @@
 import t from 'tap';
 import { decide } from '../../../src/core/decide/decide.js';
 import { runView } from '../../../src/core/run/run-view.js';
-import { statusLine } from '../../../src/core/screen/status-text.js';
-import { statusBarLines } from '../../../src/core/screen/status-bar.js';
-import type { RunEffect, RunEvent, RunState } from '../../../src/core/run/run-state.js';
+import { statusBarLines, statusLine } from '../../../src/core/screen/status.js';
+import type { RunEffect, RunInput, RunState } from '../../../src/core/run/run-state.js';
 import type { ToolRun } from '../../../src/core/dead-ends/tool-run.js';
 import { spawnedEvent, given, reading, stopHook, docLanded, working } from './run.js';
 
-const run = (command: string | null, ok: boolean, over: Partial<ToolRun> = {}, now = 2): RunEvent => ({
+const run = (command: string | null, ok: boolean, over: Partial<ToolRun> = {}, now = 2): RunInput => ({
   type: 'tool-run', now, generation: over.id === 'g2' ? 2 : 1,
   run: { id: 'x', tool: command === null ? 'Read' : 'Bash', command, files: [], input: command ?? '/w/huge.json', ok, error: ok ? null : 'exit 1: boom', at: now * 1000, edit: null, ...over },
 });
 
-function drive(s: RunState, events: RunEvent[]): { state: RunState; effects: RunEffect[] } {
+function drive(s: RunState, events: RunInput[]): { state: RunState; effects: RunEffect[] } {
   const effects: RunEffect[] = [];
   for (const e of events) {
     const d = decide(s, e);

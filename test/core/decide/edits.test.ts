@@ -1,12 +1,12 @@
-// A person's edits of the document (core/decide/edits.ts), driven directly: what the review does with
+// A person's edits of the document (core/decide/sources/edits.ts), driven directly: what the review does with
 // one, the note a running successor is told at its next boundary, a removed document, a broken one.
 import t from 'tap';
-import { documentChanged, draftSaved } from '../../../src/core/decide/edits.js';
-import type { RunEvent, RunState } from '../../../src/core/run/run-state.js';
-import { hookCalled } from '../../../src/core/decide/hooks.js';
+import { documentChanged, draftSaved } from '../../../src/core/decide/sources/edits.js';
+import type { RunInput, RunState } from '../../../src/core/run/run-state.js';
+import { hookCalled } from '../../../src/core/decide/sources/hooks.js';
 import { COMPLETE_DOC, edited, given, names, postTool, reading, stopHook, through, working, table } from './run.js';
 
-type Changed = Extract<RunEvent, { type: 'document-changed' }>;
+type Changed = Extract<RunInput, { type: 'document-changed' }>;
 const edit = (s: RunState, ...texts: Array<string | null>) => through(s, documentChanged, ...texts.map((x) => edited(x, 5) as Changed));
 // A successor that started from COMPLETE_DOC.
 const successor = () => through(working({}, 2, true), (o) => o.set({ seededText: COMPLETE_DOC }), null).state;
@@ -26,7 +26,7 @@ table(rows, (s, row) => edit(s, ...row.texts));
 
 t.test('the note is delivered once, at the next boundary; a due handoff wins over it', async (t) => {
   const noted = edit(successor(), changed).state;
-  const hooks = (s: RunState, ...events: RunEvent[]) => through(s, hookCalled, ...(events as Array<Extract<RunEvent, { type: 'hook' }>>));
+  const hooks = (s: RunState, ...events: RunInput[]) => through(s, hookCalled, ...(events as Array<Extract<RunInput, { type: 'hook' }>>));
   const first = hooks(noted, postTool(6));
   t.same(names(first.effects, first.state), ['edit-sent', 'reply:block-note']);
   t.same([first.state.cycle.pendingNote, first.state.pendingEditNote], [false, null]);

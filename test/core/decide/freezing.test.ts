@@ -1,13 +1,13 @@
-// A freeze (core/decide/freezing.ts), driven directly: the facts gathered, the document written (or
+// A freeze (core/decide/stages/freezing.ts), driven directly: the facts gathered, the document written (or
 // not), the manifest closing the generation, the review opened; a document written again before a
 // successor is told about it; a write that fails and works again.
 import t from 'tap';
-import { documentWritten, factsGathered, writeResult } from '../../../src/core/decide/freezing.js';
-import { seedRead } from '../../../src/core/decide/generations.js';
-import type { RunEvent, RunState } from '../../../src/core/run/run-state.js';
+import { documentWritten, factsGathered, writeResult } from '../../../src/core/decide/stages/freezing.js';
+import { seedRead } from '../../../src/core/decide/sources/claude-life.js';
+import type { RunInput, RunState } from '../../../src/core/run/run-state.js';
 import { COMPLETE_DOC, docLanded, given, names, reading, stopHook, through, working, table } from './run.js';
 
-type Written = Extract<RunEvent, { type: 'document-written' }>;
+type Written = Extract<RunInput, { type: 'document-written' }>;
 const frozen = () => given([reading(152_000), stopHook('', 1), docLanded(), stopHook(COMPLETE_DOC, 2)], {}, working());
 const gathered = () => through(frozen(), factsGathered, { type: 'facts-gathered', now: 3, generation: 1, git: null }).state;
 const written = (over: Partial<Written> = {}): Written => ({ type: 'document-written', now: 4, generation: 1, path: '/p/.flower/notes/doc.md', archived: null, error: null, ...over });

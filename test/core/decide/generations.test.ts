@@ -1,16 +1,18 @@
-// Generations (core/decide/generations.ts), driven directly: claude's exit (a person leaving, a crash,
+// Generations (core/decide/stages/generations.ts), driven directly: claude's exit (a person leaving, a crash,
 // a start that failed), a spawn that fails, the next generation after the review, and the brake.
 import t from 'tap';
-import { brakeMessage, brakeMessageOf, childExited, NO_BOUNDARY, spawnFailed, spawned, startNext } from '../../../src/core/decide/generations.js';
-import { turnEnded } from '../../../src/core/decide/handoff.js';
-import type { RunEvent, RunState } from '../../../src/core/run/run-state.js';
+import { brakeMessage, brakeMessageOf, NO_BOUNDARY, startNext } from '../../../src/core/decide/stages/generations.js';
+import { childExited, spawnFailed, spawned } from '../../../src/core/decide/sources/claude-life.js';
+import { turnEnded } from '../../../src/core/decide/stages/handoff.js';
+import type { RunInput, RunState } from '../../../src/core/run/run-state.js';
+import { decide } from '../../../src/core/decide/decide.js';
 import { childExit, COMPLETE_DOC, docLanded, given, names, reading, SID, signal, spawnedEvent, stopHook, through, working, table } from './run.js';
 
-const exit = (s: RunState, ...events: RunEvent[]) => through(s, childExited, ...(events as Array<Extract<RunEvent, { type: 'child-exit' }>>));
+const exit = (s: RunState, ...events: RunInput[]) => through(s, childExited, ...(events as Array<Extract<RunInput, { type: 'child-exit' }>>));
 // Spawned long enough ago that an exit is not "before its first turn"; a turn ran.
 const settled = () => given([reading(50_000, 100)], {}, working());
 
-const rows: Array<{ name: string; given: () => RunState; event: RunEvent; effects: string[]; state?: (s: RunState) => unknown; expect?: unknown }> = [
+const rows: Array<{ name: string; given: () => RunState; event: RunInput; effects: string[]; state?: (s: RunState) => unknown; expect?: unknown }> = [
   { name: 'a clean exit is the person leaving: the run ends', given: settled, event: childExit(0), effects: ['child-exit', 'ended', 'finish'], state: (s) => [s.cycle.phase, s.manifest.generations[0]?.end], expect: ['stopped', 'quit'] },
   { name: 'a crash degrades (no end-child: it is gone)', given: settled, event: childExit(1), effects: ['child-exit', 'crash', 'gather-facts', 'generation-end'], state: (s) => [s.cycle.phase, s.cycle.crashes, s.gen?.crashed, /code 1 .*during working/.test(s.pendingFreeze?.reason ?? '')], expect: ['review', 1, true, true] },
   { name: 'dead in its first seconds, before any turn: stop at once, no restart', given: () => working(), event: childExit(1, 2), effects: ['child-exit', 'stopped', 'ended', 'finish'], state: (s) => [s.cycle.phase, s.gen?.crashed], expect: ['stopped', true] },
@@ -31,7 +33,7 @@ t.test('what the stops say', async (t) => {
 
 t.test('a completed turn resets the crash streak', async (t) => {
   const crashed = exit(settled(), childExit(1)).state;
-  const next = through(crashed, spawned, spawnedEvent(2, true, 30_000) as Extract<RunEvent, { type: 'spawned' }>).state;
+  const next = through(crashed, spawned, spawnedEvent(2, true, 30_000) as Extract<RunInput, { type: 'spawned' }>).state;
   t.equal(next.cycle.crashes, 1, 'a new generation keeps the streak');
   const turned = through(next, (o) => void turnEnded(o, '', 30_001, 'hook'), null).state;
   t.equal(turned.cycle.crashes, 0);
@@ -74,7 +76,7 @@ t.test('the brake names the real cause when every generation ran past the line i
 t.test('a new generation starts its cycle afresh: the notice again, the line back at `at`', async (t) => {
   const near = given([reading(131_000, 100)], {}, working());
   t.equal(near.cycle.nearSent, true);
-  const next = through(through(near, (o) => o.cycle({ phase: 'respawning', line: 170_000, pendingCut: true }), null).state, spawned, spawnedEvent(2, true, 30_000) as Extract<RunEvent, { type: 'spawned' }>);
+  const next = through(through(near, (o) => o.cycle({ phase: 'respawning', line: 170_000, pendingCut: true }), null).state, spawned, spawnedEvent(2, true, 30_000) as Extract<RunInput, { type: 'spawned' }>);
   t.same(names(next.effects), ['follow-transcript', 'generation-start']);
   t.same([next.state.cycle.phase, next.state.cycle.nearSent, next.state.cycle.line, next.state.cycle.pendingCut, next.state.gen?.sessionSeen], ['working', false, 150_000, false, false]);
   const again = given([signal({ kind: 'session', line: 1, sessionId: SID, previous: null }, 30_000, 2), reading(100_000, 30_001, 2), reading(131_000, 30_002, 2)], {}, next.state);
@@ -89,4 +91,16 @@ t.test('a crash is a failed attempt; a handoff is not', async (t) => {
   t.same([closed.manifest.attempts, closed.manifest.generations[0]?.end], [1, 'crash']);
   const handedOff = given([reading(151_000), stopHook(), docLanded(), stopHook(COMPLETE_DOC), { type: 'facts-gathered', now: 3, generation: 1, git: null }, { type: 'document-written', now: 4, generation: 1, path: '/p/d.md', archived: null, error: null }], {}, working());
   t.same([handedOff.manifest.attempts, handedOff.manifest.generations[0]?.end], [0, 'handoff']);
+});
+
+t.test("the successor is spawned with what the person's transcripts showed: their /add-dir dirs and the modes their session was in", async (t) => {
+  const reviewed = given(
+    [signal({ kind: 'permission-mode', line: 1, mode: 'acceptEdits' }, 1), signal({ kind: 'added-dir', line: 2, dir: '/srv/a' }, 1), reading(151_000), stopHook(), docLanded(), stopHook(COMPLETE_DOC)],
+    { reviewMs: 0 },
+    working({ reviewMs: 0 }),
+  );
+  const asked = through(reviewed, (o, now: number) => startNext(o, now), 3);
+  const seeded = decide(asked.state, { type: 'seed-read', now: 4, generation: 2, onDisk: COMPLETE_DOC });
+  const spawn = seeded.effects.find((e) => e.type === 'spawn');
+  t.match(spawn, { type: 'spawn', generation: 2, successor: true, personDirs: ['/srv/a'], personModes: ['acceptEdits'] });
 });

@@ -1,8 +1,8 @@
-// The handoff cycle at its boundaries (core/decide/handoff.ts), driven directly: each row is a run, the
+// The handoff cycle at its boundaries (core/decide/stages/handoff.ts), driven directly: each row is a run, the
 // steps that happen to it, and the decisions that must come out (every rule of the former machine's tests).
 import t from 'tap';
-import { crossing, forceHandoff, overflowed, preCompact, prompted, reading, toolBoundary, turnEnded, typedAtPrompt, type Answer } from '../../../src/core/decide/handoff.js';
-import { brakeMessage, NO_BOUNDARY } from '../../../src/core/decide/generations.js';
+import { crossing, forceHandoff, overflowed, preCompact, prompted, reading, toolBoundary, turnEnded, typedAtPrompt, type Answer } from '../../../src/core/decide/stages/handoff.js';
+import { brakeMessage, NO_BOUNDARY } from '../../../src/core/decide/stages/generations.js';
 import type { Out } from '../../../src/core/decide/out.js';
 import type { RunState } from '../../../src/core/run/run-state.js';
 import { COMPLETE_DOC, names, through, working, table } from './run.js';

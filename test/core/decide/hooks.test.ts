@@ -1,15 +1,15 @@
-// Hooks (core/decide/hooks.ts), driven directly: each call's answer, an API error at a turn's end, the
+// Hooks (core/decide/sources/hooks.ts), driven directly: each call's answer, an API error at a turn's end, the
 // status line's window, a stale or a subagent's call, /clear, the successor's seed, a Stop hook that
 // waits for its turn's last response.
 import t from 'tap';
-import { hookCalled } from '../../../src/core/decide/hooks.js';
+import { hookCalled } from '../../../src/core/decide/sources/hooks.js';
 import { decide } from '../../../src/core/decide/decide.js';
 import type { HookEvent } from '../../../src/core/run/hook-event.js';
-import type { RunEvent, RunState } from '../../../src/core/run/run-state.js';
+import type { RunInput, RunState } from '../../../src/core/run/run-state.js';
 import { COMPLETE_DOC, command, given, hook, names, postTool, preCompactHook, promptHook, reading, SID, signal, stopHook, through, working, table } from './run.js';
 
-type Hook = Extract<RunEvent, { type: 'hook' }>;
-const calls = (s: RunState, ...events: RunEvent[]) => through(s, hookCalled, ...(events as Hook[]));
+type Hook = Extract<RunInput, { type: 'hook' }>;
+const calls = (s: RunState, ...events: RunInput[]) => through(s, hookCalled, ...(events as Hook[]));
 const failure = (over: Partial<Extract<HookEvent, { kind: 'stop-failure' }>>): Hook =>
   hook({ kind: 'stop-failure', sessionId: SID, error: 'x', details: '', lastMessage: '', overflow: false, usageLimit: null, ...over }) as Hook;
 const statusline = (windowSize: number | null, sessionId: string | null = SID): Hook => hook({ kind: 'statusline', sessionId, windowSize, rateLimitResetsAt: null }) as Hook;
@@ -17,7 +17,7 @@ const writing = () => given([reading(152_000), stopHook()], {}, working());
 const failedTool = (toolUseId: string | null = null, subagent = false): Hook => hook({ kind: 'post-tool', sessionId: SID, subagent, tool: 'Bash', toolUseId, failed: true }) as Hook;
 const denied = (subagent = false): Hook => hook({ kind: 'tool-denied', sessionId: SID, subagent, tool: 'Bash', toolUseId: 'toolu_d', reason: 'auto mode refused it' }) as Hook;
 
-const rows: Array<{ name: string; given: () => RunState; events: RunEvent[]; effects: string[]; state?: (s: RunState) => unknown; expect?: unknown }> = [
+const rows: Array<{ name: string; given: () => RunState; events: RunInput[]; effects: string[]; state?: (s: RunState) => unknown; expect?: unknown }> = [
   { name: 'a turn that ended on an overflow degrades at once', given: working, events: [failure({ error: 'invalid_request', details: 'prompt is too long', overflow: true })], effects: ['api-error', 'gather-facts', 'generation-end', 'end-child', 'reply:pass'], state: (s) => /^overflow: prompt is too long/.test(s.pendingFreeze?.reason ?? ''), expect: true },
   { name: 'a usage limit parks the session', given: working, events: [failure({ error: 'rate_limit', usageLimit: { autoContinues: false } })], effects: ['api-error', 'parked', 'reply:pass'], state: (s) => s.waiting, expect: { kind: 'parked', since: 1, until: null, autoContinue: false, continued: false } },
   { name: 'any other error ends the writing turn without a document', given: writing, events: [failure({ error: 'server_error' })], effects: ['api-error', 'gather-facts', 'generation-end', 'end-child', 'reply:pass'], state: (s) => s.pendingFreeze?.reason, expect: 'the writing turn ended without a document' },

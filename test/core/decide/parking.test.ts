@@ -1,7 +1,11 @@
-// Parked on a usage limit (core/decide/parking.ts), driven directly: said once, the reset time filled in
-// by a later word, resumed by the session moving on, an API-key session continued once after its reset.
+// Parked on a usage limit (core/decide/turn/parking.ts), driven directly: said once, the reset time filled in
+// by a later word, resumed by the session moving on, an API-key session continued once after its reset (the clock's rule).
 import t from 'tap';
-import { continueAfterReset, park, resumeIfParked } from '../../../src/core/decide/parking.js';
+import { park, resumeIfParked } from '../../../src/core/decide/turn/parking.js';
+import { CLOCK_RULES, runDue } from '../../../src/core/decide/clock.js';
+
+// The parking rule alone (a working() run has had no hook, so the hooks-missing rule would be due too).
+const CONTINUE_RULE = CLOCK_RULES.filter((r) => r.name.includes('parked on a usage limit'));
 import type { Out } from '../../../src/core/decide/out.js';
 import type { RunState } from '../../../src/core/run/run-state.js';
 import { names, through, working } from './run.js';
@@ -10,7 +14,7 @@ type Step = ['park', number, number | null, boolean] | ['resume', number] | ['cl
 function step(o: Out, s: Step): void {
   if (s[0] === 'park') return park(o, s[1], s[2], s[3]);
   if (s[0] === 'resume') return resumeIfParked(o, s[1]);
-  return continueAfterReset(o, s[1]);
+  return runDue(o, s[1], CONTINUE_RULE);
 }
 
 const rows: Array<{ name: string; steps: Step[]; effects: string[]; waiting?: unknown }> = [
@@ -24,6 +28,8 @@ const rows: Array<{ name: string; steps: Step[]; effects: string[]; waiting?: un
   { name: 'with no reset time, after the back-off', steps: [['park', 1, null, false], ['clock', 1 + 5 * 60_000]], effects: ['parked', 'type-into-child'] },
   { name: 'a subscription continues by itself: nothing typed', steps: [['park', 1, 60_000, true], ['clock', 99_000]], effects: ['parked'] },
 ];
+
+t.equal(CONTINUE_RULE.length, 1, 'the continue rule is in the clock');
 
 for (const row of rows) {
   t.test(row.name, async (t) => {

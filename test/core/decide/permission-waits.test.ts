@@ -1,12 +1,12 @@
-// What claude waits on a person for (core/decide/permission-waits.ts), through the hooks that say it.
+// What claude waits on a person for (core/decide/turn/permission-waits.ts), through the hooks that say it.
 import t from 'tap';
-import { hookCalled } from '../../../src/core/decide/hooks.js';
+import { hookCalled } from '../../../src/core/decide/sources/hooks.js';
 import type { HookEvent } from '../../../src/core/run/hook-event.js';
-import type { RunEvent, RunState } from '../../../src/core/run/run-state.js';
+import type { RunInput, RunState } from '../../../src/core/run/run-state.js';
 import { hook, names, postTool, promptHook, SID, signal, stopHook, through, working } from './run.js';
-import { transcriptSignal } from '../../../src/core/decide/transcript.js';
+import { transcriptSignal } from '../../../src/core/decide/sources/transcript.js';
 
-type Hook = Extract<RunEvent, { type: 'hook' }>;
+type Hook = Extract<RunInput, { type: 'hook' }>;
 const permission = hook({ kind: 'permission-request', sessionId: SID, tool: 'Bash', summary: 'Bash touch x', question: null }) as Hook;
 const question = hook({ kind: 'permission-request', sessionId: SID, tool: 'AskUserQuestion', summary: 'AskUserQuestion', question: 'Which parser? (A / B)' }) as Hook;
 const note = (about: 'idle' | 'permission'): Hook => hook({ kind: 'notification', sessionId: SID, about, message: `m ${about}` } as HookEvent) as Hook;
@@ -34,6 +34,6 @@ for (const row of rows) {
 
 t.test('a refusal fires no hook: the interrupt row in the transcript clears the wait', async (t) => {
   const asked = through(working(), hookCalled, permission).state;
-  const refused = through(asked, transcriptSignal, signal({ kind: 'interrupt', line: 9 }) as Extract<RunEvent, { type: 'transcript' }>);
+  const refused = through(asked, transcriptSignal, signal({ kind: 'interrupt', line: 9 }) as Extract<RunInput, { type: 'transcript' }>);
   t.equal(refused.state.waiting, null);
 });

@@ -1,12 +1,14 @@
 // The run, built and moved by the real decision, for the reducers' tables: a state given as a list of
 // events, one event (or several) through one reducer, and the effects named so a row reads as a sentence.
 import t from 'tap';
-import { createRun, RUN_DEFAULTS, type RunEffect, type RunEvent, type RunSettings, type RunState } from '../../../src/core/run/run-state.js';
+import { createRun, type RunEffect, type RunInput, type RunSettings, type RunState } from '../../../src/core/run/run-state.js';
 import { decide } from '../../../src/core/decide/decide.js';
 import { reduce, type Out } from '../../../src/core/decide/out.js';
-import { handoffRequestOf } from '../../../src/core/decide/handoff.js';
+import { handoffRequestOf } from '../../../src/core/decide/stages/handoff.js';
 import type { HookAnswer, HookEvent } from '../../../src/core/run/hook-event.js';
 import type { MeterSignal } from '../../../src/core/meter/context-meter.js';
+import { resolveRunOptions } from '../../../src/core/options/resolve-options.js';
+import { settingsFromOptions } from '../../../src/core/run/settings-from-options.js';
 import { RUN_DIALECT } from '../../../src/claude-code/run-dialect.js';
 import { STOP_BLOCK_CAP_DEFAULT } from '../../../src/claude-code/limits.js';
 
@@ -15,34 +17,33 @@ export const SID = 's1';
 
 // A 200k window: the line at 150k, the notice at 130k.
 export function settings(over: Partial<RunSettings> = {}): RunSettings {
-  return {
-    handoff: true, keepAutoCompact: false, step: 'work', cwd: '/p', workbench: '/p/.flower', documentPath: '/p/.flower/notes/doc.md',
-    eventsPath: null, prompt: 'build the thing', policy: { window: 200_000 }, reviewMs: 10_000, writeTimeoutMs: 60_000, quietMs: 2_000,
-    ...RUN_DEFAULTS, stopBlockCap: STOP_BLOCK_CAP_DEFAULT, dialect: RUN_DIALECT, ...over,
-  };
+  // the real builder from the table's defaults: a 200k window, 60s to write
+  const options = resolveRunOptions({ window: 200_000, 'write-timeout': 60 }, {});
+  const facts = { step: 'work', cwd: '/p', workbench: '/p/.flower', documentPath: '/p/.flower/notes/doc.md', eventsPath: null, prompt: 'build the thing', env: {}, stopBlockCap: STOP_BLOCK_CAP_DEFAULT, dialect: RUN_DIALECT };
+  return { ...settingsFromOptions(options, facts), ...over };
 }
 
 // ---- events in the run's one vocabulary
 let hookIds = 0;
-export const hook = (h: HookEvent, now = 1): RunEvent => ({ type: 'hook', now, id: ++hookIds, hook: h });
-export const stopHook = (text = '', now = 1, sessionId: string | null = SID): RunEvent => hook({ kind: 'stop', sessionId, lastMessage: text, stopHookActive: false }, now);
-export const postTool = (now = 1, subagent = false, toolUseId: string | null = null): RunEvent => hook({ kind: 'post-tool', sessionId: SID, subagent, tool: 'Bash', toolUseId }, now);
-export const promptHook = (prompt = 'go on', now = 1): RunEvent => hook({ kind: 'prompt-submit', sessionId: SID, prompt }, now);
-export const preCompactHook = (trigger: 'auto' | 'manual', now = 1): RunEvent => hook({ kind: 'pre-compact', sessionId: SID, trigger }, now);
+export const hook = (h: HookEvent, now = 1): RunInput => ({ type: 'hook', now, id: ++hookIds, hook: h });
+export const stopHook = (text = '', now = 1, sessionId: string | null = SID): RunInput => hook({ kind: 'stop', sessionId, lastMessage: text, stopHookActive: false }, now);
+export const postTool = (now = 1, subagent = false, toolUseId: string | null = null): RunInput => hook({ kind: 'post-tool', sessionId: SID, subagent, tool: 'Bash', toolUseId }, now);
+export const promptHook = (prompt = 'go on', now = 1): RunInput => hook({ kind: 'prompt-submit', sessionId: SID, prompt }, now);
+export const preCompactHook = (trigger: 'auto' | 'manual', now = 1): RunInput => hook({ kind: 'pre-compact', sessionId: SID, trigger }, now);
 /** a row of generation `generation`'s transcript */
-export const signal = (s: MeterSignal, now = 1, generation = 1): RunEvent => ({ type: 'transcript', now, generation, signal: s, usage: { context: s.kind === 'reading' ? s.context : 0, costUsd: null, numTurns: 1 } });
+export const signal = (s: MeterSignal, now = 1, generation = 1): RunInput => ({ type: 'transcript', now, generation, signal: s, usage: { context: s.kind === 'reading' ? s.context : 0, costUsd: null, numTurns: 1 } });
 /** the writing turn's response row, read from the transcript before its Stop hook is answered */
-export const docLanded = (text = COMPLETE_DOC, now = 1): RunEvent => signal({ kind: 'assistant-text', line: 9, text, messageId: 'm-doc' }, now);
-export const reading = (context: number, now = 1, generation = 1): RunEvent => signal({ kind: 'reading', line: 1, context, messageId: null, model: null }, now, generation);
-export const transcriptTurnEnd = (now = 1): RunEvent => signal({ kind: 'turn-end', line: 1, source: 'turn_duration' }, now);
-export const tick = (now: number): RunEvent => ({ type: 'tick', now });
-export const command = (c: 'force-handoff' | 'hold' | 'release' | 'quit', now = 1): RunEvent => ({ type: 'command', now, command: c });
-export const childExit = (code: number, now = 20_000, signal?: number): RunEvent => ({ type: 'child-exit', now, code, ...(signal !== undefined ? { signal } : {}), lastLines: '' });
-export const spawnedEvent = (generation: number, successor: boolean, now = 0): RunEvent => ({ type: 'spawned', now, generation, successor, sessionId: SID, transcriptPath: `/t/${SID}.jsonl` });
-export const edited = (text: string | null, now = 1): RunEvent => ({ type: 'document-changed', now, text });
+export const docLanded = (text = COMPLETE_DOC, now = 1): RunInput => signal({ kind: 'assistant-text', line: 9, text, messageId: 'm-doc' }, now);
+export const reading = (context: number, now = 1, generation = 1): RunInput => signal({ kind: 'reading', line: 1, context, messageId: null, model: null }, now, generation);
+export const transcriptTurnEnd = (now = 1): RunInput => signal({ kind: 'turn-end', line: 1, source: 'turn_duration' }, now);
+export const tick = (now: number): RunInput => ({ type: 'tick', now });
+export const command = (c: 'force-handoff' | 'hold' | 'release' | 'quit', now = 1): RunInput => ({ type: 'command', now, command: c });
+export const childExit = (code: number, now = 20_000, signal?: number): RunInput => ({ type: 'child-exit', now, code, ...(signal !== undefined ? { signal } : {}), lastLines: '' });
+export const spawnedEvent = (generation: number, successor: boolean, now = 0): RunInput => ({ type: 'spawned', now, generation, successor, sessionId: SID, transcriptPath: `/t/${SID}.jsonl` });
+export const edited = (text: string | null, now = 1): RunInput => ({ type: 'document-changed', now, text });
 
 /** a new run moved by `events` through the whole decision */
-export function given(events: RunEvent[], over: Partial<RunSettings> = {}, state?: RunState): RunState {
+export function given(events: RunInput[], over: Partial<RunSettings> = {}, state?: RunState): RunState {
   let s = state ?? createRun(settings(over), '2026-01-01T00:00:00.000Z', null);
   for (const e of events) s = decide(s, e).state;
   return s;

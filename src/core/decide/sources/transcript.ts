@@ -3,26 +3,25 @@
 // the session's own state. Claude Code moves a session (EnterWorktree, `claude -w`) and says so in
 // every hook payload: the meter follows.
 
-import { recordOriginalPrompt, recordPlace, recordTranscript, recordUsage } from '../lineage/manifest.js';
-import { applyScopeChanges } from '../lineage/session-scope.js';
-import { EMPTY_FAILURES, recordRun } from '../dead-ends/failure-record.js';
-import { repeatOf } from '../dead-ends/dead-end-watch.js';
-import { oneLine } from '../one-line.js';
-import { placeAfter, placeChanges } from '../lineage/session-place.js';
-import type { SessionWhere } from '../run/hook-event.js';
-import type { RunEvent } from '../run/run-state.js';
-import { usage } from './freezing.js';
-import { forceHandoff, interrupted, overflowed, prompted, reading } from './handoff.js';
-import { sameText } from '../run/same-reply.js';
-import { settleWait, turnEnd } from './hooks.js';
-import { park } from './parking.js';
-import { clearWaiting } from './permission-waits.js';
-import { iso, type Out } from './out.js';
+import { recordUsage } from '../../lineage/manifest.js';
+import { applyScopeChanges } from '../../lineage/session-scope.js';
+import { EMPTY_FAILURES, recordRun } from '../../dead-ends/failure-record.js';
+import { repeatOf } from '../../dead-ends/dead-end-watch.js';
+import { oneLine } from '../../one-line.js';
+import type { RunInput } from '../../run/run-state.js';
+import { usage } from '../stages/freezing.js';
+import { cutIfIdle, forceHandoff, interrupted, overflowed, prompted, reading } from '../stages/handoff.js';
+import { sameText } from '../../run/same-reply.js';
+import { settleWait, turnEnd } from '../turn/boundaries.js';
+import { humanPrompt } from '../turn/session.js';
+import { park } from '../turn/parking.js';
+import { clearWaiting } from '../turn/permission-waits.js';
+import type { Out } from '../out.js';
 
 // Enough for the parallel calls of one response and the hooks still on their way for them.
 const TOOL_USES_KEPT = 64;
 
-export function transcriptSignal(o: Out, e: Extract<RunEvent, { type: 'transcript' }>): void {
+export function transcriptSignal(o: Out, e: Extract<RunInput, { type: 'transcript' }>): void {
   const g = o.s.gen;
   // A retired claude's last rows say nothing of its successor.
   if (!g || g.ended || e.generation !== g.n) return;
@@ -48,6 +47,7 @@ export function transcriptSignal(o: Out, e: Extract<RunEvent, { type: 'transcrip
       overflowed(o, e.now, signal.text);
       return;
     case 'user-prompt':
+      o.cycle({ turnInRows: true });
       humanPrompt(o, signal.text);
       // Once hooks arrive, UserPromptSubmit has said so first, and this row can be read after its turn's
       // Stop (a tail that starts late on a loaded machine): it must not make an idle session busy again,
@@ -60,6 +60,13 @@ export function transcriptSignal(o: Out, e: Extract<RunEvent, { type: 'transcrip
     case 'added-dir':
       if (!o.s.personDirs.includes(signal.dir)) o.set({ personDirs: [...o.s.personDirs, signal.dir] });
       return;
+    // The command's row comes before the person answers claude's dialog: a "no" takes it back.
+    case 'added-dir-refused':
+      if (o.s.personDirs.includes(signal.dir)) o.set({ personDirs: o.s.personDirs.filter((d) => d !== signal.dir) });
+      return;
+    case 'permission-mode':
+      if (!o.s.personModes.includes(signal.mode)) o.set({ personModes: [...o.s.personModes, signal.mode] });
+      return;
     case 'compaction':
       o.emit('compaction', { generation: g.n, preTokens: signal.preTokens, meter: signal.meterBefore });
       return;
@@ -71,13 +78,17 @@ export function transcriptSignal(o: Out, e: Extract<RunEvent, { type: 'transcrip
       // A refused permission (or a question dismissed, or Esc) fires no hook: its only trace is this
       // interrupt row. It ends the turn with no Stop, and claude sits at its prompt: a cut due is typed now.
       clearWaiting(o, ['permission', 'question']);
+      o.cycle({ turnInRows: false });
       interrupted(o, e.now);
       return;
     case 'turn-end':
+      o.cycle({ turnInRows: false });
       if (o.s.hooksMissing) {
         turnEnd(o, o.s.gen?.lastText ?? '', e.now, 'transcript');
-      } else if (g.hooks === 0 || o.s.cycle.phase === 'writing') {
-        o.gen({ turnEndAt: e.now });
+      } else {
+        if (g.hooks === 0 || o.s.cycle.phase === 'writing') o.gen({ turnEndAt: e.now });
+        // A cut that waited for the rows to say the turn is over (its Stop already answered) is typed now.
+        cutIfIdle(o, e.now);
       }
       return;
     default:
@@ -85,7 +96,7 @@ export function transcriptSignal(o: Out, e: Extract<RunEvent, { type: 'transcrip
   }
 }
 
-export function transcriptReset(o: Out, e: Extract<RunEvent, { type: 'transcript-reset' }>): void {
+export function transcriptReset(o: Out, e: Extract<RunInput, { type: 'transcript-reset' }>): void {
   if (!o.s.gen || o.s.gen.n !== e.generation) return;
   o.emit('transcript-reset', { generation: o.s.gen.n, reason: e.reason });
   // The file is read again from its start: its failures are counted again from none.
@@ -94,7 +105,7 @@ export function transcriptReset(o: Out, e: Extract<RunEvent, { type: 'transcript
 
 // A main-thread tool call and its result: a failure goes into the record; a successor's call that repeats
 // a dead end of its document (or a failure listed to its writer) is told, never stopped.
-export function toolRan(o: Out, e: Extract<RunEvent, { type: 'tool-run' }>): void {
+export function toolRan(o: Out, e: Extract<RunInput, { type: 'tool-run' }>): void {
   const g = o.s.gen;
   if (!g || e.generation !== g.n) return;
   const failures = recordRun(g.failures, e.run);
@@ -107,49 +118,11 @@ export function toolRan(o: Out, e: Extract<RunEvent, { type: 'tool-run' }>): voi
   o.set({ note: `repeated a dead end${hit.line === null ? '' : ` (document line ${hit.line})`}${e.run.ok ? ', and it worked this time' : ''}: ${call}` });
 }
 
-export function scopeChanged(o: Out, e: Extract<RunEvent, { type: 'scope' }>): void {
+export function scopeChanged(o: Out, e: Extract<RunInput, { type: 'scope' }>): void {
   if (o.s.gen && !o.s.gen.ended && o.s.gen.n === e.generation) o.gen({ scope: applyScopeChanges(o.s.gen.scope, e.changes) });
 }
 
-// A person's prompt (never the CLI's own, never ours): the lineage's first one is kept for its documents.
-export function humanPrompt(o: Out, text: string): void {
-  if (o.s.settings.dialect.isOwnPrompt(text) || text.startsWith('flower-pty: ')) return;
-  if (o.s.firstPrompt === null) o.set({ firstPrompt: text });
-  // On disk before anything after it (the handoff's start): a run killed then still has the prompt
-  // its successor or a degraded document needs (a CI run killed right after 'writing' lost it).
-  if (o.s.gen?.n === 1 && o.s.manifest.original_prompt === null) o.manifest(recordOriginalPrompt(o.s.manifest, text), true);
-}
-
-// Re-point the meter at the transcript the payload names (the whole file moved: the readings carry over),
-// and keep where the session is for its successor. A status line only fills in the place of the transcript
-// being followed: one built before a move can arrive after it, and must not move the meter back.
-export function followSession(o: Out, where: SessionWhere | undefined, fromStatusLine: boolean, now: number): void {
-  const g = o.s.gen;
-  if (!g || g.ended || !where) return;
-  const path = where.transcriptPath;
-  if (fromStatusLine && path !== null && path !== g.transcriptPath) return;
-  const moved = !fromStatusLine && path !== null && path !== '' && path !== g.transcriptPath;
-  if (moved) {
-    o.emit('transcript-moved', { generation: g.n, from: g.transcriptPath, to: path, cwd: where.cwd });
-    o.gen({ transcriptPath: path, transcriptFound: null });
-    o.manifest(recordTranscript(o.s.manifest, path, iso(now)));
-    if (o.s.settings.handoff) o.do({ type: 'follow-transcript', path, carry: true });
-  }
-  const place = placeAfter(g.place, where, { fromStatusLine, moved });
-  if (place === g.place) return;
-  o.gen({ place });
-  o.emit('session-place', { generation: g.n, folder: place.folder, permissionMode: place.permissionMode, addedDirs: [...place.addedDirs], changed: placeChanges(g.place, place) });
-  o.manifest(recordPlace(o.s.manifest, { folder: place.folder, permission_mode: place.permissionMode, added_dirs: [...place.addedDirs] }, iso(now)));
-}
-
-// A hook that means a turn is under way: its transcript must exist by now (the prompt's row comes first).
-export function turnUnderWay(o: Out, now: number): void {
-  const g = o.s.gen;
-  if (!g || !o.s.settings.handoff || g.transcriptFound === true || g.transcriptMissingSince !== null) return;
-  o.gen({ transcriptMissingSince: now });
-}
-
-export function transcriptPresence(o: Out, e: Extract<RunEvent, { type: 'transcript-presence' }>): void {
+export function transcriptPresence(o: Out, e: Extract<RunInput, { type: 'transcript-presence' }>): void {
   const g = o.s.gen;
   if (!g || g.ended || e.generation !== g.n) return;
   o.gen({ transcriptFound: e.found, ...(e.found ? { transcriptMissingSince: null } : {}) });
@@ -158,12 +131,11 @@ export function transcriptPresence(o: Out, e: Extract<RunEvent, { type: 'transcr
 
 // A live session whose transcript cannot be found is not metered: rather than let it run into the wall
 // (auto-compact is off), say so once and hand off at the next boundary, with the document its hooks carry.
-export function checkTranscript(o: Out, now: number): void {
-  const g = o.s.gen;
-  if (!g || g.ended || g.transcriptLost || g.transcriptMissingSince === null) return;
-  if (now - g.transcriptMissingSince < o.s.settings.transcriptLostAfterMs) return;
+// When: the clock's rule (clock.ts), transcriptLostAfterMs after a turn began with no transcript.
+export function transcriptLost(o: Out, now: number): void {
+  const g = o.s.gen!;
   o.gen({ transcriptLost: true });
-  const after = Math.round((now - g.transcriptMissingSince) / 1000);
+  const after = Math.round((now - g.transcriptMissingSince!) / 1000);
   o.emit('transcript-lost', { generation: g.n, path: g.transcriptPath, after });
   o.do({ type: 'log', line: `claude's transcript is not at ${g.transcriptPath} ${after}s into a turn: the context is not metered, so the session hands off at its next boundary` });
   o.alert('flower-pty: transcript not found', 'the session hands off at its next boundary');

@@ -2,15 +2,15 @@
 // cut at the next tool call or turn end (in the hook's answer, or typed at an idle prompt), the writing
 // turn's end, a compaction or an overflow that must end the generation. Pure reducers over the run.
 
-import { EXIT } from '../exit-code.js';
-import { handoffRequest } from '../document/handoff-prompts.js';
-import { topFailures } from '../dead-ends/failure-record.js';
-import { FAILURES_LISTED } from '../dead-ends/dead-end-watch.js';
-import { parseDocument } from '../document/handoff-parse.js';
-import type { HandoffCycle, RunState } from '../run/run-state.js';
+import { EXIT } from '../../exit-code.js';
+import { handoffRequest } from '../../document/handoff-prompts.js';
+import { topFailures } from '../../dead-ends/failure-record.js';
+import { FAILURES_LISTED } from '../../dead-ends/dead-end-watch.js';
+import { parseDocument } from '../../document/handoff-parse.js';
+import type { HandoffCycle, RunState } from '../../run/run-state.js';
 import { startFreeze } from './freezing.js';
 import { brakeMessageOf, NO_BOUNDARY, stop } from './generations.js';
-import type { Out } from './out.js';
+import type { Out } from '../out.js';
 
 /** what a hook that brought a boundary answers: block with the request, the edit note or a refusal to compact, or pass */
 export type Answer = 'block-handoff' | 'block-note' | 'block-compact' | 'pass';
@@ -77,10 +77,13 @@ function cutDue(o: Out, now: number): void {
   if (!o.s.cycle.pendingCut) o.cycle({ pendingCut: true, cutDueSince: now });
 }
 
-// Claude sits idle at its prompt with nothing typed and a cut is due: nobody will make a boundary, so type the request.
+// Claude sits idle at its prompt with nothing typed and a cut is due: nobody will make a boundary, so type the
+// request. Idle by the hooks and by the rows both: a turn whose prompt row is read and whose end row is not
+// is under way (a prompt queued while a Stop hook ran): cut there, the writing turn would end with that turn's
+// reply for its document.
 export function cutIfIdle(o: Out, now: number): void {
   const c = o.s.cycle;
-  if (canHandOff(o.s) && c.pendingCut && c.idle && !c.typed) cut(o, now, 'typed');
+  if (canHandOff(o.s) && c.pendingCut && c.idle && !c.turnInRows && !c.typed) cut(o, now, 'typed');
 }
 
 // A reading of the main thread's context. The writing turn is exempt: it is written above the line by

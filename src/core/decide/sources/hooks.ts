@@ -2,45 +2,20 @@
 // is answered (its stdout, a `reply`); the status line reports claude's real window and its limits;
 // no hook at all means hooks are missing, and the transcript's turn ends stand in for them.
 
-import { resolvePolicy } from '../run/policy.js';
-import { afterClear } from '../lineage/session-scope.js';
-import { statusLine } from '../screen/status-text.js';
-import { runView } from '../run/run-view.js';
-import { sameText } from '../run/same-reply.js';
-import { PASS, type HookAnswer, type HookEvent } from '../run/hook-event.js';
-import type { BoundaryWait, RunEvent } from '../run/run-state.js';
-import { handoffConcerns, handoffRequestOf, overflowed, preCompact, prompted, toolBoundary, turnEnded, writingTurnEnded, type Answer } from './handoff.js';
-import { park, resumeIfParked } from './parking.js';
-import { clearWaiting, notified, permissionAsked } from './permission-waits.js';
-import { followSession, humanPrompt, turnUnderWay } from './transcript.js';
-import { iso, type Out } from './out.js';
-import { recordTranscript } from '../lineage/manifest.js';
-
-// The hook's answer for the cycle's: what claude reads next, in the run's own words.
-function answerOf(o: Out, answer: Answer): HookAnswer {
-  switch (answer) {
-    case 'block-handoff':
-      return { kind: 'block', reason: handoffRequestOf(o.s) };
-    case 'block-note': {
-      const reason = o.s.pendingEditNote;
-      if (!reason) return PASS;
-      o.set({ pendingEditNote: null });
-      o.emit('edit-sent', { generation: o.generation });
-      return { kind: 'block', reason };
-    }
-    case 'block-compact':
-      o.emit('compaction-blocked', { generation: o.generation, context: o.s.gen?.context ?? 0 });
-      o.set({ note: 'an automatic compaction was blocked: the session hands off instead' });
-      return { kind: 'block', reason: 'flower-pty hands this session off with a handoff document instead of compacting it.' };
-    case 'pass':
-      return PASS;
-  }
-}
-
-// A turn ended (a Stop hook, or the transcript when hooks are missing): the hook's answer, if one can carry it.
-export function turnEnd(o: Out, text: string, now: number, via: 'hook' | 'transcript'): HookAnswer {
-  return answerOf(o, turnEnded(o, text, now, via));
-}
+import { resolvePolicy } from '../../run/policy.js';
+import { afterClear } from '../../lineage/session-scope.js';
+import { statusLine } from '../../screen/status.js';
+import { runView } from '../../run/run-view.js';
+import { sameText } from '../../run/same-reply.js';
+import { PASS, type HookAnswer, type HookEvent } from '../../run/hook-event.js';
+import type { BoundaryWait, RunInput } from '../../run/run-state.js';
+import { handoffConcerns, overflowed, preCompact, prompted, toolBoundary, writingTurnEnded } from '../stages/handoff.js';
+import { answerOf, turnEnd } from '../turn/boundaries.js';
+import { park, resumeIfParked } from '../turn/parking.js';
+import { clearWaiting, notified, permissionAsked } from '../turn/permission-waits.js';
+import { followSession, humanPrompt, turnUnderWay } from '../turn/session.js';
+import { iso, type Out } from '../out.js';
+import { recordTranscript } from '../../lineage/manifest.js';
 
 // The rows are worth looking for only where the transcript is being read and a handoff can concern the
 // session (not with a lost transcript, not under --no-handoff).
@@ -59,27 +34,10 @@ function holdFor(o: Out, id: number, now: number, awaits: BoundaryWait['awaits']
   o.set({ boundaryWaits: [...o.s.boundaryWaits, { id, since: now, until: now + o.s.settings.stopWaitMs, awaits }] });
 }
 
-/** a held hook's row reached the transcript (`landed`), or its time ran out: it is answered now */
-export function settleWait(o: Out, wait: BoundaryWait, now: number, landed: boolean): void {
-  o.set({ boundaryWaits: o.s.boundaryWaits.filter((w) => w !== wait) });
-  const fields = { generation: o.generation, ms: now - wait.since, landed };
-  if (wait.awaits.kind === 'reply') {
-    o.emit('stop-waited', fields);
-    if (!landed && o.s.cycle.phase === 'writing') {
-      o.emit('stop-refused', { generation: o.generation, reason: 'its text never reached the transcript' });
-      return o.do({ type: 'reply', id: wait.id, answer: PASS });
-    }
-    o.do({ type: 'reply', id: wait.id, answer: turnEnd(o, wait.awaits.text, now, 'hook') });
-  } else {
-    o.emit('tool-waited', fields);
-    o.do({ type: 'reply', id: wait.id, answer: answerOf(o, toolBoundary(o, now)) });
-  }
-}
-
 // Hooks that mean a turn is under way: its transcript must exist by now.
 const TURN_HOOKS: ReadonlySet<HookEvent['kind']> = new Set(['prompt-submit', 'pre-tool', 'post-tool', 'tool-denied', 'stop']);
 
-export function hookCalled(o: Out, e: Extract<RunEvent, { type: 'hook' }>): void {
+export function hookCalled(o: Out, e: Extract<RunInput, { type: 'hook' }>): void {
   const { id, hook, now } = e;
   const reply = (answer: HookAnswer = PASS) => o.do({ type: 'reply', id, answer });
   const g = o.s.gen;
@@ -224,19 +182,16 @@ function statusLineCalled(o: Out, hook: Extract<HookEvent, { kind: 'statusline' 
 
 // No hook came: hooks disabled by a policy, ignored by this release, or a broken hook command. Say so
 // once, and from now on take the transcript's turn ends as the boundaries (the request gets typed).
-export function checkHooks(o: Out, now: number): void {
-  const g = o.s.gen;
-  if (!g || g.ended || g.hooks > 0 || o.s.hooksMissing || !o.s.settings.handoff) return;
-  const silentStart = now - g.spawnedAt >= o.s.settings.hooklessAfterMs;
-  const silentTurn = g.turnEndAt !== null && now - g.turnEndAt >= o.s.settings.turnHooklessAfterMs;
-  if (!silentStart && !silentTurn) return;
+// When: the clock's rules (clock.ts), after a silent start or a turn that ended with no Stop hook.
+export function hooksMissing(o: Out, now: number, after: 'start' | 'turn'): void {
+  const g = o.s.gen!;
   const already = o.s.manifest.errors.some((e) => e.reason.startsWith('no hook arrived'));
   o.set({ hooksMissing: true, note: "no hook from claude: handoffs are typed into claude's prompt when it is idle" });
   if (!already) {
-    o.emit('hooks-missing', { generation: g.n, after: silentTurn ? 'a turn ended with no Stop hook' : `${Math.round((now - g.spawnedAt) / 1000)}s without any hook` });
+    o.emit('hooks-missing', { generation: g.n, after: after === 'turn' ? 'a turn ended with no Stop hook' : `${Math.round((now - g.spawnedAt) / 1000)}s without any hook` });
     o.do({ type: 'log', line: 'no hook arrived from claude (disabled by a policy, or a broken hook command): falling back to typed requests at idle prompts' });
     o.alert('flower-pty: hooks missing', 'handoffs will be typed into the idle prompt');
   }
   // A turn already ended: it is the boundary the hooks did not bring.
-  if (silentTurn) turnEnd(o, g.lastText ?? '', now, 'transcript');
+  if (after === 'turn') turnEnd(o, g.lastText ?? '', now, 'transcript');
 }

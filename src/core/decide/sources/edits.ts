@@ -2,13 +2,13 @@
 // open until the file is quiet; after the successor read it, the change reaches the successor as a note
 // at its next boundary; the model's draft is kept beside a changed document.
 
-import { recordHumanEdit } from '../lineage/manifest.js';
-import { editNote } from '../lineage/handoff-lineage.js';
-import { parseDocument } from '../document/handoff-parse.js';
-import type { RunEvent } from '../run/run-state.js';
-import { iso, type Out } from './out.js';
+import { recordHumanEdit } from '../../lineage/manifest.js';
+import { editNote } from '../../lineage/handoff-lineage.js';
+import { parseDocument } from '../../document/handoff-parse.js';
+import type { RunInput } from '../../run/run-state.js';
+import { iso, type Out } from '../out.js';
 
-export function documentChanged(o: Out, e: Extract<RunEvent, { type: 'document-changed' }>): void {
+export function documentChanged(o: Out, e: Extract<RunInput, { type: 'document-changed' }>): void {
   const { text, now } = e;
   const s = o.s;
   const path = s.settings.documentPath;
@@ -49,7 +49,7 @@ function humanEdit(o: Out, now: number): void {
   if (c.phase === 'working' && o.s.gen?.successor === true) o.cycle({ pendingNote: true });
 }
 
-export function draftSaved(o: Out, e: Extract<RunEvent, { type: 'draft-saved' }>): void {
+export function draftSaved(o: Out, e: Extract<RunInput, { type: 'draft-saved' }>): void {
   o.manifest(recordHumanEdit(o.s.manifest, e.generation, { changedSections: e.changed, draftPath: e.path, now: iso(e.now) }));
   o.emit('human-edit', { generation: e.generation, changed: e.changed, draft: e.path });
 }

@@ -1,15 +1,15 @@
 // What a person asks of the run from a face: hand off now, hold or release the review, quit; and their
 // keystrokes into claude's prompt.
 
-import { EXIT } from '../exit-code.js';
-import { onlyTerminalReports } from '../screen/terminal-reports.js';
-import type { RunEvent } from '../run/run-state.js';
-import { forceHandoff, typedAtPrompt } from './handoff.js';
-import { startNext, stop } from './generations.js';
-import { typedWhileParked } from './parking.js';
-import type { Out } from './out.js';
+import { EXIT } from '../../exit-code.js';
+import { onlyTerminalReports } from '../../screen/terminal-reports.js';
+import type { RunInput } from '../../run/run-state.js';
+import { forceHandoff, typedAtPrompt } from '../stages/handoff.js';
+import { startNext, stop } from '../stages/generations.js';
+import { typedWhileParked } from '../turn/parking.js';
+import type { Out } from '../out.js';
 
-export function commanded(o: Out, e: Extract<RunEvent, { type: 'command' }>): void {
+export function commanded(o: Out, e: Extract<RunInput, { type: 'command' }>): void {
   const { now } = e;
   switch (e.command) {
     case 'force-handoff':
@@ -32,7 +32,7 @@ export function commanded(o: Out, e: Extract<RunEvent, { type: 'command' }>): vo
   }
 }
 
-export function typed(o: Out, e: Extract<RunEvent, { type: 'typed' }>): void {
+export function typed(o: Out, e: Extract<RunInput, { type: 'typed' }>): void {
   // The terminal answering claude's queries, or saying its window lost focus, is nobody at the prompt.
   if (onlyTerminalReports(e.data)) return;
   typedWhileParked(o);

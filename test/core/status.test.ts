@@ -1,7 +1,7 @@
 // Status bar lines: phase, countdown, meter words, the bar with its marks, generation, note, path, hint;
 // and at every width from 60 to 240 columns, the state, the countdown and the meter before any path.
 import t from 'tap';
-import { HANDOFF_MARK, WARN_MARK, meterBar, meterLevel, statusBarLines, type StatusBarInput } from '../../src/core/screen/status-bar.js';
+import { HANDOFF_MARK, WARN_MARK, meterBar, meterLevel, statusBarLines, type StatusBarInput } from '../../src/core/screen/status.js';
 
 const view: StatusBarInput = {
   phase: 'working', context: 50_000, window: 200_000, at: 150_000, warnAt: 130_000, generation: 2, maxGenerations: 8,
@@ -41,7 +41,7 @@ t.test('second line: the note, then the workbench, the key hint flush right', as
 });
 
 t.test('what needs a person is on the status bar and in the title text', async (t) => {
-  const { statusLine } = await import('../../src/core/screen/status-text.js');
+  const { statusLine } = await import('../../src/core/screen/status.js');
   const s: StatusBarInput = {
     phase: 'working', context: 50_000, window: 200_000, at: 150_000, warnAt: 130_000, generation: 1, maxGenerations: 8,
     handoff: true, reviewLeft: null, held: false, workbench: '/p/.flower', note: '', attention: 'waiting for your permission: Bash touch x',

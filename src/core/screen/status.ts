@@ -1,9 +1,67 @@
-// The split view's two status lines as styled segments: the phase, the review countdown or what needs a
-// person, the meter in words plus a small bar with the near and handoff marks, the generation; below, the
-// last note, the workbench and the key hint. Fitted to the terminal's width, most important first.
+// A run's status, as every face shows it: the view the core builds (run-view.ts) and the faces draw (the
+// meter, the phase, the generation, the review countdown, what a person may need to know at once); its words
+// in the seed's spirit ("context 130.0K/200K · about 20K to the handoff"), used by the terminal title, the web
+// page and claude's own status line; and the split view's two status lines as styled segments (the phase, the
+// countdown or what needs a person, the meter in words plus a small bar with the near and handoff marks, the
+// generation; below, the last note, the workbench and the key hint), fitted to the terminal's width, most
+// important first. The split view paints the segments (tui/status-bar.ts).
 
-import { meterText, type StatusInput } from './status-text.js';
 import { formatTokens } from '../meter/token-format.js';
+
+export interface StatusView {
+  phase: 'starting' | 'working' | 'near' | 'writing' | 'review' | 'respawning' | 'stopped';
+  context: number;
+  window: number;
+  at: number;
+  warnAt: number;
+  generation: number;
+  maxGenerations: number;
+  handoff: boolean;
+  /** seconds left in the review window, when in review */
+  reviewLeft: number | null;
+  held: boolean;
+  workbench: string | null;
+  documentPath: string | null;
+  /** the last thing that happened, in words */
+  note: string;
+  /** the run needs a person or is parked: "parked until 03:04", "waiting for your permission: Bash touch x" */
+  attention: string | null;
+  /** the session's failures its frozen document leaves out (in review), or its successor's repeats of dead
+   *  ends: "2 failures not in the document", "1 dead end repeated"; null (or absent): nothing */
+  deadEnds?: string | null;
+}
+
+export interface StatusInput {
+  phase: string;
+  context: number;
+  window: number;
+  at: number;
+  generation: number;
+  maxGenerations: number;
+  handoff: boolean;
+  reviewLeft: number | null;
+  held: boolean;
+  /** "parked until 03:04", "waiting for your permission: Bash touch x" (absent: nothing) */
+  attention?: string | null;
+  /** "2 failures not in the document", "1 dead end repeated" (absent: nothing) */
+  deadEnds?: string | null;
+}
+
+export function meterText(s: Pick<StatusInput, 'context' | 'window' | 'at' | 'handoff' | 'phase'>): string {
+  const base = `context ${formatTokens(s.context)}/${formatTokens(s.window)}`;
+  if (!s.handoff) return `${base} · handoff off`;
+  if (s.phase === 'writing') return `${base} — writing the handoff`;
+  if (s.context >= s.at) return `${base} · handoff due`;
+  return `${base} · about ${formatTokens(s.at - s.context)} to the handoff`;
+}
+
+export function statusLine(s: StatusInput): string {
+  const parts = [meterText(s), `gen ${s.generation}/${s.maxGenerations}`, s.phase];
+  if (s.phase === 'review') parts.push(s.held ? 'held' : `successor in ${s.reviewLeft ?? 0}s`);
+  if (s.deadEnds) parts.push(s.deadEnds);
+  if (s.attention) parts.push(s.attention);
+  return `flower ${parts.join(' · ')}`;
+}
 
 export type SegmentStyle = 'plain' | 'ok' | 'near' | 'over' | 'phase' | 'countdown' | 'dim' | 'hint';
 

@@ -3,8 +3,7 @@
 // session that does not continue by itself (an API-key login) is continued once after the reset, unless
 // a person at its keyboard decides.
 
-import { continueAt } from '../run/run-view.js';
-import { iso, type Out } from './out.js';
+import { iso, type Out } from '../out.js';
 
 export function park(o: Out, now: number, until: number | null, autoContinue: boolean): void {
   const w = o.s.waiting;
@@ -28,9 +27,10 @@ export function typedWhileParked(o: Out): void {
 }
 
 // An API-key session parked on a limit does not continue by itself: continue it once after the reset.
-export function continueAfterReset(o: Out, now: number): void {
+// When: the clock's rule (clock.ts), a little after the reset, else after a back-off.
+export function continueAfterReset(o: Out): void {
   const w = o.s.waiting;
-  if (w?.kind !== 'parked' || w.autoContinue || w.continued || now < continueAt(w, o.s.settings.parkedRetryMs)) return;
+  if (w?.kind !== 'parked') return;
   o.set({ waiting: { ...w, continued: true }, note: 'the usage limit reset: continuing the session once' });
   o.do({ type: 'type-into-child', request: '', line: 'continue' });
 }

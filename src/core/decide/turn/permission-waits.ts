@@ -2,9 +2,9 @@
 // at once beside the meter and said once; cleared when the session moves on (a prompt, a tool that ran,
 // a turn's end, the interrupt row a refusal leaves).
 
-import type { HookEvent } from '../run/hook-event.js';
+import type { HookEvent } from '../../run/hook-event.js';
 import { resumeIfParked } from './parking.js';
-import type { Out } from './out.js';
+import type { Out } from '../out.js';
 
 export function clearWaiting(o: Out, kinds: Array<'permission' | 'question' | 'idle'>): void {
   const w = o.s.waiting;

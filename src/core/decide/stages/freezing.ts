@@ -2,14 +2,13 @@
 // closes the generation and the review opens. A write that fails is said at once, and the document is
 // written once more before a successor is told about a file that is not there.
 
-import { endGeneration, recordUsage } from '../lineage/manifest.js';
-import { documentToFreeze } from '../lineage/handoff-lineage.js';
-import { parseDocument } from '../document/handoff-parse.js';
-import { troubleFields, troubleText, type WriteTrouble } from '../run/write-trouble.js';
-import type { GenerationFacts, RunEvent } from '../run/run-state.js';
-import { tick } from './clock.js';
+import { endGeneration, recordUsage } from '../../lineage/manifest.js';
+import { documentToFreeze } from '../../lineage/handoff-lineage.js';
+import { parseDocument } from '../../document/handoff-parse.js';
+import { troubleFields, troubleText, type WriteTrouble } from '../../run/write-trouble.js';
+import type { GenerationFacts, RunInput } from '../../run/run-state.js';
 import { originalPrompt, seed } from './generations.js';
-import { iso, type Out } from './out.js';
+import { iso, type Out } from '../out.js';
 
 // The generation's usage as the manifest records it.
 export function usage(g: GenerationFacts, now: number): { context: number; costUsd?: number; numTurns: number; now: string } {
@@ -22,7 +21,7 @@ export function startFreeze(o: Out, f: { generation: number; text: string | null
   o.do({ type: 'gather-facts', generation: f.generation, folder: o.s.gen?.place.folder ?? null });
 }
 
-export function factsGathered(o: Out, e: Extract<RunEvent, { type: 'facts-gathered' }>): void {
+export function factsGathered(o: Out, e: Extract<RunInput, { type: 'facts-gathered' }>): void {
   const pending = o.s.pendingFreeze;
   if (!pending || pending.generation !== e.generation || pending.text !== null) return;
   const { text, check } = documentToFreeze({
@@ -41,7 +40,7 @@ export function factsGathered(o: Out, e: Extract<RunEvent, { type: 'facts-gather
   o.do({ type: 'write-document', generation: e.generation, text });
 }
 
-export function documentWritten(o: Out, e: Extract<RunEvent, { type: 'document-written' }>): void {
+export function documentWritten(o: Out, e: Extract<RunInput, { type: 'document-written' }>): void {
   if (o.s.rewriting !== null && o.s.rewriting === e.generation) return rewritten(o, e);
   const pending = o.s.pendingFreeze;
   if (!pending || pending.generation !== e.generation || pending.text === null) return;
@@ -84,8 +83,8 @@ export function documentWritten(o: Out, e: Extract<RunEvent, { type: 'document-w
   if (!failed) o.alert(pending.degraded ? 'flower-pty: degraded handoff' : 'flower-pty: handoff done', pending.degraded ? (pending.reason ?? '') : (e.path ?? 'document ready'));
   o.emit(pending.degraded ? 'degraded' : 'review', { generation: e.generation, path: e.path, ...(pending.reason ? { reason: pending.reason } : {}) });
   o.do({ type: 'show-document', path: e.path ?? o.s.settings.documentPath ?? '', text: pending.text });
-  // With no review window (or an expired one) the successor may start now.
-  tick(o, e.now);
+  // With no review window (or an expired one) the successor may start now: the clock's rules run after
+  // every event (decide.ts), this one too.
 }
 
 // ---- writes that fail: said at once, on screen and in the events; a document is never lost to one
@@ -103,14 +102,14 @@ export function writeRecovered(o: Out, what: WriteTrouble['what'], path: string)
   if (o.s.trouble) o.set({ trouble: null, note: `${path} is written again` });
 }
 
-export function writeResult(o: Out, e: Extract<RunEvent, { type: 'write-result' }>): void {
+export function writeResult(o: Out, e: Extract<RunInput, { type: 'write-result' }>): void {
   if (e.error === null) return writeRecovered(o, e.what, e.path);
   writeFailed(o, { what: e.what, path: e.path, reason: e.error });
 }
 
 // The successor is about to start and the frozen document never reached the disk: one more try (a
 // person may have freed space during the review), so the path it is told about exists.
-export function rewriteBeforeSeed(o: Out, e: Extract<RunEvent, { type: 'seed-read' }>): boolean {
+export function rewriteBeforeSeed(o: Out, e: Extract<RunInput, { type: 'seed-read' }>): boolean {
   const f = o.s.frozen;
   if (e.onDisk !== null || !f || f.path !== null || o.s.kept === null || !o.s.settings.documentPath || o.s.rewriting !== null) return false;
   o.set({ rewriting: e.generation });
@@ -118,7 +117,7 @@ export function rewriteBeforeSeed(o: Out, e: Extract<RunEvent, { type: 'seed-rea
   return true;
 }
 
-function rewritten(o: Out, e: Extract<RunEvent, { type: 'document-written' }>): void {
+function rewritten(o: Out, e: Extract<RunInput, { type: 'document-written' }>): void {
   const f = o.s.frozen;
   o.set({ rewriting: null });
   if (e.error) {
