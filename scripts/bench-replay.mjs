@@ -11,8 +11,10 @@ import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(import.meta.url);
 const repo = path.resolve(path.dirname(here), '..');
-// The real transcripts live in the repository (test/fixtures/shared), so a fresh clone can bench.
+// The real transcripts live in the repository (test/fixtures/shared and the pinned release's sessions under
+// test/fixtures/claude-code/), so a fresh clone can bench.
 const fixtures = path.join(repo, 'test', 'fixtures', 'shared');
+const cc332 = path.join(repo, 'test', 'fixtures', 'claude-code', '2.1.332', 'sessions');
 
 // Child mode: replay one file and report; a fresh process per case so peak RSS is that case's own.
 if (process.argv[2] === '--one') {
@@ -50,7 +52,7 @@ const jsonl = (dir) =>
     .map(String)
     .filter((f) => f.endsWith('.jsonl') && !f.includes('subagents'))
     .map((f) => path.join(dir, f));
-const all = [...jsonl(path.join(fixtures, 'spotter-2.1.39')), ...jsonl(path.join(fixtures, 'claude-2.1.332'))];
+const all = [...jsonl(path.join(fixtures, 'spotter-2.1.39')), ...jsonl(cc332)];
 const largest = all.reduce((a, b) => (statSync(a).size >= statSync(b).size ? a : b));
 
 const targetMb = Number(process.argv[2]) || 200;

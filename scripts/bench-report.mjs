@@ -14,6 +14,7 @@ const here = fileURLToPath(import.meta.url);
 const repo = path.resolve(path.dirname(here), '..');
 const dist = (p) => pathToFileURL(path.join(repo, 'dist', p)).href;
 const fixtures = process.env.FLOWER_PTY_FIXTURES ?? path.resolve(repo, 'test/fixtures/shared');
+const cc332 = path.resolve(repo, 'test/fixtures/claude-code/2.1.332/sessions');
 
 // Child mode: one report in a fresh process, so the peak RSS is the report's own.
 if (process.argv[2] === '--one') {
@@ -64,7 +65,7 @@ export async function reportBench({ totalMb = 1000, generations = 8 } = {}) {
     const workbench = path.join(project, '.flower');
     const archive = path.join(workbench, 'notes', 'archive', '交接');
     mkdirSync(archive, { recursive: true });
-    const blocks = [...jsonl(path.join(fixtures, 'claude-2.1.332')), ...jsonl(path.join(fixtures, 'spotter-2.1.39'))].map((f) => readFileSync(f, 'utf8'));
+    const blocks = [...jsonl(cc332), ...jsonl(path.join(fixtures, 'spotter-2.1.39'))].map((f) => readFileSync(f, 'utf8'));
     const t0 = Date.parse('2026-11-30T20:00:00.000Z');
     const span = 40 * 60_000;
     let m = recordOriginalPrompt(createManifest({ step: 'work', cwd: project, window: 200_000, at: 150_000, now: new Date(t0).toISOString() }), 'the benchmark task');

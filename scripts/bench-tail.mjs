@@ -10,12 +10,13 @@ import { fileURLToPath } from 'node:url';
 
 const HERE = fileURLToPath(import.meta.url);
 const REPO = join(dirname(HERE), '..');
-// The real transcripts live in the repository (test/fixtures/shared), so a fresh clone can bench.
-const FIXTURES = join(REPO, 'test', 'fixtures', 'shared');
+// The real transcripts live in the repository (the pinned release's sessions under test/fixtures/claude-code/,
+// and test/fixtures/shared), so a fresh clone can bench.
+const FIXTURES = [join(REPO, 'test', 'fixtures', 'claude-code', '2.1.332', 'sessions'), join(REPO, 'test', 'fixtures', 'shared')];
 
 function fixtureBlocks() {
-  const files = readdirSync(FIXTURES, { recursive: true }).map(String).filter((f) => f.endsWith('.jsonl') && !f.includes('subagents'));
-  return files.map((f) => readFileSync(join(FIXTURES, f))).filter((b) => b.length > 0);
+  const files = FIXTURES.flatMap((dir) => readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.jsonl') && !f.includes('subagents')).map((f) => join(dir, f)));
+  return files.map((f) => readFileSync(f)).filter((b) => b.length > 0);
 }
 
 export async function writeTranscript(path, bytes) {

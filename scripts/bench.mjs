@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: every figure beside its reference, measured in the same run on this machine, printed
-// as a Markdown table with the targets of issues 6, 9 and 20. Asserts nothing. `--quick` finishes in under 2 minutes
+// as a Markdown table with its target (docs/benchmarks.md says why each). Asserts nothing. `--quick` finishes in under 2 minutes
 // (fewer keys, smaller streams, no 1 GB transcript, 10 s idle); the full run takes several minutes.
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
@@ -73,7 +73,7 @@ for (const path of [...PATHS, PLAIN_STREAMS, 'bare Node relay']) {
   const delta = k.p99 - direct.p99;
   const added = path === 'direct' ? '' : delta < 0 ? ' (adds nothing measurable at p99)' : ` (adds ${f(delta, 2)} ms p99)`;
   const tk = keys.tmux ?? {};
-  // Issues 9 and 20: through the run server, --plain no slower than tmux; the split view within tmux + 0.3 ms (p50) / + 1.5 ms (p99).
+  // The targets: through the run server, --plain no slower than tmux; the split view within tmux + 0.3 ms (p50) / + 1.5 ms (p99).
   const target = path === 'flower-pty --plain' ? `≤ tmux (${f(tk.p50, 2)} / ${f(tk.p99, 2)} ms)` : path === 'flower-pty split view' ? `≤ tmux + 0.3 / + 1.5 ms (${f(tk.p50 + 0.3, 2)} / ${f(tk.p99 + 1.5, 2)} ms)` : '';
   const spread = k.rounds > 1 ? `; p99 ${f(k.p99Range[0], 2)}–${f(k.p99Range[1], 2)} over the rounds` : '';
   row('keystroke echo p50 / p99, from outside', path, k.error ?? `${f(k.p50, 2)} / ${f(k.p99, 2)} ms${added}${spread}`, path === 'direct' ? '' : `direct ${f(direct.p50, 2)} / ${f(direct.p99, 2)} ms`, target);

@@ -1,4 +1,4 @@
-// The failure record measured on the real transcripts in test/fixtures/shared (docs/dead-ends.md keeps the
+// The failure record measured on the real transcripts in test/fixtures/ (docs/dead-ends.md keeps the
 // numbers): per transcript, its main thread's failures (entries, and tries in all), how many of the failures
 // before each of Claude Code's compactions its summary mentions (the one handoff-like document a fixture
 // has), and the reader's time per MB with the share of it the record takes. Needs `npm run build`. Prints a table.
@@ -7,7 +7,9 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
-const FIXTURES = join(REPO, 'test', 'fixtures', 'shared');
+const FIXTURES = join(REPO, 'test', 'fixtures');
+// others' transcripts, and the pinned release's whole sessions
+const ROOTS = ['shared', join('claude-code', '2.1.332', 'sessions')];
 const dist = (p) => import(join(REPO, 'dist', p));
 const { createSessionReader } = await dist('claude-code/session-reader.js');
 const { createTranscriptReader } = await dist('core/meter/transcript-reader.js');
@@ -44,7 +46,7 @@ function timed(bytes) {
   return best;
 }
 
-const files = readdirSync(FIXTURES, { recursive: true }).map(String).filter((f) => f.endsWith('.jsonl') && !f.includes('subagents') && !f.includes('walk-away')).sort();
+const files = ROOTS.flatMap((root) => readdirSync(join(FIXTURES, root), { recursive: true }).map((f) => join(root, String(f)))).filter((f) => f.endsWith('.jsonl') && !f.includes('subagents') && !f.includes('walk-away')).sort();
 console.log('| transcript | MB | failures (calls) | tries | compaction summaries: failures before / mentioned | reader ms/MB | of it, the failure record ms/MB |');
 console.log('| --- | --- | --- | --- | --- | --- | --- |');
 for (const f of files) {

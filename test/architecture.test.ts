@@ -50,7 +50,7 @@ t.test('src/claude-code is pure but for probe.ts', async (t) => {
 });
 
 // Every comment and doc points at something in the repository: the facts the code relies on are written in
-// docs/ (claude-code-2.1.332.md, libraries.md), never cited from notes that live outside it. The names are
+// docs/ (claude-code.md, libraries.md), never cited from notes that live outside it. The names are
 // spelled in pieces so this file does not match itself.
 const repoDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OUTSIDE = [['..', 'shared'].join('/'), ['', 'work', 'shared'].join('/'), ['claude-code-facts', 'md'].join('.'), ['stack', 'md'].join('.')];
@@ -67,6 +67,16 @@ t.test('no file points outside the repository', async (t) => {
   const offenders = files.filter((f) => outsideRe.test(readFileSync(f, 'utf8'))).map((f) => f.slice(repoDir.length + 1));
   t.same(offenders, [], 'no mention of notes outside the repository');
   t.ok(outsideRe.test(`see ${OUTSIDE[3]} §3`) && outsideRe.test(`in ${OUTSIDE[0]}/x`) && !outsideRe.test('callstack.md'), 'the pattern catches what it must');
+});
+
+// An issue's number points at nothing a reader of the repository can open: a comment states the fact instead.
+// The pattern is spelled in pieces so this file does not match itself.
+const issueRe = new RegExp(`\\b${['issues?', '\\d+'].join(' ')}`, 'i');
+t.test('no comment or doc points at an issue by its number', async (t) => {
+  const files = [...['src', 'test', 'scripts', 'native', 'docs'].flatMap(filesUnder), join(repoDir, 'README.md')].filter((f) => !f.endsWith('.jsonl'));
+  const offenders = files.filter((f) => issueRe.test(readFileSync(f, 'utf8'))).map((f) => f.slice(repoDir.length + 1));
+  t.same(offenders, [], 'no issue numbers');
+  t.ok(issueRe.test(['see', 'issue', '18'].join(' ')) && !issueRe.test('an issue of size'), 'the pattern catches what it must');
 });
 
 // The layers, lowest first, each exactly one folder of src/. A file imports from its own layer and the layers
@@ -226,4 +236,22 @@ t.test("core has its own compiler settings, with no Node types, run by the typec
   t.notOk((config.compilerOptions.lib ?? []).some((l) => /dom/i.test(l)), 'no DOM');
   const pkg = JSON.parse(readFileSync(join(repoDir, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   t.match(pkg.scripts.typecheck, /tsc -p src\/core\/tsconfig\.json/);
+});
+
+// The dialect translates Claude Code's rows and payloads into core's own words: core names none of their fields
+// and no release (those facts live in src/claude-code/ and docs/claude-code.md).
+const CLAUDE_FIELDS = ['isSidechain', 'toolUseResult', 'tool_use_id', 'last_assistant_message', 'stop_hook_active', 'hook_event_name', 'parentUuid', 'tool_input', 'tool_response'];
+t.test('core names no Claude Code field and no release', async (t) => {
+  const files = readdirSync(coreDir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+    .map((e) => relative(coreDir, join(e.parentPath, e.name)));
+  const fieldRe = new RegExp(`\\b(${CLAUDE_FIELDS.join('|')})\\b`);
+  t.ok(fieldRe.test('row.isSidechain') && !fieldRe.test('subagent'), 'the pattern catches a field name');
+  const offenders = files.flatMap((f) => {
+    const text = readFileSync(join(coreDir, f), 'utf8');
+    const field = fieldRe.exec(text)?.[1];
+    const release = /\b2\.1\.\d+\b/.exec(text)?.[0];
+    return [...(field ? [`${f}: ${field}`] : []), ...(release ? [`${f}: ${release}`] : [])];
+  });
+  t.same(offenders, [], 'core speaks its own words');
 });

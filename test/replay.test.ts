@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runReplay, type ReplayEvent } from '../src/commands/replay.js';
-import { fixturesDir } from './helpers/fixtures.js';
+import { claudeFixtures, fixturesDir } from './helpers/fixtures.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = fixturesDir();
@@ -14,7 +14,7 @@ const spotterCompacted = [
   '8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl',
   'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl',
 ].map((f) => path.join(fixtures, 'spotter-2.1.39', f));
-const cc332 = (folder: string, file: string): string => path.join(fixtures, 'claude-2.1.332', folder, file);
+const cc332 = (folder: string, file: string): string => claudeFixtures('2.1.332', 'sessions', folder, file);
 
 async function replayJson(file: string, extra: { window?: number; headroom?: number } = {}): Promise<{ code: number; events: ReplayEvent[] }> {
   const lines: string[] = [];

@@ -19,7 +19,7 @@ export interface RunSettingsInput {
   statusLine: boolean; // install the status-line relay
 }
 
-// The events registered for the newest release (docs/claude-code-2.1.332.md §5 for what each carries).
+// The events registered for the newest release (docs/claude-code.md §5 for what each carries).
 export const DEFAULT_HOOK_EVENTS: readonly string[] = hookEventsFor(null);
 
 // The argv of the hook client claude runs on every hook: the native one (dist/native/flower-pty-hook,

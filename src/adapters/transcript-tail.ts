@@ -43,7 +43,7 @@ export function openTranscriptTail(opts: TailOptions): TranscriptTail {
   };
   const sliceBytes = opts.sliceBytes ?? 32 * READ_BYTES;
 
-  // Polling is the one timer a quiet run keeps (idle CPU, issue 9): a file that does not grow is polled
+  // Polling is the one timer a quiet run keeps (an idle run must cost next to no CPU: docs/benchmarks.md): a file that does not grow is polled
   // at half the rate each time, down to `idlePollMs`; any growth, and every catchUp() (each hook calls
   // one), brings it back to `pollMs`. Decisions never wait on the poll: a hook catches up first.
   const fastMs = opts.pollMs ?? 200;

@@ -2,7 +2,7 @@
 // Pure: the caller passes process.env in; nothing here reads the real environment.
 
 // Markers an outer Claude Code session leaves in its tool shells. An inherited CLAUDE_CODE_CHILD_SESSION
-// silently switches transcript saving off (docs/claude-code-2.1.332.md §9), which would blind the meter.
+// silently switches transcript saving off (docs/claude-code.md §9), which would blind the meter.
 export const OUTER_SESSION_MARKERS: readonly string[] = [
   'CLAUDECODE',
   'CLAUDE_CODE_SESSION_ID',

@@ -1,5 +1,5 @@
 // The run's answer to a hook call (core's HookAnswer) as the stdout Claude Code reads from a command
-// hook. Seen on 2.1.332 (docs/claude-code-2.1.332.md, hooks): an empty stdout changes nothing; a JSON
+// hook. Seen on 2.1.332 (docs/claude-code.md, hooks): an empty stdout changes nothing; a JSON
 // `{ decision: "block", reason }` on Stop, PostToolUse or PreCompact keeps claude going (or stops the
 // compaction) and shows it `reason`; UserPromptSubmit's `hookSpecificOutput.additionalContext` is added
 // to the prompt as context; the status line prints its stdout as it is. Pure.

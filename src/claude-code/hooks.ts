@@ -1,8 +1,8 @@
-// Claude Code's hook payloads (docs/claude-code-2.1.332.md §5, §10) as one discriminated union of
+// Claude Code's hook payloads (docs/claude-code.md §5, §10) as one discriminated union of
 // validated fields: readHook() takes the event name and the untrusted stdin JSON and keeps only fields of
 // the expected type, so callers never take a Record<string, unknown> apart inline. Pure.
 // Where the session is (`transcript_path`, `cwd`, `permission_mode`, the status line's `workspace`) as
-// 2.1.332 reports it before and after a move into a worktree: test/fixtures/claude-2.1.332/session-moves/
+// 2.1.332 reports it before and after a move into a worktree: test/fixtures/claude-code/2.1.332/scenarios/session-moves/
 // (docs/claude-code-session-moves.md).
 
 /** the fields every hook payload carries; null when absent or of the wrong type */
@@ -32,7 +32,7 @@ export interface StatusLineInput {
   usedPercentage: number | null;
   /** the release that built the payload, e.g. "2.1.332" */
   version: string | null;
-  /** a subscription session at 100% of a usage limit: when the latest such limit resets (unix seconds), docs/claude-code-2.1.332.md §10 */
+  /** a subscription session at 100% of a usage limit: when the latest such limit resets (unix seconds), docs/claude-code.md §10 */
   rateLimitResetsAt: number | null;
 }
 

@@ -24,7 +24,7 @@ export const HOOK_ENV = {
 /** the prefix of every flower-pty variable: the user's own status-line script gets none of them */
 export const FLOWER_ENV_PREFIX = 'FLOWER_PTY_';
 
-/** Claude Code's own switches flower-pty sets in the child (docs/claude-code-2.1.332.md §2.1) */
+/** Claude Code's own switches flower-pty sets in the child (docs/claude-code.md §2.1) */
 export const CLAUDE_ENV = {
   disableAutoCompact: 'DISABLE_AUTO_COMPACT',
   blockingLimitOverride: 'CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE',

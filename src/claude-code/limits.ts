@@ -1,9 +1,9 @@
-// Claude Code's numeric limits that shape a handoff (docs/claude-code-2.1.332.md §2.2, §2.4, §10), in one place.
+// Claude Code's numeric limits that shape a handoff (docs/claude-code.md §2.2, §2.4, §10), in one place.
 // The decisions get the refusal line as a value (run-dialect.ts), never by an import. Pure.
 import { CLAUDE_ENV } from './launch.js';
 
 // Claude Code 2.1.332 with auto-compact off refuses a prompt locally at
-// window − min(maxOutput, 20k) − 3k (docs/claude-code-2.1.332.md §2.4): the handoff must fire below it.
+// window − min(maxOutput, 20k) − 3k (docs/claude-code.md §2.4): the handoff must fire below it.
 // `override` is the CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE the child was launched with, which replaces that line.
 export function clientBlockLimit(window: number, override?: number): number {
   if (override !== undefined && override > 0) return override;

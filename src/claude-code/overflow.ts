@@ -9,7 +9,7 @@ const OVERFLOW_PATTERNS: readonly string[] = [
   'too many total text bytes',
   'input length and max_tokens exceed',
   'input length and `max_tokens` exceed', // the API's own text puts max_tokens in backticks
-  'input is too long for requested model', // Claude Code 2.1.332 matches this one too (docs/claude-code-2.1.332.md §7)
+  'input is too long for requested model', // Claude Code 2.1.332 matches this one too (docs/claude-code.md §7)
 ];
 
 export function isOverflowText(text: string): boolean {

@@ -1,4 +1,4 @@
-// A permission wait (docs/claude-code-2.1.332.md §10): what it is about, in a few words for the status line, the
+// A permission wait (docs/claude-code.md §10): what it is about, in a few words for the status line, the
 // title and a notification ("Bash touch x", "Edit src/a.ts"), from the PermissionRequest payload that comes
 // 0.06 s after the tool call, seconds before Claude Code's own permission_prompt notification; and how a
 // refusal shows. Approval runs the tool (PostToolUse); a refusal (Esc, or "No") fires no hook at all in

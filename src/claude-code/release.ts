@@ -1,5 +1,5 @@
 // Which Claude Code release is running and what it can do: the version parser, the table of feature
-// firsts found by trying the releases (issue 11, the canary), the minimum flower-pty supports, and what an
+// firsts found by trying the releases with the canary (scripts/canary.mjs, docs/claude-code-releases.md), the minimum flower-pty supports, and what an
 // older release costs. Pure: the version text comes in from the probe (src/adapters/claude-probe.ts).
 
 export interface Release {

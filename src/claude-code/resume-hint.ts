@@ -1,5 +1,5 @@
 // Claude Code's last words when it exits: "Resume this session with:" and "claude --resume <session id>"
-// (seen on 2.1.332, docs/claude-code-2.1.332.md §13). Under flower-pty that advice is wrong: a handed-off
+// (seen on 2.1.332, docs/claude-code.md §13). Under flower-pty that advice is wrong: a handed-off
 // session is continued by its successor, and a stopped lineage by `flower-pty --continue`. So the lines are
 // replaced, in the output every face and page draws, by flower-pty's own word. Pure.
 

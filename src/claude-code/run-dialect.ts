@@ -5,7 +5,7 @@ import type { RunDialect } from '../core/run/run-dialect.js';
 import { blockingLimitOverride, clientBlockLimit } from './limits.js';
 
 // Claude Code's own continuation after a subscription's usage limit resets (2.1.332, fixtures under
-// test/fixtures/shared/claude-2.1.332/walk-away): typed by the CLI, not by a person.
+// test/fixtures/claude-code/2.1.332/sessions/walk-away): typed by the CLI, not by a person.
 const AUTO_CONTINUE_PREFIX = 'Your claude.ai usage limit has reset';
 
 export const RUN_DIALECT: RunDialect = {

@@ -7,7 +7,7 @@ import { permissionSubject, questionText } from './permission-wait.js';
 import { isOverflowText } from './overflow.js';
 
 // 2.1.332's question tool: its PermissionRequest carries the questions in tool_input (sdk-tools.d.ts
-// AskUserQuestionInput; recorded in test/fixtures/claude-2.1.332/session-scope/question-hooks.jsonl).
+// AskUserQuestionInput; recorded in test/fixtures/claude-code/2.1.332/scenarios/session-scope/question-hooks.jsonl).
 const QUESTION_TOOL = 'AskUserQuestion';
 
 // 2.1.332's notification types (walk-away fixtures), as what the run decides on.

@@ -3,7 +3,7 @@
 // followed, fed every line; it remembers the tool calls still waiting for their result.
 //
 // What 2.1.332 writes (tool names, inputs and results as in sdk-tools.d.ts; rows recorded from the real
-// binary in test/fixtures/claude-2.1.332/session-scope/):
+// binary in test/fixtures/claude-code/2.1.332/scenarios/session-scope/):
 // - an assistant row with a `tool_use` block {id, name, input}, later a user row whose `tool_result` block
 //   names it (`tool_use_id`, `is_error` on a refusal) and whose `toolUseResult` is the structured result;
 // - TaskCreate → `{task: {id, subject, description}}`; TaskUpdate → `{success, taskId, updatedFields,

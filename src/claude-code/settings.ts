@@ -1,7 +1,7 @@
-// The per-run settings file (`claude --settings <file>`, docs/claude-code-2.1.332.md §1) for one release:
+// The per-run settings file (`claude --settings <file>`, docs/claude-code.md §1) for one release:
 // every hook flower-pty handles that THIS release knows, all routed to the hook client, plus the status
 // line. A release refuses the whole file over one hook name it does not know, with a blocking "Settings
-// Error" dialog (2.1.77 and StopFailure, issue 11), so a hook is listed only from its first release. Pure.
+// Error" dialog (2.1.77 over StopFailure, found by the canary: docs/claude-code-releases.md), so a hook is listed only from its first release. Pure.
 
 import { hasFeature, type Feature, type Release } from './release.js';
 import { HANDLED_HOOKS, type HookEventName } from './hooks.js';

@@ -1,5 +1,5 @@
 // Where Claude Code 2.1.332 keeps a session's transcript: the project-directory name encoding of
-// docs/claude-code-2.1.332.md §3 (every non-alphanumeric becomes '-', long names get a hash suffix).
+// docs/claude-code.md §3 (every non-alphanumeric becomes '-', long names get a hash suffix).
 
 const MAX_PLAIN_LENGTH = 200;
 

@@ -1,5 +1,5 @@
 // Claude Code's transcript rows (one JSONL line each), as 2.1.332 and the releases before it write them
-// (docs/claude-code-2.1.332.md), narrowed from `unknown` into the core's records (core/meter/transcript-record.ts):
+// (docs/claude-code.md), narrowed from `unknown` into the core's records (core/meter/transcript-record.ts):
 // the row's fields read, the row classified (a person's prompt, an interrupt, a failed request), so the
 // meter in core knows no field name or prefix. Pure.
 //
@@ -23,7 +23,7 @@ import { usageLimitOfRow } from './usage-limit.js';
 
 interface Envelope {
   sessionId: string | null;
-  isSidechain: boolean;
+  subagent: boolean;
 }
 
 type Obj = Record<string, unknown>;
@@ -89,7 +89,7 @@ function parseUsage(x: unknown): Usage | null {
 }
 
 function envelope(r: Obj): Envelope {
-  return { sessionId: str(r.sessionId), isSidechain: r.isSidechain === true };
+  return { sessionId: str(r.sessionId), subagent: r.isSidechain === true };
 }
 
 const INTERRUPT_PREFIX = '[Request interrupted by user'; // also "… for tool use]"
@@ -129,7 +129,7 @@ function addedDirOf(r: Obj, text: string): string | null {
 
 // That row is written before the person answers claude's dialog, and is the same when they say no: the
 // refusal follows as a row of the command's output, `<local-command-stdout>Did not add DIR as a working
-// directory.</local-command-stdout>` (seen on 2.1.332, docs/claude-code-2.1.332.md §4), which takes it back.
+// directory.</local-command-stdout>` (seen on 2.1.332, docs/claude-code.md §4), which takes it back.
 const ADD_DIR_REFUSED_ROW = /^<local-command-stdout>Did not add (.+?) as a working directory\.<\/local-command-stdout>/;
 function refusedDirOf(r: Obj, text: string): string | null {
   if (r.isMeta === true || r.isSidechain === true) return null;

@@ -1,4 +1,4 @@
-// A usage limit as Claude Code 2.1.332 records it (docs/claude-code-2.1.332.md §10): the synthetic transcript row of
+// A usage limit as Claude Code 2.1.332 records it (docs/claude-code.md §10): the synthetic transcript row of
 // a refused request says until when, and whether Claude Code continues by itself (a subscription's limit,
 // apiError usage_limit_reached; an API-key or token login's is not continued). A pure reader of a raw row.
 

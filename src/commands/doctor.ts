@@ -9,6 +9,7 @@ import { EXIT, FlowerError } from '../core/errors.js';
 import { resolveClaude } from '../adapters/claude-binary.js';
 import { defaultHookCommand } from '../adapters/run-settings.js';
 import { probeRelease } from '../adapters/claude-probe.js';
+import { claudeConfigDir } from '../adapters/claude-config-dir.js';
 import { doctorLines, type DoctorFacts } from '../claude-code/doctor-verdict.js';
 import { CLAUDE_ENV } from '../claude-code/launch.js';
 import { stripControl } from '../core/document/handoff-doc.js';
@@ -40,7 +41,7 @@ async function gatherFacts(o: DoctorOptions): Promise<DoctorFacts> {
   }
   const probe = 'path' in claude ? await probeRelease({ claude: claude.path, env: o.env }) : null;
   const home = o.env.HOME || homedir();
-  const configDir = o.env[CLAUDE_ENV.configDir] || join(home, '.claude');
+  const configDir = claudeConfigDir(o.env);
   const globalConfig = o.env[CLAUDE_ENV.configDir] ? join(configDir, '.claude.json') : join(home, '.claude.json');
   const settingsFiles = [join(configDir, 'settings.json'), join(o.cwd, '.claude', 'settings.json'), join(o.cwd, '.claude', 'settings.local.json')];
   const settings = await Promise.all(settingsFiles.map(readJsonObject));

@@ -5,12 +5,12 @@
 import { createReadStream, existsSync, lstatSync, statSync } from 'node:fs';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
-import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { manifestPath, readManifest } from '../adapters/manifest-store.js';
 import { loadConfig } from '../adapters/config-file.js';
 import { DEFAULT_WORKBENCH } from '../core/options/options-table.js';
 import { writeFileAtomic } from '../adapters/atomic-file.js';
+import { claudeConfigDir } from '../adapters/claude-config-dir.js';
 import { HANDOFF_DIR_NAME } from '../adapters/notes-store.js';
 import { transcriptPathFor } from '../claude-code/transcript-path.js';
 import { TRANSCRIPT_ROWS } from '../claude-code/transcript-rows.js';
@@ -42,10 +42,6 @@ export const DOCUMENT_LIMIT = 256 * 1024;
 /** an events file is flower-pty's own short lines; past this it is not read */
 const EVENTS_LIMIT = 64 * 1024 * 1024;
 const CHUNK = 1 << 20;
-
-function configDirOf(env: Readonly<Record<string, string | undefined>>): string {
-  return env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
-}
 
 // The first `limit` bytes of a file and its size; null when it cannot be read.
 async function readHead(path: string, limit: number): Promise<{ text: string; bytes: number; truncated: boolean } | null> {
@@ -215,7 +211,7 @@ export async function reportModel(opts: ModelOptions): Promise<ReportModel> {
       EXIT.usage,
     );
   }
-  const configDir = configDirOf(opts.env);
+  const configDir = claudeConfigDir(opts.env);
   const transcripts = new Map<string, TranscriptInput>();
   for (const g of gens) {
     // where the run's claude wrote it (its own config folder, the demo's too), else this claude's config folder

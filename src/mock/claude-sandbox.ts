@@ -1,16 +1,24 @@
 // A throwaway home for running the real claude offline against a mock API: pre-seeded config (no
 // onboarding, trust or bypass dialogs), a project dir, and the env + args that point claude at the mock.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildChildEnv } from '../claude-code/child-env.js';
 import { transcriptPathFor } from '../claude-code/transcript-path.js';
 
-// The version whose first-run screens the seed below skips (docs/claude-code-2.1.332.md §8).
-export const PINNED_CLAUDE_VERSION = '2.1.332';
+// The release the repository pins (package.json's devDependency, read from there so it is written once): the
+// one whose first-run screens the seed below skips (docs/claude-code.md §8).
+export const PINNED_CLAUDE_VERSION: string = pinnedClaudeVersion();
 
-// A catalogued 200k-window model; unknown ids are assumed to have 1M (docs/claude-code-2.1.332.md §6).
+function pinnedClaudeVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { devDependencies?: Record<string, string> };
+  const pinned = pkg.devDependencies?.['@anthropic-ai/claude-code'];
+  if (pinned === undefined) throw new Error("package.json pins no @anthropic-ai/claude-code devDependency");
+  return pinned;
+}
+
+// A catalogued 200k-window model; unknown ids are assumed to have 1M (docs/claude-code.md §6).
 export const DEFAULT_SANDBOX_MODEL = 'claude-sonnet-4-5';
 
 export type SandboxLogin = 'token' | 'api-key' | 'oauth';
@@ -33,7 +41,7 @@ export interface SandboxOptions {
   env?: Record<string, string>;
   // How claude logs in to the mock (default 'token'): 'token' a bearer token (ANTHROPIC_AUTH_TOKEN), 'api-key'
   // an API key (ANTHROPIC_API_KEY, pre-approved), 'oauth' a subscription login (CLAUDE_CODE_OAUTH_TOKEN), the
-  // only one Claude Code continues by itself after a usage limit resets (docs/claude-code-2.1.332.md §10).
+  // only one Claude Code continues by itself after a usage limit resets (docs/claude-code.md §10).
   login?: SandboxLogin;
   // The env the sandbox starts from (default process.env); its ANTHROPIC_* and CLAUDE_* keys are dropped.
   baseEnv?: Record<string, string | undefined>;
@@ -61,7 +69,7 @@ export async function createClaudeSandbox(opts: SandboxOptions): Promise<Sandbox
   const configDir = join(opts.root, 'config');
   const requestedProject = opts.projectDir ?? join(opts.root, 'project');
   await Promise.all([mkdir(home, { recursive: true }), mkdir(configDir, { recursive: true }), mkdir(requestedProject, { recursive: true })]);
-  // claude keys trust and transcripts by realpath(cwd) (docs/claude-code-2.1.332.md §3).
+  // claude keys trust and transcripts by realpath(cwd) (docs/claude-code.md §3).
   const projectDir = await realpath(requestedProject);
   const login = opts.login ?? 'token';
   const globalConfig = {
@@ -73,7 +81,7 @@ export async function createClaudeSandbox(opts: SandboxOptions): Promise<Sandbox
     ...(login === 'api-key' ? { customApiKeyResponses: { approved: [SANDBOX_API_KEY.slice(-20)], rejected: [] } } : {}),
   };
   await writeFile(join(configDir, '.claude.json'), `${JSON.stringify(globalConfig, null, 2)}\n`);
-  // Read only from user/policy settings, never from --settings (docs/claude-code-2.1.332.md §1).
+  // Read only from user/policy settings, never from --settings (docs/claude-code.md §1).
   await writeFile(join(configDir, 'settings.json'), `${JSON.stringify({ skipDangerousModePermissionPrompt: true }, null, 2)}\n`);
 
   const base = opts.baseEnv ?? process.env;
@@ -88,7 +96,7 @@ export async function createClaudeSandbox(opts: SandboxOptions): Promise<Sandbox
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       DISABLE_AUTOUPDATER: '1',
       // Older releases (2.1.78) ask the model for a "what next?" suggestion after each turn: a side call that
-      // offers tools like the conversation does and would take a scripted reply (the canary, issue 11).
+      // offers tools like the conversation does and would take a scripted reply (found by the canary, scripts/canary.mjs).
       CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION: 'false',
       // Running as root with bypass permissions is refused unless this is set.
       IS_SANDBOX: '1',

@@ -1,5 +1,5 @@
 // A mock respond function driven by markers in the prompt, for the walk-away faults a real claude must meet
-// in tests (docs/claude-code-2.1.332.md §10): a usage limit (429 with the unified rate-limit headers), a tool call
+// in tests (docs/claude-code.md §10): a usage limit (429 with the unified rate-limit headers), a tool call
 // that needs a person's permission, usage high enough for an automatic compaction, and the answer to the
 // compaction request itself. A test types or passes a prompt holding a marker; nothing else is scripted.
 //
@@ -11,7 +11,7 @@
 //
 // Like the real API, the mock refuses a conversation larger than its window (400 "prompt is too long"): the
 // context of the last reply it gave plus the new user text. That 400 is what makes a claude with auto-compact
-// on compact (2.1.332 routes its automatic compaction through this reactive path, docs/claude-code-2.1.332.md §2.3); the compaction
+// on compact (2.1.332 routes its automatic compaction through this reactive path, docs/claude-code.md §2.3); the compaction
 // request is answered with a summary, after which the context is small again.
 import type { MockReply, MockRequest, Respond } from './mock-reply.js';
 import { promptTooLong, text, usageFor } from './mock-reply.js';

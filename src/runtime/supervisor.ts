@@ -4,7 +4,6 @@
 
 import { realpathSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 import { createRun } from '../core/run/run-state.js';
@@ -24,6 +23,7 @@ import { createNotifier } from '../adapters/notify-command.js';
 import type { FastRelay } from '../adapters/fast-relay.js';
 import { readGitFacts } from '../adapters/git-facts.js';
 import { makeRunDir, sweepStaleRunDirs } from '../adapters/run-dir.js';
+import { claudeConfigDir } from '../adapters/claude-config-dir.js';
 import {
   realChildPort, realDocumentPort, realEventsPort, realLineagePort, realTranscriptPort, terminalAlert, wallClock,
 } from './real-ports.js';
@@ -69,13 +69,9 @@ async function launchGrant(claudeArgs: readonly string[], configDir: string): Pr
   return { bypassAllowed: flagsAllowBypass(claudeArgs) || settingsMode === BYPASS_MODE, launchMode: launchModeOf(claudeArgs, settingsMode) };
 }
 
-function configDirOf(env: Record<string, string | undefined>): string {
-  return env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
-}
-
 export async function supervise(opts: SuperviseOptions, face: Face): Promise<SuperviseResult> {
   const cwdReal = realpathSync(opts.cwd);
-  const configDir = configDirOf(opts.env);
+  const configDir = claudeConfigDir(opts.env);
   // the folders of runs that were killed before they could remove theirs go first
   await sweepStaleRunDirs();
   const runDir = await makeRunDir();

@@ -18,14 +18,9 @@ import { openClientTerminal, type ClientTerminal } from '../../src/adapters/clie
 import { createTitleFilter } from '../../src/core/screen/title-filter.js';
 import { passThroughTable } from '../../src/core/screen/keymap.js';
 import { envSwitch } from '../../src/adapters/config-file.js';
+import { untilWithin } from '../helpers/poll.js';
 
-const until = async (what: string, ok: () => boolean, ms = 5_000) => {
-  const end = performance.now() + ms;
-  while (!ok()) {
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
+const until = untilWithin(5_000, 5);
 
 // claude's stand-in: raw mode, echoes each read; "t" prints a title, "s" prints "slow" after 300 ms
 // (with RELAY_TEST_KEYS, every read is also appended to that file: what claude got, read while JavaScript is held)

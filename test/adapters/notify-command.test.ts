@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createNotifier, checkNotifyCommand, NOTIFY_OUTPUT_LIMIT } from '../../src/adapters/notify-command.js';
 import type { NotifierOptions } from '../../src/adapters/notify-command.js';
+import { until } from '../helpers/poll.js';
 
 function tempDir(tt: { teardown(fn: () => void): void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'fpt-notify-'));
@@ -18,15 +19,6 @@ function options(dir: string, command: string, lines: string[], extra: Partial<N
   return { command, run: 'work gen 1', cwd: dir, env: { PATH: process.env.PATH }, log: (line) => lines.push(line), ...extra };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(predicate: () => boolean, ms: number, what: string): Promise<void> {
-  const deadline = performance.now() + ms;
-  while (!predicate()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 t.test('a hostile message and document reach the command as data, never as code', async (tt) => {
   const dir = tempDir(tt);
@@ -76,20 +68,20 @@ t.test('a hanging command is killed with its whole group at the time limit, with
   tt.equal(notifier.notify({ name: 'crash-stop', reason: 'x' }, 0), true);
   tt.ok(Date.now() - before < 200, 'notify() returned at once');
   tt.equal(notifier.running(), 1);
-  await until(() => existsSync(join(dir, 'child.pid')) && readFileSync(join(dir, 'child.pid'), 'utf8').trim() !== '', 20_000, 'the grandchild pid');
+  await until('the grandchild pid', () => existsSync(join(dir, 'child.pid')) && readFileSync(join(dir, 'child.pid'), 'utf8').trim() !== '', 20_000, 20);
   const grandchild = Number(readFileSync(join(dir, 'child.pid'), 'utf8'));
   await notifier.drain(30_000);
   tt.equal(notifier.running(), 0, 'nothing left running');
   tt.ok(Date.now() - before < 30_000, 'well before the 60 s sleep would have ended');
   tt.same(lines, ['notify-command (crash-stop): killed after 500 ms', 'notify-command (crash-stop) stdout: started']);
-  await until(() => {
+  await until('the grandchild to be gone', () => {
     try {
       process.kill(grandchild, 0);
       return false;
     } catch {
       return true;
     }
-  }, 10_000, 'the grandchild to be gone');
+  }, 10_000, 20);
   tt.pass('the background child of the command was killed too');
 });
 

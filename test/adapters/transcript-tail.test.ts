@@ -5,8 +5,8 @@ import { appendFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openTranscriptTail } from '../../src/adapters/transcript-tail.js';
+import { sleep } from '../helpers/poll.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 t.test('a quiet file is polled less often; growth is still seen within the slow poll, a catch-up at once', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'flower-tail-'));

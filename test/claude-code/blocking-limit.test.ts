@@ -1,4 +1,4 @@
-// Issue 11: on a 200k window, with auto-compact off, Claude Code refuses a prompt by itself at about 177k
+// On a 200k window, with auto-compact off, Claude Code refuses a prompt by itself at about 177k
 // (window − 20k − 3k), so a writing turn asked for at 150k could be refused before it is sent. The child's
 // launch env (launchEnv) sets CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE to the window: checked here on the REAL
 // claude against the mock, first that the refusal is real without it, then that the same prompt is sent with it.

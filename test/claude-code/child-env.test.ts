@@ -8,7 +8,7 @@ t.test('outer-session markers, TMUX, COLUMNS and LINES never reach the child', a
   tt.same(buildChildEnv(base, {}, []), { PATH: '/bin' });
 });
 
-t.test('all nine markers of docs/claude-code-2.1.332.md §9 are named', async (tt) => {
+t.test('all nine markers of docs/claude-code.md §9 are named', async (tt) => {
   tt.same([...OUTER_SESSION_MARKERS].sort(), [
     'AI_AGENT',
     'CLAUDECODE',

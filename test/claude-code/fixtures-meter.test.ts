@@ -7,12 +7,12 @@ import { fileURLToPath } from 'node:url';
 import { createLineSplitter } from '../../src/core/meter/jsonl.js';
 import { parseRecord } from '../../src/claude-code/transcript-rows.js';
 import { createMeter, type Meter, type MeterSignal } from '../../src/core/meter/context-meter.js';
-import { fixturesDir } from '../helpers/fixtures.js';
+import { claudeFixtures, fixturesDir } from '../helpers/fixtures.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const fixtures = fixturesDir();
 const spotter = path.join(fixtures, 'spotter-2.1.39');
-const cc332 = path.join(fixtures, 'claude-2.1.332');
+const cc332 = claudeFixtures('2.1.332', 'sessions');
 
 interface Fed {
   signals: MeterSignal[];

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readHook, hasFeature, parseRelease, type HookEvent } from '../../src/claude-code/index.js';
-import { fixturesDir } from '../helpers/fixtures.js';
+import { claudeFixtures } from '../helpers/fixtures.js';
 
 const RECORDED = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'claude-code');
 const lines = (file: string): unknown[] => readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as unknown);
@@ -44,7 +44,7 @@ t.test('payloads recorded from several releases', async (t) => {
 
 t.test('the 2.1.332 walk-away payloads: every hook flower-pty handles', async (t) => {
   const seen = new Set<string>();
-  for (const payload of lines(join(fixturesDir(), 'claude-2.1.332', 'walk-away', 'hook-payloads.jsonl'))) {
+  for (const payload of lines(claudeFixtures('2.1.332', 'sessions', 'walk-away', 'hook-payloads.jsonl'))) {
     const name = String((payload as { hook_event_name?: unknown }).hook_event_name);
     const h = readHook(name, payload);
     seen.add(h.event);

@@ -2,11 +2,10 @@
 // prompt does not fit, a usage limit, whether the session goes on by itself), never Claude Code's wording.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { toHookEvent } from '../../src/claude-code/run-hook.js';
-import { fixturesDir } from '../helpers/fixtures.js';
+import { claudeFixtures } from '../helpers/fixtures.js';
 
-const payloads = readFileSync(join(fixturesDir(), 'claude-2.1.332', 'walk-away', 'hook-payloads.jsonl'), 'utf8')
+const payloads = readFileSync(claudeFixtures('2.1.332', 'sessions', 'walk-away', 'hook-payloads.jsonl'), 'utf8')
   .trim()
   .split('\n')
   .map((l) => JSON.parse(l) as Record<string, unknown>)
@@ -33,7 +32,7 @@ t.test("a subscription's limit continues by itself; any other error is neither",
   t.match(toHookEvent('StopFailure', { session_id: 's', error: 'invalid_request', last_assistant_message: 'input length and `max_tokens` exceed context limit' }), { overflow: true });
 });
 
-// PostToolUseFailure as 2.1.332 sent it (test/fixtures/claude-2.1.332/tool-boundaries/); PermissionDenied as its
+// PostToolUseFailure as 2.1.332 sent it (test/fixtures/claude-code/2.1.332/scenarios/tool-boundaries/); PermissionDenied as its
 // code builds it (auto mode's classifier, which the mock does not play, is the only caller).
 t.test("a failed call's boundary and a call auto mode refused", async (t) => {
   const failed = toHookEvent('PostToolUseFailure', { session_id: 's', transcript_path: '/t.jsonl', cwd: '/p', hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command: 'ls /nope' }, tool_use_id: 'toolu_1', error: 'Exit code 2', is_interrupt: false, duration_ms: 9 });

@@ -2,11 +2,10 @@
 // main-thread payload says where the session is, and after the move it names the worktree's transcript.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { toHookEvent } from '../../src/claude-code/run-hook.js';
-import { fixturesDir } from '../helpers/fixtures.js';
+import { claudeFixtures } from '../helpers/fixtures.js';
 
-const rows = readFileSync(join(fixturesDir(), '..', 'claude-2.1.332', 'session-moves', 'hooks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event: string; payload: unknown });
+const rows = readFileSync(claudeFixtures('2.1.332', 'scenarios', 'session-moves', 'hooks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event: string; payload: unknown });
 
 t.test('each payload says where the session is', async (t) => {
   const [prompt, post, stop, status] = rows.map((r) => toHookEvent(r.event, r.payload));

@@ -1,15 +1,15 @@
 // The dialect's reading of 2.1.332's session-scoped state, table-driven on transcript rows recorded from the
-// real claude against the mock (test/fixtures/claude-2.1.332/session-scope/, record.ts there), plus a few rows
+// real claude against the mock (test/fixtures/claude-code/2.1.332/scenarios/session-scope/, record.ts there), plus a few rows
 // built from sdk-tools.d.ts where the mock cannot make the binary write them (an approved ProposeGoal).
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { createScopeReader, mayBeScopeAttachment } from '../../src/claude-code/session-scope.js';
 import { mayMoveMeter } from '../../src/claude-code/transcript-rows.js';
 import { applyScopeChanges, EMPTY_SCOPE, openTasks, type SessionScope } from '../../src/core/lineage/session-scope.js';
+import { claudeFixtures } from '../helpers/fixtures.js';
 
-const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'claude-2.1.332', 'session-scope');
+const dir = claudeFixtures('2.1.332', 'scenarios', 'session-scope');
 const lines = (name: string): string[] => readFileSync(join(dir, name), 'utf8').split('\n').filter((l) => l !== '');
 
 function fold(rows: readonly string[]): SessionScope {

@@ -1,15 +1,14 @@
-// The tool-boundary payloads recorded from 2.1.332 (test/fixtures/claude-2.1.332/tool-boundaries/) through
+// The tool-boundary payloads recorded from 2.1.332 (test/fixtures/claude-code/2.1.332/scenarios/tool-boundaries/) through
 // the dialect: a failed call reads as the boundary a call that worked is, each with the id of its own call;
 // a batch's hook is read but decides nothing; a refused call fires nothing after its PermissionRequest.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { toHookEvent } from '../../src/claude-code/run-hook.js';
 import { hookEventsFor } from '../../src/claude-code/settings.js';
+import { claudeFixtures } from '../helpers/fixtures.js';
 
 type Payload = Record<string, unknown> & { case: string; event: string };
-const recorded = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'claude-2.1.332', 'tool-boundaries', 'hook-payloads.jsonl'), 'utf8')
+const recorded = readFileSync(claudeFixtures('2.1.332', 'scenarios', 'tool-boundaries', 'hook-payloads.jsonl'), 'utf8')
   .trim().split('\n').map((l) => JSON.parse(l) as Payload);
 const of = (c: string, event: string) => recorded.filter((p) => p.case === c && p.event === event);
 

@@ -112,19 +112,19 @@ t.test('every call and result row is one the meter parses anyway, so the reader 
 });
 
 // The real transcripts: how many failures each one's main thread has (docs/dead-ends.md keeps the table).
-const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'shared');
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
 const EXPECTED: Array<[string, number]> = [
   // five failed commands and one edit undone
-  ['spotter-2.1.39/4d5611e5-241a-462a-8d15-5122611a9569.jsonl', 6],
+  ['shared/spotter-2.1.39/4d5611e5-241a-462a-8d15-5122611a9569.jsonl', 6],
   // twelve failed results, nine calls (`mix test <file>` failed four times)
-  ['spotter-2.1.39/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl', 9],
-  ['spotter-2.1.39/fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl', 8],
+  ['shared/spotter-2.1.39/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl', 9],
+  ['shared/spotter-2.1.39/fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl', 8],
   // its two errors are a person's refusals
-  ['spotter-2.1.39/short.jsonl', 0],
+  ['shared/spotter-2.1.39/short.jsonl', 0],
   // its three errors are its subagent's
-  ['spotter-2.1.39/subagent.jsonl', 0],
-  ['claude-2.1.332/compaction-reactive-and-subagent/72ec2795-483a-4f28-b4e2-a3308c76fd3f.jsonl', 1],
-  ['claude-2.1.332/interrupt/916027cd-11c4-47a2-b016-c835104931da.jsonl', 0],
+  ['shared/spotter-2.1.39/subagent.jsonl', 0],
+  ['claude-code/2.1.332/sessions/compaction-reactive-and-subagent/72ec2795-483a-4f28-b4e2-a3308c76fd3f.jsonl', 1],
+  ['claude-code/2.1.332/sessions/interrupt/916027cd-11c4-47a2-b016-c835104931da.jsonl', 0],
 ];
 t.test('the real transcripts: the failure record of each, through the live reader', async (t) => {
   for (const [file, want] of EXPECTED) {

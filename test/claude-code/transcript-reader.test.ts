@@ -7,11 +7,11 @@ import { createTranscriptReader } from '../../src/core/meter/transcript-reader.j
 import { createLineSplitter } from '../../src/core/meter/jsonl.js';
 import { parseRecord, TRANSCRIPT_ROWS } from '../../src/claude-code/transcript-rows.js';
 import { createMeter, type MeterSignal } from '../../src/core/meter/context-meter.js';
-import { fixturesDir } from '../helpers/fixtures.js';
+import { claudeFixtures, fixturesDir } from '../helpers/fixtures.js';
 
 const files = [
-  join(fixturesDir(), 'claude-2.1.332', 'interrupt', '916027cd-11c4-47a2-b016-c835104931da.jsonl'),
-  join(fixturesDir(), 'claude-2.1.332', 'blocked-prompt-too-long', '4b3a40db-d761-46ca-817d-72dd1463617b.jsonl'),
+  claudeFixtures('2.1.332', 'sessions', 'interrupt', '916027cd-11c4-47a2-b016-c835104931da.jsonl'),
+  claudeFixtures('2.1.332', 'sessions', 'blocked-prompt-too-long', '4b3a40db-d761-46ca-817d-72dd1463617b.jsonl'),
   join(fixturesDir(), 'spotter-2.1.39', 'tool_heavy.jsonl'),
 ];
 

@@ -83,7 +83,7 @@ t.test("a person's own /add-dir names its directory; nothing else does", async (
 
 t.test("the permission mode claude wrote on a person's row: the mode the session was in", async (t) => {
   // A 2.1.332 session the person had moved into acceptEdits (shift+tab): its prompt rows say so.
-  const fixture = new URL('../fixtures/shared/claude-2.1.332/interrupt/916027cd-11c4-47a2-b016-c835104931da.jsonl', import.meta.url);
+  const fixture = new URL('../fixtures/claude-code/2.1.332/sessions/interrupt/916027cd-11c4-47a2-b016-c835104931da.jsonl', import.meta.url);
   const modes = readFileSync(fixture, 'utf8').split('\n').map(parseRecord).flatMap((r) => (r?.kind === 'user' && r.permissionMode !== null ? [r.permissionMode] : []));
   t.same(modes, ['acceptEdits', 'acceptEdits'], 'both prompts, and no tool result or interrupt row');
   const row = (extra: string) => parseRecord(`{"type":"user","message":{"content":"hi"},"permissionMode":"auto"${extra}}`);

@@ -1,16 +1,15 @@
 // The pure readers of a walk-away run's raw JSON, checked on the payloads and rows recorded from the real
-// Claude Code 2.1.332 (fixtures/claude-2.1.332/walk-away): the usage limit, the auto-continuation turn,
+// Claude Code 2.1.332 (fixtures/claude-code/2.1.332/sessions/walk-away): the usage limit, the auto-continuation turn,
 // the permission subject, and the one-line cleaning they share.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fixturesDir } from '../helpers/fixtures.js';
+import { claudeFixtures } from '../helpers/fixtures.js';
 import { usageLimitOfRow } from '../../src/claude-code/usage-limit.js';
 import { permissionSubject, refusedToolUseId } from '../../src/claude-code/permission-wait.js';
 import { oneLine } from '../../src/core/one-line.js';
 
 const rows = (name: string): Record<string, unknown>[] =>
-  readFileSync(join(fixturesDir(), 'claude-2.1.332', 'walk-away', name), 'utf8')
+  readFileSync(claudeFixtures('2.1.332', 'sessions', 'walk-away', name), 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>);

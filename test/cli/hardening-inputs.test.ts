@@ -1,5 +1,5 @@
 // Values a person (or a config file) can get badly wrong, each refused before anything starts with one
-// line, exit 2 (issue 18): seconds past a day or a write timeout of 0 (Node's timers fire at once past
+// line, exit 2: seconds past a day or a write timeout of 0 (Node's timers fire at once past
 // 2^31-1 ms), a runaway brake set so high it never brakes.
 import t, { type Test } from 'tap';
 import { spawnSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 // Every reader of manifest.json (status, --continue, report) goes through one validation that names the
-// bad field (issue 18 item 6): a malformed manifest is one line, exit 2, never a TypeError, a stack trace,
+// bad field: a malformed manifest is one line, exit 2, never a TypeError, a stack trace,
 // "claude not found" or "run flower-pty first"; a 72,000-generation lineage is still reported.
 import t from 'tap';
 import { spawnSync } from 'node:child_process';

@@ -18,6 +18,7 @@ import { createClaudeSandbox } from '../../src/mock/claude-sandbox.js';
 import { runClaude, testClaude, type RunningClaude } from '../helpers/real-claude.js';
 import { FLOWER_BIN } from '../helpers/flower-run.js';
 import { runtimeDir, endServersAtTeardown } from '../helpers/run-servers.js';
+import { sleep } from '../helpers/poll.js';
 
 const { Terminal } = xtermHeadless;
 
@@ -86,7 +87,6 @@ function cellsSeen(raw: string, cols: number, rows: number): Promise<Pick<Seen, 
 // The variables that say "a test runner" or "a CI machine" to claude's colour detection.
 const NOT_A_PERSONS_TERMINAL = /^(NO_COLOR|FORCE_COLOR|COLOR|CI|CONTINUOUS_INTEGRATION|BUILD_NUMBER|RUN_ID|CI_NAME|GITHUB_ACTIONS|GITEA_ACTIONS|GITLAB_CI|TRAVIS|CIRCLECI|APPVEYOR|BUILDKITE|DRONE|TEAMCITY_VERSION|TF_BUILD|AGENT_NAME)$/;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface OldTerminal {
   raw: string;

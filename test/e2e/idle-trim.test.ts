@@ -11,9 +11,9 @@ import { oneRun, serverPids } from '../helpers/run-servers.js';
 import { tempRoot } from '../helpers/real-claude.js';
 import { requestRun } from '../../src/server/run-registry.js';
 import { QUIET_BEFORE_TRIM_MS } from '../../src/core/server/memory-trim.js';
+import { sleep } from '../helpers/poll.js';
 
 const fileKb = (pid: number) => Number(/RssFile:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 t.test('claude idle, nobody attached: the run server trims', { skip: process.platform !== 'linux' && 'the trim is Linux only' }, async (t) => {
   const log = join(tempRoot(t, 'flower-idle-log-'), 'run.log'); // fresh: a log of an earlier run would say it trimmed

@@ -13,8 +13,8 @@ import { runClaude } from '../helpers/real-claude.js';
 import { endServersAtTeardown, runtimeDir, serverPids } from '../helpers/run-servers.js';
 import type { Sandbox } from '../../src/mock/claude-sandbox.js';
 import { logIn, openBrowser, pageScreen, startWeb } from '../web/web-helpers.js';
+import { sleep } from '../helpers/poll.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 t.test('try it without an account: demo -d, ls, attach, C-] d, web on a phone, status, report, kill', async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'flower-try-'));

@@ -1,5 +1,5 @@
 // A usage limit met by a run, with the REAL claude against the mock's 429 (MOCK_RATE_LIMIT, with the
-// unified headers), in both logins (docs/claude-code-2.1.332.md §10). A subscription session is parked and
+// unified headers), in both logins (docs/claude-code.md §10). A subscription session is parked and
 // continues by itself (flower-pty never types over it; Claude Code's own jitter is 30-90 s past the
 // reset, so this test waits up to 150 s); an API-key session is parked and continued once by flower-pty.
 import t from 'tap';

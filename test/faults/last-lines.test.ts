@@ -1,5 +1,5 @@
-// A claude that dies before its first turn: the run stops with claude's own last lines (issue 18 item
-// 10). Claude Code's renderer moves the cursor over the gaps between words (CSI n C) instead of writing
+// A claude that dies before its first turn: the run stops with claude's own last lines.
+// Claude Code's renderer moves the cursor over the gaps between words (CSI n C) instead of writing
 // spaces; the line must read as it did on the screen, not "ClaudeCodemightnotbeavailableinyourcountry".
 import t from 'tap';
 import { startFake } from './fake-flower.js';

@@ -6,8 +6,8 @@ import { text, usageFor } from '../../src/mock/messages-api.js';
 import { startFlower, bySession, type FlowerRun } from '../helpers/flower-run.js';
 import { serverPids } from '../helpers/run-servers.js';
 import { alive } from './fake-flower.js';
+import { sleep } from '../helpers/poll.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // claude is the child of the run server (the terminal's flower-pty is only a client)
 const serverOf = (f: FlowerRun): number => serverPids(f.runtime)[0]!;
 const claudePid = (f: FlowerRun): number => Number(execFileSync('pgrep', ['-P', String(serverOf(f))]).toString().trim().split('\n')[0]);

@@ -8,6 +8,7 @@ import { startMockApi, text, usageFor, type MockApi, type MockReply, type MockRe
 import { createClaudeSandbox, type Sandbox, type SandboxLogin } from '../../src/mock/claude-sandbox.js';
 import { runClaude, readJsonl, testClaude, type RunningClaude, type Teardown } from './real-claude.js';
 import { runtimeDir, endServersAtTeardown } from './run-servers.js';
+import { sleep } from './poll.js';
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FLOWER_BIN = join(REPO, 'bin', 'flower-pty.js');
@@ -95,7 +96,6 @@ export interface WorkbenchView {
   archived(): string[];
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // What a test reads of a run's workbench and events file, whatever claude (real or fake) ran in it.
 // `context` says what to show beside the events when an expected one never comes.

@@ -13,6 +13,7 @@ import { hasFeature, parseRelease, type Release } from '../../src/claude-code/re
 import { startMockApi } from '../../src/mock/messages-api.js';
 import type { MockApi, Respond } from '../../src/mock/messages-api.js';
 import { randomUUID } from 'node:crypto';
+import { sleep } from './poll.js';
 
 // @xterm/* are CommonJS: named ESM imports fail (docs/libraries.md §3).
 const { Terminal } = xterm;
@@ -66,7 +67,6 @@ export function testRelease(): Release | null {
   return parseRelease(process.env.FLOWER_PTY_TEST_CLAUDE_RELEASE ?? '');
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 // Idle and taking input: the '❯' prompt box between two rules, no "esc to interrupt" (busy) footer and no
 // modal. The prompt line may hold a draft or a placeholder ("Resend your message to try again" after an error).
@@ -212,9 +212,9 @@ export function tempRoot(t: Teardown, prefix = 'flower-claude-'): string {
 }
 
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop', 'StopFailure', 'Notification', 'SessionEnd'] as const;
-// The events of a walk-away run (docs/claude-code-2.1.332.md §10) on top of HOOK_EVENTS: pass to recordHooks.
+// The events of a walk-away run (docs/claude-code.md §10) on top of HOOK_EVENTS: pass to recordHooks.
 export const WALK_AWAY_EVENTS = [...HOOK_EVENTS, 'PreToolUse', 'PermissionRequest', 'PreCompact', 'PostCompact'] as const;
-// Every boundary of a tool call on top of those (docs/claude-code-2.1.332.md §12): a failed call, a batch of
+// Every boundary of a tool call on top of those (docs/claude-code.md §12): a failed call, a batch of
 // parallel calls, a call auto mode refused.
 export const TOOL_BOUNDARY_EVENTS = [...WALK_AWAY_EVENTS, 'PostToolUseFailure', 'PostToolBatch', 'PermissionDenied'] as const;
 // 'StatusLine' is not a hook: it is the statusLine command's stdin, recorded the same way.

@@ -1,6 +1,6 @@
 // A synthetic lineage on disk for the report tests: a project folder, a sandbox CLAUDE_CONFIG_DIR
 // with one transcript per generation (records shaped like Claude Code 2.1.332's, see
-// docs/claude-code-2.1.332.md §4), and a workbench with the manifest, the documents, the archive and a draft.
+// docs/claude-code.md §4), and a workbench with the manifest, the documents, the archive and a draft.
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -5,6 +5,7 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { listRuns, type LiveRun } from '../../src/server/run-registry.js';
 import type { Teardown } from './real-claude.js';
+import { sleep } from './poll.js';
 
 /** the XDG_RUNTIME_DIR for a test root (made 0700, as a real one is) */
 export function runtimeDir(root: string): string {
@@ -35,7 +36,6 @@ export function serverPids(runtime: string): number[] {
   return pids.filter((pid) => !pids.includes(parents.get(pid) ?? -1));
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function gone(pid: number): boolean {
   try {

@@ -2,9 +2,15 @@
 import t from 'tap';
 import { existsSync, readFileSync, realpathSync, symlinkSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createClaudeSandbox, resolveRepoClaude } from '../../src/mock/claude-sandbox.js';
+import { createClaudeSandbox, resolveRepoClaude, PINNED_CLAUDE_VERSION } from '../../src/mock/claude-sandbox.js';
 
 const readJson = (file: string): unknown => JSON.parse(readFileSync(file, 'utf8'));
+
+t.test('the pinned release is the devDependency of package.json, the one npm installed', async (tt) => {
+  tt.match(PINNED_CLAUDE_VERSION, /^\d+\.\d+\.\d+$/, 'an exact release, not a range');
+  const installed = readJson(join(import.meta.dirname, '..', '..', 'node_modules', '@anthropic-ai', 'claude-code', 'package.json')) as { version: string };
+  tt.equal(PINNED_CLAUDE_VERSION, installed.version);
+});
 
 t.test('seeds onboarding, trust and the bypass acceptance', async (tt) => {
   const root = tt.testdir({});
@@ -15,7 +21,7 @@ t.test('seeds onboarding, trust and the bypass acceptance', async (tt) => {
   tt.ok(existsSync(sb.home) && existsSync(sb.projectDir), 'home and project exist');
   tt.same(readJson(join(sb.configDir, '.claude.json')), {
     hasCompletedOnboarding: true,
-    lastOnboardingVersion: '2.1.332',
+    lastOnboardingVersion: PINNED_CLAUDE_VERSION,
     theme: 'dark',
     projects: { [sb.projectDir]: { hasTrustDialogAccepted: true } },
   });

@@ -1,5 +1,5 @@
 // A usage limit from the mock (MOCK_RATE_LIMIT, src/mock/fault-markers.ts) against the REAL claude 2.1.332
-// in a pty, in both logins (docs/claude-code-2.1.332.md §10). Subscription: parked, then Claude Code continues by
+// in a pty, in both logins (docs/claude-code.md §10). Subscription: parked, then Claude Code continues by
 // itself with an isMeta turn, 30-90 s after the reset (a random delay of its own: this test waits up to
 // 150 s). API token: parked with no auto-continue; a prompt typed after the reset goes through. Measured
 // timings go to the TAP output as comments.
@@ -63,7 +63,7 @@ for (const login of ['token', 'api-key'] as const) {
     const screen = await r.claude.waitForScreen(/API Error: Request rejected \(429\)/, 20_000);
     tt.match(screen, /API Usage Billing/, 'an API login, not a subscription');
     tt.notMatch(screen, /continue automatically|Continuing shortly/, 'nothing is armed to continue by itself');
-    // The row can land a moment after the hook and the screen (docs/claude-code-2.1.332.md §10: the transcript
+    // The row can land a moment after the hook and the screen (docs/claude-code.md §10: the transcript
     // trails the hooks): wait for it rather than read once (a CI run read it too early).
     const limitRow = () => transcript(r).find((x) => x.apiErrorStatus === 429);
     await r.claude.waitFor(() => limitRow() !== undefined, 10_000, 'the synthetic 429 row').catch(() => undefined);

@@ -1,5 +1,5 @@
 // The walk-away faults of the mock (src/mock/fault-markers.ts) against the REAL claude 2.1.332 in a pty, every
-// hook recorded: each marker must produce what docs/claude-code-2.1.332.md §10 says the real service makes claude do.
+// hook recorded: each marker must produce what docs/claude-code.md §10 says the real service makes claude do.
 // Here a permission wait that an approval ends (and one a refusal ends), and an automatic compaction announced by PreCompact (and held
 // off when PreCompact blocks it); usage limits are in usage-limit.test.ts. Measured timings go to the TAP
 // output as comments.
@@ -54,7 +54,7 @@ t.test('a refused permission: no hook at all, only the transcript row of the ref
 });
 
 // Auto-compact left on (no DISABLE_AUTO_COMPACT). 199990 tokens is past the mock's 200000 window once the next
-// prompt is added: the API's 400 is what makes 2.1.332 compact (docs/claude-code-2.1.332.md §2.3: its automatic compaction goes
+// prompt is added: the API's 400 is what makes 2.1.332 compact (docs/claude-code.md §2.3: its automatic compaction goes
 // through the reactive path), announced by PreCompact with trigger auto.
 const AUTO_COMPACT_ON = {};
 const NEAR_FULL = 'fill it up MOCK_USAGE=199990';

@@ -7,6 +7,7 @@ import type { TranscriptReader } from '../../src/core/meter/transcript-reader.js
 import { resolveRunOptions } from '../../src/core/options/resolve-options.js';
 import { settingsFromOptions } from '../../src/core/run/settings-from-options.js';
 import { RUN_DIALECT } from '../../src/claude-code/run-dialect.js';
+import { STOP_BLOCK_CAP_DEFAULT } from '../../src/claude-code/limits.js';
 import { createSessionReader } from '../../src/claude-code/session-reader.js';
 import { createRun, type RunSettings } from '../../src/core/run/run-state.js';
 import { startRunLoop, type RunLoop } from '../../src/runtime/run-loop.js';
@@ -114,7 +115,7 @@ export interface World {
 export function settings(over: Partial<RunSettings> = {}): RunSettings {
   // the real builder from the table's defaults: a 200k window, 300s to write
   const options = resolveRunOptions({ window: 200_000, 'write-timeout': 300 }, {});
-  const facts = { step: 'work', cwd: '/p', workbench: '/p/.flower', documentPath: '/p/.flower/notes/doc.md', eventsPath: null, prompt: 'build the thing', env: {}, stopBlockCap: 8, dialect: RUN_DIALECT };
+  const facts = { step: 'work', cwd: '/p', workbench: '/p/.flower', documentPath: '/p/.flower/notes/doc.md', eventsPath: null, prompt: 'build the thing', env: {}, stopBlockCap: STOP_BLOCK_CAP_DEFAULT, dialect: RUN_DIALECT };
   return { ...settingsFromOptions(options, facts), ...over };
 }
 

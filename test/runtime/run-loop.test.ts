@@ -166,7 +166,7 @@ t.test('a permission wait is a state that clears when the tool runs', async (t) 
 
 t.test('a question (AskUserQuestion, as 2.1.332 sent it) is shown and told as itself, and clears when answered', async (t) => {
   const { readFileSync } = await import('node:fs');
-  const recorded = readFileSync(new URL('../fixtures/claude-2.1.332/session-scope/question-hooks.jsonl', import.meta.url), 'utf8')
+  const recorded = readFileSync(new URL('../fixtures/claude-code/2.1.332/scenarios/session-scope/question-hooks.jsonl', import.meta.url), 'utf8')
     .split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
   const permission = recorded.find((p) => p.event === 'PermissionRequest')!;
   const w = startWorld();
@@ -364,7 +364,7 @@ t.test('the manifest records the events file, so the report finds it without a f
 
 t.test("the session's own state, read off its transcript, is in the document's facts and in the successor's first prompt", async (t) => {
   const { readFileSync } = await import('node:fs');
-  const fixture = new URL('../fixtures/claude-2.1.332/session-scope/scope.jsonl', import.meta.url);
+  const fixture = new URL('../fixtures/claude-code/2.1.332/scenarios/session-scope/scope.jsonl', import.meta.url);
   // The recorded rows up to the /goal clear, with this world's session id.
   const rows = readFileSync(fixture, 'utf8').split('\n').filter((l) => l !== '').map((l) => {
     const { sessionId: _recorded, ...row } = JSON.parse(l) as Record<string, unknown>;

@@ -1,4 +1,4 @@
-// --events and --log at a FIFO with no reader (issue 18 item 4): opening one for writing blocks until a
+// --events and --log at a FIFO with no reader: opening one for writing blocks until a
 // reader comes, which froze the run server before claude started, deaf to ls, kill and SIGTERM. Now the
 // run is refused before anything starts (one line, exit 2), and an append never blocks even when a FIFO
 // is put in the file's place during a run. Real FIFOs (mkfifo).

@@ -1,5 +1,5 @@
 // A freshly cloned repository whose .flower/config.json tries to run its own code and write outside the
-// project (issue 18 item 2): its "claude" script, its notify command and its log/events paths outside the
+// project: its "claude" script, its notify command and its log/events paths outside the
 // project are ignored (one line says which and why) until the person runs `flower-pty trust` there; a
 // config changed after that is untrusted again; a .flower that is a symlink elsewhere is refused.
 // A real git clone; the fake claude (on PATH) stands in for claude.

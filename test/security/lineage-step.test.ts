@@ -1,4 +1,4 @@
-// The manifest's step is a file name flower-pty builds paths from (issue 18 item 7): --continue keeps the
+// The manifest's step is a file name flower-pty builds paths from: --continue keeps the
 // lineage's own step unless the person names another, and a step crafted to climb out of notes/ is
 // refused with one line before anything is read or started.
 import t from 'tap';

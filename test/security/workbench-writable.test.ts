@@ -1,4 +1,4 @@
-// A workbench the run cannot write (issue 18 item 5): a read-only mount, a mode 0555 folder, notes/ that
+// A workbench the run cannot write: a read-only mount, a mode 0555 folder, notes/ that
 // cannot be written, a file where a folder should be. Each is one line naming the path and the fix,
 // exit 2, before claude is even asked its version. The suite runs as root in CI, where mode bits do not
 // stop a write: there a read-only tmpfs mount is the real case, as a person's user meets mode 0555.

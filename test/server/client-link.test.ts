@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openClientLink, MAX_PENDING_BYTES, type ClientLink } from '../../src/server/client-link.js';
 import { createFrameReader, encodeFrame, parseServerMessage, WIRE_VERSION, type ClientMessage, type ServerMessage } from '../../src/server/wire.js';
+import { untilWithin } from '../helpers/poll.js';
 
 interface Rig {
   links: ClientLink[];
@@ -45,14 +46,7 @@ async function rig(t: Test): Promise<Rig> {
   return r;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(what: string, predicate: () => boolean, ms = 15_000): Promise<void> {
-  const deadline = performance.now() + ms;
-  while (!predicate()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
+const until = untilWithin(15_000, 10);
 
 function reading(socket: Socket): ServerMessage[] {
   const got: ServerMessage[] = [];

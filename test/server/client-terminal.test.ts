@@ -4,6 +4,7 @@
 import t, { type Test } from 'tap';
 import { spawn } from '@lydell/node-pty';
 import { openClientTerminal } from '../../src/adapters/client-terminal.js';
+import { untilWithin } from '../helpers/poll.js';
 
 function terminal(t: Test) {
   // a pty whose slave a program holds, as a person's terminal is held by their shell
@@ -14,13 +15,7 @@ function terminal(t: Test) {
   return { pty, path: (pty as unknown as { _pty: string })._pty, seen: () => seen };
 }
 
-const until = async (what: string, ok: () => boolean, ms = 5_000) => {
-  const end = performance.now() + ms;
-  while (!ok()) {
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+const until = untilWithin(5_000, 10);
 
 t.test('anything but a terminal device path is refused with the reason', async (t) => {
   t.throws(() => openClientTerminal('/etc/passwd'), /is not a terminal device path/);

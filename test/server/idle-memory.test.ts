@@ -4,17 +4,11 @@
 // up), so a loaded machine cannot make a trim come early.
 import t from 'tap';
 import { createIdleMemory } from '../../src/server/idle-memory.js';
+import { sleep, untilWithin } from '../helpers/poll.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const QUIET = 30;
 
-async function until(what: string, ok: () => boolean, ms = 5_000): Promise<void> {
-  const end = performance.now() + ms;
-  while (!ok()) {
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
-  }
-}
+const until = untilWithin(5_000, 5);
 
 function harness() {
   let attached = 0;

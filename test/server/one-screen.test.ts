@@ -6,14 +6,9 @@ import { createScreenModel } from '../../src/server/screen-model.js';
 import { openTerminalFace, type TerminalFace } from '../../src/server/terminal-face.js';
 import { WIRE_VERSION, type Hello } from '../../src/server/wire.js';
 import { personTerminal } from '../helpers/person-terminal.js';
+import { untilWithin } from '../helpers/poll.js';
 
-const until = async (what: string, ok: () => boolean, ms = 10_000) => {
-  const end = performance.now() + ms;
-  while (!ok()) {
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+const until = untilWithin(10_000, 10);
 
 
 t.test('two split views drawn from the one screen: both show what it parsed, neither parses the stream itself', async (t) => {

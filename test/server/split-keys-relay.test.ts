@@ -12,14 +12,9 @@ import { createScreenModel } from '../../src/server/screen-model.js';
 import { openTerminalFace } from '../../src/server/terminal-face.js';
 import { personTerminal } from '../helpers/person-terminal.js';
 import { WIRE_VERSION, type Hello } from '../../src/server/wire.js';
+import { untilWithin } from '../helpers/poll.js';
 
-const until = async (what: string, ok: () => boolean, ms = 10_000) => {
-  const end = performance.now() + ms;
-  while (!ok()) {
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+const until = untilWithin(10_000, 10);
 
 // This thread held (no turn of the event loop: no JavaScript of the server's runs) until `ok`, at most `ms`.
 function hold(ms: number, ok: () => boolean): boolean {

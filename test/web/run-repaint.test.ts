@@ -17,14 +17,9 @@ import type { RunSpec } from '../../src/server/run-spec.js';
 import { encodeFrame, WIRE_VERSION } from '../../src/server/wire.js';
 import { followRuns } from '../../src/web/run-follower.js';
 import type { FeedMessage } from '../../src/web/run-feed.js';
+import { untilWithin } from '../helpers/poll.js';
 
-const until = async (what: string, ok: () => boolean, ms = 10_000) => {
-  const end = performance.now() + ms;
-  while (!ok()) {
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
+const until = untilWithin(10_000, 5);
 
 async function runServer(t: Test, lineWhileTaking = false) {
   const dir = mkdtempSync(join(tmpdir(), 'flower-repaint-'));

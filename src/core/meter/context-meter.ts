@@ -5,9 +5,9 @@ import type { AssistantRecord, SystemRecord, TranscriptRecord, UserRecord } from
 
 export type MeterSignal =
   | { kind: 'reading'; line: number; context: number; messageId: string | null; model: string | null }
-  /** the text of a main-thread response row: what a Stop hook's `last_assistant_message` is matched against */
+  /** the text of a main-thread response row: what the reply a stop hook carries is matched against */
   | { kind: 'assistant-text'; line: number; text: string; messageId: string | null }
-  /** a main-thread response row's tool calls: what a PostToolUse hook's `tool_use_id` is matched against */
+  /** a main-thread response row's tool calls: what the call id a tool's hook carries is matched against */
   | { kind: 'tool-use'; line: number; ids: string[] }
   /** `source` names the row that ended it, in the dialect's words */
   | { kind: 'turn-end'; line: number; source: string }
@@ -193,7 +193,7 @@ export function createMeter(): Meter {
     feed(record, line) {
       const out: MeterSignal[] = [];
       // Subagent rows carry the parent's session id but not its context.
-      if (record.isSidechain) return out;
+      if (record.subagent) return out;
       if (record.sessionId !== null && record.sessionId !== sessionId) {
         const previous = sessionId;
         sessionId = record.sessionId;

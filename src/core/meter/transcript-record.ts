@@ -23,7 +23,7 @@ export interface UsageLimit {
 interface Envelope {
   sessionId: string | null;
   /** a subagent's row: it carries the parent's session id but not its context */
-  isSidechain: boolean;
+  subagent: boolean;
 }
 
 export interface AssistantRecord extends Envelope {
@@ -34,7 +34,7 @@ export interface AssistantRecord extends Envelope {
   usage: Usage | null;
   /** the text blocks joined */
   text: string;
-  /** the ids of its tool_use blocks: a PostToolUse hook names one of them */
+  /** the ids of its tool calls: the hook that follows a call names one of them */
   toolUseIds: string[];
   /** characters of content the model wrote (text, thinking, tool input), for token estimates */
   contentChars: number;

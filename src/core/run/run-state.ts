@@ -38,6 +38,7 @@ export interface RunSettings extends SecondsInMs, Tunables, Pick<RunOptionValues
   prompt: string | null;
   /** everything the policy is resolved from except Claude Code's own report */
   policy: Omit<PolicyInput, 'reportedWindow'>;
+  /** blocks in a row the CLI honours from a stop hook before it overrides the next: the dialect's value */
   stopBlockCap: number;
   /** a successor's first prompt up to this long reaches the model through its first UserPromptSubmit hook
    * (never the command line); longer, or absent, through a private file its short prompt names */
@@ -74,9 +75,9 @@ export interface GenerationFacts {
   ended: boolean;
   /** hook calls seen from this generation (0: maybe hooks are not running) */
   hooks: number;
-  /** the newest response text in the transcript, to match a Stop hook's last_assistant_message */
+  /** the newest response text in the transcript, to match the reply a stop hook carries */
   lastText: string | null;
-  /** the newest tool calls the transcript showed (a few dozen), to match a PostToolUse hook's tool_use_id */
+  /** the newest tool calls the transcript showed (a few dozen), to match the call id a tool's hook carries */
   toolUses: readonly string[];
   /** when the transcript last showed a turn end, if no Stop hook has followed it yet */
   turnEndAt: number | null;

@@ -1,4 +1,4 @@
-// One reply seen twice: the Stop payload's last_assistant_message and the transcript's row of the same
+// One reply seen twice: the reply a stop hook carries and the transcript's row of the same
 // response, matched to know that the row a held hook waits for has landed. Pure.
 
 /** the same reply, modulo surrounding whitespace (or one ending the other) */

@@ -18,7 +18,7 @@ export interface LayoutInput {
   documentVisible: boolean;
 }
 
-// Side by side needs room for an 80-column claude plus a readable document (issue 4: >= 140).
+// Side by side needs room for an 80-column claude plus a readable document: 140 columns at least.
 export const WIDE_AT = 140;
 export const SESSION_SHARE = 0.6;
 const STACKED_DOCUMENT_SHARE = 0.35;

@@ -10,6 +10,7 @@ import type { MeterSignal } from '../../../src/core/meter/context-meter.js';
 import { resolveRunOptions } from '../../../src/core/options/resolve-options.js';
 import { settingsFromOptions } from '../../../src/core/run/settings-from-options.js';
 import { RUN_DIALECT } from '../../../src/claude-code/run-dialect.js';
+import { STOP_BLOCK_CAP_DEFAULT } from '../../../src/claude-code/limits.js';
 
 export const COMPLETE_DOC = '# Handoff\n\n## Doing\nbuilding the thing\n\n## Decided\nuse tap\n\n## Dead ends\nnone\n\n## Next\n1. finish it\n\n## Scene\nsrc/\n';
 export const SID = 's1';
@@ -18,7 +19,7 @@ export const SID = 's1';
 export function settings(over: Partial<RunSettings> = {}): RunSettings {
   // the real builder from the table's defaults: a 200k window, 60s to write
   const options = resolveRunOptions({ window: 200_000, 'write-timeout': 60 }, {});
-  const facts = { step: 'work', cwd: '/p', workbench: '/p/.flower', documentPath: '/p/.flower/notes/doc.md', eventsPath: null, prompt: 'build the thing', env: {}, stopBlockCap: 8, dialect: RUN_DIALECT };
+  const facts = { step: 'work', cwd: '/p', workbench: '/p/.flower', documentPath: '/p/.flower/notes/doc.md', eventsPath: null, prompt: 'build the thing', env: {}, stopBlockCap: STOP_BLOCK_CAP_DEFAULT, dialect: RUN_DIALECT };
   return { ...settingsFromOptions(options, facts), ...over };
 }
 
