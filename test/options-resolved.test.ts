@@ -122,3 +122,13 @@ t.test('no run option is defaulted outside the resolver', async (t) => {
     t.notMatch(text, /numberDefault\('(review|write-timeout|parked-retry)'\)|RUN_DEFAULTS|optionRow\([^)]*\)\.default/, `${file} applies no option default`);
   }
 });
+
+// A flag given twice is read by yargs as a list: the last one is meant, as on most command lines. Given
+// `--workbench x --no-workbench` a run keeps nothing on disk (it once resolved the list as a path and crashed).
+t.test('a flag given more than once: the last one wins', async (t) => {
+  const parse = (argv: string[]) => yargs(argv).parserConfiguration({ 'boolean-negation': true }).options(runYargsOptions()).parseSync() as Record<string, unknown>;
+  t.equal(resolveRunOptions(parse(['--workbench', '/x', '--no-workbench']), {}).workbench, false, 'then --no-workbench: no workbench');
+  t.equal(resolveRunOptions(parse(['--no-workbench', '--workbench', '/y']), {}).workbench, '/y', 'the other way round: the folder');
+  t.equal(resolveRunOptions(parse(['--review', '5', '--review', '9']), {}).review, 9, 'a number the same way');
+  t.equal(resolveRunOptions(parse(['--step', 'a', '--step', 'b']), {}).step, 'b', 'and a string');
+});

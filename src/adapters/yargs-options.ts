@@ -10,10 +10,13 @@ import { RUN_OPTIONS, optionRow, shownDefault, type OptionRow } from '../core/op
 import { commandFlags, type CommandFlag } from '../core/options/command-flags.js';
 import type { CommandName } from '../core/options/command-table.js';
 import { checkOption } from '../core/options/option-value.js';
+import { lastGiven } from '../core/options/resolve-options.js';
 
-/** a coerce function that checks a flag's value against its row; yargs wraps what it throws in a YError */
+/** a coerce function that checks a flag's value against its row; yargs wraps what it throws in a YError. A
+ *  flag given twice reaches it as a list (yargs' duplicate-arguments-array): the last one is meant. */
 function coerce(row: OptionRow) {
-  return (value: unknown): unknown => {
+  return (given: unknown): unknown => {
+    const value = lastGiven(given);
     if (value === undefined) return undefined;
     const checked = checkOption(row, String(value));
     if ('problem' in checked) throw new FlowerError(`--${row.name} ${checked.problem}`, EXIT.usage);

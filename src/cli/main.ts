@@ -10,6 +10,7 @@ import { COMMANDS, commandPositional, commandRow, commandSpec, type CommandName 
 import type { CommandArgs } from '../core/options/command-flags.js';
 import { commandTypo, unknownFlagsLine } from '../core/options/command-line-typos.js';
 import { configRows } from '../core/options/options-table.js';
+import { lastGiven } from '../core/options/resolve-options.js';
 import { commandYargsOptions, runYargsOptions } from '../adapters/yargs-options.js';
 
 const EXAMPLES: Array<[string, string]> = [
@@ -51,7 +52,7 @@ const HANDLERS: { [C in CommandName]: Handler<C> } = {
     const { runCommand } = await import('../commands/run.js');
     const { runCommandOptions } = await import('../commands/run-options.js');
     const { loadConfig } = await import('../adapters/config-file.js');
-    const given = args.workbench;
+    const given = lastGiven(args.workbench);
     const loaded = loadConfig({ cwd: process.cwd(), env: process.env, refuseLinkedWorkbench: true, ...(given === false || typeof given === 'string' ? { workbenchFlag: given } : {}) });
     for (const note of loaded.notes) process.stderr.write(`flower-pty: ${note}\n`);
     return runCommand(runCommandOptions(args, loaded.values, process.env));

@@ -10,6 +10,12 @@ export function camelName<S extends string>(name: S): CamelName<S> {
   return name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()) as CamelName<S>;
 }
 
+/** A flag given more than once (`--workbench x --no-workbench`: yargs reads both into a list) means the last
+ *  one, as on most command lines: never a list where one value is meant, never a silent default. */
+export function lastGiven(value: unknown): unknown {
+  return Array.isArray(value) ? value.at(-1) : value;
+}
+
 /** the flags as the parser read them, by the row's name (an absent flag: undefined) */
 export type GivenFlags = Readonly<Record<string, unknown>>;
 
@@ -17,7 +23,7 @@ export function resolveRunOptions(flags: GivenFlags, config: ConfigValues): RunO
   const files = config as Readonly<Record<string, unknown>>;
   const values: Record<string, unknown> = {};
   for (const row of RUN_OPTIONS as readonly OptionRow[]) {
-    const given = flags[row.name] ?? (row.configKey === undefined ? undefined : files[row.configKey]);
+    const given = lastGiven(flags[row.name]) ?? (row.configKey === undefined ? undefined : files[row.configKey]);
     values[camelName(row.name)] = given ?? (row.later === undefined ? row.default : undefined);
   }
   // the one typed boundary: one property per row, each checked by its row where it was read
