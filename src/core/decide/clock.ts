@@ -130,9 +130,10 @@ export function runDue(o: Out, now: number, rules: readonly ClockRule[] = CLOCK_
 export function nextWake(s: RunState, now: number, rules: readonly ClockRule[] = CLOCK_RULES): number | null {
   if (s.finished) return null;
   const waits = cycleWaitsOnEvent(s);
-  const due = rules
-    .filter((rule) => !(rule.cycle && waits && (rule.due(s, now) ?? Infinity) <= now))
-    .map((rule) => rule.due(s, now))
-    .filter((at): at is number => at !== null && Number.isFinite(at));
+  const due: number[] = [];
+  for (const rule of rules) {
+    const at = rule.due(s, now);
+    if (at !== null && Number.isFinite(at) && !(rule.cycle && waits && at <= now)) due.push(at);
+  }
   return due.length === 0 ? null : Math.max(now, Math.min(...due));
 }
