@@ -21,7 +21,7 @@
 //   (a user row, or a `queued_command` attachment while a turn runs), or a TaskStop → `{task_id}`.
 
 import type { ScopeBackground, ScopeChange, TaskStatus } from '../core/lineage/session-scope.js';
-import { mayMoveMeter } from './transcript-rows.js';
+import { isProgressRow, mayMoveMeter } from './transcript-rows.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -35,7 +35,7 @@ const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFi
 const SCOPE_ATTACHMENT = /"type": ?"(?:goal_status|queued_command)"/;
 
 export function mayBeScopeAttachment(line: string): boolean {
-  return SCOPE_ATTACHMENT.test(line);
+  return SCOPE_ATTACHMENT.test(line) && !isProgressRow(line);
 }
 
 export interface ScopeReader {

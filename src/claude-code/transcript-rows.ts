@@ -21,10 +21,6 @@ import type { AssistantRecord, SystemRecord, TranscriptRecord, TranscriptRows, U
 import { isOverflowText } from './overflow.js';
 import { usageLimitOfRow } from './usage-limit.js';
 
-interface Envelope {
-  sessionId: string | null;
-  subagent: boolean;
-}
 
 type Obj = Record<string, unknown>;
 
@@ -88,9 +84,10 @@ function parseUsage(x: unknown): Usage | null {
   };
 }
 
-function envelope(r: Obj): Envelope {
-  return { sessionId: str(r.sessionId), subagent: r.isSidechain === true };
-}
+// Every record starts with the row's session and whether a subagent wrote it. Written out in each record
+// rather than spread from one object: a spread costs a copy per row, and rows are read by the million.
+const sessionOf = (r: Obj): string | null => str(r.sessionId);
+const bySubagent = (r: Obj): boolean => r.isSidechain === true;
 
 const INTERRUPT_PREFIX = '[Request interrupted by user'; // also "… for tool use]"
 const SYNTHETIC_OVERFLOW_PREFIX = 'Prompt is too long'; // 2.1.332's client-side block and API 400 rows
@@ -105,54 +102,60 @@ function failureOf(r: Obj, model: string | null, text: string): AssistantRecord[
   return { overflow: overflow ? text || (details ?? '') : null, usageLimit: usageLimitOfRow(r) };
 }
 
-// 2.1.332 says who wrote a user row (`origin.kind`: "human", "task-notification", …); older releases do not.
-function saidBy(r: Obj, text: string, hasToolResult: boolean): UserRecord['said'] {
+// Who wrote a user row: 2.1.332 says so (`origin.kind`: "human", "task-notification", …); older releases do not.
+function originOf(r: Obj): string | null {
+  return isObj(r.origin) ? str(r.origin.kind) : null;
+}
+
+// `typed` is the row's text without its leading blanks; `origin` as above.
+function saidBy(r: Obj, text: string, typed: string, origin: string | null, hasToolResult: boolean): UserRecord['said'] {
   if (r.isCompactSummary === true) return 'summary';
   if (text.startsWith(INTERRUPT_PREFIX)) return 'interrupt';
   if (r.isMeta === true || hasToolResult) return 'other';
-  const origin = isObj(r.origin) ? str(r.origin.kind) : null;
   if (origin !== null && origin !== 'human') return 'other';
-  const typed = text.trimStart();
   if (typed.length === 0 || HARNESS_PREFIXES.some((p) => typed.startsWith(p))) return 'other';
   return 'prompt';
 }
 
 // A person's `/add-dir DIR` at claude's prompt is written as the row of any slash command a person types:
 // `<command-name>/add-dir</command-name>` … `<command-args>DIR</command-args>`, from a human origin.
+const ADD_DIR_START = '<command-name>/add-dir</command-name>';
 const ADD_DIR_ROW = /^<command-name>\/add-dir<\/command-name>[\s\S]*?<command-args>([^<\n]+)<\/command-args>/;
-function addedDirOf(r: Obj, text: string): string | null {
-  const origin = isObj(r.origin) ? str(r.origin.kind) : null;
+function addedDirOf(r: Obj, typed: string, origin: string | null): string | null {
+  if (!typed.startsWith(ADD_DIR_START)) return null; // every user row comes here: the pattern only for these
   if (r.isMeta === true || (origin !== null && origin !== 'human')) return null;
-  const dir = ADD_DIR_ROW.exec(text.trimStart())?.[1]?.trim();
+  const dir = ADD_DIR_ROW.exec(typed)?.[1]?.trim();
   return dir ? dir : null;
 }
 
 // That row is written before the person answers claude's dialog, and is the same when they say no: the
 // refusal follows as a row of the command's output, `<local-command-stdout>Did not add DIR as a working
 // directory.</local-command-stdout>` (seen on 2.1.332, docs/claude-code.md §4), which takes it back.
+const ADD_DIR_REFUSED_START = '<local-command-stdout>Did not add ';
 const ADD_DIR_REFUSED_ROW = /^<local-command-stdout>Did not add (.+?) as a working directory\.<\/local-command-stdout>/;
-function refusedDirOf(r: Obj, text: string): string | null {
+function refusedDirOf(r: Obj, typed: string): string | null {
+  if (!typed.startsWith(ADD_DIR_REFUSED_START)) return null;
   if (r.isMeta === true || r.isSidechain === true) return null;
-  const dir = ADD_DIR_REFUSED_ROW.exec(text.trimStart())?.[1]?.trim();
+  const dir = ADD_DIR_REFUSED_ROW.exec(typed)?.[1]?.trim();
   return dir ? dir : null;
 }
 
 // 2.1.332 writes the session's permission mode on the main thread's user rows (`"permissionMode":"acceptEdits"`),
 // the mode as it was when the row was written: after a shift+tab, the mode the person picked. Read from the
 // rows a person wrote only, as the /add-dir rows are.
-function permissionModeOf(r: Obj): string | null {
-  const origin = isObj(r.origin) ? str(r.origin.kind) : null;
+function permissionModeOf(r: Obj, origin: string | null): string | null {
   if (r.isMeta === true || r.isSidechain === true || (origin !== null && origin !== 'human')) return null;
   const mode = str(r.permissionMode);
   return mode ? mode : null;
 }
 
-function toAssistant(r: Obj, env: Envelope): AssistantRecord {
+function toAssistant(r: Obj): AssistantRecord {
   const m = isObj(r.message) ? r.message : {};
   const model = str(m.model);
   const text = joinedText(m.content);
   return {
-    ...env,
+    sessionId: sessionOf(r),
+    subagent: bySubagent(r),
     kind: 'assistant',
     messageId: str(m.id),
     model,
@@ -172,23 +175,45 @@ function toolUseIdsOf(content: unknown): string[] {
   return ids;
 }
 
-function toUser(r: Obj, env: Envelope): UserRecord {
+function toUser(r: Obj): UserRecord {
   const m = isObj(r.message) ? r.message : {};
   const content = m.content;
-  const hasToolResult = Array.isArray(content) && content.some((b) => isObj(b) && b.type === 'tool_result');
+  let hasToolResult = false;
+  if (Array.isArray(content)) {
+    for (const b of content) {
+      if (isObj(b) && b.type === 'tool_result') {
+        hasToolResult = true;
+        break;
+      }
+    }
+  }
   const text = joinedText(content);
-  return { ...env, kind: 'user', said: saidBy(r, text, hasToolResult), text, contentChars: contentChars(content), addedDir: addedDirOf(r, text), refusedDir: refusedDirOf(r, text), permissionMode: permissionModeOf(r) };
+  const typed = text.trimStart();
+  const origin = originOf(r);
+  return {
+    sessionId: sessionOf(r),
+    subagent: bySubagent(r),
+    kind: 'user',
+    said: saidBy(r, text, typed, origin, hasToolResult),
+    text,
+    contentChars: contentChars(content),
+    addedDir: addedDirOf(r, typed, origin),
+    refusedDir: refusedDirOf(r, typed),
+    permissionMode: permissionModeOf(r, origin),
+  };
 }
 
 // The system rows the meter reads: a compaction's boundary, and the two rows that end a completed turn.
-function toSystem(r: Obj, env: Envelope): SystemRecord {
+function toSystem(r: Obj): SystemRecord {
   const subtype = str(r.subtype);
+  let event: SystemRecord['event'] = null;
   if (subtype === 'compact_boundary') {
     const cm = isObj(r.compactMetadata) ? r.compactMetadata : {};
-    return { ...env, kind: 'system', event: { kind: 'compaction', preTokens: num(cm.preTokens), postTokens: num(cm.postTokens) } };
+    event = { kind: 'compaction', preTokens: num(cm.preTokens), postTokens: num(cm.postTokens) };
+  } else if (subtype === 'turn_duration' || subtype === 'stop_hook_summary') {
+    event = { kind: 'turn-end', source: subtype };
   }
-  if (subtype === 'turn_duration' || subtype === 'stop_hook_summary') return { ...env, kind: 'system', event: { kind: 'turn-end', source: subtype } };
-  return { ...env, kind: 'system', event: null };
+  return { sessionId: sessionOf(r), subagent: bySubagent(r), kind: 'system', event };
 }
 
 // Narrow an already-parsed JSON value; anything that is not a typed object is null.
@@ -196,19 +221,18 @@ export function toRecord(value: unknown): TranscriptRecord | null {
   if (!isObj(value)) return null;
   const type = str(value.type);
   if (type === null) return null;
-  const env = envelope(value);
   switch (type) {
     case 'assistant':
-      return toAssistant(value, env);
+      return toAssistant(value);
     case 'user':
-      return toUser(value, env);
+      return toUser(value);
     case 'system':
-      return toSystem(value, env);
+      return toSystem(value);
     case 'cost-state':
       // 2.1.332 writes `cost-state` rows: cumulative per session, restored on --resume.
-      return { ...env, kind: 'cost', totalCostUsd: num(value.totalCostUSD) };
+      return { sessionId: sessionOf(value), subagent: bySubagent(value), kind: 'cost', totalCostUsd: num(value.totalCostUSD) };
     default:
-      return { ...env, kind: 'other' };
+      return { sessionId: sessionOf(value), subagent: bySubagent(value), kind: 'other' };
   }
 }
 
@@ -216,9 +240,20 @@ export function toRecord(value: unknown): TranscriptRecord | null {
 // (progress, api-request-blob, …), which are most of a transcript's bytes. False positives only cost
 // a parse. Claude Code writes compact JSON; the optional space covers pretty-printed copies.
 const METER_TYPES = /"type": ?"(?:assistant|user|system|cost-state)"/;
+// A `progress` row (a subagent's or a hook's progress) carries whole messages of the subagent inside it,
+// `"type":"user"` and all, yet moves nothing: it is the one big row the test above would let through
+// (about a tenth of a long session's bytes). Its own type is the first `"type":` key of the line, as 2.1.332
+// and 2.1.39 write it (a user row's type comes before its message, an assistant row's message starts with
+// its own `"type":"message"`); checked on every fixture by test/claude-code/fixtures-meter.test.ts.
+const FIRST_TYPE = /"type": ?"([^"]*)"/;
+
+/** the line is a progress row, by its first `"type":` key; asked only of lines a test already let through */
+export function isProgressRow(line: string): boolean {
+  return FIRST_TYPE.exec(line)?.[1] === 'progress';
+}
 
 export function mayMoveMeter(line: string): boolean {
-  return METER_TYPES.test(line);
+  return METER_TYPES.test(line) && !isProgressRow(line);
 }
 
 // One JSONL line → a record, or null for junk (torn line, not JSON, no `type`). Never throws.

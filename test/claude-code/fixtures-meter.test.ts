@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLineSplitter } from '../../src/core/meter/jsonl.js';
-import { parseRecord } from '../../src/claude-code/transcript-rows.js';
+import { mayMoveMeter, parseRecord } from '../../src/claude-code/transcript-rows.js';
 import { createMeter, type Meter, type MeterSignal } from '../../src/core/meter/context-meter.js';
 import { claudeFixtures, fixturesDir } from '../helpers/fixtures.js';
 
@@ -192,4 +192,40 @@ t.test('random chunk sizes give identical signals', async (t) => {
       t.same(feedFile(file, createMeter(), seed).signals, expected, `${path.basename(file)} seed ${seed}`);
     }
   }
+});
+
+// The cheap test before JSON.parse must never pass over a row the meter reads, and it passes over progress
+// rows by their first `"type":` key: on every real transcript in the repository, every row the meter reads
+// passes it, and no progress row does, whatever the messages inside it.
+t.test('the line test lets every meter row through and no progress row, on every fixture', async (t) => {
+  const all = path.join(repoRoot, 'test', 'fixtures');
+  const files = readdirSync(all, { recursive: true }).map(String).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(all, f));
+  t.ok(files.length > 30, `${files.length} transcripts`);
+  let meterRows = 0;
+  let progressRows = 0;
+  let progressWithMessages = 0;
+  for (const file of files) {
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      const type = (value as { type?: unknown } | null)?.type;
+      if (type === 'assistant' || type === 'user' || type === 'system' || type === 'cost-state') {
+        meterRows += 1;
+        if (!mayMoveMeter(line)) t.fail(`${path.relative(all, file)}: a ${type} row passed over`);
+      } else if (type === 'progress') {
+        progressRows += 1;
+        if (/"type":"(?:user|assistant)"/.test(line)) progressWithMessages += 1;
+        if (mayMoveMeter(line)) t.fail(`${path.relative(all, file)}: a progress row let through`);
+      }
+    }
+  }
+  t.ok(meterRows > 1000, `${meterRows} meter rows let through`);
+  t.ok(progressWithMessages > 10, `${progressWithMessages} of ${progressRows} progress rows carry messages, and are passed over`);
+  t.ok(mayMoveMeter('{"type": "user","message":{}}'), 'pretty-printed');
+  t.notOk(mayMoveMeter('{"userType":"user"}'), 'another key ending in type');
+  t.notOk(mayMoveMeter('{"type":"users"}'), 'a longer value');
 });
