@@ -1,4 +1,9 @@
-#!/usr/bin/env node
+#!/bin/sh
+":" //; [ "$1" = attach ] && [ -z "$FLOWER_PTY_NO_NATIVE" ] && self=$(readlink -f -- "$0") && [ -x "${self%/*}/../dist/native/flower-pty-attach" ] && exec "${self%/*}/../dist/native/flower-pty-attach" "$self" "$@"; exec node "$0" "$@"
+// The two lines above are for sh, and a string and a comment for Node: `flower-pty attach` goes to the
+// native attach client (native/attach-client.c) when it was built, without waiting for Node to start (60 to
+// 110 ms, most of what a person waits); the client hands anything it cannot take for certain to Node, as
+// does everything else here. FLOWER_PTY_NO_NATIVE=1 keeps every native piece out (the Node twins run).
 // Trampoline: all behaviour lives in the compiled cli. `attach` is a command a person waits on, and a
 // run server (`__serve`, started by a client) should weigh little: each has a light entry of its own
 // that loads nothing it does not need (no yargs, no blessed until a split view is drawn).

@@ -30,24 +30,8 @@
 
 extern char **environ;
 
-typedef struct {
-  char *data;
-  size_t len, cap;
-} buf;
-
-static void put(buf *b, const char *s, size_t n) {
-  if (b->len + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->len + n + 1) cap *= 2;
-    char *grown = realloc(b->data, cap);
-    if (!grown) _exit(0);
-    b->data = grown;
-    b->cap = cap;
-  }
-  memcpy(b->data + b->len, s, n);
-  b->len += n;
-  b->data[b->len] = 0;
-}
+#define BUF_OUT_OF_MEMORY() _exit(0) // every failure exits 0: claude must never be stuck on a hook
+#include "byte-buffer.h"
 
 static int64_t now_ms(void) {
   struct timespec ts;

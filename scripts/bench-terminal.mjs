@@ -450,7 +450,7 @@ export async function attachFrame({ rounds = 5 } = {}) {
   const { encodeFrame, createFrameReader, parseServerMessage, WIRE_VERSION } = await import('../dist/server/wire.js');
   const { dir, cleanup } = workdir();
   const size = { cols: 200, rows: 60 };
-  const result = { wire: [], command: [], split: [], node: [] };
+  const result = { wire: [], command: [], split: [], nodeClient: [], nodeSplit: [], node: [] };
   try {
     const prog = program(dir, 'screen.mjs', FULL_SCREEN);
     const launch = launchers(dir)['flower-pty --plain'](prog);
@@ -478,10 +478,13 @@ export async function attachFrame({ rounds = 5 } = {}) {
         s.on('data', (c) => reader.push(c));
         s.on('error', reject);
       });
-      // the whole command, --plain and the split view, beside a bare node that prints the same marker
-      for (const [key, args] of [['command', [FLOWER, 'attach', '--plain']], ['split', [FLOWER, 'attach']], ['node', ['-e', BARE_NODE]]]) {
+      // the whole command as a person types it (the bin run as an executable: the native client), --plain and
+      // the split view, the Node client (FLOWER_PTY_NO_NATIVE=1), and a bare node that prints the same marker
+      const nodeClient = { ...launch.env, FLOWER_PTY_NO_NATIVE: '1' };
+      const commands = [['command', FLOWER, ['attach', '--plain'], launch.env], ['split', FLOWER, ['attach'], launch.env], ['nodeClient', FLOWER, ['attach', '--plain'], nodeClient], ['nodeSplit', FLOWER, ['attach'], nodeClient], ['node', process.execPath, ['-e', BARE_NODE], launch.env]];
+      for (const [key, file, args, env] of commands) {
         const c0 = process.hrtime.bigint();
-        const client = start({ file: process.execPath, args, env: launch.env }, size);
+        const client = start({ file, args, env }, size);
         await client.until((o) => o.includes('FRAME-END'), 20_000);
         result[key].push(Number(process.hrtime.bigint() - c0) / 1e6);
         process.kill(client.pty.pid, 'SIGHUP');
@@ -495,5 +498,5 @@ export async function attachFrame({ rounds = 5 } = {}) {
     cleanup();
   }
   const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  return { wireMs: median(result.wire), commandMs: median(result.command), splitMs: median(result.split), nodeMs: median(result.node), rounds };
+  return { wireMs: median(result.wire), commandMs: median(result.command), splitMs: median(result.split), nodeClientMs: median(result.nodeClient), nodeSplitMs: median(result.nodeSplit), nodeMs: median(result.node), rounds };
 }

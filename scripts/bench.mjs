@@ -95,8 +95,11 @@ for (const path of PATHS.slice(1)) {
   row(`idle CPU, child idle ${plan.idleS} s`, path, q.error ?? `${f(q.percent, 2)} % of a core (${f(q.cpu, 2)} CPU s)`, path === 'tmux' ? '' : `tmux server ${f(quiet.tmux?.percent, 2)} %`, path.startsWith('flower') ? '< 0.5 %' : '');
 }
 row(`idle CPU, child idle ${plan.idleS} s`, 'run server, nobody attached', alone.error ?? `${f(alone.percent, 2)} % of a core (${f(alone.cpu, 2)} CPU s), RSS ${f(alone.rss, 0)} MB (${f(alone.anon, 0)} MB its own, ${f(alone.file, 0)} MB file pages shared with other node processes; PSS ${f(alone.pss, 0)} MB); 10 s after the detach, before its idle trim: RSS ${f(alone.settled?.rss, 0)} MB (${f(alone.settled?.anon, 0)} own, ${f(alone.settled?.file, 0)} file; PSS ${f(alone.settled?.pss, 0)})`, `tmux server ${f(quiet.tmux?.percent, 2)} %`, '< 0.1 %; RSS < 50 MB');
-row('attach to the first full frame, 200×60', 'flower-pty attach --plain', attach.error ?? `${f(attach.commandMs, 0)} ms for the whole command in a new terminal (node start-up included), median of ${attach.rounds}; ${f(attach.wireMs, 1)} ms of it on the wire (hello → screen frame)`, attach.error ? '' : `bare node start-up ${f(attach.nodeMs, 0)} ms`, '< 100 ms');
-if (!attach.error) row('attach to the first full frame, 200×60', 'flower-pty attach (split view)', `${f(attach.splitMs, 0)} ms for the whole command, median of ${attach.rounds}`, `bare node start-up ${f(attach.nodeMs, 0)} ms`, '< 100 ms');
+row('attach to the first full frame, 200×60', 'flower-pty attach --plain', attach.error ?? `${f(attach.commandMs, 0)} ms for the whole command in a new terminal (the native client), median of ${attach.rounds}; ${f(attach.wireMs, 1)} ms of it on the wire (hello → screen frame)`, attach.error ? '' : `bare node start-up ${f(attach.nodeMs, 0)} ms`, '< 100 ms');
+if (!attach.error) {
+  row('attach to the first full frame, 200×60', 'flower-pty attach (split view)', `${f(attach.splitMs, 0)} ms for the whole command (the native client), median of ${attach.rounds}`, `bare node start-up ${f(attach.nodeMs, 0)} ms`, '< 100 ms');
+  row('attach to the first full frame, 200×60', 'the Node client (FLOWER_PTY_NO_NATIVE=1), --plain / split view', `${f(attach.nodeClientMs, 0)} / ${f(attach.nodeSplitMs, 0)} ms for the whole command, median of ${attach.rounds}`, `bare node start-up ${f(attach.nodeMs, 0)} ms`, '');
+}
 {
   const plainKeys = keys['flower-pty --plain'] ?? {};
   const tmuxKeys = keys.tmux ?? {};

@@ -1,8 +1,9 @@
-// Builds flower-pty's three native pieces with the system's C compiler (no node-gyp, no Node source
+// Builds flower-pty's native pieces with the system's C compiler (no node-gyp, no Node source
 // download): the run server's relay (native/fast-relay.c → dist/native/fast-relay.node, against the
 // Node-API headers from node-api-headers), its idle memory trim (native/memory-trim.c →
 // dist/native/memory-trim.node) and the hook command claude runs on every hook (native/hook-client.c →
-// dist/native/flower-pty-hook). Without a compiler the relay and the hook client have a Node twin that
+// dist/native/flower-pty-hook) and the attach client a person waits on (native/attach-client.c →
+// dist/native/flower-pty-attach). Without a compiler the relay and the two clients have a Node twin that
 // does the same work more slowly, and an idle server keeps its pages: this says so in one line and succeeds.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, renameSync } from 'node:fs';
@@ -44,4 +45,28 @@ if (!relayOut) {
   const names = { HOOK_ENV_SOCKET: HOOK_ENV.socket, HOOK_ENV_TOKEN: HOOK_ENV.token, HOOK_ENV_TIMEOUT_MS: HOOK_ENV.timeoutMs, HOOK_ENV_USER_STATUSLINE: HOOK_ENV.userStatusLine, FLOWER_ENV_PREFIX, STATUSLINE_EVENT };
   const defines = Object.entries(names).map(([name, value]) => `-D${name}=${JSON.stringify(value)}`);
   compile('hook-client.c', join(root, 'dist', 'native', 'flower-pty-hook'), defines, 'the native hook client was not built (%s); claude runs the Node one, which takes ~30 ms more per hook');
+
+  // The attach client's words and numbers, from their homes in src/ (built by tsc before this runs).
+  const { WIRE_VERSION } = await import(pathToFileURL(join(root, 'dist', 'server', 'wire.js')).href);
+  const { EXIT } = await import(pathToFileURL(join(root, 'dist', 'core', 'exit-code.js')).href);
+  const { OUTCOME_WORDS } = await import(pathToFileURL(join(root, 'dist', 'client', 'attach-outcome.js')).href);
+  const { GIVE_BACK } = await import(pathToFileURL(join(root, 'dist', 'client', 'attach-client.js')).href);
+  const attach = {
+    WIRE_VERSION, EXIT_OK: EXIT.ok, EXIT_SERVER_LOST: EXIT.serverLost, EXIT_INTERRUPTED: EXIT.interrupted,
+    OUTCOME_DETACHED: cString(OUTCOME_WORDS.detached), OUTCOME_LOST: cString(OUTCOME_WORDS.lost),
+    OUTCOME_KILLED: cString(OUTCOME_WORDS.killed), OUTCOME_LINEAGE: cString(OUTCOME_WORDS.lineage), GIVE_BACK: cString(GIVE_BACK),
+  };
+  compile('attach-client.c', join(root, 'dist', 'native', 'flower-pty-attach'), Object.entries(attach).map(([name, value]) => `-D${name}=${value}`), 'the native attach client was not built (%s); `flower-pty attach` runs the Node one, which waits for Node to start');
+}
+
+// A C string literal: quotes and backslashes escaped, anything outside printable ASCII as three octal digits
+// (a hex escape would swallow the hex digits after it).
+function cString(text) {
+  let out = '"';
+  for (const byte of Buffer.from(text, 'utf8')) {
+    if (byte === 0x22 || byte === 0x5c) out += `\\${String.fromCharCode(byte)}`;
+    else if (byte >= 0x20 && byte < 0x7f) out += String.fromCharCode(byte);
+    else out += `\\${byte.toString(8).padStart(3, '0')}`;
+  }
+  return `${out}"`;
 }

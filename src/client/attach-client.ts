@@ -38,8 +38,9 @@ export interface AttachOptions {
 }
 
 // A server that died drawing this terminal left it as it was: whatever modes claude or the split view
-// had on go off (mouse, paste, focus, application keys, the alternate screen), the cursor shows.
-const GIVE_BACK = '\u001b[0m\u001b[?1000l\u001b[?1002l\u001b[?1003l\u001b[?1006l\u001b[?2004l\u001b[?1004l\u001b[?1l\u001b>\u001b[?1049l\u001b[?25h\r\n';
+// had on go off (mouse, paste, focus, application keys, the alternate screen), the cursor shows. (The
+// native attach client writes the same: the build passes it to native/attach-client.c.)
+export const GIVE_BACK = '\u001b[0m\u001b[?1000l\u001b[?1002l\u001b[?1003l\u001b[?1006l\u001b[?2004l\u001b[?1004l\u001b[?1l\u001b>\u001b[?1049l\u001b[?25h\r\n';
 
 // Whatever the server or a failure left on this terminal is undone: the face's own restore, and for a
 // terminal the server drew and could not give back (it died), the modes it left on.

@@ -10,18 +10,29 @@ export type AttachResult =
   /** the server went away without a word (SIGKILL, a crash) */
   | { kind: 'lost'; run: RunInfo };
 
+/** the words of each outcome, printf's way: the native attach client prints the same ones (the build
+ * passes them to native/attach-client.c), so they are written here only */
+export const OUTCOME_WORDS = {
+  detached: 'detached from run %s (it goes on); attach again with flower-pty attach %s',
+  lost: 'the run server %s is gone (pid %d killed?); pick the lineage up with flower-pty --continue',
+  killed: 'run %s was ended by flower-pty kill',
+  lineage: 'lineage in %s; pick it up again with flower-pty --continue (not claude --resume)',
+} as const;
+
+/** a template of OUTCOME_WORDS with its values put in, in order */
+function fill(template: string, ...values: Array<string | number>): string {
+  let i = 0;
+  return template.replace(/%[sd]/g, () => String(values[i++]));
+}
+
 /** the lines to print and the exit code */
 export function attachOutcome(result: AttachResult): { lines: string[]; exitCode: number } {
   const { run } = result;
-  if (result.kind === 'detached') return { lines: [`detached from run ${run.id} (it goes on); attach again with flower-pty attach ${run.id}`], exitCode: EXIT.ok };
-  if (result.kind === 'lost') {
-    return { lines: [`the run server ${run.id} is gone (pid ${run.pid} killed?); pick the lineage up with flower-pty --continue`], exitCode: EXIT.serverLost };
-  }
+  if (result.kind === 'detached') return { lines: [fill(OUTCOME_WORDS.detached, run.id, run.id)], exitCode: EXIT.ok };
+  if (result.kind === 'lost') return { lines: [fill(OUTCOME_WORDS.lost, run.id, run.pid)], exitCode: EXIT.serverLost };
   const lines: string[] = [];
   if (result.message) lines.push(result.message);
-  if (result.killed) lines.push(`run ${run.id} was ended by flower-pty kill`);
-  if (run.workbench && (result.exitCode === EXIT.ok || result.killed)) {
-    lines.push(`lineage in ${join(run.workbench, 'manifest.json')}; pick it up again with flower-pty --continue (not claude --resume)`);
-  }
+  if (result.killed) lines.push(fill(OUTCOME_WORDS.killed, run.id));
+  if (run.workbench && (result.exitCode === EXIT.ok || result.killed)) lines.push(fill(OUTCOME_WORDS.lineage, join(run.workbench, 'manifest.json')));
   return { lines, exitCode: result.exitCode };
 }

@@ -24,7 +24,9 @@ export interface FakeRun extends WorkbenchView {
   configDir: string;
   argvPath: string;
   /** another terminal (a pty of this size) running `flower-pty attach <args>` in the project folder */
-  attach(args: string[], size?: { cols: number; rows: number }): RunningClaude;
+  /** `flower-pty attach <args>` in a new terminal, run through node; `asPerson`: the bin run as a person runs it
+   * (an executable, so `attach` goes to the native client when it is built) */
+  attach(args: string[], size?: { cols: number; rows: number }, how?: { asPerson?: boolean; env?: Record<string, string> }): RunningClaude;
   /** every spawn of the fake claude: its argv and pid, in order */
   spawns(): { argv: string[]; pid: number; envKeys: string[] }[];
   /** what that claude's first prompt gave the model: its hook's context (the document), else the positional prompt */
@@ -98,8 +100,12 @@ export function startFake(opts: FakeRunOptions): FakeRun {
       }
       return positional;
     },
-    attach: (attachArgs, size = { cols: 100, rows: 30 }) =>
-      runClaude({ t: opts.t, sandbox, args: [FLOWER_BIN, 'attach', ...attachArgs], bin: process.execPath, ...size }),
+    attach: (attachArgs, size = { cols: 100, rows: 30 }, how = {}) => {
+      const at = how.env ? { ...sandbox, env: { ...sandbox.env, ...how.env } } : sandbox;
+      return how.asPerson
+        ? runClaude({ t: opts.t, sandbox: at, args: ['attach', ...attachArgs], bin: FLOWER_BIN, ...size })
+        : runClaude({ t: opts.t, sandbox: at, args: [FLOWER_BIN, 'attach', ...attachArgs], bin: process.execPath, ...size });
+    },
   };
 }
 

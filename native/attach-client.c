@@ -1,0 +1,572 @@
+// `flower-pty attach` natively, when it is certain: src/client/attach-client.ts's twin for the one case a
+// person waits on, a terminal attached to a run whose socket needs no asking (the id's, or the only one),
+// drawn by the run server itself. Like a tmux client, it then only waits: it says hello with its terminal's
+// path, tells the server its terminal's new sizes, runs the person's editor when asked, detaches on a
+// hang-up, TERM or INT, and prints how the attach ended. Node's start-up alone is 60 to 110 ms on a small
+// machine; this starts in about one.
+//
+// Anything it cannot take for certain goes to the Node client, with the same arguments, before a byte is
+// written to the terminal: a flag it does not know, no socket or several, a socket directory that is not
+// the person's alone (Node says why), a server that refuses or cannot draw this terminal. So every error a
+// person can read is worded once, in TypeScript. The wire's version, the exit codes and the outcome's words
+// come from their TypeScript homes through the build (scripts/build-native.mjs); test/e2e/native-attach.test.ts
+// holds it to the Node client's outcome lines.
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#if !defined(WIRE_VERSION) || !defined(EXIT_OK) || !defined(EXIT_SERVER_LOST) || !defined(EXIT_INTERRUPTED) || \
+    !defined(OUTCOME_DETACHED) || !defined(OUTCOME_LOST) || !defined(OUTCOME_KILLED) || !defined(OUTCOME_LINEAGE) || !defined(GIVE_BACK)
+#error "build with scripts/build-native.mjs: it passes the wire's version, the exit codes and the outcome's words from src/"
+#endif
+
+#define MAX_FRAME (16 * 1024 * 1024)
+#define DETACH_WAIT_MS 1000
+
+#define BUF_OUT_OF_MEMORY() exit(EXIT_INTERRUPTED)
+#include "byte-buffer.h"
+
+static void puts_(buf *b, const char *s) { put(b, s, strlen(s)); }
+
+// --- the Node client, for everything this one does not take -------------------------------------------
+
+static char **node_argv;
+
+// Replaces this process with `node <bin> attach …`: nothing has been written to the terminal yet.
+static void to_node(void) {
+  execvp("node", node_argv);
+  fprintf(stderr, "flower-pty: cannot start node (%s); is it on your PATH?\n", strerror(errno));
+  exit(127);
+}
+
+// --- JSON, as far as the server's few messages need it ------------------------------------------------
+
+static const char *skip_ws(const char *p) {
+  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+  return p;
+}
+
+static const char *skip_value(const char *p);
+
+static const char *skip_string(const char *p) {
+  if (*p != '"') return NULL;
+  for (p++; *p && *p != '"'; p++)
+    if (*p == '\\' && !*++p) return NULL;
+  return *p == '"' ? p + 1 : NULL;
+}
+
+static const char *skip_value(const char *p) {
+  p = skip_ws(p);
+  if (*p == '"') return skip_string(p);
+  if (*p == '{' || *p == '[') {
+    char close = *p == '{' ? '}' : ']';
+    p = skip_ws(p + 1);
+    if (*p == close) return p + 1;
+    for (;;) {
+      if (close == '}') {
+        p = skip_string(skip_ws(p));
+        if (!p) return NULL;
+        p = skip_ws(p);
+        if (*p++ != ':') return NULL;
+      }
+      p = skip_value(p);
+      if (!p) return NULL;
+      p = skip_ws(p);
+      if (*p == ',') {
+        p++;
+        continue;
+      }
+      return *p == close ? p + 1 : NULL;
+    }
+  }
+  while (*p && strchr(",}] \t\r\n", *p) == NULL) p++; // a number, true, false, null
+  return p;
+}
+
+// The value of `key` in the object at `obj`, or NULL.
+static const char *member(const char *obj, const char *key) {
+  if (!obj) return NULL;
+  const char *p = skip_ws(obj);
+  if (*p != '{') return NULL;
+  p = skip_ws(p + 1);
+  size_t klen = strlen(key);
+  while (*p == '"') {
+    const char *end = skip_string(p);
+    if (!end) return NULL;
+    int match = (size_t)(end - p - 2) == klen && memcmp(p + 1, key, klen) == 0;
+    p = skip_ws(end);
+    if (*p++ != ':') return NULL;
+    p = skip_ws(p);
+    if (match) return p;
+    p = skip_value(p);
+    if (!p) return NULL;
+    p = skip_ws(p);
+    if (*p != ',') return NULL;
+    p = skip_ws(p + 1);
+  }
+  return NULL;
+}
+
+static void put_utf8(buf *b, unsigned cp) {
+  char s[4];
+  if (cp < 0x80) s[0] = (char)cp, put(b, s, 1);
+  else if (cp < 0x800) s[0] = (char)(0xc0 | cp >> 6), s[1] = (char)(0x80 | (cp & 0x3f)), put(b, s, 2);
+  else if (cp < 0x10000) s[0] = (char)(0xe0 | cp >> 12), s[1] = (char)(0x80 | ((cp >> 6) & 0x3f)), s[2] = (char)(0x80 | (cp & 0x3f)), put(b, s, 3);
+  else s[0] = (char)(0xf0 | cp >> 18), s[1] = (char)(0x80 | ((cp >> 12) & 0x3f)), s[2] = (char)(0x80 | ((cp >> 6) & 0x3f)), s[3] = (char)(0x80 | (cp & 0x3f)), put(b, s, 4);
+}
+
+static unsigned hex4(const char *p) {
+  unsigned v = 0;
+  for (int i = 0; i < 4; i++) {
+    char c = p[i];
+    v = v * 16 + (unsigned)(c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : 0);
+  }
+  return v;
+}
+
+// A string value, decoded (a malloc'd copy), or NULL when `p` is not a string.
+static char *string_at(const char *p) {
+  if (!p || *p != '"' || !skip_string(p)) return NULL;
+  buf out = {0};
+  put(&out, "", 0);
+  for (p++; *p != '"'; p++) {
+    if (*p != '\\') {
+      put(&out, p, 1);
+      continue;
+    }
+    char e = *++p;
+    const char *plain = e == 'n' ? "\n" : e == 't' ? "\t" : e == 'r' ? "\r" : e == 'b' ? "\b" : e == 'f' ? "\f" : NULL;
+    if (plain) put(&out, plain, 1);
+    else if (e == 'u' && strlen(p) >= 5) {
+      unsigned cp = hex4(p + 1);
+      p += 4;
+      if (cp >= 0xd800 && cp < 0xdc00 && p[1] == '\\' && p[2] == 'u') {
+        unsigned lo = hex4(p + 3);
+        if (lo >= 0xdc00 && lo < 0xe000) cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00), p += 6;
+      }
+      put_utf8(&out, cp);
+    } else put(&out, p, 1);
+  }
+  return out.data;
+}
+
+static long number_at(const char *p, long otherwise) {
+  if (!p || (*p != '-' && (*p < '0' || *p > '9'))) return otherwise;
+  return strtol(p, NULL, 10);
+}
+
+static void put_json_string(buf *b, const char *s) {
+  puts_(b, "\"");
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (*p == '"' || *p == '\\') {
+      char e[2] = {'\\', (char)*p};
+      put(b, e, 2);
+    } else if (*p < 0x20) {
+      char e[8];
+      snprintf(e, sizeof e, "\\u%04x", *p);
+      puts_(b, e);
+    } else put(b, (const char *)p, 1);
+  }
+  puts_(b, "\"");
+}
+
+// An environment value as the hello carries it: at most `max` bytes, cut on a character's boundary.
+static void put_env(buf *b, const char *key, const char *value, size_t max) {
+  char cut[128];
+  size_t n = strlen(value);
+  if (n > max) {
+    n = max;
+    while (n > 0 && ((unsigned char)value[n] & 0xc0) == 0x80) n--;
+  }
+  memcpy(cut, value, n);
+  cut[n] = 0;
+  puts_(b, ",\"");
+  puts_(b, key);
+  puts_(b, "\":");
+  put_json_string(b, cut);
+}
+
+// --- the socket -------------------------------------------------------------------------------------------
+
+static int valid_id(const char *s, size_t n) {
+  if (n < 1 || n > 32) return 0;
+  for (size_t i = 0; i < n; i++)
+    if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9'))) return 0;
+  return 1;
+}
+
+// The socket directory as src/server/socket-dir.ts names it ($XDG_RUNTIME_DIR/flower-pty, else
+// <tmpdir>/flower-pty-<uid>, tmpdir as Node's os.tmpdir() reads it), when it is a directory of ours alone;
+// else NULL (Node makes it, or says what is wrong with it).
+static char *socket_dir(void) {
+  static char dir[4096];
+  const char *xdg = getenv("XDG_RUNTIME_DIR");
+  if (xdg && xdg[0] == '/') snprintf(dir, sizeof dir, "%s/flower-pty", xdg);
+  else {
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !*tmp) tmp = getenv("TMP");
+    if (!tmp || !*tmp) tmp = getenv("TEMP");
+    if (!tmp || !*tmp) tmp = "/tmp";
+    char base[4096];
+    snprintf(base, sizeof base, "%s", tmp);
+    size_t n = strlen(base);
+    if (n > 1 && base[n - 1] == '/') base[n - 1] = 0;
+    snprintf(dir, sizeof dir, "%s/flower-pty-%u", base, (unsigned)getuid());
+  }
+  struct stat st;
+  if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 077) != 0) return NULL;
+  return dir;
+}
+
+// The run's socket when no server needs asking: the id's, or the only one (socket-dir.ts's certainSocket).
+static int certain_socket(const char *dir, const char *id, char *out, size_t size) {
+  if (id) {
+    if (!valid_id(id, strlen(id))) return 0;
+    return snprintf(out, size, "%s/%s.sock", dir, id) < (int)size;
+  }
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  int found = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    size_t n = strlen(e->d_name);
+    if (n > 5 && strcmp(e->d_name + n - 5, ".sock") == 0 && valid_id(e->d_name, n - 5)) {
+      if (++found == 1 && (size_t)snprintf(out, size, "%s/%s", dir, e->d_name) >= size) found = 2; // too long to connect to
+    }
+  }
+  closedir(d);
+  return found == 1;
+}
+
+static int send_all(int fd, const char *data, size_t len) {
+  while (len > 0) {
+    ssize_t n = write(fd, data, len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return -1;
+    data += n;
+    len -= (size_t)n;
+  }
+  return 0;
+}
+
+static int send_frame(int fd, const char *json) {
+  size_t len = strlen(json);
+  unsigned char head[4] = {(unsigned char)(len >> 24), (unsigned char)(len >> 16), (unsigned char)(len >> 8), (unsigned char)len};
+  return send_all(fd, (const char *)head, 4) == 0 ? send_all(fd, json, len) : -1;
+}
+
+static void terminal_size(int *cols, int *rows) {
+  struct winsize ws;
+  *cols = 80;
+  *rows = 24;
+  if (ioctl(1, TIOCGWINSZ, &ws) == 0) {
+    if (ws.ws_col) *cols = ws.ws_col;
+    if (ws.ws_row) *rows = ws.ws_row;
+  }
+}
+
+// --- signals, through a pipe the loop polls --------------------------------------------------------------
+
+static int signal_pipe[2];
+
+static void on_signal(int sig) {
+  unsigned char b = (unsigned char)sig;
+  int saved = errno;
+  (void)!write(signal_pipe[1], &b, 1);
+  errno = saved;
+}
+
+// --- the editor, as src/tui/editor.ts runs it ---------------------------------------------------------------
+
+static const char *signal_name(int sig) {
+  switch (sig) {
+    case SIGHUP: return "SIGHUP";
+    case SIGINT: return "SIGINT";
+    case SIGQUIT: return "SIGQUIT";
+    case SIGKILL: return "SIGKILL";
+    case SIGTERM: return "SIGTERM";
+    case SIGSEGV: return "SIGSEGV";
+    case SIGABRT: return "SIGABRT";
+    case SIGPIPE: return "SIGPIPE";
+    default: return "a signal";
+  }
+}
+
+static char *trimmed_env(const char *name) {
+  const char *v = getenv(name);
+  if (!v) return NULL;
+  while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r') v++;
+  size_t n = strlen(v);
+  while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t' || v[n - 1] == '\n' || v[n - 1] == '\r')) n--;
+  if (n == 0) return NULL;
+  char *s = malloc(n + 1);
+  if (!s) return NULL;
+  memcpy(s, v, n);
+  s[n] = 0;
+  return s;
+}
+
+// Runs the editor on `path` through the shell and says how it ended, as an `edited` message.
+static void run_editor(int sock, const char *path) {
+  char *command = trimmed_env("VISUAL");
+  if (!command) command = trimmed_env("EDITOR");
+  if (!command) command = strdup("vi");
+  buf line = {0};
+  puts_(&line, command);
+  puts_(&line, " '");
+  for (const char *p = path; *p; p++) {
+    if (*p == '\'') puts_(&line, "'\\''");
+    else put(&line, p, 1);
+  }
+  puts_(&line, "'");
+  buf answer = {0};
+  pid_t child = fork();
+  if (child == 0) {
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    signal(SIGWINCH, SIG_DFL);
+    execl("/bin/sh", "sh", "-c", line.data, (char *)NULL);
+    _exit(127);
+  }
+  int status = 0;
+  char problem[1024] = "";
+  if (child < 0) snprintf(problem, sizeof problem, "could not start the editor \"%s\": %s; set $VISUAL or $EDITOR", command, strerror(errno));
+  else {
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFSIGNALED(status)) snprintf(problem, sizeof problem, "the editor \"%s\" ended with %s", command, signal_name(WTERMSIG(status)));
+    else if (WEXITSTATUS(status) != 0)
+      snprintf(problem, sizeof problem, "the editor \"%s\" ended with code %d%s", command, WEXITSTATUS(status), WEXITSTATUS(status) == 127 ? ": not found, set $VISUAL or $EDITOR" : "");
+  }
+  puts_(&answer, "{\"t\":\"edited\",\"ok\":");
+  if (problem[0]) {
+    puts_(&answer, "false,\"problem\":");
+    put_json_string(&answer, problem);
+  } else puts_(&answer, "true");
+  puts_(&answer, "}");
+  send_frame(sock, answer.data);
+  free(answer.data);
+  free(line.data);
+  free(command);
+}
+
+// --- the attach ---------------------------------------------------------------------------------------------------
+
+// What src/client/attach-outcome.ts prints, word for word (the build passes the words in).
+static void say(const char *line) { fprintf(stderr, "flower-pty: %s\n", line); }
+
+static struct termios saved_termios;
+static int have_termios;
+
+int main(int argc, char **argv) {
+  // argv: this binary, the bin's path, then the command line (attach …). Node gets it whole.
+  if (argc < 3) return 2;
+  node_argv = calloc((size_t)argc + 1, sizeof *node_argv);
+  if (!node_argv) return 2;
+  node_argv[0] = "node";
+  for (int i = 1; i < argc; i++) node_argv[i] = argv[i];
+  if (strcmp(argv[2], "attach") != 0) to_node();
+  const char *id = NULL;
+  int plain = 0;
+  for (int i = 3; i < argc; i++) {
+    if (strcmp(argv[i], "--plain") == 0 && !plain) plain = 1;
+    else if (argv[i][0] != '-' && !id) id = argv[i];
+    else to_node(); // --help, --detach-key, --workbench, a second id: Node reads them
+  }
+  // The server opens this terminal and draws it: stdin and stdout must both be it.
+  char in[256], out[256];
+  ssize_t ni = readlink("/proc/self/fd/0", in, sizeof in - 1), no = readlink("/proc/self/fd/1", out, sizeof out - 1);
+  if (!isatty(0) || !isatty(1) || ni <= 0 || no <= 0) to_node();
+  in[ni] = 0;
+  out[no] = 0;
+  if (strcmp(in, out) != 0 || strncmp(in, "/dev/", 5) != 0) to_node();
+  const char *dir = socket_dir();
+  char path[4200];
+  if (!dir || !certain_socket(dir, id, path, sizeof path) || strlen(path) >= sizeof(((struct sockaddr_un *)0)->sun_path)) to_node();
+  int sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  struct sockaddr_un addr = {.sun_family = AF_UNIX};
+  memcpy(addr.sun_path, path, strlen(path) + 1);
+  if (sock < 0 || connect(sock, (struct sockaddr *)&addr, sizeof addr) != 0) to_node(); // a server gone: Node sweeps it
+
+  if (tcgetattr(0, &saved_termios) == 0) have_termios = 1;
+  int cols, rows;
+  terminal_size(&cols, &rows);
+  // The size is the terminal's: the server opens it and works out the face's own (client-paint.ts).
+  buf hello = {0};
+  char head[160];
+  snprintf(head, sizeof head, "{\"t\":\"hello\",\"version\":%d,\"role\":\"attach\",\"cols\":%d,\"rows\":%d,\"face\":\"%s\",\"tty\":", WIRE_VERSION, cols, rows, plain ? "plain" : "split");
+  puts_(&hello, head);
+  put_json_string(&hello, in);
+  puts_(&hello, ",\"starter\":false,\"term\":");
+  const char *term = getenv("TERM");
+  put_json_string(&hello, term ? term : "xterm-256color");
+  const char *no_color = getenv("NO_COLOR");
+  puts_(&hello, no_color && *no_color ? ",\"noColor\":true" : ",\"noColor\":false");
+  const char *v;
+  if ((v = getenv("COLORTERM")) && *v) put_env(&hello, "colorterm", v, 64);
+  if ((v = getenv("TERM_PROGRAM")) && *v) put_env(&hello, "termProgram", v, 64);
+  if ((v = getenv("TMUX")) && *v) puts_(&hello, ",\"tmux\":true");
+  if ((v = getenv("FLOWER_PTY_PREFIX")) && *v) put_env(&hello, "prefix", v, 16);
+  puts_(&hello, "}");
+  if (send_frame(sock, hello.data) != 0) to_node();
+
+  if (pipe(signal_pipe) != 0) to_node();
+  struct sigaction sa = {.sa_handler = on_signal};
+  sigemptyset(&sa.sa_mask);
+  int signals[] = {SIGHUP, SIGTERM, SIGINT, SIGWINCH};
+  for (size_t i = 0; i < sizeof signals / sizeof *signals; i++) sigaction(signals[i], &sa, NULL);
+  signal(SIGPIPE, SIG_IGN);
+
+  buf in_buf = {0};
+  char *run_id = NULL, *workbench = NULL;
+  long run_pid = 0;
+  int welcomed = 0, detaching = 0, ended = 0;
+  long exit_code = EXIT_OK;
+  int64_t deadline = -1;
+  for (;;) {
+    struct pollfd fds[2] = {{.fd = sock, .events = POLLIN}, {.fd = signal_pipe[0], .events = POLLIN}};
+    int wait_ms = -1;
+    if (deadline >= 0) {
+      struct timespec ts;
+      clock_gettime(CLOCK_MONOTONIC, &ts);
+      int64_t now = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+      if (now >= deadline) break; // a server that does not answer a detach is left anyway
+      wait_ms = (int)(deadline - now);
+    }
+    if (poll(fds, 2, wait_ms) < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    if (fds[1].revents & POLLIN) {
+      unsigned char sig;
+      if (read(signal_pipe[0], &sig, 1) == 1) {
+        if (sig == SIGWINCH) {
+          if (welcomed) {
+            terminal_size(&cols, &rows);
+            char resize[96];
+            snprintf(resize, sizeof resize, "{\"t\":\"resize\",\"cols\":%d,\"rows\":%d}", cols, rows);
+            send_frame(sock, resize);
+          }
+        } else if (!welcomed) {
+          say("interrupted before the run answered");
+          return EXIT_INTERRUPTED;
+        } else if (!detaching) {
+          detaching = 1;
+          send_frame(sock, "{\"t\":\"detach\"}");
+          struct timespec ts;
+          clock_gettime(CLOCK_MONOTONIC, &ts);
+          deadline = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + DETACH_WAIT_MS;
+        }
+      }
+    }
+    if (!(fds[0].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+    char chunk[65536];
+    ssize_t n = read(sock, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break; // the server hung up
+    put(&in_buf, chunk, (size_t)n);
+    int stop = 0;
+    while (!stop && in_buf.len >= 4) {
+      const unsigned char *h = (const unsigned char *)in_buf.data;
+      size_t len = (size_t)h[0] << 24 | (size_t)h[1] << 16 | (size_t)h[2] << 8 | h[3];
+      if (len > MAX_FRAME) {
+        stop = 2;
+        break;
+      }
+      if (in_buf.len < 4 + len) break;
+      char *json = malloc(len + 1);
+      if (!json) return EXIT_INTERRUPTED;
+      memcpy(json, in_buf.data + 4, len);
+      json[len] = 0;
+      memmove(in_buf.data, in_buf.data + 4 + len, in_buf.len - 4 - len);
+      in_buf.len -= 4 + len;
+      char *t = string_at(member(json, "t"));
+      if (!t) stop = 2;
+      else if (!welcomed && strcmp(t, "welcome") == 0) {
+        const char *direct = member(json, "direct");
+        const char *run = member(json, "run");
+        run_id = string_at(member(run, "id"));
+        workbench = string_at(member(run, "workbench"));
+        run_pid = number_at(member(run, "pid"), 0);
+        // A terminal the server could not open is drawn from the stream, which only the Node client can.
+        if (!direct || strncmp(direct, "true", 4) != 0 || !run_id) {
+          close(sock);
+          to_node();
+        }
+        welcomed = 1;
+      } else if (!welcomed) {
+        close(sock); // refused, or anything else first: Node hears it again and says it in its words
+        to_node();
+      } else if (strcmp(t, "bye") == 0) {
+        char *reason = string_at(member(json, "reason"));
+        if (reason && strcmp(reason, "detached") == 0) detaching = 1;
+        else {
+          ended = 1;
+          exit_code = number_at(member(json, "exitCode"), EXIT_OK);
+          char *message = string_at(member(json, "message"));
+          if (message) say(message);
+          int killed = reason && strcmp(reason, "killed") == 0;
+          if (killed) {
+            char line[256];
+            snprintf(line, sizeof line, OUTCOME_KILLED, run_id);
+            say(line);
+          }
+          if (workbench && *workbench && (exit_code == EXIT_OK || killed)) {
+            char line[8192];
+            size_t w = strlen(workbench);
+            char manifest[4200];
+            snprintf(manifest, sizeof manifest, "%s%smanifest.json", workbench, w > 1 && workbench[w - 1] == '/' ? "" : "/");
+            snprintf(line, sizeof line, OUTCOME_LINEAGE, manifest);
+            say(line);
+          }
+          free(message);
+        }
+        free(reason);
+        stop = 1;
+      } else if (strcmp(t, "edit") == 0) {
+        char *file = string_at(member(json, "path"));
+        if (file) run_editor(sock, file);
+        free(file);
+      }
+      free(t);
+      free(json);
+    }
+    if (stop) {
+      if (stop == 2 && !detaching) break; // garbage on the wire: the server is as good as lost
+      if (ended) return (int)exit_code;
+      break;
+    }
+  }
+  if (!welcomed) {
+    close(sock);
+    to_node();
+  }
+  if (detaching) {
+    char line[256];
+    snprintf(line, sizeof line, OUTCOME_DETACHED, run_id, run_id);
+    say(line);
+    return EXIT_OK;
+  }
+  // The server died while drawing this terminal: the modes it left on go off, and the terminal is as it was.
+  static const char give_back[] = GIVE_BACK;
+  (void)!write(1, give_back, sizeof give_back - 1);
+  if (have_termios) tcsetattr(0, TCSANOW, &saved_termios);
+  char line[512];
+  snprintf(line, sizeof line, OUTCOME_LOST, run_id, (int)run_pid);
+  say(line);
+  return EXIT_SERVER_LOST;
+}
