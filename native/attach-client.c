@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #if !defined(WIRE_VERSION) || !defined(EXIT_OK) || !defined(EXIT_SERVER_LOST) || !defined(EXIT_INTERRUPTED) || \
-    !defined(OUTCOME_DETACHED) || !defined(OUTCOME_LOST) || !defined(OUTCOME_KILLED) || !defined(OUTCOME_LINEAGE) || !defined(GIVE_BACK)
+    !defined(OUTCOME_DETACHED) || !defined(OUTCOME_LOST) || !defined(OUTCOME_KILLED) || !defined(OUTCOME_LINEAGE) || !defined(OUTCOME_INTERRUPTED) || !defined(GIVE_BACK)
 #error "build with scripts/build-native.mjs: it passes the wire's version, the exit codes and the outcome's words from src/"
 #endif
 
@@ -462,7 +462,7 @@ int main(int argc, char **argv) {
             send_frame(sock, resize);
           }
         } else if (!welcomed) {
-          say("interrupted before the run answered");
+          say(OUTCOME_INTERRUPTED);
           return EXIT_INTERRUPTED;
         } else if (!detaching) {
           detaching = 1;

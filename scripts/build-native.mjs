@@ -54,7 +54,7 @@ if (!relayOut) {
   const attach = {
     WIRE_VERSION, EXIT_OK: EXIT.ok, EXIT_SERVER_LOST: EXIT.serverLost, EXIT_INTERRUPTED: EXIT.interrupted,
     OUTCOME_DETACHED: cString(OUTCOME_WORDS.detached), OUTCOME_LOST: cString(OUTCOME_WORDS.lost),
-    OUTCOME_KILLED: cString(OUTCOME_WORDS.killed), OUTCOME_LINEAGE: cString(OUTCOME_WORDS.lineage), GIVE_BACK: cString(GIVE_BACK),
+    OUTCOME_KILLED: cString(OUTCOME_WORDS.killed), OUTCOME_LINEAGE: cString(OUTCOME_WORDS.lineage), OUTCOME_INTERRUPTED: cString(OUTCOME_WORDS.interrupted), GIVE_BACK: cString(GIVE_BACK),
   };
   compile('attach-client.c', join(root, 'dist', 'native', 'flower-pty-attach'), Object.entries(attach).map(([name, value]) => `-D${name}=${value}`), 'the native attach client was not built (%s); `flower-pty attach` runs the Node one, which waits for Node to start');
 }

@@ -14,7 +14,7 @@ import { createFrameReader, encodeFrame, parseServerMessage, type ClientMessage,
 import { feedFace, paintPrefix } from '../server/face-feed.js';
 import { attachHello, faceSize, terminalPath } from './attach-hello.js';
 import { drawFace, loadFaces, type Faces } from './client-face.js';
-import { attachOutcome, type AttachResult } from './attach-outcome.js';
+import { attachOutcome, OUTCOME_WORDS, type AttachResult } from './attach-outcome.js';
 import { connectRun } from './run-socket.js';
 
 export interface AttachOptions {
@@ -123,7 +123,7 @@ function session(o: AttachOptions, socket: Socket, send: (message: ClientMessage
     };
     const offSignals = onSignals((sig) => {
       if (run) detach(sig);
-      else finish(new FlowerError('interrupted before the run answered', EXIT.interrupted));
+      else finish(new FlowerError(OUTCOME_WORDS.interrupted, EXIT.interrupted));
     });
 
     // The face loads after the welcome when the server could not draw this terminal; what comes meanwhile waits.

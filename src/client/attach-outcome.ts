@@ -17,6 +17,8 @@ export const OUTCOME_WORDS = {
   lost: 'the run server %s is gone (pid %d killed?); pick the lineage up with flower-pty --continue',
   killed: 'run %s was ended by flower-pty kill',
   lineage: 'lineage in %s; pick it up again with flower-pty --continue (not claude --resume)',
+  /** a TERM, INT or hang-up before the server said who it is */
+  interrupted: 'interrupted before the run answered',
 } as const;
 
 /** a template of OUTCOME_WORDS with its values put in, in order */
