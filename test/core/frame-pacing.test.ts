@@ -38,6 +38,16 @@ t.test('an echo after a quiet moment is drawn at once, however recent the output
   t.same(stream([0, 40, 80, 120]), [0, 40, 80, 120], 'keys typed apart: every echo at once');
 });
 
+t.test('a key typed just after a frame: its echo is drawn at once all the same, and only the echo', async (t) => {
+  const after = frameDrawn(FIRST_PACE, 100, 1);
+  const typed = keyTyped(after);
+  const echo = requestFrame(typed, 100 + QUICK_GAP_MS / 4, true);
+  t.same(echo.timing, { type: 'now' }, 'the echo, a quarter of the quick gap after the last frame');
+  t.same(requestFrame(typed, 100 + QUICK_GAP_MS / 4, false).timing, { type: 'next-turn' }, 'still only where the caller may draw');
+  const drawn = frameDrawn(echo.state, 100 + QUICK_GAP_MS / 4, 1);
+  t.same(requestFrame(drawn, 100 + QUICK_GAP_MS / 2, true).timing, { type: 'next-turn' }, 'output after the echo, with no key since: the next turn again');
+});
+
 t.test('output that keeps coming is drawn once a frame, not once a chunk', async (t) => {
   const chunks = Array.from({ length: 200 }, (_, i) => i * 0.5); // a chunk every half millisecond for 100 ms
   const drawn = stream(chunks);
@@ -50,7 +60,7 @@ t.test('output that keeps coming is drawn once a frame, not once a chunk', async
 });
 
 t.test('a terminal that has not taken the last frame waits a frame more in a flood, never for an echo', async (t) => {
-  const flood: PaceState = { last: 0, streak: FLOOD_STREAK, busy: true };
+  const flood: PaceState = { last: 0, streak: FLOOD_STREAK, busy: true, typed: false };
   t.same(frameDue(flood, true), { draw: false, ms: FRAME_MS });
   t.same(frameDue(flood, false), { draw: true });
   t.same(frameDue(FIRST_PACE, true), { draw: true }, 'an echo is drawn even to a terminal still taking a frame');
