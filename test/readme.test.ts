@@ -45,6 +45,8 @@ const ELSEWHERE: Record<string, { by: string; contains: string[] }> = {
   // Installs releases from the registry and runs the e2e tests against each: far too slow for npm test.
   'npm run canary -- 2.1.78 2.1.200 latest': { by: 'scripts/canary.mjs', contains: ['npm run canary -- 2.1.78 2.1.200 latest'] },
   'flower-pty doctor': { by: 'test/claude-code/doctor.test.ts', contains: ["'doctor'"] },
+  // Builds an earlier commit in a git worktree and reads hundreds of MB: a benchmark, run by hand on a quiet machine.
+  'node scripts/bench-tail-against.mjs d09084d': { by: 'scripts/bench-tail-against.mjs', contains: ['node scripts/bench-tail-against.mjs d09084d'] },
   'npm pack': { by: 'test/packaging.test.ts', contains: ["'pack'"] },
   'npm install -g ./flower-pty-*.tgz': { by: 'test/packaging.test.ts', contains: ["'install', '-g'"] },
   // The default command with a prompt: the e2e test runs it against the scripted mock (no login here).

@@ -21,7 +21,6 @@ import type { AssistantRecord, SystemRecord, TranscriptRecord, TranscriptRows, U
 import { isOverflowText } from './overflow.js';
 import { usageLimitOfRow } from './usage-limit.js';
 
-
 type Obj = Record<string, unknown>;
 
 function isObj(x: unknown): x is Obj {
