@@ -13,6 +13,7 @@
 // holds it to the Node client's outcome lines.
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -339,6 +340,7 @@ static void run_editor(int sock, const char *path) {
     signal(SIGTERM, SIG_DFL);
     signal(SIGHUP, SIG_DFL);
     signal(SIGWINCH, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL); // an ignored signal stays ignored across exec: the editor gets the default, as Node's spawn gives it
     execl("/bin/sh", "sh", "-c", line.data, (char *)NULL);
     _exit(127);
   }
@@ -424,7 +426,13 @@ int main(int argc, char **argv) {
   puts_(&hello, "}");
   if (send_frame(sock, hello.data) != 0) to_node();
 
+  // Non-blocking: a burst of resizes must never block the handler on a full pipe. Close-on-exec: the
+  // editor has no business with it.
   if (pipe(signal_pipe) != 0) to_node();
+  for (int i = 0; i < 2; i++) {
+    fcntl(signal_pipe[i], F_SETFD, FD_CLOEXEC);
+    fcntl(signal_pipe[i], F_SETFL, fcntl(signal_pipe[i], F_GETFL) | O_NONBLOCK);
+  }
   struct sigaction sa = {.sa_handler = on_signal};
   sigemptyset(&sa.sa_mask);
   int signals[] = {SIGHUP, SIGTERM, SIGINT, SIGWINCH};

@@ -94,7 +94,7 @@ export function recordRun(r: FailureRecord, run: ToolRun): FailureRecord {
   if (failed >= 0) {
     const failures = [...r.failures];
     failures[failed] = { ...failures[failed]!, workedLater: true };
-    next = { ...next, failures };
+    next = { failures, edits: next.edits, dropped: next.dropped };
   }
   const e = run.edit;
   if (e === null) return next;
@@ -108,7 +108,10 @@ export function recordRun(r: FailureRecord, run: ToolRun): FailureRecord {
       command: null, files: [earlier.file], error: 'undone by a later edit of the same text', lastAt: run.at,
     });
   }
-  return { ...next, edits: [...next.edits, { file: e.file, before: e.before, after: e.after, input: oneLine(run.input, INPUT_CHARS) }].slice(-EDITS_KEPT) };
+  // A record per successful edit: written field by field (an object spread is V8's slow path), the list
+  // cut only once it is over its bound.
+  const edits = [...next.edits, { file: e.file, before: e.before, after: e.after, input: oneLine(run.input, INPUT_CHARS) }];
+  return { failures: next.failures, edits: edits.length > EDITS_KEPT ? edits.slice(-EDITS_KEPT) : edits, dropped: next.dropped };
 }
 
 // The most tried first; among equals, the newest first.
