@@ -21,9 +21,9 @@ function program(c: RunningClaude): string {
 }
 
 /** a run started in one terminal, then left (a hang-up detaches it): the run goes on with nobody attached */
-async function detachedRun(t: Test, script: object, flowerArgs: string[] = []): Promise<{ f: FakeRun; id: string }> {
+async function detachedRun(t: Test, script: object, flowerArgs: string[] = [], ready?: (f: FakeRun) => Promise<unknown>): Promise<{ f: FakeRun; id: string }> {
   const f = startFake({ t, script, prompt: 'go', flowerArgs });
-  await f.run.waitFor(() => f.run.output().includes('fake>'), 15_000, 'the prompt');
+  await (ready ? ready(f) : f.run.waitFor(() => f.run.output().includes('fake>'), 15_000, 'the prompt'));
   process.kill(f.run.pty.pid, 'SIGHUP');
   await f.run.exited;
   const run = await oneRun(f.runtime);
@@ -109,11 +109,11 @@ t.test('the server SIGKILLed while attached: the modes go off, the terminal is c
 });
 
 t.test('the editor runs in the native client\'s terminal and its end reaches the server', async (t) => {
-  const { f } = await detachedRun(t, { runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('E') } }, { steps: [{ print: 'NEXT\r\n' }] }] }, ['--review', '60', '--window', '100k']);
+  // (the run is left once the document is frozen and under review: the prompt scrolls away meanwhile)
+  const { f } = await detachedRun(t, { runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('E') } }, { steps: [{ print: 'NEXT\r\n' }] }] }, ['--review', '60', '--window', '100k'], (f) => f.waitForEvent('done', 30_000));
   const editor = join(f.root, 'editor.sh');
   writeFileSync(editor, '#!/bin/sh\necho "EDITED BY THE PERSON" >> "$1"\n');
   chmodSync(editor, 0o755);
-  await f.waitForEvent('done', 30_000);
   const b = f.attach([], { cols: 150, rows: 40 }, { asPerson: true, env: { VISUAL: editor } });
   await b.waitForScreen('Fake task E', 15_000);
   t.equal(program(b), NATIVE);
