@@ -23,9 +23,8 @@ export interface FakeRun extends WorkbenchView {
   workbench: string;
   configDir: string;
   argvPath: string;
-  /** another terminal (a pty of this size) running `flower-pty attach <args>` in the project folder */
-  /** `flower-pty attach <args>` in a new terminal, run through node; `asPerson`: the bin run as a person runs it
-   * (an executable, so `attach` goes to the native client when it is built) */
+  /** another terminal (a pty of this size) running `flower-pty attach <args>` in the project folder, through
+   * node; `asPerson`: the bin run as a person runs it (an executable: `attach` goes to the native client) */
   attach(args: string[], size?: { cols: number; rows: number }, how?: { asPerson?: boolean; env?: Record<string, string> }): RunningClaude;
   /** every spawn of the fake claude: its argv and pid, in order */
   spawns(): { argv: string[]; pid: number; envKeys: string[] }[];
