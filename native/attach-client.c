@@ -53,135 +53,32 @@ static void to_node(void) {
   exit(127);
 }
 
-// --- JSON, as far as the server's few messages need it ------------------------------------------------
+// --- JSON (json-text.h, the hook client's reader): the few members of the server's messages it reads -----
 
-static const char *skip_ws(const char *p) {
-  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
-  return p;
-}
+#include "json-text.h"
 
-static const char *skip_value(const char *p);
-
-static const char *skip_string(const char *p) {
-  if (*p != '"') return NULL;
-  for (p++; *p && *p != '"'; p++)
-    if (*p == '\\' && !*++p) return NULL;
-  return *p == '"' ? p + 1 : NULL;
-}
-
-static const char *skip_value(const char *p) {
-  p = skip_ws(p);
-  if (*p == '"') return skip_string(p);
-  if (*p == '{' || *p == '[') {
-    char close = *p == '{' ? '}' : ']';
-    p = skip_ws(p + 1);
-    if (*p == close) return p + 1;
-    for (;;) {
-      if (close == '}') {
-        p = skip_string(skip_ws(p));
-        if (!p) return NULL;
-        p = skip_ws(p);
-        if (*p++ != ':') return NULL;
-      }
-      p = skip_value(p);
-      if (!p) return NULL;
-      p = skip_ws(p);
-      if (*p == ',') {
-        p++;
-        continue;
-      }
-      return *p == close ? p + 1 : NULL;
-    }
-  }
-  while (*p && strchr(",}] \t\r\n", *p) == NULL) p++; // a number, true, false, null
-  return p;
-}
-
-// The value of `key` in the object at `obj`, or NULL.
-static const char *member(const char *obj, const char *key) {
-  if (!obj) return NULL;
-  const char *p = skip_ws(obj);
-  if (*p != '{') return NULL;
-  p = skip_ws(p + 1);
-  size_t klen = strlen(key);
-  while (*p == '"') {
-    const char *end = skip_string(p);
-    if (!end) return NULL;
-    int match = (size_t)(end - p - 2) == klen && memcmp(p + 1, key, klen) == 0;
-    p = skip_ws(end);
-    if (*p++ != ':') return NULL;
-    p = skip_ws(p);
-    if (match) return p;
-    p = skip_value(p);
-    if (!p) return NULL;
-    p = skip_ws(p);
-    if (*p != ',') return NULL;
-    p = skip_ws(p + 1);
-  }
+// A member of the object data[0..len) that is a string, decoded (a malloc'd copy); NULL for anything else.
+static char *string_member(const char *data, size_t len, const char *key) {
+  cursor at;
+  if (!find_member(data, len, key, &at) || *at.p != '"') return NULL;
+  buf text = {0};
+  put(&text, "", 0);
+  if (read_string(&at, NULL, &text)) return text.data;
+  free(text.data);
   return NULL;
 }
 
-static void put_utf8(buf *b, unsigned cp) {
-  char s[4];
-  if (cp < 0x80) s[0] = (char)cp, put(b, s, 1);
-  else if (cp < 0x800) s[0] = (char)(0xc0 | cp >> 6), s[1] = (char)(0x80 | (cp & 0x3f)), put(b, s, 2);
-  else if (cp < 0x10000) s[0] = (char)(0xe0 | cp >> 12), s[1] = (char)(0x80 | ((cp >> 6) & 0x3f)), s[2] = (char)(0x80 | (cp & 0x3f)), put(b, s, 3);
-  else s[0] = (char)(0xf0 | cp >> 18), s[1] = (char)(0x80 | ((cp >> 12) & 0x3f)), s[2] = (char)(0x80 | ((cp >> 6) & 0x3f)), s[3] = (char)(0x80 | (cp & 0x3f)), put(b, s, 4);
+// A member that is a number (as a whole number), else `otherwise`.
+static long number_member(const char *data, size_t len, const char *key, long otherwise) {
+  cursor at;
+  if (!find_member(data, len, key, &at) || (*at.p != '-' && (*at.p < '0' || *at.p > '9'))) return otherwise;
+  return strtol(at.p, NULL, 10);
 }
 
-static unsigned hex4(const char *p) {
-  unsigned v = 0;
-  for (int i = 0; i < 4; i++) {
-    char c = p[i];
-    v = v * 16 + (unsigned)(c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : 0);
-  }
-  return v;
-}
-
-// A string value, decoded (a malloc'd copy), or NULL when `p` is not a string.
-static char *string_at(const char *p) {
-  if (!p || *p != '"' || !skip_string(p)) return NULL;
-  buf out = {0};
-  put(&out, "", 0);
-  for (p++; *p != '"'; p++) {
-    if (*p != '\\') {
-      put(&out, p, 1);
-      continue;
-    }
-    char e = *++p;
-    const char *plain = e == 'n' ? "\n" : e == 't' ? "\t" : e == 'r' ? "\r" : e == 'b' ? "\b" : e == 'f' ? "\f" : NULL;
-    if (plain) put(&out, plain, 1);
-    else if (e == 'u' && strlen(p) >= 5) {
-      unsigned cp = hex4(p + 1);
-      p += 4;
-      if (cp >= 0xd800 && cp < 0xdc00 && p[1] == '\\' && p[2] == 'u') {
-        unsigned lo = hex4(p + 3);
-        if (lo >= 0xdc00 && lo < 0xe000) cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00), p += 6;
-      }
-      put_utf8(&out, cp);
-    } else put(&out, p, 1);
-  }
-  return out.data;
-}
-
-static long number_at(const char *p, long otherwise) {
-  if (!p || (*p != '-' && (*p < '0' || *p > '9'))) return otherwise;
-  return strtol(p, NULL, 10);
-}
-
-static void put_json_string(buf *b, const char *s) {
-  puts_(b, "\"");
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-    if (*p == '"' || *p == '\\') {
-      char e[2] = {'\\', (char)*p};
-      put(b, e, 2);
-    } else if (*p < 0x20) {
-      char e[8];
-      snprintf(e, sizeof e, "\\u%04x", *p);
-      puts_(b, e);
-    } else put(b, (const char *)p, 1);
-  }
-  puts_(b, "\"");
+// A member that is `true`.
+static int true_member(const char *data, size_t len, const char *key) {
+  cursor at;
+  return find_member(data, len, key, &at) && at.end - at.p == 4 && memcmp(at.p, "true", 4) == 0;
 }
 
 // An environment value as the hello carries it: at most `max` bytes, cut on a character's boundary.
@@ -502,16 +399,18 @@ int main(int argc, char **argv) {
       json[len] = 0;
       memmove(in_buf.data, in_buf.data + 4 + len, in_buf.len - 4 - len);
       in_buf.len -= 4 + len;
-      char *t = string_at(member(json, "t"));
+      char *t = string_member(json, len, "t");
       if (!t) stop = 2;
       else if (!welcomed && strcmp(t, "welcome") == 0) {
-        const char *direct = member(json, "direct");
-        const char *run = member(json, "run");
-        run_id = string_at(member(run, "id"));
-        workbench = string_at(member(run, "workbench"));
-        run_pid = number_at(member(run, "pid"), 0);
+        cursor run;
+        if (find_member(json, len, "run", &run)) {
+          size_t run_len = (size_t)(run.end - run.p);
+          run_id = string_member(run.p, run_len, "id");
+          workbench = string_member(run.p, run_len, "workbench");
+          run_pid = number_member(run.p, run_len, "pid", 0);
+        }
         // A terminal the server could not open is drawn from the stream, which only the Node client can.
-        if (!direct || strncmp(direct, "true", 4) != 0 || !run_id) {
+        if (!true_member(json, len, "direct") || !run_id) {
           close(sock);
           to_node();
         }
@@ -520,12 +419,12 @@ int main(int argc, char **argv) {
         close(sock); // refused, or anything else first: Node hears it again and says it in its words
         to_node();
       } else if (strcmp(t, "bye") == 0) {
-        char *reason = string_at(member(json, "reason"));
+        char *reason = string_member(json, len, "reason");
         if (reason && strcmp(reason, "detached") == 0) detaching = 1;
         else {
           ended = 1;
-          exit_code = number_at(member(json, "exitCode"), EXIT_OK);
-          char *message = string_at(member(json, "message"));
+          exit_code = number_member(json, len, "exitCode", EXIT_OK);
+          char *message = string_member(json, len, "message");
           if (message) say(message);
           int killed = reason && strcmp(reason, "killed") == 0;
           if (killed) {
@@ -546,7 +445,7 @@ int main(int argc, char **argv) {
         free(reason);
         stop = 1;
       } else if (strcmp(t, "edit") == 0) {
-        char *file = string_at(member(json, "path"));
+        char *file = string_member(json, len, "path");
         if (file) run_editor(sock, file);
         free(file);
       }

@@ -39,158 +39,10 @@ static int64_t now_ms(void) {
   return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-// --- JSON, as far as this client needs it: check that a payload is one object (JSON.parse would take
-// it) and copy it without the whitespace between tokens, so it fits on the channel's one line; read
-// the answer's "output" string.
+// --- JSON (json-text.h): check that a payload is one object (JSON.parse would take it) and copy it
+// without the whitespace between tokens, so it fits on the channel's one line; read the answer's "output".
 
-typedef struct {
-  const char *p, *end;
-} cursor;
-
-static void skip_ws(cursor *c) {
-  while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r')) c->p++;
-}
-
-static int hex4(const char *p, unsigned *out) {
-  unsigned v = 0;
-  for (int i = 0; i < 4; i++) {
-    char h = p[i];
-    v <<= 4;
-    if (h >= '0' && h <= '9') v |= (unsigned)(h - '0');
-    else if (h >= 'a' && h <= 'f') v |= (unsigned)(h - 'a' + 10);
-    else if (h >= 'A' && h <= 'F') v |= (unsigned)(h - 'A' + 10);
-    else return 0;
-  }
-  *out = v;
-  return 1;
-}
-
-static void put_utf8(buf *b, unsigned cp) {
-  char s[4];
-  size_t n;
-  if (cp < 0x80) s[0] = (char)cp, n = 1;
-  else if (cp < 0x800) s[0] = (char)(0xc0 | cp >> 6), s[1] = (char)(0x80 | (cp & 0x3f)), n = 2;
-  else if (cp < 0x10000) s[0] = (char)(0xe0 | cp >> 12), s[1] = (char)(0x80 | (cp >> 6 & 0x3f)), s[2] = (char)(0x80 | (cp & 0x3f)), n = 3;
-  else s[0] = (char)(0xf0 | cp >> 18), s[1] = (char)(0x80 | (cp >> 12 & 0x3f)), s[2] = (char)(0x80 | (cp >> 6 & 0x3f)), s[3] = (char)(0x80 | (cp & 0x3f)), n = 4;
-  put(b, s, n);
-}
-
-// A string at c->p (its opening quote): copied as written to `raw`, decoded to `text` (a lone
-// surrogate becomes U+FFFD, as Node writes one); either may be NULL. 0 when it is not valid JSON.
-static int read_string(cursor *c, buf *raw, buf *text) {
-  const char *start = c->p++;
-  while (c->p < c->end) {
-    unsigned char ch = (unsigned char)*c->p;
-    if (ch == '"') {
-      c->p++;
-      if (raw) put(raw, start, (size_t)(c->p - start));
-      return 1;
-    }
-    if (ch < 0x20) return 0;
-    if (ch != '\\') {
-      if (text) put(text, c->p, 1);
-      c->p++;
-      continue;
-    }
-    if (c->end - c->p < 2) return 0;
-    char e = c->p[1];
-    const char *simple = strchr("\"\\/bfnrt", e);
-    if (e && simple) {
-      static const char decoded[] = "\"\\/\b\f\n\r\t";
-      if (text) put(text, &decoded[simple - "\"\\/bfnrt"], 1);
-      c->p += 2;
-      continue;
-    }
-    unsigned cp;
-    if (e != 'u' || c->end - c->p < 6 || !hex4(c->p + 2, &cp)) return 0;
-    c->p += 6;
-    if (cp >= 0xd800 && cp < 0xdc00 && c->end - c->p >= 6 && c->p[0] == '\\' && c->p[1] == 'u') {
-      unsigned low;
-      if (hex4(c->p + 2, &low) && low >= 0xdc00 && low < 0xe000) {
-        cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
-        c->p += 6;
-      }
-    }
-    if (cp >= 0xd800 && cp < 0xe000) cp = 0xfffd;
-    if (text) put_utf8(text, cp);
-  }
-  return 0;
-}
-
-static int read_value(cursor *c, buf *out, int depth);
-
-static int read_number(cursor *c, buf *out) {
-  const char *start = c->p;
-  if (c->p < c->end && *c->p == '-') c->p++;
-  if (c->p >= c->end) return 0;
-  if (*c->p == '0') c->p++;
-  else if (*c->p >= '1' && *c->p <= '9') while (c->p < c->end && *c->p >= '0' && *c->p <= '9') c->p++;
-  else return 0;
-  if (c->p < c->end && *c->p == '.') {
-    c->p++;
-    if (c->p >= c->end || *c->p < '0' || *c->p > '9') return 0;
-    while (c->p < c->end && *c->p >= '0' && *c->p <= '9') c->p++;
-  }
-  if (c->p < c->end && (*c->p == 'e' || *c->p == 'E')) {
-    c->p++;
-    if (c->p < c->end && (*c->p == '+' || *c->p == '-')) c->p++;
-    if (c->p >= c->end || *c->p < '0' || *c->p > '9') return 0;
-    while (c->p < c->end && *c->p >= '0' && *c->p <= '9') c->p++;
-  }
-  if (out) put(out, start, (size_t)(c->p - start));
-  return 1;
-}
-
-// An array or object: its members, separated by commas, each a value or a "key": value.
-static int read_members(cursor *c, buf *out, int depth, char close, int keyed) {
-  if (out) put(out, c->p, 1);
-  c->p++;
-  skip_ws(c);
-  if (c->p < c->end && *c->p == close) {
-    if (out) put(out, &close, 1);
-    c->p++;
-    return 1;
-  }
-  for (;;) {
-    skip_ws(c);
-    if (keyed) {
-      if (c->p >= c->end || *c->p != '"' || !read_string(c, out, NULL)) return 0;
-      skip_ws(c);
-      if (c->p >= c->end || *c->p != ':') return 0;
-      if (out) put(out, ":", 1);
-      c->p++;
-    }
-    if (!read_value(c, out, depth + 1)) return 0;
-    skip_ws(c);
-    if (c->p >= c->end) return 0;
-    char ch = *c->p++;
-    if (out) put(out, &ch, 1);
-    if (ch == close) return 1;
-    if (ch != ',') return 0;
-  }
-}
-
-static int read_value(cursor *c, buf *out, int depth) {
-  if (depth > MAX_DEPTH) return 0;
-  skip_ws(c);
-  if (c->p >= c->end) return 0;
-  switch (*c->p) {
-    case '"': return read_string(c, out, NULL);
-    case '{': return read_members(c, out, depth, '}', 1);
-    case '[': return read_members(c, out, depth, ']', 0);
-    default: break;
-  }
-  static const char *const words[] = {"true", "false", "null"};
-  for (int i = 0; i < 3; i++) {
-    size_t n = strlen(words[i]);
-    if ((size_t)(c->end - c->p) >= n && memcmp(c->p, words[i], n) == 0) {
-      if (out) put(out, c->p, n);
-      c->p += n;
-      return 1;
-    }
-  }
-  return read_number(c, out);
-}
+#include "json-text.h"
 
 // The payload as one line with no whitespace between tokens; 0 when it is not exactly one JSON object.
 static int compact_object(const char *data, size_t len, buf *out) {
@@ -203,63 +55,13 @@ static int compact_object(const char *data, size_t len, buf *out) {
 
 // The answer line's "output" when it is a string (the last one, as JSON.parse keeps it); else nothing.
 static void read_output(const char *data, size_t len, buf *text) {
-  cursor c = {data, data + len};
-  buf key = {0}, value = {0};
-  int found = 0;
-  skip_ws(&c);
-  if (c.p >= c.end || *c.p++ != '{') goto done;
-  skip_ws(&c);
-  if (c.p < c.end && *c.p == '}') goto done;
-  for (;;) {
-    skip_ws(&c);
-    key.len = 0;
-    if (c.p >= c.end || *c.p != '"' || !read_string(&c, NULL, &key)) goto fail;
-    skip_ws(&c);
-    if (c.p >= c.end || *c.p++ != ':') goto fail;
-    skip_ws(&c);
-    int is_output = key.len == 6 && memcmp(key.data, "output", 6) == 0;
-    if (is_output && c.p < c.end && *c.p == '"') {
-      value.len = 0;
-      if (!read_string(&c, NULL, &value)) goto fail;
-      found = 1;
-    } else {
-      if (!read_value(&c, NULL, 1)) goto fail;
-      if (is_output) found = 0;
-    }
-    skip_ws(&c);
-    if (c.p >= c.end) goto fail;
-    char ch = *c.p++;
-    if (ch == '}') break;
-    if (ch != ',') goto fail;
-  }
-  skip_ws(&c);
-  if (c.p != c.end) goto fail;
-  if (found && value.len) put(text, value.data, value.len);
-  goto done;
-fail:
-  found = 0;
-done:
-  free(key.data);
+  cursor at;
+  if (!find_member(data, len, "output", &at) || *at.p != '"') return;
+  buf value = {0};
+  if (read_string(&at, NULL, &value) && value.len) put(text, value.data, value.len);
   free(value.data);
 }
 
-static void put_json_string(buf *b, const char *s) {
-  put(b, "\"", 1);
-  for (; *s; s++) {
-    unsigned char ch = (unsigned char)*s;
-    if (ch == '"' || ch == '\\') {
-      char e[2] = {'\\', (char)ch};
-      put(b, e, 2);
-    } else if (ch < 0x20) {
-      static const char hex[] = "0123456789abcdef";
-      char e[6] = {'\\', 'u', '0', '0', hex[ch >> 4], hex[ch & 15]};
-      put(b, e, 6);
-    } else {
-      put(b, s, 1);
-    }
-  }
-  put(b, "\"", 1);
-}
 
 // --- the person's own status line: `/bin/sh -c`, the same stdin, in its own session (the cap kills
 // the whole pipeline, not just the shell), with no FLOWER_PTY_* variable (not the run's secret).
