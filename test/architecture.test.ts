@@ -255,3 +255,39 @@ t.test('core names no Claude Code field and no release', async (t) => {
   });
   t.same(offenders, [], 'core speaks its own words');
 });
+
+// test/core/ mirrors src/core/'s concept folders, so a module's tests are where the module is: a test of
+// src/core/<folder>/x.ts lives in test/core/<folder>/, and any test named after a core module (x.test.ts)
+// sits in that module's folder, wherever in test/ it was first written.
+t.test('test/core mirrors the concept folders of src/core', async (t) => {
+  const testDir = join(dirname(fileURLToPath(import.meta.url)), 'core');
+  const modules = new Map(readdirSync(coreDir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
+    .map((e) => [e.name.replace(/\.ts$/, ''), relative(coreDir, e.parentPath)] as const));
+  const tests = readdirSync(testDir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.test.ts'))
+    .map((e) => relative(testDir, join(e.parentPath, e.name)));
+  t.ok(tests.length >= 40, 'the core tests are read');
+  for (const file of tests) {
+    const folder = dirname(file);
+    const top = folder.split('/')[0];
+    t.ok(folder === '.' ? modules.get(file.replace(/\.test\.ts$/, '')) === '' : modules.has(top) || [...modules.values()].some((d) => d === folder || d.startsWith(`${folder}/`)),
+      `test/core/${file} sits in a folder of src/core (or at its root for a root module)`);
+    const text = readFileSync(join(testDir, file), 'utf8');
+    const coreImports = [...text.matchAll(importRe)].map((m) => m[1] ?? m[2] ?? m[3] ?? '')
+      .filter((s) => s.includes('/src/core/'))
+      .map((s) => relative(coreDir, dirname(resolve(testDir, folder, s))));
+    if (folder !== '.' && coreImports.length > 0) {
+      t.ok(coreImports.some((d) => d === folder || d.startsWith(`${folder}/`) || folder.startsWith(`${d}/`)),
+        `test/core/${file} tests a module of src/core/${folder}/ (it imports ${coreImports.join(', ')})`);
+    }
+  }
+  const named = readdirSync(join(testDir, '..'), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.test.ts'))
+    .map((e) => relative(join(testDir, '..'), join(e.parentPath, e.name)))
+    .filter((f) => !f.startsWith('core/') && !/^(e2e|faults|security|claude-code|cli|adapters|web|server|tui|runtime|report)\//.test(f));
+  for (const f of named) {
+    const mod = f.split('/').pop()!.replace(/\.test\.ts$/, '');
+    t.notOk(modules.has(mod), `test/${f} is named after src/core's ${mod}.ts: it belongs in test/core/${modules.get(mod) ?? ''}`);
+  }
+});
