@@ -51,7 +51,10 @@ if (!relayOut) {
   // The names the hook client reads, from their one home (built by tsc before this runs).
   const { HOOK_ENV, FLOWER_ENV_PREFIX, STATUSLINE_EVENT } = await import(pathToFileURL(join(root, 'dist', 'claude-code', 'launch.js')).href);
   const names = { HOOK_ENV_SOCKET: HOOK_ENV.socket, HOOK_ENV_TOKEN: HOOK_ENV.token, HOOK_ENV_TIMEOUT_MS: HOOK_ENV.timeoutMs, HOOK_ENV_USER_STATUSLINE: HOOK_ENV.userStatusLine, FLOWER_ENV_PREFIX, STATUSLINE_EVENT };
-  const defines = Object.entries(names).map(([name, value]) => `-D${name}=${JSON.stringify(value)}`);
+  // Its limits too (the wait, its ceiling, the payload's size and depth), from theirs.
+  const { HOOK_LIMITS } = await import(pathToFileURL(join(root, 'dist', 'cli', 'hook-limits.js')).href);
+  const limits = { DEFAULT_TIMEOUT_MS: HOOK_LIMITS.defaultTimeoutMs, MAX_TIMEOUT_MS: HOOK_LIMITS.maxTimeoutMs, USER_STATUSLINE_CAP_MS: HOOK_LIMITS.userStatusLineCapMs, MAX_PAYLOAD_BYTES: HOOK_LIMITS.maxPayloadBytes, MAX_DEPTH: HOOK_LIMITS.maxPayloadDepth };
+  const defines = [...Object.entries(names).map(([name, value]) => `-D${name}=${JSON.stringify(value)}`), ...Object.entries(limits).map(([name, value]) => `-D${name}=${value}L`)];
   compile('hook-client.c', join(root, 'dist', 'native', 'flower-pty-hook'), [...PROGRAM, ...defines], 'the native hook client was not built (%s); claude runs the Node one, which takes ~30 ms more per hook');
 
   // The attach client's words and numbers, from their homes in src/ (built by tsc before this runs).
