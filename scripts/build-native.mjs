@@ -8,7 +8,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { hookDefines, attachDefines } from './native-defines.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cc = process.env.CC || 'cc';
@@ -48,36 +49,11 @@ if (!relayOut) {
   // What an idle run server gives back (Linux; elsewhere it builds to a no-op that says so).
   compile('memory-trim.c', join(root, 'dist', 'native', 'memory-trim.node'), [...LIBRARY, ...platform, `-I${headers}`], 'the memory trim was not built (%s); an idle run server keeps the pages it touched while starting');
 
-  // The names the hook client reads, from their one home (built by tsc before this runs).
-  const { HOOK_ENV, FLOWER_ENV_PREFIX, STATUSLINE_EVENT } = await import(pathToFileURL(join(root, 'dist', 'claude-code', 'launch.js')).href);
-  const names = { HOOK_ENV_SOCKET: HOOK_ENV.socket, HOOK_ENV_TOKEN: HOOK_ENV.token, HOOK_ENV_TIMEOUT_MS: HOOK_ENV.timeoutMs, HOOK_ENV_USER_STATUSLINE: HOOK_ENV.userStatusLine, FLOWER_ENV_PREFIX, STATUSLINE_EVENT };
-  // Its limits too (the wait, its ceiling, the payload's size and depth), from theirs.
-  const { HOOK_LIMITS } = await import(pathToFileURL(join(root, 'dist', 'cli', 'hook-limits.js')).href);
-  const limits = { DEFAULT_TIMEOUT_MS: HOOK_LIMITS.defaultTimeoutMs, MAX_TIMEOUT_MS: HOOK_LIMITS.maxTimeoutMs, USER_STATUSLINE_CAP_MS: HOOK_LIMITS.userStatusLineCapMs, MAX_PAYLOAD_BYTES: HOOK_LIMITS.maxPayloadBytes, MAX_DEPTH: HOOK_LIMITS.maxPayloadDepth };
-  const defines = [...Object.entries(names).map(([name, value]) => `-D${name}=${JSON.stringify(value)}`), ...Object.entries(limits).map(([name, value]) => `-D${name}=${value}L`)];
+  // The names and limits the hook client reads, from their one home (built by tsc before this runs).
+  const defines = await hookDefines(root);
   compile('hook-client.c', join(root, 'dist', 'native', 'flower-pty-hook'), [...PROGRAM, ...defines], 'the native hook client was not built (%s); claude runs the Node one, which takes ~30 ms more per hook');
 
   // The attach client's words and numbers, from their homes in src/ (built by tsc before this runs).
-  const { WIRE_VERSION } = await import(pathToFileURL(join(root, 'dist', 'server', 'wire.js')).href);
-  const { EXIT } = await import(pathToFileURL(join(root, 'dist', 'core', 'exit-code.js')).href);
-  const { OUTCOME_WORDS } = await import(pathToFileURL(join(root, 'dist', 'client', 'attach-outcome.js')).href);
-  const { GIVE_BACK } = await import(pathToFileURL(join(root, 'dist', 'client', 'attach-client.js')).href);
-  const attach = {
-    WIRE_VERSION, EXIT_OK: EXIT.ok, EXIT_SERVER_LOST: EXIT.serverLost, EXIT_INTERRUPTED: EXIT.interrupted,
-    OUTCOME_DETACHED: cString(OUTCOME_WORDS.detached), OUTCOME_LOST: cString(OUTCOME_WORDS.lost),
-    OUTCOME_KILLED: cString(OUTCOME_WORDS.killed), OUTCOME_LINEAGE: cString(OUTCOME_WORDS.lineage), OUTCOME_INTERRUPTED: cString(OUTCOME_WORDS.interrupted), GIVE_BACK: cString(GIVE_BACK),
-  };
-  compile('attach-client.c', join(root, 'dist', 'native', 'flower-pty-attach'), [...PROGRAM, ...Object.entries(attach).map(([name, value]) => `-D${name}=${value}`)], 'the native attach client was not built (%s); `flower-pty attach` runs the Node one, which waits for Node to start');
-}
-
-// A C string literal: quotes and backslashes escaped, anything outside printable ASCII as three octal digits
-// (a hex escape would swallow the hex digits after it).
-function cString(text) {
-  let out = '"';
-  for (const byte of Buffer.from(text, 'utf8')) {
-    if (byte === 0x22 || byte === 0x5c) out += `\\${String.fromCharCode(byte)}`;
-    else if (byte >= 0x20 && byte < 0x7f) out += String.fromCharCode(byte);
-    else out += `\\${byte.toString(8).padStart(3, '0')}`;
-  }
-  return `${out}"`;
+  const attach = await attachDefines(root);
+  compile('attach-client.c', join(root, 'dist', 'native', 'flower-pty-attach'), [...PROGRAM, ...attach], 'the native attach client was not built (%s); `flower-pty attach` runs the Node one, which waits for Node to start');
 }
