@@ -11,7 +11,7 @@
 // Needs dist/ (npm run build): the harnesses get the clients' words and limits from src/ as the build does.
 // A finding is kept as <tmp>/crash-… and named on the way out; exits 1 when any target failed.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,7 +96,7 @@ async function main() {
       run = spawnSync(bin, seeds, { stdio: 'inherit', env: ENV });
     } else {
       const found = join(work, `${target}-corpus`);
-      execFileSync('mkdir', ['-p', found]);
+      mkdirSync(found);
       const common = ['-timeout=10', '-rss_limit_mb=2048', `-artifact_prefix=${join(work, `${target}-`)}`];
       process.stdout.write(`fuzz ${target}: the corpus (${seeds.length}) and ${opts.seconds} s of libFuzzer\n`);
       // libFuzzer talks on stderr all the time: its last words are shown only when it found something.
