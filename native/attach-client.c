@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -34,7 +35,6 @@
 #error "build with scripts/build-native.mjs: it passes the wire's version, the exit codes and the outcome's words from src/"
 #endif
 
-#define MAX_FRAME (16 * 1024 * 1024)
 #define DETACH_WAIT_MS 1000
 
 #define BUF_OUT_OF_MEMORY() exit(EXIT_INTERRUPTED)
@@ -57,28 +57,140 @@ static void to_node(void) {
 
 #include "json-text.h"
 
-// A member of the object data[0..len) that is a string, decoded (a malloc'd copy); NULL for anything else.
-static char *string_member(const char *data, size_t len, const char *key) {
+// A member of the object data[0..len) that is a string, decoded (a malloc'd copy, its length in `*n`);
+// NULL for anything else.
+static char *text_member(const char *data, size_t len, const char *key, size_t *n) {
   cursor at;
   if (!find_member(data, len, key, &at) || *at.p != '"') return NULL;
   buf text = {0};
   put(&text, "", 0);
-  if (read_string(&at, NULL, &text)) return text.data;
+  if (read_string(&at, NULL, &text)) {
+    *n = text.len;
+    return text.data;
+  }
   free(text.data);
   return NULL;
 }
 
-// A member that is a number (as a whole number), else `otherwise`.
-static long number_member(const char *data, size_t len, const char *key, long otherwise) {
+// A member that is a string without a NUL (a path, an id, a word: read as a C string), decoded; NULL for
+// anything else. A NUL would cut it short ("doc\u0000.md" is no "doc"), so such a string is refused.
+static char *string_member(const char *data, size_t len, const char *key) {
+  size_t n = 0;
+  char *text = text_member(data, len, key, &n);
+  if (text && strlen(text) != n) {
+    free(text);
+    return NULL;
+  }
+  return text;
+}
+
+// A member that is a number with a whole value in [low, high] (as JSON.parse reads it: 1e2 is 100,
+// 4294967296 is past any exit status): 1 and the value in `*out`, else 0.
+static int whole_member(const char *data, size_t len, const char *key, long low, long high, long *out) {
   cursor at;
-  if (!find_member(data, len, key, &at) || (*at.p != '-' && (*at.p < '0' || *at.p > '9'))) return otherwise;
-  return strtol(at.p, NULL, 10);
+  if (!find_member(data, len, key, &at) || (*at.p != '-' && (*at.p < '0' || *at.p > '9'))) return 0;
+  // a JSON number ends before a byte strtod would take (the frame is NUL-terminated)
+  double v = strtod(at.p, NULL);
+  if (!(v >= (double)low && v <= (double)high) || v != (double)(long)v) return 0;
+  *out = (long)v;
+  return 1;
 }
 
 // A member that is `true`.
 static int true_member(const char *data, size_t len, const char *key) {
   cursor at;
   return find_member(data, len, key, &at) && at.end - at.p == 4 && memcmp(at.p, "true", 4) == 0;
+}
+
+static int has_member(const char *data, size_t len, const char *key) {
+  cursor at;
+  return find_member(data, len, key, &at);
+}
+
+// --- the server's frames ---------------------------------------------------------------------------------
+
+#define MAX_FRAME (16 * 1024 * 1024)
+
+// The next frame in `in` (a 4-byte length, then JSON): 1 with it in `*json` (malloc'd, NUL-terminated) and
+// its length in `*len`, taken out of `in`; 0 when it is not all there yet; -1 when its length is past
+// MAX_FRAME (garbage: the server is as good as lost).
+static int next_frame(buf *in, char **json, size_t *len) {
+  if (in->len < 4) return 0;
+  const unsigned char *h = (const unsigned char *)in->data;
+  size_t n = (size_t)h[0] << 24 | (size_t)h[1] << 16 | (size_t)h[2] << 8 | h[3];
+  if (n > MAX_FRAME) return -1;
+  if (in->len < 4 + n) return 0;
+  char *frame = malloc(n + 1);
+  if (!frame) BUF_OUT_OF_MEMORY();
+  memcpy(frame, in->data + 4, n);
+  frame[n] = 0;
+  memmove(in->data, in->data + 4 + n, in->len - 4 - n);
+  in->len -= 4 + n;
+  *json = frame;
+  *len = n;
+  return 1;
+}
+
+// A server message as this client reads it, refused where src/server/wire.ts's parseServerMessage refuses
+// it (MSG_BAD: not an object, no `t`, a NUL in a path, a bye's reason or exit status out of its range).
+enum { MSG_BAD, MSG_WELCOME, MSG_BYE, MSG_EDIT, MSG_OTHER };
+typedef struct {
+  int kind;
+  char *t;
+  // welcome: drawn by the server (`direct`), and the run's id, workbench and pid
+  int direct;
+  char *run_id, *workbench;
+  long run_pid;
+  // bye: why (detached, killed or ended), the exit status, the server's own words (any bytes, `message_len` long)
+  int detached, killed;
+  long exit_code;
+  char *message;
+  size_t message_len;
+  // edit: the document's path
+  char *path;
+} server_msg;
+
+static void read_message(const char *json, size_t len, server_msg *m) {
+  memset(m, 0, sizeof *m);
+  m->t = string_member(json, len, "t");
+  if (!m->t) return;
+  if (strcmp(m->t, "welcome") == 0) {
+    cursor run;
+    if (!find_member(json, len, "run", &run)) return;
+    size_t run_len = (size_t)(run.end - run.p);
+    m->run_id = string_member(run.p, run_len, "id");
+    m->workbench = string_member(run.p, run_len, "workbench");
+    cursor workbench;
+    int no_workbench = !find_member(run.p, run_len, "workbench", &workbench) || *workbench.p == 'n';
+    if (!m->run_id || (!m->workbench && !no_workbench)) return;
+    whole_member(run.p, run_len, "pid", INT_MIN, INT_MAX, &m->run_pid);
+    m->direct = true_member(json, len, "direct");
+    m->kind = MSG_WELCOME;
+  } else if (strcmp(m->t, "bye") == 0) {
+    char *reason = string_member(json, len, "reason");
+    int known = reason && (strcmp(reason, "detached") == 0 || strcmp(reason, "killed") == 0 || strcmp(reason, "ended") == 0);
+    m->detached = known && strcmp(reason, "detached") == 0;
+    m->killed = known && strcmp(reason, "killed") == 0;
+    free(reason);
+    m->exit_code = EXIT_OK;
+    if (!known || (has_member(json, len, "exitCode") && !whole_member(json, len, "exitCode", 0, 255, &m->exit_code))) return;
+    m->message = text_member(json, len, "message", &m->message_len);
+    if (!m->message && has_member(json, len, "message")) return;
+    m->kind = MSG_BYE;
+  } else if (strcmp(m->t, "edit") == 0) {
+    m->path = string_member(json, len, "path");
+    if (m->path) m->kind = MSG_EDIT;
+  } else {
+    m->kind = MSG_OTHER;
+  }
+}
+
+static void free_message(server_msg *m) {
+  free(m->t);
+  free(m->run_id);
+  free(m->workbench);
+  free(m->message);
+  free(m->path);
 }
 
 // An environment value as the hello carries it: at most `max` bytes, cut on a character's boundary.
@@ -267,10 +379,17 @@ static void run_editor(int sock, const char *path) {
 
 // What src/client/attach-outcome.ts prints, word for word (the build passes the words in).
 static void say(const char *line) { fprintf(stderr, "flower-pty: %s\n", line); }
+// The server's own words, any bytes (a NUL among them included), as the Node client prints them.
+static void say_bytes(const char *text, size_t len) {
+  fputs("flower-pty: ", stderr);
+  fwrite(text, 1, len, stderr);
+  fputs("\n", stderr);
+}
 
 static struct termios saved_termios;
 static int have_termios;
 
+#ifndef FLOWER_PTY_FUZZING // native/fuzz/ calls the readers above without the program
 int main(int argc, char **argv) {
   // argv: this binary, the bin's path, then the command line (attach …). Node gets it whole.
   if (argc < 3) return 2;
@@ -385,54 +504,41 @@ int main(int argc, char **argv) {
     if (n <= 0) break; // the server hung up
     put(&in_buf, chunk, (size_t)n);
     int stop = 0;
-    while (!stop && in_buf.len >= 4) {
-      const unsigned char *h = (const unsigned char *)in_buf.data;
-      size_t len = (size_t)h[0] << 24 | (size_t)h[1] << 16 | (size_t)h[2] << 8 | h[3];
-      if (len > MAX_FRAME) {
-        stop = 2;
-        break;
-      }
-      if (in_buf.len < 4 + len) break;
-      char *json = malloc(len + 1);
-      if (!json) return EXIT_INTERRUPTED;
-      memcpy(json, in_buf.data + 4, len);
-      json[len] = 0;
-      memmove(in_buf.data, in_buf.data + 4 + len, in_buf.len - 4 - len);
-      in_buf.len -= 4 + len;
-      char *t = string_member(json, len, "t");
-      if (!t) stop = 2;
-      else if (!welcomed && strcmp(t, "welcome") == 0) {
-        cursor run;
-        if (find_member(json, len, "run", &run)) {
-          size_t run_len = (size_t)(run.end - run.p);
-          run_id = string_member(run.p, run_len, "id");
-          workbench = string_member(run.p, run_len, "workbench");
-          run_pid = number_member(run.p, run_len, "pid", 0);
-        }
+    char *json;
+    size_t len;
+    while (!stop) {
+      int got = next_frame(&in_buf, &json, &len);
+      if (got < 0) stop = 2;
+      if (got <= 0) break;
+      server_msg m;
+      read_message(json, len, &m);
+      if (!welcomed && m.kind == MSG_WELCOME) {
         // A terminal the server could not open is drawn from the stream, which only the Node client can.
-        if (!true_member(json, len, "direct") || !run_id) {
+        if (!m.direct) {
           close(sock);
           to_node();
         }
+        run_id = m.run_id, m.run_id = NULL;
+        workbench = m.workbench, m.workbench = NULL;
+        run_pid = m.run_pid;
         welcomed = 1;
       } else if (!welcomed) {
         close(sock); // refused, or anything else first: Node hears it again and says it in its words
         to_node();
-      } else if (strcmp(t, "bye") == 0) {
-        char *reason = string_member(json, len, "reason");
-        if (reason && strcmp(reason, "detached") == 0) detaching = 1;
+      } else if (m.kind == MSG_BAD) {
+        stop = 2;
+      } else if (m.kind == MSG_BYE) {
+        if (m.detached) detaching = 1;
         else {
           ended = 1;
-          exit_code = number_member(json, len, "exitCode", EXIT_OK);
-          char *message = string_member(json, len, "message");
-          if (message) say(message);
-          int killed = reason && strcmp(reason, "killed") == 0;
-          if (killed) {
+          exit_code = m.exit_code;
+          if (m.message) say_bytes(m.message, m.message_len);
+          if (m.killed) {
             char line[256];
             snprintf(line, sizeof line, OUTCOME_KILLED, run_id);
             say(line);
           }
-          if (workbench && *workbench && (exit_code == EXIT_OK || killed)) {
+          if (workbench && *workbench && (exit_code == EXIT_OK || m.killed)) {
             char line[8192];
             size_t w = strlen(workbench);
             char manifest[4200];
@@ -440,16 +546,12 @@ int main(int argc, char **argv) {
             snprintf(line, sizeof line, OUTCOME_LINEAGE, manifest);
             say(line);
           }
-          free(message);
         }
-        free(reason);
         stop = 1;
-      } else if (strcmp(t, "edit") == 0) {
-        char *file = string_member(json, len, "path");
-        if (file) run_editor(sock, file);
-        free(file);
+      } else if (m.kind == MSG_EDIT) {
+        run_editor(sock, m.path);
       }
-      free(t);
+      free_message(&m);
       free(json);
     }
     if (stop) {
@@ -477,3 +579,4 @@ int main(int argc, char **argv) {
   say(line);
   return EXIT_SERVER_LOST;
 }
+#endif

@@ -9,7 +9,8 @@
 // A split view's terminal is read for its keys alone (JavaScript draws it): typed text goes straight to
 // claude while JavaScript keeps the pass-through open; every other read is JavaScript's to route.
 // Output a terminal gets is claude's minus its title sequences (OSC 0/1/2), the same filter as
-// src/core/screen/title-filter.ts, byte for byte (test/adapters/fast-relay.test.ts holds the two together).
+// src/core/screen/title-filter.ts, byte for byte (native/title-filter.h; test/adapters/fast-relay.test.ts holds
+// the two together).
 #define NAPI_VERSION 8
 #include <node_api.h>
 #include <errno.h>
@@ -22,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "title-filter.h"
 // The thread's wake-up: an eventfd on Linux; where there is none (macOS, the BSDs) a self-pipe, the
 // same thing in two fds. FLOWER_PTY_SELF_PIPE builds the pipe on Linux too (the relay's tests run it).
 #if defined(__linux__) && !defined(FLOWER_PTY_SELF_PIPE)
@@ -38,8 +40,6 @@
 // JavaScript acknowledges output a turn of its event loop after taking it (ack()), so a turn takes
 // about what a stream's reads would: its emulator, which parses on timers, keeps up.
 #define MAX_UNCONSUMED (256u << 10)
-// An unterminated "title" longer than this is not a title: let it through (title-filter.ts: MAX_HELD).
-#define MAX_HELD 4096
 #define MAX_KEY 16
 // Keys a split view's terminal sent straight to claude are told to JavaScript just before claude's next
 // output (their echo, as a rule), in the same wake of its event loop, or after TELL_MS without any: it
@@ -105,9 +105,8 @@ typedef struct {
   int pty_wfd;
   queue pty_out;
   terminal terms[MAX_TERMINALS];
-  // the title filter's carry between chunks
-  char *held;
-  size_t held_len;
+  // the title filter's carry between chunks (title-filter.h)
+  title_filter titles;
   // filtered output posted to JavaScript and not yet taken: a terminal that joins gets it
   queue retained;
   uint64_t seq;
@@ -179,95 +178,6 @@ static int queue_flush(queue *q, int fd) {
     free(c);
   }
   return 0;
-}
-
-static const char *find2(const char *s, size_t from, size_t len, char a, char b) {
-  for (size_t i = from; i + 1 < len; i++)
-    if (s[i] == a && s[i + 1] == b) return s + i;
-  return NULL;
-}
-
-static const char *find1(const char *s, size_t from, size_t len, char a) {
-  if (from >= len) return NULL;
-  return memchr(s + from, a, len - from);
-}
-
-// The length title-filter.ts sees for these bytes: JavaScript counts UTF-16 units, not bytes.
-static size_t utf16_units(const char *s, size_t len) {
-  size_t n = 0;
-  for (size_t i = 0; i < len; i++) {
-    unsigned char b = (unsigned char)s[i];
-    if ((b & 0xC0) != 0x80) n += b >= 0xF0 ? 2 : 1;
-  }
-  return n;
-}
-
-// title-filter.ts's push(), on bytes: `out` gets the chunk without title sequences (room: held + len).
-static size_t filter_titles(relay *r, const char *chunk_data, size_t chunk_len, char *out) {
-  size_t len = r->held_len + chunk_len;
-  char *text = malloc(len ? len : 1);
-  if (!text) return 0;
-  memcpy(text, r->held, r->held_len);
-  memcpy(text + r->held_len, chunk_data, chunk_len);
-  r->held_len = 0;
-  size_t out_len = 0, pos = 0, end_of_text = len;
-  const char *new_held = NULL;
-  size_t new_held_len = 0;
-  for (;;) {
-    const char *found = find2(text, pos, len, '\x1b', ']');
-    if (!found) break;
-    size_t start = (size_t)(found - text);
-    int has_kind = start + 2 < len;
-    char kind = has_kind ? text[start + 2] : 0;
-    int title_kind = kind == '0' || kind == '1' || kind == '2';
-    if (!has_kind || (start + 3 >= len && title_kind)) {
-      new_held = text + start; // cut right after its introducer: wait for more
-      new_held_len = len - start;
-      end_of_text = start;
-      break;
-    }
-    if (!(title_kind && text[start + 3] == ';')) {
-      memcpy(out + out_len, text + pos, start + 2 - pos);
-      out_len += start + 2 - pos;
-      pos = start + 2;
-      continue;
-    }
-    size_t body = start + 4;
-    const char *bel = find1(text, body, len, '\x07');
-    const char *st = find2(text, body, len, '\x1b', '\\');
-    const char *end = !bel ? st : !st ? bel : (bel < st ? bel : st);
-    if (!end) {
-      if (utf16_units(text + start, len - start) > MAX_HELD) {
-        memcpy(out + out_len, text + pos, len - pos);
-        out_len += len - pos;
-        pos = len;
-      } else {
-        new_held = text + start;
-        new_held_len = len - start;
-        end_of_text = start;
-      }
-      break;
-    }
-    memcpy(out + out_len, text + pos, start - pos);
-    out_len += start - pos;
-    pos = (size_t)(end - text) + (end == bel ? 1 : 2);
-  }
-  size_t rest = end_of_text > pos ? end_of_text - pos : 0;
-  int lone_esc = rest > 0 && text[pos + rest - 1] == '\x1b';
-  if (lone_esc) rest--;
-  memcpy(out + out_len, text + pos, rest);
-  out_len += rest;
-  size_t keep = new_held_len + (lone_esc ? 1 : 0);
-  char *held = keep ? malloc(keep) : NULL;
-  if (held) {
-    if (lone_esc) held[0] = '\x1b';
-    memcpy(held + (lone_esc ? 1 : 0), new_held, new_held_len);
-  }
-  free(r->held);
-  r->held = held;
-  r->held_len = held ? keep : 0;
-  free(text);
-  return out_len;
 }
 
 static void post(relay *r, int kind, int id, int forwarded, uint64_t seq, const char *data, size_t len) {
@@ -376,7 +286,7 @@ static void read_pty(relay *r, char *buf, char *filtered) {
     return;
   }
   uint64_t seq = ++r->seq;
-  size_t out_len = filter_titles(r, buf, (size_t)n, filtered);
+  size_t out_len = title_filter_push(&r->titles, buf, (size_t)n, filtered);
   // the echo first, the bookkeeping after
   for (int i = 0; i < MAX_TERMINALS; i++) {
     terminal *t = &r->terms[i];
@@ -440,9 +350,8 @@ static void prune_retained(relay *r) {
 static void *run(void *arg) {
   relay *r = arg;
   char *buf = malloc(READ_SIZE);
-  // The filter's output is at most what it carried plus the chunk: a carried "title" of MAX_HELD
-  // UTF-16 units is at most 3 bytes each (a 4-byte character counts 2), and a lone ESC besides.
-  char *filtered = malloc(READ_SIZE + 3 * MAX_HELD + 16);
+  // The filter's output is at most what it carried plus the chunk.
+  char *filtered = malloc(READ_SIZE + HELD_CAP);
   struct pollfd fds[2 + 2 * MAX_TERMINALS];
   int owner[2 + 2 * MAX_TERMINALS];
   for (;;) {
@@ -596,7 +505,12 @@ static terminal *find_terminal(relay *r, int id) {
 static napi_value create(napi_env env, napi_callback_info info) {
   ARGS(1);
   relay *r = calloc(1, sizeof(relay));
+  if (!r) {
+    napi_throw_error(env, NULL, "flower-pty fast relay: out of memory");
+    return NULL;
+  }
   pthread_mutex_init(&r->mu, NULL);
+  title_filter_reset(&r->titles);
   r->pty_fd = -1;
   r->pty_wfd = -1;
   if (wake_open(r) < 0) {
@@ -624,9 +538,7 @@ static napi_value bind_pty(napi_env env, napi_callback_info info) {
   nonblocking(r->pty_fd);
   r->pty_reading = 1;
   r->pty_gen++;
-  free(r->held);
-  r->held = NULL;
-  r->held_len = 0;
+  title_filter_reset(&r->titles);
   uint32_t gen = r->pty_gen;
   pthread_mutex_unlock(&r->mu);
   wake(r);
@@ -847,8 +759,12 @@ static napi_value close_relay(napi_env env, napi_callback_info info) {
 // filter(bytes[]) -> Buffer[]: the title filter alone, chunk by chunk (for the parity test)
 static napi_value filter_chunks(napi_env env, napi_callback_info info) {
   ARGS(1);
-  relay scratch;
-  memset(&scratch, 0, sizeof scratch);
+  title_filter *scratch = malloc(sizeof *scratch);
+  if (!scratch) {
+    napi_throw_error(env, NULL, "flower-pty fast relay: out of memory");
+    return NULL;
+  }
+  title_filter_reset(scratch);
   uint32_t count = 0;
   napi_get_array_length(env, argv[0], &count);
   napi_value out;
@@ -859,13 +775,13 @@ static napi_value filter_chunks(napi_env env, napi_callback_info info) {
     char *data;
     size_t len;
     bytes_arg(env, item, &data, &len);
-    char *filtered = malloc(scratch.held_len + len + 1);
-    size_t n = filter_titles(&scratch, data, len, filtered);
-    napi_create_buffer_copy(env, n, filtered, NULL, &result);
+    char *filtered = malloc(HELD_CAP + len);
+    size_t n = filtered ? title_filter_push(scratch, data, len, filtered) : 0;
+    napi_create_buffer_copy(env, n, n ? filtered : "", NULL, &result);
     free(filtered);
     napi_set_element(env, out, i, result);
   }
-  free(scratch.held);
+  free(scratch);
   return out;
 }
 

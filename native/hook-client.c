@@ -7,6 +7,7 @@
 // claude must never be stuck or scolded because of flower-pty.
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -22,11 +23,12 @@
     !defined(HOOK_ENV_USER_STATUSLINE) || !defined(FLOWER_ENV_PREFIX) || !defined(STATUSLINE_EVENT)
 #error "build with scripts/build-native.mjs: it passes the names from src/claude-code/launch.ts"
 #endif
-
-#define DEFAULT_TIMEOUT_MS 15000
-#define USER_STATUSLINE_CAP_MS 5000
-#define MAX_PAYLOAD_BYTES (8 * 1024 * 1024) // the server's own limit: a larger one is not sent at all
-#define MAX_DEPTH 512
+// Its limits come from src/cli/hook-limits.ts the same way: the wait for the run (its default and its
+// ceiling), the person's status line's cap, the largest payload sent and its deepest nesting (MAX_DEPTH).
+#if !defined(DEFAULT_TIMEOUT_MS) || !defined(MAX_TIMEOUT_MS) || !defined(USER_STATUSLINE_CAP_MS) || \
+    !defined(MAX_PAYLOAD_BYTES) || !defined(MAX_DEPTH)
+#error "build with scripts/build-native.mjs: it passes the limits from src/cli/hook-limits.ts"
+#endif
 
 extern char **environ;
 
@@ -44,13 +46,27 @@ static int64_t now_ms(void) {
 
 #include "json-text.h"
 
-// The payload as one line with no whitespace between tokens; 0 when it is not exactly one JSON object.
+// The payload as one line with no whitespace between tokens; 0 when it is not exactly one JSON object (or
+// nests deeper than MAX_DEPTH, as the Node client refuses it too). A number too large for a double
+// (1e999) is written null, as the Node client's JSON.stringify writes it.
 static int compact_object(const char *data, size_t len, buf *out) {
   cursor c = {data, data + len};
   skip_ws(&c);
   if (c.p >= c.end || *c.p != '{' || !read_value(&c, out, 0)) return 0;
   skip_ws(&c);
   return c.p == c.end;
+}
+
+// FLOWER_PTY_HOOK_TIMEOUT_MS as hook-limits.ts's hookTimeoutMs reads it: digits alone, not 0, at most the ceiling.
+static long hook_timeout_ms(const char *text) {
+  if (!text || !*text) return DEFAULT_TIMEOUT_MS;
+  long n = 0;
+  for (const char *p = text; *p; p++) {
+    if (*p < '0' || *p > '9') return DEFAULT_TIMEOUT_MS;
+    if (n <= MAX_TIMEOUT_MS) n = n * 10 + (*p - '0'); // past the ceiling it only has to stay past it
+  }
+  if (n == 0) return DEFAULT_TIMEOUT_MS;
+  return n > MAX_TIMEOUT_MS ? MAX_TIMEOUT_MS : n;
 }
 
 // The answer line's "output" when it is a string (the last one, as JSON.parse keeps it); else nothing.
@@ -117,6 +133,7 @@ static void leave_quietly(int sig) {
   _exit(0);
 }
 
+#ifndef FLOWER_PTY_FUZZING // native/fuzz/ calls the readers above without the program
 int main(int argc, char **argv) {
   // claude stopped listening (EPIPE), a command that never reads its stdin: nothing to do about either.
   signal(SIGPIPE, SIG_IGN);
@@ -124,10 +141,7 @@ int main(int argc, char **argv) {
   const char *event = argc > 1 ? argv[1] : "";
   const char *socket_path = getenv(HOOK_ENV_SOCKET);
   const char *token = getenv(HOOK_ENV_TOKEN);
-  const char *timeout_text = getenv(HOOK_ENV_TIMEOUT_MS);
-  char *rest = NULL;
-  long timeout_ms = timeout_text && *timeout_text ? strtol(timeout_text, &rest, 10) : 0;
-  if (!timeout_text || !*timeout_text || (rest && *rest) || timeout_ms <= 0 || timeout_ms > 9007199254740991L) timeout_ms = DEFAULT_TIMEOUT_MS;
+  long timeout_ms = hook_timeout_ms(getenv(HOOK_ENV_TIMEOUT_MS));
   // Belt and braces: whatever hangs, leave on time with nothing said.
   alarm((unsigned)((timeout_ms + USER_STATUSLINE_CAP_MS + 1000 + 999) / 1000));
 
@@ -248,3 +262,4 @@ int main(int argc, char **argv) {
   }
   return 0;
 }
+#endif

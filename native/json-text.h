@@ -3,6 +3,8 @@
 // key, and a string written as JSON. Include byte-buffer.h first.
 #ifndef FLOWER_PTY_JSON_TEXT_H
 #define FLOWER_PTY_JSON_TEXT_H
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifndef FLOWER_PTY_BYTE_BUFFER_H
@@ -89,6 +91,47 @@ static int read_string(cursor *c, buf *raw, buf *text) {
 
 static int read_value(cursor *c, buf *out, int depth);
 
+// Whether the JSON number text [p, end) is too large for a double (JSON.parse reads it as ±Infinity). Its
+// decimal exponent E (the value is 0.d… × 10^E) decides, but for E = 309, where strtod looks at its first
+// digits: the largest finite double rounds from below an integer of 309 digits, so digits past those never
+// change the answer.
+static int number_overflows(const char *p, const char *end) {
+  const char *q = p, *first = NULL;
+  if (q < end && *q == '-') q++;
+  long whole = 0, seen = 0, lead = -1; // digits before the point, digits so far, where the first non-zero one is
+  int fraction = 0;
+  for (; q < end && *q != 'e' && *q != 'E'; q++) {
+    if (*q == '.') {
+      fraction = 1;
+      continue;
+    }
+    if (lead < 0 && *q != '0') lead = seen, first = q;
+    seen++;
+    if (!fraction) whole++;
+  }
+  if (lead < 0) return 0; // zero
+  long e = whole - lead;
+  if (q < end && (*q == 'e' || *q == 'E')) {
+    q++;
+    int negative = q < end && *q == '-';
+    if (q < end && (*q == '+' || *q == '-')) q++;
+    long x = 0;
+    for (; q < end && *q >= '0' && *q <= '9'; q++)
+      if (x < 100000000) x = x * 10 + (*q - '0');
+    e += negative ? -x : x;
+  }
+  if (e <= 308) return 0;
+  if (e >= 310) return 1;
+  char text[420];
+  size_t n = 0;
+  text[n++] = '0';
+  text[n++] = '.';
+  for (const char *r = first; r < end && n < 400 && *r != 'e' && *r != 'E'; r++)
+    if (*r >= '0' && *r <= '9') text[n++] = *r;
+  memcpy(text + n, "e309", 5);
+  return isinf(strtod(text, NULL));
+}
+
 static int read_number(cursor *c, buf *out) {
   const char *start = c->p;
   if (c->p < c->end && *c->p == '-') c->p++;
@@ -107,7 +150,9 @@ static int read_number(cursor *c, buf *out) {
     if (c->p >= c->end || *c->p < '0' || *c->p > '9') return 0;
     while (c->p < c->end && *c->p >= '0' && *c->p <= '9') c->p++;
   }
-  if (out) put(out, start, (size_t)(c->p - start));
+  // A copy is what JSON.stringify would write of it: a number too large for a double is null.
+  if (out && number_overflows(start, c->p)) put(out, "null", 4);
+  else if (out) put(out, start, (size_t)(c->p - start));
   return 1;
 }
 

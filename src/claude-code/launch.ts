@@ -21,6 +21,10 @@ export const HOOK_ENV = {
   userStatusLine: 'FLOWER_PTY_USER_STATUSLINE',
 } as const;
 
+/** Claude kills a hook after this many seconds (the `timeout` flower-pty writes in its settings); the hook
+ * client gives up on the run well before (src/cli/hook-limits.ts), and never waits longer than this */
+export const HOOK_TIMEOUT_S = 60;
+
 /** the prefix of every flower-pty variable: the user's own status-line script gets none of them */
 export const FLOWER_ENV_PREFIX = 'FLOWER_PTY_';
 

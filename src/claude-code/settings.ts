@@ -5,7 +5,7 @@
 
 import { hasFeature, type Feature, type Release } from './release.js';
 import { HANDLED_HOOKS, type HookEventName } from './hooks.js';
-import { STATUSLINE_EVENT } from './launch.js';
+import { HOOK_TIMEOUT_S, STATUSLINE_EVENT } from './launch.js';
 import { shellQuote, shellWord } from '../core/options/shell-word.js';
 
 // The hooks that arrived after the oldest supported release; the rest exist on every one of them.
@@ -32,8 +32,7 @@ export function hookEventsFor(release: Release | null): HookEventName[] {
   });
 }
 
-// Claude kills a hook after this many seconds; the client gives up on the supervisor well before (15 s).
-export const HOOK_TIMEOUT_S = 60;
+export { HOOK_TIMEOUT_S };
 
 export interface SettingsInput {
   hookCommand: readonly string[]; // argv of the hook client: node and the absolute dist/cli/hook-client.js

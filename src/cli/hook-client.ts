@@ -4,17 +4,15 @@ import { createConnection } from 'node:net';
 import { spawn } from 'node:child_process';
 // The one module of ours it loads: the variable names, pure and tiny (start-up stays small).
 import { HOOK_ENV, FLOWER_ENV_PREFIX, STATUSLINE_EVENT } from '../claude-code/launch.js';
+import { HOOK_LIMITS, hookTimeoutMs, nestedDeeperThan } from './hook-limits.js';
 
 // Every failure path prints nothing and exits 0: claude must never be stuck or scolded because of flower-pty.
-const DEFAULT_TIMEOUT_MS = 15_000;
-const USER_STATUSLINE_CAP_MS = 5_000;
-// Mirrors the server's limit; a larger payload would only be refused after the cost of sending it.
-const MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
+const USER_STATUSLINE_CAP_MS = HOOK_LIMITS.userStatusLineCapMs;
 
 async function main(): Promise<void> {
   const event = process.argv[2] ?? '';
   const env = process.env;
-  const timeoutMs = positiveInt(env[HOOK_ENV.timeoutMs]) ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = hookTimeoutMs(env[HOOK_ENV.timeoutMs]);
   // Belt and braces: whatever hangs (stdin never closed, a wedged socket), leave on time with nothing said.
   setTimeout(() => process.exit(0), timeoutMs + USER_STATUSLINE_CAP_MS + 1_000).unref();
 
@@ -26,11 +24,6 @@ async function main(): Promise<void> {
   ]);
   // The user's own status line wins; the supervisor's text shows only when there is none (or it failed).
   await write(userText ?? supervisorText);
-}
-
-function positiveInt(text: string | undefined): number | undefined {
-  const n = Number(text);
-  return text && Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
 function readStdin(): Promise<Buffer> {
@@ -48,8 +41,9 @@ function readStdin(): Promise<Buffer> {
 function askSupervisor(event: string, stdin: Buffer, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<string> {
   const socketPath = env[HOOK_ENV.socket];
   const token = env[HOOK_ENV.token];
-  const payload = parseObject(stdin);
-  if (!socketPath || !token || !event || !payload || stdin.length > MAX_PAYLOAD_BYTES) return Promise.resolve('');
+  const payload = stdin.length > HOOK_LIMITS.maxPayloadBytes ? null : parseObject(stdin);
+  // A number too large for a double (1e999) is sent as JSON.stringify writes it: null (the native client too).
+  if (!socketPath || !token || !event || !payload || nestedDeeperThan(stdin, HOOK_LIMITS.maxPayloadDepth)) return Promise.resolve('');
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let settled = false;

@@ -230,6 +230,11 @@ const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Num
 // a terminal dimension: tmux caps a window at 10000 cells a side
 const isDimension = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 10000;
 const isOneOf = <T extends string>(values: readonly T[], v: unknown): v is T => typeof v === 'string' && (values as readonly string[]).includes(v);
+// A path or a run's id: text the OS or a file name can hold, so never a NUL (native/attach-client.c reads
+// these as C strings and refuses the same ones).
+const isPathText = (v: unknown): v is string => isString(v) && !v.includes('\u0000');
+// A process's exit status: what the native attach client can exit with too (4294967296 would be 0 there).
+const isExitCode = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 255;
 const isNullable = <T>(guard: (v: unknown) => v is T, v: unknown): v is T | null => v === null || guard(v);
 const isShortString = (max: number) => (v: unknown): v is string => typeof v === 'string' && v.length <= max;
 const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
@@ -272,10 +277,10 @@ export function parseStatusView(v: unknown): StatusView | null {
 // A RunInfo with every field of the right type, or null.
 export function parseRunInfo(v: unknown): RunInfo | null {
   if (!isObject(v)) return null;
-  if (!isString(v.id) || !isString(v.cwd) || !isString(v.step) || !isString(v.started) || !isString(v.phase)) return null;
+  if (!isPathText(v.id) || !isString(v.cwd) || !isString(v.step) || !isString(v.started) || !isString(v.phase)) return null;
   const numbers = ['pid', 'clients', 'generation', 'context', 'window'] as const;
   if (!numbers.every((k) => isFiniteNumber(v[k]))) return null;
-  if (!isNullable(isString, v.workbench)) return null;
+  if (!isNullable(isPathText, v.workbench)) return null;
   const status = v.status === null ? null : parseStatusView(v.status);
   if (v.status !== null && status === null) return null;
   if (v.watchers !== undefined && !isFiniteNumber(v.watchers)) return null;
@@ -350,7 +355,7 @@ export function parseServerMessage(v: unknown): ServerMessage | null {
       return welcome;
     }
     case 'edit':
-      return isString(v.path) ? { t: 'edit', path: v.path } : null;
+      return isPathText(v.path) ? { t: 'edit', path: v.path } : null;
     case 'refused':
       return isString(v.reason) ? { t: 'refused', reason: v.reason } : null;
     case 'screen':
@@ -377,7 +382,7 @@ export function parseServerMessage(v: unknown): ServerMessage | null {
       return isDimension(v.cols) && isDimension(v.rows) ? { t: 'size', cols: v.cols, rows: v.rows } : null;
     case 'bye': {
       if (!isOneOf(BYE_REASONS, v.reason)) return null;
-      if (v.exitCode !== undefined && !Number.isInteger(v.exitCode)) return null;
+      if (v.exitCode !== undefined && !isExitCode(v.exitCode)) return null;
       if (v.message !== undefined && !isString(v.message)) return null;
       const bye: Extract<ServerMessage, { t: 'bye' }> = { t: 'bye', reason: v.reason };
       if (v.exitCode !== undefined) bye.exitCode = v.exitCode as number;

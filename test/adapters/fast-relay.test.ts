@@ -12,6 +12,7 @@ import { spawn } from '@lydell/node-pty';
 import { writeFileSync, writeSync, readFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { openFastRelay, nativeTitleFilter, type FastRelay } from '../../src/adapters/fast-relay.js';
 import { spawnPty, type PtySession } from '../../src/adapters/pty-session.js';
 import { openClientTerminal, type ClientTerminal } from '../../src/adapters/client-terminal.js';
@@ -136,6 +137,39 @@ t.test('the native title filter is title-filter.ts, chunk by chunk', async (t) =
     }
   }
   t.pass('400 random chunk sequences filtered alike');
+});
+
+// Bytes that are not UTF-8: JavaScript sees a U+FFFD for each stray byte and counts it, so the native filter
+// must count it too (it once counted a continuation byte as nothing, held an unterminated "title" of them
+// without bound and wrote past its buffer). Chunks end on a character's boundary here, as the pieces do above.
+t.test('the native title filter is title-filter.ts on bytes that are not UTF-8, and holds a title of them no longer', async (t) => {
+  const filter = nativeTitleFilter();
+  if (!filter) throw new Error('the native relay was not built');
+  const pieces = [...['\u001b]0;', '\u001b]2;', '\u001b', ']', '\u0007', '\u001b\\', 'ab', '😀'].map((s) => Buffer.from(s)), ...[[0x80], [0xff], [0xe2, 0x82, 0x61], [0xf0, 0x9f, 0x1b], [0xf0, 0x80, 0x07], [0xed, 0xa0, 0x80], [0xc0, 0xaf]].map((b) => Buffer.from(b)), Buffer.alloc(2000, 0x80), Buffer.from(`${'\u00e2'.repeat(1500)}a`, 'latin1')];
+  let seed = 7;
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
+  const compare = (chunks: Buffer[]): boolean => {
+    const ts = createTitleFilter();
+    const decoder = new StringDecoder('utf8');
+    const expected = chunks.map((chunk) => ts.push(decoder.write(chunk)).output);
+    return t.same(filter(chunks).map((b) => b.toString('utf8')), expected, `chunks ${JSON.stringify(chunks.map((c) => c.toString('latin1'))).slice(0, 300)}`);
+  };
+  for (let run = 0; run < 400; run++) {
+    const chunks: Buffer[] = [];
+    for (let c = 0, n = 1 + random(6); c < n; c++) {
+      const parts: Buffer[] = [];
+      for (let p = 0, m = random(10); p < m; p++) parts.push(pieces[random(pieces.length)]!);
+      chunks.push(Buffer.concat(parts));
+    }
+    if (!compare(chunks)) return;
+  }
+  // The break: 65,532 stray bytes after a title's start, 65,536 more, then 5,000 letters.
+  const bomb = [Buffer.from('\u001b]0;'), Buffer.alloc(65_532, 0x80), Buffer.alloc(65_536, 0x80), Buffer.alloc(5_000, 0x61)];
+  compare(bomb);
+  t.same(filter(bomb).map((b) => b.length), [0, 65_536, 65_536, 5_000], 'past 4,096 stray bytes the "title" goes through, and nothing more is held');
 });
 
 t.test('a joined terminal: keys to claude and its echo back without JavaScript, titles out, every byte still heard', async (t) => {
