@@ -66,7 +66,7 @@ t.test('every kind of failing host is one line, the good host still listed', asy
   t.match(r.stdout, /^\(closed: unreachable over ssh \(.*Connection refused.*\)/m);
   t.match(r.stdout, /^\(older: its flower-pty is older/m);
   t.match(r.stdout, /^\(otherwire: its flower-pty speaks wire version 0, this one \d+/m);
-  t.match(r.stdout, /^\(garbage: answered with something that is not flower-pty's list of runs \("Welcome to box!\\u001b\[31m motd"\)\)$/m, 'garbage flattened to one line, its control characters gone');
+  t.match(r.stdout, /^\(garbage: answered with something that is not flower-pty's list of runs \("Welcome to box! \[31m motd"\)\)$/m, 'garbage flattened to one line, its control characters gone');
   t.match(r.stdout, /^\(bare: no flower-pty there/m);
   t.notMatch(r.stdout + r.stderr, /\u001b/, 'no escape reaches the terminal');
 });
