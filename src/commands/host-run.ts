@@ -4,10 +4,9 @@
 
 import { EXIT, FlowerError } from '../core/errors.js';
 import { parseHostTarget, type HostTarget } from '../core/hosts/host-name.js';
-import { hostFailure, readHostLs, REMOTE_LS_ARGS, SSH_FAILED, type HostReply } from '../core/hosts/host-answer.js';
+import { hostFailure, SSH_FAILED, type HostReply } from '../core/hosts/host-answer.js';
 import { printable } from '../core/server/run-list.js';
 import type { LiveRun } from '../server/run-registry.js';
-import { WIRE_VERSION } from '../server/wire.js';
 
 /** `HOST:ID` read, null for a local id; a bad host or id is a one-line error */
 export function hostTarget(id: string | undefined): HostTarget | null {
@@ -19,8 +18,9 @@ export function hostTarget(id: string | undefined): HostTarget | null {
 
 /** the run `target` names, as its host lists it (after that host's own checks: reachable, same version) */
 export async function hostRun(target: HostTarget, env: NodeJS.ProcessEnv): Promise<LiveRun> {
-  const { runOnHost } = await import('../adapters/ssh-host.js');
-  const answer = readHostLs<LiveRun>(target.host, await runOnHost(target.host, REMOTE_LS_ARGS, env), WIRE_VERSION);
+  const { askHosts } = await import('../server/host-ls.js');
+  const [answer] = await askHosts([target.host], env);
+  if (answer === undefined) throw new FlowerError(`${printable(target.host)}: no answer`, EXIT.internal);
   if ('problem' in answer) throw new FlowerError(answer.problem, EXIT.usage);
   const run = answer.runs.find((r) => r.id === target.id);
   if (run === undefined) {

@@ -6,8 +6,7 @@
 import { LOCAL_HOST, runTable, printable } from '../core/server/run-list.js';
 import { EXIT, FlowerError } from '../core/errors.js';
 import { chooseHosts } from '../core/hosts/host-name.js';
-import { readHostLs, REMOTE_LS_ARGS, type HostAnswer } from '../core/hosts/host-answer.js';
-import { listRuns, type LiveRun } from '../server/run-registry.js';
+import { listRuns } from '../server/run-registry.js';
 import { openSocketDir } from '../server/socket-dir.js';
 import { WIRE_VERSION } from '../server/wire.js';
 
@@ -36,16 +35,11 @@ export async function runLs(opts: LsOptions): Promise<number> {
   return 0;
 }
 
-/** every host's answer, in the order named, each as soon as the slowest is in (they are asked at once) */
-export async function askHosts(hosts: readonly string[], env: NodeJS.ProcessEnv): Promise<Array<HostAnswer<LiveRun>>> {
-  const { runOnHost } = await import('../adapters/ssh-host.js');
-  return Promise.all(hosts.map(async (host) => readHostLs<LiveRun>(host, await runOnHost(host, REMOTE_LS_ARGS, env), WIRE_VERSION)));
-}
-
 async function runLsHosts(opts: LsOptions): Promise<number> {
   const { configuredHosts } = await import('../adapters/config-file.js');
   const chosen = chooseHosts(opts.hosts ?? [], opts.allHosts ? configuredHosts(opts.env) : [], opts.allHosts ?? false);
   if ('problem' in chosen) throw new FlowerError(chosen.problem, EXIT.usage);
+  const { askHosts } = await import('../server/host-ls.js');
   const [local, remote] = await Promise.all([opts.allHosts ? listRuns(await openSocketDir(opts.env)) : null, askHosts(chosen.hosts, opts.env)]);
   if (opts.json) {
     const objects: object[] = [

@@ -264,13 +264,18 @@ async function runModel(run: string, opts: ModelOptions): Promise<ReportModel> {
   }
   const live = await hostRun(target, opts.env as NodeJS.ProcessEnv);
   if (live.workbench === null) throw new FlowerError(`report: run ${printable(run)} runs with --no-workbench: it keeps no lineage on disk to report`, EXIT.usage);
+  return hostReportModel(target.host, live.workbench, opts.env);
+}
+
+/** the model of a lineage on another machine: its flower-pty's `report --json` of that workbench, read */
+export async function hostReportModel(host: string, workbench: string, env: Readonly<Record<string, string | undefined>>): Promise<ReportModel> {
   const { runOnHost } = await import('../adapters/ssh-host.js');
-  const reply = await runOnHost(target.host, ['report', '--json', '--workbench', live.workbench], opts.env);
-  const failure = hostFailure(target.host, reply);
+  const reply = await runOnHost(host, ['report', '--json', '--workbench', workbench], env);
+  const failure = hostFailure(host, reply);
   if (failure !== null) throw new FlowerError(failure, EXIT.usage);
-  if (reply.code !== 0) throw new FlowerError(`report on ${printable(target.host)} failed (exit ${reply.code}): ${printable(oneLine(reply.stderr, 200))}`, EXIT.usage);
+  if (reply.code !== 0) throw new FlowerError(`report on ${printable(host)} failed (exit ${reply.code}): ${printable(oneLine(reply.stderr, 200))}`, EXIT.usage);
   const model = readReportModel(reply.stdout);
-  if (model === null) throw new FlowerError(`report: ${printable(target.host)} answered with something that is not a report ("${printable(oneLine(reply.stdout, 60))}")`, EXIT.usage);
+  if (model === null) throw new FlowerError(`report: ${printable(host)} answered with something that is not a report ("${printable(oneLine(reply.stdout, 60))}")`, EXIT.usage);
   return model;
 }
 

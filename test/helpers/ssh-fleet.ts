@@ -129,9 +129,12 @@ export async function startFleet(t: Teardown, root: string, kinds: Record<string
   const sshd: ChildProcess = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', sshdConfig], { stdio: ['ignore', 'ignore', 'pipe'] });
   let said = '';
   sshd.stderr!.on('data', (c: Buffer) => (said += c.toString()));
-  t.teardown(() => {
+  const end = () => {
     if (sshd.exitCode === null && sshd.pid !== undefined) sshd.kill('SIGTERM');
-  });
+  };
+  t.teardown(end);
+  // a test file that dies before its teardown must not leave a listening sshd behind
+  process.once('exit', end);
   // ready when it answers with its banner
   const deadline = performance.now() + 15_000;
   for (;;) {
