@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FLOWER_BIN } from '../helpers/flower-run.js';
-import { startFleet } from '../helpers/ssh-fleet.js';
+import { startFleet } from '../../scripts/ssh-fleet.mjs';
 import { startFakeRun } from '../helpers/wire-server.js';
 import { openSocketDir } from '../../src/server/socket-dir.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn as spawnPty } from '@lydell/node-pty';
 import { FLOWER_BIN } from '../helpers/flower-run.js';
-import { startFleet } from '../helpers/ssh-fleet.js';
+import { startFleet } from '../../scripts/ssh-fleet.mjs';
 import { startFakeRun } from '../helpers/wire-server.js';
 import { until } from '../helpers/poll.js';
 import { doc, makeLineage } from '../helpers/report-lineage.js';

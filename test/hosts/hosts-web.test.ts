@@ -7,7 +7,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
-import { startFleet } from '../helpers/ssh-fleet.js';
+import { startFleet } from '../../scripts/ssh-fleet.mjs';
 import { startFakeRun } from '../helpers/wire-server.js';
 import { until } from '../helpers/poll.js';
 import { startWeb, type WebFace } from '../web/web-helpers.js';

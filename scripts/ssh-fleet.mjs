@@ -1,45 +1,29 @@
-// A fleet of "hosts" for the tests of flower-pty over ssh, all this machine: a real OpenSSH server
+// A fleet of "hosts" for the tests and the benchmark of flower-pty over ssh, all this machine: a real OpenSSH server
 // (/usr/sbin/sshd) on a free loopback port with a throwaway host key, and one key per host made for the
 // test, whose authorized_keys line runs the command in that host's own HOME, XDG_RUNTIME_DIR and PATH (so
 // each host has its own runs and its own flower-pty: the real one, an older fake, a garbage printer, none).
 // Besides: a host whose key is refused, one whose port is closed, one that accepts and never speaks. The
 // client side is one ssh config file (FLOWER_PTY_SSH_CONFIG, passed as -F): nothing touches ~/.ssh.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { createConnection, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import type { Teardown } from './real-claude.js';
-import { FLOWER_BIN } from './flower-run.js';
-import { sleep } from './poll.js';
+import { fileURLToPath } from 'node:url';
 
-/** what a host runs as `flower-pty` */
-export type HostKind = 'real' | 'older' | 'other-wire' | 'garbage' | 'none';
+const FLOWER_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'flower-pty.js');
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export interface FleetHost {
-  name: string;
-  /** its HOME; its socket folder is runtime/flower-pty */
-  home: string;
-  runtime: string;
-}
+/** the kinds of host: 'real' (this checkout's flower-pty), 'older', 'other-wire', 'garbage', 'none' */
 
-export interface Fleet {
-  /** the ssh config file: pass as FLOWER_PTY_SSH_CONFIG */
-  config: string;
-  hosts: Record<string, FleetHost>;
-  /** the environment a local flower-pty needs to reach the fleet */
-  env: NodeJS.ProcessEnv;
-  port: number;
-}
-
-async function freePort(): Promise<number> {
+async function freePort() {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = server.address().port;
+  await new Promise((resolve) => server.close(() => resolve()));
   return port;
 }
 
-const FAKES: Record<Exclude<HostKind, 'real' | 'none'>, string> = {
+const FAKES = {
   // an older flower-pty: yargs refuses the flag it does not know
   older: `#!/bin/sh\necho 'flower-pty: unknown flag --wire-version (ls takes --json)' >&2\nexit 2\n`,
   'other-wire': `#!/bin/sh\necho '{"wire":0,"runs":[]}'\n`,
@@ -47,20 +31,20 @@ const FAKES: Record<Exclude<HostKind, 'real' | 'none'>, string> = {
 };
 
 /** starts sshd and the odd listeners; everything is ended at teardown */
-export async function startFleet(t: Teardown, root: string, kinds: Record<string, HostKind>): Promise<Fleet> {
+export async function startFleet(t, root, kinds) {
   const dir = join(root, 'ssh');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
-  const keygen = (file: string) => execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'flower-pty-test', '-f', file]);
+  const keygen = (file) => execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'flower-pty-test', '-f', file]);
   keygen(join(dir, 'host_key'));
   const port = await freePort();
   const nodeDir = dirname(process.execPath);
-  const hosts: Record<string, FleetHost> = {};
-  const authorized: string[] = [];
-  const clientHosts: string[] = [];
+  const hosts = {};
+  const authorized = [];
+  const clientHosts = [];
   const known = `[127.0.0.1]:${port} ${readFileSync(join(dir, 'host_key.pub'), 'utf8').split(' ').slice(0, 2).join(' ')}`;
   writeFileSync(join(dir, 'known_hosts'), known + '\n');
-  const common = (key: string) => [`  User root`, `  IdentityFile ${key}`, `  IdentitiesOnly yes`, `  IdentityAgent none`, `  UserKnownHostsFile ${join(dir, 'known_hosts')}`, `  GlobalKnownHostsFile /dev/null`, `  StrictHostKeyChecking yes`, `  LogLevel ERROR`];
+  const common = (key) => [`  User root`, `  IdentityFile ${key}`, `  IdentitiesOnly yes`, `  IdentityAgent none`, `  UserKnownHostsFile ${join(dir, 'known_hosts')}`, `  GlobalKnownHostsFile /dev/null`, `  StrictHostKeyChecking yes`, `  LogLevel ERROR`];
   for (const [name, kind] of Object.entries(kinds)) {
     const home = join(root, 'hosts', name);
     const runtime = join(home, 'run');
@@ -92,13 +76,13 @@ export async function startFleet(t: Teardown, root: string, kinds: Record<string
   // a port nothing listens on
   clientHosts.push('Host closed', '  HostName 127.0.0.1', `  Port ${await freePort()}`, ...common(join(dir, 'stranger_key')));
   // a listener that accepts and never says its banner
-  const sockets = new Set<Socket>();
-  const hanging: Server = createServer((s) => {
+  const sockets = new Set();
+  const hanging = createServer((s) => {
     sockets.add(s);
     s.on('error', () => undefined);
   });
-  await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
-  clientHosts.push('Host hanging', '  HostName 127.0.0.1', `  Port ${(hanging.address() as { port: number }).port}`, ...common(join(dir, 'stranger_key')));
+  await new Promise((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+  clientHosts.push('Host hanging', '  HostName 127.0.0.1', `  Port ${hanging.address().port}`, ...common(join(dir, 'stranger_key')));
   t.teardown(() => {
     for (const s of sockets) s.destroy();
     hanging.close();
@@ -126,9 +110,9 @@ export async function startFleet(t: Teardown, root: string, kinds: Record<string
   ].join('\n'));
   const config = join(dir, 'ssh_config');
   writeFileSync(config, clientHosts.join('\n') + '\n');
-  const sshd: ChildProcess = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', sshdConfig], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const sshd = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', sshdConfig], { stdio: ['ignore', 'ignore', 'pipe'] });
   let said = '';
-  sshd.stderr!.on('data', (c: Buffer) => (said += c.toString()));
+  sshd.stderr.on('data', (c) => (said += c.toString()));
   const end = () => {
     if (sshd.exitCode === null && sshd.pid !== undefined) sshd.kill('SIGTERM');
   };
@@ -139,7 +123,7 @@ export async function startFleet(t: Teardown, root: string, kinds: Record<string
   const deadline = performance.now() + 15_000;
   for (;;) {
     if (sshd.exitCode !== null) throw new Error(`sshd ended: ${said}`);
-    const banner = await new Promise<boolean>((resolve) => {
+    const banner = await new Promise((resolve) => {
       const c = createConnection(port, '127.0.0.1');
       c.once('data', () => (c.destroy(), resolve(true)));
       c.once('error', () => resolve(false));
