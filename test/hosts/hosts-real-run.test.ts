@@ -25,7 +25,7 @@ chmodSync(echo, 0o755);
 const alphaEnv = { ...process.env, HOME: alpha.home, XDG_RUNTIME_DIR: alpha.runtime, CLAUDE_CONFIG_DIR: join(alpha.home, 'cfg') };
 const started = spawnSync(process.execPath, [FLOWER_BIN, '-d', '--no-handoff', '--no-workbench', '--no-notify', '--claude', echo], { cwd: alpha.home, env: alphaEnv, encoding: 'utf8' });
 const id = started.stdout.trim().split('\n')[0]!;
-t.match(id, /^[a-z0-9]+$/, started.status === 0 ? "the run on alpha started" : started.stderr);
+t.match(id, /^[a-z0-9]+$/, started.status === 0 ? 'the run on alpha started' : started.stderr);
 
 const local = join(root, 'local');
 mkdirSync(join(local, 'run'), { recursive: true, mode: 0o700 });
