@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { forwardSocket } from '../adapters/ssh-host.js';
 import { askHosts } from '../server/host-ls.js';
+import { forwardableSocket } from '../core/hosts/host-answer.js';
 import { followRuns, type FollowedRun, type RunFollower } from './run-follower.js';
 
 /** how often each host is asked for its runs */
@@ -73,7 +74,8 @@ export function followHosts(local: RunFollower, hosts: readonly string[], dir: s
       const listed = new Set(answer.runs.map((r) => r.id));
       for (const id of [...state.tunnels.keys()]) if (!listed.has(id)) endTunnel(state, id);
       for (const run of answer.runs) {
-        if (state.tunnels.has(run.id)) continue;
+        // another machine's answer: only a path that is a run socket's shape is handed to ssh
+        if (state.tunnels.has(run.id) || !forwardableSocket(run.socket)) continue;
         const localSocket = join(state.dir, `${run.id}.sock`);
         const child = forwardSocket(answer.host, localSocket, run.socket, env);
         child.on('error', () => undefined);

@@ -2,7 +2,7 @@
 // remote's reply read into its runs or one line.
 import t from 'tap';
 import { chooseHosts, hostNameProblem, parseHostTarget } from '../../src/core/hosts/host-name.js';
-import { hostFailure, readHostLs, type HostReply } from '../../src/core/hosts/host-answer.js';
+import { forwardableSocket, hostFailure, readHostLs, type HostReply } from '../../src/core/hosts/host-answer.js';
 
 const reply = (over: Partial<HostReply>): HostReply => ({ code: 0, stdout: '', stderr: '', timedOut: false, waitedSeconds: 25, ...over });
 const run = { id: 'abc123', pid: 7, cwd: '/p', workbench: '/p/.flower', phase: 'working', generation: 1, context: 1, window: 2, clients: 0, started: '2026-12-01T00:00:00Z' };
@@ -47,4 +47,9 @@ t.test('a reply read', async (t) => {
   t.match(readHostLs('a', reply({ code: 1, stderr: 'flower-pty: internal error\n' }), 1), { problem: /ls failed there \(exit 1\): flower-pty: internal error/ });
   t.match(hostFailure('a', reply({ code: null, timedOut: true })), /no answer within 25 s/);
   t.equal(hostFailure('a', reply({ code: 7 })), null, "a remote command's own exit status is its caller's");
+});
+
+t.test('which remote socket paths are handed to ssh -L', async (t) => {
+  t.ok(forwardableSocket('/run/user/1000/flower-pty/abc123.sock'));
+  for (const bad of ['relative/abc.sock', '/a/b:c.sock', '/a b/c.sock', '/a/\u001b.sock', '/a/../etc/x.sock', '/a/b.txt', 7, null]) t.notOk(forwardableSocket(bad), String(bad));
 });

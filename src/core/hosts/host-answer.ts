@@ -92,3 +92,9 @@ function isRunSummary(value: unknown): value is RunSummary {
   const str = (k: string) => typeof r[k] === 'string';
   return str('id') && RUN_ID_RE.test(r['id'] as string) && num('pid') && str('cwd') && (r['workbench'] === null || str('workbench')) && str('phase') && num('generation') && num('context') && num('window') && num('clients') && str('started');
 }
+
+/** a run socket's path on a host that `ssh -L LOCAL:REMOTE` can be given as it is: absolute, a socket's name,
+ * nothing ssh would split (a colon) and nothing a line would hide (a space, a control character) */
+export function forwardableSocket(path: unknown): path is string {
+  return typeof path === 'string' && /^\/[^:\s\u0000-\u001f\u007f]*\.sock$/.test(path) && !path.split('/').includes('..');
+}
