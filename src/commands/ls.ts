@@ -40,7 +40,10 @@ async function runLsHosts(opts: LsOptions): Promise<number> {
   const chosen = chooseHosts(opts.hosts ?? [], opts.allHosts ? configuredHosts(opts.env) : [], opts.allHosts ?? false);
   if ('problem' in chosen) throw new FlowerError(chosen.problem, EXIT.usage);
   const { askHosts } = await import('../server/host-ls.js');
-  const [local, remote] = await Promise.all([opts.allHosts ? listRuns(await openSocketDir(opts.env)) : null, askHosts(chosen.hosts, opts.env)]);
+  // the hosts first: ssh's start is the long part, this machine's listing is read meanwhile
+  const asked = askHosts(chosen.hosts, opts.env);
+  const local = opts.allHosts ? await listRuns(await openSocketDir(opts.env)) : null;
+  const remote = await asked;
   if (opts.json) {
     const objects: object[] = [
       ...(local === null ? [] : [{ host: null, wire: WIRE_VERSION, runs: local.runs }]),
