@@ -98,6 +98,8 @@ t.test('--all-hosts: this machine and the hosts of the user config; a project co
   t.equal(r.code, 0, r.stderr);
   t.match(r.stdout, /^alpha\s+aaaa1111/m);
   t.match(r.stdout, /^beta\s+bbbb2222/m);
+  const json = JSON.parse((await flower(['ls', '--all-hosts', '--json'], env)).stdout) as Array<{ host: string | null; runs: unknown[] }>;
+  t.same(json.map((h) => [h.host, h.runs.length]), [[null, 0], ['alpha', 1], ['beta', 1]], 'this machine first, as host null');
   writeFileSync(join(local, 'config', 'flower-pty', 'config.json'), JSON.stringify({ hosts: ['-oProxyCommand=x'] }));
   const bad = await flower(['ls', '--all-hosts'], env);
   t.equal(bad.code, 2);
