@@ -38,7 +38,8 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(
 // Returns { keys: { p50, p99, count }, firstFrameMs, firstFrameOutsideMs, firstFrameSteps: { html, module, opened, parsed,
 // painted, socket } (ms from the page's navigation start, medians), idle: { cpu, seconds, percent, rss } }
 // or { error }.
-export async function webBench({ keys = 200, idleS = 30, frames = 5 } = {}) {
+// `webEnv`: more of the web server's environment (scripts/bench-hosts.mjs gives it hosts to follow).
+export async function webBench({ keys = 200, idleS = 30, frames = 5, webEnv = {} } = {}) {
   if (!existsSync(CHROMIUM)) return { error: `no Chromium at ${CHROMIUM} (apt-get install -y chromium)` };
   const dir = mkdtempSync(join(tmpdir(), 'flower-bench-web-'));
   const runtime = join(dir, 'run');
@@ -55,7 +56,7 @@ export async function webBench({ keys = 200, idleS = 30, frames = 5 } = {}) {
   try {
     for (let i = 0; i < 400 && !out.includes('ready'); i++) await sleep(50);
     if (!out.includes('ready')) throw new Error('the run did not start');
-    web = spawnProcess(process.execPath, [FLOWER, 'web', '--listen', '127.0.0.1:0', '--allow-input'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+    web = spawnProcess(process.execPath, [FLOWER, 'web', '--listen', '127.0.0.1:0', '--allow-input'], { env: { ...env, ...webEnv }, stdio: ['ignore', 'pipe', 'ignore'] });
     const url = await new Promise((resolve, reject) => {
       let text = '';
       web.stdout.on('data', (d) => {

@@ -14,6 +14,7 @@ import { reportBench } from './bench-report.mjs';
 import { webBench } from './bench-web.mjs';
 import { hookClientCost } from './bench-hook-client.mjs';
 import { evalBench } from './bench-eval.mjs';
+import { lsOverHosts, echoBesideHosts } from './bench-hosts.mjs';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
@@ -69,6 +70,10 @@ const report = await reportBench({ totalMb: plan.reportMb, generations: 8 });
 // A smaller lineage beside it shows whether memory grows with the transcripts (it should not).
 const reportRef = plan.reportRefMb ? await reportBench({ totalMb: plan.reportRefMb, generations: 8 }) : null;
 
+log('ls over two hosts (a real sshd on loopback), and a run page\'s echo while the web face follows ten hosts');
+const hostsLs = await lsOverHosts({ rounds: quick ? 5 : 15 });
+const hostsEcho = await echoBesideHosts({ keys: quick ? 1000 : 4000 });
+
 const cpu = os.cpus()[0]?.model ?? 'unknown cpu';
 console.log(`Taken ${new Date().toISOString().slice(0, 10)} on ${cpu}, ${os.cpus().length} cpus, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, node ${process.version}; load average ${os.loadavg()[0].toFixed(1)} at the end${quick ? '; --quick' : ''}.\n`);
 row('measure', 'path', 'value', 'reference (same run)', 'target');
@@ -117,6 +122,8 @@ if (!attach.error) {
   row('first frame of a run page', 'flower-pty web', webFace.error ?? `${f(webFace.firstFrameMs, 0)} ms (navigation until the terminal shows the screen, median of 5)`, attach.error ? '' : `attach: ${f(attach.wireMs, 1)} ms on the wire`, '< 150 ms');
   row(`idle CPU, ${plan.idleS} s, two pages open`, 'flower-pty web server', webFace.error ?? `${f(webFace.idle.percent, 2)} % of a core (${f(webFace.idle.cpu, 2)} CPU s), RSS ${f(webFace.idle.rss, 0)} MB`, `tmux server ${f(quiet.tmux?.percent, 2)} %`, '< 0.1 %');
 }
+row('flower-pty ls --host a --host b (loopback sshd, both hosts asked at once)', 'the whole command', hostsLs.error ?? `${f(hostsLs.twoHostsMs, 0)} ms (median of ${hostsLs.rounds})`, hostsLs.error ? '' : `both hosts' own ls over plain ssh at once ${f(hostsLs.slowestOwnMs, 0)} ms (the slower asked alone ${f(hostsLs.aloneMs, 0)} ms)`, hostsLs.error ? '≤ slowest host + 150 ms' : `≤ slowest host + 150 ms (${f(hostsLs.slowestOwnMs + 150, 0)} ms)`);
+row('keystroke echo p50 / p99, in a page, the web face following 10 hosts (each asked every 10 s)', 'flower-pty web (Chromium)', hostsEcho.error ?? `${f(hostsEcho.ten.p50, 2)} / ${f(hostsEcho.ten.p99, 2)} ms (${hostsEcho.ten.count} keys)`, hostsEcho.error ? '' : `no hosts ${f(hostsEcho.none.p50, 2)} / ${f(hostsEcho.none.p99, 2)} ms`, 'p50 no slower than with no hosts');
 for (const [mb, r] of tails) {
   row(`transcript tail catch-up, ${mb} MB`, 'tail → reader → meter', r.error ?? `${f(r.bytes / 1e6 / r.seconds)} MB/s (${f(r.seconds, 2)} s, ${f(r.bytes / 1e6 / r.cpuSeconds)} MB/cpu-s), peak RSS ${f(r.maxRssMb, 0)} MB`, '', '≥ 100 MB/s, RSS flat');
   const w = r.withoutFailures;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // What `npm test` needs from the system beside node_modules, checked before anything else runs: tmux (the
-// screen tests), Chromium (the browser tests, through playwright-core) and a C compiler with the C library's
-// headers (the native relay, memory trim and hook client). One line per missing thing, then the run goes on:
+// screen tests), Chromium (the browser tests, through playwright-core), a C compiler with the C library's
+// headers (the native relay, memory trim and hook client) and OpenSSH's server and client (the hosts tests). One line per missing thing, then the run goes on:
 // the tests that need it fail with their own words, and the person already knows why.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -16,6 +16,8 @@ export function missingNeeds({ hasCommand, exists, compiles, env }) {
   const cc = env.CC || 'cc';
   if (!hasCommand(cc)) lines.push(`npm test: no C compiler (${cc}): the native relay and hook client are not built and their tests will fail (apt-get install -y gcc libc6-dev)`);
   else if (!compiles(cc)) lines.push(`npm test: the C compiler (${cc}) finds no C library headers (stdlib.h, pthread.h): the native tests will fail (apt-get install -y libc6-dev)`);
+  // the hosts tests (test/hosts/) start OpenSSH's own server on loopback and reach it with its client
+  if (!exists('/usr/sbin/sshd') || !hasCommand('ssh') || !hasCommand('ssh-keygen')) lines.push('npm test: OpenSSH (/usr/sbin/sshd, ssh, ssh-keygen) is missing: the hosts tests will fail (apt-get install -y openssh-server openssh-client)');
   return lines;
 }
 

@@ -42,6 +42,12 @@ const ELSEWHERE: Record<string, { by: string; contains: string[] }> = {
   'flower-pty attach': { by: 'test/e2e/try-without-account.test.ts', contains: ["[FLOWER_BIN, 'attach']", "'\\u001d'"] },
   'flower-pty web': { by: 'test/e2e/try-without-account.test.ts', contains: ['startWeb(', 'width: 390, height: 844'] },
   'flower-pty kill': { by: 'test/e2e/try-without-account.test.ts', contains: ["flower(['kill'])"] },
+  // docs/hosts.md, against a real sshd on loopback whose "hosts" are this machine under other HOMEs
+  'flower-pty ls --host box --host me@build': { by: 'test/hosts/hosts-ls.test.ts', contains: ["'ls', '--host', 'alpha', '--host', 'beta'"] },
+  'flower-pty ls --all-hosts': { by: 'test/hosts/hosts-ls.test.ts', contains: ["'ls', '--all-hosts'"] },
+  'flower-pty attach box:k3x9a2': { by: 'test/hosts/hosts-run.test.ts', contains: ["'attach', 'alpha:tttt2222'"] },
+  'flower-pty kill box:k3x9a2': { by: 'test/hosts/hosts-run.test.ts', contains: ["'kill', 'alpha:kkkk1111'"] },
+  'flower-pty report box:k3x9a2': { by: 'test/hosts/hosts-run.test.ts', contains: ["'report', 'alpha:rrrr3333'"] },
   // Installs releases from the registry and runs the e2e tests against each: far too slow for npm test.
   'npm run canary -- 2.1.78 2.1.200 latest': { by: 'scripts/canary.mjs', contains: ['npm run canary -- 2.1.78 2.1.200 latest'] },
   'flower-pty doctor': { by: 'test/claude-code/doctor.test.ts', contains: ["'doctor'"] },

@@ -7,9 +7,10 @@ import { lstatSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { EXIT, FlowerError } from '../core/errors.js';
-import { configRows, DEFAULT_WORKBENCH, optionRow, type ConfigKey, type ConfigValues, type OptionRow } from '../core/options/options-table.js';
+import { configRows, DEFAULT_WORKBENCH, HOSTS_KEY, optionRow, type ConfigKey, type ConfigValues, type OptionRow } from '../core/options/options-table.js';
 import { checkOption, type OptionValue } from '../core/options/option-value.js';
 import { ignoredLine, screenProjectConfig } from '../core/options/project-trust.js';
+import { hostNameProblem } from '../core/hosts/host-name.js';
 import { isTrusted, readTrustFile, trustFilePath, trustKey } from './trust-store.js';
 import { printable } from '../core/server/run-list.js';
 
@@ -40,13 +41,27 @@ export function parseConfigText(text: string, source: string): ConfigValues {
   }
   const values: ConfigValues = {};
   for (const [key, raw] of Object.entries(data)) {
+    if (key === HOSTS_KEY) {
+      values.hosts = checkHosts(raw, source);
+      continue;
+    }
     const row = CONFIG_ROWS.get(key);
-    if (row === undefined) throw new FlowerError(`${source}: unknown key "${key}" (known: ${[...CONFIG_ROWS.keys()].join(', ')})`, EXIT.usage);
+    if (row === undefined) throw new FlowerError(`${source}: unknown key "${key}" (known: ${[...CONFIG_ROWS.keys(), HOSTS_KEY].join(', ')})`, EXIT.usage);
     const checked = checkOption(row, raw);
     if ('problem' in checked) throw new FlowerError(`${source}: "${key}" ${checked.problem}`, EXIT.usage);
     setValue(values, key, checked.value);
   }
   return values;
+}
+
+// `"hosts": ["box", "me@build"]`: each name as ssh takes it, none that ssh could read as an option.
+function checkHosts(raw: unknown, source: string): string[] {
+  if (!Array.isArray(raw) || !raw.every((h) => typeof h === 'string')) throw new FlowerError(`${source}: "${HOSTS_KEY}" expects a list of ssh host names, like ["box", "me@build"]`, EXIT.usage);
+  for (const host of raw as string[]) {
+    const problem = hostNameProblem(host);
+    if (problem !== null) throw new FlowerError(`${source}: "${HOSTS_KEY}": ${problem}`, EXIT.usage);
+  }
+  return raw as string[];
 }
 
 // A missing file is no configuration; an unreadable or malformed one is an error.
@@ -187,6 +202,11 @@ export function loadConfig(opts: {
   }
   files.push(user);
   return { values: { ...fromUser, ...project, ...fromEnv }, files, notes };
+}
+
+/** the machines of the user's own config (`hosts`), for `ls --all-hosts` and the web face */
+export function configuredHosts(env: Readonly<Record<string, string | undefined>>): readonly string[] {
+  return readConfigFile(userConfigPath(env)).hosts ?? [];
 }
 
 // The workbench a run started in `cwd` would use, for every command that looks for one (attach, status,

@@ -84,6 +84,7 @@ const HANDLERS: { [C in CommandName]: Handler<C> } = {
   report: async (args) => {
     const { runReport } = await import('../commands/report.js');
     return runReport({
+      ...(args.run !== undefined ? { run: args.run } : {}),
       ...(args.workbench !== undefined ? { workbench: args.workbench } : {}),
       cwd: process.cwd(),
       ...(args.output !== undefined ? { output: args.output } : {}),
@@ -96,7 +97,7 @@ const HANDLERS: { [C in CommandName]: Handler<C> } = {
   },
   ls: async (args) => {
     const { runLs } = await import('../commands/ls.js');
-    return runLs({ json: args.json, env: process.env, out: say });
+    return runLs({ json: args.json, wireVersion: args['wire-version'], hosts: (args.host ?? []).map(String), allHosts: args['all-hosts'], env: process.env, out: say });
   },
   kill: async (args) => {
     const { runKill } = await import('../commands/kill.js');

@@ -15,6 +15,11 @@ export interface AttachCommandOptions {
 
 export async function runAttach(o: AttachCommandOptions): Promise<number> {
   const detachKey = plainDetachKey(o.detachKey);
+  // HOST:ID: the host's own attach through `ssh -t` (a run id never holds a colon)
+  if (o.id?.includes(':')) {
+    const { attachOnHost, hostTarget } = await import('./host-run.js');
+    return attachOnHost(hostTarget(o.id)!, { plain: o.plain, detachKey: o.detachKey }, process.env);
+  }
   const cwd = process.cwd();
   const dir = await openSocketDir(process.env);
   // When the socket is certain (the id's, or the only one), the attach says hello there at once: no server is

@@ -7,11 +7,15 @@ import { printable } from '../core/server/run-list.js';
 import { listRuns, requestRun, resolveRun } from '../server/run-registry.js';
 import { findWorkbench } from '../adapters/config-file.js';
 import { openSocketDir, socketPath } from '../server/socket-dir.js';
+import { hostTarget, killOnHost } from './host-run.js';
 
 // ending claude, closing the manifest and saying bye takes a second; a loaded machine gets fifteen
 export const KILL_TIMEOUT_MS = 15_000;
 
 export async function runKill(opts: { id?: string | undefined; workbench?: string | undefined; cwd: string; env: NodeJS.ProcessEnv; out: (line: string) => void; timeoutMs?: number }): Promise<number> {
+  // HOST:ID: the host's own kill, over ssh
+  const target = hostTarget(opts.id);
+  if (target !== null) return killOnHost(target, opts.env, opts.out);
   const dir = await openSocketDir(opts.env);
   const { runs, silent } = await listRuns(dir);
   const timeoutMs = opts.timeoutMs ?? KILL_TIMEOUT_MS;

@@ -21,8 +21,15 @@ import { renderReportHtml } from '../core/report/report-html.js';
 import type { Manifest } from '../core/lineage/manifest.js';
 import { EXIT, FlowerError } from '../core/errors.js';
 import { MAX_PROMPT_ARG_BYTES } from '../claude-code/child-launch.js';
+import { hostFailure } from '../core/hosts/host-answer.js';
+import { readReportModel } from '../core/report/report-wire.js';
+import { printable } from '../core/server/run-list.js';
+import { oneLine } from '../core/one-line.js';
 
 export interface ReportOptions {
+  /** a live run's id (its workbench reported), or HOST:ID: a run on another machine, whose host's
+   * `report --json` is fetched over ssh and drawn here */
+  run?: string;
   /** --workbench; else found as the run command finds it (FLOWER_PTY_WORKBENCH, the user's config, .flower) */
   workbench?: string;
   cwd: string;
@@ -243,15 +250,55 @@ export async function reportModel(opts: ModelOptions): Promise<ReportModel> {
   });
 }
 
+// The model of a named run's lineage: a local id's workbench, or the host's own report of it (its model
+// as JSON, drawn here: the page is the same page, and nothing but the model crosses the connection).
+async function runModel(run: string, opts: ModelOptions): Promise<ReportModel> {
+  const { hostTarget, hostRun } = await import('./host-run.js');
+  const target = hostTarget(run);
+  if (target === null) {
+    const { listRuns, resolveRun } = await import('../server/run-registry.js');
+    const { openSocketDir } = await import('../server/socket-dir.js');
+    const live = resolveRun((await listRuns(await openSocketDir(opts.env))).runs, { id: run, cwd: opts.cwd, workbench: null, command: 'report' });
+    if (live.workbench === null) throw new FlowerError(`report: run ${printable(run)} runs with --no-workbench: it keeps no lineage on disk to report`, EXIT.usage);
+    return reportModel({ ...opts, workbench: live.workbench });
+  }
+  const live = await hostRun(target, opts.env as NodeJS.ProcessEnv);
+  if (live.workbench === null) throw new FlowerError(`report: run ${printable(run)} runs with --no-workbench: it keeps no lineage on disk to report`, EXIT.usage);
+  return hostReportModel(target.host, live.workbench, opts.env);
+}
+
+/** the model of a lineage on another machine: its flower-pty's `report --json` of that workbench, read */
+export async function hostReportModel(host: string, workbench: string, env: Readonly<Record<string, string | undefined>>): Promise<ReportModel> {
+  const { runOnHost } = await import('../adapters/ssh-host.js');
+  const reply = await runOnHost(host, ['report', '--json', '--workbench', workbench], env);
+  const failure = hostFailure(host, reply);
+  if (failure !== null) throw new FlowerError(failure, EXIT.usage);
+  if (reply.code !== 0) throw new FlowerError(`report on ${printable(host)} failed (exit ${reply.code}): ${printable(oneLine(reply.stderr, 200))}`, EXIT.usage);
+  const model = readReportModel(reply.stdout);
+  if (model === null) throw new FlowerError(`report: ${printable(host)} answered with something that is not a report ("${printable(oneLine(reply.stdout, 60))}")`, EXIT.usage);
+  return model;
+}
+
+// The page; a remote's model whose inner fields the page cannot read is that host's fault, said in one line.
+function drawn(model: ReportModel, run: string | undefined): string {
+  if (!run?.includes(':')) return renderReportHtml(model);
+  try {
+    return renderReportHtml(model);
+  } catch (error) {
+    throw new FlowerError(`report: the lineage ${printable(run)} sent cannot be drawn (${printable(oneLine(error instanceof Error ? error.message : String(error), 120))}): is its flower-pty this one's version?`, EXIT.usage);
+  }
+}
+
 export async function runReport(opts: ReportOptions): Promise<number> {
-  const model = await reportModel(opts);
-  const workbench = model.workbench;
+  const model = opts.run === undefined ? await reportModel(opts) : await runModel(opts.run, opts);
+  // a run on another machine: the page is written here, its workbench being there
+  const workbench = opts.run?.includes(':') ? opts.cwd : model.workbench;
   if (opts.json) {
     opts.out(JSON.stringify(model));
     return EXIT.ok;
   }
-  const file = resolve(opts.cwd, opts.output ?? join(workbench, 'report.html'));
-  const html = renderReportHtml(model);
+  const file = resolve(opts.cwd, opts.output ?? join(workbench, opts.run?.includes(':') ? `report-${opts.run.replace(/[^A-Za-z0-9._-]+/g, '-')}.html` : 'report.html'));
+  const html = drawn(model, opts.run);
   // An atomic write renames over what is there: a device, a FIFO or a folder named with -o would be
   // replaced (or the write would claim success to /dev/full); only a new path or a regular file is taken.
   const there = lstatSync(file, { throwIfNoEntry: false });

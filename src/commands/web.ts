@@ -20,7 +20,10 @@ import { openLog } from '../adapters/log-file.js';
 import { claimWeb, openWebDir, runningWeb, updateClaim, type WebDir } from '../web/web-dir.js';
 import { issueToken, openSessions } from '../web/token-store.js';
 import { followRuns, type FollowedRun } from '../web/run-follower.js';
-import { reportModel } from './report.js';
+import { hostReportModel, reportModel } from './report.js';
+import { followHosts } from '../web/host-fleet.js';
+import { configuredHosts } from '../adapters/config-file.js';
+import { join } from 'node:path';
 import type { ReportModel } from '../core/report/report-model.js';
 import { createWebServer } from '../web/http-server.js';
 
@@ -105,7 +108,10 @@ async function serveWeb(o: WebOptions, paths: WebDir, listen: { host: string; po
   const log = openLog(paths.log);
   const release = claimWeb(paths, { pid: process.pid, url: '', allowInput: o.allowInput });
   const socketDir = await openSocketDir(o.env);
-  const follower = followRuns(socketDir);
+  // the user's configured hosts beside this machine's runs, each run through an ssh forward of its socket
+  const hosts = configuredHosts(o.env);
+  const fleet = followHosts(followRuns(socketDir), hosts, join(paths.dir, 'hosts'), o.env);
+  const follower = fleet.follower;
   const rules = { listenHost: listen.host, port: listen.port, publicHosts: o.publicHost };
   // A run's lineage as `flower-pty report` reads it, from the run's own workbench: every transcript is
   // streamed, so what each run page asks for is read once per generation and phase (a handoff, a review
@@ -116,7 +122,7 @@ async function serveWeb(o: WebOptions, paths: WebDir, listen: { host: string; po
     const key = `${run.generation} ${run.phase}`;
     const kept = lineages.get(run.id);
     if (!ask.fresh && kept?.key === key) return kept.model;
-    const model = reportModel({ workbench: run.workbench, cwd: run.cwd, env: o.env });
+    const model = run.host !== undefined ? hostReportModel(run.host, run.workbench, o.env) : reportModel({ workbench: run.workbench, cwd: run.cwd, env: o.env });
     lineages.set(run.id, { key, model });
     // A read made while the run's newest generation was not on disk yet (the status said so first) is not
     // kept: the next page that asks reads again.
@@ -127,7 +133,7 @@ async function serveWeb(o: WebOptions, paths: WebDir, listen: { host: string; po
   follower.onChange((before, after) => {
     if (before && !after) lineages.delete(before.id);
   });
-  const web = createWebServer({ rules, tls, behindProxy: o.behindProxy, allowInput: o.allowInput, sessions: openSessions(paths.tokens), follower, report, log: log.write });
+  const web = createWebServer({ rules, tls, behindProxy: o.behindProxy, allowInput: o.allowInput, sessions: openSessions(paths.tokens), follower, hosts: fleet, report, log: log.write });
   const server = web.server;
   try {
     await new Promise<void>((resolve, reject) => {
@@ -135,7 +141,7 @@ async function serveWeb(o: WebOptions, paths: WebDir, listen: { host: string; po
       server.listen(listen.port, listen.host, () => resolve());
     });
   } catch (error) {
-    follower.close();
+    fleet.close();
     release();
     const code = (error as NodeJS.ErrnoException).code;
     throw new FlowerError(`cannot listen on ${listen.host}:${listen.port} (${code ?? String(error)})${code === 'EADDRINUSE' ? '; choose another with --listen HOST:PORT' : ''}`);
@@ -157,7 +163,7 @@ async function serveWeb(o: WebOptions, paths: WebDir, listen: { host: string; po
     for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(sig, () => resolve(sig));
   });
   log.write(`stopped by ${stopped}`);
-  follower.close();
+  fleet.close();
   await web.close();
   release();
   return EXIT.ok;

@@ -19,6 +19,7 @@ import { dashboardOrder, notificationFor, stateText, urgency } from '../core/web
 import type { Sessions } from './token-store.js';
 import type { FollowedRun, RunFollower } from './run-follower.js';
 import { bridgeRun } from './run-bridge.js';
+import type { HostFleet } from './host-fleet.js';
 import { HTML_TYPE, PAGES, readStatic, renderPage, staticFile } from './static-files.js';
 import { renderReportHtml } from '../core/report/report-html.js';
 import type { ReportModel } from '../core/report/report-model.js';
@@ -37,6 +38,8 @@ export interface WebServerOptions {
   allowInput: boolean;
   sessions: Sessions;
   follower: RunFollower;
+  /** the configured hosts' health (web/host-fleet.ts): shown on the dashboard beside their runs */
+  hosts?: Pick<HostFleet, 'health' | 'onHealth'>;
   /** the report's model of a run's lineage (commands/report.ts): read now for the live report (`fresh`), or
    * as last read in the run's current generation and phase for the lineage every run page asks for */
   report(run: FollowedRun, o: { fresh: boolean }): Promise<ReportModel>;
@@ -63,6 +66,7 @@ export function lineageOf(model: ReportModel) {
 export function dashboardRow(r: FollowedRun) {
   return {
     id: r.id,
+    host: r.host ?? null,
     cwd: r.cwd,
     step: r.step,
     generation: r.generation,
@@ -143,6 +147,7 @@ export function createWebServer(o: WebServerOptions): WebServer {
     if (shell) return o.sessions.shell(cookieOf(req)) ? send(res, 200, HTML_TYPE, await renderPage(shell)) : send(res, 401, HTML_TYPE, await renderPage(PAGES.loggedOut));
     if (!authorised(req, headerSecret(req))) return refuse(res, 401, 'not logged in: this needs the page\'s secret of a login (open a login URL in this tab)');
     if (path === '/api/runs') return send(res, 200, 'application/json', JSON.stringify(rows()));
+    if (path === '/api/hosts') return send(res, 200, 'application/json', JSON.stringify(hostRows()));
     const run = /^\/api\/run\/([a-z0-9]{1,32})\/(report|lineage)$/.exec(path);
     if (run) return runRoute(res, run[1]!, run[2] as 'report' | 'lineage');
     return refuse(res, 404, 'not found');
@@ -199,10 +204,14 @@ export function createWebServer(o: WebServerOptions): WebServer {
   }
 
   const rows = () => dashboardOrder(o.follower.runs()).map(dashboardRow);
+  const hostRows = () => o.hosts?.health() ?? [];
+  o.hosts?.onHealth(() => {
+    if (dashboards.size > 0 && !pending) pending = setTimeout(pushRows, 100);
+  });
   let pending: NodeJS.Timeout | null = null;
   const pushRows = () => {
     pending = null;
-    const message = JSON.stringify({ t: 'runs', runs: rows() });
+    const message = JSON.stringify({ t: 'runs', runs: rows(), hosts: hostRows() });
     for (const ws of dashboards) ws.send(message);
   };
   o.follower.onChange((before, after) => {
@@ -254,7 +263,7 @@ export function createWebServer(o: WebServerOptions): WebServer {
       ws.on('error', () => undefined);
       if (runId === undefined) {
         dashboards.add(ws);
-        ws.send(JSON.stringify({ t: 'runs', runs: rows(), allowInput: o.allowInput }));
+        ws.send(JSON.stringify({ t: 'runs', runs: rows(), hosts: hostRows(), allowInput: o.allowInput }));
         refreshOlder();
         // the dashboard says nothing: anything it sends is refused
         ws.on('message', () => ws.close(1003, 'the dashboard socket takes no messages'));

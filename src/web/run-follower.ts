@@ -13,6 +13,8 @@ import { watchRun, type RunWatch } from './run-watch.js';
 import { createRunFeed, type RunFeed } from './run-feed.js';
 
 export interface FollowedRun extends DashboardRun {
+  /** the machine it runs on, reached over ssh (web/host-fleet.ts); absent: this one */
+  host?: string;
   socket: string;
   workbench: string | null;
   document: { path: string; text: string | null } | null;

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { parseAttachArgs } from '../../src/cli/attach-main.js';
+import { parseLsArgs } from '../../src/cli/ls-main.js';
 import { FLOWER_BIN, REPO } from '../helpers/flower-run.js';
 
 t.test('the attach line it reads itself', async (t) => {
@@ -73,6 +74,21 @@ t.test('the attach loads no yargs, no blessed, no emulator, no run command', asy
   t.notOk(loaded.has(join(src, 'server', 'run-registry.ts')), 'not the run listing');
   // builtins that cost an attach milliseconds to load, wanted only when it hashes, writes or edits
   for (const builtin of ['node:crypto', 'node:child_process']) t.notOk(loaded.has(builtin), `not ${builtin}`);
+});
+
+t.test('the ls line it reads itself, and what it leaves to the full command line', async (t) => {
+  t.same(parseLsArgs(['ls']), { json: false, wireVersion: false, allHosts: false, hosts: [] });
+  t.same(parseLsArgs(['ls', '--json', '--host', 'a', '--host=me@b', '--all-hosts', '--wire-version']), { json: true, wireVersion: true, allHosts: true, hosts: ['a', 'me@b'] });
+  for (const argv of [['attach'], ['ls', '--help'], ['ls', '--json', '--json'], ['ls', '--host'], ['ls', '--host', '-oProxyCommand=x'], ['ls', '--host='], ['ls', 'extra'], ['ls', '--json=true']]) {
+    t.equal(parseLsArgs(argv), null, argv.join(' '));
+  }
+});
+
+t.test('ls loads no yargs, no blessed, no run command', async (t) => {
+  const src = join(REPO, 'src');
+  const loaded = loadedBy([join(src, 'cli', 'ls-main.ts'), join(src, 'commands', 'ls.ts')]);
+  t.ok(loaded.has(join(src, 'server', 'run-registry.ts')), 'the walk follows the imports');
+  for (const heavy of ['yargs', 'blessed', '@xterm/headless', join(src, 'cli', 'main.ts'), join(src, 'commands', 'run.ts')]) t.notOk(loaded.has(heavy), `not ${heavy}`);
 });
 
 t.test('the run server loads no yargs, no command line, no run command, no blessed until it draws a split view', async (t) => {

@@ -52,7 +52,12 @@ export const COMMAND_FLAGS = {
     { name: 'open', type: 'boolean', default: false, help: "open the page with the platform's opener (xdg-open / open)" },
     json('print the same data as one JSON document instead of writing the page'),
   ],
-  ls: [json('one JSON array of runs')],
+  ls: [
+    json('one JSON array of runs (with --host: one object a host, as that host printed it, plus "host")'),
+    { name: 'host', type: 'string', array: true, help: 'list the runs on this machine over ssh instead (user@box, an alias of ~/.ssh/config; repeat it for several)' },
+    { name: 'all-hosts', type: 'boolean', default: false, help: 'list the runs here and on every host of your config\'s "hosts" list' },
+    { name: 'wire-version', type: 'boolean', default: false, hidden: true, help: 'with --json: one object, the wire version and the runs (what ls --host asks a host)' },
+  ],
   kill: [workbench('the workbench whose run to end when no id is given (found as a run finds it)')],
   web: [
     { name: 'listen', type: 'string', help: `HOST:PORT to listen on (default ${DEFAULT_WEB_HOST}:${DEFAULT_WEB_PORT}; anything but loopback needs --tls-cert/--tls-key or --behind-proxy)` },

@@ -15,13 +15,13 @@ export interface CommandRow {
 
 export const COMMANDS = [
   { name: '$0', args: '[prompt]', argHelp: 'the task for the first session (later sessions start from the handoff document)', summary: 'run claude under supervision (the default)' },
-  { name: 'attach', args: '[id]', argHelp: 'the run id (flower-pty ls)', summary: 'attach this terminal to a live run (no id: the run of this folder, else the only one); over ssh: ssh host -t flower-pty attach' },
+  { name: 'attach', args: '[id]', argHelp: 'the run id (flower-pty ls), or HOST:ID for a run on another machine (over ssh)', summary: 'attach this terminal to a live run (no id: the run of this folder, else the only one; HOST:ID: one on another machine, over ssh -t)' },
   { name: '__serve', args: '<spec>', summary: false },
   { name: 'replay', args: '<transcript>', argHelp: 'a Claude Code transcript (.jsonl)', summary: 'dry run: what flower-pty would have done on a recorded transcript' },
   { name: 'status', summary: 'print the lineage recorded in the workbench manifest' },
-  { name: 'report', summary: 'write the lineage as one self-contained HTML page: context curves, timeline, documents, edits, cost' },
-  { name: 'ls', summary: "list this user's live runs on this machine (a run whose server is gone is not listed; its socket is removed)" },
-  { name: 'kill', args: '[id]', argHelp: 'the run id (flower-pty ls)', summary: 'end a live run cleanly (no id: the run of this folder, else the only one); flower-pty --continue picks the lineage up later' },
+  { name: 'report', args: '[run]', argHelp: "a live run's id, or HOST:ID for one on another machine (its lineage fetched over ssh)", summary: 'write the lineage as one self-contained HTML page: context curves, timeline, documents, edits, cost' },
+  { name: 'ls', summary: "list this user's live runs on this machine (a run whose server is gone is not listed; its socket is removed), or on others over ssh (--host, --all-hosts)" },
+  { name: 'kill', args: '[id]', argHelp: 'the run id (flower-pty ls), or HOST:ID for a run on another machine (over ssh)', summary: 'end a live run cleanly (no id: the run of this folder, else the only one); flower-pty --continue picks the lineage up later' },
   { name: 'web', summary: "every live run of yours in a browser: a dashboard, each run's terminal, its document, approvals (prints a login URL)" },
   { name: 'demo', summary: 'watch a whole handoff cycle in about a minute: the real claude against a built-in scripted model on 127.0.0.1 (no account, no network, a throwaway folder)' },
   { name: 'trust', summary: "let this folder's own config (.flower/config.json) run programs and write outside the project: its claude, notify-command, events, log, workbench (as it is now; a changed file needs trusting again)" },

@@ -88,8 +88,13 @@ export type RunOptionValues = { readonly [R in Row as CamelName<R['name']>]: Res
 export type SecondsName = CamelName<Extract<Row, { type: 'seconds' }>['name']>;
 export type SecondsInMs = { readonly [R in Extract<Row, { type: 'seconds' }> as `${CamelName<R['name']>}Ms`]: number };
 
-/** what the config files and the variables hold, key by key, typed from the rows */
-export type ConfigValues = { [R in Extract<Row, { configKey: string }> as R['configKey']]?: ValueOf<R['type']> };
+/** what the config files and the variables hold, key by key, typed from the rows; and `hosts`, the machines
+ * `ls --all-hosts` and the web face reach over ssh, which only the user's own file may hold (a list, no flag
+ * of the run's: core/options/project-trust.ts) */
+export type ConfigValues = { [R in Extract<Row, { configKey: string }> as R['configKey']]?: ValueOf<R['type']> } & { hosts?: readonly string[] };
+
+/** the config key of the hosts list */
+export const HOSTS_KEY = 'hosts';
 export type ConfigKey = keyof ConfigValues;
 
 export type OptionName = Row['name'];

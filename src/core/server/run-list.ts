@@ -25,6 +25,9 @@ export function printable(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** how `ls --host` names this machine (its runs are read directly, not over ssh) */
+export const LOCAL_HOST = 'local';
+
 function oneRun(run: RunSummary): string {
   return `${printable(run.id)} (${printable(run.phase)}, ${printable(run.cwd)})`;
 }
@@ -51,10 +54,12 @@ export function pickRun<R extends RunSummary>(runs: readonly R[], want: { id?: s
   return { problem: `${runs.length} runs are live and none is this folder's; pass an id (flower-pty ${want.command} <id>): ${list}` };
 }
 
-// `ls`: a header and one row per run, columns padded to the widest cell.
-export function runTable(runs: readonly RunSummary[]): string[] {
-  const header = ['ID', 'PID', 'PHASE', 'GEN', 'CONTEXT', 'CLIENTS', 'STARTED', 'NEEDS', 'CWD'];
+// `ls`: a header and one row per run, columns padded to the widest cell; over several machines (`ls
+// --host`), a HOST column first.
+export function runTable(runs: ReadonlyArray<RunSummary & { host?: string }>, hostColumn = false): string[] {
+  const header = [...(hostColumn ? ['HOST'] : []), 'ID', 'PID', 'PHASE', 'GEN', 'CONTEXT', 'CLIENTS', 'STARTED', 'NEEDS', 'CWD'];
   const rows = runs.map((r) => [
+    ...(hostColumn ? [printable(r.host ?? LOCAL_HOST)] : []),
     printable(r.id),
     String(r.pid),
     printable(r.phase),

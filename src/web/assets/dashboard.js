@@ -11,7 +11,7 @@ let skew = 0;
 function row(run) {
   const li = el('li', { class: `run u${run.urgency}`, 'data-id': run.id });
   const link = el('a', { href: `/run/${encodeURIComponent(run.id)}`, class: 'title' });
-  link.append(el('span', { class: 'id' }, run.id), el('span', { class: 'cwd' }, run.cwd));
+  link.append(el('span', { class: 'id' }, run.id), ...(run.host ? [el('span', { class: 'host' }, run.host)] : []), el('span', { class: 'cwd' }, run.cwd));
   const state = el('div', { class: 'state' });
   state.append(el('span', { class: 'what' }, run.state), el('span', { class: 'since', 'data-since': String(run.since) }, ago(Date.now() - skew - run.since)));
   const facts = el('div', { class: 'facts' },
@@ -20,8 +20,19 @@ function row(run) {
   return li;
 }
 
+// Each configured host's health: how many runs it has, or why it did not answer (said by the server in one line).
+const hostList = document.getElementById('hosts');
+let hosts = [];
+function hostRow(h) {
+  const text = h.checked === null ? 'asking…' : h.problem ?? `${h.runs} run${h.runs === 1 ? '' : 's'}`;
+  const li = el('li', { class: `host-health ${h.problem ? 'down' : 'up'}`, 'data-host': h.host });
+  li.append(el('span', { class: 'host' }, h.host), el('span', { class: 'what' }, text));
+  return li;
+}
+
 function render() {
   list.replaceChildren(...runs.map(row));
+  hostList.replaceChildren(...hosts.map(hostRow));
   empty.hidden = runs.length > 0;
 }
 
@@ -37,6 +48,7 @@ function connect() {
     const m = JSON.parse(event.data);
     if (m.t === 'runs') {
       runs = m.runs;
+      hosts = m.hosts ?? [];
       if (m.allowInput !== undefined) document.getElementById('mode').textContent = m.allowInput ? 'input allowed' : 'read-only';
       render();
     } else if (m.t === 'notify') notify(m);

@@ -42,7 +42,7 @@ t.test("each command's known flags: names, --no- forms of booleans, help and ver
   t.same(knownFlags('status').sort(), ['help', 'json', 'no-json', 'version', 'workbench'].sort());
   t.ok(knownFlags('web').includes('allow-input'));
   t.ok(knownFlags('demo').includes('keep-going'));
-  t.same(knownFlags('ls').sort(), ['help', 'json', 'no-json', 'version'].sort());
+  t.same(knownFlags('ls').sort(), ['all-hosts', 'help', 'host', 'json', 'no-all-hosts', 'no-json', 'no-wire-version', 'version', 'wire-version'].sort());
 });
 
 t.test('an unknown flag is named once, as typed, with the nearest flag of its command', async (t) => {

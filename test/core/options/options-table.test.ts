@@ -4,7 +4,7 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RUN_OPTIONS, configRows, optionRow, shownDefault, type OptionRow } from '../../../src/core/options/options-table.js';
+import { RUN_OPTIONS, HOSTS_KEY, configRows, optionRow, shownDefault, type OptionRow } from '../../../src/core/options/options-table.js';
 import { checkOption } from '../../../src/core/options/option-value.js';
 import { EXIT, EXIT_CODES, exitCodesLine } from '../../../src/core/exit-code.js';
 import { COMMANDS } from '../../../src/core/options/command-table.js';
@@ -131,7 +131,7 @@ t.test('the merge: a flag beats the files and variables, which beat the table; s
 t.test("the README's config keys and variables are the table's", async (t) => {
   const config = section('### Configuration file and environment');
   const keys = /Known keys: ([\s\S]*?)\. Variables:/.exec(config)?.[1] ?? '';
-  t.same([...keys.matchAll(/`([\w-]+)`/g)].map((m) => m[1]), configRows().map((row) => row.configKey), 'the known keys, in order');
+  t.same([...keys.matchAll(/`([\w-]+)`/g)].map((m) => m[1]), [...configRows().map((row) => row.configKey), HOSTS_KEY], 'the known keys, in order (the user-only hosts list last)');
   const variables = /Variables: ([\s\S]*?), and `FLOWER_PTY_NO_NATIVE/.exec(config)?.[1] ?? '';
   t.same([...variables.matchAll(/`(FLOWER_PTY_\w+)`/g)].map((m) => m[1]), configRows().map((row) => row.env), 'the variables, in order');
 });

@@ -1,0 +1,58 @@
+// A run on another machine, named `HOST:ID`: what attach, kill and report do with one. Each is the remote
+// flower-pty's own command run over ssh (adapters/ssh-host.ts), so its words and exit codes are the local
+// command's; what only the connection can get wrong (unreachable, no flower-pty, an older one) is one line.
+
+import { EXIT, FlowerError } from '../core/errors.js';
+import { parseHostTarget, type HostTarget } from '../core/hosts/host-name.js';
+import { hostFailure, SSH_FAILED, type HostReply } from '../core/hosts/host-answer.js';
+import { printable } from '../core/server/run-list.js';
+import type { LiveRun } from '../server/run-registry.js';
+
+/** `HOST:ID` read, null for a local id; a bad host or id is a one-line error */
+export function hostTarget(id: string | undefined): HostTarget | null {
+  if (id === undefined) return null;
+  const target = parseHostTarget(id);
+  if (target !== null && 'problem' in target) throw new FlowerError(target.problem, EXIT.usage);
+  return target;
+}
+
+/** the run `target` names, as its host lists it (after that host's own checks: reachable, same version) */
+export async function hostRun(target: HostTarget, env: NodeJS.ProcessEnv): Promise<LiveRun> {
+  const { askHosts } = await import('../server/host-ls.js');
+  const [answer] = await askHosts([target.host], env);
+  if (answer === undefined) throw new FlowerError(`${printable(target.host)}: no answer`, EXIT.internal);
+  if ('problem' in answer) throw new FlowerError(answer.problem, EXIT.usage);
+  const run = answer.runs.find((r) => r.id === target.id);
+  if (run === undefined) {
+    const list = answer.runs.map((r) => printable(r.id)).join(', ');
+    throw new FlowerError(`no live run on ${printable(target.host)} has id ${printable(target.id)}${list === '' ? ': no run is live there' : `; live runs there: ${list}`} (flower-pty ls --host ${printable(target.host)})`, EXIT.usage);
+  }
+  return run;
+}
+
+/** the remote command's own output relayed, and its exit code; a failure of the connection is one line */
+function relay(host: string, reply: HostReply, out: (line: string) => void, failedCode: number): number {
+  const failure = hostFailure(host, reply);
+  if (failure !== null) throw new FlowerError(failure, failedCode);
+  for (const line of reply.stdout.split('\n')) if (line !== '') out(printable(line));
+  // the remote's own error line ("flower-pty: ...") is its command's word: said again as it was
+  for (const line of reply.stderr.split('\n')) if (line !== '') process.stderr.write(printable(line) + '\n');
+  return reply.code ?? EXIT.internal;
+}
+
+/** `kill HOST:ID`: the host's `flower-pty kill ID` */
+export async function killOnHost(target: HostTarget, env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<number> {
+  const { runOnHost } = await import('../adapters/ssh-host.js');
+  return relay(target.host, await runOnHost(target.host, ['kill', target.id], env), out, EXIT.notEnded);
+}
+
+/** `attach HOST:ID`: the host's `flower-pty attach ID` on this terminal through `ssh -t` */
+export async function attachOnHost(target: HostTarget, o: { plain: boolean; detachKey: string | undefined }, env: NodeJS.ProcessEnv): Promise<number> {
+  const { runOnHostInTerminal } = await import('../adapters/ssh-host.js');
+  const args = ['attach', target.id, ...(o.plain ? ['--plain'] : []), ...(o.detachKey !== undefined ? ['--detach-key', o.detachKey] : [])];
+  const code = await runOnHostInTerminal(target.host, args, env);
+  if (code === SSH_FAILED) throw new FlowerError(`${printable(target.host)}: unreachable over ssh (ssh said why above); check it with ssh ${printable(target.host)}`, EXIT.usage);
+  // no flower-pty there: the remote shell's 127
+  if (code === 127) throw new FlowerError(`${printable(target.host)}: no flower-pty there (install it, and put it on the PATH a non-interactive ssh session gets)`, EXIT.usage);
+  return code;
+}

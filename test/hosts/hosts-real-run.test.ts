@@ -1,0 +1,63 @@
+// A real run server on another host (this machine under another HOME, behind a real sshd on loopback),
+// its claude a stand-in that echoes (cat): `attach HOST:ID` in the split view through ssh -t shows it and
+// types into it, the split view's own detach keys (C-] d) let go of it, and `kill HOST:ID` ends it.
+import t from 'tap';
+import { execFile, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn as spawnPty } from '@lydell/node-pty';
+import { FLOWER_BIN } from '../helpers/flower-run.js';
+import { startFleet } from '../../scripts/ssh-fleet.mjs';
+import { until } from '../helpers/poll.js';
+import { endServers } from '../helpers/run-servers.js';
+
+const root = mkdtempSync(join(tmpdir(), 'flower-hosts-real-'));
+t.teardown(() => rmSync(root, { recursive: true, force: true }));
+const fleet = await startFleet(t, root, { alpha: 'real' });
+const alpha = fleet.hosts.alpha!;
+t.teardown(() => endServers(alpha.runtime));
+
+// the run on alpha, started there as a person would (-d), its "claude" an echo
+const echo = join(alpha.home, 'echo.sh');
+writeFileSync(echo, '#!/bin/sh\nprintf "ready\\r\\n"\nexec cat\n');
+chmodSync(echo, 0o755);
+const alphaEnv = { ...process.env, HOME: alpha.home, XDG_RUNTIME_DIR: alpha.runtime, CLAUDE_CONFIG_DIR: join(alpha.home, 'cfg') };
+const started = spawnSync(process.execPath, [FLOWER_BIN, '-d', '--no-handoff', '--no-workbench', '--no-notify', '--claude', echo], { cwd: alpha.home, env: alphaEnv, encoding: 'utf8' });
+const id = started.stdout.trim().split('\n')[0]!;
+t.match(id, /^[a-z0-9]+$/, started.status === 0 ? 'the run on alpha started' : started.stderr);
+
+const local = join(root, 'local');
+mkdirSync(join(local, 'run'), { recursive: true, mode: 0o700 });
+const env = { ...fleet.env, HOME: local, XDG_RUNTIME_DIR: join(local, 'run'), XDG_CONFIG_HOME: join(local, 'config') };
+
+t.test('attach alpha:ID in the split view: the run shows, takes keys, and C-] d detaches', async (t) => {
+  const pty = spawnPty(process.execPath, [FLOWER_BIN, 'attach', `alpha:${id}`], { name: 'xterm-256color', cols: 100, rows: 30, env: { ...env, TERM: 'xterm-256color' } as Record<string, string>, cwd: local });
+  let seen = '';
+  pty.onData((d) => (seen += d));
+  let exit: number | null = null;
+  pty.onExit((e) => (exit = e.exitCode));
+  t.teardown(() => {
+    if (exit === null) pty.kill('SIGKILL');
+  });
+  await until('the run\'s screen', () => seen.includes('ready'), 30_000);
+  pty.write('hello-over-ssh');
+  await until('the echo of what was typed', () => seen.includes('hello-over-ssh'), 30_000);
+  t.pass('typed here, echoed there, shown here');
+  pty.write('\u001d');
+  await new Promise((r) => setTimeout(r, 150));
+  pty.write('d');
+  await until('attach ended', () => exit !== null, 30_000);
+  t.equal(exit, 0, 'detached: exit 0');
+  t.match(seen, new RegExp(`detached from run ${id} \\(it goes on\\)`));
+});
+
+t.test('kill alpha:ID ends the real run there', async (t) => {
+  const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, [FLOWER_BIN, 'kill', `alpha:${id}`], { env, timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+  });
+  t.equal(r.code, 0, r.stderr);
+  t.match(r.stdout, new RegExp(`^run ${id} ended; it ran with --no-workbench, so nothing was kept to continue from$`, 'm'));
+  const after = spawnSync(process.execPath, [FLOWER_BIN, 'ls', '--host', 'alpha'], { env, encoding: 'utf8' });
+  t.equal(after.stdout.trim(), 'no live runs', 'alpha has no run left');
+});
