@@ -11,7 +11,7 @@ import { configRows, DEFAULT_WORKBENCH, optionRow, type ConfigKey, type ConfigVa
 import { checkOption, type OptionValue } from '../core/options/option-value.js';
 import { ignoredLine, screenProjectConfig } from '../core/options/project-trust.js';
 import { isTrusted, readTrustFile, trustFilePath, trustKey } from './trust-store.js';
-import { printable } from '../core/server/run-list.js';
+import { terminalText } from '../core/terminal-text.js';
 
 export type { ConfigKey, ConfigValues };
 
@@ -32,7 +32,7 @@ export function parseConfigText(text: string, source: string): ConfigValues {
     data = JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
   } catch (error) {
     // what JSON.parse quotes of the file is shown visibly: an invisible character must not hide the problem
-    const why = printable(error instanceof Error ? error.message : String(error)).replace(/[\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const why = terminalText(error instanceof Error ? error.message : String(error)).replace(/[\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     throw new FlowerError(`${source}: not valid JSON (${why}); fix or remove the file`, EXIT.usage);
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {

@@ -1,7 +1,8 @@
 // `flower-pty ls [--json]`: this user's live runs on this machine, as a table or one JSON array.
 // Asking lists them and sweeps the sockets whose server is gone.
 
-import { runTable, printable } from '../core/server/run-list.js';
+import { runTable } from '../core/server/run-list.js';
+import { terminalText } from '../core/terminal-text.js';
 import { listRuns } from '../server/run-registry.js';
 import { openSocketDir } from '../server/socket-dir.js';
 
@@ -13,6 +14,6 @@ export async function runLs(opts: { json: boolean; env: NodeJS.ProcessEnv; out: 
   }
   if (runs.length === 0) opts.out('no live runs');
   else for (const line of runTable(runs)) opts.out(line);
-  for (const s of silent) opts.out(`(not listed: ${printable(s.socket)}: ${printable(s.reason)})`);
+  for (const s of silent) opts.out(`(not listed: ${terminalText(s.socket)}: ${terminalText(s.reason)})`);
   return 0;
 }
