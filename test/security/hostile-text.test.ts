@@ -12,24 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FLOWER_BIN } from '../helpers/flower-run.js';
 import { fixturesDir } from '../helpers/fixtures.js';
-
-const ESC = '\u001b';
-export const HOSTILE = `p-${ESC}]52;c;U1RPTEVO\u0007-${ESC}]0;TITLE-PWN\u0007-${ESC}[6n-\u009b31m-\u202e x`;
-
-// Any byte a terminal acts on but the line feed (and tab): C0, DEL, C1 as UTF-8 or as a lone byte, and the
-// bidi controls in UTF-8.
-const C1_UTF8 = /\xc2[\x80-\x9f]/;
-const BIDI_UTF8 = /\xd8\x9c|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]/;
-function controlsIn(bytes: Buffer): string[] {
-  const found: string[] = [];
-  const latin1 = bytes.toString('latin1');
-  if (/[\x00-\x08\x0b-\x1f\x7f]/.test(latin1)) found.push('C0 or DEL');
-  if (C1_UTF8.test(latin1)) found.push('C1 (UTF-8)');
-  if (BIDI_UTF8.test(latin1)) found.push('bidi');
-  // a lone 0x80-0x9F byte (not the continuation of a well-formed character)
-  if (bytes.toString('utf8').includes('\ufffd')) found.push('a malformed byte');
-  return found;
-}
+import { controlsIn, HOSTILE_NAME as HOSTILE } from '../helpers/hostile-name.js';
 
 t.test('the check itself finds every kind', async (t) => {
   t.same(controlsIn(Buffer.from(HOSTILE, 'utf8')), ['C0 or DEL', 'C1 (UTF-8)', 'bidi']);
