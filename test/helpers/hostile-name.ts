@@ -5,8 +5,9 @@
 const ESC = '\u001b';
 export const HOSTILE_NAME = `p-${ESC}]52;c;U1RPTEVO\u0007-${ESC}]0;TITLE-PWN\u0007-${ESC}[6n-\u009b31m-\u202e x`;
 
-/** the sequences of HOSTILE_NAME, obeyed by a terminal, as they would reach it (UTF-8 read as latin1 too) */
-export const HOSTILE_SEQUENCES = /\u001b\]52;c;U1RPTEVO|\u001b\]0;TITLE-PWN|\u001b\[6n|\u009b31m|\xc2\x9b31m|\u202e|\xe2\x80\xae/;
+/** the sequences of HOSTILE_NAME as a terminal would obey them, in what a terminal received (read as UTF-8):
+ *  any clipboard write, a title holding its words, its CSI 6n, any C1 control, any right-to-left override */
+export const HOSTILE_SEQUENCES = /\u001b\]52;|\u001b\][012];[^\u0007\u001b]*TITLE-PWN|\u001b\[6n-|[\u0080-\u009f]|\u202e/;
 
 const C1_UTF8 = /\xc2[\x80-\x9f]/;
 const BIDI_UTF8 = /\xd8\x9c|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]/;
