@@ -49,7 +49,6 @@ function sequenceLength(bytes: Uint8Array, i: number): number {
 function decodeBytes(bytes: Uint8Array, keep: (code: number) => boolean): string {
   let out = '';
   let i = 0;
-  const decoder = new TextDecoder();
   while (i < bytes.length) {
     const b = bytes[i] as number;
     if (b < 0x80) {
@@ -63,9 +62,9 @@ function decodeBytes(bytes: Uint8Array, keep: (code: number) => boolean): string
       i++;
       continue;
     }
-    const char = decoder.decode(bytes.subarray(i, i + n));
-    const code = char.codePointAt(0) as number;
-    out += isControl(code) ? escapeCode(code) : char;
+    let code = b & (0xff >> (n + 1));
+    for (let k = 1; k < n; k++) code = (code << 6) | ((bytes[i + k] as number) & 0x3f);
+    out += isControl(code) ? escapeCode(code) : String.fromCodePoint(code);
     i += n;
   }
   return out;
