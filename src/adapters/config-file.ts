@@ -32,7 +32,8 @@ export function parseConfigText(text: string, source: string): ConfigValues {
     data = JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
   } catch (error) {
     // what JSON.parse quotes of the file is shown visibly: an invisible character must not hide the problem
-    const why = terminalText(error instanceof Error ? error.message : String(error)).replace(/[\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    // (the boundary shows the controls; the zero-width characters it leaves to text are shown here too)
+    const why = terminalText(error instanceof Error ? error.message : String(error)).replace(/[\u200b-\u200d\u2060-\u2064\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     throw new FlowerError(`${source}: not valid JSON (${why}); fix or remove the file`, EXIT.usage);
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
