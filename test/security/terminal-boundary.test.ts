@@ -36,6 +36,20 @@ t.test("no file in src writes to stdout or stderr but through the boundary's ada
   t.ok(STREAM_WRITE.test('x; process.stderr.write(`a`)') && STREAM_WRITE.test('console.log(x)') && !STREAM_WRITE.test('stdout.write(x)'), 'the pattern catches what it must');
 });
 
+// The notes a face writes into claude's screen between generations, and the titles flower-pty sets: through
+// the boundary too (the run server's emulator would take a note's OSC 52 for claude's own).
+t.test('every note written into a screen and every title set goes through terminalText', async (t) => {
+  const read = (f: string) => readFileSync(join(REPO, f), 'utf8');
+  const notes = ['src/server/server-face.ts', 'src/faces/split-face.ts', 'src/faces/plain-face.ts'];
+  for (const f of notes) {
+    const writes = [...read(f).matchAll(/flower-pty:(?:\\u001b\[0m)? \$\{([^}]*)\}/g)].map((m) => m[1]);
+    t.ok(writes.length > 0, `${f} writes a note`);
+    for (const w of writes) t.match(w, /^terminalText\(/, `${f}: the note is ${w}`);
+  }
+  t.match(read('src/core/screen/title-filter.ts'), /\]0;\$\{terminalText\(title\)\}/, 'titleSequence');
+  t.match(read('src/faces/split/status-line.ts'), /\.title = terminalText\(/, "the split view's title (blessed writes it as it is)");
+});
+
 // every kind of control, and what must pass untouched beside them
 const WORDS = `handoff written to /w/${HOSTILE}.md \u007f\u0085\u0080\u009f\u2066\u2069\u061c\u200f\u2028 漢字 🌸 café`;
 
