@@ -3,16 +3,21 @@
 // retitles the window (OSC 0), asks the terminal for an answer (CSI 6n), starts a C1 CSI and reverses the
 // text after it (U+202E); a shipped .flower/manifest.json with the same in its session ids, document paths
 // and reasons; a shipped .flower/config.json with it in an unknown key; a transcript whose model name holds
-// it. `status` (in words and --json), `report` and `replay` are run as a person runs them (the built bin),
+// it. `status` (in words and --json), `report`, `replay` and the refusal of a busy workbench are run as a
+// person runs them (the built bin),
 // and every byte they write is searched.
 import t, { type Test } from 'tap';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FLOWER_BIN } from '../helpers/flower-run.js';
 import { fixturesDir } from '../helpers/fixtures.js';
 import { controlsIn, HOSTILE_NAME as HOSTILE } from '../helpers/hostile-name.js';
+import { startFakeRun } from '../helpers/wire-server.js';
+import { openSocketDir } from '../../src/server/socket-dir.js';
+import { acquireWorkbenchLock } from '../../src/server/workbench-lock.js';
+import { FAKE_CLAUDE } from '../faults/fake-flower.js';
 
 t.test('the check itself finds every kind', async (t) => {
   t.same(controlsIn(Buffer.from(HOSTILE, 'utf8')), ['C0 or DEL', 'C1 (UTF-8)', 'bidi']);
@@ -104,4 +109,23 @@ t.test("replay of a transcript whose model name holds the sequences", async (t) 
     clean(t, what, r);
     t.match(`${r.out}${r.err}`, /claude-p-\\x1b\]52|claude-p-\\u001b\]52/, `${what}: the model name shows`);
   }
+});
+
+t.test('the refusal of a workbench another run holds names its path inert', async (t) => {
+  const runtime = join(root, 'run-busy');
+  mkdirSync(runtime, { mode: 0o700 });
+  const dir = await openSocketDir({ XDG_RUNTIME_DIR: runtime });
+  const run = await startFakeRun(dir, 'ffffff');
+  t.teardown(() => run.close());
+  const release = await acquireWorkbenchLock(workbench, { id: 'ffffff', socket: run.socket });
+  t.teardown(release);
+  const r = await new Promise<{ code: number; out: Buffer; err: Buffer }>((resolve) => {
+    execFile(process.execPath, [FLOWER_BIN, '--plain', '--claude', FAKE_CLAUDE, 'go'], {
+      cwd: project, encoding: 'buffer', timeout: 60_000,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_RUNTIME_DIR: runtime, CLAUDE_CONFIG_DIR: join(root, 'config') },
+    }, (error, out, err) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out, err }));
+  });
+  t.not(r.code, 0, 'refused');
+  clean(t, 'the refusal', r);
+  t.match(r.err.toString('utf8'), /the workbench .*p-\\x1b\]52;c;U1RPTEVO\\x07.* is taken by a live run, ffffff/);
 });
