@@ -41,6 +41,8 @@ export interface FlowerRunOptions {
   prepare?: (sandbox: Sandbox) => void;
   /** the project folder's name (default `project`); the workbench is then its .flower, as a person's would be */
   projectName?: string;
+  /** the split view instead of --plain */
+  split?: boolean;
 }
 
 export async function startFlower(opts: FlowerRunOptions): Promise<FlowerRun> {
@@ -66,7 +68,7 @@ export async function startFlower(opts: FlowerRunOptions): Promise<FlowerRun> {
   const step = opts.step ?? 'work';
   const args = [
     FLOWER_BIN,
-    '--plain',
+    ...(opts.split ? [] : ['--plain']),
     '--claude', testClaude(),
     '--workbench', workbench,
     '--events', eventsPath,
