@@ -56,6 +56,7 @@ static void to_node(void) {
 // --- JSON (json-text.h, the hook client's reader): the few members of the server's messages it reads -----
 
 #include "json-text.h"
+#include "terminal-text.h"
 
 // A member of the object data[0..len) that is a string, decoded (a malloc'd copy, its length in `*n`);
 // NULL for anything else.
@@ -378,12 +379,17 @@ static void run_editor(int sock, const char *path) {
 // --- the attach ---------------------------------------------------------------------------------------------------
 
 // What src/client/attach-outcome.ts prints, word for word (the build passes the words in).
-static void say(const char *line) { fprintf(stderr, "flower-pty: %s\n", line); }
+// The line carries a path or a server's message: through the one terminal boundary (terminal-text.h).
+static void say(const char *line) {
+  fputs("flower-pty: ", stderr);
+  put_terminal_text(stderr, line);
+  fputc('\n', stderr);
+}
 // The server's own words, any bytes (a NUL among them included), as the Node client prints them.
 static void say_bytes(const char *text, size_t len) {
   fputs("flower-pty: ", stderr);
-  fwrite(text, 1, len, stderr);
-  fputs("\n", stderr);
+  put_terminal_bytes(stderr, text, len);
+  fputc('\n', stderr);
 }
 
 static struct termios saved_termios;

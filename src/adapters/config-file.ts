@@ -12,7 +12,7 @@ import { checkOption, type OptionValue } from '../core/options/option-value.js';
 import { ignoredLine, screenProjectConfig } from '../core/options/project-trust.js';
 import { hostNameProblem } from '../core/hosts/host-name.js';
 import { isTrusted, readTrustFile, trustFilePath, trustKey } from './trust-store.js';
-import { printable } from '../core/server/run-list.js';
+import { terminalText } from '../core/terminal-text.js';
 
 export type { ConfigKey, ConfigValues };
 
@@ -33,7 +33,8 @@ export function parseConfigText(text: string, source: string): ConfigValues {
     data = JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
   } catch (error) {
     // what JSON.parse quotes of the file is shown visibly: an invisible character must not hide the problem
-    const why = printable(error instanceof Error ? error.message : String(error)).replace(/[\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    // (the boundary shows the controls; the zero-width characters it leaves to text are shown here too)
+    const why = terminalText(error instanceof Error ? error.message : String(error)).replace(/[\u200b-\u200d\u2060-\u2064\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     throw new FlowerError(`${source}: not valid JSON (${why}); fix or remove the file`, EXIT.usage);
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {

@@ -4,6 +4,7 @@
 // cli/main.ts, which parses and answers exactly as it always did.
 
 import { reportFatal } from '../core/errors.js';
+import { sayErr } from '../adapters/terminal-lines.js';
 
 export interface AttachArgs {
   id: string | undefined;
@@ -50,6 +51,6 @@ export async function main(argv: string[]): Promise<void> {
     const { runAttach } = await import('../commands/attach.js');
     process.exitCode = await runAttach(args);
   } catch (error) {
-    process.exitCode = reportFatal(error, (line) => process.stderr.write(line + '\n'));
+    process.exitCode = reportFatal(error, sayErr);
   }
 }

@@ -5,6 +5,7 @@
 // answers exactly as it always did.
 
 import { reportFatal } from '../core/errors.js';
+import { sayErr, sayOut } from '../adapters/terminal-lines.js';
 import type { LsOptions } from '../commands/ls.js';
 
 type LsArgs = Pick<LsOptions, 'json' | 'wireVersion' | 'hosts' | 'allHosts'>;
@@ -46,8 +47,8 @@ export async function main(argv: string[]): Promise<void> {
   });
   try {
     const { runLs } = await import('../commands/ls.js');
-    process.exitCode = await runLs({ ...args, env: process.env, out: (line) => void process.stdout.write(line + '\n') });
+    process.exitCode = await runLs({ ...args, env: process.env, out: sayOut });
   } catch (error) {
-    process.exitCode = reportFatal(error, (line) => process.stderr.write(line + '\n'));
+    process.exitCode = reportFatal(error, sayErr);
   }
 }

@@ -12,6 +12,7 @@ import { commandTypo, unknownFlagsLine } from '../core/options/command-line-typo
 import { configRows } from '../core/options/options-table.js';
 import { lastGiven } from '../core/options/resolve-options.js';
 import { commandYargsOptions, runYargsOptions } from '../adapters/yargs-options.js';
+import { sayErr, sayOut } from '../adapters/terminal-lines.js';
 
 const EXAMPLES: Array<[string, string]> = [
   ['$0 "fix the failing tests in src/"', 'run claude with handoffs; the prompt starts generation 1'],
@@ -37,9 +38,7 @@ function version(): string {
   }
 }
 
-const say = (line: string): void => {
-  process.stdout.write(line + '\n');
-};
+const say = sayOut;
 
 /** each command's handler: its flags and positional typed from its rows, its exit code back */
 type Handler<C extends CommandName> = (args: CommandArgs<C>, argv: string[]) => Promise<number>;
@@ -54,7 +53,7 @@ const HANDLERS: { [C in CommandName]: Handler<C> } = {
     const { loadConfig } = await import('../adapters/config-file.js');
     const given = lastGiven(args.workbench);
     const loaded = loadConfig({ cwd: process.cwd(), env: process.env, refuseLinkedWorkbench: true, ...(given === false || typeof given === 'string' ? { workbenchFlag: given } : {}) });
-    for (const note of loaded.notes) process.stderr.write(`flower-pty: ${note}\n`);
+    for (const note of loaded.notes) sayErr(`flower-pty: ${note}`);
     return runCommand(runCommandOptions(args, loaded.values, process.env));
   },
   attach: async (args) => {
@@ -136,7 +135,7 @@ const HANDLERS: { [C in CommandName]: Handler<C> } = {
     const onInterrupt = (): void => stop.abort();
     process.once('SIGINT', onInterrupt);
     try {
-      return await runEval({ what: args.what, paths: args.paths ?? [], html: args.html, json: args.json, cwd: process.cwd(), env: process.env, out: say, err: (line) => process.stderr.write(line + '\n'), signal: stop.signal });
+      return await runEval({ what: args.what, paths: args.paths ?? [], html: args.html, json: args.json, cwd: process.cwd(), env: process.env, out: say, err: sayErr, signal: stop.signal });
     } finally {
       process.removeListener('SIGINT', onInterrupt);
     }
@@ -156,7 +155,7 @@ export async function main(argv: string[]): Promise<void> {
   try {
     process.exitCode = await run(argv);
   } catch (error) {
-    process.exitCode = reportFatal(error, (line) => process.stderr.write(line + '\n'));
+    process.exitCode = reportFatal(error, sayErr);
   }
 }
 

@@ -16,6 +16,7 @@ import { attachHello, faceSize, terminalPath } from './attach-hello.js';
 import { drawFace, loadFaces, type Faces } from './client-face.js';
 import { attachOutcome, OUTCOME_WORDS, type AttachResult } from './attach-outcome.js';
 import { connectRun } from './run-socket.js';
+import { sayErr } from '../adapters/terminal-lines.js';
 
 export interface AttachOptions {
   socketPath: string;
@@ -215,7 +216,7 @@ export async function attachTerminal(
   const result = await attachClient({ ...o, env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
   o.seen?.(result);
   const outcome = attachOutcome(result);
-  for (const line of outcome.lines) process.stderr.write(`flower-pty: ${line}\n`);
+  for (const line of outcome.lines) sayErr(`flower-pty: ${line}`);
   // The terminal that started the server is its parent: a server that died is reaped before this
   // process goes, or it would linger as a zombie that looks alive to the workbench lock (where no
   // init reaps orphans, as in some containers).

@@ -5,7 +5,8 @@
 import { EXIT, FlowerError } from '../core/errors.js';
 import { parseHostTarget, type HostTarget } from '../core/hosts/host-name.js';
 import { hostFailure, SSH_FAILED, type HostReply } from '../core/hosts/host-answer.js';
-import { printable } from '../core/server/run-list.js';
+import { sayErr } from '../adapters/terminal-lines.js';
+import { terminalText } from '../core/terminal-text.js';
 import type { LiveRun } from '../server/run-registry.js';
 
 /** `HOST:ID` read, null for a local id; a bad host or id is a one-line error */
@@ -20,12 +21,12 @@ export function hostTarget(id: string | undefined): HostTarget | null {
 export async function hostRun(target: HostTarget, env: NodeJS.ProcessEnv): Promise<LiveRun> {
   const { askHosts } = await import('../server/host-ls.js');
   const [answer] = await askHosts([target.host], env);
-  if (answer === undefined) throw new FlowerError(`${printable(target.host)}: no answer`, EXIT.internal);
+  if (answer === undefined) throw new FlowerError(`${terminalText(target.host)}: no answer`, EXIT.internal);
   if ('problem' in answer) throw new FlowerError(answer.problem, EXIT.usage);
   const run = answer.runs.find((r) => r.id === target.id);
   if (run === undefined) {
-    const list = answer.runs.map((r) => printable(r.id)).join(', ');
-    throw new FlowerError(`no live run on ${printable(target.host)} has id ${printable(target.id)}${list === '' ? ': no run is live there' : `; live runs there: ${list}`} (flower-pty ls --host ${printable(target.host)})`, EXIT.usage);
+    const list = answer.runs.map((r) => terminalText(r.id)).join(', ');
+    throw new FlowerError(`no live run on ${terminalText(target.host)} has id ${terminalText(target.id)}${list === '' ? ': no run is live there' : `; live runs there: ${list}`} (flower-pty ls --host ${terminalText(target.host)})`, EXIT.usage);
   }
   return run;
 }
@@ -34,9 +35,9 @@ export async function hostRun(target: HostTarget, env: NodeJS.ProcessEnv): Promi
 function relay(host: string, reply: HostReply, out: (line: string) => void, failedCode: number): number {
   const failure = hostFailure(host, reply);
   if (failure !== null) throw new FlowerError(failure, failedCode);
-  for (const line of reply.stdout.split('\n')) if (line !== '') out(printable(line));
+  for (const line of reply.stdout.split('\n')) if (line !== '') out(terminalText(line));
   // the remote's own error line ("flower-pty: ...") is its command's word: said again as it was
-  for (const line of reply.stderr.split('\n')) if (line !== '') process.stderr.write(printable(line) + '\n');
+  for (const line of reply.stderr.split('\n')) if (line !== '') sayErr(line);
   return reply.code ?? EXIT.internal;
 }
 
@@ -51,8 +52,8 @@ export async function attachOnHost(target: HostTarget, o: { plain: boolean; deta
   const { runOnHostInTerminal } = await import('../adapters/ssh-host.js');
   const args = ['attach', target.id, ...(o.plain ? ['--plain'] : []), ...(o.detachKey !== undefined ? ['--detach-key', o.detachKey] : [])];
   const code = await runOnHostInTerminal(target.host, args, env);
-  if (code === SSH_FAILED) throw new FlowerError(`${printable(target.host)}: unreachable over ssh (ssh said why above); check it with ssh ${printable(target.host)}`, EXIT.usage);
+  if (code === SSH_FAILED) throw new FlowerError(`${terminalText(target.host)}: unreachable over ssh (ssh said why above); check it with ssh ${terminalText(target.host)}`, EXIT.usage);
   // no flower-pty there: the remote shell's 127
-  if (code === 127) throw new FlowerError(`${printable(target.host)}: no flower-pty there (install it, and put it on the PATH a non-interactive ssh session gets)`, EXIT.usage);
+  if (code === 127) throw new FlowerError(`${terminalText(target.host)}: no flower-pty there (install it, and put it on the PATH a non-interactive ssh session gets)`, EXIT.usage);
   return code;
 }

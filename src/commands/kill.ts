@@ -3,7 +3,7 @@
 
 import { resolve } from 'node:path';
 import { EXIT, FlowerError } from '../core/errors.js';
-import { printable } from '../core/server/run-list.js';
+import { terminalText } from '../core/terminal-text.js';
 import { listRuns, requestRun, resolveRun } from '../server/run-registry.js';
 import { findWorkbench } from '../adapters/config-file.js';
 import { openSocketDir, socketPath } from '../server/socket-dir.js';
@@ -22,11 +22,11 @@ export async function runKill(opts: { id?: string | undefined; workbench?: strin
   // a run too busy to answer ls in time is still asked to end when it is named
   const named = opts.id !== undefined && !runs.some((r) => r.id === opts.id) ? silent.find((s) => s.socket === socketPath(dir, opts.id!)) : undefined;
   const run = named ? null : resolveRun(runs, { ...(opts.id !== undefined ? { id: opts.id } : {}), ...thisFolder(opts.cwd, opts.env, opts.workbench), command: 'kill' });
-  const id = printable(run?.id ?? opts.id!);
+  const id = terminalText(run?.id ?? opts.id!);
   const result = await requestRun(run?.socket ?? named!.socket, { t: 'kill' }, timeoutMs);
   if (!result.ok && !result.stale) {
     const server = run ? `its server is pid ${run.pid} (kill ${run.pid} ends it less cleanly)` : 'flower-pty status in its folder names its pid';
-    throw new FlowerError(`run ${id} did not end: ${printable(result.reason)}; ${server}`, EXIT.notEnded);
+    throw new FlowerError(`run ${id} did not end: ${terminalText(result.reason)}; ${server}`, EXIT.notEnded);
   }
   // stale here: the server went away between ls and kill, which is the end asked for
   opts.out(endedLine(id, run === null ? undefined : run.workbench));

@@ -3,9 +3,10 @@
 // runs of other machines too, each asked over ssh at once, in one table with a HOST column; a host that
 // cannot answer is one line under it and holds back none of the others.
 
-import { LOCAL_HOST, runTable, printable } from '../core/server/run-list.js';
+import { LOCAL_HOST, runTable } from '../core/server/run-list.js';
 import { EXIT, FlowerError } from '../core/errors.js';
 import { chooseHosts } from '../core/hosts/host-name.js';
+import { terminalText } from '../core/terminal-text.js';
 import { listRuns } from '../server/run-registry.js';
 import { openSocketDir } from '../server/socket-dir.js';
 import { WIRE_VERSION } from '../server/wire.js';
@@ -31,7 +32,7 @@ export async function runLs(opts: LsOptions): Promise<number> {
   }
   if (runs.length === 0) opts.out('no live runs');
   else for (const line of runTable(runs)) opts.out(line);
-  for (const s of silent) opts.out(`(not listed: ${printable(s.socket)}: ${printable(s.reason)})`);
+  for (const s of silent) opts.out(`(not listed: ${terminalText(s.socket)}: ${terminalText(s.reason)})`);
   return 0;
 }
 
@@ -55,7 +56,7 @@ async function runLsHosts(opts: LsOptions): Promise<number> {
   const rows = [...(local?.runs ?? []).map((r) => ({ ...r, host: LOCAL_HOST })), ...remote.flatMap((a) => ('problem' in a ? [] : a.runs.map((r) => ({ ...r, host: a.host }))))];
   if (rows.length === 0) opts.out('no live runs');
   else for (const line of runTable(rows, true)) opts.out(line);
-  for (const s of local?.silent ?? []) opts.out(`(not listed: ${printable(s.socket)}: ${printable(s.reason)})`);
+  for (const s of local?.silent ?? []) opts.out(`(not listed: ${terminalText(s.socket)}: ${terminalText(s.reason)})`);
   for (const a of remote) if ('problem' in a) opts.out(`(${a.problem})`);
   return 0;
 }

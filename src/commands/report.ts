@@ -23,7 +23,7 @@ import { EXIT, FlowerError } from '../core/errors.js';
 import { MAX_PROMPT_ARG_BYTES } from '../claude-code/child-launch.js';
 import { hostFailure } from '../core/hosts/host-answer.js';
 import { readReportModel } from '../core/report/report-wire.js';
-import { printable } from '../core/server/run-list.js';
+import { terminalText } from '../core/terminal-text.js';
 import { oneLine } from '../core/one-line.js';
 
 export interface ReportOptions {
@@ -259,11 +259,11 @@ async function runModel(run: string, opts: ModelOptions): Promise<ReportModel> {
     const { listRuns, resolveRun } = await import('../server/run-registry.js');
     const { openSocketDir } = await import('../server/socket-dir.js');
     const live = resolveRun((await listRuns(await openSocketDir(opts.env))).runs, { id: run, cwd: opts.cwd, workbench: null, command: 'report' });
-    if (live.workbench === null) throw new FlowerError(`report: run ${printable(run)} runs with --no-workbench: it keeps no lineage on disk to report`, EXIT.usage);
+    if (live.workbench === null) throw new FlowerError(`report: run ${terminalText(run)} runs with --no-workbench: it keeps no lineage on disk to report`, EXIT.usage);
     return reportModel({ ...opts, workbench: live.workbench });
   }
   const live = await hostRun(target, opts.env as NodeJS.ProcessEnv);
-  if (live.workbench === null) throw new FlowerError(`report: run ${printable(run)} runs with --no-workbench: it keeps no lineage on disk to report`, EXIT.usage);
+  if (live.workbench === null) throw new FlowerError(`report: run ${terminalText(run)} runs with --no-workbench: it keeps no lineage on disk to report`, EXIT.usage);
   return hostReportModel(target.host, live.workbench, opts.env);
 }
 
@@ -273,9 +273,9 @@ export async function hostReportModel(host: string, workbench: string, env: Read
   const reply = await runOnHost(host, ['report', '--json', '--workbench', workbench], env);
   const failure = hostFailure(host, reply);
   if (failure !== null) throw new FlowerError(failure, EXIT.usage);
-  if (reply.code !== 0) throw new FlowerError(`report on ${printable(host)} failed (exit ${reply.code}): ${printable(oneLine(reply.stderr, 200))}`, EXIT.usage);
+  if (reply.code !== 0) throw new FlowerError(`report on ${terminalText(host)} failed (exit ${reply.code}): ${terminalText(oneLine(reply.stderr, 200))}`, EXIT.usage);
   const model = readReportModel(reply.stdout);
-  if (model === null) throw new FlowerError(`report: ${printable(host)} answered with something that is not a report ("${printable(oneLine(reply.stdout, 60))}")`, EXIT.usage);
+  if (model === null) throw new FlowerError(`report: ${terminalText(host)} answered with something that is not a report ("${terminalText(oneLine(reply.stdout, 60))}")`, EXIT.usage);
   return model;
 }
 
@@ -285,7 +285,7 @@ function drawn(model: ReportModel, run: string | undefined): string {
   try {
     return renderReportHtml(model);
   } catch (error) {
-    throw new FlowerError(`report: the lineage ${printable(run)} sent cannot be drawn (${printable(oneLine(error instanceof Error ? error.message : String(error), 120))}): is its flower-pty this one's version?`, EXIT.usage);
+    throw new FlowerError(`report: the lineage ${terminalText(run)} sent cannot be drawn (${terminalText(oneLine(error instanceof Error ? error.message : String(error), 120))}): is its flower-pty this one's version?`, EXIT.usage);
   }
 }
 

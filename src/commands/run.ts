@@ -24,6 +24,7 @@ import { startRunServer } from '../server/start-server.js';
 import { attachTerminal, plainDetachKey } from '../client/attach-client.js';
 import { faceSize } from '../client/attach-hello.js';
 import type { SuperviseOptions } from '../runtime/supervisor.js';
+import { sayErr, sayOut } from '../adapters/terminal-lines.js';
 
 /** the run options resolved once (core/options/resolve-options.ts), and what is not an option row */
 export type RunCommandOptions = RunOptionValues & {
@@ -99,15 +100,15 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
   const freshWorkbench = workbench !== null && !existsSync(workbench);
   if (workbench) checkWorkbenchWritable(workbench);
   // A workbench made now inside a git work tree that does not ignore it: said once, with the line to add.
-  if (workbench && freshWorkbench && (await gitWouldTrack(workbench, process.env))) process.stderr.write(`flower-pty: ${gitignoreNote(workbench, cwd)}\n`);
+  if (workbench && freshWorkbench && (await gitWouldTrack(workbench, process.env))) sayErr(`flower-pty: ${gitignoreNote(workbench, cwd)}`);
 
   // The release, right before spawning (every usage error first): too old is refused here; the rest
   // decides which hooks the settings may register.
-  const release = await requireSupportedRelease({ claude, env: process.env, verbose: o.verbose, say: (s) => process.stderr.write(`flower-pty: ${s}\n`) });
+  const release = await requireSupportedRelease({ claude, env: process.env, verbose: o.verbose, say: (s) => sayErr(`flower-pty: ${s}`) });
 
   if (o.verbose) {
     const e = process.env;
-    const line = (s: string) => process.stderr.write(`flower-pty: ${s}\n`);
+    const line = (s: string) => sayErr(`flower-pty: ${s}`);
     line(`claude ${claude}`);
     line(`endpoint ${e.ANTHROPIC_BASE_URL || 'https://api.anthropic.com (default)'} · model ${modelOf(o.claudeArgs, e)}`);
     line(`token ${mask(e.ANTHROPIC_AUTH_TOKEN || e.ANTHROPIC_API_KEY)}`);
@@ -116,9 +117,7 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
     line(`workbench ${workbench ?? '(none: documents only go through the prompt)'} · step ${step} · handoff ${o.handoff ? 'on' : 'off'}`);
   }
   if (o.keepAutoCompact && o.handoff) {
-    process.stderr.write(
-      'flower-pty: WARNING: --keep-auto-compact leaves Claude Code\'s auto-compact on. It may compact before the handoff line and nobody can tell who shrank the context: this defeats the handoff.\n',
-    );
+    sayErr('flower-pty: WARNING: --keep-auto-compact leaves Claude Code\'s auto-compact on. It may compact before the handoff line and nobody can tell who shrank the context: this defeats the handoff.');
   }
 
   // The run lives in a server of its own; this terminal is its first client (tmux's model).
@@ -152,8 +151,8 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
     process.env,
   );
   if (o.detach) {
-    process.stdout.write(`${server.id}\n`);
-    process.stderr.write(`flower-pty: run ${server.id} started with no terminal (pid ${server.pid}); attach with flower-pty attach ${server.id}, or open it in flower-pty web; flower-pty kill ${server.id} ends it\n`);
+    sayOut(server.id);
+    sayErr(`flower-pty: run ${server.id} started with no terminal (pid ${server.pid}); attach with flower-pty attach ${server.id}, or open it in flower-pty web; flower-pty kill ${server.id} ends it`);
     return EXIT.ok;
   }
   return attachTerminal({

@@ -4,7 +4,7 @@
 import { readManifest } from '../adapters/manifest-store.js';
 import { lockHolder, readWorkbenchLock } from '../server/workbench-lock.js';
 import { describeManifest } from '../core/lineage/manifest.js';
-import { printable } from '../core/server/run-list.js';
+import { terminalText } from '../core/terminal-text.js';
 import { queryRun } from '../server/run-registry.js';
 import { FlowerError } from '../core/errors.js';
 import { resolve } from 'node:path';
@@ -34,11 +34,11 @@ async function liveRun(workbench: string): Promise<LiveState | null> {
 
 function liveLine(live: LiveState | null): string {
   if (!live) return 'no live run on this workbench (pick the lineage up with flower-pty --continue)';
-  const id = printable(live.id);
+  const id = terminalText(live.id);
   if (live.clients === null) return `run ${id} (pid ${live.pid}) holds this workbench but does not answer yet`;
   const clients = live.clients === 1 ? '1 client' : `${live.clients} clients`;
-  const needs = `${live.attention ? `, ${printable(live.attention)}` : ''}${live.deadEnds ? `, ${printable(live.deadEnds)}` : ''}`;
-  return `live: run ${id} (pid ${live.pid}, ${printable(live.phase ?? '')}${needs}), ${clients} attached; flower-pty attach ${id}`;
+  const needs = `${live.attention ? `, ${terminalText(live.attention)}` : ''}${live.deadEnds ? `, ${terminalText(live.deadEnds)}` : ''}`;
+  return `live: run ${id} (pid ${live.pid}, ${terminalText(live.phase ?? '')}${needs}), ${clients} attached; flower-pty attach ${id}`;
 }
 
 export async function runStatus(opts: { workbench: string; json: boolean; out: (line: string) => void }): Promise<number> {

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { findWorkbench, readConfigFile, userConfigPath } from '../adapters/config-file.js';
 import { configHash, readTrustFile, trustFilePath, trustKey, writeTrustFile } from '../adapters/trust-store.js';
 import { PROJECT_KEY_RULE } from '../core/options/project-trust.js';
-import { printable } from '../core/server/run-list.js';
+import { terminalText } from '../core/terminal-text.js';
 import { EXIT, FlowerError } from '../core/errors.js';
 
 export interface TrustOptions {
@@ -26,19 +26,19 @@ export async function runTrust(o: TrustOptions): Promise<number> {
   if (o.list) {
     const folders = Object.entries(file.folders);
     if (folders.length === 0) o.out(`no trusted folders (${store})`);
-    for (const [folder, entry] of folders) o.out(`${printable(folder)} · config ${entry.config_sha256?.slice(0, 12) ?? '(none)'} · trusted ${printable(entry.trusted_at)}`);
+    for (const [folder, entry] of folders) o.out(`${terminalText(folder)} · config ${entry.config_sha256?.slice(0, 12) ?? '(none)'} · trusted ${terminalText(entry.trusted_at)}`);
     return EXIT.ok;
   }
   const workbench = findWorkbench(o.cwd, o.env, o.workbench);
   const key = trustKey(workbench);
   if (o.remove) {
     if (!(key in file.folders)) {
-      o.out(`${printable(key)} was not trusted`);
+      o.out(`${terminalText(key)} was not trusted`);
       return EXIT.ok;
     }
     const { [key]: _gone, ...rest } = file.folders;
     await writeTrustFile(store, { version: 1, folders: rest });
-    o.out(`no longer trusted: ${printable(key)} (its config may again only tune the run)`);
+    o.out(`no longer trusted: ${terminalText(key)} (its config may again only tune the run)`);
     return EXIT.ok;
   }
   const config = join(workbench, 'config.json');
@@ -50,8 +50,8 @@ export async function runTrust(o: TrustOptions): Promise<number> {
   }
   const when = (o.now?.() ?? new Date()).toISOString();
   await writeTrustFile(store, { version: 1, folders: { ...file.folders, [key]: { config_sha256: hash, trusted_at: when } } });
-  o.out(`trusted ${printable(key)}${hash ? ` with its config.json as it is now (sha256 ${hash.slice(0, 12)})` : ''}; recorded in ${store}`);
-  for (const [k, v] of risky) o.out(`  now applies: "${k}": ${printable(JSON.stringify(v))}`);
+  o.out(`trusted ${terminalText(key)}${hash ? ` with its config.json as it is now (sha256 ${hash.slice(0, 12)})` : ''}; recorded in ${store}`);
+  for (const [k, v] of risky) o.out(`  now applies: "${k}": ${terminalText(JSON.stringify(v))}`);
   o.out('a changed config.json is untrusted again; flower-pty trust --remove undoes this');
   return EXIT.ok;
 }

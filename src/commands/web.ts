@@ -26,6 +26,7 @@ import { configuredHosts } from '../adapters/config-file.js';
 import { join } from 'node:path';
 import type { ReportModel } from '../core/report/report-model.js';
 import { createWebServer } from '../web/http-server.js';
+import { sayErr } from '../adapters/terminal-lines.js';
 
 const BIN = fileURLToPath(new URL('../../bin/flower-pty.js', import.meta.url));
 const START_TIMEOUT_MS = 15_000;
@@ -157,7 +158,7 @@ async function serveWeb(o: WebOptions, paths: WebDir, listen: { host: string; po
     pipe.end(url + '\n');
   } else {
     printLogin(o, url);
-    process.stderr.write(`flower-pty: the web face of your runs (${o.allowInput ? 'input allowed' : 'read-only: --allow-input to type, approve, edit or end'}); the login URL works once, for 10 minutes; flower-pty web --login prints another; Ctrl-C stops it (the runs go on)\n`);
+    sayErr(`flower-pty: the web face of your runs (${o.allowInput ? 'input allowed' : 'read-only: --allow-input to type, approve, edit or end'}); the login URL works once, for 10 minutes; flower-pty web --login prints another; Ctrl-C stops it (the runs go on)`);
   }
   const stopped = await new Promise<NodeJS.Signals>((resolve) => {
     for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(sig, () => resolve(sig));
@@ -194,6 +195,6 @@ async function detach(o: WebOptions, paths: WebDir): Promise<number> {
   (child.stdio[3] as Readable).destroy();
   child.unref();
   printLogin(o, line);
-  process.stderr.write(`flower-pty: the web face runs in the background (pid ${child.pid}); its log: ${paths.log}; flower-pty web --login prints a new login URL; kill ${child.pid} stops it (the runs go on)\n`);
+  sayErr(`flower-pty: the web face runs in the background (pid ${child.pid}); its log: ${paths.log}; flower-pty web --login prints a new login URL; kill ${child.pid} stops it (the runs go on)`);
   return EXIT.ok;
 }

@@ -5,6 +5,7 @@ import type { Face, FaceCommand, StatusView } from '../runtime/face.js';
 import { createModeTracker } from '../core/screen/terminal-modes.js';
 import { composeTitle, titleSequence } from '../core/screen/title-filter.js';
 import { statusLine } from '../core/screen/status.js';
+import { terminalText } from '../core/terminal-text.js';
 
 export interface PlainIo {
   stdin: NodeJS.ReadStream;
@@ -67,7 +68,7 @@ export function createPlainFace(io: PlainIo): Face {
     },
     message(text) {
       // never over claude's screen: only while no child is running
-      if (!childRunning) err(`flower-pty: ${text}\r\n`);
+      if (!childRunning) err(`flower-pty: ${terminalText(text)}\r\n`);
     },
     documentChanged() {},
     childStarted() {

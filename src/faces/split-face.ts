@@ -23,6 +23,7 @@ import { createPaneLayout } from './split/pane-layout.js';
 import { createDocumentEditing } from './split/document-editing.js';
 import { createKeyRouting } from './split/key-routing.js';
 import { CAPS_QUERY, capsFromAnswer, capsFromFacts, takeCapsAnswers, throughTmux, type TerminalCaps } from '../core/screen/terminal-caps.js';
+import { terminalText } from '../core/terminal-text.js';
 
 export interface SplitFaceOptions {
   stdin: NodeJS.ReadStream;
@@ -190,7 +191,7 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
     },
     message(text) {
       // Between generations the session pane is free: say it there too, as the plain face does.
-      if (!child.running && !o.screen) pane.write(`\r\n\u001b[1mflower-pty:\u001b[0m ${text}\r\n`, () => redraw());
+      if (!child.running && !o.screen) pane.write(`\r\n\u001b[1mflower-pty:\u001b[0m ${terminalText(text)}\r\n`, () => redraw());
       status.message(text);
     },
     documentChanged(path, text) {

@@ -26,6 +26,7 @@ import { serverLogPath, removeIfEmpty } from './start-server.js';
 import { openSocketDir, listenPrivate, socketPath as socketPathOf } from './socket-dir.js';
 import { acquireWorkbenchLock } from './workbench-lock.js';
 import { serveDemo } from './demo-serve.js';
+import { sayErr } from '../adapters/terminal-lines.js';
 
 /** the line a starting server writes on its ready pipe: `ready`, or `error <exit code> <one line>` */
 export function readyLine(result: { ok: true } | { ok: false; code: number; message: string }): string {
@@ -39,7 +40,7 @@ export async function serve(specPath: string, ready: Writable | null): Promise<n
   } catch (error) {
     const fatal = error instanceof FlowerError ? { code: error.exitCode, message: error.message } : { code: EXIT.internal, message: `internal error (please report): ${String(error)}` };
     ready?.end(readyLine({ ok: false, ...fatal }));
-    if (!(error instanceof FlowerError)) process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+    if (!(error instanceof FlowerError)) sayErr(`${error instanceof Error ? error.stack : String(error)}`);
     return fatal.code;
   }
   ready?.end(readyLine({ ok: true }));
@@ -125,7 +126,7 @@ async function start(spec: RunSpec): Promise<Started> {
         result = await supervise({ ...spec.options, env: demo ? demo.env : process.env, log: log.write, signal: abort.signal, notify, relay }, face);
       } catch (error) {
         result = { exitCode: EXIT.internal, message: `internal error (please report): ${error instanceof Error ? error.message : String(error)}` };
-        process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+        sayErr(`${error instanceof Error ? error.stack : String(error)}`);
       }
       if (demo && !(demo instanceof Error)) await demo.end().catch((error: unknown) => log.write(`the demo's end: ${String(error)}`));
       const { exitCode, reason } = runEnding(endedBy, result.exitCode);

@@ -7,6 +7,7 @@ import { createWriteStream, fstatSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { serve } from './run-server.js';
 import { reportFatal } from '../core/errors.js';
+import { sayErr } from '../adapters/terminal-lines.js';
 
 /** the bin's entry for `__serve <spec>` (the bin sends any other shape of the line to cli/main.ts): a run
  * server loads no command-line parser (yargs was 10 MB of its memory) */
@@ -14,7 +15,7 @@ export async function main(argv: string[]): Promise<void> {
   try {
     await runServe(argv[1]!);
   } catch (error) {
-    process.exitCode = reportFatal(error, (line) => process.stderr.write(line + '\n'));
+    process.exitCode = reportFatal(error, sayErr);
   }
 }
 

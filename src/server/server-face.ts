@@ -7,6 +7,7 @@ import type { Face, FaceCommand, StatusView } from '../runtime/face.js';
 import type { ServerMessage } from './wire.js';
 import { createScreenModel, type ScreenModel } from './screen-model.js';
 import { createFaceListeners } from '../faces/face-listeners.js';
+import { terminalText } from '../core/terminal-text.js';
 
 // A frozen document is a person's text, not a stream: one far over this is cut rather than lost with its frame.
 const MAX_DOCUMENT_CHARS = 1024 * 1024;
@@ -60,7 +61,8 @@ export function createServerFace(o: { cols: number; rows: number; broadcast: (me
     message(text) {
       // Between generations claude's screen is free: said there too, once, for the split views drawn
       // from it (each drew it into its own screen before there was one screen).
-      if (!latest.childRunning) screen.write(`\r\n\u001b[1mflower-pty:\u001b[0m ${text}\r\n`);
+      // Escaped before it enters: the emulator would read a folder name's OSC 52 as claude's own clipboard write.
+      if (!latest.childRunning) screen.write(`\r\n\u001b[1mflower-pty:\u001b[0m ${terminalText(text)}\r\n`);
       o.broadcast({ t: 'message', text });
     },
     documentChanged(path, text) {

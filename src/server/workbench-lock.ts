@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { processAlive } from '../adapters/process-alive.js';
 import { FlowerError } from '../core/errors.js';
-import { printable } from '../core/server/run-list.js';
+import { terminalText } from '../core/terminal-text.js';
 import { requestRun } from './run-registry.js';
 
 export const LOCK_NAME = 'run.lock';
@@ -109,7 +109,7 @@ export async function acquireWorkbenchLock(workbench: string, info: { id: string
 
 function refusal(workbench: string, holder: LockHolder): string {
   const lock = holder.lock!;
-  const id = printable(lock.id);
+  const id = terminalText(lock.id);
   const what = holder.state === 'busy' ? `run ${id} (pid ${lock.pid}), which does not answer; if it is hung, end it with kill ${lock.pid}` : `a live run, ${id} (pid ${lock.pid})`;
   return `the workbench ${workbench} is taken by ${what}; look in with flower-pty attach ${id}, end it with flower-pty kill ${id}, or use another --workbench`;
 }

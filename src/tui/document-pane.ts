@@ -8,6 +8,7 @@ import type { Rect } from '../core/screen/layout.js';
 import { taggedLines } from './styled-text.js';
 import { setQuietLabel } from './quiet-label.js';
 import { box as blessedBox } from './blessed-parts.js';
+import { terminalText } from '../core/terminal-text.js';
 
 export interface DocumentPane {
   readonly box: Widgets.BoxElement;
@@ -68,7 +69,7 @@ export function createDocumentPane(opts: { screen: Widgets.Screen; noColor: bool
 
   function label(): void {
     const room = Math.max(8, (typeof box.width === 'number' ? box.width : 40) - 8);
-    setQuietLabel(box, ` ${focused ? '▶ ' : ''}${path ? shortPath(path, room) : 'handoff document'} `);
+    setQuietLabel(box, ` ${focused ? '▶ ' : ''}${path ? shortPath(terminalText(path), room) : 'handoff document'} `);
     box.style.border = opts.noColor ? {} : { fg: focused ? 'cyan' : 'default' };
   }
 

@@ -2,6 +2,7 @@
 // chrome keeps bold and inverse but drops every colour (https://no-color.org).
 
 import { escape } from './blessed-parts.js';
+import { terminalText } from '../core/terminal-text.js';
 import type { LineStyle, StyledLine } from '../core/screen/document-view.js';
 import type { Segment, SegmentStyle } from '../core/screen/status.js';
 
@@ -19,9 +20,11 @@ const PLAIN: Record<Style, string> = {
   plain: '', ok: '', near: '{bold}', over: '{bold}{underline}', phase: '{bold}', countdown: '{bold}', dim: '',
 };
 
+// Every text of the document pane and the status bar (a document, its path, a note) passes the one terminal
+// boundary here, on its way to blessed, which drops C0 but passes C1 and bidi controls to the terminal.
 export function tagged(text: string, style: Style, noColor: boolean): string {
   const open = (noColor ? PLAIN : COLOURED)[style];
-  const body = escape(text);
+  const body = escape(terminalText(text, { lines: true }));
   return open ? `${open}${body}{/}` : body;
 }
 

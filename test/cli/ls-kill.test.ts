@@ -12,6 +12,7 @@ import { runKill } from '../../src/commands/kill.js';
 import { createManifest } from '../../src/core/lineage/manifest.js';
 import { startFakeRun, type FakeRun } from '../helpers/wire-server.js';
 import { spawn } from '@lydell/node-pty';
+import { controlsIn, HOSTILE_NAME } from '../helpers/hostile-name.js';
 
 interface Place { runtime: string; dir: string; env: Record<string, string> }
 
@@ -57,6 +58,18 @@ t.test('ls: "no live runs", a table, one JSON array', async (t) => {
   t.equal(runs.length, 2);
   for (const key of ['id', 'pid', 'cwd', 'workbench', 'step', 'generation', 'phase', 'context', 'window', 'clients', 'started']) t.ok(key in runs[0]!, `--json has ${key}`);
   t.match(runs[0], { id: 'aaaaaa', pid: process.pid, cwd: '/p/a', workbench: '/home/u/proj/.flower', step: 'work', generation: 3, phase: 'review', clients: 2 });
+});
+
+t.test('ls and ls --json: a run in a hostile folder shows it inert, and the JSON reads back whole', async (t) => {
+  const p = await place(t);
+  await fake(t, p.dir, 'eeeeee', { info: { cwd: `/p/${HOSTILE_NAME}`, workbench: `/p/${HOSTILE_NAME}/.flower`, phase: 'working\u009b2J' } });
+  for (const args of [['ls'], ['ls', '--json']]) {
+    const r = await flower(args, p);
+    t.equal(r.code, 0, r.err);
+    t.same(controlsIn(Buffer.from(r.out.replace(/\n/g, ''), 'utf8')), [], `${args.join(' ')}: nothing a terminal acts on`);
+  }
+  const runs = JSON.parse((await flower(['ls', '--json'], p)).out) as Array<Record<string, unknown>>;
+  t.match(runs[0], { cwd: `/p/${HOSTILE_NAME}`, workbench: `/p/${HOSTILE_NAME}/.flower`, phase: 'working\u009b2J' });
 });
 
 t.test('ls refuses a planted socket directory', async (t) => {

@@ -39,6 +39,10 @@ export interface FlowerRunOptions {
   again?: FlowerRun;
   /** change the sandbox before claude starts (its settings, say) */
   prepare?: (sandbox: Sandbox) => void;
+  /** the project folder's name (default `project`); the workbench is then its .flower, as a person's would be */
+  projectName?: string;
+  /** the split view instead of --plain */
+  split?: boolean;
 }
 
 export async function startFlower(opts: FlowerRunOptions): Promise<FlowerRun> {
@@ -51,17 +55,20 @@ export async function startFlower(opts: FlowerRunOptions): Promise<FlowerRun> {
     opts.t.teardown(() => api.close());
     const root = mkdtempSync(join(tmpdir(), 'flower-e2e-'));
     // Each test's runs have their own socket folder: attach and ls see only them.
-    sandbox = await createClaudeSandbox({ root, baseUrl: api.url, env: { XDG_RUNTIME_DIR: runtimeDir(root), ...opts.env }, ...(opts.login ? { login: opts.login } : {}) });
+    sandbox = await createClaudeSandbox({
+      root, baseUrl: api.url, env: { XDG_RUNTIME_DIR: runtimeDir(root), ...opts.env }, ...(opts.login ? { login: opts.login } : {}),
+      ...(opts.projectName !== undefined ? { projectDir: join(root, opts.projectName) } : {}),
+    });
     opts.prepare?.(sandbox);
   }
   const runtime = sandbox.env.XDG_RUNTIME_DIR!;
   endServersAtTeardown(opts.t, runtime);
-  const workbench = join(sandbox.root, 'wb');
+  const workbench = opts.projectName !== undefined ? join(sandbox.projectDir, '.flower') : join(sandbox.root, 'wb');
   const eventsPath = join(sandbox.root, 'events.jsonl');
   const step = opts.step ?? 'work';
   const args = [
     FLOWER_BIN,
-    '--plain',
+    ...(opts.split ? [] : ['--plain']),
     '--claude', testClaude(),
     '--workbench', workbench,
     '--events', eventsPath,

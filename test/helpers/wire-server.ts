@@ -25,7 +25,8 @@ export function runInfo(id: string, over: Partial<RunInfo> = {}): RunInfo {
   };
 }
 
-export async function startFakeRun(dir: string, id: string, opts: { info?: Partial<RunInfo>; behaviour?: Behaviour } = {}): Promise<FakeRun> {
+/** `lastWords`: the message of the stream's bye; `direct`: the welcome says the server draws the client's terminal */
+export async function startFakeRun(dir: string, id: string, opts: { info?: Partial<RunInfo>; behaviour?: Behaviour; lastWords?: string; direct?: boolean } = {}): Promise<FakeRun> {
   const behaviour = opts.behaviour ?? 'normal';
   const info = runInfo(id, opts.info);
   const received: ClientMessage[] = [];
@@ -48,13 +49,13 @@ export async function startFakeRun(dir: string, id: string, opts: { info?: Parti
         if (behaviour === 'silent') return;
         if (m.t === 'hello') {
           if (behaviour === 'refuse' || m.version !== WIRE_VERSION) return void (send({ t: 'refused', reason: versionMismatchReason(m.version) }), socket.end());
-          send({ t: 'welcome', version: WIRE_VERSION, run: info });
+          send({ t: 'welcome', version: WIRE_VERSION, run: info, ...(opts.direct ? { direct: true } : {}) });
           // All in one write, right behind the welcome: a client must keep them while it loads its face.
           if (behaviour === 'stream' && m.role === 'attach') {
             socket.end(Buffer.concat([
               encodeFrame({ t: 'screen', data: 'STREAMED-SCREEN\r\n', cols: 80, rows: 24 }),
               encodeFrame({ t: 'output', data: 'STREAMED-OUTPUT\r\n' }),
-              encodeFrame({ t: 'bye', reason: 'ended', exitCode: 0, message: 'the stream is over' }),
+              encodeFrame({ t: 'bye', reason: 'ended', exitCode: 0, message: opts.lastWords ?? 'the stream is over' }),
             ]));
           }
         } else if (m.t === 'info') send({ t: 'info', run: info });

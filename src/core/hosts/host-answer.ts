@@ -3,7 +3,8 @@
 // (unreachable, no flower-pty, an older one, garbage). Pure: the adapter runs ssh and hands the reply in.
 
 import { oneLine } from '../one-line.js';
-import { printable, type RunSummary } from '../server/run-list.js';
+import { type RunSummary } from '../server/run-list.js';
+import { terminalText } from '../terminal-text.js';
 import { RUN_ID_RE } from './host-name.js';
 
 /** what `ssh HOST flower-pty ...` gave back */
@@ -29,7 +30,7 @@ export type HostAnswer<R> = { host: string; wire: number; runs: R[]; raw: Record
 /** the last non-empty line of ssh's or the remote's standard error, shown safely */
 function lastWords(stderr: string): string {
   const lines = stderr.split('\n').map((l) => oneLine(l)).filter((l) => l !== '');
-  return lines.length === 0 ? '' : printable(oneLine(lines.at(-1)!, 200));
+  return lines.length === 0 ? '' : terminalText(oneLine(lines.at(-1)!, 200));
 }
 
 /**
@@ -37,7 +38,7 @@ function lastWords(stderr: string): string {
  * own exit status is then the caller's to read). The cases every remote command shares.
  */
 export function hostFailure(host: string, reply: HostReply): string | null {
-  const name = printable(host);
+  const name = terminalText(host);
   if (reply.timedOut) return `${name}: no answer within ${reply.waitedSeconds} s (the host or its network hangs); check it with ssh ${name}`;
   const words = lastWords(reply.stderr);
   if (reply.code === SSH_FAILED) return `${name}: unreachable over ssh${words === '' ? '' : ` (${words})`}; check it with ssh ${name}`;
@@ -50,14 +51,14 @@ export function hostFailure(host: string, reply: HostReply): string | null {
 
 /** the one line for an older flower-pty, which does not know the flag the wire version is asked with */
 function olderLine(host: string): string {
-  return `${printable(host)}: its flower-pty is older (it does not know ls --wire-version); update it there to this one's version`;
+  return `${terminalText(host)}: its flower-pty is older (it does not know ls --wire-version); update it there to this one's version`;
 }
 
 /** a host's `ls --json --wire-version`, read: its runs, or one line */
 export function readHostLs<R extends RunSummary = RunSummary>(host: string, reply: HostReply, ourWire: number): HostAnswer<R> {
   const failure = hostFailure(host, reply);
   if (failure !== null) return { host, problem: failure };
-  const name = printable(host);
+  const name = terminalText(host);
   if (reply.code !== 0) {
     if (/wire-version/.test(reply.stderr)) return { host, problem: olderLine(host) };
     const words = lastWords(reply.stderr);
@@ -71,7 +72,7 @@ export function readHostLs<R extends RunSummary = RunSummary>(host: string, repl
   }
   // an older flower-pty that ignored the flag prints its runs as a bare list
   if (Array.isArray(data)) return { host, problem: olderLine(host) };
-  const garbage = `${name}: answered with something that is not flower-pty's list of runs ("${printable(oneLine(reply.stdout, 60))}")`;
+  const garbage = `${name}: answered with something that is not flower-pty's list of runs ("${terminalText(oneLine(reply.stdout, 60))}")`;
   if (typeof data !== 'object' || data === null) return { host, problem: garbage };
   const raw = data as Record<string, unknown>;
   const wire = raw['wire'];

@@ -2,7 +2,7 @@
 // of ~/.ssh/config), refused before ssh sees it when it could be read as one of ssh's own options or split
 // into several words; and `HOST:ID`, a run on another machine. Pure.
 
-import { printable } from '../server/run-list.js';
+import { terminalText } from '../terminal-text.js';
 
 /** a run id's shape (the socket file's name, src/server/socket-dir.ts) */
 export const RUN_ID_RE = /^[a-z0-9]{1,32}$/;
@@ -11,8 +11,8 @@ export const RUN_ID_RE = /^[a-z0-9]{1,32}$/;
 export function hostNameProblem(name: string): string | null {
   if (name === '') return 'a host needs a name (user@box, or an alias from ~/.ssh/config)';
   // `-oProxyCommand=...` would be an option of ssh's, running a program of the name's choosing
-  if (name.startsWith('-')) return `host "${printable(name)}" starts with "-", which ssh would read as an option: give the machine's name or an alias from ~/.ssh/config`;
-  if (/[\s\u0000-\u001f\u007f-\u009f]/.test(name)) return `host "${printable(name)}" holds a space or a control character: give the machine's name or an alias from ~/.ssh/config`;
+  if (name.startsWith('-')) return `host "${terminalText(name)}" starts with "-", which ssh would read as an option: give the machine's name or an alias from ~/.ssh/config`;
+  if (/[\s\u0000-\u001f\u007f-\u009f]/.test(name)) return `host "${terminalText(name)}" holds a space or a control character: give the machine's name or an alias from ~/.ssh/config`;
   return null;
 }
 
@@ -29,7 +29,7 @@ export function parseHostTarget(text: string): HostTarget | { problem: string } 
   const id = text.slice(colon + 1);
   const problem = hostNameProblem(host);
   if (problem !== null) return { problem };
-  if (!RUN_ID_RE.test(id)) return { problem: `"${printable(text)}": after the host comes a run id (lowercase letters and digits, as flower-pty ls --host ${printable(host)} prints it)` };
+  if (!RUN_ID_RE.test(id)) return { problem: `"${terminalText(text)}": after the host comes a run id (lowercase letters and digits, as flower-pty ls --host ${terminalText(host)} prints it)` };
   return { host, id };
 }
 

@@ -7,6 +7,7 @@
 // important first. The split view paints the segments (tui/status-bar.ts).
 
 import { formatTokens } from '../meter/token-format.js';
+import { terminalText } from '../terminal-text.js';
 
 export interface StatusView {
   phase: 'starting' | 'working' | 'near' | 'writing' | 'review' | 'respawning' | 'stopped';
@@ -136,9 +137,9 @@ export function statusBarLines(s: StatusBarInput, opts: { width: number; hint: s
   if (s.phase === 'review') head.push({ text: ' · ', style: 'plain' }, { text: s.held ? 'held' : `successor in ${s.reviewLeft ?? 0}s`, style: 'countdown' });
   else if (s.held) head.push({ text: ' · held', style: 'countdown' });
   // Beside the countdown: what the document leaves out of the session's failures, or the successor's repeats.
-  if (s.deadEnds) head.push({ text: ' · ', style: 'plain' }, { text: s.deadEnds, style: 'countdown' });
+  if (s.deadEnds) head.push({ text: ' · ', style: 'plain' }, { text: terminalText(s.deadEnds), style: 'countdown' });
   // What needs a person goes on the first line, where the eye already is.
-  if (s.attention) head.push({ text: ' · ', style: 'plain' }, { text: s.attention, style: 'countdown' });
+  if (s.attention) head.push({ text: ' · ', style: 'plain' }, { text: terminalText(s.attention), style: 'countdown' });
   const last = head.at(-1)!;
   const over = widthOf(head) - opts.width;
   if (over > 0) last.text = cutEnd(last.text, Math.max(0, last.text.length - over));
@@ -146,9 +147,10 @@ export function statusBarLines(s: StatusBarInput, opts: { width: number; hint: s
   const first = [...head, ...meter];
 
   const hint = opts.width >= 40 ? ` ${opts.hint} ` : '';
-  const note = opts.message || s.note;
+  // a note, a message and the path carry foreign text: shown inert, and measured as shown
+  const note = terminalText(opts.message || s.note);
   const room = Math.max(0, opts.width - hint.length);
-  const path = s.workbench ?? 'no workbench';
+  const path = s.workbench === null ? 'no workbench' : terminalText(s.workbench);
   const lead = note ? ` ${note}` : '';
   const place = cutPath(path, room - lead.length - (lead ? 3 : 1));
   let left = place === '' ? lead : lead ? `${lead} · ${place}` : ` ${place}`;

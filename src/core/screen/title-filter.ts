@@ -1,6 +1,8 @@
 // Takes the terminal-title sequences (OSC 0/1/2) out of the child's output stream so flower-pty
 // can show its own state in the title beside claude's. Carries a sequence split across chunks.
 
+import { terminalText } from '../terminal-text.js';
+
 export interface TitleFilter {
   /** returns the output without title sequences, and the child's newest title if one arrived */
   push(chunk: string): { output: string; title: string | null };
@@ -67,5 +69,5 @@ export function composeTitle(childTitle: string, state: string): string {
 }
 
 export function titleSequence(title: string): string {
-  return `${ESC}]0;${title.replace(/[\u0000-\u001f\u007f]/g, '')}\u0007`;
+  return `${ESC}]0;${terminalText(title)}\u0007`;
 }

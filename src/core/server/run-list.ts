@@ -2,6 +2,7 @@
 // table `ls` prints. Pure: the caller lists the runs and resolves the paths.
 
 import { formatTokens } from '../meter/token-format.js';
+import { terminalText } from '../terminal-text.js';
 
 // The fields of a RunInfo (src/server/wire.ts) that choosing and listing read.
 export interface RunSummary {
@@ -19,17 +20,11 @@ export interface RunSummary {
   status?: { attention?: string | null } | null;
 }
 
-// A cwd or a phase comes from another process: control characters (an escape sequence in a folder
-// name) are shown as \u escapes, never sent to the terminal.
-export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
 /** how `ls --host` names this machine (its runs are read directly, not over ssh) */
 export const LOCAL_HOST = 'local';
 
 function oneRun(run: RunSummary): string {
-  return `${printable(run.id)} (${printable(run.phase)}, ${printable(run.cwd)})`;
+  return `${terminalText(run.id)} (${terminalText(run.phase)}, ${terminalText(run.cwd)})`;
 }
 
 export type RunPick<R> = { run: R } | { problem: string };
@@ -42,7 +37,7 @@ export function pickRun<R extends RunSummary>(runs: readonly R[], want: { id?: s
   if (want.id !== undefined) {
     const exact = runs.find((r) => r.id === want.id);
     if (exact) return { run: exact };
-    return { problem: runs.length === 0 ? `no live run has id ${printable(want.id)}: no run is live (flower-pty ls)` : `no live run has id ${printable(want.id)}; live runs: ${list}` };
+    return { problem: runs.length === 0 ? `no live run has id ${terminalText(want.id)}: no run is live (flower-pty ls)` : `no live run has id ${terminalText(want.id)}; live runs: ${list}` };
   }
   if (runs.length === 0) return { problem: 'no run is live for you on this machine (flower-pty ls); start one with flower-pty, or pick a lineage up with flower-pty --continue' };
   for (const same of [(r: R) => want.workbench !== null && r.workbench === want.workbench, (r: R) => r.cwd === want.cwd]) {
@@ -59,16 +54,16 @@ export function pickRun<R extends RunSummary>(runs: readonly R[], want: { id?: s
 export function runTable(runs: ReadonlyArray<RunSummary & { host?: string }>, hostColumn = false): string[] {
   const header = [...(hostColumn ? ['HOST'] : []), 'ID', 'PID', 'PHASE', 'GEN', 'CONTEXT', 'CLIENTS', 'STARTED', 'NEEDS', 'CWD'];
   const rows = runs.map((r) => [
-    ...(hostColumn ? [printable(r.host ?? LOCAL_HOST)] : []),
-    printable(r.id),
+    ...(hostColumn ? [terminalText(r.host ?? LOCAL_HOST)] : []),
+    terminalText(r.id),
     String(r.pid),
-    printable(r.phase),
+    terminalText(r.phase),
     String(r.generation),
     `${formatTokens(r.context)}/${formatTokens(r.window)}`,
     String(r.clients),
-    printable(r.started.replace(/\.\d+Z$/, 'Z')),
-    printable(r.status?.attention ?? '-'),
-    printable(r.cwd),
+    terminalText(r.started.replace(/\.\d+Z$/, 'Z')),
+    terminalText(r.status?.attention ?? '-'),
+    terminalText(r.cwd),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   // the last column is not padded: a long path should not leave trailing blanks

@@ -10,6 +10,7 @@ import type { SessionPane } from '../../tui/session-pane.js';
 import type { DocumentPane } from '../../tui/document-pane.js';
 import { computeLayout, type Layout } from '../../core/screen/layout.js';
 import { setQuietLabel } from '../../tui/quiet-label.js';
+import { terminalText } from '../../core/terminal-text.js';
 
 export interface PaneLayout {
   readonly layout: Layout;
@@ -43,7 +44,7 @@ export function createPaneLayout(o: {
 
   function labels(): void {
     const title = o.childTitle();
-    setQuietLabel(pane.box, ` ${focus === 'session' ? '▶ ' : ''}claude${title ? ` · ${title.slice(0, 60)}` : ''} `);
+    setQuietLabel(pane.box, ` ${focus === 'session' ? '▶ ' : ''}claude${title ? ` · ${terminalText(title.slice(0, 60))}` : ''} `);
     pane.box.style.border = o.noColor ? {} : { fg: focus === 'session' ? 'cyan' : 'default' };
     documentPane.setFocus(focus === 'document');
   }

@@ -9,6 +9,7 @@ import type { Focus } from '../../core/screen/keymap.js';
 import type { StatusBar } from '../../tui/status-bar.js';
 import { composeTitle } from '../../core/screen/title-filter.js';
 import { statusLine } from '../../core/screen/status.js';
+import { terminalText } from '../../core/terminal-text.js';
 
 export const FLASH_MS = 4_000;
 
@@ -47,7 +48,8 @@ export function createSplitStatus(o: {
 
   function writeTitle(): void {
     const next = composeTitle(childTitle, view ? statusLine(view) : '');
-    if (next !== outerTitle) o.screen.title = outerTitle = next;
+    // blessed writes it as OSC 0 as it is: claude's title and the notes in it go through the boundary first
+    if (next !== outerTitle) o.screen.title = terminalText(outerTitle = next);
   }
 
   return {

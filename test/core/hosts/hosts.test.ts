@@ -12,7 +12,7 @@ t.test('host names', async (t) => {
   t.match(hostNameProblem('-oProxyCommand=sh'), /starts with "-"/);
   t.match(hostNameProblem('a b'), /space or a control character/);
   t.match(hostNameProblem('a\tb'), /space or a control character/);
-  t.match(hostNameProblem('a\u001bb'), /"a\\u001bb"/, 'the name shown escaped');
+  t.match(hostNameProblem('a\u001bb'), /"a\\x1bb"/, 'the name shown escaped');
   t.match(hostNameProblem(''), /needs a name/);
 });
 

@@ -78,3 +78,16 @@ t.test('from 60 to 240 columns: the state, the countdown and the meter first; pa
   t.equal(askFirst!.length, 60, 'what needs a person is cut to the width');
   t.match(askFirst, /^ working · claude asks: which one\? .*…$/);
 });
+
+t.test('the status bar shows a hostile path, note and attention as escapes, and fits them as shown', async (t) => {
+  const hostile = 'p-\u001b]52;c;U1RPTEVO\u0007-\u001b[6n-\u009b31m-\u202e x';
+  const v: StatusBarInput = { ...view, workbench: `/w/${hostile}/.flower`, note: `handoff written to /w/${hostile}.md`, attention: `waiting for your permission: Bash ${hostile}` };
+  for (const width of [60, 100, 160, 300]) {
+    const lines = text(v, width);
+    for (const line of lines) {
+      t.notMatch(line, /[\u0000-\u001f\u007f-\u009f\u202e]/, `width ${width}: no control reaches the bar`);
+      t.ok(line.length <= width, `width ${width}: the line fits (${line.length})`);
+    }
+  }
+  t.match(text(v, 300).join('\n'), 'p-\\x1b]52;c;U1RPTEVO\\x07-\\x1b[6n-\\u009b31m-\\u202e x', 'what it holds is shown');
+});

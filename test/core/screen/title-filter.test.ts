@@ -30,5 +30,6 @@ t.test('an endless unterminated OSC is let through, not held forever', async (t)
 t.test('compose and sequence', async (t) => {
   t.equal(composeTitle('✳ Claude Code', 'flower 1/8'), '✳ Claude Code · flower 1/8');
   t.equal(composeTitle('', 'flower'), 'flower');
-  t.equal(titleSequence('a\u0007b'), '\u001b]0;ab\u0007');
+  t.equal(titleSequence('a\u0007b'), '\u001b]0;a\\x07b\u0007', 'a control in the title is shown, not obeyed');
+  t.equal(titleSequence('p-\u009b31m-\u202ex'), '\u001b]0;p-\\u009b31m-\\u202ex\u0007', 'nor is C1 or a bidi control');
 });

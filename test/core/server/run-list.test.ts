@@ -1,7 +1,7 @@
 // Tests for choosing a run (exact id, this folder's workbench, this folder, the only run, else a list)
 // and the ls table, with hostile text escaped.
 import t from 'tap';
-import { pickRun, printable, runTable, type RunSummary } from '../../../src/core/server/run-list.js';
+import { pickRun, runTable, type RunSummary } from '../../../src/core/server/run-list.js';
 
 const run = (id: string, over: Partial<RunSummary> = {}): RunSummary => ({
   id, pid: 100, cwd: `/p/${id}`, workbench: `/p/${id}/.flower`, phase: 'working', generation: 1, context: 12_000, window: 200_000, clients: 0,
@@ -44,7 +44,5 @@ t.test('the ls table: a header, aligned columns, escaped text', async (t) => {
   t.match(lines[2], / +- +\/p\//, 'nothing needed: a dash');
   t.equal(lines[0]!.indexOf('PID'), lines[1]!.indexOf('7'), 'columns line up');
   t.notMatch(lines[2], /[\u001b\u009b]/, 'no control character reaches the terminal');
-  t.match(lines[2], /bb\\u001b\[2Jbb/);
-  t.equal(printable('tab\there'), 'tab\\u0009here');
-  t.equal(printable('交接 ✓'), '交接 ✓', 'text is left alone');
+  t.match(lines[2], /bb\\x1b\[2Jbb/);
 });
