@@ -7,6 +7,9 @@ import { decide } from '../../../src/core/decide/decide.js';
 import type { RunEffect, RunInput, RunState } from '../../../src/core/run/run-state.js';
 import type { CoverageScore } from '../../../src/core/eval/coverage-score.js';
 import { amendmentRequest } from '../../../src/core/document/handoff-prompts.js';
+import { runView } from '../../../src/core/run/run-view.js';
+import { statusBarLines, statusLine } from '../../../src/core/screen/status.js';
+import { stateText } from '../../../src/core/web/web-dashboard.js';
 import { COMPLETE_DOC, docLanded, given, names, reading, stopHook, tick, working } from './run.js';
 
 const ON = { coverageCheck: 0.5 };
@@ -118,4 +121,16 @@ t.test('the request quotes each item as data: a line break, a heading or a quote
   t.notMatch(request, /\n## Next/, 'no heading of its own');
   t.notMatch(request, /\u001b/, 'no control character');
   t.match(amendmentRequest({ files: Array.from({ length: 20 }, (_, i) => `f${i}.ts`) }), /\(and 8 more\)/, 'bounded');
+});
+
+t.test("the frozen document's score is shown in review: the status line, the split view's bar, the web's list", async (t) => {
+  const amended = given([docLanded(AMENDED, 4), stopHook(AMENDED, 5)], ON, step(written(), scoredEvent(scored(1, ['a.ts', 'b.ts']))).state);
+  const frozen = given([scoredEvent(scored(3, []), 6), { type: 'facts-gathered', now: 7, generation: 1, git: null }, { type: 'document-written', now: 8, generation: 1, path: '/p/.flower/notes/doc.md', archived: null, error: null }], ON, amended);
+  t.equal(frozen.cycle.phase, 'review');
+  const view = runView(frozen, 9);
+  t.equal(view.coverage, 'amended, covers files 3/3');
+  t.match(statusLine(view), /review · successor in \d+s · amended, covers files 3\/3/);
+  t.ok(statusBarLines(view, { width: 200, hint: '' }).flat().some((seg) => seg.text === 'amended, covers files 3/3'), "in the split view's bar");
+  t.match(stateText({ phase: 'review', status: view }), /in review .* · amended, covers files 3\/3/, "on the web's list of runs");
+  t.equal(runView(working(ON), 9).coverage, null, 'nothing before a freeze');
 });
