@@ -23,6 +23,16 @@ Dead ends matter most. Writers record what worked and forget what failed, and th
 
 Be concrete: file paths, commands, names, numbers. In "{sceneTitle}", give pointers (paths, files, commands), not content.`;
 
+// The first words of every prompt flower-pty itself types into a session: the handoff request, a
+// successor's first prompt (inline or pointing at its file), and the lines it types as `flower-pty: …`.
+const OWN_PROMPT_STARTS = ['STOP the current work. Your context is nearly full', 'You are TAKING OVER an ongoing task', 'flower-pty: '];
+
+/** a prompt flower-pty typed, not the person: never one of the person's own words */
+export function isFlowerPrompt(text: string): boolean {
+  const typed = text.trimStart();
+  return OWN_PROMPT_STARTS.some((start) => typed.startsWith(start));
+}
+
 // The failures the transcript proves, put before the writer: the most tried first, as many as fit.
 export function failuresToAccountFor(failures: readonly Failure[], deadendsTitle: string): string {
   if (failures.length === 0) return '';

@@ -6,7 +6,8 @@
 // document is never checked (freezing.ts says so). Pure reducers over the run.
 
 import { amendmentRequest } from '../../document/handoff-prompts.js';
-import { belowThreshold, CATEGORIES, type Category, type CoverageScore } from '../../eval/coverage-score.js';
+import { belowThreshold, type CoverageScore } from '../../eval/coverage-score.js';
+import { CATEGORIES, type Category } from '../../eval/successor-facts.js';
 import { currentGeneration, type CoverageCheck, type RunInput, type RunState } from '../../run/run-state.js';
 import type { RunEventFields } from '../../run/run-events.js';
 import { retire } from './freezing.js';

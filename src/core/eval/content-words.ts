@@ -1,0 +1,64 @@
+// The words a sentence is compared by: lower case, accents folded, split on anything that is not a
+// letter or a digit, English and Spanish stopwords dropped. And which sentences of a person's prompt are
+// instructions: those with a marker word (don't, never, always, must, only, instead; no, nunca, siempre,
+// debe, solo, en vez de, en lugar de). One reading of words for the facts and for the document, so a
+// document that repeats a sentence in other case or without accents still holds its words. Pure.
+
+// English and Spanish words that carry no content, the instruction markers among them: a document that
+// says "avoid X" for "never X" keeps the instruction, so the marker itself is not asked for.
+const STOPWORDS = new Set(
+  (
+    'a an the and or but if then else so as at by for from in into of on onto to with without about over under ' +
+    'is are was were be been being am do does did done doing have has had having will would shall should can could ' +
+    'may might must mustn need needs it its this that these those there here what which who whom whose when where why how ' +
+    'i me my we us our you your he him his she her they them their not no nor don doesn didn isn aren wasn won wouldn ' +
+    'shouldn can cannot couldn t s ll re ve d m just only also too very more most less all any each every some such ' +
+    'never always instead ever again still yet than up down out off now please let lets make sure use using thing things ' +
+    'el la los las un una unos unas y o pero si sino de del al a en con sin por para que qué como cómo cuando donde ' +
+    'es son era eran ser estar esta este estos estas esto eso ese esa esos esas está están hay lo le les se su sus mi mis ' +
+    'tu tus te me nos yo tú él ella ellos ellas usted ustedes muy mas más menos ya no ni nunca siempre jamás debe deben ' +
+    'debes debemos deberia deberias tiene tienen tienes solo sólo solamente vez lugar en vez favor hacer haz usa usar ' +
+    'todo todos toda todas otro otra otros otras algo nada cada mismo misma'
+  )
+    .split(' ')
+    .map(fold),
+);
+
+// Lower case without accents: "Sólo" and "solo" are one word.
+export function fold(text: string): string {
+  return text.toLowerCase().normalize('NFD').replace(/\p{M}+/gu, '');
+}
+
+/** the words of a text, in order, folded; stopwords kept */
+export function words(text: string): string[] {
+  return fold(text).split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '');
+}
+
+/** the content words of a sentence, once each, in order */
+export function contentWords(text: string): string[] {
+  const out: string[] = [];
+  for (const w of words(text)) if (w.length > 1 && !STOPWORDS.has(w) && !out.includes(w)) out.push(w);
+  return out;
+}
+
+/** every word of a document, folded, as a set to look content words up in */
+export function wordSet(text: string): Set<string> {
+  return new Set(words(text));
+}
+
+// A sentence is an instruction when it holds one of these, as whole words (after folding).
+const MARKER = /(?<![\p{L}\p{N}])(?:don'?t|do not|never|always|must(?:n'?t)?|only|instead|should(?:n'?t| not)|avoid|no|nunca|siempre|jamas|debe(?:s|n|mos|rias?)?|solo|solamente|en vez de|en lugar de|evita)(?![\p{L}\p{N}])/u;
+
+export function isInstruction(sentence: string): boolean {
+  return MARKER.test(fold(sentence).replace(/[’‘]/g, "'"));
+}
+
+// A prompt's sentences: split after . ! ? followed by a space, on ; and on line ends; code blocks dropped
+// (a pasted log or diff is not an instruction). A dot inside a path or a number does not end a sentence.
+export function sentences(text: string): string[] {
+  return text
+    .replace(/```[\s\S]*?(?:```|$)/g, '\n')
+    .split(/(?<=[.!?¡¿])\s+|;\s+|\n+/)
+    .map((s) => s.replace(/^[\s*>#-]+|\s+$/g, ''))
+    .filter((s) => s !== '');
+}

@@ -1,0 +1,201 @@
+// The facts a successor must have, read off a session's main thread up to a cut: the files it created or
+// changed, its dead ends (the failure record's calls that failed and never worked later), the person's
+// instructions, the tasks still open, and the identifiers (branches, issue and PR numbers, URLs, the last
+// command that passed a test run). Each fact carries its display text and the rule a document is matched
+// by (coverage-score.ts); docs/eval.md states the rules. Fed the dialect's rows (fact-row.ts) one at a
+// time in bounded memory, so it runs beside the live tail and over a long transcript alike. Pure.
+
+import { EMPTY_FAILURES, recordRun, type FailureRecord } from '../dead-ends/failure-record.js';
+import { commandSegments, normaliseCommand } from '../dead-ends/command-match.js';
+import { applyScopeChange, EMPTY_SCOPE, openTasks, type SessionScope } from '../lineage/session-scope.js';
+import { isFlowerPrompt } from '../document/handoff-prompts.js';
+import { oneLine } from '../one-line.js';
+import { contentWords, isInstruction, sentences } from './content-words.js';
+import type { FactRow, ListItem } from './fact-row.js';
+
+export const CATEGORIES = ['files', 'dead_ends', 'instructions', 'tasks', 'identifiers'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+/** how a fact is looked for in a document (coverage-score.ts) */
+export type FactRule =
+  /** the path as a whole token, or its file name */
+  | { rule: 'path'; path: string }
+  /** the normalised command whole, or one of its segments of two words or more */
+  | { rule: 'command'; command: string }
+  /** any of these paths (as `path`), else the call's input, word for word */
+  | { rule: 'target'; paths: string[]; input: string }
+  /** at least WORD_SHARE of these content words */
+  | { rule: 'words'; words: string[] }
+  /** the text as a whole token, case and all */
+  | { rule: 'literal'; text: string }
+  /** the number after `#`, issue, PR or pull request, or in an issues/pull URL */
+  | { rule: 'issue'; number: string };
+
+export interface Fact {
+  /** what a person is shown (one line) */
+  text: string;
+  match: FactRule;
+}
+
+export type SuccessorFacts = Record<Category, Fact[]>;
+
+/** facts kept per category: the newest win (a session that edits 2000 files is scored on its last 500) */
+export const MAX_FACTS = 500;
+/** a longer sentence is a paste, not an instruction */
+export const INSTRUCTION_CHARS = 400;
+const TEXT_CHARS = 160;
+const URL_CHARS = 300;
+
+// A shell command that runs tests: a test runner's name among the first three words of one of its
+// segments (`npm test`, `npx tap x.test.ts`, `cargo test`, `mix test x`, `npm run test:unit`, `python -m
+// pytest`), never the shell's own `test -f`, nor a word of a commit message or another tool's argument.
+const TEST_RUNNER = /^(?:test|tests|jest|vitest|mocha|pytest|tap|ava|rspec|phpunit|ctest|unittest)$/;
+const NOT_A_RUNNER = /^(?:test|git|echo|printf|cat|bd|gh|grep|rg|ls|cd)$/;
+export function isTestCommand(command: string): boolean {
+  return commandSegments(command).some((seg) => {
+    const first = seg.split(' ').slice(0, 3);
+    return !NOT_A_RUNNER.test(first[0] ?? '') && first.some((w) => w.split(/[:./]/).some((part) => TEST_RUNNER.test(part)));
+  });
+}
+
+const URL = /\bhttps?:\/\/[^\s<>"'`)\]}|]+/g;
+// `#N` only where a person or a command wrote it; the number after "issue", "PR" or "pull request"
+// wherever; the number in an issues or pull URL.
+const HASH_NUMBER = /(?<![\w&#/])#(\d{1,6})(?![\w-])/g;
+const NAMED_NUMBER = /\b(?:issues?|PR|PRs|pull request)\s*#?(\d{1,6})\b/gi;
+const URL_NUMBER = /\/(?:issues|pull)\/(\d{1,6})\b/g;
+const BRANCH_MADE = /\bgit\s+(?:checkout\s+-[bB]|switch\s+-[cC]|worktree\s+add\s(?:[^&;|]*?\s)?-[bB]|push\s+(?:-u|--set-upstream)\s+\S+)\s+([\w.][\w./-]*)/g;
+// Branches every repository has: naming them tells a successor nothing.
+const COMMON_BRANCHES = new Set(['HEAD', 'main', 'master']);
+
+// A call's target: the failure record keeps another tool's input as the JSON of its fields; its first
+// text field is what the call was about (a skill's name, a goal's condition, a subagent's description).
+function targetOf(input: string): string {
+  if (!input.startsWith('{')) return input;
+  try {
+    const fields: unknown = JSON.parse(input);
+    const first = typeof fields === 'object' && fields !== null ? Object.values(fields).find((v) => typeof v === 'string' && v.trim() !== '') : undefined;
+    return typeof first === 'string' ? first : input;
+  } catch {
+    return input; // cut short by the record's bound: compared as it is
+  }
+}
+
+export interface FactCollector {
+  push(row: FactRow): void;
+  /** the facts as they stand now: a cut */
+  facts(): SuccessorFacts;
+}
+
+// A bounded, ordered set keyed by a string: a repeat keeps its place, the oldest goes past the bound.
+function keptSet<T>(): { add(key: string, value: T): void; values(): T[] } {
+  const map = new Map<string, T>();
+  return {
+    add(key, value) {
+      if (map.has(key)) return;
+      map.set(key, value);
+      if (map.size > MAX_FACTS) map.delete(map.keys().next().value as string);
+    },
+    values: () => [...map.values()],
+  };
+}
+
+export function createFactCollector(): FactCollector {
+  const files = keptSet<Fact>();
+  const instructions = keptSet<Fact>();
+  const identifiers = keptSet<Fact>();
+  let failures: FailureRecord = EMPTY_FAILURES;
+  let scope: SessionScope = EMPTY_SCOPE;
+  let checklist: ListItem[] = [];
+  let lastTest: string | null = null;
+
+  const url = (raw: string): void => {
+    const u = raw.replace(/[.,;:!?*_]+$/, '');
+    if (u.length <= URL_CHARS) identifiers.add(`url:${u}`, { text: u, match: { rule: 'literal', text: u } });
+  };
+  const issue = (n: string): void => identifiers.add(`issue:${n}`, { text: `#${n}`, match: { rule: 'issue', number: n } });
+  const branch = (name: string): void => {
+    if (!COMMON_BRANCHES.has(name)) identifiers.add(`branch:${name}`, { text: name, match: { rule: 'literal', text: name } });
+  };
+
+  // Identifiers in a text: `#N` only from what a person or a command wrote (the model's "step #2" is no issue).
+  function identifiersIn(text: string, hashes: boolean): void {
+    if (text.includes('http')) for (const m of text.matchAll(URL)) url(m[0]);
+    if (hashes && text.includes('#')) for (const m of text.matchAll(HASH_NUMBER)) issue(m[1]!);
+    for (const m of text.matchAll(NAMED_NUMBER)) issue(m[1]!);
+    if (text.includes('/issues/') || text.includes('/pull/')) for (const m of text.matchAll(URL_NUMBER)) issue(m[1]!);
+  }
+
+  function prompt(text: string): void {
+    if (isFlowerPrompt(text)) return;
+    identifiersIn(text, true);
+    for (const s of sentences(text)) {
+      if (s.length > INSTRUCTION_CHARS || !isInstruction(s)) continue;
+      const w = contentWords(s);
+      if (w.length > 0) instructions.add(w.join(' '), { text: oneLine(s, TEXT_CHARS), match: { rule: 'words', words: w } });
+    }
+  }
+
+  function run(row: Extract<FactRow, { kind: 'run' }>): void {
+    const r = row.run;
+    failures = recordRun(failures, r);
+    for (const path of row.changed) files.add(path, { text: path, match: { rule: 'path', path } });
+    if (r.command === null) return;
+    identifiersIn(r.command, true);
+    if (r.command.includes('git ')) for (const m of r.command.matchAll(BRANCH_MADE)) branch(m[1]!);
+    if (r.ok && isTestCommand(r.command)) lastTest = normaliseCommand(r.command);
+  }
+
+  return {
+    push(row) {
+      switch (row.kind) {
+        case 'prompt':
+          return prompt(row.text);
+        case 'said':
+          return identifiersIn(row.text, false);
+        case 'run':
+          return run(row);
+        case 'scope':
+          scope = applyScopeChange(scope, row.change);
+          return;
+        case 'checklist':
+          checklist = row.items;
+          return;
+        case 'branch':
+          return branch(row.name);
+        case 'summary':
+          return;
+      }
+    },
+    facts() {
+      const dead = failures.failures
+        .filter((f) => !f.workedLater)
+        .map((f): Fact => {
+          if (f.command !== null) return { text: oneLine(f.input, TEXT_CHARS), match: { rule: 'command', command: f.command } };
+          const target = f.files.length > 0 ? f.files.join(' ') : targetOf(f.input);
+          return { text: oneLine(`${f.tool} ${target}`, TEXT_CHARS), match: { rule: 'target', paths: f.files, input: target } };
+        });
+      const subjects = [...openTasks(scope).map((t) => t.subject), ...checklist.filter((i) => !i.done).map((i) => i.subject)];
+      const tasks = keptSet<Fact>();
+      for (const s of subjects) {
+        const w = contentWords(s);
+        tasks.add(w.join(' ') || s, { text: oneLine(s, TEXT_CHARS), match: w.length > 0 ? { rule: 'words', words: w } : { rule: 'literal', text: s } });
+      }
+      const ids = identifiers.values();
+      if (lastTest !== null) ids.push({ text: oneLine(lastTest, TEXT_CHARS), match: { rule: 'command', command: lastTest } });
+      return { files: files.values(), dead_ends: dead, instructions: instructions.values(), tasks: tasks.values(), identifiers: ids };
+    },
+  };
+}
+
+/** the facts of a main thread's rows up to `opts.cut` (a count of rows; all of them when absent) */
+export function successorFacts(rows: Iterable<FactRow>, opts: { cut?: number } = {}): SuccessorFacts {
+  const c = createFactCollector();
+  let n = 0;
+  for (const row of rows) {
+    if (opts.cut !== undefined && n >= opts.cut) break;
+    c.push(row);
+    n += 1;
+  }
+  return c.facts();
+}

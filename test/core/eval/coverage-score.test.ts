@@ -1,0 +1,223 @@
+// The coverage scorer on real transcripts and on handmade rows: an empty document finds nothing, the
+// transcript's own words find everything, a document without one file misses exactly that file; and each
+// category's rule, with the near misses that must not count.
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createFactRowReader } from '../../../src/claude-code/fact-rows.js';
+import { CATEGORIES, isTestCommand, successorFacts, type SuccessorFacts } from '../../../src/core/eval/successor-facts.js';
+import { belowThreshold, scoreDocument, scoreTotals, WORD_SHARE } from '../../../src/core/eval/coverage-score.js';
+import type { FactRow } from '../../../src/core/eval/fact-row.js';
+import { createCompactionScan } from '../../../src/core/eval/compaction-scan.js';
+import { claudeFixtures, fixturesDir } from '../../helpers/fixtures.js';
+
+// A transcript's main-thread fact rows, up to (not including) its first compaction summary.
+function rowsBeforeSummary(path: string): FactRow[] {
+  const reader = createFactRowReader();
+  const rows: FactRow[] = [];
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (line === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    for (const row of reader.row(value)) {
+      if (row.kind === 'summary') return rows;
+      rows.push(row);
+    }
+  }
+  return rows;
+}
+
+// The transcript's own words as a document: what the person typed, what the model said, every call's
+// command and files, every task's subject.
+function dump(rows: readonly FactRow[]): string {
+  const out: string[] = [];
+  for (const r of rows) {
+    if (r.kind === 'prompt' || r.kind === 'said') out.push(r.text);
+    else if (r.kind === 'run') out.push(r.run.command ?? '', r.run.input, ...r.run.files, ...r.changed);
+    else if (r.kind === 'checklist') out.push(...r.items.map((i) => i.subject));
+    else if (r.kind === 'scope' && r.change.kind === 'task-created') out.push(r.change.subject);
+    else if (r.kind === 'branch') out.push(r.name);
+  }
+  return out.join('\n');
+}
+
+const REAL = [
+  join(fixturesDir(), 'spotter-2.1.39', '4d5611e5-241a-462a-8d15-5122611a9569.jsonl'),
+  join(fixturesDir(), 'spotter-2.1.39', '8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl'),
+  join(fixturesDir(), 'spotter-2.1.39', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl'),
+];
+
+t.test('real transcripts: nothing in an empty document, everything in their own words, one file left out is missed', async (t) => {
+  for (const path of REAL) {
+    const rows = rowsBeforeSummary(path);
+    const facts = successorFacts(rows);
+    t.ok(facts.files.length >= 5, `${path}: the files it changed (${facts.files.length})`);
+    t.ok(facts.identifiers.length >= 1, `${path}: its identifiers`);
+    const empty = scoreDocument(facts, '');
+    for (const c of CATEGORIES) {
+      t.equal(empty[c].found, 0, `${c}: an empty document finds nothing`);
+      t.equal(empty[c].total, facts[c].length);
+      t.equal(empty[c].missing.length, facts[c].length, `${c}: all of it missing`);
+    }
+    const own = scoreDocument(facts, dump(rows));
+    for (const c of CATEGORIES) t.same(own[c].missing, [], `${c}: the transcript's own words hold every fact`);
+    t.same(belowThreshold(own, 1), [], 'nothing below any threshold');
+    t.same(belowThreshold(empty, 0.5), CATEGORIES.filter((c) => facts[c].length > 0), 'every category with facts below');
+    // Every file named by its path but one, whose file name no other file shares.
+    const paths = facts.files.map((f) => f.text);
+    const base = (p: string): string => p.split('/').at(-1)!;
+    const left = paths.find((p) => paths.filter((q) => base(q) === base(p)).length === 1)!;
+    const doc = paths.filter((p) => p !== left).map((p) => `- \`${p}\``).join('\n');
+    t.same(scoreDocument(facts, doc).files, { found: paths.length - 1, total: paths.length, missing: [left] }, 'exactly the file left out');
+  }
+});
+
+t.test('the summary of a real compaction, scored as the command scores it', async (t) => {
+  const scan = createCompactionScan(createFactRowReader());
+  scan.push(readFileSync(REAL[0]!));
+  const result = scan.end();
+  t.equal(result.summaries.length, 1, 'one compaction summary');
+  const s = result.summaries[0]!;
+  t.equal(s.line, 755, 'its 1-based line');
+  t.equal(s.score.files.total, 7);
+  t.ok(s.score.files.found > 0 && s.score.files.found <= s.score.files.total);
+  t.same(s.score, scoreDocument(successorFacts(rowsBeforeSummary(REAL[0]!)), summaryText(REAL[0]!, 755)), 'the same as the scorer on the rows before it');
+});
+
+function summaryText(path: string, line: number): string {
+  const row = JSON.parse(readFileSync(path, 'utf8').split('\n')[line - 1]!) as { message: { content: string | Array<{ text?: string }> } };
+  const c = row.message.content;
+  return typeof c === 'string' ? c : c.map((b) => b.text ?? '').join('\n');
+}
+
+// Handmade Claude Code rows, through the dialect: a person, the model, tool calls and their results.
+let n = 0;
+const user = (content: unknown, extra: Record<string, unknown> = {}) => ({ type: 'user', isSidechain: false, message: { role: 'user', content }, ...extra });
+const said = (text: string, extra: Record<string, unknown> = {}) => ({ type: 'assistant', isSidechain: false, message: { id: `m${++n}`, role: 'assistant', content: [{ type: 'text', text }] }, ...extra });
+function call(name: string, input: Record<string, unknown>, result: { ok: boolean; text?: string; structured?: unknown }, extra: Record<string, unknown> = {}) {
+  const id = `toolu_${++n}`;
+  return [
+    { type: 'assistant', isSidechain: false, message: { id: `m${n}`, role: 'assistant', content: [{ type: 'tool_use', id, name, input }] }, ...extra },
+    { type: 'user', isSidechain: false, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, is_error: !result.ok, content: result.text ?? 'ok' }] }, toolUseResult: result.structured ?? {}, ...extra },
+  ];
+}
+
+function factsOf(rows: unknown[]): SuccessorFacts {
+  const reader = createFactRowReader();
+  return successorFacts(rows.flatMap((r) => reader.row(r)));
+}
+
+t.test('instructions: the person\'s instruction-like sentences only, English and Spanish', async (t) => {
+  const facts = factsOf([
+    user('Fix the login form. Never touch the payments module. Always run the linter before committing!'),
+    user('Usa pnpm en vez de npm. No cambies la API pública; solo el cliente.'),
+    user('Do not push to main', { isSidechain: true }),
+    user([{ type: 'tool_result', tool_use_id: 'x', content: 'never do this from a tool result' }]),
+    user('Never trust hook context', { isMeta: true }),
+    user('STOP the current work. Your context is nearly full: 150k of 200k tokens used. Never write preamble.'),
+    user('You are TAKING OVER an ongoing task from a previous session. Do not ask anyone for context.'),
+    said('I must never forget this, the model says'),
+    user('<command-name>/model</command-name> never'),
+  ]);
+  t.same(facts.instructions.map((i) => i.text), [
+    'Never touch the payments module.',
+    'Always run the linter before committing!',
+    'Usa pnpm en vez de npm.',
+    'No cambies la API pública',
+    'solo el cliente.',
+  ]);
+  t.same(facts.instructions[0]!.match, { rule: 'words', words: ['touch', 'payments', 'module'] }, 'content words, markers and stopwords out');
+  const score = scoreDocument(facts, 'Constraints: the PAYMENTS module is off limits; use pnpm, not npm. Keep the api publica as it is.');
+  t.same(score.instructions.missing, ['Always run the linter before committing!', 'solo el cliente.']);
+  t.equal(score.instructions.found, 3, 'accents and case folded');
+});
+
+t.test('instructions: the stated share of content words, no less', async (t) => {
+  t.equal(WORD_SHARE, 0.6);
+  const facts = factsOf([user('Never deploy alpha bravo charlie delta echo.')]);
+  t.same(facts.instructions[0]!.match, { rule: 'words', words: ['deploy', 'alpha', 'bravo', 'charlie', 'delta', 'echo'] });
+  t.equal(scoreDocument(facts, 'deploy alpha bravo charlie').instructions.found, 1, '4 of 6 words: found');
+  t.equal(scoreDocument(facts, 'deploy alpha bravo').instructions.found, 0, '3 of 6 words: missed');
+});
+
+t.test('files: the paths changed by tools that worked, found by path or file name', async (t) => {
+  const facts = factsOf([
+    ...call('Write', { file_path: '/p/src/new-thing.ts', content: 'x' }, { ok: true }),
+    ...call('Edit', { file_path: '/p/src/a.ts', old_string: 'a', new_string: 'b' }, { ok: true }),
+    ...call('MultiEdit', { file_path: '/p/lib/multi.py', edits: [] }, { ok: true }),
+    ...call('NotebookEdit', { notebook_path: '/p/nb/analysis.ipynb', new_source: 'x' }, { ok: true }),
+    ...call('Edit', { file_path: '/p/src/failed.ts', old_string: 'a', new_string: 'b' }, { ok: false, text: 'String to replace not found' }),
+    ...call('Read', { file_path: '/p/src/read-only.ts' }, { ok: true }),
+    ...call('Write', { file_path: '/p/src/sub.ts', content: 'x' }, { ok: true }, { isSidechain: true }),
+  ]);
+  t.same(facts.files.map((f) => f.text), ['/p/src/new-thing.ts', '/p/src/a.ts', '/p/lib/multi.py', '/p/nb/analysis.ipynb']);
+  const score = scoreDocument(facts, 'Changed `src/new-thing.ts`, /p/src/a.ts and analysis.ipynb. Not multi.pyc, nor data.ts.');
+  t.same(score.files.missing, ['/p/lib/multi.py'], 'a longer name is not the file');
+  t.same(scoreDocument(facts, 'the other_a.ts and xa.ts').files.found, 0, 'a file name inside another word is not it');
+});
+
+t.test('dead ends: failures that never worked later, by normalised command or by tool and target', async (t) => {
+  const facts = factsOf([
+    ...call('Bash', { command: 'cd /p && npm run build:prod 2>&1 | tail -20' }, { ok: false, text: 'Exit code 1\nerror TS2304' }),
+    ...call('Bash', { command: 'npm test' }, { ok: false, text: 'Exit code 1\nnot ok 1' }),
+    ...call('Bash', { command: 'npm test' }, { ok: true }),
+    ...call('Edit', { file_path: '/p/src/config.ts', old_string: 'a', new_string: 'b' }, { ok: false, text: '<tool_use_error>String to replace not found</tool_use_error>' }),
+    ...call('Skill', { skill: 'team:release' }, { ok: false, text: 'Unknown skill' }),
+  ]);
+  t.same(facts.dead_ends.map((d) => d.text), ['cd /p && npm run build:prod 2>&1 | tail -20', 'Edit /p/src/config.ts', 'Skill team:release']);
+  t.same(facts.dead_ends[0]!.match, { rule: 'command', command: 'npm run build:prod' });
+  const doc = '`./npm run build:prod` fails with TS2304. The edit of config.ts did not apply. The team:release skill does not exist.';
+  t.same(scoreDocument(facts, doc).dead_ends, { found: 3, total: 3, missing: [] });
+  t.same(scoreDocument(facts, 'npm run build fails; npm run build:production too').dead_ends.missing[0], 'cd /p && npm run build:prod 2>&1 | tail -20', 'a near command is not the command');
+});
+
+t.test('tasks: open at the cut, from TaskCreate/TaskUpdate and the last TodoWrite list', async (t) => {
+  const scope = claudeFixtures('2.1.332', 'scenarios', 'session-scope', 'scope.jsonl');
+  const reader = createFactRowReader();
+  const rows = readFileSync(scope, 'utf8').split('\n').filter((l) => l !== '').flatMap((l) => reader.row(JSON.parse(l)));
+  const real = successorFacts(rows);
+  t.same(real.tasks.map((x) => x.text), ['Write the parser', 'Test the parser well'], 'the recorded session\'s open tasks (renamed by its TaskUpdate)');
+  const facts = factsOf([
+    ...call('TaskCreate', { subject: 'Port the tokenizer', description: 'd' }, { ok: true, structured: { task: { id: '1', subject: 'Port the tokenizer', description: 'd' } } }),
+    ...call('TaskCreate', { subject: 'Write the changelog', description: 'd' }, { ok: true, structured: { task: { id: '2', subject: 'Write the changelog', description: 'd' } } }),
+    ...call('TaskUpdate', { taskId: '2', status: 'completed' }, { ok: true, structured: { success: true, taskId: '2', updatedFields: ['status'] } }),
+    ...call('TodoWrite', { todos: [{ content: 'old list item', status: 'pending', activeForm: 'x' }] }, { ok: true }),
+    ...call('TodoWrite', { todos: [{ content: 'Benchmark the parser', status: 'in_progress', activeForm: 'x' }, { content: 'Read the spec', status: 'completed', activeForm: 'x' }] }, { ok: true }),
+  ]);
+  t.same(facts.tasks.map((x) => x.text), ['Port the tokenizer', 'Benchmark the parser']);
+  t.same(scoreDocument(facts, 'Next: port the tokenizer.').tasks.missing, ['Benchmark the parser']);
+});
+
+t.test('identifiers: branches, issue and PR numbers, URLs, the last command that passed a test run; literally', async (t) => {
+  const facts = factsOf([
+    // "issue" and its number are joined here: the repository's own rule keeps them apart in its files
+    user(`Look at ${['issue', '38'].join(' ')} and #41, see https://example.com/spec.html.`, { gitBranch: 'main' }),
+    said('Step #2 done; PR 7 is related. Docs: <https://docs.example.org/a?b=1>', { gitBranch: 'feat/eval' }),
+    ...call('Bash', { command: 'git checkout -b fix/parser-42' }, { ok: true }),
+    ...call('Bash', { command: 'npx tap test/a.test.ts' }, { ok: true }),
+    ...call('Bash', { command: 'npm test -- --grep x' }, { ok: false, text: 'Exit code 1\nnot ok' }),
+    ...call('Bash', { command: 'gh pr view https://github.com/o/r/pull/123' }, { ok: true }),
+  ]);
+  t.same(facts.identifiers.map((i) => i.text), ['https://example.com/spec.html', '#41', '#38', 'feat/eval', 'https://docs.example.org/a?b=1', '#7', 'fix/parser-42', 'https://github.com/o/r/pull/123', '#123', 'npx tap test/a.test.ts']);
+  const doc = `Branch \`feat/eval\`, issue #38, ${['issue', '41'].join(' ')}, PR #7, https://example.com/spec.html, pull/123. Tests: \`npx tap test/a.test.ts\`.`;
+  t.same(scoreDocument(facts, doc).identifiers.missing, ['https://docs.example.org/a?b=1', 'fix/parser-42', 'https://github.com/o/r/pull/123']);
+  t.same(scoreDocument(facts, 'feat/evaluation #381 https://example.com/spec.html5 npx tap test/a.test.tsx').identifiers.found, 0, 'near misses are not the identifier');
+});
+
+t.test('test commands: a runner near the start of a segment, never a word further on', async (t) => {
+  for (const c of ['npm test', 'npx tap test/x.test.ts', 'cargo test', 'mix test test/a_test.exs', 'npm run test:unit', 'python -m pytest -q', 'cd x && go test ./...']) t.ok(isTestCommand(c), c);
+  for (const c of ['test -f x', 'git commit -m "410 tests pass"', 'bd close x --reason="tests pass"', 'npm run build', 'echo test']) t.notOk(isTestCommand(c), c);
+});
+
+t.test('totals add up; a category without facts is never below a threshold', async (t) => {
+  const facts = factsOf([...call('Write', { file_path: '/p/a.ts', content: '' }, { ok: true })]);
+  const a = scoreDocument(facts, 'a.ts');
+  const b = scoreDocument(facts, '');
+  t.same(scoreTotals([a, b]).files, { found: 1, total: 2 });
+  t.same(belowThreshold(b, 0.5), ['files']);
+  t.same(belowThreshold(a, 1), []);
+});
