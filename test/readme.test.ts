@@ -112,6 +112,29 @@ const HERE: Record<string, (t: Test) => void> = {
     t.ok(lines.length >= 6, 'the README shows replay output');
     for (const line of lines) t.ok(r.out.includes(line), `replay prints: ${line.trim()}`);
   },
+  'flower-pty eval compaction': (t) => {
+    // The person's own projects folder, as CLAUDE_CONFIG_DIR names it, holding the three compacted spotter
+    // sessions; run from inside it, so the table shows the paths as the README does.
+    const config = mkdtempSync(join(tmpdir(), 'flower-readme-'));
+    const project = join(config, 'projects', '-home-me-proj');
+    mkdirSync(project, { recursive: true });
+    for (const id of ['4d5611e5-241a-462a-8d15-5122611a9569', '8463c716-a2ea-4c14-9efa-87158ebd9f20', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46']) {
+      writeFileSync(join(project, `${id}.jsonl`), readFileSync(join(fixturesDir(), 'spotter-2.1.39', `${id}.jsonl`)));
+    }
+    const r = spawnSync(process.execPath, [FLOWER_BIN, 'eval', 'compaction'], { cwd: join(config, 'projects'), encoding: 'utf8', env: { ...process.env, CLAUDE_CONFIG_DIR: config } });
+    t.equal(r.status, 0, r.stderr);
+    const example = /flower-pty eval compaction\n```\n\n```text\n([\s\S]*?)```/.exec(README)?.[1] ?? '';
+    t.equal(example.split('\n').filter((l) => l.trim() !== '').length, 5, 'the README shows the table');
+    t.equal(r.stdout, example, 'the README shows exactly what it prints');
+  },
+  // docs/eval.md's figures are the command's, run on the repository's own real transcripts.
+  'flower-pty eval compaction test/fixtures/shared/spotter-2.1.39 test/fixtures/claude-code/2.1.332/sessions': (t) => {
+    const r = flower(['eval', 'compaction', 'test/fixtures/shared/spotter-2.1.39', 'test/fixtures/claude-code/2.1.332/sessions']);
+    t.equal(r.code, 0, r.err);
+    const example = /flower-pty eval compaction test\/fixtures\S* \S+\n```\n\n```text\n([\s\S]*?)```/.exec(doc('docs/eval.md'))?.[1] ?? '';
+    t.ok(example.split('\n').length >= 5, 'docs/eval.md shows the table');
+    t.equal(r.out, example, 'docs/eval.md shows exactly what it prints');
+  },
 };
 
 t.test('every README and docs/ shell command is run here or by a named test/CI step that contains it', async (t) => {

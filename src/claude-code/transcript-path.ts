@@ -22,3 +22,7 @@ export function transcriptPathFor(configDir: string, cwd: string, sessionId: str
   const root = configDir.endsWith('/') ? configDir.slice(0, -1) : configDir;
   return `${root}/projects/${projectDirName(cwd)}/${sessionId}.jsonl`;
 }
+
+// Since about 2.1, a session's subagents write their own transcripts under `<session-id>/subagents/` beside
+// the main one (all their rows `isSidechain`): never a main thread, so a walk of the projects folder skips them.
+export const SUBAGENTS_DIR = 'subagents';

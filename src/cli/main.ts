@@ -6,7 +6,7 @@ import yargs, { type Argv } from 'yargs';
 import { readFileSync } from 'node:fs';
 import { EXIT, FlowerError, reportFatal } from '../core/errors.js';
 import { exitCodesLine } from '../core/exit-code.js';
-import { COMMANDS, commandPositional, commandRow, commandSpec, type CommandName } from '../core/options/command-table.js';
+import { COMMANDS, commandPositionals, commandRow, commandSpec, type CommandName } from '../core/options/command-table.js';
 import type { CommandArgs } from '../core/options/command-flags.js';
 import { commandTypo, unknownFlagsLine } from '../core/options/command-line-typos.js';
 import { configRows } from '../core/options/options-table.js';
@@ -128,6 +128,18 @@ const HANDLERS: { [C in CommandName]: Handler<C> } = {
     const { runTrust } = await import('../commands/trust.js');
     return runTrust({ workbench: args.workbench, remove: args.remove, list: args.list, cwd: process.cwd(), env: process.env, out: say });
   },
+  eval: async (args) => {
+    const { runEval } = await import('../commands/eval.js');
+    // Ctrl-C stops the reading between two chunks: what was read whole is printed, and said to be partial.
+    const stop = new AbortController();
+    const onInterrupt = (): void => stop.abort();
+    process.once('SIGINT', onInterrupt);
+    try {
+      return await runEval({ what: args.what, paths: args.paths ?? [], html: args.html, json: args.json, cwd: process.cwd(), env: process.env, out: say, err: (line) => process.stderr.write(line + '\n'), signal: stop.signal });
+    } finally {
+      process.removeListener('SIGINT', onInterrupt);
+    }
+  },
   doctor: async (args) => {
     const { runDoctor } = await import('../commands/doctor.js');
     return runDoctor({ claude: args.claude, env: process.env, cwd: process.cwd(), out: say });
@@ -166,8 +178,10 @@ export async function run(argv: string[]): Promise<number> {
       builder: (y: Argv) => {
         // the default command's builder may run after a subcommand's: only a subcommand names itself
         if (name !== '$0') reading = name;
-        const positional = commandPositional(row);
-        const withPositional = positional === null ? y : y.positional(positional.name, { type: 'string', ...(positional.required ? { demandOption: true } : {}), ...(row.argHelp !== undefined ? { describe: row.argHelp } : {}) });
+        let withPositional = y;
+        for (const [i, positional] of commandPositionals(row).entries()) {
+          withPositional = withPositional.positional(positional.name, { type: 'string', ...(positional.variadic ? { array: true } : {}), ...(positional.required ? { demandOption: true } : {}), ...(row.argHelp !== undefined && i === 0 ? { describe: row.argHelp } : {}) });
+        }
         return withPositional.options(name === '$0' ? runYargsOptions() : commandYargsOptions(name));
       },
       handler: async (args) => {

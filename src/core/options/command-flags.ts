@@ -77,6 +77,10 @@ export const COMMAND_FLAGS = {
     { name: 'remove', type: 'boolean', default: false, help: 'stop trusting it' },
     { name: 'list', type: 'boolean', default: false, help: 'list the trusted folders' },
   ],
+  eval: [
+    { name: 'html', type: 'string', help: 'also write the scores as one self-contained HTML page to this file' },
+    json('print the scores as one JSON document (docs/eval.md has its shape)'),
+  ],
   doctor: [{ from: 'claude' }],
 } as const satisfies Partial<Record<CommandName, readonly CommandFlag[]>>;
 
@@ -99,8 +103,15 @@ type FlagValue<F> = F extends { array: true }
     : F extends { type: infer T extends OptionType }
       ? ValueOf<T> | Absent<F, F>
       : never;
-/** the positionals of a command's row: `<x>` given, `[x]` maybe */
-type Positionals<A> = A extends `<${infer N}>` ? { readonly [K in N]: string } : A extends `[${infer N}]` ? { readonly [K in N]?: string } : unknown;
+/** the positionals of a command's row: `<x>` given, `[x]` maybe, `[x..]` the rest as a list */
+type Positional<A> = A extends `[${infer N}..]`
+  ? { readonly [K in N]?: string[] }
+  : A extends `<${infer N}>`
+    ? { readonly [K in N]: string }
+    : A extends `[${infer N}]`
+      ? { readonly [K in N]?: string }
+      : unknown;
+type Positionals<A> = A extends `${infer H} ${infer R}` ? Positional<H> & Positionals<R> : Positional<A>;
 type ArgsOf<C> = Extract<(typeof COMMANDS)[number], { name: C }> extends { args: infer A } ? A : '';
 
 export type CommandArgs<C extends CommandName> = Positionals<ArgsOf<C>> &

@@ -25,6 +25,7 @@ export const COMMANDS = [
   { name: 'web', summary: "every live run of yours in a browser: a dashboard, each run's terminal, its document, approvals (prints a login URL)" },
   { name: 'demo', summary: 'watch a whole handoff cycle in about a minute: the real claude against a built-in scripted model on 127.0.0.1 (no account, no network, a throwaway folder)' },
   { name: 'trust', summary: "let this folder's own config (.flower/config.json) run programs and write outside the project: its claude, notify-command, events, log, workbench (as it is now; a changed file needs trusting again)" },
+  { name: 'eval', args: '<what> [paths..]', argHelp: 'compaction [FILE|DIR ...]: score every compaction summary in these transcripts (default: your Claude Code projects folder)', summary: 'measure what a handoff keeps: how much of what a successor must have (files, dead ends, your instructions, open tasks, identifiers) each compaction summary of your sessions carries (docs/eval.md)' },
   { name: 'doctor', summary: 'check in one screen whether claude, its login, its config folder, hooks and transcript writing will work with flower-pty (never calls the API)' },
 ] as const satisfies readonly CommandRow[];
 
@@ -35,10 +36,21 @@ export function commandRow(name: CommandName): CommandRow {
   return COMMANDS.find((c) => c.name === name)!;
 }
 
-/** the positional's name and whether it must be given (`<x>`), or null when the command takes none */
-export function commandPositional(row: CommandRow): { name: string; required: boolean } | null {
-  const match = /^([<[])(\w+)[>\]]$/.exec(row.args ?? '');
-  return match === null ? null : { name: match[2]!, required: match[1] === '<' };
+/** a positional of a command: its name, whether it must be given (`<x>`), whether it takes the rest (`[x..]`) */
+export interface Positional {
+  readonly name: string;
+  readonly required: boolean;
+  readonly variadic: boolean;
+}
+
+/** the positionals of a row, in order (none when the command takes none) */
+export function commandPositionals(row: CommandRow): Positional[] {
+  const out: Positional[] = [];
+  for (const word of (row.args ?? '').split(' ')) {
+    const match = /^([<[])(\w+)(\.\.)?[>\]]$/.exec(word);
+    if (match !== null) out.push({ name: match[2]!, required: match[1] === '<', variadic: match[3] !== undefined });
+  }
+  return out;
 }
 
 /** what yargs registers: the name and its positionals */

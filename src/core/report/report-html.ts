@@ -10,7 +10,8 @@ import { formatTokens } from '../meter/token-format.js';
 import { deadEndsWords, type GenerationDeadEnds } from './report-dead-ends.js';
 import { coverageWords, type GenerationCoverage } from './report-coverage.js';
 
-const STYLE = `
+/** the report page's look, shared by every page flower-pty writes in its style */
+export const REPORT_STYLE = `
 :root{color-scheme:light;--ink:#1f2937;--mute:#6b7280;--line:#e5e7eb;--bg:#fafaf9}
 *{box-sizing:border-box}
 body{margin:0 auto;max-width:1040px;padding:24px;font:14px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--ink);background:var(--bg)}
@@ -52,6 +53,18 @@ footer{margin-top:32px;color:var(--mute);font-size:12px}
 `;
 
 const e = escapeHtml;
+
+/** a page's start in the report's style: its head, its title and its facts (`facts`' values already HTML) */
+export function pageTop(title: string, style: string, facts: ReadonlyArray<readonly [string, string]>): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${e(title)}</title>
+<style>${style}</style></head>
+<body>
+<header><h1>${e(title)}</h1>
+<dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl></header>`;
+}
 
 function when(iso: string | null): string {
   return iso ? `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC` : '—';
@@ -257,14 +270,7 @@ export function renderReportHtml(m: ReportModel): string {
   const legend =
     `<div class="legend">${m.generations.map((g, i) => `<span><span class="swatch" style="background:${GENERATION_COLOURS[i % GENERATION_COLOURS.length]}"></span>generation ${g.n}</span>`).join('')}` +
     `<span>┈ near line</span><span>━ handoff line (red)</span><span>● handoff asked for</span><span>✕ compaction</span><span>▲ overflow</span></div>`;
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${e(title)}</title>
-<style>${STYLE}</style></head>
-<body>
-<header><h1>${e(title)}</h1>
-<dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl></header>
+  return `${pageTop(title, REPORT_STYLE, facts)}
 ${notes}
 <h2>Context over time</h2>
 ${renderChart(m)}
