@@ -34,8 +34,23 @@ export async function writeTranscript(path, bytes) {
 }
 
 // The readers compared: the supervisor's own (the meter with the session's state and its failure record
-// read off the same lines), and the one before the failure record (the meter and the session's state only).
+// read off the same lines), the one before the failure record (the meter and the session's state only), and
+// the supervisor's with the coverage scorer beside it (docs/eval.md: the facts collected off the same rows).
 async function makeReader(kind) {
+  if (kind === 'with-scorer') {
+    const { createSessionReader } = await import(join(REPO, 'dist', 'claude-code', 'session-reader.js'));
+    const { EMPTY_FAILURES, recordRun } = await import(join(REPO, 'dist', 'core', 'dead-ends', 'failure-record.js'));
+    const { factRowTap, runFactRow, scopeFactRow } = await import(join(REPO, 'dist', 'claude-code', 'fact-rows.js'));
+    const { createFactCollector } = await import(join(REPO, 'dist', 'core', 'eval', 'successor-facts.js'));
+    // As a live run would keep them: the facts take the run's own failure record rather than keep a second.
+    let record = EMPTY_FAILURES;
+    const facts = createFactCollector({ failures: () => record });
+    const onRun = (run) => {
+      record = recordRun(record, run);
+      facts.push(runFactRow(run));
+    };
+    return createSessionReader({ scope: (changes) => changes.forEach((c) => facts.push(scopeFactRow(c))), toolRun: onRun }, [factRowTap(facts.push)]);
+  }
   const { createTranscriptReader } = await import(join(REPO, 'dist', 'core', 'meter', 'transcript-reader.js'));
   const { TRANSCRIPT_ROWS } = await import(join(REPO, 'dist', 'claude-code', 'transcript-rows.js'));
   const { createScopeReader, mayBeScopeAttachment } = await import(join(REPO, 'dist', 'claude-code', 'session-scope.js'));
@@ -111,7 +126,8 @@ export async function tailCatchUp(mb) {
     await writeTranscript(file, mb * 1e6);
     const without = catchUpOnce(file, 'without-failures');
     const r = catchUpOnce(file, 'supervisor');
-    return r.error ? r : { ...r, withoutFailures: without.error ? null : without };
+    const scorer = catchUpOnce(file, 'with-scorer');
+    return r.error ? r : { ...r, withoutFailures: without.error ? null : without, withScorer: scorer };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

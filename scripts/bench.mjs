@@ -13,6 +13,7 @@ import { handoffOverhead } from './bench-handoff.mjs';
 import { reportBench } from './bench-report.mjs';
 import { webBench } from './bench-web.mjs';
 import { hookClientCost } from './bench-hook-client.mjs';
+import { evalBench } from './bench-eval.mjs';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
@@ -61,6 +62,8 @@ try {
 }
 log(`replay throughput (${plan.replayMb} MB)`);
 const replay = spawnSync(process.execPath, [join(REPO, 'scripts', 'bench-replay.mjs'), String(plan.replayMb)], { encoding: 'utf8' });
+log('eval compaction, 100 MB of transcripts in ten files');
+const evalRun = await evalBench({ mb: 100, files: 10 }).catch((error) => ({ error: String(error.message ?? error).split('\n')[0] }));
 log(`report of 8 generations, ${plan.reportMb} MB of transcripts`);
 const report = await reportBench({ totalMb: plan.reportMb, generations: 8 });
 // A smaller lineage beside it shows whether memory grows with the transcripts (it should not).
@@ -118,6 +121,9 @@ for (const [mb, r] of tails) {
   row(`transcript tail catch-up, ${mb} MB`, 'tail → reader → meter', r.error ?? `${f(r.bytes / 1e6 / r.seconds)} MB/s (${f(r.seconds, 2)} s, ${f(r.bytes / 1e6 / r.cpuSeconds)} MB/cpu-s), peak RSS ${f(r.maxRssMb, 0)} MB`, '', '≥ 100 MB/s, RSS flat');
   const w = r.withoutFailures;
   if (!r.error && w) row(`the failure record's own share, ${mb} MB`, 'catch-up cpu-s with it vs the same reader without it', `${f(r.cpuSeconds, 2)} vs ${f(w.cpuSeconds, 2)} cpu-s (${f((r.cpuSeconds / w.cpuSeconds - 1) * 100, 1)}%)`, '', '');
+  const sc = r.withScorer;
+  // The coverage scorer's facts collected off the same rows, as a live run would (docs/eval.md).
+  if (!r.error && sc) row(`the coverage scorer beside the tail, ${mb} MB`, 'catch-up with the scorer\'s facts vs the same reader without', sc.error ?? `${f(sc.cpuSeconds, 2)} vs ${f(r.cpuSeconds, 2)} cpu-s (${f((sc.cpuSeconds / r.cpuSeconds) * 100, 0)} %); ${f(sc.seconds, 2)} vs ${f(r.seconds, 2)} s`, '', '≤ 110 % of the tail alone');
   if (!r.error) row(`one append after ${mb} MB`, 'catchUp() in a hook', `p50 ${f(r.appendP50us, 0)} µs / p99 ${f(r.appendP99us, 0)} µs`, '', '');
 }
 row(`the tail against ${BEFORE_RECORD} (before the failure record), ${f(against.mb ?? 200, 0)} MB, one file`, 'catch-up, this checkout\'s reader (the record and all)', against.error ?? `${f(against.now.seconds, 2)} s, ${f(against.now.cpuSeconds, 2)} cpu-s (median of ${against.rounds})`, against.error ? '' : `${BEFORE_RECORD} ${f(against.before.seconds, 2)} s, ${f(against.before.cpuSeconds, 2)} cpu-s`, against.error ? '≤ 110 % of its time' : `≤ 110 % of its time (now ${f((against.now.seconds / against.before.seconds) * 100, 0)} %)`);
@@ -127,6 +133,7 @@ row(`the tail against ${BEFORE_RECORD} (before the failure record), ${f(against.
   row('hook call, spawn to exit, median', 'native hook client (what runs use)', `round trip to the run ${ms(c('native hook client, round trip to the run'))}; status line with the person's command ${ms(c("native hook client, status line + the person's command"))}`, `Node hook client ${ms(c('Node hook client, round trip to the run'))}; bare node start-up ${ms(c('node -e 0 (bare start-up)'))}`, '');
 }
 row('handoff overhead', 'end of writing turn → successor\'s first request', handoff.error ?? `${f(handoff.totalMs, 0)} ms total = ${f(handoff.flowerMs, 0)} ms flower-pty + ${f(handoff.successorStartMs, 0)} ms claude start-up (median of ${handoff.rounds}); flower-pty part: ${Object.entries(handoff.stepsMs).map(([step, ms]) => `${step} ${f(ms, 0)} ms`).join(', ')}; the writing turn's Stop held for its row: ${handoff.lastRowMs.map((ms) => (ms === null ? 'not held (in before it)' : `${f(ms, 0)} ms`)).join(', ')}`, handoff.error ? '' : `bare claude start-up ${f(handoff.bareStartMs, 0)} ms`, 'flower-pty part < 200 ms');
+row(`flower-pty eval compaction, ${f((evalRun.bytes ?? 1e8) / 1e6, 0)} MB of transcripts in ${evalRun.files ?? 10} files`, 'stream → facts → each summary scored', evalRun.error ?? `${f(evalRun.seconds, 2)} s (${f(evalRun.bytes / 1e6 / evalRun.seconds, 0)} MB/s, ${f(evalRun.cpuSeconds, 2)} CPU s), ${evalRun.summaries} summaries, peak RSS ${f(evalRun.maxRssMb, 0)} MB`, '', '< 10 s');
 row(`flower-pty report, 8 generations, ${plan.reportMb} MB of transcripts`, 'stream → reader → model → page', report.error ?? `${f(report.seconds, 2)} s (${f(report.bytes / 1e6 / report.seconds, 0)} MB/s, ${f(report.cpuSeconds, 2)} CPU s), peak RSS ${f(report.maxRssMb, 0)} MB, page ${f(report.pageBytes / 1024, 0)} KB`, reportRef && !reportRef.error ? `${f(reportRef.bytes / 1e6, 0)} MB: ${f(reportRef.seconds, 2)} s, peak RSS ${f(reportRef.maxRssMb, 0)} MB, page ${f(reportRef.pageBytes / 1024, 0)} KB` : '', 'seconds, RSS flat, page small enough to mail');
 console.log(rows.join('\n'));
 console.log('\nReplay (scripts/bench-replay.mjs):\n');

@@ -11,7 +11,10 @@
 // Pure; one reader per transcript.
 
 import type { FactRow, FactRowReader, ListItem } from '../core/eval/fact-row.js';
-import { mayMoveMeter, toRecord } from './transcript-rows.js';
+import type { ToolRun } from '../core/dead-ends/tool-run.js';
+import type { ScopeChange } from '../core/lineage/session-scope.js';
+import type { RowTap } from '../core/meter/transcript-reader.js';
+import { mayMoveMeter, responseText, userSaid } from './transcript-rows.js';
 import { createToolRunReader } from './tool-runs.js';
 import { createScopeReader } from './session-scope.js';
 import { RUN_DIALECT } from './run-dialect.js';
@@ -32,30 +35,57 @@ function checklistOf(content: unknown): ListItem[] | null {
   return items;
 }
 
+/** a tool run of the main thread as a fact row: the files it changed when it is a writing tool that worked */
+export function runFactRow(run: ToolRun): FactRow {
+  return { kind: 'run', run, changed: run.ok && WRITING_TOOLS.has(run.tool) ? run.files : [] };
+}
+
+export const scopeFactRow = (change: ScopeChange): FactRow => ({ kind: 'scope', change });
+
+// What only the scorer reads of a row: the branch, a person's prompt, a compaction's summary, the model's
+// text, a TodoWrite list. Tool runs and task changes come from the readers that already read them (the
+// live tail's, claude-code/session-reader.ts), so beside the tail nothing is read twice.
+function ownRows(): (value: unknown) => FactRow[] {
+  let branch: string | null = null;
+  return (value) => {
+    if (!isObj(value) || value.isSidechain === true) return [];
+    const out: FactRow[] = [];
+    if (typeof value.gitBranch === 'string' && value.gitBranch !== '' && value.gitBranch !== branch) {
+      branch = value.gitBranch;
+      out.push({ kind: 'branch', name: branch });
+    }
+    if (value.type === 'user') {
+      const u = userSaid(value);
+      if (u.said === 'prompt' && !RUN_DIALECT.isOwnPrompt(u.text)) out.push({ kind: 'prompt', text: u.text });
+      else if (u.said === 'summary') out.push({ kind: 'summary', text: u.text });
+    } else if (value.type === 'assistant') {
+      const text = responseText(value);
+      if (text !== null && text !== '') out.push({ kind: 'said', text });
+      const items = checklistOf(isObj(value.message) ? value.message.content : null);
+      if (items !== null) out.push({ kind: 'checklist', items });
+    }
+    return out;
+  };
+}
+
+/** the scorer's tap on the live tail's reader: its own rows; the tail's runs and task changes go through runFactRow and scopeFactRow */
+export function factRowTap(push: (row: FactRow) => void): RowTap {
+  const own = ownRows();
+  return { row: (value) => own(value).forEach(push) };
+}
+
+/** every fact row of a transcript read on its own (`flower-pty eval compaction`) */
 export function createFactRowReader(): FactRowReader {
+  const own = ownRows();
   const runs = createToolRunReader();
   const scope = createScopeReader();
-  let branch: string | null = null;
   return {
     mayHold: mayMoveMeter,
     row(value) {
-      if (!isObj(value) || value.isSidechain === true) return [];
-      const out: FactRow[] = [];
-      if (typeof value.gitBranch === 'string' && value.gitBranch !== '' && value.gitBranch !== branch) {
-        branch = value.gitBranch;
-        out.push({ kind: 'branch', name: branch });
-      }
-      const record = toRecord(value);
-      if (record?.kind === 'user') {
-        if (record.said === 'prompt' && !RUN_DIALECT.isOwnPrompt(record.text)) out.push({ kind: 'prompt', text: record.text });
-        else if (record.said === 'summary') out.push({ kind: 'summary', text: record.text });
-      } else if (record?.kind === 'assistant') {
-        if (record.failure === null && record.text !== '') out.push({ kind: 'said', text: record.text });
-        const items = checklistOf(isObj(value.message) ? value.message.content : null);
-        if (items !== null) out.push({ kind: 'checklist', items });
-      }
-      for (const change of scope.row(value)) out.push({ kind: 'scope', change });
-      for (const run of runs.row(value)) out.push({ kind: 'run', run, changed: run.ok && WRITING_TOOLS.has(run.tool) ? run.files : [] });
+      const out = own(value);
+      if (out.length === 0 && !(isObj(value) && isObj(value.message) && Array.isArray(value.message.content))) return out;
+      for (const change of scope.row(value)) out.push(scopeFactRow(change));
+      for (const run of runs.row(value)) out.push(runFactRow(run));
       return out;
     },
   };

@@ -4,12 +4,13 @@
 
 import type { ScopeChange } from '../core/lineage/session-scope.js';
 import type { ToolRun } from '../core/dead-ends/tool-run.js';
-import { createTranscriptReader, type TranscriptReader } from '../core/meter/transcript-reader.js';
+import { createTranscriptReader, type RowTap, type TranscriptReader } from '../core/meter/transcript-reader.js';
 import { createScopeReader, mayBeScopeAttachment } from './session-scope.js';
 import { createToolRunReader } from './tool-runs.js';
 import { TRANSCRIPT_ROWS } from './transcript-rows.js';
 
-export function createSessionReader(on: { scope?: (changes: ScopeChange[]) => void; toolRun?: (run: ToolRun) => void }): TranscriptReader {
+// `more`: other readers of the same parsed rows (the coverage scorer's facts, claude-code/fact-rows.ts).
+export function createSessionReader(on: { scope?: (changes: ScopeChange[]) => void; toolRun?: (run: ToolRun) => void }, more: readonly RowTap[] = []): TranscriptReader {
   const scope = createScopeReader();
   const runs = createToolRunReader();
   return createTranscriptReader(TRANSCRIPT_ROWS, {
@@ -27,6 +28,7 @@ export function createSessionReader(on: { scope?: (changes: ScopeChange[]) => vo
           for (const run of runs.row(value)) on.toolRun?.(run);
         },
       },
+      ...more,
     ],
   });
 }

@@ -174,7 +174,8 @@ function toolUseIdsOf(content: unknown): string[] {
   return ids;
 }
 
-function toUser(r: Obj): UserRecord {
+// A user row's content, its text and who wrote it: what every reader of user rows starts from.
+function readUser(r: Obj): { content: unknown; text: string; typed: string; origin: string | null; said: UserRecord['said'] } {
   const m = isObj(r.message) ? r.message : {};
   const content = m.content;
   let hasToolResult = false;
@@ -189,11 +190,29 @@ function toUser(r: Obj): UserRecord {
   const text = joinedText(content);
   const typed = text.trimStart();
   const origin = originOf(r);
+  return { content, text, typed, origin, said: saidBy(r, text, typed, origin, hasToolResult) };
+}
+
+/** what a user row says and who said it, without the rest of its record (the coverage scorer's reader) */
+export function userSaid(r: Obj): { said: UserRecord['said']; text: string } {
+  const u = readUser(r);
+  return { said: u.said, text: u.text };
+}
+
+/** an assistant row's text when it is a real response (not a failed request's synthetic row) */
+export function responseText(r: Obj): string | null {
+  const m = isObj(r.message) ? r.message : {};
+  const text = joinedText(m.content);
+  return failureOf(r, str(m.model), text) === null ? text : null;
+}
+
+function toUser(r: Obj): UserRecord {
+  const { content, text, typed, origin, said } = readUser(r);
   return {
     sessionId: sessionOf(r),
     subagent: bySubagent(r),
     kind: 'user',
-    said: saidBy(r, text, typed, origin, hasToolResult),
+    said,
     text,
     contentChars: contentChars(content),
     addedDir: addedDirOf(r, typed, origin),

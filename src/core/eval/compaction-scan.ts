@@ -4,7 +4,7 @@
 // of the transcript is held but the facts. The dialect's row reader is handed in as a value. Pure.
 
 import { createLineSplitter } from '../meter/jsonl.js';
-import { createFactCollector, type SuccessorFacts } from './successor-facts.js';
+import { createFactCollector } from './successor-facts.js';
 import { scoreDocument, type CoverageScore } from './coverage-score.js';
 import type { FactRowReader } from './fact-row.js';
 
@@ -12,7 +12,6 @@ export interface ScoredSummary {
   /** the summary row's 1-based line in its file */
   line: number;
   score: CoverageScore;
-  facts: SuccessorFacts;
 }
 
 export interface CompactionScan {
@@ -66,8 +65,8 @@ export function createCompactionScan(reader: FactRowReader): CompactionScan {
       rows += 1;
       for (const row of reader.row(value)) {
         if (row.kind === 'summary') {
-          const now = facts.facts();
-          summaries.push({ line: splitter.lineNumber(i), score: scoreDocument(now, row.text), facts: now });
+          // Only the score is kept: a folder of a thousand summaries must not hold a thousand sets of facts.
+          summaries.push({ line: splitter.lineNumber(i), score: scoreDocument(facts.facts(), row.text) });
         } else {
           facts.push(row);
         }

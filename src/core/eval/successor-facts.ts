@@ -51,6 +51,8 @@ const URL_CHARS = 300;
 // pytest`), never the shell's own `test -f`, nor a word of a commit message or another tool's argument.
 const TEST_RUNNER = /^(?:test|tests|jest|vitest|mocha|pytest|tap|ava|rspec|phpunit|ctest|unittest)$/;
 const NOT_A_RUNNER = /^(?:test|git|echo|printf|cat|bd|gh|grep|rg|ls|cd)$/;
+// Asked of every command that worked before the exact test: most name no runner at all.
+const MAY_RUN_TESTS = /test|jest|vitest|mocha|tap|ava|rspec|phpunit/;
 export function isTestCommand(command: string): boolean {
   return commandSegments(command).some((seg) => {
     const first = seg.split(' ').slice(0, 3);
@@ -63,6 +65,9 @@ const URL = /\bhttps?:\/\/[^\s<>"'`)\]}|]+/g;
 // wherever; the number in an issues or pull URL.
 const HASH_NUMBER = /(?<![\w&#/])#(\d{1,6})(?![\w-])/g;
 const NAMED_NUMBER = /\b(?:issues?|PR|PRs|pull request)\s*#?(\d{1,6})\b/gi;
+// Asked first: the pattern above, case-insensitive from every position, costs ten times as much on the
+// model's text, which mostly names no issue at all.
+const NAMES_A_NUMBER = /issue|PR|pull request/i;
 const URL_NUMBER = /\/(?:issues|pull)\/(\d{1,6})\b/g;
 const BRANCH_MADE = /\bgit\s+(?:checkout\s+-[bB]|switch\s+-[cC]|worktree\s+add\s(?:[^&;|]*?\s)?-[bB]|push\s+(?:-u|--set-upstream)\s+\S+)\s+([\w.][\w./-]*)/g;
 // Branches every repository has: naming them tells a successor nothing.
@@ -100,7 +105,13 @@ function keptSet<T>(): { add(key: string, value: T): void; values(): T[] } {
   };
 }
 
-export function createFactCollector(): FactCollector {
+export interface CollectorOptions {
+  /** the failure record kept already (the live run keeps one for its handoff request): read at each cut
+   *  instead of a second record of the same runs */
+  failures?: () => FailureRecord;
+}
+
+export function createFactCollector(opts: CollectorOptions = {}): FactCollector {
   const files = keptSet<Fact>();
   const instructions = keptSet<Fact>();
   const identifiers = keptSet<Fact>();
@@ -122,7 +133,7 @@ export function createFactCollector(): FactCollector {
   function identifiersIn(text: string, hashes: boolean): void {
     if (text.includes('http')) for (const m of text.matchAll(URL)) url(m[0]);
     if (hashes && text.includes('#')) for (const m of text.matchAll(HASH_NUMBER)) issue(m[1]!);
-    for (const m of text.matchAll(NAMED_NUMBER)) issue(m[1]!);
+    if (NAMES_A_NUMBER.test(text)) for (const m of text.matchAll(NAMED_NUMBER)) issue(m[1]!);
     if (text.includes('/issues/') || text.includes('/pull/')) for (const m of text.matchAll(URL_NUMBER)) issue(m[1]!);
   }
 
@@ -138,12 +149,12 @@ export function createFactCollector(): FactCollector {
 
   function run(row: Extract<FactRow, { kind: 'run' }>): void {
     const r = row.run;
-    failures = recordRun(failures, r);
+    if (opts.failures === undefined) failures = recordRun(failures, r);
     for (const path of row.changed) files.add(path, { text: path, match: { rule: 'path', path } });
     if (r.command === null) return;
     identifiersIn(r.command, true);
     if (r.command.includes('git ')) for (const m of r.command.matchAll(BRANCH_MADE)) branch(m[1]!);
-    if (r.ok && isTestCommand(r.command)) lastTest = normaliseCommand(r.command);
+    if (r.ok && MAY_RUN_TESTS.test(r.command) && isTestCommand(r.command)) lastTest = normaliseCommand(r.command);
   }
 
   return {
@@ -168,7 +179,7 @@ export function createFactCollector(): FactCollector {
       }
     },
     facts() {
-      const dead = failures.failures
+      const dead = (opts.failures?.() ?? failures).failures
         .filter((f) => !f.workedLater)
         .map((f): Fact => {
           if (f.command !== null) return { text: oneLine(f.input, TEXT_CHARS), match: { rule: 'command', command: f.command } };

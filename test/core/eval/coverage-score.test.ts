@@ -221,3 +221,17 @@ t.test('totals add up; a category without facts is never below a threshold', asy
   t.same(belowThreshold(b, 0.5), ['files']);
   t.same(belowThreshold(a, 1), []);
 });
+
+t.test('beside a live run the collector reads the run\'s own failure record instead of keeping a second', async (t) => {
+  const { createFactCollector } = await import('../../../src/core/eval/successor-facts.js');
+  const { EMPTY_FAILURES, recordRun } = await import('../../../src/core/dead-ends/failure-record.js');
+  const reader = createFactRowReader();
+  const rows = call('Bash', { command: 'make deploy' }, { ok: false, text: 'Exit code 2\nmissing target' }).flatMap((r) => reader.row(r));
+  let record = EMPTY_FAILURES;
+  const live = createFactCollector({ failures: () => record });
+  for (const row of rows) live.push(row);
+  t.same(live.facts().dead_ends, [], 'nothing recorded by the collector itself');
+  for (const row of rows) if (row.kind === 'run') record = recordRun(record, row.run);
+  t.same(live.facts().dead_ends.map((d) => d.text), ['make deploy'], 'the run\'s record, read at the cut');
+  t.same(successorFacts(rows).dead_ends.map((d) => d.text), ['make deploy'], 'on its own it keeps its record');
+});
