@@ -121,7 +121,7 @@ export function settings(over: Partial<RunSettings> = {}): RunSettings {
 }
 
 // earlyMs: timers fire early (fakeClock); slowExit: a claude told to end is gone only when a test says
-export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: number; slowExit?: boolean; resume?: { manifest: Manifest; document: string | null } } = {}): World {
+export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: number; slowExit?: boolean; resume?: { manifest: Manifest; document: string | null }; coverage?: Ports['coverage'] } = {}): World {
   const clock = fakeClock(undefined, world.earlyMs ?? 0);
   const transcripts = new Map<string, { reader: TranscriptReader; visible: string; hidden: string; on: Parameters<TranscriptPort['follow']>[1] | null; read: number; found: boolean }>();
   const w = {
@@ -247,6 +247,7 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
     alert: (title, body) => void w.alerts.push(`${title}: ${body}`),
     tell: (event) => void w.told.push(event.name),
     gitFacts: async () => ({ head: 'abc1234', changedFiles: 2 }),
+    ...(world.coverage ? { coverage: world.coverage } : {}),
   };
   let input: (d: string) => void = () => {};
   let commands: (c: FaceCommand) => void = () => {};
