@@ -47,7 +47,9 @@ async function evalFork(args: CommandArgs<'eval'>): Promise<number> {
   const { runEvalFork } = await import('../commands/eval-fork.js');
   const [session, ...more] = args.paths ?? [];
   if (session === undefined || more.length > 0) throw new FlowerError('eval fork: name one session id: flower-pty eval fork SESSION [--at LINE ...] [-k K] [--dry-run]', EXIT.usage);
-  const at = (args.at ?? []).map((n) => (/^\d+$/.test(n.trim()) ? Number(n) : NaN));
+  const bad = (args.at ?? []).find((n) => !/^\d+$/.test(n.trim()));
+  if (bad !== undefined) throw new FlowerError(`eval fork: --at expects a line number of the transcript (1 or more), got "${bad}"`, EXIT.usage);
+  const at = (args.at ?? []).map(Number);
   // Ctrl-C ends the call under way: the runs that finished are printed, and said to be all there is.
   const stop = new AbortController();
   const onInterrupt = (): void => stop.abort();

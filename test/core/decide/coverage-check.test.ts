@@ -108,6 +108,8 @@ t.test('the degraded path (an overflow) skips the check and says why', async (t)
   t.match(emitted(d.effects, 'coverage-skipped')[0], { reason: 'a degraded document is not checked for what it leaves out' });
   t.notOk(d.effects.some((e) => e.type === 'score-document' || e.type === 'type-into-child'));
   t.equal(d.state.pendingFreeze?.degraded, true);
+  const written = given([{ type: 'facts-gathered', now: 4, generation: 1, git: null }, { type: 'document-written', now: 5, generation: 1, path: '/p/.flower/notes/doc.md', archived: null, error: null }], ON, d.state);
+  t.match(written.note, /^degraded handoff: overflow: .*\(a degraded document is not checked for what it leaves out\)$/, 'the note says so too');
 });
 
 t.test('a late score (the document already frozen) changes nothing', async (t) => {

@@ -47,6 +47,12 @@ function checkedDocument(o: Out, doc: { text: string | null; degraded: boolean; 
   return doc;
 }
 
+// A degraded document's note says the check at the freeze did not look at it.
+function uncheckedNote(o: Out, generation: number): string {
+  const c = o.s.coverage;
+  return c !== null && c.generation === generation && c.skipped !== null ? ` (${c.skipped})` : '';
+}
+
 export function degrade(o: Out, now: number, reason: string, text: string | null = null, endChild = true): void {
   retire(o, now, { text, degraded: true, reason }, 'degraded', endChild);
 }
@@ -113,7 +119,7 @@ export function documentWritten(o: Out, e: Extract<RunInput, { type: 'document-w
     kept: pending.text,
     freezing: false,
     // Never "written" when it was not: the note says where the document is.
-    note: failed ? troubleText(failed) : pending.degraded ? `degraded handoff: ${pending.reason}` : `handoff written${e.path ? ` to ${e.path}` : ''}`,
+    note: failed ? troubleText(failed) : pending.degraded ? `degraded handoff: ${pending.reason}${uncheckedNote(o, e.generation)}` : `handoff written${e.path ? ` to ${e.path}` : ''}`,
     pendingFreeze: null,
   });
   if (!failed) o.alert(pending.degraded ? 'flower-pty: degraded handoff' : 'flower-pty: handoff done', pending.degraded ? (pending.reason ?? '') : (e.path ?? 'document ready'));
