@@ -106,7 +106,7 @@ t.test('the built cli: flags > env > project > user in -v, and a bad file stops 
   writeFileSync(join(cwd, '.flower', 'config.json'), '{"window": 200000, "colour": "red"}');
   r = cli(base, cwd, env);
   t.equal(r.code, 2);
-  t.equal(r.stderr.trim(), `flower-pty: ${join(cwd, '.flower', 'config.json')}: unknown key "colour" (known: window, headroom, max-generations, workbench, step, review, write-timeout, parked-retry, events, log, plain, notify, notify-command, claude, hosts)`);
+  t.equal(r.stderr.trim(), `flower-pty: ${join(cwd, '.flower', 'config.json')}: unknown key "colour" (known: window, headroom, max-generations, workbench, step, review, write-timeout, coverage-check, parked-retry, events, log, plain, notify, notify-command, claude, hosts)`);
   t.notMatch(r.stderr, /lineage in/, 'nothing started');
   r = cli(base, cwd, { ...env, FLOWER_PTY_REVIEW: 'soon' });
   t.equal(r.code, 2, 'a bad variable is refused before the files are read');

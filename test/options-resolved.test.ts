@@ -43,6 +43,8 @@ function sample(row: OptionRow, n: number): number | string | boolean {
     case 'seconds':
     case 'count':
       return 2 + n;
+    case 'share':
+      return (n % 10) / 10 + 0.05;
     case 'string':
       return `value-${n}`;
     case 'boolean':

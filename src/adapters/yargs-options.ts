@@ -32,7 +32,7 @@ function yargsOption(row: OptionRow, over: { help?: string; default?: number | s
     type: row.type === 'boolean' ? 'boolean' : 'string',
     describe: over.help ?? row.help,
     ...(row.alias !== undefined ? { alias: row.alias } : {}),
-    ...(row.type === 'tokens' || row.type === 'seconds' || row.type === 'count' ? { coerce: coerce(row) } : {}),
+    ...(row.type === 'tokens' || row.type === 'seconds' || row.type === 'count' || row.type === 'share' ? { coerce: coerce(row) } : {}),
     ...(fixed !== undefined ? { default: fixed } : shown !== null ? { defaultDescription: shown } : {}),
   };
 }

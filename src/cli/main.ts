@@ -41,6 +41,25 @@ function version(): string {
 const say = sayOut;
 
 /** each command's handler: its flags and positional typed from its rows, its exit code back */
+// `eval fork SESSION`: a person's own session forked with their own claude (commands/eval-fork.ts).
+async function evalFork(args: CommandArgs<'eval'>): Promise<number> {
+  const { runEvalFork } = await import('../commands/eval-fork.js');
+  const [session, ...more] = args.paths ?? [];
+  if (session === undefined || more.length > 0) throw new FlowerError('eval fork: name one session id: flower-pty eval fork SESSION [--at LINE ...] [-k K] [--dry-run]', EXIT.usage);
+  const bad = (args.at ?? []).find((n) => !/^\d+$/.test(n.trim()));
+  if (bad !== undefined) throw new FlowerError(`eval fork: --at expects a line number of the transcript (1 or more), got "${bad}"`, EXIT.usage);
+  const at = (args.at ?? []).map(Number);
+  // Ctrl-C ends the call under way: the runs that finished are printed, and said to be all there is.
+  const stop = new AbortController();
+  const onInterrupt = (): void => stop.abort();
+  process.once('SIGINT', onInterrupt);
+  try {
+    return await runEvalFork({ session, at, k: args.runs, dryRun: args['dry-run'], claude: args.claude, cwd: process.cwd(), env: process.env, out: say, err: (line) => process.stderr.write(line + '\n'), signal: stop.signal });
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
+  }
+}
+
 type Handler<C extends CommandName> = (args: CommandArgs<C>, argv: string[]) => Promise<number>;
 
 const HANDLERS: { [C in CommandName]: Handler<C> } = {
@@ -129,6 +148,7 @@ const HANDLERS: { [C in CommandName]: Handler<C> } = {
     return runTrust({ workbench: args.workbench, remove: args.remove, list: args.list, cwd: process.cwd(), env: process.env, out: say });
   },
   eval: async (args) => {
+    if (args.what === 'fork') return evalFork(args);
     const { runEval } = await import('../commands/eval.js');
     // Ctrl-C stops the reading between two chunks: what was read whole is printed, and said to be partial.
     const stop = new AbortController();

@@ -7,6 +7,7 @@ import type { Manifest } from '../core/lineage/manifest.js';
 import type { MeterSignal } from '../core/meter/context-meter.js';
 import type { ScopeChange } from '../core/lineage/session-scope.js';
 import type { ToolRun } from '../core/dead-ends/tool-run.js';
+import type { CoverageScore } from '../core/eval/coverage-score.js';
 import type { RunEventName, RunEventFields } from '../core/run/run-events.js';
 import type { NotifyEvent } from '../core/run/notify-policy.js';
 import type { GitFacts } from '../core/document/scene-facts.js';
@@ -135,4 +136,7 @@ export interface Ports {
   /** the git work tree's HEAD and changed files, or null outside one */
   /** in `folder` (the session's worktree, say), else the run's own */
   gitFacts(folder?: string | null): Promise<GitFacts | null>;
+  /** `text`'s coverage of what the transcript at `path` shows (adapters/transcript-coverage.ts); none: a run
+   * that cannot score (its documents are frozen unchecked, and that is said) */
+  coverage?(path: string, text: string): Promise<CoverageScore>;
 }

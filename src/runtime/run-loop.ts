@@ -17,6 +17,7 @@ import { cursorMovesAsWhitespace } from '../core/screen/cursor-text.js';
 import { lineageUnsaved } from '../core/run/write-trouble.js';
 import { EXIT, FlowerError } from '../core/errors.js';
 import type { RunEffect, RunInput, RunState } from '../core/run/run-state.js';
+import type { CoverageScore } from '../core/eval/coverage-score.js';
 import type { SessionPlace } from '../core/lineage/session-place.js';
 import type { Face } from './face.js';
 import type { ChildHandle, Disposable, Ports, TranscriptFollow } from './ports.js';
@@ -112,8 +113,22 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
           post({ type: 'tick', now: now() });
         });
         return;
+      case 'score-document':
+        // Off the effects' queue: the events and hook answers behind it never wait on a transcript's reading.
+        void scoreDocument(effect);
+        return;
       default:
         effects = effects.then(() => perform(effect)).catch((error: unknown) => ports.log(`effect ${effect.type} failed: ${String(error)}`));
+    }
+  }
+
+  async function scoreDocument(effect: Extract<RunEffect, { type: 'score-document' }>): Promise<void> {
+    const answer = (score: CoverageScore | null, error: string | null): void => post({ type: 'document-scored', now: now(), generation: effect.generation, score, error });
+    if (!ports.coverage) return answer(null, 'this run has no scorer');
+    try {
+      answer(await ports.coverage(effect.transcriptPath, effect.text), null);
+    } catch (error) {
+      answer(null, oneLine(error instanceof Error ? error.message : String(error)));
     }
   }
 

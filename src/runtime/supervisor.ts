@@ -2,6 +2,7 @@
 // settings, puts the real adapters behind the runtime's ports, and runs the event loop until the
 // core says the run is over. It decides nothing: see core/decide/decide.ts.
 
+import { scoreAgainstTranscript } from '../adapters/transcript-coverage.js';
 import { realpathSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -129,6 +130,7 @@ export async function supervise(opts: SuperviseOptions, face: Face): Promise<Sup
         alert: terminalAlert(opts.notify),
         tell: (event, now) => void notifier?.notify(event, now),
         gitFacts: (folder) => readGitFacts({ cwd: folder ?? opts.cwd, env: opts.env }),
+        coverage: scoreAgainstTranscript,
       },
       face,
     );

@@ -255,6 +255,7 @@ export function parseStatusView(v: unknown): StatusView | null {
   // What needs a person: absent from an older server's frames, so a missing one reads as nothing.
   if (v.attention !== undefined && !isNullable(isString, v.attention)) return null;
   if (v.deadEnds !== undefined && !isNullable(isString, v.deadEnds)) return null;
+  if (v.coverage !== undefined && !isNullable(isString, v.coverage)) return null;
   return {
     phase: v.phase,
     context: v.context as number,
@@ -271,6 +272,7 @@ export function parseStatusView(v: unknown): StatusView | null {
     note: v.note,
     attention: typeof v.attention === 'string' ? v.attention : null,
     ...(typeof v.deadEnds === 'string' ? { deadEnds: v.deadEnds } : {}),
+    ...(typeof v.coverage === 'string' ? { coverage: v.coverage } : {}),
   };
 }
 

@@ -40,6 +40,7 @@ const bounded: Array<[string, string[], RegExp, Record<string, string>?]> = [
   ['--write-timeout 1e308', ['--write-timeout', '1e308'], /--write-timeout expects a number of seconds from 1 to 86400/],
   ['--write-timeout 0', ['--write-timeout', '0'], /--write-timeout expects a number of seconds \(at least 1: the session needs time to write its document\), got "0"/],
   ['--parked-retry 1e9', ['--parked-retry', '1e9'], /--parked-retry expects a number of seconds from 0 to 86400/],
+  ['--coverage-check 2', ['--coverage-check', '2'], /--coverage-check expects a share from 0 to 1 like 0.5 or 50% \(0 = off\), got "2"/],
   ['FLOWER_PTY_WRITE_TIMEOUT=0', [], /FLOWER_PTY_WRITE_TIMEOUT expects a number of seconds \(at least 1/, { FLOWER_PTY_WRITE_TIMEOUT: '0' }],
   ['FLOWER_PTY_REVIEW=1e308', [], /FLOWER_PTY_REVIEW expects a number of seconds from 0 to 86400/, { FLOWER_PTY_REVIEW: '1e308' }],
   ['--max-generations 1e9', ['--max-generations', '1000000000'], /--max-generations 1000000000 is past the ceiling of 1000/],

@@ -116,11 +116,12 @@ export function settings(over: Partial<RunSettings> = {}): RunSettings {
   // the real builder from the table's defaults: a 200k window, 300s to write
   const options = resolveRunOptions({ window: 200_000, 'write-timeout': 300 }, {});
   const facts = { step: 'work', cwd: '/p', workbench: '/p/.flower', documentPath: '/p/.flower/notes/doc.md', eventsPath: null, prompt: 'build the thing', env: {}, stopBlockCap: STOP_BLOCK_CAP_DEFAULT, dialect: RUN_DIALECT };
-  return { ...settingsFromOptions(options, facts), ...over };
+  // the check at the freeze off: its own tests (coverage-check.test.ts) turn it on
+  return { ...settingsFromOptions(options, facts), coverageCheck: 0, ...over };
 }
 
 // earlyMs: timers fire early (fakeClock); slowExit: a claude told to end is gone only when a test says
-export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: number; slowExit?: boolean; resume?: { manifest: Manifest; document: string | null } } = {}): World {
+export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: number; slowExit?: boolean; resume?: { manifest: Manifest; document: string | null }; coverage?: Ports['coverage'] } = {}): World {
   const clock = fakeClock(undefined, world.earlyMs ?? 0);
   const transcripts = new Map<string, { reader: TranscriptReader; visible: string; hidden: string; on: Parameters<TranscriptPort['follow']>[1] | null; read: number; found: boolean }>();
   const w = {
@@ -246,6 +247,7 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
     alert: (title, body) => void w.alerts.push(`${title}: ${body}`),
     tell: (event) => void w.told.push(event.name),
     gitFacts: async () => ({ head: 'abc1234', changedFiles: 2 }),
+    ...(world.coverage ? { coverage: world.coverage } : {}),
   };
   let input: (d: string) => void = () => {};
   let commands: (c: FaceCommand) => void = () => {};

@@ -298,3 +298,12 @@ t.test("a view's dead-ends count crosses the wire; a wrong type is refused", asy
   t.same(c.messages, [withCount], 'the count arrives as it was sent');
   t.equal(c.errors.length, 1, 'a count that is not text is refused');
 });
+
+t.test("a view's coverage crosses the wire; a wrong type is refused", async (t) => {
+  const withCoverage: ServerMessage = { t: 'status', view: { ...view, coverage: 'covers files 3/4, tasks 1/1' } };
+  const c = collect(parseServerMessage);
+  c.reader.push(encodeFrame(withCoverage));
+  c.reader.push(encodeFrame({ t: 'status', view: { ...view, coverage: { files: 3 } } } as unknown as ServerMessage));
+  t.same(c.messages, [withCoverage], 'the score arrives as it was sent');
+  t.equal(c.errors.length, 1, 'a score that is not text is refused');
+});

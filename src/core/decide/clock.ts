@@ -6,7 +6,8 @@ import { successorAwaitsExit } from '../run/child-timing.js';
 import type { RunState } from '../run/run-state.js';
 import { hooksMissing } from './sources/hooks.js';
 import { transcriptLost } from './sources/transcript.js';
-import { degrade } from './stages/handoff.js';
+import { degrade } from './stages/freezing.js';
+import { amendMs, checkTimedOut, checkUnderWay } from './stages/coverage-check.js';
 import { startNext } from './stages/generations.js';
 import { settleWait } from './turn/boundaries.js';
 import { continueAfterReset } from './turn/parking.js';
@@ -96,8 +97,18 @@ export const CLOCK_RULES: readonly ClockRule[] = [
     // A model that ignores the request must not stall the run.
     name: 'the writing turn gives no document in time: a degraded one is frozen',
     cycle: true,
-    due: (s) => (s.cycle.phase === 'writing' && s.cycle.writingSince !== null ? s.cycle.writingSince + s.settings.writeTimeoutMs : null),
+    due: (s) => (s.cycle.phase === 'writing' && s.cycle.writingSince !== null && checkUnderWay(s) === null ? s.cycle.writingSince + s.settings.writeTimeoutMs : null),
     run: (o, now) => degrade(o, now, `no handoff document within ${Math.round(o.s.settings.writeTimeoutMs / 1000)}s`),
+  },
+  {
+    // The check at the freeze is bounded too: the document there is is frozen.
+    name: 'the document is not scored, or not amended, in time: the one there is is frozen',
+    cycle: true,
+    due: (s) => {
+      const c = s.cycle.phase === 'writing' ? checkUnderWay(s) : null;
+      return c !== null ? c.since + amendMs(s) : null;
+    },
+    run: checkTimedOut,
   },
   {
     // A frozen document waits for a person only so long.

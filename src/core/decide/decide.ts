@@ -13,6 +13,7 @@ import { nextWake, runDue } from './clock.js';
 import { commanded, typed } from './sources/commands.js';
 import { documentChanged, draftSaved } from './sources/edits.js';
 import { documentWritten, factsGathered, writeResult } from './stages/freezing.js';
+import { documentScored } from './stages/coverage-check.js';
 import { childExited, seedRead, spawned, spawnFailed, start } from './sources/claude-life.js';
 import { hookCalled } from './sources/hooks.js';
 import { scopeChanged, toolRan, transcriptPresence, transcriptReset, transcriptSignal } from './sources/transcript.js';
@@ -68,6 +69,8 @@ function route(o: Out, e: RunInput): void {
       return writeResult(o, e);
     case 'facts-gathered':
       return factsGathered(o, e);
+    case 'document-scored':
+      return documentScored(o, e);
     case 'document-written':
       return documentWritten(o, e);
     case 'transcript':

@@ -85,6 +85,10 @@ export const COMMAND_FLAGS = {
   eval: [
     { name: 'html', type: 'string', help: 'also write the scores as one self-contained HTML page to this file' },
     json('print the scores as one JSON document (docs/eval.md has its shape)'),
+    { name: 'at', type: 'string', array: true, help: "eval fork: a line of the session's transcript to fork it at (again for more cuts; default: its end)" },
+    { name: 'runs', alias: 'k', type: 'count', default: 1, min: 1, max: 20, maxWhy: 'each run is a real fork, paid for', help: 'eval fork: runs per arm and cut' },
+    { name: 'dry-run', type: 'boolean', default: false, help: 'eval fork: print what it would run and a token estimate, and run nothing' },
+    { from: 'claude', help: 'eval fork: the claude to fork with (as a run finds it)' },
   ],
   doctor: [{ from: 'claude' }],
 } as const satisfies Partial<Record<CommandName, readonly CommandFlag[]>>;

@@ -25,7 +25,7 @@ export const COMMANDS = [
   { name: 'web', summary: "every live run of yours in a browser: a dashboard, each run's terminal, its document, approvals (prints a login URL)" },
   { name: 'demo', summary: 'watch a whole handoff cycle in about a minute: the real claude against a built-in scripted model on 127.0.0.1 (no account, no network, a throwaway folder)' },
   { name: 'trust', summary: "let this folder's own config (.flower/config.json) run programs and write outside the project: its claude, notify-command, events, log, workbench (as it is now; a changed file needs trusting again)" },
-  { name: 'eval', args: '<what> [paths..]', argHelp: 'compaction [FILE|DIR ...]: score every compaction summary in these transcripts (default: your Claude Code projects folder)', summary: 'measure what a handoff keeps: how much of what a successor must have (files, dead ends, your instructions, open tasks, identifiers) each compaction summary of your sessions carries (docs/eval.md)' },
+  { name: 'eval', args: '<what> [paths..]', argHelp: 'compaction [FILE|DIR ...]: score every compaction summary in these transcripts (default: your Claude Code projects folder); fork SESSION: fork one of your sessions and compare /compact with a handoff (docs/eval-fork.md)', summary: 'measure what a handoff keeps: how much of what a successor must have (files, dead ends, your instructions, open tasks, identifiers) each compaction summary of your sessions carries (docs/eval.md)' },
   { name: 'doctor', summary: 'check in one screen whether claude, its login, its config folder, hooks and transcript writing will work with flower-pty (never calls the API)' },
 ] as const satisfies readonly CommandRow[];
 

@@ -34,6 +34,15 @@ function checkCount(row: OptionRow, raw: unknown): { value: number } | { problem
   return { value: n };
 }
 
+// A share: 0.5 or 50%, from 0 (off) to 1.
+function checkShare(raw: unknown): { value: number } | { problem: string } {
+  const text = typeof raw === 'string' ? raw.trim() : raw;
+  const percent = typeof text === 'string' && text.endsWith('%');
+  const n = asNumber(percent ? (text as string).slice(0, -1) : text) / (percent ? 100 : 1);
+  if (!Number.isFinite(n) || n < 0 || n > 1) return { problem: `expects a share from 0 to 1 like 0.5 or 50% (0 = off), got ${shownValue(raw)}` };
+  return { value: n };
+}
+
 /** a value as a one-line problem shows it: a list or an object by its kind only (one nested deep enough
  * would overflow the stack of a JSON.stringify), anything else as JSON, cut short */
 export function shownValue(raw: unknown): string {
@@ -59,6 +68,8 @@ export function checkOption(row: OptionRow, raw: unknown): { value: OptionValue 
       return checkSeconds(row, raw);
     case 'count':
       return checkCount(row, raw);
+    case 'share':
+      return checkShare(raw);
     case 'string':
       if (typeof raw === 'string' && raw.trim() !== '') return { value: raw };
       return { problem: `expects a non-empty string, got ${shownValue(raw)}` };

@@ -5,8 +5,9 @@
 // table (held to it by test/readme.test.ts) are all made from these rows: a default is written here once.
 // Pure data and pure look-ups.
 
-/** tokens: "200k", "1m", 200000 · seconds: a number, within the row's range · count: a whole number ≥ 1 */
-export type OptionType = 'tokens' | 'seconds' | 'count' | 'string' | 'boolean';
+/** tokens: "200k", "1m", 200000 · seconds: a number, within the row's range · count: a whole number ≥ 1 ·
+ * share: a number from 0 to 1 (0.5, or 50%) */
+export type OptionType = 'tokens' | 'seconds' | 'count' | 'share' | 'string' | 'boolean';
 
 export interface OptionRow {
   /** the long flag, without `--` */
@@ -52,6 +53,7 @@ export const RUN_OPTIONS = [
   { name: 'step', type: 'string', default: 'work', later: "commands/run.ts: on --continue a step not given is the lineage's own", env: 'FLOWER_PTY_STEP', configKey: 'step', help: 'the step name used in the document file name (on --continue: the lineage\'s own)' },
   { name: 'review', type: 'seconds', unit: 'seconds', default: 10, min: 0, max: MAX_SECONDS, env: 'FLOWER_PTY_REVIEW', configKey: 'review', help: 'seconds a frozen document waits for a person before the successor starts (0 = none)' },
   { name: 'write-timeout', type: 'seconds', unit: 'seconds', default: 300, min: 1, minWhy: 'the session needs time to write its document', max: MAX_SECONDS, env: 'FLOWER_PTY_WRITE_TIMEOUT', configKey: 'write-timeout', help: 'seconds the session has to write its document before a degraded one is used' },
+  { name: 'coverage-check', type: 'share', default: 0.5, env: 'FLOWER_PTY_COVERAGE_CHECK', configKey: 'coverage-check', help: "the share of a category's facts (files, dead ends, the person's instructions, open tasks, identifiers) a document must carry before it is frozen; below it the session is asked once to add what it left out (0 = off)" },
   { name: 'parked-retry', type: 'seconds', unit: 'seconds', default: 300, min: 0, max: MAX_SECONDS, env: 'FLOWER_PTY_PARKED_RETRY', configKey: 'parked-retry', help: 'seconds an API-key session parked on a rate limit waits before flower-pty types `continue` once (subscriptions continue by themselves; 0 = at once)' },
   { name: 'events', type: 'string', env: 'FLOWER_PTY_EVENTS', configKey: 'events', help: 'append one JSON object a line per event to this file' },
   { name: 'log', type: 'string', env: 'FLOWER_PTY_LOG', configKey: 'log', help: 'write diagnostic lines to this file' },

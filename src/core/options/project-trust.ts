@@ -13,6 +13,7 @@ export const PROJECT_KEY_RULE = {
   review: 'always',
   'write-timeout': 'always',
   'parked-retry': 'always',
+  'coverage-check': 'always',
   plain: 'always',
   notify: 'always',
   // a path the run writes to: fine inside the project, not elsewhere

@@ -8,6 +8,7 @@ import { renderChart, GENERATION_COLOURS } from './report-chart.js';
 import { escapeHtml } from '../html-escape.js';
 import { formatTokens } from '../meter/token-format.js';
 import { deadEndsWords, type GenerationDeadEnds } from './report-dead-ends.js';
+import { coverageWords, type GenerationCoverage } from './report-coverage.js';
 
 /** the report page's look, shared by every page flower-pty writes in its style */
 export const REPORT_STYLE = `
@@ -197,6 +198,13 @@ function deadEndsHtml(d: GenerationDeadEnds): string {
   return parts.join('\n');
 }
 
+function coverageHtml(c: GenerationCoverage): string {
+  const parts = [`<p class="coverage">What its document carries of what its transcript shows: ${e(coverageWords(c))}.</p>`];
+  if (c.missing.length > 0) parts.push(`<p>Left out: ${c.missing.map((m) => `<code>${e(m)}</code>`).join(', ')}</p>`);
+  for (const why of c.skipped) parts.push(`<p class="missing">${e(why)}.</p>`);
+  return parts.join('\n');
+}
+
 function generationHtml(g: GenerationReport, colour: string): string {
   const parts = [`<h2 id="gen-${g.n}"><span class="swatch" style="background:${colour}"></span>Generation ${g.n}</h2>`];
   parts.push(`<p>Session <code>${e(g.sessionId)}</code> · ${e(g.endWords)}</p>`);
@@ -214,6 +222,7 @@ function generationHtml(g: GenerationReport, colour: string): string {
     parts.push(`<p class="missing">The first prompt of this generation cannot be shown: the document it started from is not on disk.</p>`);
   }
   if (g.deadEnds) parts.push(deadEndsHtml(g.deadEnds));
+  if (g.coverage) parts.push(coverageHtml(g.coverage));
   if (g.document) {
     parts.push(`<h3>Its handoff document</h3>`, documentHtml(g.document));
   } else if (g.end === 'handoff' || g.end === 'degraded') {

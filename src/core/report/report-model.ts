@@ -10,6 +10,7 @@ import { seedSuccessor } from '../lineage/handoff-lineage.js';
 import { POLICY_DEFAULTS } from '../run/policy.js';
 import { generationOf, type RunEventRecord } from '../run/run-events.js';
 import { deadEndsOf, deadEndsTrend, type GenerationDeadEnds } from './report-dead-ends.js';
+import { coverageOf, type GenerationCoverage } from './report-coverage.js';
 
 export interface DocumentFile {
   path: string;
@@ -89,6 +90,8 @@ export interface GenerationReport {
   document: DocumentReport | null;
   /** its failures: seen, carried into its document (by its writer, by flower-pty's facts) or not, repeated by its successor */
   deadEnds: GenerationDeadEnds | null;
+  /** its frozen document's coverage of its transcript, checked at the freeze (null: no check) */
+  coverage: GenerationCoverage | null;
   /** what this generation was told first */
   firstPrompt: { text: string; source: 'original' | 'recorded' | 'reproduced'; path: string | null; note: string | null } | null;
 }
@@ -393,6 +396,7 @@ export function buildReport(input: ReportInput): ReportModel {
       overflows: (scan?.overflows ?? []).map((o) => ({ t: mark(o.t, o.line), v: 0, line: o.line, text: o.text })),
       document,
       deadEnds: deadEndsOf(g.generation, events),
+      coverage: coverageOf(g.generation, events),
       firstPrompt: firstPromptOf(g, previous, input),
     });
     previous = { doc, gen: g };

@@ -85,6 +85,19 @@ export const RUN_EVENT_FIELDS = {
   /** a successor's call matched a dead end of its document or a failure listed to its writer (`line`: the
    * dead end's line in the document, null when only listed); `ok`: this time it worked */
   'dead-end-repeated': { generation: 'number', tool: 'string', call: 'string', deadEnd: 'string', line: 'number|null', ok: 'boolean' },
+  /** a document scored against what its transcript shows, before the freeze (`document`: first, or amended);
+   * per category what it carries of the total; `below`: the categories under `threshold`; `missing`: the items
+   * left out, each as `category: item` (at most 50) */
+  coverage: {
+    generation: 'number', document: 'string', threshold: 'number', below: 'string[]', missing: 'string[]',
+    files_found: 'number', files_total: 'number', dead_ends_found: 'number', dead_ends_total: 'number',
+    instructions_found: 'number', instructions_total: 'number', tasks_found: 'number', tasks_total: 'number',
+    identifiers_found: 'number', identifiers_total: 'number',
+  },
+  /** the session was asked once to add what its document leaves out (`items` of the `below` categories); it has `ms` */
+  amendment: { generation: 'number', below: 'string[]', items: 'number', ms: 'number' },
+  /** the document was frozen without (another) check or amendment, and why */
+  'coverage-skipped': { generation: 'number', reason: 'string' },
   stopped: { exitCode: 'number', message: 'string' },
   ended: { exitCode: 'number', message: 'string?' },
 } as const satisfies Record<string, Record<string, Tag>>;

@@ -22,11 +22,35 @@ import type { RunDialect } from './run-dialect.js';
 import type { FailureRecord } from '../dead-ends/failure-record.js';
 import type { WatchedDeadEnd } from '../dead-ends/dead-end-watch.js';
 import type { ToolRun } from '../dead-ends/tool-run.js';
+import type { CoverageScore } from '../eval/coverage-score.js';
+import type { Category } from '../eval/successor-facts.js';
+
+/** the check of a generation's document for what it leaves out, before it is frozen (decide/stages/coverage-check.ts) */
+export interface CoverageCheck {
+  generation: number;
+  /** `scoring`: the first document is being scored; `asked`: the session was asked to amend it; `rescoring`:
+   * the amended one is being scored; `done`: the document to freeze is chosen */
+  stage: 'scoring' | 'asked' | 'rescoring' | 'done';
+  /** when the stage began */
+  since: number;
+  /** the document the session wrote first */
+  first: string;
+  /** the amended document, while it is scored */
+  amendedText: string | null;
+  /** the score of the document frozen (or being scored); null: not scored */
+  score: CoverageScore | null;
+  /** the categories below the threshold in the first document */
+  below: readonly Category[];
+  /** the frozen document is the amended one */
+  amended: boolean;
+  /** why the document was not checked, or not amended (null: it was) */
+  skipped: string | null;
+}
 
 /** what the run works by, built from the resolved options by core/run/settings-from-options.ts: the seconds
  * options in ms (`reviewMs`, `writeTimeoutMs`, `parkedRetryMs`), the handoff switches, the tunables
  * (core/options/tunables.ts) and the facts of this run */
-export interface RunSettings extends SecondsInMs, Tunables, Pick<RunOptionValues, 'handoff' | 'keepAutoCompact'> {
+export interface RunSettings extends SecondsInMs, Tunables, Pick<RunOptionValues, 'handoff' | 'keepAutoCompact' | 'coverageCheck'> {
   step: string;
   cwd: string;
   workbench: string | null;
@@ -163,6 +187,8 @@ export interface RunState {
   readonly nextWatch: readonly WatchedDeadEnd[];
   readonly firstPrompt: string | null;
   readonly note: string;
+  /** the newest generation's coverage check at its freeze (null: none yet) */
+  readonly coverage: CoverageCheck | null;
   /** a freeze is on its way to disk: the face keeps the old view until the document is there */
   readonly freezing: boolean;
   /** a freeze waiting for its facts (`text` null) or for the disk */
@@ -217,6 +243,8 @@ export type RunInput =
   | { type: 'draft-saved'; now: number; generation: number; changed: SectionKey[]; path: string | null }
   | { type: 'document-changed'; now: number; text: string | null }
   | { type: 'facts-gathered'; now: number; generation: number; git: GitFacts | null }
+  /** the document's coverage of what its transcript shows (null: it could not be scored, `error` says why) */
+  | { type: 'document-scored'; now: number; generation: number; score: CoverageScore | null; error: string | null }
   /** input from a face, on its way to claude: `data`, to tell a person's keys from the terminal's own reports */
   | { type: 'typed'; now: number; data: string }
   | { type: 'command'; now: number; command: RunCommand }
@@ -231,6 +259,8 @@ export type RunEffect =
   | { type: 'write-document'; generation: number; text: string }
   /** what flower-pty knows for certain at a freeze (git HEAD, changed files); answered by `facts-gathered` */
   | { type: 'gather-facts'; generation: number; folder?: string | null }
+  /** score `text` against what the generation's transcript shows so far; answered by `document-scored` */
+  | { type: 'score-document'; generation: number; text: string; transcriptPath: string }
   /** the --notify-command, for an event worth a person's attention (rate-limited by the notifier) */
   | { type: 'tell-person'; event: NotifyEvent }
   | { type: 'read-seed'; generation: number }
@@ -289,6 +319,7 @@ export function createRun(settings: RunSettings, now: string, resume: { manifest
     nextWatch: [],
     firstPrompt: null,
     note: 'starting claude',
+    coverage: null,
     freezing: false,
     pendingFreeze: null,
     boundaryWaits: [],

@@ -5,6 +5,7 @@ import { formatClock } from '../screen/clock-text.js';
 import { currentGeneration, type RunState, type Waiting } from './run-state.js';
 import type { StatusView } from '../screen/status.js';
 import { troubleAttention } from './write-trouble.js';
+import { CATEGORIES } from '../eval/successor-facts.js';
 
 export function attentionText(w: Waiting | null, hooksMissing: boolean): string | null {
   if (w?.kind === 'parked') return w.until === null ? 'parked on a usage limit' : `parked until ${formatClock(w.until)}`;
@@ -22,6 +23,16 @@ export function deadEndsText(s: RunState): string | null {
   if (s.cycle.phase === 'review' && n > 0) return `${n} ${n === 1 ? 'failure' : 'failures'} not in the document`;
   const r = s.gen?.repeats ?? 0;
   return r > 0 ? `${r} dead ${r === 1 ? 'end' : 'ends'} repeated` : null;
+}
+
+// The frozen document's score, while it is under review: each category with facts in it, found of total.
+export function coverageText(s: RunState): string | null {
+  const c = s.coverage;
+  if (s.cycle.phase !== 'review' || !c || c.generation !== currentGeneration(s) || !c.score) return null;
+  const score = c.score;
+  const parts = CATEGORIES.filter((k) => score[k].total > 0).map((k) => `${k.replace('_', ' ')} ${score[k].found}/${score[k].total}`);
+  if (parts.length === 0) return null;
+  return `${c.amended ? 'amended, covers' : 'covers'} ${parts.join(', ')}`;
 }
 
 // Seconds left in the review window, for the status line (null outside review).
@@ -50,5 +61,6 @@ export function runView(s: RunState, now: number): StatusView {
     // A file that could not be written comes first: it may be a person's only chance to keep it.
     attention: s.trouble ? troubleAttention(s.trouble) : attentionText(s.waiting, s.hooksMissing),
     deadEnds: deadEndsText(s),
+    coverage: coverageText(s),
   };
 }

@@ -9,7 +9,7 @@ import { TUNABLES, type Tunables } from '../options/tunables.js';
 import type { RunSettings } from './run-state.js';
 
 /** the options the run's settings are made of, picked by name from the resolved values */
-export type RunSettingOptions = Pick<RunOptionValues, SecondsName | 'window' | 'headroom' | 'maxGenerations' | 'handoff' | 'keepAutoCompact'>;
+export type RunSettingOptions = Pick<RunOptionValues, SecondsName | 'window' | 'headroom' | 'maxGenerations' | 'handoff' | 'keepAutoCompact' | 'coverageCheck'>;
 
 /** what the run knows of itself besides its options */
 export type RunFacts = Pick<RunSettings, 'step' | 'cwd' | 'workbench' | 'documentPath' | 'eventsPath' | 'prompt' | 'stopBlockCap' | 'hookContextChars' | 'dialect'> & {
@@ -32,6 +32,7 @@ export function settingsFromOptions(options: RunSettingOptions, facts: RunFacts,
     ...known,
     handoff: options.handoff,
     keepAutoCompact: options.keepAutoCompact,
+    coverageCheck: options.coverageCheck,
     policy: {
       ...(options.window !== undefined ? { window: options.window } : {}),
       ...(options.headroom !== undefined ? { headroom: options.headroom } : {}),

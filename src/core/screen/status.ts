@@ -30,6 +30,8 @@ export interface StatusView {
   /** the session's failures its frozen document leaves out (in review), or its successor's repeats of dead
    *  ends: "2 failures not in the document", "1 dead end repeated"; null (or absent): nothing */
   deadEnds?: string | null;
+  /** the frozen document's coverage of what its transcript shows (in review): "covers files 3/4 · tasks 1/1" */
+  coverage?: string | null;
 }
 
 export interface StatusInput {
@@ -46,6 +48,8 @@ export interface StatusInput {
   attention?: string | null;
   /** "2 failures not in the document", "1 dead end repeated" (absent: nothing) */
   deadEnds?: string | null;
+  /** "covers files 3/4 · tasks 1/1" (absent: nothing) */
+  coverage?: string | null;
 }
 
 export function meterText(s: Pick<StatusInput, 'context' | 'window' | 'at' | 'handoff' | 'phase'>): string {
@@ -60,6 +64,7 @@ export function statusLine(s: StatusInput): string {
   const parts = [meterText(s), `gen ${s.generation}/${s.maxGenerations}`, s.phase];
   if (s.phase === 'review') parts.push(s.held ? 'held' : `successor in ${s.reviewLeft ?? 0}s`);
   if (s.deadEnds) parts.push(s.deadEnds);
+  if (s.coverage) parts.push(s.coverage);
   if (s.attention) parts.push(s.attention);
   return `flower ${parts.join(' · ')}`;
 }
@@ -138,6 +143,7 @@ export function statusBarLines(s: StatusBarInput, opts: { width: number; hint: s
   else if (s.held) head.push({ text: ' · held', style: 'countdown' });
   // Beside the countdown: what the document leaves out of the session's failures, or the successor's repeats.
   if (s.deadEnds) head.push({ text: ' · ', style: 'plain' }, { text: terminalText(s.deadEnds), style: 'countdown' });
+  if (s.coverage) head.push({ text: ' · ', style: 'plain' }, { text: terminalText(s.coverage), style: 'countdown' });
   // What needs a person goes on the first line, where the eye already is.
   if (s.attention) head.push({ text: ' · ', style: 'plain' }, { text: terminalText(s.attention), style: 'countdown' });
   const last = head.at(-1)!;

@@ -37,7 +37,8 @@ export function dashboardOrder<R extends DashboardRun>(runs: readonly R[]): R[] 
 export function stateText(r: Pick<DashboardRun, 'phase' | 'status'>): string {
   const s = r.status;
   if (s?.attention) return s.attention;
-  const deadEnds = s?.deadEnds ? ` · ${s.deadEnds}` : '';
+  // the failures a frozen document leaves out, and its coverage, beside the countdown
+  const deadEnds = [s?.deadEnds, s?.coverage].map((x) => (x ? ` · ${x}` : '')).join('');
   if (r.phase === 'review') return (s?.held ? 'in review (held)' : `in review${s?.reviewLeft != null ? ` (${Math.ceil(s.reviewLeft)} s left)` : ''}`) + deadEnds;
   if (deadEnds !== '') return `${r.phase}${deadEnds}`;
   return r.phase;

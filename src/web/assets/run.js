@@ -154,6 +154,8 @@ function showStatus() {
   $('state').textContent = v.attention ?? (v.phase === 'review' ? `review${v.held ? ' (held)' : v.reviewLeft != null ? ` ${Math.ceil(v.reviewLeft)} s` : ''}` : v.phase);
   $('deadends').textContent = v.deadEnds ?? '';
   $('deadends').hidden = !v.deadEnds;
+  $('coverage').textContent = v.coverage ?? '';
+  $('coverage').hidden = !v.coverage;
   $('meter').replaceChildren(meter({ phase: v.phase, context: v.context, window: v.window, at: v.at, warnAt: v.warnAt }));
   $('metertext').textContent = `gen ${v.generation}/${v.maxGenerations} · ${tokens(v.context)}/${tokens(v.window)} · handoff at ${tokens(v.at)}${v.note ? ` · ${v.note}` : ''}`;
   $('permission').hidden = waiting === null;

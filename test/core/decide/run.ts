@@ -20,7 +20,8 @@ export function settings(over: Partial<RunSettings> = {}): RunSettings {
   // the real builder from the table's defaults: a 200k window, 60s to write
   const options = resolveRunOptions({ window: 200_000, 'write-timeout': 60 }, {});
   const facts = { step: 'work', cwd: '/p', workbench: '/p/.flower', documentPath: '/p/.flower/notes/doc.md', eventsPath: null, prompt: 'build the thing', env: {}, stopBlockCap: STOP_BLOCK_CAP_DEFAULT, dialect: RUN_DIALECT };
-  return { ...settingsFromOptions(options, facts), ...over };
+  // the check at the freeze off: its own tests (coverage-check.test.ts) turn it on
+  return { ...settingsFromOptions(options, facts), coverageCheck: 0, ...over };
 }
 
 // ---- events in the run's one vocabulary

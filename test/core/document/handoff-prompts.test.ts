@@ -87,3 +87,9 @@ t.test('successorPrompt says plainly when the document is degraded and where to 
   t.match(text, new RegExp(`${DEGRADED_MARKER.replace(/[[\]]/g, '\\$&')} prompt is too long`));
   t.match(text, /Fix the build/, 'the original prompt excerpt reaches the successor');
 });
+
+t.test('the amendment request is flower-pty\'s own prompt, never counted as the person\'s instruction', async (t) => {
+  const { amendmentRequest, isFlowerPrompt } = await import('../../../src/core/document/handoff-prompts.js');
+  t.ok(isFlowerPrompt(amendmentRequest({ files: ['src/a.ts'] })));
+  t.notOk(isFlowerPrompt('never push to main; only open a pull request'));
+});

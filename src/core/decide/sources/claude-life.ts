@@ -10,7 +10,7 @@ import { NO_PLACE } from '../../lineage/session-place.js';
 import type { RunInput } from '../../run/run-state.js';
 import { rewriteBeforeSeed, usage } from '../stages/freezing.js';
 import { seed, stop } from '../stages/generations.js';
-import { degrade } from '../stages/handoff.js';
+import { degrade } from '../stages/freezing.js';
 import { iso, type Out } from '../out.js';
 
 /** crashes in a row before the run stops instead of restarting forever */

@@ -15,6 +15,48 @@ export function usage(g: GenerationFacts, now: number): { context: number; costU
   return { context: g.context, ...(g.costUsd !== null ? { costUsd: g.costUsd } : {}), numTurns: g.numTurns, now: iso(now) };
 }
 
+// ---- the way out of a generation
+
+// Freeze, retire the child, and open the review window. Every path out of a generation goes here.
+// `endChild` false: claude is already gone (it crashed).
+export function retire(o: Out, now: number, given: { text: string | null; degraded: boolean; reason?: string }, end: string, endChild = true): void {
+  const doc = checkedDocument(o, given);
+  o.cycle({ phase: 'review', pendingCut: false, cutDueSince: null, writingSince: null, reviewUntil: now + o.s.settings.reviewMs });
+  startFreeze(o, { generation: o.generation, ...doc });
+  o.emit('generation-end', { generation: o.generation, peak: o.s.gen?.peak ?? 0, reason: end });
+  if (endChild) o.do({ type: 'end-child' });
+}
+
+// The coverage check at the freeze (coverage-check.ts) ends here whatever ends the generation: a session
+// that crashed, overflowed or ran out of time while asked to amend its document leaves its first document,
+// complete, which is frozen as it is; a degraded document is never checked, and that is said.
+function checkedDocument(o: Out, doc: { text: string | null; degraded: boolean; reason?: string }): { text: string | null; degraded: boolean; reason?: string } {
+  const check = o.s.coverage;
+  const g = o.generation;
+  if (check !== null && check.generation === g && check.stage !== 'done') {
+    o.set({ coverage: { ...check, stage: 'done' } });
+    if (!doc.degraded) return doc;
+    o.emit('coverage-skipped', { generation: g, reason: `the amendment did not come (${doc.reason ?? 'no document'}): the first document is frozen` });
+    return { text: check.first, degraded: false };
+  }
+  if (doc.degraded && o.s.settings.coverageCheck > 0 && o.s.settings.handoff) {
+    const reason = 'a degraded document is not checked for what it leaves out';
+    o.set({ coverage: { generation: g, stage: 'done', since: 0, first: doc.text ?? '', amendedText: null, score: null, below: [], amended: false, skipped: reason } });
+    o.emit('coverage-skipped', { generation: g, reason });
+  }
+  return doc;
+}
+
+// A degraded document's note says the check at the freeze did not look at it.
+function uncheckedNote(o: Out, generation: number): string {
+  const c = o.s.coverage;
+  return c !== null && c.generation === generation && c.skipped !== null ? ` (${c.skipped})` : '';
+}
+
+export function degrade(o: Out, now: number, reason: string, text: string | null = null, endChild = true): void {
+  retire(o, now, { text, degraded: true, reason }, 'degraded', endChild);
+}
+
 // A freeze first gathers what flower-pty knows for certain (the Scene's facts), then writes.
 export function startFreeze(o: Out, f: { generation: number; text: string | null; degraded: boolean; reason?: string }): void {
   o.set({ freezing: true, pendingFreeze: { generation: f.generation, modelText: f.text, text: null, degraded: f.degraded, reason: f.reason ?? null } });
@@ -77,7 +119,7 @@ export function documentWritten(o: Out, e: Extract<RunInput, { type: 'document-w
     kept: pending.text,
     freezing: false,
     // Never "written" when it was not: the note says where the document is.
-    note: failed ? troubleText(failed) : pending.degraded ? `degraded handoff: ${pending.reason}` : `handoff written${e.path ? ` to ${e.path}` : ''}`,
+    note: failed ? troubleText(failed) : pending.degraded ? `degraded handoff: ${pending.reason}${uncheckedNote(o, e.generation)}` : `handoff written${e.path ? ` to ${e.path}` : ''}`,
     pendingFreeze: null,
   });
   if (!failed) o.alert(pending.degraded ? 'flower-pty: degraded handoff' : 'flower-pty: handoff done', pending.degraded ? (pending.reason ?? '') : (e.path ?? 'document ready'));

@@ -8,7 +8,8 @@ import { topFailures } from '../../dead-ends/failure-record.js';
 import { FAILURES_LISTED } from '../../dead-ends/dead-end-watch.js';
 import { parseDocument } from '../../document/handoff-parse.js';
 import type { HandoffCycle, RunState } from '../../run/run-state.js';
-import { startFreeze } from './freezing.js';
+import { degrade, retire } from './freezing.js';
+import { amendedTurnEnded, checksCoverage, scoreFirst } from './coverage-check.js';
 import { brakeMessageOf, NO_BOUNDARY, stop } from './generations.js';
 import type { Out } from '../out.js';
 
@@ -47,19 +48,6 @@ function atBoundary(o: Out, stopHook: boolean): Answer {
   }
   if (stopHook) o.cycle({ stopBlocks: 0 });
   return 'pass';
-}
-
-// Freeze, retire the child, and open the review window. Every path out of a generation goes here.
-// `endChild` false: claude is already gone (it crashed).
-export function retire(o: Out, now: number, doc: { text: string | null; degraded: boolean; reason?: string }, end: string, endChild = true): void {
-  o.cycle({ phase: 'review', pendingCut: false, cutDueSince: null, writingSince: null, reviewUntil: now + o.s.settings.reviewMs });
-  startFreeze(o, { generation: o.generation, ...doc });
-  o.emit('generation-end', { generation: o.generation, peak: o.s.gen?.peak ?? 0, reason: end });
-  if (endChild) o.do({ type: 'end-child' });
-}
-
-export function degrade(o: Out, now: number, reason: string, text: string | null = null, endChild = true): void {
-  retire(o, now, { text, degraded: true, reason }, 'degraded', endChild);
 }
 
 // Ask the session to write its document at this boundary: in the hook's answer, or typed at an idle prompt.
@@ -156,7 +144,12 @@ export function turnEnded(o: Out, text: string, now: number, via: 'hook' | 'tran
 export function writingTurnEnded(o: Out, now: number, text: string | null): void {
   o.cycle({ crashes: 0, idle: true, typed: false, stopBlocks: 0 });
   const missing = text === null ? null : parseDocument(text).missing;
-  if (text !== null && missing !== null && missing.length === 0) {
+  const complete = text !== null && missing !== null && missing.length === 0;
+  // The turn that answered the amendment request: whatever document there is now is frozen.
+  if (amendedTurnEnded(o, now, complete ? text : null)) return;
+  if (complete) {
+    // Checked for what it leaves out before it is frozen (once a generation), or frozen as it is.
+    if (checksCoverage(o.s)) return scoreFirst(o, now, text);
     retire(o, now, { text, degraded: false }, 'handoff');
     return;
   }
