@@ -231,8 +231,15 @@ static void run_editor(int sock, const char *path) {
   }
   puts_(&line, "'");
   buf answer = {0};
+  // Ctrl-C and Ctrl-\ typed in the editor are the editor's: the terminal sends them to the whole foreground
+  // group, this client too, which must neither detach nor die of them (as a shell ignores them while its
+  // foreground job runs).
+  struct sigaction ignore = {.sa_handler = SIG_IGN}, was_int, was_quit;
+  sigaction(SIGINT, &ignore, &was_int);
+  sigaction(SIGQUIT, &ignore, &was_quit);
   pid_t child = fork();
   if (child == 0) {
+    signal(SIGQUIT, SIG_DFL);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGHUP, SIG_DFL);
@@ -247,6 +254,10 @@ static void run_editor(int sock, const char *path) {
   else {
     while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
+  }
+  sigaction(SIGINT, &was_int, NULL);
+  sigaction(SIGQUIT, &was_quit, NULL);
+  if (child >= 0) {
     if (WIFSIGNALED(status)) snprintf(problem, sizeof problem, "the editor \"%s\" ended with %s", command, signal_name(WTERMSIG(status)));
     else if (WEXITSTATUS(status) != 0)
       snprintf(problem, sizeof problem, "the editor \"%s\" ended with code %d%s", command, WEXITSTATUS(status), WEXITSTATUS(status) == 127 ? ": not found, set $VISUAL or $EDITOR" : "");

@@ -125,6 +125,33 @@ t.test('the editor runs in the native client\'s terminal and its end reaches the
   t.equal((await b.exited).exitCode, EXIT.ok);
 });
 
+t.test('Ctrl-C typed in the editor is the editor\'s: neither client detaches', async (t) => {
+  const { f } = await detachedRun(t, { runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('E') } }, { steps: [{ print: 'NEXT\r\n' }] }] }, ['--review', '60', '--window', '100k'], (f) => f.waitForEvent('done', 30_000));
+  // An editor that takes Ctrl-C itself (as vi does): the terminal still sends SIGINT to the whole
+  // foreground group, the client in it.
+  const editor = join(f.root, 'editor.sh');
+  writeFileSync(editor, '#!/bin/sh\ntrap "echo CTRL-C TAKEN" INT\necho "EDITOR WAITING"\nread line\nread line\necho "EDITED AFTER CTRL-C" >> "$1"\n');
+  chmodSync(editor, 0o755);
+  for (const [client, env] of [['native', {}], ['node', { FLOWER_PTY_NO_NATIVE: '1' }]] as const) {
+    const b = f.attach([], { cols: 150, rows: 40 }, { asPerson: true, env: { VISUAL: editor, ...env } });
+    await b.waitForScreen('Fake task E', 15_000);
+    b.pty.write('\u001d');
+    b.pty.write('e');
+    await b.waitForScreen('EDITOR WAITING', 15_000);
+    b.pty.write('\u0003');
+    await b.waitForScreen('CTRL-C TAKEN', 15_000);
+    b.pty.write('\r');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    b.pty.write('\r');
+    await b.waitForScreen('EDITED AFTER CTRL-C', 15_000);
+    t.notOk(b.isExited(), `${client}: still attached after the editor`);
+    b.pty.write('\u001d');
+    b.pty.write('d');
+    t.equal((await b.exited).exitCode, EXIT.ok, `${client}: detached by its own key`);
+    t.match(b.output(), /detached/);
+  }
+});
+
 t.test('what the native client does not take goes to Node, with the same arguments', async (t) => {
   const { f, id } = await detachedRun(t, ECHO);
   // a flag it does not read
