@@ -51,10 +51,13 @@ if (!relayOut) {
   const { EXIT } = await import(pathToFileURL(join(root, 'dist', 'core', 'exit-code.js')).href);
   const { OUTCOME_WORDS } = await import(pathToFileURL(join(root, 'dist', 'client', 'attach-outcome.js')).href);
   const { GIVE_BACK } = await import(pathToFileURL(join(root, 'dist', 'client', 'attach-client.js')).href);
+  // The keys --detach-key takes, as parsePrefix reads them: C-x for each x listed (upper case).
+  const { parsePrefix } = await import(pathToFileURL(join(root, 'dist', 'core', 'screen', 'keymap.js')).href);
+  const detachKeys = Array.from({ length: 0x60 - 0x40 }, (_, i) => String.fromCharCode(0x40 + i)).filter((x) => 'byte' in parsePrefix(`C-${x}`)).join('');
   const attach = {
     WIRE_VERSION, EXIT_OK: EXIT.ok, EXIT_SERVER_LOST: EXIT.serverLost, EXIT_INTERRUPTED: EXIT.interrupted,
     OUTCOME_DETACHED: cString(OUTCOME_WORDS.detached), OUTCOME_LOST: cString(OUTCOME_WORDS.lost),
-    OUTCOME_KILLED: cString(OUTCOME_WORDS.killed), OUTCOME_LINEAGE: cString(OUTCOME_WORDS.lineage), OUTCOME_INTERRUPTED: cString(OUTCOME_WORDS.interrupted), GIVE_BACK: cString(GIVE_BACK),
+    OUTCOME_KILLED: cString(OUTCOME_WORDS.killed), OUTCOME_LINEAGE: cString(OUTCOME_WORDS.lineage), OUTCOME_INTERRUPTED: cString(OUTCOME_WORDS.interrupted), GIVE_BACK: cString(GIVE_BACK), DETACH_KEYS: cString(detachKeys),
   };
   compile('attach-client.c', join(root, 'dist', 'native', 'flower-pty-attach'), Object.entries(attach).map(([name, value]) => `-D${name}=${value}`), 'the native attach client was not built (%s); `flower-pty attach` runs the Node one, which waits for Node to start');
 }
