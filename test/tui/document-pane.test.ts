@@ -69,7 +69,7 @@ async function paneRows(document: string, width: number): Promise<string[]> {
     const pane = createDocumentPane({ screen, noColor: false, at: { top: 0, left: 10, width, height: 22 } });
     pane.showDocument('/tmp/handoff.md', document);
     screen.render();
-    await tty.lines();
+    await tty.waitFor((s) => s.includes('missing required section'), 'the document drawn');
     const buffer = tty.term.buffer.active;
     const rows: string[] = [];
     for (let y = 1; y < 21; y++) {
