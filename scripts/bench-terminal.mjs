@@ -536,7 +536,7 @@ export function typingRows(pattern, f) {
   const tk = pattern.measured.tmux ?? {};
   return TYPING_PATHS.map((path) => {
     const k = pattern.measured[path] ?? {};
-    const ratio = path === 'tmux' || k.error || tk.error ? '' : ` (×${f(k.p50 / tk.p50, 2)} / ×${f(k.p99 / tk.p99, 2)} of tmux)`;
+    const ratio = !path.startsWith('flower') || k.error || tk.error ? '' : ` (×${f(k.p50 / tk.p50, 2)} / ×${f(k.p99 / tk.p99, 2)} of tmux)`;
     const target = path === 'flower-pty split view' ? `≤ tmux + 0.3 / + 1 ms (${f(tk.p50 + 0.3, 2)} / ${f(tk.p99 + 1, 2)} ms)` : path === 'flower-pty --plain' ? `≤ tmux (${f(tk.p50, 2)} / ${f(tk.p99, 2)} ms)` : '';
     return [`keystroke echo p50 / p99, 140×45: ${pattern.name} (${pattern.keys} keys)`, path, k.error ?? `${f(k.p50, 2)} / ${f(k.p99, 2)} ms${ratio}`, path === 'tmux' ? '' : `tmux ${f(tk.p50, 2)} / ${f(tk.p99, 2)} ms`, target];
   });
