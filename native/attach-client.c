@@ -12,6 +12,7 @@
 // come from their TypeScript homes through the build (scripts/build-native.mjs); test/e2e/native-attach.test.ts
 // holds it to the Node client's outcome lines.
 #include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -33,6 +34,9 @@
 #if !defined(WIRE_VERSION) || !defined(EXIT_OK) || !defined(EXIT_SERVER_LOST) || !defined(EXIT_INTERRUPTED) || \
     !defined(OUTCOME_DETACHED) || !defined(OUTCOME_LOST) || !defined(OUTCOME_KILLED) || !defined(OUTCOME_LINEAGE) || !defined(OUTCOME_INTERRUPTED) || !defined(GIVE_BACK)
 #error "build with scripts/build-native.mjs: it passes the wire's version, the exit codes and the outcome's words from src/"
+#endif
+#ifndef DETACH_KEYS
+#error "build with scripts/build-native.mjs: it passes the keys --detach-key takes (core/screen/keymap.ts parsePrefix)"
 #endif
 
 #define DETACH_WAIT_MS 1000
@@ -344,8 +348,15 @@ static void run_editor(int sock, const char *path) {
   }
   puts_(&line, "'");
   buf answer = {0};
+  // Ctrl-C and Ctrl-\ typed in the editor are the editor's: the terminal sends them to the whole foreground
+  // group, this client too, which must neither detach nor die of them (as a shell ignores them while its
+  // foreground job runs).
+  struct sigaction ignore = {.sa_handler = SIG_IGN}, was_int, was_quit;
+  sigaction(SIGINT, &ignore, &was_int);
+  sigaction(SIGQUIT, &ignore, &was_quit);
   pid_t child = fork();
   if (child == 0) {
+    signal(SIGQUIT, SIG_DFL);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGHUP, SIG_DFL);
@@ -360,6 +371,10 @@ static void run_editor(int sock, const char *path) {
   else {
     while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
+  }
+  sigaction(SIGINT, &was_int, NULL);
+  sigaction(SIGQUIT, &was_quit, NULL);
+  if (child >= 0) {
     if (WIFSIGNALED(status)) snprintf(problem, sizeof problem, "the editor \"%s\" ended with %s", command, signal_name(WTERMSIG(status)));
     else if (WEXITSTATUS(status) != 0)
       snprintf(problem, sizeof problem, "the editor \"%s\" ended with code %d%s", command, WEXITSTATUS(status), WEXITSTATUS(status) == 127 ? ": not found, set $VISUAL or $EDITOR" : "");
@@ -396,6 +411,19 @@ static struct termios saved_termios;
 static int have_termios;
 
 #ifndef FLOWER_PTY_FUZZING // native/fuzz/ calls the readers above without the program
+// --detach-key's control byte for `name` (C-x or ^x, any case), as parsePrefix in core/screen/keymap.ts reads
+// it: 1 and the byte in `out` for a key DETACH_KEYS (made from parsePrefix by the build) lists, else 0.
+static int detach_key_of(const char *name, char out[2]) {
+  if (!((name[0] == 'C' || name[0] == 'c') && name[1] == '-') && name[0] != '^') return 0;
+  const char *key = name[0] == '^' ? name + 1 : name + 2;
+  if (key[0] == 0 || key[1] != 0) return 0;
+  char up = (char)toupper((unsigned char)key[0]);
+  if (!strchr(DETACH_KEYS, up)) return 0;
+  out[0] = (char)(up - 0x40);
+  out[1] = 0;
+  return 1;
+}
+
 int main(int argc, char **argv) {
   // argv: this binary, the bin's path, then the command line (attach …). Node gets it whole.
   if (argc < 3) return 2;
@@ -406,10 +434,14 @@ int main(int argc, char **argv) {
   if (strcmp(argv[2], "attach") != 0) to_node();
   const char *id = NULL;
   int plain = 0;
+  char detach_key[2] = "";
   for (int i = 3; i < argc; i++) {
     if (strcmp(argv[i], "--plain") == 0 && !plain) plain = 1;
     else if (argv[i][0] != '-' && !id) id = argv[i];
-    else to_node(); // --help, --detach-key, --workbench, a second id: Node reads them
+    else if (strncmp(argv[i], "--detach-key", 12) == 0 && (argv[i][12] == 0 || argv[i][12] == '=') && !detach_key[0]) {
+      const char *name = argv[i][12] == '=' ? argv[i] + 13 : (i + 1 < argc ? argv[++i] : NULL);
+      if (!name || !detach_key_of(name, detach_key)) to_node(); // no value, or one Node must say is wrong
+    } else to_node(); // --help, --workbench, a flag twice, a second id: Node reads them
   }
   // The server opens this terminal and draws it: stdin and stdout must both be it.
   char in[256], out[256];
@@ -435,6 +467,10 @@ int main(int argc, char **argv) {
   snprintf(head, sizeof head, "{\"t\":\"hello\",\"version\":%d,\"role\":\"attach\",\"cols\":%d,\"rows\":%d,\"face\":\"%s\",\"tty\":", WIRE_VERSION, cols, rows, plain ? "plain" : "split");
   puts_(&hello, head);
   put_json_string(&hello, in);
+  if (plain && detach_key[0]) {
+    puts_(&hello, ",\"detachKey\":");
+    put_json_string(&hello, detach_key);
+  }
   puts_(&hello, ",\"starter\":false,\"term\":");
   const char *term = getenv("TERM");
   put_json_string(&hello, term ? term : "xterm-256color");

@@ -4,9 +4,14 @@
 # moment hits every path alike). Nothing of Node is in the measurement but what a path itself runs.
 # A part of scripts/bench-terminal.mjs: reads a JSON plan on stdin, prints JSON times (ms) on stdout.
 #
-# plan: {"keys": n, "rounds": r, "cols": c, "rows": r, "lineEvery": n, "paths": [{"name", "argv", "env", "raw"}]}
+# plan: {"keys": n, "rounds": r, "cols": c, "rows": r, "lineEvery": n, "interval": ms, "held": bool, "paste": n,
+#        "paths": [{"name", "argv", "env", "raw"}]}
 # lineEvery: an Enter after this many keys (default 50); 0: never, the line keeps growing (a person typing a
-# long prompt: the split view repaints a longer row with every key)
+# long prompt: the split view repaints a longer row with every key, and the line wraps past the width)
+# interval: a key every this many ms (each path's keys are that far apart: 10, a fast typist; 100, a process
+# gone cold between keys); 0: the next key as soon as the last one's echo is in
+# held: the same key every time (a key held down, its repeats `interval` apart)
+# paste: a "key" is this many characters written at once, its time the time to the echo of its end
 # out:  {name: {"rounds": [[ms, ...], ...]} | {"error": "..."}}
 import fcntl
 import json
@@ -131,17 +136,29 @@ def main():
         for p in paths:
             if p.raw and not p.error and p.cooked():
                 p.error = 'the terminal is not in raw mode: the path did not take it'
+        interval = plan.get('interval', 0) / 1000
+        held = plan.get('held', False)
+        paste = plan.get('paste', 0)
         for _ in range(plan['rounds']):
             for p in paths:
                 p.rounds.append([])
+            started = time.monotonic()
             for i in range(plan['keys']):
-                key = bytes([97 + i % 26])
+                if interval:
+                    # every path's key i goes out at i * interval (the paths take their turns within it)
+                    left = started + i * interval - time.monotonic()
+                    if left > 0:
+                        drain(paths, left)
+                key = b'a' if held else bytes([97 + i % 26])
+                # a paste: letters, then a mark of its own whose echo says the whole paste is through
+                data = bytes(97 + (i + j) % 26 for j in range(paste - 4)) + b'%04d' % (i % 10000) if paste else key
+                needle = data[-4:] if paste else key
                 for p in paths:
                     if p.error:
                         continue
                     t0 = time.perf_counter_ns()
-                    os.write(p.fd, key)
-                    if p.wait_for(key, 5):
+                    os.write(p.fd, data)
+                    if p.wait_for(needle, 5):
                         p.rounds[-1].append((time.perf_counter_ns() - t0) / 1e6)
                     else:
                         p.error = p.error or f'no echo of key {i} in 5 s'

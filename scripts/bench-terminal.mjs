@@ -139,7 +139,7 @@ function program(dir, name, text) {
 }
 
 // How each path starts `prog`; `watch` is the pid whose CPU is the path's own cost.
-function launchers(dir) {
+function launchers(dir, size = { cols: 120, rows: 40 }) {
   const socket = `flower-bench-${process.pid}`;
   const runtime = join(dir, 'run');
   const env = { ...process.env, TERM: 'xterm-256color', HOME: dir, CLAUDE_CONFIG_DIR: join(dir, 'cfg'), XDG_RUNTIME_DIR: runtime };
@@ -157,7 +157,7 @@ function launchers(dir) {
     'flower-pty split view': flower([]),
     tmux: (prog) => ({
       file: 'tmux',
-      args: ['-L', socket, '-f', '/dev/null', 'new-session', '-x', '120', '-y', '40', prog],
+      args: ['-L', socket, '-f', '/dev/null', 'new-session', '-x', String(size.cols), '-y', String(size.rows), prog],
       env,
       serverPid: () => Number(execFileSync('tmux', ['-L', socket, 'display-message', '-p', '#{pid}'], { encoding: 'utf8' }).trim()),
       cleanup: () => {
@@ -265,25 +265,18 @@ const CAT_KEYS = `#!/bin/sh\n${VERSION_LINE}printf 'ready\\r\\n'\nexec cat\n`;
 // run at once and take turns key by key, so a noisy moment on a shared machine hits every path alike. In
 // `rounds` rounds of `keys` keys each: a path's figure is the median of its rounds' figures, with the
 // rounds' range, so one noisy stretch does not decide a p99.
-// `lineEvery`: an Enter after so many keys (0: never; the line grows, as a long prompt does).
-export async function keystrokes({ keys = 200, rounds = 1, lineEvery = 50 } = {}) {
+// `lineEvery`: an Enter after so many keys (0: never; the line grows, as a long prompt does, and wraps).
+// `interval`: a key every so many ms (0: each as soon as the last one's echo is in); `held`: the same key
+// each time (a key held down); `paste`: each "key" that many characters written at once. `size`: the
+// terminal's (a person's is often larger than the 120×40 default: 140×45 is the typing patterns' size).
+export async function keystrokes({ keys = 200, rounds = 1, lineEvery = 50, interval = 0, held = false, paste = 0, size = { cols: 120, rows: 40 }, only = null } = {}) {
   const { dir, cleanup } = workdir();
   const child = program(dir, 'cat.sh', CAT_KEYS);
-  const paths = Object.entries(launchers(dir)).map(([name, make]) => ({ name, launch: make(child) }));
-  // the bare Node relay: its server starts first, its client is the path's terminal
-  const relaySocket = join(dir, 'relay.sock');
-  writeFileSync(join(dir, 'relay-server.cjs'), RELAY_SERVER(join(REPO, 'node_modules', '@lydell', 'node-pty')));
-  writeFileSync(join(dir, 'relay-client.cjs'), RELAY_CLIENT);
-  const relay = spawnProcess(process.execPath, [join(dir, 'relay-server.cjs'), relaySocket, child], { stdio: 'ignore' });
-  for (let i = 0; i < 100 && !existsSync(relaySocket); i++) await sleep(50);
-  paths.push({ name: 'bare Node relay', launch: { file: process.execPath, args: [join(dir, 'relay-client.cjs'), relaySocket], env: process.env, cleanup: () => relay.kill('SIGKILL') } });
-  // --plain with the native relay turned off: what the relay itself is worth per key
-  const streamsRuntime = join(dir, 'run-streams');
-  const plain = paths.find((p) => p.name === 'flower-pty --plain').launch;
-  paths.push({ name: PLAIN_STREAMS, launch: { ...plain, env: { ...plain.env, FLOWER_PTY_NO_NATIVE: '1', XDG_RUNTIME_DIR: streamsRuntime }, servers: () => serverPids(streamsRuntime), cleanup: () => endServers(streamsRuntime) } });
+  const paths = Object.entries(launchers(dir, size)).filter(([name]) => only === null || only.includes(name)).map(([name, make]) => ({ name, launch: make(child) }));
+  if (only === null) await extraPaths(dir, child, paths);
   let measured;
   try {
-    const plan = { keys, rounds, cols: 120, rows: 40, lineEvery, paths: paths.map((p) => ({ name: p.name, argv: [p.launch.file, ...p.launch.args], env: { ...p.launch.env, TERM: 'xterm-256color' }, raw: p.name !== 'direct' })) };
+    const plan = { keys, rounds, cols: size.cols, rows: size.rows, lineEvery, interval, held, paste, paths: paths.map((p) => ({ name: p.name, argv: [p.launch.file, ...p.launch.args], env: { ...p.launch.env, TERM: 'xterm-256color' }, raw: p.name !== 'direct' })) };
     const reader = spawnSync('python3', [join(REPO, 'scripts', 'bench-keys.py')], { input: JSON.stringify(plan), encoding: 'utf8', cwd: tmpdir(), maxBuffer: 64 * 1024 * 1024 });
     if (reader.status !== 0) throw new Error(`bench-keys.py: ${(reader.error?.message ?? reader.stderr ?? '').trim().split('\n').pop()}`);
     measured = JSON.parse(reader.stdout);
@@ -301,6 +294,22 @@ export async function keystrokes({ keys = 200, rounds = 1, lineEvery = 50 } = {}
     const p99s = each.map((r) => r.p99);
     return [p.name, { p50: median(each.map((r) => r.p50)), p99: median([...p99s]), p99Range: [Math.min(...p99s), Math.max(...p99s)], rounds: each.length }];
   }));
+}
+
+// The two paths that say what a part is worth: a bare Node relay (its server started here, its client the
+// path's terminal), and --plain with the native relay turned off.
+async function extraPaths(dir, child, paths) {
+  // the bare Node relay: its server starts first, its client is the path's terminal
+  const relaySocket = join(dir, 'relay.sock');
+  writeFileSync(join(dir, 'relay-server.cjs'), RELAY_SERVER(join(REPO, 'node_modules', '@lydell', 'node-pty')));
+  writeFileSync(join(dir, 'relay-client.cjs'), RELAY_CLIENT);
+  const relay = spawnProcess(process.execPath, [join(dir, 'relay-server.cjs'), relaySocket, child], { stdio: 'ignore' });
+  for (let i = 0; i < 100 && !existsSync(relaySocket); i++) await sleep(50);
+  paths.push({ name: 'bare Node relay', launch: { file: process.execPath, args: [join(dir, 'relay-client.cjs'), relaySocket], env: process.env, cleanup: () => relay.kill('SIGKILL') } });
+  // --plain with the native relay turned off: what the relay itself is worth per key
+  const streamsRuntime = join(dir, 'run-streams');
+  const plain = paths.find((p) => p.name === 'flower-pty --plain').launch;
+  paths.push({ name: PLAIN_STREAMS, launch: { ...plain, env: { ...plain.env, FLOWER_PTY_NO_NATIVE: '1', XDG_RUNTIME_DIR: streamsRuntime }, servers: () => serverPids(streamsRuntime), cleanup: () => endServers(streamsRuntime) } });
 }
 
 // A large ANSI stream on disk, written in blocks (a 100 MB file never sits in memory at once).
@@ -499,4 +508,36 @@ export async function attachFrame({ rounds = 5 } = {}) {
   }
   const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   return { wireMs: median(result.wire), commandMs: median(result.command), splitMs: median(result.split), nodeClientMs: median(result.nodeClient), nodeSplitMs: median(result.nodeSplit), nodeMs: median(result.node), rounds };
+}
+
+// The typing patterns a person's terminal sees, each measured beside tmux in the same run on a 140×45
+// terminal with cat as the child (--no-handoff): the split view's echo must stay within tmux + 0.3 ms at
+// p50 and tmux + 1 ms at p99 in every one. `scale`: fewer keys (--quick).
+export const TYPING_PATTERNS = [
+  { name: 'a growing line, no Enter, wrapping past the width', keys: 300, options: { lineEvery: 0 } },
+  { name: 'a key every 10 ms (a fast typist)', keys: 400, options: { interval: 10 } },
+  { name: 'a key every 100 ms (cold between keys)', keys: 150, options: { interval: 100 } },
+  { name: 'a key held down (repeats every 30 ms)', keys: 300, options: { interval: 30, held: true, lineEvery: 100 } },
+  { name: 'a paste (200 characters at once)', keys: 40, options: { paste: 200, lineEvery: 1, interval: 50 } },
+];
+export const TYPING_PATHS = ['direct', 'tmux', 'flower-pty --plain', 'flower-pty split view'];
+
+export async function typingPatterns({ rounds = 1, scale = 1 } = {}) {
+  const out = [];
+  for (const pattern of TYPING_PATTERNS) {
+    const keys = Math.max(20, Math.round(pattern.keys * scale));
+    out.push({ ...pattern, keys, rounds, measured: await keystrokes({ keys, rounds, size: { cols: 140, rows: 45 }, only: TYPING_PATHS, ...pattern.options }) });
+  }
+  return out;
+}
+
+/** a pattern's rows (measure, path, value, reference, target), the split view's ratio to tmux said */
+export function typingRows(pattern, f) {
+  const tk = pattern.measured.tmux ?? {};
+  return TYPING_PATHS.map((path) => {
+    const k = pattern.measured[path] ?? {};
+    const ratio = !path.startsWith('flower') || k.error || tk.error ? '' : ` (×${f(k.p50 / tk.p50, 2)} / ×${f(k.p99 / tk.p99, 2)} of tmux)`;
+    const target = path === 'flower-pty split view' ? `≤ tmux + 0.3 / + 1 ms (${f(tk.p50 + 0.3, 2)} / ${f(tk.p99 + 1, 2)} ms)` : path === 'flower-pty --plain' ? `≤ tmux (${f(tk.p50, 2)} / ${f(tk.p99, 2)} ms)` : '';
+    return [`keystroke echo p50 / p99, 140×45: ${pattern.name} (${pattern.keys} keys)`, path, k.error ?? `${f(k.p50, 2)} / ${f(k.p99, 2)} ms${ratio}`, path === 'tmux' ? '' : `tmux ${f(tk.p50, 2)} / ${f(tk.p99, 2)} ms`, target];
+  });
 }

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { keystrokes, throughput, idle, idleDetached, attachFrame, PLAIN_STREAMS, SPLIT_THREE } from './bench-terminal.mjs';
+import { keystrokes, throughput, idle, idleDetached, attachFrame, typingPatterns, typingRows, PLAIN_STREAMS, SPLIT_THREE } from './bench-terminal.mjs';
 import { tailCatchUp } from './bench-tail.mjs';
 import { tailAgainst } from './bench-tail-against.mjs';
 import { handoffOverhead } from './bench-handoff.mjs';
@@ -30,8 +30,8 @@ const PATHS = ['direct', 'flower-pty --plain', 'flower-pty split view', 'tmux'];
 
 log(`keystroke round trip, ${plan.keyRounds} rounds of ${plan.keys} keys per path`);
 const keys = await keystrokes({ keys: plan.keys, rounds: plan.keyRounds });
-log(`keystroke round trip with a growing line (no Enter), ${plan.keyRounds} rounds of 300 keys per path`);
-const growing = await keystrokes({ keys: 300, rounds: plan.keyRounds, lineEvery: 0 });
+log(`keystroke echo in the typing patterns (140x45: a growing line, 10 ms, 100 ms, a held key, a paste), ${plan.keyRounds} round(s) each`);
+const typing = await typingPatterns({ rounds: plan.keyRounds, scale: quick ? 0.25 : 1 });
 log(`throughput, ${plan.streamMb} MB of ANSI per path`);
 const stream = await throughput({ mb: plan.streamMb });
 log(`idle CPU, ${plan.idleS} s per path`);
@@ -92,12 +92,7 @@ for (const path of [...PATHS, PLAIN_STREAMS, 'bare Node relay']) {
   const spread = k.rounds > 1 ? `; p99 ${f(k.p99Range[0], 2)}–${f(k.p99Range[1], 2)} over the rounds` : '';
   row('keystroke echo p50 / p99, from outside', path, k.error ?? `${f(k.p50, 2)} / ${f(k.p99, 2)} ms${added}${spread}`, path === 'direct' ? '' : `direct ${f(direct.p50, 2)} / ${f(direct.p99, 2)} ms`, target);
 }
-for (const path of ['tmux', 'flower-pty --plain', 'flower-pty split view']) {
-  const k = growing[path] ?? {};
-  const tk = growing.tmux ?? {};
-  const target = path === 'flower-pty split view' ? `≤ tmux + 0.3 ms p50 (${f(tk.p50 + 0.3, 2)} ms)` : '';
-  row('keystroke echo p50 / p99, a growing line (300 keys, no Enter)', path, k.error ?? `${f(k.p50, 2)} / ${f(k.p99, 2)} ms`, path === 'tmux' ? '' : `tmux ${f(tk.p50, 2)} / ${f(tk.p99, 2)} ms`, target);
-}
+for (const pattern of typing) for (const cells of typingRows(pattern, f)) row(...cells);
 const tmuxStream = stream.tmux ?? {};
 for (const path of [...PATHS, SPLIT_THREE]) {
   const s = stream[path] ?? {};

@@ -21,10 +21,13 @@ export async function attachDefines(root) {
   const { EXIT } = await load(root, 'core/exit-code.js');
   const { OUTCOME_WORDS } = await load(root, 'client/attach-outcome.js');
   const { GIVE_BACK } = await load(root, 'client/attach-client.js');
+  // The keys --detach-key takes, as parsePrefix reads them: C-x for each x listed (upper case).
+  const { parsePrefix } = await load(root, 'core/screen/keymap.js');
+  const detachKeys = Array.from({ length: 0x60 - 0x40 }, (_, i) => String.fromCharCode(0x40 + i)).filter((x) => 'byte' in parsePrefix(`C-${x}`)).join('');
   const attach = {
     WIRE_VERSION, EXIT_OK: EXIT.ok, EXIT_SERVER_LOST: EXIT.serverLost, EXIT_INTERRUPTED: EXIT.interrupted,
     OUTCOME_DETACHED: cString(OUTCOME_WORDS.detached), OUTCOME_LOST: cString(OUTCOME_WORDS.lost),
-    OUTCOME_KILLED: cString(OUTCOME_WORDS.killed), OUTCOME_LINEAGE: cString(OUTCOME_WORDS.lineage), OUTCOME_INTERRUPTED: cString(OUTCOME_WORDS.interrupted), GIVE_BACK: cString(GIVE_BACK),
+    OUTCOME_KILLED: cString(OUTCOME_WORDS.killed), OUTCOME_LINEAGE: cString(OUTCOME_WORDS.lineage), OUTCOME_INTERRUPTED: cString(OUTCOME_WORDS.interrupted), GIVE_BACK: cString(GIVE_BACK), DETACH_KEYS: cString(detachKeys),
   };
   return Object.entries(attach).map(([name, value]) => `-D${name}=${value}`);
 }

@@ -116,32 +116,25 @@ function saidBy(r: Obj, text: string, typed: string, origin: string | null, hasT
   return 'prompt';
 }
 
-// A person's `/add-dir DIR` at claude's prompt is written as the row of any slash command a person types:
-// `<command-name>/add-dir</command-name>` … `<command-args>DIR</command-args>`, from a human origin.
-const ADD_DIR_START = '<command-name>/add-dir</command-name>';
-const ADD_DIR_ROW = /^<command-name>\/add-dir<\/command-name>[\s\S]*?<command-args>([^<\n]+)<\/command-args>/;
+// A person's `/add-dir DIR` at claude's prompt writes two rows once the person has answered claude's dialog:
+// the command's row (`<command-name>/add-dir</command-name>` … `<command-args>DIR</command-args>`, DIR as
+// typed: `~/x`, a relative path) and its output's. Only the output says whether the directory was added, and
+// only an accepted one names it as claude resolved it: `<local-command-stdout>Added /abs/DIR as a working
+// directory for this session · …` (a refusal: `Did not add DIR as a working directory.`). Seen on 2.1.332
+// (docs/claude-code.md §4). The output row has no `origin`, where a prompt a person types has one: the
+// same words typed at the prompt are not the command's output.
+const ADD_DIR_ACCEPTED_START = '<local-command-stdout>Added ';
+const ADD_DIR_ACCEPTED_ROW = /^<local-command-stdout>Added (\/.*?) as a working directory\b/;
 function addedDirOf(r: Obj, typed: string, origin: string | null): string | null {
-  if (!typed.startsWith(ADD_DIR_START)) return null; // every user row comes here: the pattern only for these
-  if (r.isMeta === true || (origin !== null && origin !== 'human')) return null;
-  const dir = ADD_DIR_ROW.exec(typed)?.[1]?.trim();
-  return dir ? dir : null;
-}
-
-// That row is written before the person answers claude's dialog, and is the same when they say no: the
-// refusal follows as a row of the command's output, `<local-command-stdout>Did not add DIR as a working
-// directory.</local-command-stdout>` (seen on 2.1.332, docs/claude-code.md §4), which takes it back.
-const ADD_DIR_REFUSED_START = '<local-command-stdout>Did not add ';
-const ADD_DIR_REFUSED_ROW = /^<local-command-stdout>Did not add (.+?) as a working directory\.<\/local-command-stdout>/;
-function refusedDirOf(r: Obj, typed: string): string | null {
-  if (!typed.startsWith(ADD_DIR_REFUSED_START)) return null;
-  if (r.isMeta === true || r.isSidechain === true) return null;
-  const dir = ADD_DIR_REFUSED_ROW.exec(typed)?.[1]?.trim();
+  if (!typed.startsWith(ADD_DIR_ACCEPTED_START)) return null; // every user row comes here: the pattern only for these
+  if (r.isMeta === true || r.isSidechain === true || origin !== null) return null;
+  const dir = ADD_DIR_ACCEPTED_ROW.exec(typed)?.[1]?.trim();
   return dir ? dir : null;
 }
 
 // 2.1.332 writes the session's permission mode on the main thread's user rows (`"permissionMode":"acceptEdits"`),
 // the mode as it was when the row was written: after a shift+tab, the mode the person picked. Read from the
-// rows a person wrote only, as the /add-dir rows are.
+// rows a person wrote only.
 function permissionModeOf(r: Obj, origin: string | null): string | null {
   if (r.isMeta === true || r.isSidechain === true || (origin !== null && origin !== 'human')) return null;
   const mode = str(r.permissionMode);
@@ -216,7 +209,6 @@ function toUser(r: Obj): UserRecord {
     text,
     contentChars: contentChars(content),
     addedDir: addedDirOf(r, typed, origin),
-    refusedDir: refusedDirOf(r, typed),
     permissionMode: permissionModeOf(r, origin),
   };
 }

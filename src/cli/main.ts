@@ -54,7 +54,7 @@ async function evalFork(args: CommandArgs<'eval'>): Promise<number> {
   const onInterrupt = (): void => stop.abort();
   process.once('SIGINT', onInterrupt);
   try {
-    return await runEvalFork({ session, at, k: args.runs, dryRun: args['dry-run'], claude: args.claude, cwd: process.cwd(), env: process.env, out: say, err: (line) => process.stderr.write(line + '\n'), signal: stop.signal });
+    return await runEvalFork({ session, at, k: args.runs, dryRun: args['dry-run'], claude: args.claude, cwd: process.cwd(), env: process.env, out: say, err: sayErr, signal: stop.signal });
   } finally {
     process.removeListener('SIGINT', onInterrupt);
   }

@@ -122,7 +122,12 @@ function session(o: AttachOptions, socket: Socket, send: (message: ClientMessage
       // the server answers with bye and hangs up; a server that does not is left anyway
       setTimeout(() => finish(detaching!), 1_000).unref();
     };
+    // While the person's editor runs on this terminal, Ctrl-C and Ctrl-\ typed there are the editor's: the
+    // terminal sends them to its whole foreground group, this process too, which must neither detach nor
+    // die of them (as a shell ignores them while its foreground job runs).
+    let editing = false;
     const offSignals = onSignals((sig) => {
+      if (editing && sig === 'SIGINT') return;
       if (run) detach(sig);
       else finish(new FlowerError(OUTCOME_WORDS.interrupted, EXIT.interrupted));
     });
@@ -173,9 +178,15 @@ function session(o: AttachOptions, socket: Socket, send: (message: ClientMessage
         case 'edit':
           // The terminal's job control is this process's: the editor runs here, on it, then the server takes it back.
           // (Loaded here, not with the attach: an attach that never edits does not load child_process.)
+          editing = true;
+          process.on('SIGQUIT', ignore);
           void import('../tui/editor.js')
             .then(({ runEditor }) => runEditor(message.path, o.env))
-            .then((result) => send({ t: 'edited', ...result }));
+            .then((result) => {
+              editing = false;
+              process.off('SIGQUIT', ignore);
+              send({ t: 'edited', ...result });
+            });
           return;
         case 'status':
           run = { ...run!, status: message.view, generation: message.view.generation, phase: message.view.phase };

@@ -22,7 +22,7 @@ import { createSplitStatus } from './split/status-line.js';
 import { createPaneLayout } from './split/pane-layout.js';
 import { createDocumentEditing } from './split/document-editing.js';
 import { createKeyRouting } from './split/key-routing.js';
-import { CAPS_QUERY, capsFromAnswer, capsFromFacts, takeCapsAnswers, throughTmux, type TerminalCaps } from '../core/screen/terminal-caps.js';
+import { ANSWER_HOLD_MS, ANSWERS_DUE_MS, answersDone, CAPS_QUERY, capsFromAnswer, capsFromFacts, takeCapsAnswers, throughTmux, type TerminalCaps } from '../core/screen/terminal-caps.js';
 import { terminalText } from '../core/terminal-text.js';
 
 export interface SplitFaceOptions {
@@ -142,16 +142,34 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
   });
   const wasRaw = stdin.isTTY ? stdin.isRaw : false;
   // The terminal's answers to CAPS_QUERY come back among the person's keys (however late: over a slow
-  // link too): taken out before routing. No key sends either form.
+  // link too): taken out before routing. No key sends either form. An answer a read cut in two (a slow
+  // link, a relay's frame) is held whole until its rest comes, so no piece of it reaches claude as keys;
+  // a start that is also a key (Esc) is held only while the answers are due, and briefly.
+  let expecting = Boolean(stdout.isTTY);
+  const due = expecting ? setTimeout(() => (expecting = false), ANSWERS_DUE_MS).unref() : null;
+  let held = '';
+  let holding: NodeJS.Timeout | null = null;
   const onTerminal = (chunk: Buffer): void => {
-    const { answers, rest } = takeCapsAnswers(chunk.toString('latin1'));
-    if (answers) {
-      caps = capsFromAnswer(caps, answers);
+    if (holding) clearTimeout(holding);
+    holding = null;
+    const input = held + chunk.toString('latin1');
+    const taken = takeCapsAnswers(input, expecting);
+    held = taken.held;
+    if (taken.answers) {
+      caps = capsFromAnswer(caps, taken.answers);
+      if (answersDone(taken.answers)) expecting = false;
       frames.redraw();
-      if (rest) onStdin(Buffer.from(rest, 'latin1'));
-      return;
     }
-    onStdin(chunk);
+    if (taken.rest === input) onStdin(chunk);
+    else if (taken.rest) onStdin(Buffer.from(taken.rest, 'latin1'));
+    if (held) {
+      holding = setTimeout(() => {
+        const keys = held;
+        held = '';
+        holding = null;
+        onStdin(Buffer.from(keys, 'latin1'));
+      }, ANSWER_HOLD_MS);
+    }
   };
 
   screen.on('resize', layout.apply);
@@ -213,6 +231,8 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
       frames.dispose();
       status.dispose();
       stdin.off('data', onTerminal);
+      if (holding) clearTimeout(holding);
+      if (due) clearTimeout(due);
       try {
         screen.destroy();
       } catch {

@@ -9,6 +9,7 @@ import { taggedLines } from './styled-text.js';
 import { setQuietLabel } from './quiet-label.js';
 import { box as blessedBox } from './blessed-parts.js';
 import { terminalText } from '../core/terminal-text.js';
+import { wrapByColumns } from './column-wrap.js';
 
 export interface DocumentPane {
   readonly box: Widgets.BoxElement;
@@ -47,6 +48,7 @@ export function createDocumentPane(opts: { screen: Widgets.Screen; noColor: bool
     alwaysScroll: true,
     scrollbar: { ch: ' ', style: { inverse: true } },
   });
+  wrapByColumns(box);
   let shown: readonly StyledLine[] = [];
   let shownText = '';
   let path: string | null = null;

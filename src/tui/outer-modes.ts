@@ -21,8 +21,9 @@ export interface OuterWant {
 }
 
 export interface OuterModes {
-  /** bring the outer terminal in line with what the child wants; `force` re-sends everything */
-  sync(want: OuterWant, force?: boolean): void;
+  /** bring the outer terminal in line with what the child wants; `force` re-sends everything; `write`:
+   *  where the sequence goes this time (a frame's own buffer), else the terminal's writer */
+  sync(want: OuterWant, force?: boolean, write?: (sequence: string) => void): void;
   /** the sequence that turns every mirrored mode off (the state is forgotten, so sync re-sends) */
   off(): string;
 }
@@ -43,7 +44,7 @@ export function createOuterModes(write: (sequence: string) => void): OuterModes 
     return seq;
   };
   return {
-    sync(want, force = false) {
+    sync(want, force = false, writeHere = write) {
       let seq = '';
       for (const key of ['paste', 'focus', 'mouse'] as const) {
         if (want[key] !== on[key] || force) {
@@ -65,7 +66,7 @@ export function createOuterModes(write: (sequence: string) => void): OuterModes 
       const wantMok = want.modifyOtherKeys ?? 0;
       if (wantMok !== mok) seq += wantMok ? `\u001b[>4;${wantMok}m` : '\u001b[>4m';
       mok = wantMok;
-      if (seq) write(seq);
+      if (seq) writeHere(seq);
     },
     off() {
       on.paste = false;

@@ -7,6 +7,8 @@ import { unicode11Widths } from './blessed-char-width.js';
 import { screen as blessedScreen, Tput } from './blessed-parts.js';
 
 export interface ScreenProgram {
+  /** blessed's own word on the cursor, which its renders read */
+  cursorHidden: boolean;
   cup(y: number, x: number): void;
   showCursor(): void;
   hideCursor(): void;

@@ -47,7 +47,19 @@ export interface SessionPane {
   readonly keyboard: KeyboardModes;
   /** the child is between its CSI ? 2026 h and l: its frame is not whole yet */
   readonly synchronizing: boolean;
+  /** every mode a frame mirrors, read from the emulator at once (each of the getters above builds xterm's
+   *  whole modes object again: a frame reads this once) */
+  frameModes(): FrameModes;
   dispose(): void;
+}
+
+export interface FrameModes {
+  bracketedPaste: boolean;
+  sendFocus: boolean;
+  mouseTracking: MouseTracking;
+  synchronizing: boolean;
+  cursorShape: number;
+  keyboard: KeyboardModes;
 }
 
 export function createSessionPane(opts: {
@@ -227,6 +239,10 @@ export function createSessionPane(opts: {
     },
     get synchronizing() {
       return term.modes.synchronizedOutputMode;
+    },
+    frameModes() {
+      const modes = term.modes;
+      return { bracketedPaste: modes.bracketedPasteMode, sendFocus: modes.sendFocusMode, mouseTracking: modes.mouseTrackingMode, synchronizing: modes.synchronizedOutputMode, cursorShape: emulator.cursorShape, keyboard: emulator.keyboard };
     },
     dispose() {
       rowsChanged.dispose();

@@ -24,6 +24,8 @@ import type { TerminalCaps } from '../core/screen/terminal-caps.js';
 const SYNC_WAIT_MS = 500;
 const SYNC_BEGIN = '\u001b[?2026h';
 const SYNC_END = '\u001b[?2026l';
+const SHOW_CURSOR = '\u001b[?25h';
+const HIDE_CURSOR = '\u001b[?25l';
 
 export interface SplitFrames {
   /** a whole render, at the next frame */
@@ -65,8 +67,8 @@ export function createSplitFrames(o: {
   let syncTimer: NodeJS.Timeout | null = null;
 
   // true while claude's own frame is half written (and not for too long)
-  function midClaudeFrame(): boolean {
-    if (!pane.synchronizing) {
+  function midClaudeFrame(synchronizing: boolean): boolean {
+    if (!synchronizing) {
       syncSince = null;
       return false;
     }
@@ -85,8 +87,10 @@ export function createSplitFrames(o: {
 
   function drawFrame(): void {
     if (disposed || suspended) return;
+    // xterm's modes once a frame: each read of them builds its whole modes object again
+    const modes = pane.frameModes();
     // the end of claude's update is parsed like any output: it asks for the frame this one leaves out
-    if (midClaudeFrame()) return;
+    if (midClaudeFrame(modes.synchronizing)) return;
     const caps = o.caps?.() ?? { sync: false, kittyKeys: false };
     const whole = wholeFrame || !help.hidden;
     wholeFrame = false;
@@ -97,27 +101,32 @@ export function createSplitFrames(o: {
       if (cells === null) screen.draw(rows.top, rows.bottom);
       else if (cells) program._write(cells);
     }
+    // The cursor as a plain CUP in the frame's text: blessed's cup() goes through its compiled terminfo
+    // and its own position bookkeeping for the same few bytes. Whether it shows is kept where blessed
+    // reads it (its whole renders hide the cursor while they draw only when it shows).
     const cursor = o.cursor();
     if (cursor) {
-      program.cup(cursor.y, cursor.x);
-      if (!cursorShown) program.showCursor();
+      program._write(`\u001b[${cursor.y + 1};${cursor.x + 1}H${cursorShown ? '' : SHOW_CURSOR}`);
       cursorShown = true;
+      program.cursorHidden = false;
     } else if (cursorShown) {
-      program.hideCursor();
+      program._write(HIDE_CURSOR);
       cursorShown = false;
+      program.cursorHidden = true;
     }
+    // What the terminal's modes must change (rarely anything) goes in the same write as the frame.
+    const keys = o.claudeHasKeys?.() ?? false;
+    outer.sync({
+      paste: modes.bracketedPaste,
+      focus: modes.sendFocus,
+      mouse: modes.mouseTracking !== 'none',
+      cursorShape: keys ? modes.cursorShape : 0,
+      kitty: keys && caps.kittyKeys ? modes.keyboard.kitty : 0,
+      modifyOtherKeys: keys ? modes.keyboard.modifyOtherKeys : 0,
+    }, false, (sequence) => program._write(sequence));
     const buffered = program as unknown as { _buf?: string };
     if (caps.sync && buffered._buf) buffered._buf = SYNC_BEGIN + buffered._buf + SYNC_END;
     program.flush();
-    const keys = o.claudeHasKeys?.() ?? false;
-    outer.sync({
-      paste: pane.bracketedPaste,
-      focus: pane.sendFocus,
-      mouse: pane.mouseTracking !== 'none',
-      cursorShape: keys ? pane.cursorShape : 0,
-      kitty: keys && caps.kittyKeys ? pane.keyboard.kitty : 0,
-      modifyOtherKeys: keys ? pane.keyboard.modifyOtherKeys : 0,
-    });
   }
 
   return {

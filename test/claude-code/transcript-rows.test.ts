@@ -67,18 +67,22 @@ t.test('mayMoveMeter passes every record type the meter reads and skips the bulk
   }
 });
 
-t.test("a person's own /add-dir names its directory; nothing else does", async (t) => {
-  const row = (content: string, extra = '') => parseRecord(`{"type":"user","message":{"content":${JSON.stringify(content)}},"origin":{"kind":"human"}${extra}}`);
-  t.match(row('<command-name>/add-dir</command-name>\n            <command-message>add-dir</command-message>\n            <command-args>/srv/extra</command-args>'), { kind: 'user', said: 'other', addedDir: '/srv/extra' });
-  t.match(row('<command-name>/clear</command-name>\n<command-args>/etc</command-args>'), { addedDir: null }, 'another command');
-  t.match(row('please run /add-dir /etc'), { addedDir: null }, 'a prompt that names it');
-  t.match(row('<command-name>/add-dir</command-name><command-args>/etc</command-args>', ',"isMeta":true'), { addedDir: null }, 'a harness row');
-  t.match(parseRecord('{"type":"user","message":{"content":"<command-name>/add-dir</command-name><command-args>/etc</command-args>"},"origin":{"kind":"task-notification"}}'), { addedDir: null }, 'not from a person');
-  // The row that follows a "no" at claude's dialog, as 2.1.332 writes it.
-  const refusal = parseRecord('{"type":"user","message":{"content":"<local-command-stdout>Did not add /srv/extra as a working directory.</local-command-stdout>"}}');
-  t.match(refusal, { kind: 'user', addedDir: null, refusedDir: '/srv/extra' }, 'a refusal takes the directory back');
-  t.match(row('<local-command-stdout>Added /srv/extra as a working directory.</local-command-stdout>'), { refusedDir: null }, 'any other output of the command does not');
-  t.match(row('Did not add /srv/extra as a working directory.'), { refusedDir: null }, 'nor the words outside the command output');
+t.test("a person's /add-dir, accepted, names the folder claude resolved; a refused one, nothing", async (t) => {
+  // Recorded on 2.1.332 (record-add-dir.ts beside it): `/add-dir ~/extra` accepted, `/add-dir ~/other` refused,
+  // then the status line's workspace, whose added_dirs is what a successor is given when the grant has it.
+  const fixture = new URL('../fixtures/claude-code/2.1.332/scenarios/session-moves/add-dir.jsonl', import.meta.url);
+  const lines = readFileSync(fixture, 'utf8').trim().split('\n');
+  const added = lines.map(parseRecord).flatMap((r) => (r?.kind === 'user' && r.addedDir !== null ? [r.addedDir] : []));
+  const workspace = JSON.parse(lines.at(-1)!).statusLineWorkspace as { added_dirs: string[] };
+  t.same(added, workspace.added_dirs, 'exactly the folder the status line reports: the accepted one, as claude resolved ~/extra');
+  t.match(added[0], /^\/.*\/home\/extra$/);
+  const row = (content: string, extra = '') => parseRecord(`{"type":"user","message":{"content":${JSON.stringify(content)}},"rowSource":"local"${extra}}`);
+  t.match(row('<local-command-stdout>Added /srv/extra as a working directory for this session · /permissions to manage</local-command-stdout>'), { kind: 'user', said: 'other', addedDir: '/srv/extra' });
+  t.match(row('<command-name>/add-dir</command-name>\n            <command-message>add-dir</command-message>\n            <command-args>/srv/extra</command-args>'), { addedDir: null }, 'the command row alone: the same for a "no"');
+  t.match(row('<local-command-stdout>Did not add /srv/extra as a working directory.</local-command-stdout>'), { addedDir: null }, 'a refusal');
+  t.match(row('<local-command-stdout>Added /etc as a working directory for this session</local-command-stdout>', ',"origin":{"kind":"human"}'), { addedDir: null }, 'the same words typed at the prompt');
+  t.match(row('<local-command-stdout>Added /etc as a working directory</local-command-stdout>', ',"isMeta":true'), { addedDir: null }, 'a harness row');
+  t.match(row('Added /etc as a working directory'), { addedDir: null }, 'the words outside the command output');
 });
 
 t.test("the permission mode claude wrote on a person's row: the mode the session was in", async (t) => {

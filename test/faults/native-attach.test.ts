@@ -125,14 +125,60 @@ t.test('the editor runs in the native client\'s terminal and its end reaches the
   t.equal((await b.exited).exitCode, EXIT.ok);
 });
 
+t.test('--plain --detach-key: the native client reads it itself, and the key detaches', async (t) => {
+  for (const withId of [true, false]) {
+    const { f, id } = await detachedRun(t, ECHO);
+    const args = withId ? ['--plain', '--detach-key', 'C-x', id] : ['--detach-key=^x', '--plain'];
+    const key = f.attach(args, undefined, { asPerson: true });
+    await key.waitForScreen('FIRST', 15_000);
+    t.equal(program(key), NATIVE, `${args.join(' ')}: the native client`);
+    await typeLine(key, 'still here');
+    key.pty.write('\u0018');
+    await key.waitFor(() => key.isExited(), 15_000, 'the detach');
+    t.equal((await key.exited).exitCode, EXIT.ok, 'its detach key detaches');
+    t.match(key.output(), /detached from run/);
+  }
+});
+
+t.test('Ctrl-C typed in the editor is the editor\'s: neither client detaches', async (t) => {
+  const { f } = await detachedRun(t, { runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('E') } }, { steps: [{ print: 'NEXT\r\n' }] }] }, ['--review', '60', '--window', '100k'], (f) => f.waitForEvent('done', 30_000));
+  // An editor that takes Ctrl-C itself (as vi does): the terminal still sends SIGINT to the whole
+  // foreground group, the client in it.
+  const editor = join(f.root, 'editor.sh');
+  writeFileSync(editor, '#!/bin/sh\ntrap "echo CTRL-C TAKEN" INT\necho "EDITOR WAITING"\nread line\nread line\necho "EDITED AFTER CTRL-C" >> "$1"\n');
+  chmodSync(editor, 0o755);
+  for (const [client, env] of [['native', {}], ['node', { FLOWER_PTY_NO_NATIVE: '1' }]] as const) {
+    const b = f.attach([], { cols: 150, rows: 40 }, { asPerson: true, env: { VISUAL: editor, ...env } });
+    await b.waitForScreen('Fake task E', 15_000);
+    b.pty.write('\u001d');
+    b.pty.write('e');
+    await b.waitForScreen('EDITOR WAITING', 15_000);
+    b.pty.write('\u0003');
+    await b.waitForScreen('CTRL-C TAKEN', 15_000);
+    b.pty.write('\r');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    b.pty.write('\r');
+    await b.waitForScreen('EDITED AFTER CTRL-C', 15_000);
+    t.notOk(b.isExited(), `${client}: still attached after the editor`);
+    b.pty.write('\u001d');
+    b.pty.write('d');
+    t.equal((await b.exited).exitCode, EXIT.ok, `${client}: detached by its own key`);
+    t.match(b.output(), /detached/);
+  }
+});
+
 t.test('what the native client does not take goes to Node, with the same arguments', async (t) => {
   const { f, id } = await detachedRun(t, ECHO);
   // a flag it does not read
-  const key = f.attach(['--plain', '--detach-key', 'C-x', id], undefined, { asPerson: true });
-  await key.waitForScreen('FIRST', 15_000);
-  t.match(program(key), /node/, '--detach-key: the Node client');
-  key.pty.write('\u0018');
-  t.equal((await key.exited).exitCode, EXIT.ok, 'and its detach key works');
+  const flag = f.attach(['--plain', '--workbench', f.workbench, id], undefined, { asPerson: true });
+  await flag.waitForScreen('FIRST', 15_000);
+  t.match(program(flag), /node/, '--workbench: the Node client');
+  process.kill(flag.pty.pid, 'SIGHUP');
+  await flag.exited;
+  // a detach key that is not one: Node's own words
+  const wrong = f.attach(['--plain', '--detach-key', 'C-c', id], undefined, { asPerson: true });
+  t.not((await wrong.exited).exitCode, EXIT.ok);
+  t.match(wrong.output(), /flower-pty: --detach-key: prefix C-c is one of Claude Code's own keys/);
   // an id that is no run: Node's own words
   const none = f.attach(['zz9'], undefined, { asPerson: true });
   const exit = await none.exited;

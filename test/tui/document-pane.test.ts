@@ -60,3 +60,38 @@ t.test('wide, modified, joined and combining characters never shift the pane\'s 
   const body = UNICODE_DOCUMENT.replace(/\s/g, '');
   t.match(drawn.replace(/\s/g, ''), body, 'every character of the document is drawn, in order, none eaten');
 });
+
+// The pane's rows as the terminal shows them, between its borders (its first and last columns).
+async function paneRows(document: string, width: number): Promise<string[]> {
+  const tty = createVirtualTty(100, 24);
+  const { screen } = openOuterScreen(tty.stdout, 'xterm-256color');
+  try {
+    const pane = createDocumentPane({ screen, noColor: false, at: { top: 0, left: 10, width, height: 22 } });
+    pane.showDocument('/tmp/handoff.md', document);
+    screen.render();
+    await tty.waitFor((s) => s.includes('missing required section'), 'the document drawn');
+    const buffer = tty.term.buffer.active;
+    const rows: string[] = [];
+    for (let y = 1; y < 21; y++) {
+      const line = buffer.getLine(buffer.viewportY + y)!;
+      let row = '';
+      for (let x = 11; x < 10 + width - 1; x++) row += line.getCell(x)!.getChars() || ' ';
+      rows.push(row.trimEnd());
+    }
+    // the document's own rows (not the flags of the sections it lacks)
+    return rows.filter((row) => /[ea]\u0301|[ea]\u0308|end/.test(row));
+  } finally {
+    screen.destroy();
+  }
+}
+
+t.test('a line with combining marks wraps where its columns run out, not where its code units do', async (t) => {
+  // 30 accented letters written as letter + combining acute (60 code units, 30 columns) and a word: one row.
+  const accented = 'e\u0301'.repeat(30);
+  t.same((await paneRows(`${accented} end`, 40)).map((row) => row.normalize('NFC')), [`${accented} end`.normalize('NFC')], 'all of it on its one row');
+  // 70 columns of them in a pane of 37: the first row full, the rest on the next.
+  const long = 'a\u0308'.repeat(70);
+  const rows = await paneRows(long, 40);
+  t.same(rows.map((row) => [...row.normalize('NFC')].length), [37, 33], 'a full first row, the rest after it');
+  t.equal(rows.join('').normalize('NFC'), long.normalize('NFC'), 'every letter kept its mark');
+});

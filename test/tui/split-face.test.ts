@@ -78,6 +78,21 @@ t.test('keys: text to the child, prefix commands to the supervisor, the prefix t
   await r.vt.waitFor((s) => s.includes('nothing to detach from'), 'C-] d in a run that lives in this process');
 });
 
+t.test("the terminal's answer to the capability query, cut across two reads, never reaches claude as keys", async (t) => {
+  const answers = '\u001b[?2026;2$y\u001b[?1u\u001bP>|kitty(0.35.2)\u001b\\\u001b[>1;4000;29c\u001b[?62;22c';
+  // a read can end anywhere in them, even right after an ESC (Esc is a key too: it is held while the answers are due)
+  for (const cut of [1, 3, 11, 12, 20, 35, answers.length - 4]) {
+    const r = rig(t);
+    r.face.status(VIEW);
+    await type(r, `a${answers.slice(0, cut)}`);
+    await type(r, `${answers.slice(cut)}b`);
+    // once the answers are in, an Esc that ends a read is a key at once
+    await type(r, '\u001b');
+    t.same(r.input.join(''), 'ab\u001b', `cut after ${JSON.stringify(answers.slice(0, cut))}: the keys around them, and the Esc`);
+    r.face.restore();
+  }
+});
+
 t.test('hold and release say what happened, though the supervisor answers synchronously', async (t) => {
   const r = rig(t);
   r.face.status(VIEW);

@@ -25,10 +25,8 @@ export type MeterSignal =
   /** a request refused by a usage limit: parked until `resetsAtMs` (null: not said), continuing by itself or not */
   | { kind: 'usage-limit'; line: number; resetsAtMs: number | null; autoContinues: boolean }
   | { kind: 'user-prompt'; line: number; text: string }
-  /** a person's own `/add-dir`: a directory a successor may be given again */
+  /** a person's own `/add-dir`, accepted: a directory a successor may be given again */
   | { kind: 'added-dir'; line: number; dir: string }
-  /** …and claude's word that it did not add it after all (the person said no at its dialog) */
-  | { kind: 'added-dir-refused'; line: number; dir: string }
   /** the permission mode claude wrote on a main-thread row: a mode the session was in, which a successor may keep */
   | { kind: 'permission-mode'; line: number; mode: string }
   | { kind: 'interrupt'; line: number }
@@ -152,7 +150,6 @@ export function createMeter(): Meter {
     if (r.said === 'summary') return; // already inside the compaction's postTokens
     pendingChars += r.contentChars;
     if (r.addedDir !== null) out.push({ kind: 'added-dir', line, dir: r.addedDir });
-    if (r.refusedDir !== null) out.push({ kind: 'added-dir-refused', line, dir: r.refusedDir });
     if (r.permissionMode !== null) out.push({ kind: 'permission-mode', line, mode: r.permissionMode });
     if (r.said === 'interrupt') {
       interrupts += 1;

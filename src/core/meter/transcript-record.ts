@@ -50,10 +50,9 @@ export interface UserRecord extends Envelope {
   /** a string content, or its text blocks joined */
   text: string;
   contentChars: number;
-  /** the directory a person's own `/add-dir` added to the session, as the row of that command names it */
+  /** the directory a person's own `/add-dir` added to the session (accepted at claude's dialog), as claude
+   *  resolved it */
   addedDir: string | null;
-  /** the directory claude said it did not add after that command (a person's "no" at its dialog) */
-  refusedDir: string | null;
   /** the permission mode the session was in when claude wrote the row (shift+tab changes it), on a person's rows */
   permissionMode: string | null;
 }

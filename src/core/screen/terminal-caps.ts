@@ -94,15 +94,40 @@ export const CAPS_QUERY = '\u001b[?2026$p\u001b[?u\u001b[>0q\u001b[>c\u001b[c';
 // The answers to CAPS_QUERY as they come back among the person's keys (no key sends any of these forms).
 const ANSWER = /\u001b\[\?2026;[0-4]\$y|\u001b\[\?\d+u|\u001bP>\|[^\u001b\u0007]*(?:\u001b\\|\u0007)|\u001b\[[?>][\d;]*c/g;
 
-/** the answers to CAPS_QUERY found in what the terminal sent, and the rest (the person's keys) */
-export function takeCapsAnswers(input: string): { answers: string; rest: string } {
-  if (!input.includes('\u001b[?') && !input.includes('\u001b[>') && !input.includes('\u001bP>')) return { answers: '', rest: input };
+// The start of an answer a read cut off, at the end of what came: held for the next read, never typed.
+// These starts no key sends (a CSI with ? or >, XTVERSION's DCS >); a bare ESC, ESC [ or ESC P is a key
+// (Esc, Alt+[, Alt+Shift+P) too, and is held only while the answers are still due (`expecting`).
+const ANSWER_START = /(?:\u001b\[[?>][\d;]*\$?|\u001bP>(?:\|[^\u001b\u0007]*\u001b?)?)$/;
+const AMBIGUOUS_START = /\u001b[[P]?$/;
+
+/** how long a held start waits for the rest of its answer before it is taken as keys after all: a
+ *  terminal writes an answer at once, so a longer gap means a person's keys (an Esc that ended a read) */
+export const ANSWER_HOLD_MS = 100;
+
+/** how long after CAPS_QUERY its answers are still due: a terminal that never answers DA1 (a few do not)
+ *  must not have every Esc held from then on */
+export const ANSWERS_DUE_MS = 2_000;
+
+/** the answers to CAPS_QUERY found in what the terminal sent, the rest (the person's keys) and the start
+ *  of an answer the read cut off (`held`: put it before the next read's bytes; `expecting`: the answers
+ *  are still due, DA1's not seen yet) */
+export function takeCapsAnswers(input: string, expecting = false): { answers: string; rest: string; held: string } {
   let answers = '';
-  const rest = input.replace(ANSWER, (answer) => {
-    answers += answer;
-    return '';
-  });
-  return { answers, rest };
+  let rest = input;
+  if (input.includes('\u001b[?') || input.includes('\u001b[>') || input.includes('\u001bP>')) {
+    rest = input.replace(ANSWER, (answer) => {
+      answers += answer;
+      return '';
+    });
+  }
+  const start = ANSWER_START.exec(rest) ?? (expecting ? AMBIGUOUS_START.exec(rest) : null);
+  if (start === null) return { answers, rest, held: '' };
+  return { answers, rest: rest.slice(0, start.index), held: start[0] };
+}
+
+/** DA1's answer is among `answers`: every answer to CAPS_QUERY is in */
+export function answersDone(answers: string): boolean {
+  return deviceAttributes(answers, 'primary') !== null;
 }
 
 /** a side channel (OSC 52, a notification) as it must reach the person's terminal through tmux */

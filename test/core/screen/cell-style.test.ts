@@ -84,9 +84,23 @@ t.test('throughTmux wraps a sequence with ESC doubled, only under tmux', async (
 
 t.test("takeCapsAnswers: the terminal's answers out of its input, the keys left", async (t) => {
   const { takeCapsAnswers } = await import('../../../src/core/screen/terminal-caps.js');
-  t.same(takeCapsAnswers('ab\u001b[?2026;2$yc\u001b[?1ud'), { answers: '\u001b[?2026;2$y\u001b[?1u', rest: 'abcd' });
-  t.same(takeCapsAnswers('\u001b[A'), { answers: '', rest: '\u001b[A' });
+  t.same(takeCapsAnswers('ab\u001b[?2026;2$yc\u001b[?1ud'), { answers: '\u001b[?2026;2$y\u001b[?1u', rest: 'abcd', held: '' });
+  t.same(takeCapsAnswers('\u001b[A'), { answers: '', rest: '\u001b[A', held: '' });
   const all = '\u001b[?2026;2$y\u001b[?1u\u001bP>|kitty(0.35.2)\u001b\\\u001b[>1;4000;29c\u001b[?62;22c';
-  t.same(takeCapsAnswers(`x${all}y`), { answers: all, rest: 'xy' }, 'every answer to CAPS_QUERY, the keys around them left');
-  t.same(takeCapsAnswers('\u001b[1;5A\u001b[99;5u\u001b[200~p\u001b[201~'), { answers: '', rest: '\u001b[1;5A\u001b[99;5u\u001b[200~p\u001b[201~' }, 'keys are never taken');
+  t.same(takeCapsAnswers(`x${all}y`), { answers: all, rest: 'xy', held: '' }, 'every answer to CAPS_QUERY, the keys around them left');
+  t.same(takeCapsAnswers('\u001b[1;5A\u001b[99;5u\u001b[200~p\u001b[201~'), { answers: '', rest: '\u001b[1;5A\u001b[99;5u\u001b[200~p\u001b[201~', held: '' }, 'keys are never taken');
+});
+
+t.test('takeCapsAnswers: an answer a read cut in two is held for the next read, never left as keys', async (t) => {
+  const { takeCapsAnswers } = await import('../../../src/core/screen/terminal-caps.js');
+  const all = '\u001b[?2026;2$y\u001b[?1u\u001bP>|kitty(0.35.2)\u001b\\\u001b[>1;4000;29c\u001b[?62;22c';
+  // every place a read can end inside the answers, with a key before and after
+  for (let cut = 1; cut < all.length; cut++) {
+    const first = takeCapsAnswers(`x${all.slice(0, cut)}`, true);
+    const second = takeCapsAnswers(first.held + `${all.slice(cut)}y`, true);
+    t.same([first.answers + second.answers, first.rest + second.rest, second.held], [all, 'xy', ''], `cut after ${JSON.stringify(all.slice(0, cut))}`);
+  }
+  t.same(takeCapsAnswers('a\u001b', false), { answers: '', rest: 'a\u001b', held: '' }, 'an Esc once the answers are in is a key at once');
+  t.same(takeCapsAnswers('a\u001b', true), { answers: '', rest: 'a', held: '\u001b' }, '… while they are due it waits for the next read');
+  t.same(takeCapsAnswers('\u001b[?62', false).held, '\u001b[?62', 'a start no key sends is held at any time');
 });

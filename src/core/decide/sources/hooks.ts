@@ -9,7 +9,7 @@ import { runView } from '../../run/run-view.js';
 import { sameText } from '../../run/same-reply.js';
 import { PASS, type HookAnswer, type HookEvent } from '../../run/hook-event.js';
 import type { BoundaryWait, RunInput } from '../../run/run-state.js';
-import { handoffConcerns, overflowed, preCompact, prompted, toolBoundary, writingTurnEnded } from '../stages/handoff.js';
+import { handoffConcerns, interrupted, overflowed, preCompact, prompted, toolBoundary, writingTurnEnded } from '../stages/handoff.js';
 import { answerOf, turnEnd } from '../turn/boundaries.js';
 import { park, resumeIfParked } from '../turn/parking.js';
 import { clearWaiting, notified, permissionAsked } from '../turn/permission-waits.js';
@@ -147,15 +147,19 @@ function writingStop(o: Out, id: number, hook: Extract<HookEvent, { kind: 'stop'
   o.do({ type: 'reply', id, answer: turnEnd(o, hook.lastMessage, now, 'hook') });
 }
 
-// A turn that ended on an API error: the prompt does not fit (degrade now), a usage limit (park), or
-// the writing turn is over without its document.
+// A turn that ended on an API error: the prompt does not fit (degrade now), a usage limit (park), the
+// writing turn is over without its document, or a working turn is over and claude idle at its prompt.
 function stopFailed(o: Out, hook: Extract<HookEvent, { kind: 'stop-failure' }>, now: number): void {
   const details = `${hook.details} ${hook.lastMessage}`;
   o.emit('api-error', { generation: o.generation, error: hook.error, details: details.slice(0, 300) });
   if (hook.overflow) return overflowed(o, now, details.trim());
   // The transcript row, if it comes, says until when exactly.
   if (hook.usageLimit) return park(o, now, null, hook.usageLimit.autoContinues);
-  if (o.s.cycle.phase === 'writing') writingTurnEnded(o, now, null);
+  if (o.s.cycle.phase === 'writing') return writingTurnEnded(o, now, null);
+  // Any other error ends the turn with claude back at its prompt and no Stop: it is idle there, and a cut
+  // that is due is typed at once, as after an interrupt.
+  clearWaiting(o, ['permission', 'question']);
+  interrupted(o, now);
 }
 
 // Claude Code reports its real window (and its usage limits) to the status line; an explicit --window still wins.

@@ -60,10 +60,6 @@ export function transcriptSignal(o: Out, e: Extract<RunInput, { type: 'transcrip
     case 'added-dir':
       if (!o.s.personDirs.includes(signal.dir)) o.set({ personDirs: [...o.s.personDirs, signal.dir] });
       return;
-    // The command's row comes before the person answers claude's dialog: a "no" takes it back.
-    case 'added-dir-refused':
-      if (o.s.personDirs.includes(signal.dir)) o.set({ personDirs: o.s.personDirs.filter((d) => d !== signal.dir) });
-      return;
     case 'permission-mode':
       if (!o.s.personModes.includes(signal.mode)) o.set({ personModes: [...o.s.personModes, signal.mode] });
       return;
