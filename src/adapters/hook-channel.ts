@@ -2,12 +2,13 @@
 // Claude Code hook events (one JSON line in, one JSON line out) to the supervisor's handler.
 import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
-import { mkdtemp, chmod, rm } from 'node:fs/promises';
+import { chmod, rm } from 'node:fs/promises';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FlowerError, EXIT } from '../core/errors.js';
 import { HOOK_ENV } from '../claude-code/launch.js';
+import { HOOK_DIR_PREFIX, makeRunDir } from './run-dir.js';
 
 export interface HookMessage {
   event: string; // hook_event_name, or 'statusline'
@@ -45,7 +46,8 @@ const EMPTY_ANSWER = JSON.stringify({ output: '' }) + '\n';
 
 // Opens the channel in a fresh 0700 folder made under `dir` (default os.tmpdir()); the socket is 0600.
 export async function openHookChannel(opts: { handler: HookHandler; dir?: string }): Promise<HookChannel> {
-  const runDir = await mkdtemp(join(opts.dir ?? tmpdir(), 'fp-'));
+  // it names its owner, so the next run sweeps it if this one is killed (adapters/run-dir.ts)
+  const runDir = await makeRunDir(opts.dir ?? tmpdir(), HOOK_DIR_PREFIX);
   try {
     await chmod(runDir, 0o700); // mkdtemp already uses 0700; say it anyway so a lax platform cannot widen it
     const socketPath = join(runDir, 'h.sock');

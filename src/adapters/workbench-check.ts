@@ -4,11 +4,12 @@
 // the fix (exit 2) instead of an internal error mid-run. Write permission is tried, not read from the
 // mode bits: root ignores them, a read-only mount does not.
 
-import { closeSync, mkdirSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { FlowerError } from '../core/errors.js';
 import { HANDOFF_DIR_NAME } from './notes-store.js';
 import { refuseLinks } from './no-follow.js';
+import { makePrivateDir } from './private-dir.js';
 
 function entriesOf(dir: string): string[] {
   try {
@@ -39,13 +40,14 @@ function refuse(workbench: string, path: string, code: string | undefined): neve
 export function checkWorkbenchWritable(workbench: string): void {
   const notes = join(workbench, 'notes');
   const archive = join(notes, 'archive', HANDOFF_DIR_NAME);
-  const folders = [workbench, notes, archive];
+  // each folder 0700 when made, and narrowed when an older flower-pty made it under a lax umask
+  const folders = [workbench, notes, join(notes, 'archive'), archive];
   // Nothing the run writes in it goes through a link (a cloned repository can ship one): the folders,
   // the manifest, and anything already in notes/ or the archive.
   for (const path of [join(archive, 'x'), join(workbench, 'manifest.json'), ...entriesOf(notes), ...entriesOf(archive)]) refuseLinks(workbench, path, 'a file of the workbench');
   for (const dir of folders) {
     try {
-      mkdirSync(dir, { recursive: true });
+      makePrivateDir(dir);
       if (!statSync(dir).isDirectory()) refuse(workbench, dir, 'ENOTDIR');
     } catch (error) {
       if (error instanceof FlowerError) throw error;
