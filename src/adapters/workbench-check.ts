@@ -4,12 +4,12 @@
 // the fix (exit 2) instead of an internal error mid-run. Write permission is tried, not read from the
 // mode bits: root ignores them, a read-only mount does not.
 
-import { closeSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { FlowerError } from '../core/errors.js';
 import { HANDOFF_DIR_NAME } from './notes-store.js';
 import { refuseLinks } from './no-follow.js';
-import { makePrivateDir } from './private-dir.js';
+import { narrowFolder, PRIVATE_DIR_MODE } from './private-dir.js';
 
 function entriesOf(dir: string): string[] {
   try {
@@ -47,21 +47,32 @@ export function checkWorkbenchWritable(workbench: string): void {
   for (const path of [join(archive, 'x'), join(workbench, 'manifest.json'), ...entriesOf(notes), ...entriesOf(archive)]) refuseLinks(workbench, path, 'a file of the workbench');
   for (const dir of folders) {
     try {
-      makePrivateDir(dir);
+      mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
       if (!statSync(dir).isDirectory()) refuse(workbench, dir, 'ENOTDIR');
     } catch (error) {
       if (error instanceof FlowerError) throw error;
       refuse(workbench, dir, (error as NodeJS.ErrnoException).code);
     }
-    const probe = join(dir, `.flower-write-check-${process.pid}`);
+    writeOnce(workbench, dir);
+    // after the write: a folder that cannot be written at all is said as such first
     try {
-      closeSync(openSync(probe, 'wx', 0o600));
-      unlinkSync(probe);
+      narrowFolder(dir);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      // a full disk is the run's to meet and say (it keeps the document in memory), not a setup mistake
-      if (code === 'ENOSPC' || code === 'EDQUOT') continue;
-      refuse(workbench, dir, code);
+      if (error instanceof FlowerError) throw error;
+      refuse(workbench, dir, (error as NodeJS.ErrnoException).code);
     }
+  }
+}
+
+function writeOnce(workbench: string, dir: string): void {
+  const probe = join(dir, `.flower-write-check-${process.pid}`);
+  try {
+    closeSync(openSync(probe, 'wx', 0o600));
+    unlinkSync(probe);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // a full disk is the run's to meet and say (it keeps the document in memory), not a setup mistake
+    if (code === 'ENOSPC' || code === 'EDQUOT') return;
+    refuse(workbench, dir, code);
   }
 }
