@@ -40,6 +40,9 @@ export type HookHandler = (msg: HookMessage) => Promise<string> | string;
 export const MAX_LINE_BYTES = 8 * 1024 * 1024;
 // sun_path is 108 bytes on Linux (104 on macOS) including the NUL; past it listen() fails or truncates.
 const MAX_SOCKET_PATH_BYTES = 103;
+// Claude runs a handful of hooks at once (one per event, parallel tool calls); each connection may hold a
+// line of up to MAX_LINE_BYTES, so their number is what bounds the channel's memory (Node refuses more).
+export const MAX_HOOK_CONNECTIONS = 64;
 // A client that connects and never finishes its line must not hold a socket forever.
 const READ_IDLE_MS = 30_000;
 const EMPTY_ANSWER = JSON.stringify({ output: '' }) + '\n';
@@ -65,6 +68,7 @@ export async function openHookChannel(opts: { handler: HookHandler; dir?: string
       socket.on('close', () => sockets.delete(socket));
       serveConnection(socket, token, opts.handler, () => state.rejected++);
     });
+    server.maxConnections = MAX_HOOK_CONNECTIONS;
     await listen(server, socketPath);
     // The folder is already 0700, so the window before this chmod exposes nothing to other users.
     await chmod(socketPath, 0o600);
