@@ -209,6 +209,8 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
       scope: (changes) => post({ type: 'scope', now: now(), generation, changes }),
       toolRun: (run) => post({ type: 'tool-run', now: now(), generation, run }),
       presence: (found) => post({ type: 'transcript-presence', now: now(), generation, found }),
+      // the log only: the path came from a hook, and is no text for the person's terminal
+      refused: (line) => ports.log(line),
     });
   }
 

@@ -1,10 +1,12 @@
 // The transcript tail's poll backs off while the file is quiet (the one timer a quiet run keeps) and
-// comes back at once with growth or a catch-up; a bounded wait either way.
+// comes back at once with growth or a catch-up; a bounded wait either way. It reads only a regular file,
+// in bounded slices.
 import t from 'tap';
-import { appendFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openTranscriptTail } from '../../src/adapters/transcript-tail.js';
+import { CATCH_UP_BYTES, openTranscriptTail } from '../../src/adapters/transcript-tail.js';
 import { sleep } from '../helpers/poll.js';
 
 
@@ -57,4 +59,48 @@ t.test('a transcript moved whole is followed at its new path from where the old 
   t.same(resets, [], 'not a reset: the readings carry over');
   t.same(presence, [false, true, false, true]);
   t.equal(tail.path, newPath);
+});
+
+t.test('a transcript path that is a symbolic link, a FIFO or a device is never read: one line, once', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'flower-tail-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const real = join(dir, 'elsewhere.jsonl');
+  writeFileSync(real, '{"secret":1}\n');
+  const link = join(dir, 'link.jsonl');
+  symlinkSync(real, link);
+  const fifo = join(dir, 'fifo.jsonl');
+  t.equal(spawnSync('mkfifo', [fifo]).status, 0);
+  for (const [path, kind] of [[link, 'a symbolic link'], [fifo, 'a FIFO'], ['/dev/zero', 'not a regular file']] as const) {
+    let seen = 0;
+    const refused: string[] = [];
+    const presence: boolean[] = [];
+    const tail = openTranscriptTail({ path, pollMs: 10, onChunk: (b) => (seen += b.length), onReset: () => {}, onPresence: (found) => presence.push(found), onRefused: (line) => refused.push(line) });
+    tail.catchUp();
+    await sleep(100);
+    tail.catchUp();
+    tail.close();
+    t.equal(seen, 0, `${kind}: nothing read`);
+    t.same(presence, [false], `${kind}: the transcript counts as not there`);
+    t.same(refused, [`the transcript ${path} is ${kind}: flower-pty reads a transcript only as a regular file, so the meter is not read from it`], `${kind}: said once`);
+  }
+});
+
+t.test('a catch-up reads a bounded slice; the poll reads the rest a slice at a time', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'flower-tail-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'big.jsonl');
+  const size = CATCH_UP_BYTES + 3 * 1024 * 1024;
+  writeFileSync(path, Buffer.alloc(size, 0x61));
+  let seen = 0;
+  let largest = 0;
+  const tail = openTranscriptTail({ path, pollMs: 5_000, sliceBytes: 1024 * 1024, onChunk: (b) => { seen += b.length; largest = Math.max(largest, b.length); }, onReset: () => {} });
+  t.teardown(() => tail.close());
+  await sleep(50); // the first poll: one slice
+  const afterPoll = seen;
+  tail.catchUp();
+  t.ok(seen - afterPoll <= CATCH_UP_BYTES, `a catch-up read ${seen - afterPoll} bytes, at most ${CATCH_UP_BYTES}`);
+  t.ok(largest <= 1024 * 1024, 'each read at most a megabyte');
+  const deadline = Date.now() + 10_000;
+  while (seen < size && Date.now() < deadline) await sleep(20);
+  t.equal(seen, size, 'the poll reads on at once after a catch-up that was left behind');
 });
