@@ -4,8 +4,8 @@
 //
 // Its path comes from claude's hooks, which any process running as the person can forge: so it is read
 // only as a regular file, never through a symbolic link (O_NOFOLLOW), never a FIFO or a device (checked on
-// the opened descriptor; O_NONBLOCK so a FIFO cannot hang the open), and always in bounded slices, a
-// catch-up included: a 3 GB file is read a slice at a time, never whole at once.
+// the opened descriptor; O_NONBLOCK so a FIFO cannot hang the open), and always a megabyte at a time into
+// one buffer: a 3 GB file costs its reading time, never its size in memory.
 
 import { openSync, readSync, closeSync, fstatSync, lstatSync, constants } from 'node:fs';
 
@@ -35,8 +35,6 @@ export interface TailOptions {
 }
 
 const READ_BYTES = 1 << 20;
-/** a hook's catch-up reads at most this much at once; the poll reads the rest, a slice at a time */
-export const CATCH_UP_BYTES = 64 * READ_BYTES;
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 function kindOf(st: { isSymbolicLink(): boolean; isFIFO(): boolean; isDirectory(): boolean }): string {
@@ -148,13 +146,13 @@ export function openTranscriptTail(opts: TailOptions): TranscriptTail {
     },
     catchUp() {
       if (closed) return;
-      // More than a slice behind: the poll reads on at once, a slice at a time.
-      const more = readSome(CATCH_UP_BYTES);
+      // To the end, a megabyte at a time: a hook is answered with the meter right (bounded memory, not time).
+      while (readSome(Number.MAX_SAFE_INTEGER));
       // Something is happening (a hook came): look again soon, whatever the poll had backed off to.
-      if (more || pollMs !== fastMs) {
+      if (pollMs !== fastMs) {
         pollMs = fastMs;
         if (timer) clearTimeout(timer);
-        schedule(more ? 0 : fastMs);
+        schedule(fastMs);
       }
     },
     close() {

@@ -6,7 +6,7 @@ import { appendFileSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFile
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CATCH_UP_BYTES, openTranscriptTail } from '../../src/adapters/transcript-tail.js';
+import { openTranscriptTail } from '../../src/adapters/transcript-tail.js';
 import { sleep } from '../helpers/poll.js';
 
 
@@ -85,22 +85,3 @@ t.test('a transcript path that is a symbolic link, a FIFO or a device is never r
   }
 });
 
-t.test('a catch-up reads a bounded slice; the poll reads the rest a slice at a time', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'flower-tail-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const path = join(dir, 'big.jsonl');
-  const size = CATCH_UP_BYTES + 3 * 1024 * 1024;
-  writeFileSync(path, Buffer.alloc(size, 0x61));
-  let seen = 0;
-  let largest = 0;
-  const tail = openTranscriptTail({ path, pollMs: 5_000, sliceBytes: 1024 * 1024, onChunk: (b) => { seen += b.length; largest = Math.max(largest, b.length); }, onReset: () => {} });
-  t.teardown(() => tail.close());
-  await sleep(50); // the first poll: one slice
-  const afterPoll = seen;
-  tail.catchUp();
-  t.ok(seen - afterPoll <= CATCH_UP_BYTES, `a catch-up read ${seen - afterPoll} bytes, at most ${CATCH_UP_BYTES}`);
-  t.ok(largest <= 1024 * 1024, 'each read at most a megabyte');
-  const deadline = Date.now() + 10_000;
-  while (seen < size && Date.now() < deadline) await sleep(20);
-  t.equal(seen, size, 'the poll reads on at once after a catch-up that was left behind');
-});
