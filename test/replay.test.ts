@@ -1,6 +1,7 @@
 // `flower-pty replay` on real transcripts: the JSON events (handoff before every compaction with
 // a 200k window, compaction meter vs preTokens, overflow), the human timeline, and the errors.
 import t from 'tap';
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -128,6 +129,11 @@ t.test('errors: missing file, directory, not JSONL, empty, bad --window', async 
   const run = (file: string, window?: number): Promise<number> => runReplay({ file, window, json: true, out: () => {} });
   await t.rejects(run(path.join(dir, 'nope.jsonl')), { message: /no such file .*nope\.jsonl/, exitCode: 2 });
   await t.rejects(run(dir), { message: /is a directory/, exitCode: 2 });
+  // a FIFO would hold the read open for ever, a device never end
+  const fifo = path.join(dir, 'fifo.jsonl');
+  t.equal(spawnSync('mkfifo', [fifo]).status, 0);
+  await t.rejects(run(fifo), { message: /fifo\.jsonl is a FIFO: give a transcript \.jsonl file/, exitCode: 2 });
+  await t.rejects(run('/dev/zero'), { message: /\/dev\/zero is not a regular file: give a transcript \.jsonl file/, exitCode: 2 });
   await t.rejects(run(path.join(dir, 'junk.txt')), { message: /is not a Claude Code transcript: no JSON record in its first 64 KB/ });
   await t.rejects(run(path.join(dir, 'binary.bin')), { message: /is not a Claude Code transcript/ });
   await t.rejects(run(path.join(dir, 'short-junk.jsonl')), { message: /is not a Claude Code transcript/ });

@@ -8,6 +8,7 @@ import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, realpa
 import { dirname } from 'node:path';
 import { FlowerError } from '../core/errors.js';
 import { isBelow, NO_FOLLOW, refuseLinks } from './no-follow.js';
+import { PRIVATE_DIR_MODE } from './private-dir.js';
 
 // O_NOFOLLOW: a link put in the file's place after the check is never followed (the check resolved the
 // person's own link to its target, and refused one inside the project).
@@ -39,7 +40,7 @@ export function checkAppendTarget(path: string, flag: string, project: string): 
   }
   let fd: number;
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
     fd = openSync(path, APPEND, 0o644);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -9,6 +9,7 @@ import { constants } from 'node:fs';
 import { NO_FOLLOW, refuseLinks } from './no-follow.js';
 import { dirname, basename, join } from 'node:path';
 import { processAlive } from './process-alive.js';
+import { PRIVATE_DIR_MODE } from './private-dir.js';
 import { randomHex } from './lazy-crypto.js';
 
 /**
@@ -18,7 +19,7 @@ import { randomHex } from './lazy-crypto.js';
 export async function writeFileAtomic(path: string, data: string, within?: string): Promise<void> {
   const dir = dirname(path);
   if (within !== undefined) refuseLinks(within, path, 'a file of the workbench');
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   if (within !== undefined) refuseLinks(within, path, 'a file of the workbench');
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomHex(4)}.tmp`);
   // 0o644 before the umask: never wider than the user would get from their own editor.

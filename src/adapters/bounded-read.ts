@@ -3,6 +3,7 @@
 // on for ever). Opened without blocking, checked to be a regular file, and read only up to the ceiling.
 
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 
 export class ReadRefused extends Error {
   constructor(readonly why: string) {
@@ -27,4 +28,23 @@ export function readBounded(path: string, limit: number): Buffer {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * A file named by something other than the person (a manifest's transcript path) opened for streaming:
+ * never through a symbolic link, never a FIFO (O_NONBLOCK: the open cannot hang on one), a device or a
+ * folder, checked on the descriptor that is read. Throws ReadRefused saying which, or the open's own error.
+ */
+export async function openRegularFile(path: string): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new ReadRefused('a symbolic link');
+    throw error;
+  }
+  const st = await handle.stat();
+  if (st.isFile()) return handle;
+  await handle.close();
+  throw new ReadRefused(st.isFIFO() ? 'a FIFO' : st.isDirectory() ? 'a folder' : 'not a regular file');
 }

@@ -2,10 +2,11 @@
 // binary (real path + mtime + size) under $XDG_CACHE_HOME/flower-pty, since a release's start costs
 // 0.1–1.2 s and a binary never changes without its mtime changing.
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, realpath, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
+import { makePrivateDir } from './private-dir.js';
 import { FlowerError, EXIT } from '../core/errors.js';
 import { parseRelease, supportFor, type Release } from '../claude-code/release.js';
 
@@ -89,7 +90,7 @@ async function readCache(dir: string): Promise<Record<string, string>> {
 
 async function writeCache(dir: string, entries: Record<string, string>): Promise<void> {
   try {
-    await mkdir(dir, { recursive: true });
+    makePrivateDir(dir);
     await writeFileAtomic(join(dir, CACHE_FILE), JSON.stringify(Object.fromEntries(Object.entries(entries).slice(-CACHE_LIMIT)), null, 2) + '\n');
   } catch {
     // a read-only cache costs one probe per run, nothing else

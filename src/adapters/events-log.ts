@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { appendWithoutBlocking } from './append-file.js';
+import { PRIVATE_DIR_MODE } from './private-dir.js';
 import type { RunEventName, RunEventFields } from '../core/run/run-events.js';
 
 export interface EventsLog {
@@ -12,7 +13,7 @@ export interface EventsLog {
 
 export function openEventsLog(path: string | null, now: () => Date = () => new Date()): EventsLog {
   if (!path) return { emit() {} };
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
   return {
     emit(event, fields) {
       // Synchronous on purpose: the line must be on disk even if we are killed right after. Never

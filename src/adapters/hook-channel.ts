@@ -2,12 +2,13 @@
 // Claude Code hook events (one JSON line in, one JSON line out) to the supervisor's handler.
 import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
-import { mkdtemp, chmod, rm } from 'node:fs/promises';
+import { chmod, rm } from 'node:fs/promises';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FlowerError, EXIT } from '../core/errors.js';
 import { HOOK_ENV } from '../claude-code/launch.js';
+import { HOOK_DIR_PREFIX, makeRunDir } from './run-dir.js';
 
 export interface HookMessage {
   event: string; // hook_event_name, or 'statusline'
@@ -39,13 +40,17 @@ export type HookHandler = (msg: HookMessage) => Promise<string> | string;
 export const MAX_LINE_BYTES = 8 * 1024 * 1024;
 // sun_path is 108 bytes on Linux (104 on macOS) including the NUL; past it listen() fails or truncates.
 const MAX_SOCKET_PATH_BYTES = 103;
+// Claude runs a handful of hooks at once (one per event, parallel tool calls); each connection may hold a
+// line of up to MAX_LINE_BYTES, so their number is what bounds the channel's memory (Node refuses more).
+export const MAX_HOOK_CONNECTIONS = 64;
 // A client that connects and never finishes its line must not hold a socket forever.
 const READ_IDLE_MS = 30_000;
 const EMPTY_ANSWER = JSON.stringify({ output: '' }) + '\n';
 
 // Opens the channel in a fresh 0700 folder made under `dir` (default os.tmpdir()); the socket is 0600.
 export async function openHookChannel(opts: { handler: HookHandler; dir?: string }): Promise<HookChannel> {
-  const runDir = await mkdtemp(join(opts.dir ?? tmpdir(), 'fp-'));
+  // it names its owner, so the next run sweeps it if this one is killed (adapters/run-dir.ts)
+  const runDir = await makeRunDir(opts.dir ?? tmpdir(), HOOK_DIR_PREFIX);
   try {
     await chmod(runDir, 0o700); // mkdtemp already uses 0700; say it anyway so a lax platform cannot widen it
     const socketPath = join(runDir, 'h.sock');
@@ -63,6 +68,7 @@ export async function openHookChannel(opts: { handler: HookHandler; dir?: string
       socket.on('close', () => sockets.delete(socket));
       serveConnection(socket, token, opts.handler, () => state.rejected++);
     });
+    server.maxConnections = MAX_HOOK_CONNECTIONS;
     await listen(server, socketPath);
     // The folder is already 0700, so the window before this chmod exposes nothing to other users.
     await chmod(socketPath, 0o600);

@@ -4,10 +4,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { appendWithoutBlocking } from './append-file.js';
+import { PRIVATE_DIR_MODE } from './private-dir.js';
 
 export function openLog(path: string | null): { write: (line: string) => void; close: () => void } {
   if (!path) return { write: () => undefined, close: () => undefined };
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
   return {
     write(line) {
       // a log that cannot be written (or a FIFO put in its place) must neither block nor end the run

@@ -1,10 +1,11 @@
 // manifest.json on disk: read once at start (for --continue and `status`), written atomically
 // after every change so a kill at any moment leaves a whole file.
 
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseManifest, type Manifest } from '../core/lineage/manifest.js';
 import { writeFileAtomic, removeStaleTemps } from './atomic-file.js';
+import { openOwnFile } from './private-dir.js';
+import { NotYours } from '../core/errors.js';
 
 export function manifestPath(workbench: string): string {
   return join(workbench, 'manifest.json');
@@ -18,8 +19,16 @@ export async function readManifest(workbench: string): Promise<{ manifest: Manif
   const path = manifestPath(workbench);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // the lineage steers a successor: another user's manifest, or one others can write, is not read
+    const handle = await openOwnFile(path, 'flower-pty --continue');
+    if (!handle) return { manifest: null, problem: `no manifest at ${path}`, missing: true, malformed: null };
+    try {
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
+    if (error instanceof NotYours) return { manifest: null, problem: error.message, missing: false, malformed: error.message };
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { manifest: null, problem: `no manifest at ${path}`, missing: true, malformed: null };
     const problem = `the manifest cannot be read (${code ?? String(error)})`;

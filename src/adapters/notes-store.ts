@@ -1,11 +1,11 @@
 // The workbench's notes folder: the current frozen document per step, and the archive of
 // earlier generations (and the model's drafts when a person edited them). Never deletes a file.
 
-import { open, rename, mkdir, stat, copyFile } from 'node:fs/promises';
+import { rename, stat, copyFile } from 'node:fs/promises';
 import { FlowerError } from '../core/errors.js';
 import { join } from 'node:path';
-import { constants } from 'node:fs';
-import { NO_FOLLOW, refuseLinks } from './no-follow.js';
+import { refuseLinks } from './no-follow.js';
+import { makePrivateDir, openOwnFile } from './private-dir.js';
 import { writeFileAtomic, removeStaleTemps } from './atomic-file.js';
 
 export const HANDOFF_DIR_NAME = '交接';
@@ -69,7 +69,7 @@ export function openNotesStore(workbench: string, step: string): NotesStore {
       refuseLinks(workbench, currentPath, 'the handoff document');
       if (await exists(currentPath)) {
         refuseLinks(workbench, join(archiveDir, 'x'), 'the archived document');
-        await mkdir(archiveDir, { recursive: true });
+        makePrivateDir(archiveDir);
         refuseLinks(workbench, join(archiveDir, 'x'), 'the archived document');
         archived = await freeName(archiveDir, `${step}-${stamp(now)}`, '.md');
         // rename keeps a person's edits byte for byte; copy only if the archive is on another device.
@@ -84,7 +84,8 @@ export function openNotesStore(workbench: string, step: string): NotesStore {
       await sweep();
       // a document that is a link (a cloned repository's) is never read into a prompt
       refuseLinks(workbench, currentPath, 'the handoff document');
-      const handle = await open(currentPath, constants.O_RDONLY | NO_FOLLOW).catch(() => null);
+      // nor one another user owns or can write (checked on the descriptor read, so nothing is swapped in between)
+      const handle = await openOwnFile(currentPath, 'flower-pty --continue');
       if (!handle) return null;
       try {
         const size = (await handle.stat()).size;
@@ -99,7 +100,7 @@ export function openNotesStore(workbench: string, step: string): NotesStore {
     },
     async saveDraft(text, now) {
       refuseLinks(workbench, join(archiveDir, 'x'), 'the archived document');
-      await mkdir(archiveDir, { recursive: true });
+      makePrivateDir(archiveDir);
       const path = await freeName(archiveDir, `${step}-${stamp(now)}`, '.draft.md');
       await writeFileAtomic(path, text, workbench);
       return path;

@@ -1,5 +1,6 @@
-// The run's private temp folder (<tmpdir>/flower-pty-run-XXXXXX: the run's settings file, the spilled
-// prompts of a run without a workbench), and the sweep of those a dead run left behind.
+// The run's private temp folders (<tmpdir>/flower-pty-run-XXXXXX: the run's settings file, the spilled
+// prompts of a run without a workbench; <tmpdir>/fp-XXXXXX: the hook channel's socket, a short name for
+// sun_path's 108 bytes), and the sweep of those a dead run left behind.
 //
 // Why a sweep: the folder is removed when the run ends, but a run server that is SIGKILLed (the OOM
 // killer, `kill -9`, a test of that fault) never gets there. Each folder names its owner in `owner.pid`;
@@ -13,12 +14,20 @@ import { join } from 'node:path';
 import { processAlive } from './process-alive.js';
 
 const PREFIX = 'flower-pty-run-';
+/** the hook channel's folder */
+export const HOOK_DIR_PREFIX = 'fp-';
+const PREFIXES = [PREFIX, HOOK_DIR_PREFIX];
 const OWNER_FILE = 'owner.pid';
 
 /** a new run folder, 0700 (mkdtemp's mode), that names this process as its owner */
-export async function makeRunDir(tmp: string = tmpdir()): Promise<string> {
-  const dir = await mkdtemp(join(tmp, PREFIX));
-  await writeFile(join(dir, OWNER_FILE), `${process.pid}\n`, { mode: 0o600 });
+export async function makeRunDir(tmp: string = tmpdir(), prefix: string = PREFIX): Promise<string> {
+  const dir = await mkdtemp(join(tmp, prefix));
+  try {
+    await writeFile(join(dir, OWNER_FILE), `${process.pid}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
   return dir;
 }
 
@@ -28,7 +37,7 @@ export async function sweepStaleRunDirs(tmp: string = tmpdir(), alive: (pid: num
   const removed: string[] = [];
   let names: string[];
   try {
-    names = (await readdir(tmp)).filter((name) => name.startsWith(PREFIX));
+    names = (await readdir(tmp)).filter((name) => PREFIXES.some((prefix) => name.startsWith(prefix)));
   } catch {
     return removed;
   }

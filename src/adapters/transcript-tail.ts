@@ -1,8 +1,13 @@
 // Follows a growing JSONL transcript from a byte offset and hands new bytes to the caller.
 // The file appears only at the session's first message, grows by appends, and can be
 // truncated or replaced; all three are normal here, never errors.
+//
+// Its path comes from claude's hooks, which any process running as the person can forge: so it is read
+// only as a regular file, never through a symbolic link (O_NOFOLLOW), never a FIFO or a device (checked on
+// the opened descriptor; O_NONBLOCK so a FIFO cannot hang the open), and always a megabyte at a time into
+// one buffer: a 3 GB file costs its reading time, never its size in memory.
 
-import { openSync, readSync, closeSync, fstatSync, statSync } from 'node:fs';
+import { openSync, readSync, closeSync, fstatSync, lstatSync, constants } from 'node:fs';
 
 export interface TranscriptTail {
   readonly path: string;
@@ -25,9 +30,19 @@ export interface TailOptions {
   idlePollMs?: number;
   /** bytes read per poll before yielding, so a huge file never starves the terminal */
   sliceBytes?: number;
+  /** the path is not a regular file (a link, a FIFO, a device, a folder): one line, said once for each path */
+  onRefused?: (line: string) => void;
 }
 
 const READ_BYTES = 1 << 20;
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+function kindOf(st: { isSymbolicLink(): boolean; isFIFO(): boolean; isDirectory(): boolean }): string {
+  if (st.isSymbolicLink()) return 'a symbolic link';
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isDirectory()) return 'a folder';
+  return 'not a regular file';
+}
 
 export function openTranscriptTail(opts: TailOptions): TranscriptTail {
   const buffer = Buffer.allocUnsafe(READ_BYTES);
@@ -42,6 +57,13 @@ export function openTranscriptTail(opts: TailOptions): TranscriptTail {
     opts.onPresence?.(now);
   };
   const sliceBytes = opts.sliceBytes ?? 32 * READ_BYTES;
+  let refusedPath: string | null = null;
+  const refuse = (st: Parameters<typeof kindOf>[0]): false => {
+    present(false);
+    if (refusedPath !== path) opts.onRefused?.(`the transcript ${path} is ${kindOf(st)}: flower-pty reads a transcript only as a regular file, so the meter is not read from it`);
+    refusedPath = path;
+    return false;
+  };
 
   // Polling is the one timer a quiet run keeps (an idle run must cost next to no CPU: docs/benchmarks.md): a file that does not grow is polled
   // at half the rate each time, down to `idlePollMs`; any growth, and every catchUp() (each hook calls
@@ -54,11 +76,12 @@ export function openTranscriptTail(opts: TailOptions): TranscriptTail {
   function readSome(limit: number): boolean {
     let st;
     try {
-      st = statSync(path);
+      st = lstatSync(path);
     } catch {
       present(false);
       return false; // not there yet: the first message creates it (or claude moved it: a hook will say where)
     }
+    if (!st.isFile()) return refuse(st);
     present(true);
     if (inode !== null && st.ino !== inode) {
       offset = 0;
@@ -72,12 +95,14 @@ export function openTranscriptTail(opts: TailOptions): TranscriptTail {
     pollMs = fastMs;
     let fd: number;
     try {
-      fd = openSync(path, 'r');
+      fd = openSync(path, OPEN_FLAGS);
     } catch {
-      return false;
+      return false; // swapped for a link since the lstat (ELOOP), or gone: looked at again on the next poll
     }
     try {
-      const size = fstatSync(fd).size;
+      const opened = fstatSync(fd);
+      if (!opened.isFile()) return refuse(opened);
+      const size = opened.size;
       let read = 0;
       while (offset < size && read < limit) {
         const n = readSync(fd, buffer, 0, Math.min(READ_BYTES, size - offset), offset);
@@ -121,6 +146,7 @@ export function openTranscriptTail(opts: TailOptions): TranscriptTail {
     },
     catchUp() {
       if (closed) return;
+      // To the end, a megabyte at a time: a hook is answered with the meter right (bounded memory, not time).
       while (readSome(Number.MAX_SAFE_INTEGER));
       // Something is happening (a hook came): look again soon, whatever the poll had backed off to.
       if (pollMs !== fastMs) {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { FlowerError } from '../core/errors.js';
 import { HANDOFF_DIR_NAME } from './notes-store.js';
 import { refuseLinks } from './no-follow.js';
+import { narrowFolder, PRIVATE_DIR_MODE } from './private-dir.js';
 
 function entriesOf(dir: string): string[] {
   try {
@@ -39,27 +40,39 @@ function refuse(workbench: string, path: string, code: string | undefined): neve
 export function checkWorkbenchWritable(workbench: string): void {
   const notes = join(workbench, 'notes');
   const archive = join(notes, 'archive', HANDOFF_DIR_NAME);
-  const folders = [workbench, notes, archive];
+  // each folder 0700 when made, and narrowed when an older flower-pty made it under a lax umask
+  const folders = [workbench, notes, join(notes, 'archive'), archive];
   // Nothing the run writes in it goes through a link (a cloned repository can ship one): the folders,
   // the manifest, and anything already in notes/ or the archive.
   for (const path of [join(archive, 'x'), join(workbench, 'manifest.json'), ...entriesOf(notes), ...entriesOf(archive)]) refuseLinks(workbench, path, 'a file of the workbench');
   for (const dir of folders) {
     try {
-      mkdirSync(dir, { recursive: true });
+      mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
       if (!statSync(dir).isDirectory()) refuse(workbench, dir, 'ENOTDIR');
     } catch (error) {
       if (error instanceof FlowerError) throw error;
       refuse(workbench, dir, (error as NodeJS.ErrnoException).code);
     }
-    const probe = join(dir, `.flower-write-check-${process.pid}`);
+    writeOnce(workbench, dir);
+    // after the write: a folder that cannot be written at all is said as such first
     try {
-      closeSync(openSync(probe, 'wx', 0o600));
-      unlinkSync(probe);
+      narrowFolder(dir);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      // a full disk is the run's to meet and say (it keeps the document in memory), not a setup mistake
-      if (code === 'ENOSPC' || code === 'EDQUOT') continue;
-      refuse(workbench, dir, code);
+      if (error instanceof FlowerError) throw error;
+      refuse(workbench, dir, (error as NodeJS.ErrnoException).code);
     }
+  }
+}
+
+function writeOnce(workbench: string, dir: string): void {
+  const probe = join(dir, `.flower-write-check-${process.pid}`);
+  try {
+    closeSync(openSync(probe, 'wx', 0o600));
+    unlinkSync(probe);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // a full disk is the run's to meet and say (it keeps the document in memory), not a setup mistake
+    if (code === 'ENOSPC' || code === 'EDQUOT') return;
+    refuse(workbench, dir, code);
   }
 }

@@ -223,6 +223,8 @@ function checkFile(file: string): void {
     fail(`replay: cannot read ${file} (${code ?? String(error)})`, error);
   }
   if (st.isDirectory()) fail(`replay: ${file} is a directory: give one transcript .jsonl file from it`);
+  // a FIFO would hold the read open for ever, a device (/dev/zero) would never end
+  if (!st.isFile()) fail(`replay: ${file} is ${st.isFIFO() ? 'a FIFO' : 'not a regular file'}: give a transcript .jsonl file`);
 }
 
 // Streams the file (never read whole: transcripts reach a gigabyte) and prints the timeline.

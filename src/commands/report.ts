@@ -2,7 +2,7 @@
 // manifest, the frozen documents and their archive, the events file and every generation's
 // transcript (streamed, never read whole), hands them to the pure model, and writes the page.
 
-import { createReadStream, existsSync, lstatSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, statSync } from 'node:fs';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { delimiter, join, resolve } from 'node:path';
@@ -10,6 +10,7 @@ import { manifestPath, readManifest } from '../adapters/manifest-store.js';
 import { loadConfig } from '../adapters/config-file.js';
 import { DEFAULT_WORKBENCH } from '../core/options/options-table.js';
 import { writeFileAtomic } from '../adapters/atomic-file.js';
+import { openRegularFile, ReadRefused } from '../adapters/bounded-read.js';
 import { claudeConfigDir } from '../adapters/claude-config-dir.js';
 import { HANDOFF_DIR_NAME } from '../adapters/notes-store.js';
 import { transcriptPathFor } from '../claude-code/transcript-path.js';
@@ -162,8 +163,11 @@ async function findTranscript(configDir: string, cwd: string | null, sessionId: 
 async function scanTranscript(path: string, at: number | null, maxPoints: number | undefined): Promise<TranscriptInput> {
   const scanner = createTranscriptScanner({ at, rows: TRANSCRIPT_ROWS, ...(maxPoints !== undefined ? { maxPoints } : {}) });
   try {
-    for await (const chunk of createReadStream(path, { highWaterMark: CHUNK }) as AsyncIterable<Buffer>) scanner.push(chunk);
+    // the path is the manifest's (a cloned repository's can name anything): a regular file only, streamed
+    const handle = await openRegularFile(path);
+    for await (const chunk of handle.createReadStream({ highWaterMark: CHUNK }) as AsyncIterable<Buffer>) scanner.push(chunk);
   } catch (error) {
+    if (error instanceof ReadRefused) return { path, scan: null, problem: `its transcript ${path} is ${error.why}: flower-pty reads a transcript only as a regular file` };
     return { path, scan: null, problem: `its transcript ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
   }
   return { path, scan: scanner.end(), problem: null };

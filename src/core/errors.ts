@@ -18,6 +18,11 @@ export class FlowerError extends Error {
   }
 }
 
+/** a file or folder another user owns or can write: not read into a successor; the line says what and how to fix it */
+export class NotYours extends FlowerError {
+  override name = 'NotYours';
+}
+
 // Returns the exit code after telling the person what happened (through `write`, a line at a time: the caller's
 // stderr), in one line when it is theirs to fix.
 export function reportFatal(error: unknown, write: (line: string) => void): number {

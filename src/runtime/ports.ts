@@ -88,6 +88,8 @@ export interface TranscriptPort {
       toolRun?(run: ToolRun): void;
       /** the file is there (true) or not (false), said when that changes */
       presence?(found: boolean): void;
+      /** the transcript's path is not a regular file (a link, a FIFO, a device): one line, once a path */
+      refused?(line: string): void;
     },
   ): TranscriptFollow;
 }

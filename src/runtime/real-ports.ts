@@ -184,6 +184,7 @@ export function realTranscriptPort(): TranscriptPort {
           on.reset(reason);
         },
         onPresence: (found) => on.presence?.(found),
+        onRefused: (line) => on.refused?.(line),
       });
       return { catchUp: () => tail.catchUp(), repoint: (next) => tail.repoint(next), dispose: () => tail.close() };
     },

@@ -15,7 +15,7 @@ import { createTitleFilter } from '../core/screen/title-filter.js';
 import { oneLine } from '../core/one-line.js';
 import { cursorMovesAsWhitespace } from '../core/screen/cursor-text.js';
 import { lineageUnsaved } from '../core/run/write-trouble.js';
-import { EXIT, FlowerError } from '../core/errors.js';
+import { EXIT, FlowerError, NotYours } from '../core/errors.js';
 import type { RunEffect, RunInput, RunState } from '../core/run/run-state.js';
 import type { CoverageScore } from '../core/eval/coverage-score.js';
 import type { SessionPlace } from '../core/lineage/session-place.js';
@@ -156,7 +156,13 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
         return;
       }
       case 'read-seed': {
+        let refused: string | null = null;
         const onDisk = await ports.documents.read().catch((error: unknown) => {
+          // another user's file: nothing seeds a successor, the run stops with the line
+          if (error instanceof NotYours) {
+            refused = error.message;
+            return null;
+          }
           // an edit over the ceiling: the model's version seeds the successor, and the person hears why
           if (error instanceof FlowerError) {
             ports.log(error.message);
@@ -164,7 +170,7 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
           }
           return null;
         });
-        post({ type: 'seed-read', now: now(), generation: effect.generation, onDisk });
+        post({ type: 'seed-read', now: now(), generation: effect.generation, onDisk, refused });
         return;
       }
       case 'save-draft': {
@@ -218,6 +224,8 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
       scope: (changes) => post({ type: 'scope', now: now(), generation, changes }),
       toolRun: (run) => post({ type: 'tool-run', now: now(), generation, run }),
       presence: (found) => post({ type: 'transcript-presence', now: now(), generation, found }),
+      // the log only: the path came from a hook, and is no text for the person's terminal
+      refused: (line) => ports.log(line),
     });
   }
 

@@ -24,6 +24,7 @@ import { createNotifier } from '../adapters/notify-command.js';
 import type { FastRelay } from '../adapters/fast-relay.js';
 import { readGitFacts } from '../adapters/git-facts.js';
 import { makeRunDir, sweepStaleRunDirs } from '../adapters/run-dir.js';
+import { PRIVATE_DIR_MODE } from '../adapters/private-dir.js';
 import { claudeConfigDir } from '../adapters/claude-config-dir.js';
 import {
   realChildPort, realDocumentPort, realEventsPort, realLineagePort, realTranscriptPort, terminalAlert, wallClock,
@@ -102,9 +103,9 @@ export async function supervise(opts: SuperviseOptions, face: Face): Promise<Sup
       settingsPath = await writeRunSettings({ dir: runDir, hookCommand: defaultHookCommand(), statusLine: true, release: opts.release ?? null });
     }
     // chokidar cannot see a file appear in a folder that does not exist yet: make the folder first.
-    if (documents.currentPath) await mkdir(dirname(documents.currentPath), { recursive: true });
+    if (documents.currentPath) await mkdir(dirname(documents.currentPath), { recursive: true, mode: PRIVATE_DIR_MODE });
     const spillDir = opts.workbench ? join(opts.workbench, 'notes') : runDir;
-    await mkdir(spillDir, { recursive: true });
+    await mkdir(spillDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const child = realChildPort({
       claude: opts.claude, claudeArgs: opts.claudeArgs, cwd: opts.cwd, cwdReal, configDir, env: opts.env,
       handoff: opts.resolved.handoff, keepAutoCompact: opts.resolved.keepAutoCompact, settingsPath,

@@ -11,6 +11,7 @@ import type { ServerFace } from './server-face.js';
 import type { RunSpec } from './run-spec.js';
 import { paintClient, repaintClient, type PaintContext } from './client-paint.js';
 import { keysThroughRelay } from './relay-keys.js';
+import { inputRefusedLine } from '../core/server/input-ceiling.js';
 
 export interface DispatchContext {
   spec: RunSpec;
@@ -50,6 +51,15 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
   function typed(client: ClientLink, data: string, delivered = false): void {
     clients.typed(client);
     serverFace.input(data, delivered);
+  }
+
+  // An input frame waits for claude's reading (in the relay's queue or the Node writer's) within a
+  // ceiling; past it the frame is refused whole and its sender told in one line.
+  function roomFor(client: ClientLink, data: string): boolean {
+    const bytes = Buffer.byteLength(data, 'utf8');
+    if (serverFace.inputCeiling.admit(bytes)) return true;
+    client.send({ t: 'message', text: inputRefusedLine(bytes, serverFace.inputCeiling.pending) });
+    return false;
   }
 
   // A watcher's keys (a web page's, forwarded by the web server on its one connection) go to claude
@@ -99,6 +109,7 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
     switch (message.t) {
       case 'input':
         if (client.role !== 'attach') return;
+        if (!roomFor(client, message.data)) return;
         if (clients.isWatcher(client)) watcherTyped(client, message.data);
         else typed(client, message.data);
         return;

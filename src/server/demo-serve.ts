@@ -56,7 +56,7 @@ export async function serveDemo(demo: DemoSpec, baseEnv: Record<string, string |
     },
     async end() {
       if (timer) clearTimeout(timer);
-      writeFileSync(demoResultPath(demo.root), JSON.stringify({ quotedNext: model.quotedNext() }));
+      writeFileSync(demoResultPath(demo.root), JSON.stringify({ quotedNext: model.quotedNext() }), { mode: 0o600 });
       await api.close();
     },
   };

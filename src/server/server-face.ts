@@ -8,6 +8,7 @@ import type { ServerMessage } from './wire.js';
 import { createScreenModel, type ScreenModel } from './screen-model.js';
 import { createFaceListeners } from '../faces/face-listeners.js';
 import { terminalText } from '../core/terminal-text.js';
+import { createInputCeiling, type InputCeiling } from '../core/server/input-ceiling.js';
 
 // A frozen document is a person's text, not a stream: one far over this is cut rather than lost with its frame.
 const MAX_DOCUMENT_CHARS = 1024 * 1024;
@@ -17,6 +18,8 @@ export interface ServerFace extends Face {
   readonly latest: { title: string; view: StatusView | null; document: { path: string; text: string | null } | null; childRunning: boolean };
   /** a client's keys (or an emulator reply) for claude; `delivered`: the native relay wrote them already */
   input(data: string, delivered?: boolean): void;
+  /** what may wait for claude (core/server/input-ceiling.ts): told of claude's every output here */
+  readonly inputCeiling: InputCeiling;
   /** the pty follows this size (tmux's `window-size latest`: the client that attached or typed last) */
   resize(cols: number, rows: number): void;
   command(command: FaceCommand): void;
@@ -28,10 +31,12 @@ export function createServerFace(o: { cols: number; rows: number; broadcast: (me
   const listeners = createFaceListeners();
   const latest: ServerFace['latest'] = { title: '', view: null, document: null, childRunning: false };
   let childEverEnded = false;
+  const inputCeiling = createInputCeiling();
 
   return {
     screen,
     latest,
+    inputCeiling,
     size() {
       return { cols: screen.cols, rows: screen.rows };
     },
@@ -47,6 +52,7 @@ export function createServerFace(o: { cols: number; rows: number; broadcast: (me
       // The one screen first: the split views drawn here paint from it (after a key it is parsed at
       // once, and they draw the echo on the next turn); then the terminals that draw their own.
       screen.write(data);
+      inputCeiling.output();
       o.broadcast({ t: 'output', data });
       o.activity?.();
     },

@@ -6,6 +6,7 @@ import { readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { processAlive } from '../adapters/process-alive.js';
+import { PRIVATE_DIR_MODE } from '../adapters/private-dir.js';
 import { FlowerError } from '../core/errors.js';
 import { terminalText } from '../core/terminal-text.js';
 import { requestRun } from './run-registry.js';
@@ -73,7 +74,7 @@ export async function lockHolder(lock: WorkbenchLock | null, now: number = Date.
 export async function acquireWorkbenchLock(workbench: string, info: { id: string; socket: string; pid?: number; started?: string }): Promise<() => void> {
   const lock: WorkbenchLock = { pid: info.pid ?? process.pid, id: info.id, socket: info.socket, started: info.started ?? new Date().toISOString() };
   const path = lockPath(workbench);
-  await mkdir(workbench, { recursive: true });
+  await mkdir(workbench, { recursive: true, mode: PRIVATE_DIR_MODE });
   const temp = join(workbench, `.${LOCK_NAME}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   await writeFile(temp, JSON.stringify(lock) + '\n', { mode: 0o644 });
   try {

@@ -1,7 +1,9 @@
 // The transcript tail's poll backs off while the file is quiet (the one timer a quiet run keeps) and
-// comes back at once with growth or a catch-up; a bounded wait either way.
+// comes back at once with growth or a catch-up; a bounded wait either way. It reads only a regular file,
+// in bounded slices.
 import t from 'tap';
-import { appendFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openTranscriptTail } from '../../src/adapters/transcript-tail.js';
@@ -58,3 +60,28 @@ t.test('a transcript moved whole is followed at its new path from where the old 
   t.same(presence, [false, true, false, true]);
   t.equal(tail.path, newPath);
 });
+
+t.test('a transcript path that is a symbolic link, a FIFO or a device is never read: one line, once', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'flower-tail-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const real = join(dir, 'elsewhere.jsonl');
+  writeFileSync(real, '{"secret":1}\n');
+  const link = join(dir, 'link.jsonl');
+  symlinkSync(real, link);
+  const fifo = join(dir, 'fifo.jsonl');
+  t.equal(spawnSync('mkfifo', [fifo]).status, 0);
+  for (const [path, kind] of [[link, 'a symbolic link'], [fifo, 'a FIFO'], ['/dev/zero', 'not a regular file']] as const) {
+    let seen = 0;
+    const refused: string[] = [];
+    const presence: boolean[] = [];
+    const tail = openTranscriptTail({ path, pollMs: 10, onChunk: (b) => (seen += b.length), onReset: () => {}, onPresence: (found) => presence.push(found), onRefused: (line) => refused.push(line) });
+    tail.catchUp();
+    await sleep(100);
+    tail.catchUp();
+    tail.close();
+    t.equal(seen, 0, `${kind}: nothing read`);
+    t.same(presence, [false], `${kind}: the transcript counts as not there`);
+    t.same(refused, [`the transcript ${path} is ${kind}: flower-pty reads a transcript only as a regular file, so the meter is not read from it`], `${kind}: said once`);
+  }
+});
+

@@ -43,6 +43,8 @@ export interface FlowerRunOptions {
   projectName?: string;
   /** the split view instead of --plain */
   split?: boolean;
+  /** run flower-pty under this umask (through sh, which then execs node) */
+  umask?: string;
 }
 
 export async function startFlower(opts: FlowerRunOptions): Promise<FlowerRun> {
@@ -79,7 +81,9 @@ export async function startFlower(opts: FlowerRunOptions): Promise<FlowerRun> {
     ...(opts.claudeArgs ?? sandbox.claudeArgs),
   ];
   // runClaude prepends sandbox.claudeArgs: here the program is node running flower-pty.
-  const run = runClaude({ t: opts.t, sandbox: { ...sandbox, claudeArgs: [] }, args, bin: process.execPath, cols: 120, rows: 40 });
+  const run = opts.umask
+    ? runClaude({ t: opts.t, sandbox: { ...sandbox, claudeArgs: [] }, args: ['-c', `umask ${opts.umask} && exec "$0" "$@"`, process.execPath, ...args], bin: '/bin/sh', cols: 120, rows: 40 })
+    : runClaude({ t: opts.t, sandbox: { ...sandbox, claudeArgs: [] }, args, bin: process.execPath, cols: 120, rows: 40 });
   return {
     api,
     sandbox,

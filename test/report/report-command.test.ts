@@ -338,3 +338,27 @@ t.test('-o naming a special file, a folder or a link: one line, exit 2, nothing 
   const fine = report(l, ['-o', join(l.root, 'mine.html')]);
   t.equal(fine.code, 0, 'a new path is fine');
 });
+
+t.test("a manifest's transcript that is a link, a FIFO or a device is never read: said on the page, never fatal", async (t) => {
+  const l = three();
+  t.teardown(() => rmSync(l.root, { recursive: true, force: true }));
+  // a cloned repository's manifest can name any path as a transcript
+  const manifestFile = join(l.workbench, 'manifest.json');
+  const m = JSON.parse(readFileSync(manifestFile, 'utf8')) as { generations: Array<{ session_id: string; transcript_path?: string }> };
+  const link = join(l.root, 'link.jsonl');
+  symlinkSync(findUnder(l.configDir, `${m.generations[0]!.session_id}.jsonl`)!, link);
+  const fifo = join(l.root, 'fifo.jsonl');
+  t.equal(spawnSync('mkfifo', [fifo]).status, 0);
+  m.generations[0]!.transcript_path = link;
+  m.generations[1]!.transcript_path = fifo;
+  m.generations[2]!.transcript_path = '/dev/zero';
+  writeFileSync(manifestFile, JSON.stringify(m));
+  const r = report(l, ['--json']);
+  t.equal(r.code, 0, r.err);
+  const model = JSON.parse(r.out) as ReportModel;
+  t.same(model.generations.map((g) => g.transcript.problem), [
+    `its transcript ${link} is a symbolic link: flower-pty reads a transcript only as a regular file`,
+    `its transcript ${fifo} is a FIFO: flower-pty reads a transcript only as a regular file`,
+    'its transcript /dev/zero is not a regular file: flower-pty reads a transcript only as a regular file',
+  ]);
+});

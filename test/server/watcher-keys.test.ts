@@ -9,11 +9,12 @@ import type { ClientLink } from '../../src/server/client-link.js';
 import type { FastRelay } from '../../src/adapters/fast-relay.js';
 import type { ServerFace } from '../../src/server/server-face.js';
 import type { RunSpec } from '../../src/server/run-spec.js';
+import { createInputCeiling } from '../../src/core/server/input-ceiling.js';
 
 function rig(relayed: boolean | null) {
   const told: Array<[string, boolean]> = [];
   const written: string[] = [];
-  const serverFace = { screen: { cols: 80, rows: 24 }, resize: () => undefined, latest: { view: null }, input: (data: string, delivered = false) => void told.push([data, delivered]) } as unknown as ServerFace;
+  const serverFace = { screen: { cols: 80, rows: 24 }, resize: () => undefined, latest: { view: null }, inputCeiling: createInputCeiling(), input: (data: string, delivered = false) => void told.push([data, delivered]) } as unknown as ServerFace;
   const relay = relayed === null ? null : ({ writeClaude: (data: string) => (relayed ? (written.push(data), true) : false) } as unknown as FastRelay);
   const clients = createClientRegistry(serverFace);
   const dispatch = createClientDispatch({ spec: {} as RunSpec, serverFace, clients, relay, log: () => undefined, startedAt: '', kill: () => undefined });

@@ -30,6 +30,9 @@ export type MeterSignal =
   /** the permission mode claude wrote on a main-thread row: a mode the session was in, which a successor may keep */
   | { kind: 'permission-mode'; line: number; mode: string }
   | { kind: 'interrupt'; line: number }
+  /** a row's token count out of any sane range (negative, fractional, not finite, far above any window):
+   *  the row moved nothing; said for the first such row of a transcript only */
+  | { kind: 'usage-ignored'; line: number; field: string; value: number }
   | { kind: 'session'; line: number; sessionId: string; previous: string | null };
 
 export interface Meter {
@@ -66,6 +69,20 @@ export interface Meter {
 // What the rows carry, release by release, is written beside their reader (claude-code/transcript-rows.ts).
 const CHARS_PER_TOKEN = 4; // Claude Code's rough estimator divides characters by 4
 
+/** no window comes near it (the largest is 1M tokens): a count above it is a broken or hostile row */
+export const MAX_SANE_TOKENS = 10_000_000;
+
+/** a token count the meter may take: a whole number from 0 to MAX_SANE_TOKENS */
+export function saneTokens(n: number): boolean {
+  return Number.isSafeInteger(n) && n >= 0 && n <= MAX_SANE_TOKENS;
+}
+
+// The first field of a row's usage (or a compaction's counts) that is not sane, or null.
+function insaneField(counts: Record<string, number | null | undefined>): { field: string; value: number } | null {
+  for (const [field, value] of Object.entries(counts)) if (value !== null && value !== undefined && !saneTokens(value)) return { field, value };
+  return null;
+}
+
 export function createMeter(): Meter {
   let context = 0;
   let peak = 0;
@@ -85,6 +102,16 @@ export function createMeter(): Meter {
   let anchorOutput = 0;
   let anchorChars = 0;
   let pendingChars = 0;
+  let insaneSaid = false;
+
+  // An insane count moves nothing: the row is dropped whole (said once a meter).
+  function insane(counts: Record<string, number | null | undefined>, line: number, out: MeterSignal[]): boolean {
+    const bad = insaneField(counts);
+    if (bad === null) return false;
+    if (!insaneSaid) out.push({ kind: 'usage-ignored', line, ...bad });
+    insaneSaid = true;
+    return true;
+  }
 
   function resetAnchor(): void {
     anchorId = null;
@@ -112,6 +139,7 @@ export function createMeter(): Meter {
       return;
     }
     const u = r.usage;
+    if (u !== null && insane({ input_tokens: u.input, cache_creation_input_tokens: u.cacheCreation, cache_read_input_tokens: u.cacheRead, output_tokens: u.output }, line, out)) return;
     // NO output tokens: the reading is what the model was sent, as Claude Code's statusline
     // `total_input_tokens` and ccstatusline count it. This response's output re-enters the
     // window only as part of the next request, and `estimate` adds it there.
@@ -166,6 +194,7 @@ export function createMeter(): Meter {
   function onSystem(r: SystemRecord, line: number, out: MeterSignal[]): void {
     const e = r.event;
     if (e?.kind === 'compaction') {
+      if (insane({ preTokens: e.preTokens, postTokens: e.postTokens }, line, out)) return;
       const pre = e.preTokens;
       const post = e.postTokens;
       const signal: MeterSignal = { kind: 'compaction', line, preTokens: pre, meterBefore: context, estimateBefore: estimate() };

@@ -201,6 +201,8 @@ export interface RunState {
   /** permission modes claude's transcripts showed the session in (the person's shift+tab): a successor may be started in them */
   readonly personModes: readonly string[];
   readonly hooksMissing: boolean;
+  /** a transcript row's usage was out of any sane range and ignored: said in the log once a run */
+  readonly insaneUsageSaid: boolean;
   readonly waiting: Waiting | null;
   /** the newest write that failed, until a write succeeds again: shown at once, beside the meter */
   readonly trouble: WriteTrouble | null;
@@ -239,7 +241,7 @@ export type RunInput =
   | { type: 'transcript-presence'; now: number; generation: number; found: boolean }
   | { type: 'hook'; now: number; id: number; hook: HookEvent }
   | { type: 'document-written'; now: number; generation: number; path: string | null; archived: string | null; error: string | null }
-  | { type: 'seed-read'; now: number; generation: number; onDisk: string | null }
+  | { type: 'seed-read'; now: number; generation: number; onDisk: string | null; /** the document on disk is not the person's alone: the line that says so; the run stops */ refused?: string | null }
   | { type: 'draft-saved'; now: number; generation: number; changed: SectionKey[]; path: string | null }
   | { type: 'document-changed'; now: number; text: string | null }
   | { type: 'facts-gathered'; now: number; generation: number; git: GitFacts | null }
@@ -326,6 +328,7 @@ export function createRun(settings: RunSettings, now: string, resume: { manifest
     personDirs: [],
     personModes: [],
     hooksMissing: false,
+    insaneUsageSaid: false,
     waiting: null,
     trouble: null,
     rewriting: null,

@@ -114,3 +114,15 @@ t.test('with no hook yet, a prompt row is what says the session is busy', async 
   const idle = through(working(), (o) => o.cycle({ idle: true }), null).state;
   t.equal(signals(idle, { kind: 'user-prompt', line: 1, text: 'go' }).state.cycle.idle, false);
 });
+
+t.test('an insane usage row is said in the log once a run, and moves nothing', async (t) => {
+  const bad: MeterSignal = { kind: 'usage-ignored', line: 4, field: 'input_tokens', value: -1e15 };
+  const once = signals(working(), bad);
+  const logs = once.effects.filter((e) => e.type === 'log');
+  t.equal(logs.length, 1);
+  t.match(logs[0], { line: /transcript line 4: input_tokens -1000000000000000 is out of any sane range/ });
+  t.same(names(once.effects), [], 'no decision');
+  t.equal(once.state.gen?.context, 0);
+  const twice = signals(once.state, { ...bad, line: 9 });
+  t.same(twice.effects.filter((e) => e.type === 'log'), [], 'not said again in the same run, even by a new generation’s meter');
+});

@@ -204,3 +204,23 @@ t.test("a response row's tool calls are a signal after its reading, so a PostToo
   t.same(kinds(signals), ['session', 'reading', 'tool-use']);
   t.match(signals[2], { kind: 'tool-use', ids: ['toolu_1'] });
 });
+
+t.test('usage out of any sane range moves nothing: not the reading, not the peak; said once', async (t) => {
+  const { meter, signals } = run([
+    assistant('m1', [10, 0, 40_000, 5]),
+    assistant('m2', [-1e15, 0, 0, 5]),
+    assistant('m3', [1e300, 0, 0, 5]),
+    assistant('m4', [10, 0.5, 40_000, 5]),
+    assistant('m5', [10, 0, 40_000, -3]),
+    assistant('m6', [10, 0, 10_000_001, 5]),
+    system('compact_boundary', { compactMetadata: { trigger: 'auto', preTokens: 1e300, postTokens: -7 } }),
+  ]);
+  t.equal(meter.context, 40_010, 'the last sane reading stands');
+  t.equal(meter.peak, 40_010, '1e300 is not kept as the peak');
+  t.equal(meter.readings, 1);
+  t.equal(meter.compactions, 0, 'an insane compaction row resets nothing');
+  t.same(signals.filter((s) => s.kind === 'usage-ignored'), [{ kind: 'usage-ignored', line: 2, field: 'input_tokens', value: -1e15 }], 'the first insane row only');
+  t.notOk(kinds(signals).includes('compaction'));
+  const edge = run([assistant('m1', [10_000_000, 0, 0, 0])]);
+  t.equal(edge.meter.context, 10_000_000, 'the ceiling itself is a reading');
+});

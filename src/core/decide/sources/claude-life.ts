@@ -28,6 +28,9 @@ export function start(o: Out): void {
 }
 
 export function seedRead(o: Out, e: Extract<RunInput, { type: 'seed-read' }>): void {
+  // Another user owns or can write the document: it is not read into a successor, nor replaced by the
+  // copy in memory (the person must look first); the lineage stays whole for --continue.
+  if (e.refused) return stop(o, EXIT.usage, e.now, e.refused);
   if (rewriteBeforeSeed(o, e)) return;
   seed(o, e.generation, e.onDisk);
 }

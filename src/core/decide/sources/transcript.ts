@@ -9,6 +9,7 @@ import { EMPTY_FAILURES, recordRun } from '../../dead-ends/failure-record.js';
 import { repeatOf } from '../../dead-ends/dead-end-watch.js';
 import { oneLine } from '../../one-line.js';
 import type { RunInput } from '../../run/run-state.js';
+import { MAX_SANE_TOKENS } from '../../meter/context-meter.js';
 import { usage } from '../stages/freezing.js';
 import { cutIfIdle, forceHandoff, interrupted, overflowed, prompted, reading } from '../stages/handoff.js';
 import { sameText } from '../../run/same-reply.js';
@@ -65,6 +66,12 @@ export function transcriptSignal(o: Out, e: Extract<RunInput, { type: 'transcrip
       return;
     case 'compaction':
       o.emit('compaction', { generation: g.n, preTokens: signal.preTokens, meter: signal.meterBefore });
+      return;
+    case 'usage-ignored':
+      // A broken or hostile row moved nothing; the log says so once a run, not once a row.
+      if (o.s.insaneUsageSaid) return;
+      o.set({ insaneUsageSaid: true });
+      o.do({ type: 'log', line: `transcript line ${signal.line}: ${signal.field} ${String(signal.value)} is out of any sane range (a whole number from 0 to ${MAX_SANE_TOKENS}): that row was ignored, and any like it` });
       return;
     case 'usage-limit':
       // The transcript's row is the exact word: until when, and whether the session goes on by itself.
