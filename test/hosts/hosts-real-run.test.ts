@@ -6,7 +6,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn as spawnPty } from '@lydell/node-pty';
+import { commandTerminal } from '../helpers/person-terminal.js';
 import { FLOWER_BIN } from '../helpers/flower-run.js';
 import { startFleet } from '../../scripts/ssh-fleet.mjs';
 import { until } from '../helpers/poll.js';
@@ -32,24 +32,18 @@ mkdirSync(join(local, 'run'), { recursive: true, mode: 0o700 });
 const env = { ...fleet.env, HOME: local, XDG_RUNTIME_DIR: join(local, 'run'), XDG_CONFIG_HOME: join(local, 'config') };
 
 t.test('attach alpha:ID in the split view: the run shows, takes keys, and C-] d detaches', async (t) => {
-  const pty = spawnPty(process.execPath, [FLOWER_BIN, 'attach', `alpha:${id}`], { name: 'xterm-256color', cols: 100, rows: 30, env: { ...env, TERM: 'xterm-256color' } as Record<string, string>, cwd: local });
-  let seen = '';
-  pty.onData((d) => (seen += d));
-  let exit: number | null = null;
-  pty.onExit((e) => (exit = e.exitCode));
-  t.teardown(() => {
-    if (exit === null) pty.kill('SIGKILL');
-  });
-  await until('the run\'s screen', () => seen.includes('ready'), 30_000);
+  const term = commandTerminal(t, process.execPath, [FLOWER_BIN, 'attach', `alpha:${id}`], { name: 'xterm-256color', cols: 100, rows: 30, env: { ...env, TERM: 'xterm-256color' } as Record<string, string>, cwd: local });
+  const { pty } = term;
+  await until('the run\'s screen', () => term.seen().includes('ready'), 30_000);
   pty.write('hello-over-ssh');
-  await until('the echo of what was typed', () => seen.includes('hello-over-ssh'), 30_000);
+  await until('the echo of what was typed', () => term.seen().includes('hello-over-ssh'), 30_000);
   t.pass('typed here, echoed there, shown here');
   pty.write('\u001d');
   await new Promise((r) => setTimeout(r, 150));
   pty.write('d');
-  await until('attach ended', () => exit !== null, 30_000);
-  t.equal(exit, 0, 'detached: exit 0');
-  t.match(seen, new RegExp(`detached from run ${id} \\(it goes on\\)`));
+  await until('attach ended', () => term.exit() !== null, 30_000);
+  t.equal(term.exit(), 0, 'detached: exit 0');
+  t.match(term.seen(), new RegExp(`detached from run ${id} \\(it goes on\\)`));
 });
 
 t.test('kill alpha:ID ends the real run there', async (t) => {

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn as spawnPty } from '@lydell/node-pty';
+import { commandTerminal } from '../helpers/person-terminal.js';
 import { FLOWER_BIN } from '../helpers/flower-run.js';
 import { startFleet } from '../../scripts/ssh-fleet.mjs';
 import { startFakeRun } from '../helpers/wire-server.js';
@@ -58,14 +58,8 @@ t.test('kill HOST:ID: the host ends its run, in the local words and codes', asyn
 t.test('attach HOST:ID over ssh -t: the run on this terminal, its size followed, the detach key', async (t) => {
   const run = await startFakeRun(alphaSockets, 'tttt2222');
   t.teardown(() => run.close());
-  const pty = spawnPty(process.execPath, [FLOWER_BIN, 'attach', 'alpha:tttt2222', '--plain', '--detach-key', 'C-\\'], { cols: 90, rows: 28, env: env as Record<string, string>, cwd: root });
-  let seen = '';
-  pty.onData((d) => (seen += d));
-  let exit: number | null = null;
-  pty.onExit((e) => (exit = e.exitCode));
-  t.teardown(() => {
-    if (exit === null) pty.kill('SIGKILL');
-  });
+  const term = commandTerminal(t, process.execPath, [FLOWER_BIN, 'attach', 'alpha:tttt2222', '--plain', '--detach-key', 'C-\\'], { cols: 90, rows: 28, env: env as Record<string, string>, cwd: root });
+  const { pty } = term;
   await until('the host\'s attach said hello', () => run.received.some((m) => m.t === 'hello'), 30_000);
   const hello = run.received.find((m) => m.t === 'hello') as { cols?: number; rows?: number };
   t.match(hello, { cols: 90, rows: 28 }, 'the remote attach has this window\'s size');
@@ -73,9 +67,9 @@ t.test('attach HOST:ID over ssh -t: the run on this terminal, its size followed,
   await until('the new size reached the run', () => JSON.stringify(run.received).includes('"cols":120') && JSON.stringify(run.received).includes('"rows":40'), 30_000);
   t.pass('a resize here reached the run there');
   pty.write('\u001c');
-  await until('attach ended', () => exit !== null, 30_000);
-  t.equal(exit, 0, seen);
-  t.match(seen, /detached from run tttt2222 \(it goes on\)/);
+  await until('attach ended', () => term.exit() !== null, 30_000);
+  t.equal(term.exit(), 0, term.seen());
+  t.match(term.seen(), /detached from run tttt2222 \(it goes on\)/);
 });
 
 t.test('report HOST:ID: the host\'s lineage drawn here', async (t) => {
