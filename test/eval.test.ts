@@ -81,7 +81,7 @@ t.test('bad input: one line, nothing written', async (t) => {
   t.notOk(existsSync(page), 'no page written');
   t.match(await refusal([join(dir, 'gone.jsonl')]), /^eval: no such file or folder .*gone\.jsonl/);
   t.match(await refusal([COMPACTED], { html: dir }), /^eval: .* is a folder: name a new file/);
-  t.match(await refusal([COMPACTED], { what: 'compactoin' }), /^eval: there is no "compactoin" to evaluate: flower-pty eval compaction/);
+  t.match(await refusal([COMPACTED], { what: 'compactoin' }), /^eval: there is no "compactoin" to evaluate: flower-pty eval compaction \[FILE\|DIR \.\.\.\], or flower-pty eval fork SESSION/, 'both kinds of eval named');
   t.match(await refusal([], { env: { CLAUDE_CONFIG_DIR: join(dir, 'no-config') } }), /^eval: no Claude Code projects folder at .*no-config\/projects: .*CLAUDE_CONFIG_DIR/);
   for (const message of [await refusal([join(dir, 'a\u001b[2Jb')])]) t.notMatch(message, /[\u0000-\u001f]/, 'a path\'s control characters never reach the terminal');
 });

@@ -40,6 +40,7 @@ export interface EvalOptions {
 
 const CHUNK = 1 << 20;
 const USAGE = 'flower-pty eval compaction [FILE|DIR ...]';
+const WHATS = `${USAGE}, or flower-pty eval fork SESSION [--at N ...] [-k K] [--dry-run]`;
 
 function fail(message: string): never {
   throw new FlowerError(`eval: ${oneLine(message)}`, EXIT.usage);
@@ -119,7 +120,7 @@ async function scanFile(path: string, signal: AbortSignal | undefined): Promise<
 }
 
 export async function runEval(opts: EvalOptions): Promise<number> {
-  if (opts.what !== 'compaction') fail(`there is no "${opts.what}" to evaluate: ${USAGE}`);
+  if (opts.what !== 'compaction') fail(`there is no "${opts.what}" to evaluate: ${WHATS}`);
   const shown = shownPath(opts.cwd);
   const html = opts.html === undefined ? null : resolve(opts.cwd, opts.html);
   if (html !== null) {
