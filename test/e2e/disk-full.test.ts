@@ -48,11 +48,12 @@ function fillingAtHandoff(marker: string, filler: () => string): (req: MockReque
   };
 }
 
-// The workbench as a 64 KB tmpfs of its own, unmounted at teardown; returns the filler file's path.
+// The workbench as a 64 KB tmpfs of its own (0700: a tmpfs is 1777 by default, a shared folder flower-pty
+// refuses to keep its state in), unmounted at teardown; returns the filler file's path.
 function tmpfsWorkbench(t: Test, root: string): string {
   const workbench = join(root, 'wb');
   mkdirSync(workbench, { recursive: true });
-  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', workbench], { encoding: 'utf8' });
+  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,mode=0700', 'tmpfs', workbench], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`mount failed: ${r.stderr}`);
   t.teardown(() => void spawnSync('umount', ['-l', workbench]));
   return join(workbench, 'filler');
