@@ -375,7 +375,8 @@ function hold(ms: number, ok: () => boolean = () => false): boolean {
   return ok();
 }
 
-t.test('a terminal joined for its keys alone: text of the pass table goes to claude without JavaScript while open; any other read is JavaScript\'s, and later keys wait behind it', async (t) => {
+// A relay, a claude that logs the keys it gets (`got`) and answers `[keys]`, and a person's terminal.
+async function keysClaude(t: Test) {
   const relay = relayFor(t);
   const dir = mkdtempSync(join(tmpdir(), 'flower-relay-keys-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
@@ -384,7 +385,11 @@ t.test('a terminal joined for its keys alone: text of the pass table goes to cla
   const got = () => readFileSync(log, 'utf8');
   const { heard } = claude(t, relay, { RELAY_TEST_KEYS: log });
   await until('the child', () => heard().includes('ready'));
-  const person = personTerminal(t);
+  return { relay, got, heard, person: personTerminal(t) };
+}
+
+t.test('a terminal joined for its keys alone: text of the pass table goes to claude without JavaScript while open; any other read is JavaScript\'s, and later keys wait behind it', async (t) => {
+  const { relay, got, heard, person } = await keysClaude(t);
   const keys: Array<[string, boolean]> = [];
   // JavaScript's side, as the split view's: what the relay hands over goes to claude by JavaScript's own
   // write, and the pass-through opens again once it is through with it
@@ -463,15 +468,7 @@ t.test('a terminal joined for its keys alone is not read while its stream is pau
 });
 
 t.test('keys forwarded to a terminal joined with `typed`: told `typed` before their echo is handed over, told to `input` after it; keys with no echo told all the same, and in order with the reads JavaScript routes', async (t) => {
-  const relay = relayFor(t);
-  const dir = mkdtempSync(join(tmpdir(), 'flower-relay-typed-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const log = join(dir, 'keys');
-  writeFileSync(log, '');
-  const got = () => readFileSync(log, 'utf8');
-  const { heard } = claude(t, relay, { RELAY_TEST_KEYS: log });
-  await until('the child', () => heard().includes('ready'));
-  const person = personTerminal(t);
+  const { relay, got, heard, person } = await keysClaude(t);
   const events: string[] = [];
   let typedBeforeEcho = 0;
   let toldAfterEcho = 0;
