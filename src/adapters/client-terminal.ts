@@ -23,9 +23,10 @@ export interface ClientTerminal {
   /**
    * Hands the terminal to the relay: keys other than `key` alone go straight to claude, and claude's
    * output comes straight from the relay. Waits until what was written here is out; false when
-   * the relay cannot take it (the streams go on).
+   * the relay cannot take it (the streams go on). `typed`: keys the relay forwarded are told by it at
+   * once, and to `input` after the output that follows them (FastRelay's TerminalListeners).
    */
-  join(relay: FastRelay, key: string | null, input: KeysHeard, pass?: Uint8Array): Promise<boolean>;
+  join(relay: FastRelay, key: string | null, input: KeysHeard, pass?: Uint8Array, typed?: () => void): Promise<boolean>;
   readonly joined: boolean;
   /** joined with a pass table (keys alone): JavaScript is through with the reads it was handed up to
    * `held`; `open` lets the next reads of the table's bytes go straight to claude (FastRelay.join) */
@@ -100,7 +101,7 @@ export function openClientTerminal(path: string): ClientTerminal {
       if (joined && !keysOnly) joined.write(data);
       else if (!closed) output.write(data);
     },
-    async join(relay, key, onInput, pass) {
+    async join(relay, key, onInput, pass, typed) {
       if (joined) return true;
       // The relay's own output and ours would interleave if both wrote: it joins when ours is all out.
       await new Promise<void>((resolve) => whenQuiet(resolve));
@@ -108,7 +109,7 @@ export function openClientTerminal(path: string): ClientTerminal {
       // The fds opened above: libuv reopens a pty slave onto the same number, so they are the streams' own.
       const fds = { input: fds0, output: fds1 };
       const readAgain = stopReading(input); // keys keep their order only with one reader
-      joined = relay.join(fds, key, { input: (bytes, forwarded, held) => onInput(bytes.toString('utf8'), forwarded, held, bytes) }, pass);
+      joined = relay.join(fds, key, { input: (bytes, forwarded, held) => onInput(bytes.toString('utf8'), forwarded, held, bytes), ...(typed ? { typed } : {}) }, pass);
       if (!joined) {
         readAgain();
         return false;

@@ -79,6 +79,15 @@ export interface TerminalBinding {
  * handed to JavaScript so far (this one included), for TerminalBinding.pass() */
 export type TerminalInput = (bytes: Buffer, forwarded: boolean, held: number) => void;
 
+/** `typed`: keys the relay forwarded are told at once by this alone, and to `input` in the turn's check
+ * phase. The relay tells of the keys it forwarded just before claude's next output (their echo, in the same
+ * wake of the event loop): what JavaScript does with the keys then comes after the echo is drawn, not
+ * before it. A read handed to JavaScript (not forwarded) tells the keys still waiting first, in order. */
+export interface TerminalListeners {
+  input: TerminalInput;
+  typed?: () => void;
+}
+
 export interface FastRelay {
   /**
    * claude's pty. The relay writes it from now on; it reads it (as its only reader) while a terminal
@@ -94,7 +103,7 @@ export interface FastRelay {
    * alone and writes it nothing of claude's (its caller draws it, a split view): a read goes to claude
    * only while the pass-through is open (TerminalBinding.pass) and every byte of it is in the table.
    */
-  join(fds: { input: number; output: number }, key: string | null, on: { input: TerminalInput }, pass?: Uint8Array): TerminalBinding | null;
+  join(fds: { input: number; output: number }, key: string | null, on: TerminalListeners, pass?: Uint8Array): TerminalBinding | null;
   /** true while claude's output is being handed to JavaScript by the relay: a joined terminal already has it */
   readonly handingOut: boolean;
   /** the thread's wake-up in this build: an eventfd (Linux) or a self-pipe (macOS, the BSDs) */
@@ -136,7 +145,7 @@ export function openFastRelay(addon?: string): FastRelay | null {
   if (!native) return null;
   // Each binding by its generation: output read before an unbind is still that child's, in order.
   const bindings = new Map<number, Adopted>();
-  const terminals = new Map<number, { input: TerminalInput }>();
+  const terminals = new Map<number, TerminalListeners>();
   let current: Adopted | null = null;
   let nextId = 1;
   let handingOut = false;
@@ -144,11 +153,26 @@ export function openFastRelay(addon?: string): FastRelay | null {
   // Output is acknowledged a turn after it was taken: the relay reads on no faster than the
   // emulator (which parses on timers) and the rest of this process take it, as with a stream.
   let unacked = 0;
-  const ack = () => {
+  // Forwarded keys of terminals that are told `typed` at once, for their `input` in the check phase.
+  let toldLater: Array<{ on: TerminalListeners; bytes: Buffer; held: number }> = [];
+  let checkArmed = false;
+  const check = (): void => {
+    checkArmed = false;
+    tellForwarded();
     const bytes = unacked;
     unacked = 0;
-    if (!closed) native.ack(handle, bytes);
+    if (bytes > 0 && !closed) native.ack(handle, bytes);
   };
+  const armCheck = (): void => {
+    if (checkArmed) return;
+    checkArmed = true;
+    setImmediate(check);
+  };
+  function tellForwarded(): void {
+    const told = toldLater;
+    toldLater = [];
+    for (const { on, bytes, held } of told) on.input(bytes, true, held);
+  }
 
   // Node-API swallows what a callback from the thread throws (a warning, DEP0168): thrown again on
   // the next tick, it is an uncaught exception, as it would be from a stream's 'data' handler.
@@ -164,21 +188,32 @@ export function openFastRelay(addon?: string): FastRelay | null {
 
   function dispatch(kind: number, id: number, bytes: Buffer, forwarded: boolean, gen: number, held: number): void {
     if (kind === EV_INPUT) {
-      terminals.get(id)?.input(bytes, forwarded, held);
+      const on = terminals.get(id);
+      if (!on) return;
+      if (forwarded && on.typed) {
+        on.typed();
+        toldLater.push({ on, bytes, held });
+        armCheck();
+        return;
+      }
+      if (toldLater.length > 0) tellForwarded();
+      on.input(bytes, forwarded, held);
       return;
     }
-    if (kind === EV_OUTPUT) {
-      if (unacked === 0) setImmediate(ack);
-      unacked += bytes.length; // every byte read counts, whoever it was for
-    }
+    // every byte read counts, whoever it was for; acknowledged in the check phase, after it was drawn
+    if (kind === EV_OUTPUT) unacked += bytes.length;
     const pty = bindings.get(gen);
-    if (!pty) return;
+    if (!pty) {
+      if (kind === EV_OUTPUT) armCheck();
+      return;
+    }
     if (kind === EV_OUTPUT) {
       handingOut = true;
       try {
         pty.hooks.data(bytes);
       } finally {
         handingOut = false;
+        armCheck();
       }
     } else if (kind === EV_CLOSED) {
       pty.hooks.closed();

@@ -1,4 +1,6 @@
-// The idle run server's memory trim (native/memory-trim.c) behind one call: drop the node binary's
+// The idle run server's memory trim (native/memory-trim.c) behind one call: a full collection of V8's
+// heap first (the server runs without V8's memory reducer, whose idle-time collections landed between a
+// person's keys: server/start-server.ts), so what it frees is free by then, then drop the node binary's
 // read-only pages the process is not using and glibc's free lists. Linux with glibc; elsewhere, and in a
 // build without a C compiler, there is nothing to call and the server keeps its pages (null).
 
@@ -32,5 +34,10 @@ function load(): Addon | null {
 export function memoryTrim(): (() => { advisedBytes: number }) | null {
   const native = load();
   if (!native?.supported) return null;
-  return () => ({ advisedBytes: native.trim() });
+  // V8's collector, where the process was started with --expose-gc (the run server is)
+  const collect = (globalThis as { gc?: () => void }).gc;
+  return () => {
+    collect?.();
+    return { advisedBytes: native.trim() };
+  };
 }

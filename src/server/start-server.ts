@@ -16,8 +16,13 @@ const BIN = fileURLToPath(new URL('../../bin/flower-pty.js', import.meta.url));
 // V8 lets a process's young generation grow to 16 MB semi-spaces while it allocates fast, as the server's
 // emulator does while claude writes, and an idle server kept them: 76 MB resident after a 10 MB stream against
 // 58 MB with 2 MB semi-spaces, for no slower a stream (scripts/bench-terminal.mjs `throughput`, beside the old
-// build). The bin's own flags would reach every command; these reach only the run server.
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=2'];
+// build). V8's memory reducer is off: 8 s after any full collection, while the process allocates little (a
+// person typing), it ran up to three more (incremental marking steps of a few ms, then a pause of 6–18 ms on a
+// loaded machine), and a key that came then waited for them: the split view's echo p99 (measured inside the
+// server with the GC's performance entries). The server collects instead when it trims, quiet and with
+// nobody attached (adapters/memory-trim.ts: `--expose-gc` is for that one call). The bin's own flags would
+// reach every command; these reach only the run server.
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=2', '--no-memory-reducer', '--expose-gc'];
 const READY_TIMEOUT_MS = 30_000;
 
 /** a run id: 6 lowercase base36 characters */

@@ -93,16 +93,15 @@ export async function openTerminalFace(
     const later = toldLater(on.input);
     split.onInput(relay ? keysThroughRelay(relay, on.input, later) : on.input);
     if (relay && screen) {
+      // A forwarded key: the face is told at once (split.typedElsewhere, before the echo, which the relay
+      // hands over right after it), the run after the echo is drawn (the relay calls `heard` then).
       const heard = (_data: string, forwarded: boolean, held: number, bytes: Buffer): void => {
-        if (forwarded) {
-          split.typedElsewhere(); // before the echo, which the relay hands over right after this
-          return later(bytes.toString('latin1'), true);
-        }
+        if (forwarded) return later(bytes.toString('latin1'), true);
         terminal.input.emit('data', bytes); // the face reads it as its own stream's
         terminal.passKeys(held, split.passing());
       };
       joinRelay = () =>
-        void terminal.join(relay, null, heard, passThroughTable()).then((joined) => {
+        void terminal.join(relay, null, heard, passThroughTable(), () => split.typedElsewhere()).then((joined) => {
           if (joined) terminal.passKeys(0, split.passing());
         });
     }

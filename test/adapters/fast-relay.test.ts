@@ -375,7 +375,8 @@ function hold(ms: number, ok: () => boolean = () => false): boolean {
   return ok();
 }
 
-t.test('a terminal joined for its keys alone: text of the pass table goes to claude without JavaScript while open; any other read is JavaScript\'s, and later keys wait behind it', async (t) => {
+// A relay, a claude that logs the keys it gets (`got`) and answers `[keys]`, and a person's terminal.
+async function keysClaude(t: Test) {
   const relay = relayFor(t);
   const dir = mkdtempSync(join(tmpdir(), 'flower-relay-keys-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
@@ -384,7 +385,11 @@ t.test('a terminal joined for its keys alone: text of the pass table goes to cla
   const got = () => readFileSync(log, 'utf8');
   const { heard } = claude(t, relay, { RELAY_TEST_KEYS: log });
   await until('the child', () => heard().includes('ready'));
-  const person = personTerminal(t);
+  return { relay, got, heard, person: personTerminal(t) };
+}
+
+t.test('a terminal joined for its keys alone: text of the pass table goes to claude without JavaScript while open; any other read is JavaScript\'s, and later keys wait behind it', async (t) => {
+  const { relay, got, heard, person } = await keysClaude(t);
   const keys: Array<[string, boolean]> = [];
   // JavaScript's side, as the split view's: what the relay hands over goes to claude by JavaScript's own
   // write, and the pass-through opens again once it is through with it
@@ -460,4 +465,43 @@ t.test('a terminal joined for its keys alone is not read while its stream is pau
   person.terminal.input.resume();
   await until('read again', () => keys.length === 1);
   t.same(keys, [['e', false]], 'read once resumed, and the pass-through stays closed until JavaScript opens it');
+});
+
+t.test('keys forwarded to a terminal joined with `typed`: told `typed` before their echo is handed over, told to `input` after it; keys with no echo told all the same, and in order with the reads JavaScript routes', async (t) => {
+  const { relay, got, heard, person } = await keysClaude(t);
+  const events: string[] = [];
+  let typedBeforeEcho = 0;
+  let toldAfterEcho = 0;
+  const ok = await person.terminal.join(relay, null, (data, forwarded, held) => {
+    events.push(`${forwarded ? 'told' : 'read'}:${data}`);
+    if (forwarded && heard().includes(`[${data}]`)) toldAfterEcho++;
+    if (forwarded) return;
+    relay.writeClaude(data);
+    person.terminal.passKeys(held, true);
+  }, passThroughTable(), () => {
+    events.push('typed');
+    if (!heard().includes('[xy]')) typedBeforeEcho++;
+  });
+  t.ok(ok, 'joined');
+
+  person.type('a'); // the pass-through starts closed: JavaScript's, and it opens the table
+  await until('claude has it', () => got() === 'a');
+  person.typeNow('xy');
+  await until('told', () => events.includes('told:xy'));
+  t.same(events.slice(-2), ['typed', 'told:xy'], '`typed` first, then the keys themselves');
+  t.equal(typedBeforeEcho, 1, '`typed` came before the echo was handed over');
+  t.equal(toldAfterEcho, 1, 'the keys were told after their echo was handed over');
+
+  person.typeNow('kk'); // claude counts these and answers nothing: told all the same
+  await until('keys with no answer told', () => events.includes('told:kk'));
+
+  // a forwarded key, then a read JavaScript routes, in one turn: the run hears them in the order typed
+  const from = events.length;
+  person.typeNow('m');
+  t.ok(hold(5_000, () => got().endsWith('m')), 'forwarded');
+  person.typeNow('\u001b[A');
+  hold(60);
+  await until('both heard', () => events.slice(from).some((e) => e.startsWith('read:')));
+  const order = events.slice(from).filter((e) => e !== 'typed');
+  t.same(order.slice(0, 2), ['told:m', 'read:\u001b[A'], 'the forwarded key is told before the read behind it');
 });

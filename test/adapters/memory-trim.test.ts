@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from '../helpers/flower-run.js';
+import { SERVER_NODE_FLAGS } from '../../src/server/start-server.js';
 
 const ADAPTER = join(REPO, 'dist', 'adapters', 'memory-trim.js');
 
@@ -42,4 +43,24 @@ t.test('a trim drops the node binary pages it touched and the process goes on wo
     { hash: 'c06b0cfe0cc5', round: 8000, made: 43, parsed: 3, http: 'function' },
     'new code compiled, a module loaded, hashing, compression and JSON all work after it',
   );
+});
+
+// The run server runs without V8's memory reducer (its idle collections landed between a person's keys):
+// the trim collects instead, in a node started with the server's own flags.
+const COLLECTS = `
+const { memoryTrim } = await import(${JSON.stringify(ADAPTER)});
+const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
+const ref = new WeakRef({ rows: 'x'.repeat(100000).split('') });
+await turn();
+const held = ref.deref() !== undefined;
+await turn(); // a deref keeps its target until the end of the job it ran in
+memoryTrim()?.();
+await turn();
+console.log(JSON.stringify({ held, collected: ref.deref() === undefined }));
+`;
+
+t.test('a trim in the run server collects V8\'s garbage first (the server has no memory reducer)', { skip: process.platform !== 'linux' && 'the trim is Linux only: elsewhere memoryTrim() is null' }, async (t) => {
+  t.ok(SERVER_NODE_FLAGS.includes('--no-memory-reducer'), 'the server runs without the memory reducer');
+  const out = JSON.parse(execFileSync(process.execPath, [...SERVER_NODE_FLAGS, '--input-type=module', '-e', COLLECTS], { encoding: 'utf8' }).trim().split('\n').at(-1)!);
+  t.same(out, { held: true, collected: true }, 'garbage left at the trim is collected by it');
 });
