@@ -39,13 +39,23 @@ export function unknownFlagsLine(message: string, command: CommandName, argv: re
   const typedName = (name: string): boolean => argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`) || arg === `-${name}`);
   // yargs names a mistyped --foo-bar twice (foo-bar, fooBar): one flag each, spelt as typed, else kebab-case
   const byFlag = new Map<string, string>();
+  // A cluster of short flags typed as one word (-oProxyCommand=x, a value that looks like an ssh option):
+  // yargs names each of its letters; it is named once, as typed.
+  const clusters = argv.filter((arg) => /^-[^-]/.test(arg) && arg.length > 2);
+  const clusterOf = (name: string): string | undefined => (name.length === 1 ? clusters.find((c) => (c.slice(1).split('=')[0] ?? '').includes(name)) : undefined);
   for (const name of names) {
+    const cluster = clusterOf(name);
+    if (cluster !== undefined) {
+      byFlag.set(cluster, cluster);
+      continue;
+    }
     const key = kebab(name);
     if (!byFlag.has(key) || typedName(name)) byFlag.set(key, typedName(name) ? name : key);
   }
   const unique = [...byFlag.values()];
   const known = knownFlags(command);
   const parts = unique.map((name) => {
+    if (clusters.includes(name)) return name;
     const negated = !typedName(name) && argv.some((arg) => arg === `--no-${name}` || arg.startsWith(`--no-${name}=`));
     const typed = negated ? `no-${name}` : name;
     const dashes = typed.length === 1 ? '-' : '--';

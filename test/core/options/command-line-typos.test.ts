@@ -55,3 +55,9 @@ t.test('an unknown flag is named once, as typed, with the nearest flag of its co
   t.equal(unknownFlagsLine('Unknown arguments: jsn, opne', 'report', ['report', '--jsn', '--opne']), 'unknown flags --jsn (did you mean --json?), --opne (did you mean --open?) for flower-pty report (see flower-pty report --help)');
   t.equal(unknownFlagsLine('Not enough non-option arguments: got 0, need at least 1', 'replay', ['replay']), null, 'another message is left as it is');
 });
+
+t.test('a cluster of short flags typed as one word is named once, as typed (a value that looks like an ssh option)', async (t) => {
+  t.equal(unknownFlagsLine('Unknown arguments: o, P, r, x, y, C, m, a, n, d', 'ls', ['ls', '--host', '-oProxyCommand=x']),
+    'unknown flag -oProxyCommand=x for flower-pty ls (see flower-pty ls --help)');
+  t.equal(unknownFlagsLine('Unknown argument: z', '$0', ['-z']), 'unknown flag -z (see flower-pty --help)', 'a lone letter as before');
+});
