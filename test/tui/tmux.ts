@@ -1,6 +1,9 @@
 // Drives a command in a private tmux server (its own -L socket, killed at teardown) and reads the
 // screen back as a person would see it. NCURSES_NO_UTF8_ACS=1 makes blessed draw Unicode boxes.
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export interface Tmux {
   capture(): string;
@@ -19,13 +22,20 @@ let counter = 0;
 export function startTmux(t: { teardown(fn: () => void): void }, opts: { cols: number; rows: number; command: string }): Tmux {
   const socket = `flower-test-${process.pid}-${++counter}`;
   const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
-  tmux('new-session', '-d', '-s', 'main', '-x', String(opts.cols), '-y', String(opts.rows), opts.command);
+  // The command goes through a script file, not tmux's argument: tmux refuses a command longer than
+  // one of its messages ("command too long"), and a test that hands claude the whole environment
+  // grows with tap's own variables (CI: the coverage exclude list of every test file, over 16 KiB).
+  const scriptDir = mkdtempSync(join(tmpdir(), 'flower-tmux-'));
+  const script = join(scriptDir, 'command.sh');
+  writeFileSync(script, `${opts.command}\n`, { mode: 0o700 });
+  tmux('new-session', '-d', '-s', 'main', '-x', String(opts.cols), '-y', String(opts.rows), `sh ${script}`);
   t.teardown(() => {
     try {
       tmux('kill-server');
     } catch {
       // already gone
     }
+    rmSync(scriptDir, { recursive: true, force: true });
   });
   const capture = () => tmux('capture-pane', '-p', '-t', 'main');
   return {
