@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "title-filter.h"
+#include "echo-path.h"
 // The thread's wake-up: an eventfd on Linux; where there is none (macOS, the BSDs) a self-pipe, the
 // same thing in two fds. FLOWER_PTY_SELF_PIPE builds the pipe on Linux too (the relay's tests run it).
 #if defined(__linux__) && !defined(FLOWER_PTY_SELF_PIPE)
@@ -53,7 +54,7 @@
 #define TERMINAL_HIGH_WATER (1u << 20)
 #define STALL_MS 2000
 
-enum { EV_OUTPUT = 1, EV_INPUT = 2, EV_CLOSED = 3, EV_UNBOUND = 4 };
+enum { EV_OUTPUT = 1, EV_INPUT = 2, EV_CLOSED = 3, EV_UNBOUND = 4, EV_ECHOED = 5 };
 
 typedef struct chunk {
   struct chunk *next;
@@ -90,6 +91,9 @@ typedef struct {
   char sent[TOLD_MAX]; // forwarded, not yet told to JavaScript
   size_t sent_len;
   int64_t sent_at;
+  // Claude's plain echo drawn here into the split view's pane (echo-path.h), while JavaScript, through with
+  // its frame, keeps it armed; JavaScript writes this terminal itself otherwise, and disarms it first.
+  echo_state echo;
 } terminal;
 
 typedef struct {
@@ -107,6 +111,9 @@ typedef struct {
   terminal terms[MAX_TERMINALS];
   // the title filter's carry between chunks (title-filter.h)
   title_filter titles;
+  // the last chunk read ended inside a UTF-8 character (echo-path.h)
+  int utf8_cut;
+  char echo_out[ECHO_OUT_CAP];
   // filtered output posted to JavaScript and not yet taken: a terminal that joins gets it
   queue retained;
   uint64_t seq;
@@ -275,6 +282,22 @@ static int64_t held_back_for(relay *r) {
   return wait;
 }
 
+// A split view's pane, armed right after the output before this one: drawn here when echo_plan can;
+// JavaScript is told (before the output itself) which chunk, so its next frame draws those rows again.
+// Any other output leaves the pane's state behind JavaScript's frames: disarmed until the next one.
+static void echo_to(relay *r, terminal *t, const char *data, size_t len, uint64_t seq, int plain) {
+  size_t n = 0;
+  if (t->echo.armed && plain && t->echo.seq + 1 == seq) n = echo_plan(&t->echo, (const unsigned char *)data, len, r->echo_out);
+  if (!n) {
+    t->echo.armed = 0;
+    return;
+  }
+  t->echo.seq = seq;
+  queue_append(&t->out, r->echo_out, n, seq);
+  flush_terminal(t);
+  post(r, EV_ECHOED, t->id, 0, seq, data, len);
+}
+
 static void read_pty(relay *r, char *buf, char *filtered) {
   ssize_t n = read(r->pty_fd, buf, READ_SIZE);
   if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return;
@@ -287,10 +310,17 @@ static void read_pty(relay *r, char *buf, char *filtered) {
   }
   uint64_t seq = ++r->seq;
   size_t out_len = title_filter_push(&r->titles, buf, (size_t)n, filtered);
+  // What JavaScript's emulator will be handed as it is: nothing of it a title, no character cut before it.
+  int plain = out_len == (size_t)n && memcmp(filtered, buf, (size_t)n) == 0 && !r->utf8_cut;
+  r->utf8_cut = utf8_cut((const unsigned char *)buf, (size_t)n);
   // the echo first, the bookkeeping after
   for (int i = 0; i < MAX_TERMINALS; i++) {
     terminal *t = &r->terms[i];
-    if (!t->used || t->dead || t->keys_only) continue;
+    if (!t->used || t->dead) continue;
+    if (t->keys_only) {
+      echo_to(r, t, buf, (size_t)n, seq, plain);
+      continue;
+    }
     queue_append(&t->out, filtered, out_len, seq);
     flush_terminal(t);
   }
@@ -455,7 +485,8 @@ static void call_js(napi_env env, napi_value callback, void *context, void *data
     napi_get_boolean(env, e->forwarded, &argv[3]);
     napi_create_uint32(env, e->gen, &argv[4]);
     // an input JavaScript was handed: its place among those (pass() names the last one it is through with)
-    napi_create_double(env, e->kind == EV_INPUT ? (double)e->seq : 0, &argv[5]);
+    // an output's (or its echo's) place among claude's chunks: echo() names the last one a frame took in
+    napi_create_double(env, (double)e->seq, &argv[5]);
     napi_get_global(env, &global);
     napi_call_function(env, global, callback, 6, argv, NULL);
   }
@@ -539,6 +570,9 @@ static napi_value bind_pty(napi_env env, napi_callback_info info) {
   r->pty_reading = 1;
   r->pty_gen++;
   title_filter_reset(&r->titles);
+  // another claude: its screen starts anew, whatever a pane's last frame said
+  r->utf8_cut = 0;
+  for (int i = 0; i < MAX_TERMINALS; i++) r->terms[i].echo.armed = 0;
   uint32_t gen = r->pty_gen;
   pthread_mutex_unlock(&r->mu);
   wake(r);
@@ -716,6 +750,63 @@ static napi_value pause_terminal(napi_env env, napi_callback_info info) {
   return undefined_value(env);
 }
 
+// echo(relay, id, null) -> Buffer: JavaScript is about to write the terminal: the thread draws no echo on it
+// from now on, and hands back what of its last one the terminal has not taken yet (written first).
+// echo(relay, id, [seq, x, y, w, h, ox, oy]) -> Buffer (empty): a frame is out and the pane's state is that
+// after output `seq` (the cursor x, y in a pane of w × h at ox, oy): the thread may draw the echo in the
+// next output, if that comes next; an output read since then leaves it disarmed.
+static napi_value echo_arm(napi_env env, napi_callback_info info) {
+  ARGS(3);
+  relay *r = unwrap(env, argv[0]);
+  bool is_array = false;
+  napi_is_array(env, argv[2], &is_array);
+  double v[7] = {0};
+  uint32_t count = 0;
+  if (is_array) napi_get_array_length(env, argv[2], &count);
+  for (uint32_t i = 0; is_array && i < 7 && i < count; i++) {
+    napi_value item;
+    napi_get_element(env, argv[2], i, &item);
+    napi_get_value_double(env, item, &v[i]);
+  }
+  pthread_mutex_lock(&r->mu);
+  terminal *t = find_terminal(r, int_arg(env, argv[1]));
+  napi_value out;
+  if (t && t->keys_only && is_array && count == 7) {
+    // only the state after the latest output read: an arm that comes late is stale and ignored
+    int ok = (uint64_t)v[0] == r->seq && !t->out.head;
+    for (int i = 1; i < 7; i++) ok = ok && v[i] >= 0 && v[i] <= 65535;
+    t->echo = (echo_state){.armed = ok, .seq = r->seq, .x = (int)v[1], .y = (int)v[2], .w = (int)v[3], .h = (int)v[4], .ox = (int)v[5], .oy = (int)v[6]};
+    napi_create_buffer(env, 0, NULL, &out);
+  } else {
+    if (t) t->echo.armed = 0;
+    out = take_queue(env, t ? &t->out : &(queue){0});
+  }
+  pthread_mutex_unlock(&r->mu);
+  return out;
+}
+
+// echoPlan([x, y, w, h, ox, oy], bytes) -> Buffer | null: echo_plan alone (for its tests)
+static napi_value echo_plan_js(napi_env env, napi_callback_info info) {
+  ARGS(2);
+  double v[6] = {0};
+  for (uint32_t i = 0; i < 6; i++) {
+    napi_value item;
+    napi_get_element(env, argv[0], i, &item);
+    napi_get_value_double(env, item, &v[i]);
+  }
+  char *data;
+  size_t len;
+  bytes_arg(env, argv[1], &data, &len);
+  echo_state s = {.armed = 1, .x = (int)v[0], .y = (int)v[1], .w = (int)v[2], .h = (int)v[3], .ox = (int)v[4], .oy = (int)v[5]};
+  char *out = malloc(ECHO_OUT_CAP);
+  size_t n = out ? echo_plan(&s, (const unsigned char *)data, len, out) : 0;
+  napi_value result;
+  if (n) napi_create_buffer_copy(env, n, out, NULL, &result);
+  else napi_get_null(env, &result);
+  free(out);
+  return result;
+}
+
 // backlog(relay, id) -> bytes queued for the terminal and not yet taken by it
 static napi_value backlog(napi_env env, napi_callback_info info) {
   ARGS(2);
@@ -801,6 +892,8 @@ static napi_value init(napi_env env, napi_value exports) {
       {"ack", NULL, ack, NULL, NULL, NULL, napi_default, NULL},
       {"close", NULL, close_relay, NULL, NULL, NULL, napi_default, NULL},
       {"filter", NULL, filter_chunks, NULL, NULL, NULL, napi_default, NULL},
+      {"echo", NULL, echo_arm, NULL, NULL, NULL, napi_default, NULL},
+      {"echoPlan", NULL, echo_plan_js, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   // Which wake-up this build has: the tests check that the pipe build they asked for is the one loaded.

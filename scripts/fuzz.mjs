@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Fuzzes every native input path with libFuzzer, AddressSanitizer and UBSan (clang, as Debian ships it with
-// libclang-rt-14-dev): the relay's title filter on chunk sequences, the hook client's readers, the attach
-// client's frame and member readers (native/fuzz/<target>.c). Each target first replays its checked-in
-// corpus (native/fuzz/corpus/<target>/, every crasher found so far), then fuzzes for --seconds.
+// libclang-rt-14-dev): the relay's title filter on chunk sequences and its echo plan, the hook client's
+// readers, the attach client's frame and member readers (native/fuzz/<target>.c). Each target first replays
+// its checked-in corpus (native/fuzz/corpus/<target>/, every crasher found so far), then fuzzes for --seconds.
 //
 //   npm run fuzz                          every target, 60 s each
 //   npm run fuzz -- --seconds 20 title    the targets whose name holds "title", 20 s each
@@ -28,6 +28,7 @@ const TARGETS = {
   'title-filter-small-cap': { source: 'title-filter', defines: async () => ['-DMAX_HELD=40'], maxLen: 2048 },
   'hook-reader': { source: 'hook-reader', defines: () => hookDefines(root), maxLen: 65536 },
   'attach-frames': { source: 'attach-frames', defines: () => attachDefines(root), maxLen: 65536 },
+  'echo-path': { source: 'echo-path', defines: async () => [], maxLen: 4096 },
 };
 
 function parseArgs(argv) {

@@ -9,7 +9,7 @@
 
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import tty from 'node:tty';
-import type { FastRelay, TerminalBinding } from './fast-relay.js';
+import type { EchoArm, FastRelay, TerminalBinding } from './fast-relay.js';
 import { stopReading } from './stop-reading.js';
 
 // What may wait unwritten for a terminal that stopped reading (^S, a frozen ssh) before the client is let go.
@@ -26,8 +26,11 @@ export interface ClientTerminal {
    * the relay cannot take it (the streams go on). `typed`: keys the relay forwarded are told by it at
    * once, and to `input` after the output that follows them (FastRelay's TerminalListeners).
    */
-  join(relay: FastRelay, key: string | null, input: KeysHeard, pass?: Uint8Array, typed?: () => void): Promise<boolean>;
+  join(relay: FastRelay, key: string | null, input: KeysHeard, pass?: Uint8Array, typed?: () => void, echoed?: (bytes: Buffer) => void): Promise<boolean>;
   readonly joined: boolean;
+  /** joined for its keys alone: a frame is out, the relay may draw claude's plain echo into the pane at
+   * `arm` (TerminalBinding.echo) until anything else is written here; ignored while a write waits */
+  armEcho(arm: EchoArm | null): void;
   /** joined with a pass table (keys alone): JavaScript is through with the reads it was handed up to
    * `held`; `open` lets the next reads of the table's bytes go straight to claude (FastRelay.join) */
   passKeys(held: number, open: boolean): void;
@@ -80,6 +83,21 @@ export function openClientTerminal(path: string): ClientTerminal {
   let joined: TerminalBinding | null = null;
   let keysOnly = false; // joined for its keys alone: everything written here still goes on the stream
   let givenBack = false; // a join still waiting must not happen after giveBack()
+  // The relay may draw an echo on this terminal (keys alone, armed after a frame). Every write of the
+  // stream's (blessed writes it directly, not through write() here) takes that back first, with what of
+  // the echo the terminal has not taken: the relay's bytes and the stream's never interleave.
+  let echoArmed = false;
+  const streamWrite = output.write.bind(output);
+  const disarm = (): void => {
+    if (!echoArmed) return;
+    echoArmed = false;
+    const rest = joined?.echo(null);
+    if (rest?.length && !output.destroyed) streamWrite(rest);
+  };
+  output.write = ((...args: Parameters<typeof output.write>) => {
+    disarm();
+    return streamWrite(...args);
+  }) as typeof output.write;
   // Calls back once nothing written here waits (at once when nothing does, or the terminal is gone).
   const whenQuiet = (callback: () => void): void => {
     const check = () => (closed || output.destroyed || output.writableLength === 0 ? callback() : output.write('', check));
@@ -87,6 +105,7 @@ export function openClientTerminal(path: string): ClientTerminal {
   };
   // Back from the relay: what it had not written yet goes first, on the stream.
   const leave = (): void => {
+    disarm();
     const binding = joined;
     joined = null;
     keysOnly = false;
@@ -101,7 +120,7 @@ export function openClientTerminal(path: string): ClientTerminal {
       if (joined && !keysOnly) joined.write(data);
       else if (!closed) output.write(data);
     },
-    async join(relay, key, onInput, pass, typed) {
+    async join(relay, key, onInput, pass, typed, echoed) {
       if (joined) return true;
       // The relay's own output and ours would interleave if both wrote: it joins when ours is all out.
       await new Promise<void>((resolve) => whenQuiet(resolve));
@@ -109,7 +128,7 @@ export function openClientTerminal(path: string): ClientTerminal {
       // The fds opened above: libuv reopens a pty slave onto the same number, so they are the streams' own.
       const fds = { input: fds0, output: fds1 };
       const readAgain = stopReading(input); // keys keep their order only with one reader
-      joined = relay.join(fds, key, { input: (bytes, forwarded, held) => onInput(bytes.toString('utf8'), forwarded, held, bytes), ...(typed ? { typed } : {}) }, pass);
+      joined = relay.join(fds, key, { input: (bytes, forwarded, held) => onInput(bytes.toString('utf8'), forwarded, held, bytes), ...(typed ? { typed } : {}), ...(echoed ? { echoed } : {}) }, pass);
       if (!joined) {
         readAgain();
         return false;
@@ -131,6 +150,12 @@ export function openClientTerminal(path: string): ClientTerminal {
     },
     get joined() {
       return joined !== null;
+    },
+    armEcho(arm) {
+      if (!arm) return disarm();
+      if (!keysOnly || !joined || closed || output.writableLength > 0) return;
+      joined.echo(arm);
+      echoArmed = true;
     },
     passKeys(held, open) {
       if (keysOnly) joined?.pass(held, open);

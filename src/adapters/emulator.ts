@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import type { Terminal as XTerminal } from '@xterm/headless';
 import { createKeyboardState, sideChannel, SIDE_CHANNEL_OSCS, type KeyboardModes } from '../core/screen/side-channels.js';
+import type { PaneEchoFacts } from '../core/screen/echo-path.js';
 
 // Both packages are CommonJS (docs/libraries.md §3): required, not imported. An ESM import of a CommonJS
 // file has Node scan its whole source for export names first (cjs-module-lexer, 180 KB here), and that
@@ -32,12 +33,29 @@ export interface Emulator {
   onRowsChanged(listener: (start: number, end: number) => void): { dispose(): void };
   /** a person typed: the next write (the echo) is parsed before write() returns, not a timer later */
   typed(): void;
+  /** what decides whether the relay may draw the next echo itself (core/screen/echo-path.ts) */
+  echoFacts(): EmulatorEchoFacts;
   dispose(): void;
 }
+
+export type EmulatorEchoFacts = Pick<PaneEchoFacts, 'cursorX' | 'cursorY' | 'cols' | 'rows' | 'parsedAll' | 'plainPen' | 'insertMode' | 'wraparound' | 'wholeScrollRegion' | 'synchronizing'>;
 
 // The part of xterm's InputHandler read here (xterm-headless 6.0: lib-headless/xterm-headless.js).
 interface InputHandlerInternals {
   onRequestRefreshRows?: (listener: (range: { start: number; end: number } | undefined) => void) => { dispose(): void };
+  /** the pen: fg and bg 0 is the default (a link or an underline colour sets a flag in bg) */
+  _curAttrData?: { fg: number; bg: number };
+  /** 0: between sequences (GROUND); a parse stack state other than 0: an async handler is pending */
+  _parser?: { currentState: number; _parseStack?: { state: number } };
+}
+// The rest of xterm's core read for the echo's facts: what is still to be parsed, G0's character set
+// (undefined: ASCII), insert mode, the DEC private modes (none of these are in term.modes but insert mode,
+// and term.modes builds its whole object on every read).
+interface CoreInternals {
+  _inputHandler?: InputHandlerInternals;
+  _writeBuffer?: { _pendingData: number };
+  _charsetService?: { charset?: unknown };
+  coreService?: { modes: { insertMode: boolean }; decPrivateModes: { wraparound: boolean; synchronizedOutput: boolean } };
 }
 // Its write buffer's flag for "the person typed": term.input('', true) sets it too, on the way through
 // the data event, a log line and the listeners of an empty input (a fifth of a key's JavaScript).
@@ -100,8 +118,32 @@ export function createEmulator(o: { cols: number; rows: number; scrollback: numb
     ),
   ];
   const writeBuffer = (term as unknown as { _core?: { _writeBuffer?: WriteBufferInternals } })._core?._writeBuffer;
+  const core = (term as unknown as { _core?: CoreInternals })._core;
   return {
     term,
+    echoFacts() {
+      const buffer = term.buffer.active;
+      const handler = core?._inputHandler;
+      const pen = handler?._curAttrData;
+      const parser = handler?._parser;
+      const modes = core?.coreService;
+      // Internals not where they were (another xterm): every fact that needs one says "no".
+      const known = Boolean(pen && parser && modes && core?._writeBuffer && core._charsetService);
+      const internals = buffer as unknown as { _buffer?: { scrollTop: number; scrollBottom: number } };
+      const region = internals._buffer;
+      return {
+        cursorX: buffer.cursorX,
+        cursorY: buffer.cursorY,
+        cols: term.cols,
+        rows: term.rows,
+        parsedAll: known && core!._writeBuffer!._pendingData === 0 && parser!.currentState === 0 && !parser!._parseStack?.state,
+        plainPen: known && pen!.fg === 0 && pen!.bg === 0 && core!._charsetService!.charset === undefined,
+        insertMode: !known || modes!.modes.insertMode,
+        wraparound: known && modes!.decPrivateModes.wraparound,
+        wholeScrollRegion: Boolean(region) && region!.scrollTop === 0 && region!.scrollBottom === term.rows - 1,
+        synchronizing: !known || modes!.decPrivateModes.synchronizedOutput,
+      };
+    },
     typed: writeBuffer?.handleUserInput ? () => writeBuffer.handleUserInput!() : () => term.input('', true),
     onRowsChanged(listener) {
       const all = () => listener(0, term.rows - 1);

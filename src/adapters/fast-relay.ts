@@ -11,6 +11,7 @@
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { EchoArm } from '../core/screen/echo-path.js';
 
 // The same place from src/adapters and dist/adapters: the package root's dist/native.
 const ADDON = fileURLToPath(new URL('../../dist/native/fast-relay.node', import.meta.url));
@@ -19,6 +20,7 @@ const EV_OUTPUT = 1;
 const EV_INPUT = 2;
 const EV_CLOSED = 3;
 const EV_UNBOUND = 4;
+const EV_ECHOED = 5;
 
 interface Addon {
   create(callback: (kind: number, id: number, bytes: Buffer, forwarded: boolean, gen: number, held: number) => void): unknown;
@@ -35,6 +37,8 @@ interface Addon {
   ack(relay: unknown, bytes: number): void;
   close(relay: unknown): void;
   filter(chunks: Buffer[]): Buffer[];
+  echo(relay: unknown, id: number, arm: number[] | null): Buffer;
+  echoPlan(at: number[], bytes: Buffer): Buffer | null;
   /** the thread's wake-up in this build: an eventfd (Linux) or a self-pipe (elsewhere) */
   wake: 'eventfd' | 'pipe';
 }
@@ -73,7 +77,14 @@ export interface TerminalBinding {
   /** the relay stops reading the terminal's keys (an editor has the terminal), or reads them again;
    * pausing closes the pass-through */
   pause(paused: boolean): void;
+  /** keys alone: a frame is out and the session pane is as `arm` says, after claude's output up to
+   * FastRelay.outputSeq: the relay may draw claude's next output itself when it is a plain echo
+   * (native/echo-path.h). null: the caller is about to write the terminal, the relay draws nothing on it
+   * from now on; returns what of its last echo the terminal has not taken, for the caller to write first */
+  echo(arm: EchoArm | null): Buffer;
 }
+
+export type { EchoArm };
 
 /** what a joined terminal's keys do: `forwarded`, claude has them already; else `held` counts the reads
  * handed to JavaScript so far (this one included), for TerminalBinding.pass() */
@@ -86,6 +97,9 @@ export type TerminalInput = (bytes: Buffer, forwarded: boolean, held: number) =>
 export interface TerminalListeners {
   input: TerminalInput;
   typed?: () => void;
+  /** the relay drew this output of claude's on the terminal (TerminalBinding.echo), told just before the
+   * output itself is handed over */
+  echoed?: (bytes: Buffer) => void;
 }
 
 export interface FastRelay {
@@ -106,6 +120,8 @@ export interface FastRelay {
   join(fds: { input: number; output: number }, key: string | null, on: TerminalListeners, pass?: Uint8Array): TerminalBinding | null;
   /** true while claude's output is being handed to JavaScript by the relay: a joined terminal already has it */
   readonly handingOut: boolean;
+  /** the place of claude's last output handed over among those the relay read (TerminalBinding.echo) */
+  readonly outputSeq: number;
   /** the thread's wake-up in this build: an eventfd (Linux) or a self-pipe (macOS, the BSDs) */
   readonly wake: 'eventfd' | 'pipe';
   /** keys for the claude adopted last, queued as its owner's writes are; false when there is none (or it
@@ -149,6 +165,7 @@ export function openFastRelay(addon?: string): FastRelay | null {
   let current: Adopted | null = null;
   let nextId = 1;
   let handingOut = false;
+  let outputSeq = 0;
   let closed = false;
   // Output is acknowledged a turn after it was taken: the relay reads on no faster than the
   // emulator (which parses on timers) and the rest of this process take it, as with a stream.
@@ -187,6 +204,7 @@ export function openFastRelay(addon?: string): FastRelay | null {
   });
 
   function dispatch(kind: number, id: number, bytes: Buffer, forwarded: boolean, gen: number, held: number): void {
+    if (kind === EV_ECHOED) return terminals.get(id)?.echoed?.(bytes);
     if (kind === EV_INPUT) {
       const on = terminals.get(id);
       if (!on) return;
@@ -201,7 +219,10 @@ export function openFastRelay(addon?: string): FastRelay | null {
       return;
     }
     // every byte read counts, whoever it was for; acknowledged in the check phase, after it was drawn
-    if (kind === EV_OUTPUT) unacked += bytes.length;
+    if (kind === EV_OUTPUT) {
+      unacked += bytes.length;
+      outputSeq = held; // the output's own place, for an EV_OUTPUT
+    }
     const pty = bindings.get(gen);
     if (!pty) {
       if (kind === EV_OUTPUT) armCheck();
@@ -290,6 +311,10 @@ export function openFastRelay(addon?: string): FastRelay | null {
         pause: (paused) => {
           if (!left && !closed) native.pause(handle, id, paused);
         },
+        echo: (arm) => {
+          if (left || closed) return Buffer.alloc(0);
+          return native.echo(handle, id, arm && [outputSeq, arm.x, arm.y, arm.cols, arm.rows, arm.left, arm.top]);
+        },
         leave: () => {
           if (left || closed) return Buffer.alloc(0);
           left = true;
@@ -302,6 +327,9 @@ export function openFastRelay(addon?: string): FastRelay | null {
     },
     get handingOut() {
       return handingOut;
+    },
+    get outputSeq() {
+      return outputSeq;
     },
     wake: native.wake,
     writeClaude(data) {
@@ -321,4 +349,11 @@ export function openFastRelay(addon?: string): FastRelay | null {
 export function nativeTitleFilter(): ((chunks: Buffer[]) => Buffer[]) | null {
   const native = load();
   return native ? (chunks) => native.filter(chunks) : null;
+}
+
+/** the relay's echo plan alone (native/echo-path.h): the bytes that draw `bytes` in a pane at `arm`, or null
+ * when the relay would leave it to JavaScript; null too when the relay is not built */
+export function nativeEchoPlan(): ((arm: EchoArm, bytes: Buffer) => Buffer | null) | null {
+  const native = load();
+  return native ? (arm, bytes) => native.echoPlan([arm.x, arm.y, arm.cols, arm.rows, arm.left, arm.top], bytes) : null;
 }

@@ -24,6 +24,7 @@ import { createDocumentEditing } from './split/document-editing.js';
 import { createKeyRouting } from './split/key-routing.js';
 import { ANSWER_HOLD_MS, ANSWERS_DUE_MS, answersDone, CAPS_QUERY, capsFromAnswer, capsFromFacts, takeCapsAnswers, throughTmux, type TerminalCaps } from '../core/screen/terminal-caps.js';
 import { terminalText } from '../core/terminal-text.js';
+import { echoArm, echoCells, type EchoArm } from '../core/screen/echo-path.js';
 
 export interface SplitFaceOptions {
   stdin: NodeJS.ReadStream;
@@ -42,6 +43,9 @@ export interface SplitFaceOptions {
   /** the run server's one screen of claude (a face it draws): painted from, never parsed here; claude's
    * output and the server's messages between generations are already in it */
   screen?: Emulator;
+  /** after each frame: where the relay may draw claude's next plain echo itself, or null (it may not);
+   * a run server drawing this face through the native relay (core/screen/echo-path.ts) */
+  echo?: (arm: EchoArm | null) => void;
 }
 
 /** the split view as the run server draws it with a native relay reading its keys */
@@ -50,6 +54,8 @@ export interface SplitFace extends Face {
   passing(): boolean;
   /** such keys went to claude without this face (the relay sent them): their echo is drawn as an echo */
   typedElsewhere(): void;
+  /** the relay drew this much of claude's output as an echo where the last arm said (SplitFaceOptions.echo) */
+  echoed(length: number): void;
 }
 
 export function createSplitFace(o: SplitFaceOptions): SplitFace {
@@ -100,7 +106,14 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
     held: () => stdout.writableLength > 0,
     claudeHasKeys: () => layout.focus === 'session' && child.running && help.hidden,
     caps: () => caps,
+    ...(o.echo ? { afterFrame: (cursorShown: boolean) => armEcho(cursorShown) } : {}),
   });
+  // The last place the relay was told it may draw an echo, moved on by each echo it drew.
+  let echoAt: EchoArm | null = null;
+  function armEcho(cursorShown: boolean): void {
+    echoAt = cursorShown ? echoArm(pane.echoFacts(true)) : null;
+    o.echo?.(echoAt);
+  }
   const redraw = frames.redraw;
   const status = createSplitStatus({ screen, bar: statusBar, prefixLabel: prefix.label, focus: () => layout.focus, redraw });
   const layout = createPaneLayout({
@@ -187,6 +200,12 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
     typedElsewhere() {
       frames.typed();
       o.screen?.typed();
+    },
+    echoed(length) {
+      if (!echoAt) return;
+      const { rows, next } = echoCells(echoAt, length);
+      pane.forgetCells(rows);
+      echoAt = next;
     },
     size() {
       return { ...layout.layout.inner };

@@ -11,6 +11,7 @@
 import type { Face, FaceCommand } from '../runtime/face.js';
 import type { ClientTerminal } from '../adapters/client-terminal.js';
 import type { FastRelay } from '../adapters/fast-relay.js';
+import type { EchoArm } from '../core/screen/echo-path.js';
 import type { Emulator } from '../adapters/emulator.js';
 import type { Hello, ServerMessage } from './wire.js';
 import { feedFace, paintPrefix } from './face-feed.js';
@@ -82,6 +83,8 @@ export async function openTerminalFace(
       documentPath,
       onDetach: on.detach,
       ...(screen ? { screen } : {}),
+      // claude's plain echo drawn by the relay's thread, where the last frame left the pane (native/echo-path.h)
+      ...(relay && screen ? { echo: (arm: EchoArm | null) => terminal.armEcho(arm) } : {}),
       edit: (path) =>
         new Promise((resolve) => {
           editing = resolve;
@@ -101,7 +104,7 @@ export async function openTerminalFace(
         terminal.passKeys(held, split.passing());
       };
       joinRelay = () =>
-        void terminal.join(relay, null, heard, passThroughTable(), () => split.typedElsewhere()).then((joined) => {
+        void terminal.join(relay, null, heard, passThroughTable(), () => split.typedElsewhere(), (bytes) => split.echoed(bytes.length)).then((joined) => {
           if (joined) terminal.passKeys(0, split.passing());
         });
     }

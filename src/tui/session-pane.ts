@@ -12,6 +12,7 @@ import { box as blessedBox } from './blessed-parts.js';
 import { createPaneStyles } from './pane-styles.js';
 import type { StyleCaps } from '../core/screen/cell-style.js';
 import type { KeyboardModes } from '../core/screen/side-channels.js';
+import type { PaneEchoFacts } from '../core/screen/echo-path.js';
 
 export const SCROLLBACK = 1000;
 
@@ -50,6 +51,12 @@ export interface SessionPane {
   /** every mode a frame mirrors, read from the emulator at once (each of the getters above builds xterm's
    *  whole modes object again: a frame reads this once) */
   frameModes(): FrameModes;
+  /** what decides whether the relay may draw claude's next echo here (core/screen/echo-path.ts);
+   * `cursorShown`: the frame just drawn shows claude's cursor */
+  echoFacts(cursorShown: boolean): PaneEchoFacts;
+  /** the relay drew these cells (rows of the pane, columns from..to-1): the next repaint writes them again
+   * from the emulator, whatever the terminal is thought to show there */
+  forgetCells(rows: ReadonlyArray<{ y: number; from: number; to: number }>): void;
   dispose(): void;
 }
 
@@ -111,6 +118,9 @@ export function createSessionPane(opts: {
   // The viewport rows the emulator changed since the last paint (an echo: one row of forty).
   let changedFrom = Infinity;
   let changedTo = -1;
+  // Rows the relay drew cells of (forgetCells): repainted whether or not the emulator changed them.
+  let forcedFrom = Infinity;
+  let forcedTo = -1;
   const rowsChanged = emulator.onRowsChanged((start, end) => {
     changedFrom = Math.min(changedFrom, start);
     changedTo = Math.max(changedTo, end);
@@ -149,7 +159,7 @@ export function createSessionPane(opts: {
           changed = true;
         }
       }
-      if (changed) {
+      if (changed || (y >= forcedFrom && y <= forcedTo)) {
         row.dirty = true;
         painted.top = Math.min(painted.top, y0 + y);
         painted.bottom = y0 + y;
@@ -194,7 +204,33 @@ export function createSessionPane(opts: {
     },
     repaintChanged() {
       if (!area) return null;
-      return paint(changedFrom, changedTo);
+      const painted = paint(Math.min(changedFrom, forcedFrom), Math.max(changedTo, forcedTo));
+      forcedFrom = Infinity;
+      forcedTo = -1;
+      return painted;
+    },
+    echoFacts(cursorShown) {
+      const buffer = term.buffer.active;
+      const shown = cursorShown && emulator.cursorVisible && area !== null && buffer.viewportY === buffer.baseY;
+      return {
+        ...emulator.echoFacts(),
+        cursorShown: shown,
+        shownCols: area?.width ?? 0,
+        shownRows: area?.height ?? 0,
+        left: area?.x0 ?? 0,
+        top: area?.y0 ?? 0,
+      };
+    },
+    forgetCells(rows) {
+      if (!area) return;
+      const shown = (opts.screen as unknown as { olines: Row[] }).olines;
+      for (const { y, from, to } of rows) {
+        const row = shown[area.y0 + y];
+        if (!row || y >= area.height) continue;
+        for (let x = area.x0 + from; x < area.x0 + Math.min(to, area.width); x++) if (row[x]) row[x] = [-1, '\u0000'];
+        forcedFrom = Math.min(forcedFrom, y);
+        forcedTo = Math.max(forcedTo, y);
+      }
     },
     input(data) {
       // Through the emulator rather than straight to the child: after user input xterm parses the next

@@ -56,6 +56,9 @@ export function createSplitFrames(o: {
   claudeHasKeys?: () => boolean;
   /** what the person's terminal takes (synchronized output, the kitty keyboard protocol) */
   caps?: () => Pick<TerminalCaps, 'sync' | 'kittyKeys'>;
+  /** a frame is out (`cursorShown`: with claude's cursor placed), or (false) the terminal is handed
+   * to an editor: whether the relay may draw the next echo itself is decided then */
+  afterFrame?: (cursorShown: boolean) => void;
 }): SplitFrames {
   const { screen, program, pane, help, outer } = o;
   let wholeFrame = true;
@@ -127,6 +130,7 @@ export function createSplitFrames(o: {
     const buffered = program as unknown as { _buf?: string };
     if (caps.sync && buffered._buf) buffered._buf = SYNC_BEGIN + buffered._buf + SYNC_END;
     program.flush();
+    o.afterFrame?.(cursor !== null && keys);
   }
 
   return {
@@ -139,6 +143,7 @@ export function createSplitFrames(o: {
     suspend(on) {
       suspended = on;
       frames.suspend(on);
+      if (on) o.afterFrame?.(false);
     },
     get live() {
       return !suspended && !disposed;

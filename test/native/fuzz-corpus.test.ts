@@ -15,6 +15,7 @@ const CRASHERS: Record<string, string[]> = {
   'title-filter': ['title-bomb', 'empty-read'],
   'hook-reader': ['nested-513', 'number-1e999', 'timeout-huge'],
   'attach-frames': ['edit-nul-path', 'bye-exit-4294967296', 'welcome-nul-junk'],
+  'echo-path': [],
 };
 
 t.test('the corpus holds every input that broke the native code', async (t) => {
