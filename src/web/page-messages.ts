@@ -1,5 +1,6 @@
 // What a page of the web face may send over its WebSocket, checked field by field: anything else is
 // refused (and the socket closed), as the run server's wire refuses a malformed frame.
+import { jsonObject } from '../core/json-object.js';
 
 export type PageMessage =
   | { t: 'input'; data: string }
@@ -14,14 +15,8 @@ export type PageMessage =
 const COMMANDS = ['force-handoff', 'hold', 'release'] as const;
 
 export function parsePageMessage(raw: string): PageMessage | null {
-  let v: unknown;
-  try {
-    v = JSON.parse(raw);
-  } catch {
-    return null;
-  }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
-  const m = v as Record<string, unknown>;
+  const m = jsonObject(raw);
+  if (!m) return null;
   const str = (x: unknown): x is string => typeof x === 'string';
   switch (m.t) {
     case 'input':

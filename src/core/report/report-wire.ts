@@ -3,17 +3,12 @@
 // kind is another program's output, and the command says so in one line rather than draw it. Pure.
 
 import type { ReportModel } from './report-model.js';
+import { jsonObject } from '../json-object.js';
 
 /** the model, or null when the text is not one (not JSON, another version, a field of the wrong kind) */
 export function readReportModel(text: string): ReportModel | null {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
-  const m = data as Record<string, unknown>;
+  const m = jsonObject(text);
+  if (!m) return null;
   const isStr = (v: unknown) => typeof v === 'string';
   const isStrOrNull = (v: unknown) => v === null || typeof v === 'string';
   const isObjects = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === 'object' && x !== null && !Array.isArray(x));
@@ -32,5 +27,5 @@ export function readReportModel(text: string): ReportModel | null {
     isObjects(m['generations']) &&
     isObjects(m['otherDocuments']) &&
     isStrOrNull(m['deadEndsTrend']);
-  return ok ? (data as ReportModel) : null;
+  return ok ? (m as unknown as ReportModel) : null;
 }
