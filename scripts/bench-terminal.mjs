@@ -54,6 +54,8 @@ s.on('error', () => process.exit(1));
 `;
 
 export const PLAIN_STREAMS = 'flower-pty --plain, Node streams only';
+/** a reference for the typing patterns alone: tmux with the child's pane beside another */
+export const TMUX_TWO_PANES = 'tmux, two panes';
 
 // The stream starts on a key, so a path's start-up (node's, the run server's) is not counted as streaming.
 const CAT = (file) => `#!/bin/sh\n${VERSION_LINE}stty raw -echo\nprintf 'ready\\r\\n'\nhead -c 1 >/dev/null\ncat '${file}'\nprintf '\\n__END__\\n'\nsleep 600\n`;
@@ -151,6 +153,25 @@ function launchers(dir, size = { cols: 120, rows: 40 }) {
     servers: () => serverPids(runtime),
     cleanup: () => endServers(runtime),
   });
+  // tmux with a second pane to the right of the child's, as the split view has its document pane: a pane
+  // narrower than the terminal cannot be scrolled by the terminal (its rows are shared with the other pane),
+  // so tmux draws it again on a scroll, as the split view does.
+  const tmuxSplit = (prog) => {
+    const name = `${socket}-split`;
+    const side = String(Math.round(size.cols * 0.4));
+    return {
+      file: 'tmux',
+      args: ['-L', name, '-f', '/dev/null', 'new-session', '-x', String(size.cols), '-y', String(size.rows), prog, ';', 'split-window', '-h', '-d', '-l', side, 'sleep 600'],
+      env,
+      cleanup: () => {
+        try {
+          execFileSync('tmux', ['-L', name, 'kill-server'], { stdio: 'ignore' });
+        } catch {
+          // already gone
+        }
+      },
+    };
+  };
   return {
     direct: (prog) => ({ file: prog, args: [], env }),
     'flower-pty --plain': flower(['--plain']),
@@ -168,6 +189,7 @@ function launchers(dir, size = { cols: 120, rows: 40 }) {
         }
       },
     }),
+    [TMUX_TWO_PANES]: tmuxSplit,
   };
 }
 
@@ -235,7 +257,7 @@ async function perPath(program, measure, skip = []) {
   try {
     const child = program(dir);
     for (const [name, make] of Object.entries(launchers(dir))) {
-      if (skip.includes(name)) continue;
+      if (skip.includes(name) || name === TMUX_TWO_PANES) continue; // (a reference for the typing patterns alone)
       const launch = make(child);
       const t0 = process.hrtime.bigint();
       const run = start(launch);
@@ -272,7 +294,7 @@ const CAT_KEYS = `#!/bin/sh\n${VERSION_LINE}printf 'ready\\r\\n'\nexec cat\n`;
 export async function keystrokes({ keys = 200, rounds = 1, lineEvery = 50, interval = 0, held = false, paste = 0, size = { cols: 120, rows: 40 }, only = null } = {}) {
   const { dir, cleanup } = workdir();
   const child = program(dir, 'cat.sh', CAT_KEYS);
-  const paths = Object.entries(launchers(dir, size)).filter(([name]) => only === null || only.includes(name)).map(([name, make]) => ({ name, launch: make(child) }));
+  const paths = Object.entries(launchers(dir, size)).filter(([name]) => (only === null ? name !== TMUX_TWO_PANES : only.includes(name))).map(([name, make]) => ({ name, launch: make(child) }));
   if (only === null) await extraPaths(dir, child, paths);
   let measured;
   try {
@@ -520,7 +542,7 @@ export const TYPING_PATTERNS = [
   { name: 'a key held down (repeats every 30 ms)', keys: 300, options: { interval: 30, held: true, lineEvery: 100 } },
   { name: 'a paste (200 characters at once)', keys: 40, options: { paste: 200, lineEvery: 1, interval: 50 } },
 ];
-export const TYPING_PATHS = ['direct', 'tmux', 'flower-pty --plain', 'flower-pty split view'];
+export const TYPING_PATHS = ['direct', 'tmux', TMUX_TWO_PANES, 'flower-pty --plain', 'flower-pty split view'];
 
 export async function typingPatterns({ rounds = 1, scale = 1 } = {}) {
   const out = [];
