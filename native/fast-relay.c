@@ -53,6 +53,12 @@
 // its client go (client-link.ts). Without this a slow terminal's client was dropped in a flood.
 #define TERMINAL_HIGH_WATER (1u << 20)
 #define STALL_MS 2000
+// Keys waiting for claude (a paste it is not reading) are read from a terminal no further than this: past it
+// the terminal's keys wait in the kernel, as they would on a terminal of claude's own. The run server's
+// ceiling for what its JavaScript queues (src/core/server/input-ceiling.ts), passed by the build.
+#ifndef MAX_PENDING_INPUT
+#error "MAX_PENDING_INPUT comes from src/core/server/input-ceiling.ts (scripts/native-defines.mjs)"
+#endif
 
 enum { EV_OUTPUT = 1, EV_INPUT = 2, EV_CLOSED = 3, EV_UNBOUND = 4, EV_ECHOED = 5 };
 
@@ -415,10 +421,11 @@ static void *run(void *arg) {
       fds[n] = (struct pollfd){.fd = r->pty_wfd, .events = POLLOUT};
       owner[n++] = -3;
     }
+    int keys_room = r->pty_out.bytes < MAX_PENDING_INPUT;
     for (int i = 0; i < MAX_TERMINALS; i++) {
       terminal *t = &r->terms[i];
       if (!t->used) continue;
-      if (t->reading && !t->paused) {
+      if (t->reading && !t->paused && keys_room) {
         fds[n] = (struct pollfd){.fd = t->in_fd, .events = POLLIN};
         owner[n++] = i;
       }
@@ -820,6 +827,18 @@ static napi_value backlog(napi_env env, napi_callback_info info) {
   return out;
 }
 
+// pending(relay) -> bytes queued for claude's pty and not yet taken by it
+static napi_value pending(napi_env env, napi_callback_info info) {
+  ARGS(1);
+  relay *r = unwrap(env, argv[0]);
+  pthread_mutex_lock(&r->mu);
+  double bytes = (double)r->pty_out.bytes;
+  pthread_mutex_unlock(&r->mu);
+  napi_value out;
+  napi_create_double(env, bytes, &out);
+  return out;
+}
+
 // ack(relay, bytes): JavaScript is through with this much output: the thread may read that much more
 static napi_value ack(napi_env env, napi_callback_info info) {
   ARGS(2);
@@ -890,6 +909,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"pass", NULL, pass_through, NULL, NULL, NULL, napi_default, NULL},
       {"pause", NULL, pause_terminal, NULL, NULL, NULL, napi_default, NULL},
       {"ack", NULL, ack, NULL, NULL, NULL, napi_default, NULL},
+      {"pending", NULL, pending, NULL, NULL, NULL, napi_default, NULL},
       {"close", NULL, close_relay, NULL, NULL, NULL, napi_default, NULL},
       {"filter", NULL, filter_chunks, NULL, NULL, NULL, napi_default, NULL},
       {"echo", NULL, echo_arm, NULL, NULL, NULL, napi_default, NULL},

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hookDefines, attachDefines } from './native-defines.mjs';
+import { hookDefines, attachDefines, relayDefines } from './native-defines.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cc = process.env.CC || 'cc';
@@ -45,7 +45,7 @@ function compile(source, out, args, missing) {
 const platform = process.platform === 'darwin' ? ['-undefined', 'dynamic_lookup'] : [];
 const extra = (process.env.FLOWER_PTY_RELAY_CFLAGS ?? '').split(/\s+/).filter(Boolean);
 const headers = join(root, 'node_modules', 'node-api-headers', 'include');
-compile('fast-relay.c', relayOut ?? join(root, 'dist', 'native', 'fast-relay.node'), [...LIBRARY, '-pthread', ...platform, ...extra, `-I${headers}`], "the native relay was not built (%s); runs use Node's streams, which are slower per key");
+compile('fast-relay.c', relayOut ?? join(root, 'dist', 'native', 'fast-relay.node'), [...LIBRARY, '-pthread', ...platform, ...(await relayDefines(root)), ...extra, `-I${headers}`], "the native relay was not built (%s); runs use Node's streams, which are slower per key");
 
 if (!relayOut) {
   // What an idle run server gives back (Linux; elsewhere it builds to a no-op that says so).

@@ -15,6 +15,12 @@ export async function hookDefines(root) {
   return [...Object.entries(names).map(([name, value]) => `-D${name}=${JSON.stringify(value)}`), ...Object.entries(limits).map(([name, value]) => `-D${name}=${value}L`)];
 }
 
+/** native/fast-relay.c: the ceiling of keys waiting for claude (src/core/server/input-ceiling.ts) */
+export async function relayDefines(root) {
+  const { MAX_PENDING_INPUT_BYTES } = await load(root, 'core/server/input-ceiling.js');
+  return [`-DMAX_PENDING_INPUT=${MAX_PENDING_INPUT_BYTES}u`];
+}
+
 /** native/attach-client.c: the wire's version, the exit codes and the outcome's words */
 export async function attachDefines(root) {
   const { WIRE_VERSION } = await load(root, 'server/wire.js');

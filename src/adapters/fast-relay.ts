@@ -35,6 +35,7 @@ interface Addon {
   write(relay: unknown, id: number, bytes: Buffer): void;
   backlog(relay: unknown, id: number): number;
   ack(relay: unknown, bytes: number): void;
+  pending(relay: unknown): number;
   close(relay: unknown): void;
   filter(chunks: Buffer[]): Buffer[];
   echo(relay: unknown, id: number, arm: number[] | null): Buffer;
@@ -122,6 +123,9 @@ export interface FastRelay {
   readonly handingOut: boolean;
   /** the place of claude's last output handed over among those the relay read (TerminalBinding.echo) */
   readonly outputSeq: number;
+  /** bytes queued for claude and not yet taken by it: past the input ceiling
+   * (core/server/input-ceiling.ts) the relay reads no more keys from its terminals until claude reads */
+  readonly waitingForClaude: number;
   /** the thread's wake-up in this build: an eventfd (Linux) or a self-pipe (macOS, the BSDs) */
   readonly wake: 'eventfd' | 'pipe';
   /** keys for the claude adopted last, queued as its owner's writes are; false when there is none (or it
@@ -330,6 +334,9 @@ export function openFastRelay(addon?: string): FastRelay | null {
     },
     get outputSeq() {
       return outputSeq;
+    },
+    get waitingForClaude() {
+      return closed ? 0 : native.pending(handle);
     },
     wake: native.wake,
     writeClaude(data) {

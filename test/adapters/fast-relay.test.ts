@@ -20,6 +20,8 @@ import { createTitleFilter } from '../../src/core/screen/title-filter.js';
 import { passThroughTable } from '../../src/core/screen/keymap.js';
 import { envSwitch } from '../../src/adapters/config-file.js';
 import { untilWithin } from '../helpers/poll.js';
+import { spawn as spawnProcess } from 'node:child_process';
+import { MAX_PENDING_INPUT_BYTES } from '../../src/core/server/input-ceiling.js';
 
 const until = untilWithin(5_000, 5);
 
@@ -346,6 +348,44 @@ t.test('a paste claude is not reading yet: the event loop goes on, and a key typ
     await joined(person.terminal, relay, null, []);
     person.type('Z');
   }, 'typed in a joined terminal');
+});
+
+t.test('keys a terminal sends while claude reads nothing wait in the kernel once the input ceiling is queued: the relay holds no more than that, and every key reaches claude when it reads again', async (t) => {
+  const relay = relayFor(t);
+  const { pty, heard } = claude(t, relay);
+  await until('the child', () => heard().includes('ready'));
+  const person = personTerminal(t);
+  await joined(person.terminal, relay, null, []);
+  process.kill(pty.pid, 'SIGSTOP'); // claude hung: it reads nothing
+  const resume = () => {
+    try {
+      process.kill(pty.pid, 'SIGCONT');
+    } catch {
+      // gone already
+    }
+  };
+  t.teardown(resume);
+  // Three times the ceiling, typed onto the terminal by another process (its writes block once the
+  // kernel's buffers are full, as a person's terminal would), then a Z.
+  const total = 3 * MAX_PENDING_INPUT_BYTES;
+  const master = (person.pty as unknown as { _fd: number })._fd;
+  const writer = spawnProcess('sh', ['-c', `head -c ${total} /dev/zero | tr '\\0' k; printf Z`], { stdio: ['ignore', master, 'ignore'] });
+  t.teardown(() => writer.kill('SIGKILL'));
+  let most = 0;
+  const watch = () => {
+    most = Math.max(most, relay.waitingForClaude);
+    return most;
+  };
+  await untilWithin(20_000, 10)('the ceiling queued for claude', () => watch() >= MAX_PENDING_INPUT_BYTES);
+  for (let i = 0; i < 50; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    watch();
+  }
+  t.ok(most <= MAX_PENDING_INPUT_BYTES + 65_536, `the relay held ${most} bytes for claude at most (the ceiling ${MAX_PENDING_INPUT_BYTES}, and one read past it)`);
+  t.equal(writer.exitCode, null, 'the rest waits with the writer, in the kernel');
+  resume();
+  await untilWithin(60_000, 20)('every key in claude', () => heard().includes(`[Z after ${total} k]`));
+  t.pass('claude got every key, then the Z');
 });
 
 t.test('without the relay (FLOWER_PTY_NO_NATIVE=1, no compiler) a paste claude is not reading never stops the event loop either', async (t) => {
