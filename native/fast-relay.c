@@ -7,7 +7,8 @@
 // The thread is the only reader of claude's pty and of each joined terminal, and the only writer to
 // them: every write from JavaScript is queued here, so nothing interleaves inside an escape sequence.
 // A split view's terminal is read for its keys alone (JavaScript draws it): typed text goes straight to
-// claude while JavaScript keeps the pass-through open; every other read is JavaScript's to route.
+// claude while JavaScript keeps the pass-through open; every other read is JavaScript's to route. Of
+// claude's output it gets only the plain echo JavaScript armed the thread for after a frame (echo-path.h).
 // Output a terminal gets is claude's minus its title sequences (OSC 0/1/2), the same filter as
 // src/core/screen/title-filter.ts, byte for byte (native/title-filter.h; test/adapters/fast-relay.test.ts holds
 // the two together).
@@ -85,8 +86,9 @@ typedef struct {
   size_t key_len;
   queue out;
   // A terminal JavaScript draws itself (the split view): the relay reads its keys and writes it none of
-  // claude's output. A read goes straight to claude only while the pass-through is open and every byte
-  // of it is in `pass` (a table JavaScript hands over, decided by core/screen/keymap.ts); any other read is
+  // claude's output but the echo JavaScript armed it for. A read goes straight to claude only while the
+  // pass-through is open and every byte of it is in `pass` (a table JavaScript hands over, decided by
+  // core/screen/keymap.ts); any other read is
   // JavaScript's and closes the pass-through until JavaScript, through with every read it was handed
   // (`held` counts them), opens it again: keys stay in order behind a prefix key, a paste, a mouse report.
   int keys_only;

@@ -4,7 +4,8 @@
 // JavaScript gets every byte a moment later and keeps every decision. It is also claude's one
 // writer: a write to a pty master through Node blocks the event loop while claude is not reading
 // (libuv keeps blocking writes for a tty it cannot reopen; node-pty#797), the relay's queue does not.
-// A split view's terminal joins for its keys alone: typed text by a pass table, the rest routed here.
+// A split view's terminal joins for its keys alone: typed text by a pass table, the rest routed here;
+// of claude's output it gets only a plain echo, where the split view armed the relay for it after a frame.
 // Optional: a build without a C compiler (or FLOWER_PTY_NO_NATIVE=1, which the run server reads)
 // leaves the run on Node's streams, which do the same work.
 
