@@ -88,9 +88,9 @@ typedef struct {
   // A terminal JavaScript draws itself (the split view): the relay reads its keys and writes it none of
   // claude's output but the echo JavaScript armed it for. A read goes straight to claude only while the
   // pass-through is open and every byte of it is in `pass` (a table JavaScript hands over, decided by
-  // core/screen/keymap.ts); any other read is
-  // JavaScript's and closes the pass-through until JavaScript, through with every read it was handed
-  // (`held` counts them), opens it again: keys stay in order behind a prefix key, a paste, a mouse report.
+  // core/screen/keymap.ts); any other read is JavaScript's and closes the pass-through until JavaScript,
+  // through with every read it was handed (`held` counts them), opens it again: keys stay in order behind
+  // a prefix key, a paste, a mouse report.
   int keys_only;
   int pass_open;
   int paused; // the terminal is handed to an editor: its keys are not ours to read
