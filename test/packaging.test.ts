@@ -73,7 +73,9 @@ async function installAndUse(t: Test, node: string, label: string): Promise<void
   // PATH: the installed bin, then this node, then the system: no claude anywhere but where we point.
   // TMPDIR: the demo's throwaway folder (and its run's) inside this test's folder, removed with it
   const env = { PATH: `${join(prefix, 'bin')}:${join(dir, 'bare-bin')}:/usr/bin:/bin`, HOME: join(dir, 'home'), NO_COLOR: '1', TMPDIR: dir };
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  // (retried: the demo's run server, ending just after the demo, may still be writing node's compile cache
+  // into TMPDIR as it exits; CI once saw ENOTEMPTY there)
+  t.teardown(() => rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }));
   const run = (args: string[]) => spawnSync(bin, args, { cwd: dir, encoding: 'utf8', env, input: '', timeout: 240_000 });
 
   const help = run(['--help']);
