@@ -102,6 +102,11 @@ typedef struct {
   // Claude's plain echo drawn here into the split view's pane (echo-path.h), while JavaScript, through with
   // its frame, keeps it armed; JavaScript writes this terminal itself otherwise, and disarms it first.
   echo_state echo;
+  // what JavaScript said is beside the pane on its rows (echo-path.h: put back after a scroll); kept
+  // across arms until it sends another, so a frame that changed nothing there sends nothing
+  char beside[ECHO_BESIDE_MAX];
+  size_t beside_len;
+  int has_beside;
 } terminal;
 
 typedef struct {
@@ -121,7 +126,7 @@ typedef struct {
   title_filter titles;
   // the last chunk read ended inside a UTF-8 character (echo-path.h)
   int utf8_cut;
-  char echo_out[ECHO_OUT_CAP];
+  char echo_out[ECHO_PLAN_CAP];
   // filtered output posted to JavaScript and not yet taken: a terminal that joins gets it
   queue retained;
   uint64_t seq;
@@ -761,18 +766,20 @@ static napi_value pause_terminal(napi_env env, napi_callback_info info) {
 
 // echo(relay, id, null) -> Buffer: JavaScript is about to write the terminal: the thread draws no echo on it
 // from now on, and hands back what of its last one the terminal has not taken yet (written first).
-// echo(relay, id, [seq, x, y, w, h, ox, oy]) -> Buffer (empty): a frame is out and the pane's state is that
-// after output `seq` (the cursor x, y in a pane of w × h at ox, oy): the thread may draw the echo in the
-// next output, if that comes next; an output read since then leaves it disarmed.
+// echo(relay, id, [seq, x, y, w, h, ox, oy, sync], beside?) -> Buffer (empty): a frame is out and the pane's
+// state is that after output `seq` (the cursor x, y in a pane of w × h at ox, oy; sync: the terminal takes
+// synchronized output): the thread may draw the echo in the next output, if that comes next; an output
+// read since then leaves it disarmed. `beside`: what redraws the cells beside the pane on its rows (a
+// Buffer; null: the pane is not to be scrolled here; left out: the last one still holds).
 static napi_value echo_arm(napi_env env, napi_callback_info info) {
-  ARGS(3);
+  ARGS(4);
   relay *r = unwrap(env, argv[0]);
   bool is_array = false;
   napi_is_array(env, argv[2], &is_array);
-  double v[7] = {0};
+  double v[8] = {0};
   uint32_t count = 0;
   if (is_array) napi_get_array_length(env, argv[2], &count);
-  for (uint32_t i = 0; is_array && i < 7 && i < count; i++) {
+  for (uint32_t i = 0; is_array && i < 8 && i < count; i++) {
     napi_value item;
     napi_get_element(env, argv[2], i, &item);
     napi_get_value_double(env, item, &v[i]);
@@ -780,11 +787,25 @@ static napi_value echo_arm(napi_env env, napi_callback_info info) {
   pthread_mutex_lock(&r->mu);
   terminal *t = find_terminal(r, int_arg(env, argv[1]));
   napi_value out;
-  if (t && t->keys_only && is_array && count == 7) {
+  if (t && t->keys_only && is_array && count == 8) {
     // only the state after the latest output read: an arm that comes late is stale and ignored
     int ok = (uint64_t)v[0] == r->seq && !t->out.head;
     for (int i = 1; i < 7; i++) ok = ok && v[i] >= 0 && v[i] <= 65535;
-    t->echo = (echo_state){.armed = ok, .seq = r->seq, .x = (int)v[1], .y = (int)v[2], .w = (int)v[3], .h = (int)v[4], .ox = (int)v[5], .oy = (int)v[6]};
+    napi_valuetype beside_type = napi_undefined;
+    if (argc >= 4) napi_typeof(env, argv[3], &beside_type);
+    if (beside_type != napi_undefined) {
+      char *beside = NULL;
+      size_t beside_len = 0;
+      bool is_buffer = false;
+      napi_is_buffer(env, argv[3], &is_buffer);
+      if (is_buffer) bytes_arg(env, argv[3], &beside, &beside_len);
+      // too much to put back (or not a buffer): that pane is not scrolled here
+      t->has_beside = is_buffer && beside_len <= ECHO_BESIDE_MAX;
+      t->beside_len = t->has_beside ? beside_len : 0;
+      if (t->beside_len) memcpy(t->beside, beside, beside_len);
+    }
+    t->echo = (echo_state){.armed = ok, .seq = r->seq, .x = (int)v[1], .y = (int)v[2], .w = (int)v[3], .h = (int)v[4], .ox = (int)v[5], .oy = (int)v[6],
+                           .sync = v[7] != 0, .beside = t->has_beside ? t->beside : NULL, .beside_len = t->beside_len};
     napi_create_buffer(env, 0, NULL, &out);
   } else {
     if (t) t->echo.armed = 0;
@@ -794,20 +815,22 @@ static napi_value echo_arm(napi_env env, napi_callback_info info) {
   return out;
 }
 
-// echoPlan([x, y, w, h, ox, oy], bytes) -> Buffer | null: echo_plan alone (for its tests)
+// echoPlan([x, y, w, h, ox, oy, sync], bytes, beside?) -> Buffer | null: echo_plan alone (for its tests)
 static napi_value echo_plan_js(napi_env env, napi_callback_info info) {
-  ARGS(2);
-  double v[6] = {0};
-  for (uint32_t i = 0; i < 6; i++) {
+  ARGS(3);
+  double v[7] = {0};
+  for (uint32_t i = 0; i < 7; i++) {
     napi_value item;
-    napi_get_element(env, argv[0], i, &item);
-    napi_get_value_double(env, item, &v[i]);
+    if (napi_get_element(env, argv[0], i, &item) == napi_ok) napi_get_value_double(env, item, &v[i]);
   }
-  char *data;
-  size_t len;
+  char *data, *beside = NULL;
+  size_t len, beside_len = 0;
   bytes_arg(env, argv[1], &data, &len);
-  echo_state s = {.armed = 1, .x = (int)v[0], .y = (int)v[1], .w = (int)v[2], .h = (int)v[3], .ox = (int)v[4], .oy = (int)v[5]};
-  char *out = malloc(ECHO_OUT_CAP);
+  bool is_buffer = false;
+  if (argc >= 3) napi_is_buffer(env, argv[2], &is_buffer);
+  if (is_buffer) bytes_arg(env, argv[2], &beside, &beside_len);
+  echo_state s = {.armed = 1, .x = (int)v[0], .y = (int)v[1], .w = (int)v[2], .h = (int)v[3], .ox = (int)v[4], .oy = (int)v[5], .sync = v[6] != 0, .beside = beside, .beside_len = beside_len};
+  char *out = malloc(ECHO_PLAN_CAP);
   size_t n = out ? echo_plan(&s, (const unsigned char *)data, len, out) : 0;
   napi_value result;
   if (n) napi_create_buffer_copy(env, n, out, NULL, &result);

@@ -39,8 +39,8 @@ interface Addon {
   pending(relay: unknown): number;
   close(relay: unknown): void;
   filter(chunks: Buffer[]): Buffer[];
-  echo(relay: unknown, id: number, arm: number[] | null): Buffer;
-  echoPlan(at: number[], bytes: Buffer): Buffer | null;
+  echo(relay: unknown, id: number, arm: number[] | null, beside?: Buffer | null): Buffer;
+  echoPlan(at: number[], bytes: Buffer, beside?: Buffer): Buffer | null;
   /** the thread's wake-up in this build: an eventfd (Linux) or a self-pipe (elsewhere) */
   wake: 'eventfd' | 'pipe';
 }
@@ -305,6 +305,8 @@ export function openFastRelay(addon?: string): FastRelay | null {
       // before claude's echo of it (one queue), so the echo is parsed and drawn as an echo, at once.
       if (current) hold(current);
       let left = false;
+      // what the relay holds of the cells beside the pane: sent again only when a frame changed it
+      let besideSent: string | null | undefined;
       return {
         write: (data) => {
           if (!left && !closed) native.write(handle, id, Buffer.from(data, 'utf8'));
@@ -318,7 +320,11 @@ export function openFastRelay(addon?: string): FastRelay | null {
         },
         echo: (arm) => {
           if (left || closed) return Buffer.alloc(0);
-          return native.echo(handle, id, arm && [outputSeq, arm.x, arm.y, arm.cols, arm.rows, arm.left, arm.top]);
+          if (!arm) return native.echo(handle, id, null);
+          const beside = arm.beside ?? null;
+          const send = beside === besideSent ? undefined : beside === null ? null : Buffer.from(beside, 'utf8');
+          besideSent = beside;
+          return native.echo(handle, id, [outputSeq, arm.x, arm.y, arm.cols, arm.rows, arm.left, arm.top, arm.sync ? 1 : 0], send);
         },
         leave: () => {
           if (left || closed) return Buffer.alloc(0);
@@ -363,5 +369,5 @@ export function nativeTitleFilter(): ((chunks: Buffer[]) => Buffer[]) | null {
  * when the relay would leave it to JavaScript; null too when the relay is not built */
 export function nativeEchoPlan(): ((arm: EchoArm, bytes: Buffer) => Buffer | null) | null {
   const native = load();
-  return native ? (arm, bytes) => native.echoPlan([arm.x, arm.y, arm.cols, arm.rows, arm.left, arm.top], bytes) : null;
+  return native ? (arm, bytes) => native.echoPlan([arm.x, arm.y, arm.cols, arm.rows, arm.left, arm.top, arm.sync ? 1 : 0], bytes, ...(arm.beside ? [Buffer.from(arm.beside, 'utf8')] : [])) : null;
 }

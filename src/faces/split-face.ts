@@ -16,6 +16,7 @@ import { createHelpOverlay } from '../tui/help-overlay.js';
 import { createOuterModes } from '../tui/outer-modes.js';
 import { openOuterScreen } from '../tui/outer-screen.js';
 import { createSplitFrames } from '../tui/split-frames.js';
+import { paintBeside } from '../tui/row-painter.js';
 import { prefixKey } from './split/prefix-key.js';
 import { createChildLife } from './split/child-life.js';
 import { createSplitStatus } from './split/status-line.js';
@@ -106,12 +107,21 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
     held: () => stdout.writableLength > 0,
     claudeHasKeys: () => layout.focus === 'session' && child.running && help.hidden,
     caps: () => caps,
-    ...(o.echo ? { afterFrame: (cursorShown: boolean) => armEcho(cursorShown) } : {}),
+    ...(o.echo ? { afterFrame: (cursorShown: boolean, beyondPane: boolean) => armEcho(cursorShown, beyondPane) } : {}),
   });
   // The last place the relay was told it may draw an echo, moved on by each echo it drew.
   let echoAt: EchoArm | null = null;
-  function armEcho(cursorShown: boolean): void {
-    echoAt = cursorShown ? echoArm(pane.echoFacts(true)) : null;
+  // What is beside the pane on its rows, for the relay to put back when it scrolls the pane: made again
+  // after a frame that drew more than the pane (most frames are an echo, which changes nothing there).
+  let beside: { at: string; bytes: string | null } | null = null;
+  function armEcho(cursorShown: boolean, beyondPane: boolean): void {
+    if (beyondPane) beside = null;
+    const arm = cursorShown ? echoArm(pane.echoFacts(true)) : null;
+    if (arm) {
+      const at = `${arm.left},${arm.top},${arm.cols},${arm.rows}`;
+      if (beside?.at !== at) beside = { at, bytes: paintBeside(screen, arm.top, arm.top + arm.rows - 1, arm.left, arm.left + arm.cols) };
+    }
+    echoAt = arm && { ...arm, sync: caps.sync, beside: beside?.bytes ?? null };
     o.echo?.(echoAt);
   }
   const redraw = frames.redraw;
@@ -203,8 +213,8 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
     },
     echoed(length) {
       if (!echoAt) return;
-      const { rows, next } = echoCells(echoAt, length);
-      pane.forgetCells(rows);
+      const { rows, scrolled, next } = echoCells(echoAt, length);
+      pane.forgetCells(rows, scrolled);
       echoAt = next;
     },
     size() {

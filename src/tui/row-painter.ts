@@ -128,3 +128,40 @@ export function drawClaudeFirst(screen: Widgets.Screen, ink: PaneInk, area: () =
     blessedDraw.call(this, start, end);
   };
 }
+
+/**
+ * Escapes that draw again the cells of rows top..bottom outside columns left..right-1 as the terminal
+ * shows them (the borders and the document pane beside claude's), for the relay to put back after it
+ * scrolled the terminal's rows to scroll claude's pane (native/echo-path.h); the pen is the default one
+ * before and after. Null when one of those cells is not known exactly: blessed has not drawn it yet, or
+ * it is a wide character's (blessed keeps those as never drawn), or it is claude's.
+ */
+export function paintBeside(screen: Widgets.Screen, top: number, bottom: number, left: number, right: number): string | null {
+  const s = screen as unknown as ScreenInternals;
+  if (s._buf) return null;
+  let out = '';
+  let attr = s.dattr;
+  for (let y = top; y <= bottom; y++) {
+    const line = s.lines[y];
+    const shown = s.olines[y];
+    if (!line || !shown) return null;
+    for (const [from, to] of [[0, left], [right, shown.length]] as const) {
+      if (from >= to) continue;
+      out += `\u001b[${y + 1};${from + 1}H`;
+      for (let x = from; x < to; x++) {
+        const cell = shown[x];
+        const now = line[x];
+        if (!cell || !now || cell[0] !== now[0] || cell[1] !== now[1] || isPaneStyle(cell[0])) return null;
+        const ch = cell[1];
+        if (ch === '' || ch === '\u0000' || blessedWide(ch)) return null;
+        if (cell[0] !== attr) {
+          out += cell[0] === s.dattr ? '\u001b[m' : `\u001b[m${s.codeAttr(cell[0])}`;
+          attr = cell[0];
+        }
+        out += ch;
+      }
+    }
+  }
+  if (attr !== s.dattr) out += '\u001b[m';
+  return out;
+}

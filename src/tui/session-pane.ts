@@ -54,9 +54,10 @@ export interface SessionPane {
   /** what decides whether the relay may draw claude's next echo here (core/screen/echo-path.ts);
    * `cursorShown`: the frame just drawn shows claude's cursor */
   echoFacts(cursorShown: boolean): PaneEchoFacts;
-  /** the relay drew these cells (rows of the pane, columns from..to-1): the next repaint writes them again
-   * from the emulator, whatever the terminal is thought to show there */
-  forgetCells(rows: ReadonlyArray<{ y: number; from: number; to: number }>): void;
+  /** the relay drew these cells (rows of the pane, columns from..to-1), after scrolling the pane's rows up
+   * `scrolled` rows: the next repaint writes them again from the emulator, whatever the terminal is
+   * thought to show there */
+  forgetCells(rows: ReadonlyArray<{ y: number; from: number; to: number }>, scrolled?: number): void;
   dispose(): void;
 }
 
@@ -221,9 +222,25 @@ export function createSessionPane(opts: {
         top: area?.y0 ?? 0,
       };
     },
-    forgetCells(rows) {
+    forgetCells(rows, scrolled = 0) {
       if (!area) return;
       const shown = (opts.screen as unknown as { olines: Row[] }).olines;
+      if (scrolled > 0) {
+        // The relay scrolled the pane's rows on the terminal (and put back what is beside them): the
+        // record of what the terminal shows moves up with them, the rows it brought in are unknown.
+        const { x0, y0, width, height } = area;
+        for (let y = 0; y < height; y++) {
+          const to = shown[y0 + y];
+          const from = y + scrolled < height ? shown[y0 + y + scrolled] : undefined;
+          if (!to) continue;
+          for (let x = x0; x < x0 + width && x < to.length; x++) {
+            const cell = from?.[x];
+            to[x] = cell ? [cell[0], cell[1]] : [-1, '\u0000'];
+          }
+        }
+        forcedFrom = 0;
+        forcedTo = Math.max(forcedTo, height - 1);
+      }
       for (const { y, from, to } of rows) {
         const row = shown[area.y0 + y];
         if (!row || y >= area.height) continue;

@@ -56,9 +56,10 @@ export function createSplitFrames(o: {
   claudeHasKeys?: () => boolean;
   /** what the person's terminal takes (synchronized output, the kitty keyboard protocol) */
   caps?: () => Pick<TerminalCaps, 'sync' | 'kittyKeys'>;
-  /** a frame is out (`cursorShown`: with claude's cursor placed), or (false) the terminal is handed
-   * to an editor: whether the relay may draw the next echo itself is decided then */
-  afterFrame?: (cursorShown: boolean) => void;
+  /** a frame is out (`cursorShown`: with claude's cursor placed; `beyondPane`: it drew more than claude's
+   * pane, which may have changed what is beside it), or (false) the terminal is handed to an editor:
+   * whether the relay may draw the next echo itself is decided then */
+  afterFrame?: (cursorShown: boolean, beyondPane: boolean) => void;
 }): SplitFrames {
   const { screen, program, pane, help, outer } = o;
   let wholeFrame = true;
@@ -98,11 +99,13 @@ export function createSplitFrames(o: {
     const whole = wholeFrame || !help.hidden;
     wholeFrame = false;
     const rows = whole ? null : pane.repaintChanged();
+    let beyondPane = !rows;
     if (!rows) screen.render();
     else if (rows.top <= rows.bottom) {
       const cells = paintRows(screen, pane.ink, rows.top, rows.bottom, rows.left, rows.right);
       if (cells === null) screen.draw(rows.top, rows.bottom);
       else if (cells) program._write(cells);
+      beyondPane = cells === null;
     }
     // The cursor as a plain CUP in the frame's text: blessed's cup() goes through its compiled terminfo
     // and its own position bookkeeping for the same few bytes. Whether it shows is kept where blessed
@@ -130,7 +133,7 @@ export function createSplitFrames(o: {
     const buffered = program as unknown as { _buf?: string };
     if (caps.sync && buffered._buf) buffered._buf = SYNC_BEGIN + buffered._buf + SYNC_END;
     program.flush();
-    o.afterFrame?.(cursor !== null && keys);
+    o.afterFrame?.(cursor !== null && keys, beyondPane);
   }
 
   return {
@@ -143,7 +146,7 @@ export function createSplitFrames(o: {
     suspend(on) {
       suspended = on;
       frames.suspend(on);
-      if (on) o.afterFrame?.(false);
+      if (on) o.afterFrame?.(false, true);
     },
     get live() {
       return !suspended && !disposed;

@@ -5,7 +5,9 @@
 // elsewhere: the cursor shown in claude's pane, which has the keys, the whole of claude's screen shown,
 // every byte parsed and the parser between sequences, the default pen and character set, no insert mode,
 // wraparound on, no scroll region, not inside claude's synchronized update. Anything else, and JavaScript
-// draws the echo as before.
+// draws the echo as before. A wrap on the pane's last row scrolls it: the relay scrolls the terminal's rows
+// and puts back what is beside the pane in them (`beside`, which the face makes from what the terminal
+// shows there), or leaves that echo to JavaScript when the face gave it nothing to put back.
 
 /** where claude's echo goes on the person's terminal: the cursor in the pane (x may be `cols`: at the
  * edge, the next character wraps), the pane's size and its top-left cell (0-based) */
@@ -16,6 +18,11 @@ export interface EchoArm {
   rows: number;
   left: number;
   top: number;
+  /** the terminal takes synchronized output: a scroll is drawn as one update */
+  sync?: boolean;
+  /** what redraws the cells beside the pane on its rows (row-painter.ts paintBeside), put back after
+   * the relay scrolled the pane; null or left out: the relay does not scroll it */
+  beside?: string | null;
 }
 
 /** what the emulator and the layout say after a frame */
@@ -52,8 +59,9 @@ export function echoArm(f: PaneEchoFacts): EchoArm | null {
 }
 
 /** the cells of the pane an echo of `length` characters drawn at `arm` covers, row by row (columns
- * from..to-1), and where the cursor is after it: what echo_plan (native/echo-path.h) wrote */
-export function echoCells(arm: EchoArm, length: number): { rows: Array<{ y: number; from: number; to: number }>; next: EchoArm } {
+ * from..to-1, rows as they are once the pane scrolled), how many rows the pane scrolled up (a wrap on its
+ * last row), and where the cursor is after it: what echo_plan (native/echo-path.h) wrote */
+export function echoCells(arm: EchoArm, length: number): { rows: Array<{ y: number; from: number; to: number }>; scrolled: number; next: EchoArm } {
   const rows: Array<{ y: number; from: number; to: number }> = [];
   let { x, y } = arm;
   let left = length;
@@ -62,11 +70,11 @@ export function echoCells(arm: EchoArm, length: number): { rows: Array<{ y: numb
       y++;
       x = 0;
     }
-    if (y >= arm.rows) break; // the plan never draws there; a caller that asks gets what fits
     const take = Math.min(left, arm.cols - x);
     rows.push({ y, from: x, to: x + take });
     x += take;
     left -= take;
   }
-  return { rows, next: { ...arm, x, y: Math.min(y, arm.rows - 1) } };
+  const scrolled = Math.max(0, y - (arm.rows - 1));
+  return { rows: rows.map((r) => ({ ...r, y: r.y - scrolled })).filter((r) => r.y >= 0), scrolled, next: { ...arm, x, y: y - scrolled } };
 }
