@@ -47,6 +47,13 @@
 // output (their echo, as a rule), in the same wake of its event loop, or after TELL_MS without any: it
 // can then keep its books on them after the echo is drawn, in the same turn.
 #define TELL_MS 2
+// After the thread drew an echo, JavaScript hears of that chunk (and of anything posted meanwhile) this
+// much later, unless something JavaScript must see comes first: its work for the chunk (the keys' books,
+// the parse, a frame that draws the same cells again) would otherwise take a core from the person's
+// terminal while it draws the echo. Measured on 2 cores: a paste's echo waited 1-2 ms for one in about
+// one paste of seven; with the yield, none did. Not extended by the echoes that follow: a stream of them
+// still reaches JavaScript every ECHO_YIELD_MS.
+#define ECHO_YIELD_MS 1
 #define TOLD_MAX 256
 // A terminal this far behind holds claude's output back, as a terminal of its own would: a slow
 // terminal gets every byte. One that takes nothing for STALL_MS no longer holds it back (it is
@@ -133,9 +140,13 @@ typedef struct {
   _Atomic uint64_t consumed_seq;
   _Atomic size_t unconsumed;
   napi_threadsafe_function tsfn;
+  // events kept back after an echo (ECHO_YIELD_MS), in order, until yield_until
+  struct event *yield_head, *yield_tail;
+  int64_t yield_until;
 } relay;
 
-typedef struct {
+typedef struct event {
+  struct event *next; // in the relay's yield list
   int kind;
   int id;
   int forwarded;
@@ -200,9 +211,30 @@ static int queue_flush(queue *q, int fd) {
   return 0;
 }
 
-static void post(relay *r, int kind, int id, int forwarded, uint64_t seq, const char *data, size_t len) {
+static int64_t now_ms(void);
+
+static void send_event(relay *r, event *e) {
+  if (napi_call_threadsafe_function(r->tsfn, e, napi_tsfn_nonblocking) != napi_ok) free(e);
+}
+
+// What was kept back after an echo, to JavaScript now, in order.
+static void end_yield(relay *r) {
+  event *e = r->yield_head;
+  r->yield_head = r->yield_tail = NULL;
+  r->yield_until = 0;
+  while (e) {
+    event *next = e->next;
+    send_event(r, e);
+    e = next;
+  }
+}
+
+// An event for JavaScript. `keep`: the thread just drew an echo: kept back ECHO_YIELD_MS (from the first
+// one kept back); otherwise it goes now, after anything kept back.
+static void post_or_keep(relay *r, int keep, int kind, int id, int forwarded, uint64_t seq, const char *data, size_t len) {
   event *e = malloc(sizeof(event) + len);
   if (!e) return;
+  e->next = NULL;
   e->kind = kind;
   e->id = id;
   e->forwarded = forwarded;
@@ -211,20 +243,30 @@ static void post(relay *r, int kind, int id, int forwarded, uint64_t seq, const 
   e->len = len;
   e->r = r;
   if (len) memcpy(e->data, data, len);
-  if (napi_call_threadsafe_function(r->tsfn, e, napi_tsfn_nonblocking) != napi_ok) free(e);
+  if (!keep && !r->yield_head) return send_event(r, e);
+  if (r->yield_tail) r->yield_tail->next = e;
+  else r->yield_head = e;
+  r->yield_tail = e;
+  if (!r->yield_until) r->yield_until = now_ms() + ECHO_YIELD_MS;
+  if (!keep) end_yield(r);
 }
 
-// Tells JavaScript of the keys forwarded and not yet told, before anything posted after them.
-static void tell_sent(relay *r) {
+static void post(relay *r, int kind, int id, int forwarded, uint64_t seq, const char *data, size_t len) {
+  post_or_keep(r, 0, kind, id, forwarded, seq, data, len);
+}
+
+// Tells JavaScript of the keys forwarded and not yet told, before anything posted after them (kept back
+// with them after an echo: `keep`).
+static void tell_sent_or_keep(relay *r, int keep) {
   for (int i = 0; i < MAX_TERMINALS; i++) {
     terminal *t = &r->terms[i];
     if (!t->used || !t->sent_len) continue;
-    post(r, EV_INPUT, t->id, 1, t->held, t->sent, t->sent_len);
+    post_or_keep(r, keep, EV_INPUT, t->id, 1, t->held, t->sent, t->sent_len);
     t->sent_len = 0;
   }
 }
 
-static int64_t now_ms(void);
+static void tell_sent(relay *r) { tell_sent_or_keep(r, 0); }
 
 static void nonblocking(int fd);
 
@@ -295,27 +337,28 @@ static int64_t held_back_for(relay *r) {
   return wait;
 }
 
-// A split view's pane, armed right after the output before this one: drawn here when echo_plan can;
-// JavaScript is told (before the output itself) which chunk, so its next frame draws those rows again.
+// A split view's pane, armed right after the output before this one: drawn here when echo_plan can (1).
+// JavaScript is told which chunk (read_pty posts it once every terminal has its bytes, before the output
+// itself), so its next frame draws those rows again.
 // Any other output leaves the pane's state behind JavaScript's frames: disarmed until the next one.
-static void echo_to(relay *r, terminal *t, const char *data, size_t len, uint64_t seq, int plain) {
+static int echo_to(relay *r, terminal *t, const char *data, size_t len, uint64_t seq, int plain) {
   size_t n = 0;
   if (t->echo.armed && plain && t->echo.seq + 1 == seq) n = echo_plan(&t->echo, (const unsigned char *)data, len, r->echo_out);
   if (!n) {
     t->echo.armed = 0;
-    return;
+    return 0;
   }
   t->echo.seq = seq;
   queue_append(&t->out, r->echo_out, n, seq);
   flush_terminal(t);
-  post(r, EV_ECHOED, t->id, 0, seq, data, len);
+  return 1;
 }
 
 static void read_pty(relay *r, char *buf, char *filtered) {
   ssize_t n = read(r->pty_fd, buf, READ_SIZE);
   if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return;
-  tell_sent(r);
   if (n <= 0) {
+    tell_sent(r);
     // EIO: the child is gone and its pty with it. JavaScript closes the fd (node-pty's exit path).
     r->pty_reading = 0;
     post(r, EV_CLOSED, -1, 0, 0, NULL, 0);
@@ -326,20 +369,27 @@ static void read_pty(relay *r, char *buf, char *filtered) {
   // What JavaScript's emulator will be handed as it is: nothing of it a title, no character cut before it.
   int plain = out_len == (size_t)n && memcmp(filtered, buf, (size_t)n) == 0 && !r->utf8_cut;
   r->utf8_cut = utf8_cut((const unsigned char *)buf, (size_t)n);
-  // the echo first, the bookkeeping after
+  // Every terminal's bytes first (the echo), and only then is JavaScript woken, ECHO_YIELD_MS later after
+  // an echo. The events keep their order: the keys, the echo drawn, the output.
+  int echoed[MAX_TERMINALS] = {0};
   for (int i = 0; i < MAX_TERMINALS; i++) {
     terminal *t = &r->terms[i];
     if (!t->used || t->dead) continue;
     if (t->keys_only) {
-      echo_to(r, t, buf, (size_t)n, seq, plain);
+      echoed[i] = echo_to(r, t, buf, (size_t)n, seq, plain);
       continue;
     }
     queue_append(&t->out, filtered, out_len, seq);
     flush_terminal(t);
   }
+  int keep = 0;
+  for (int i = 0; i < MAX_TERMINALS; i++) keep |= echoed[i];
+  tell_sent_or_keep(r, keep);
+  for (int i = 0; i < MAX_TERMINALS; i++)
+    if (echoed[i]) post_or_keep(r, keep, EV_ECHOED, r->terms[i].id, 0, seq, buf, (size_t)n);
   queue_append(&r->retained, filtered, out_len, seq);
   atomic_fetch_add(&r->unconsumed, (size_t)n);
-  post(r, EV_OUTPUT, -1, 0, seq, buf, (size_t)n);
+  post_or_keep(r, keep, EV_OUTPUT, -1, 0, seq, buf, (size_t)n);
 }
 
 static void write_to_pty(relay *r, const char *data, size_t len) {
@@ -420,6 +470,15 @@ static void *run(void *arg) {
       tell_sent(r);
       tell = -1;
     }
+    // events kept back after an echo: to JavaScript once ECHO_YIELD_MS went by
+    int64_t yield = -1;
+    if (r->yield_head) {
+      yield = r->yield_until - now_ms();
+      if (yield <= 0) {
+        end_yield(r);
+        yield = -1;
+      }
+    }
     if (r->pty_fd >= 0 && r->pty_reading && atomic_load(&r->unconsumed) < MAX_UNCONSUMED && held < 0) {
       fds[n] = (struct pollfd){.fd = r->pty_fd, .events = POLLIN};
       owner[n++] = -2;
@@ -446,6 +505,7 @@ static void *run(void *arg) {
     // Held back: wake when the terminal counts as stopped, if it takes nothing before.
     int64_t wait = held < 0 ? -1 : held + 1;
     if (tell >= 0 && (wait < 0 || tell < wait)) wait = tell;
+    if (yield >= 0 && (wait < 0 || yield < wait)) wait = yield;
     if (poll(fds, (nfds_t)n, (int)wait) < 0 && errno != EINTR) break;
 
     pthread_mutex_lock(&r->mu);
@@ -469,6 +529,10 @@ static void *run(void *arg) {
     }
     pthread_mutex_unlock(&r->mu);
   }
+  // what was kept back goes the way of every event posted before the stop
+  pthread_mutex_lock(&r->mu);
+  end_yield(r);
+  pthread_mutex_unlock(&r->mu);
   free(buf);
   free(filtered);
   return NULL;

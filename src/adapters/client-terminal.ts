@@ -87,6 +87,7 @@ export function openClientTerminal(path: string): ClientTerminal {
   // stream's (blessed writes it directly, not through write() here) takes that back first, with what of
   // the echo the terminal has not taken: the relay's bytes and the stream's never interleave.
   let echoArmed = false;
+  let joinedRelay: FastRelay | null = null;
   const streamWrite = output.write.bind(output);
   const disarm = (): void => {
     if (!echoArmed) return;
@@ -94,7 +95,10 @@ export function openClientTerminal(path: string): ClientTerminal {
     const rest = joined?.echo(null);
     if (rest?.length && !output.destroyed) streamWrite(rest);
   };
+  // An arm that came while the frame before it was still on its way (the terminal had not taken it all).
+  let waitingArm: EchoArm | null = null;
   output.write = ((...args: Parameters<typeof output.write>) => {
+    waitingArm = null;
     disarm();
     return streamWrite(...args);
   }) as typeof output.write;
@@ -122,6 +126,7 @@ export function openClientTerminal(path: string): ClientTerminal {
     },
     async join(relay, key, onInput, pass, typed, echoed) {
       if (joined) return true;
+      joinedRelay = relay;
       // The relay's own output and ours would interleave if both wrote: it joins when ours is all out.
       await new Promise<void>((resolve) => whenQuiet(resolve));
       if (closed || givenBack) return false;
@@ -152,10 +157,28 @@ export function openClientTerminal(path: string): ClientTerminal {
       return joined !== null;
     },
     armEcho(arm) {
+      waitingArm = null;
       if (!arm) return disarm();
-      if (!keysOnly || !joined || closed || output.writableLength > 0) return;
-      joined.echo(arm);
-      echoArmed = true;
+      if (!keysOnly || !joined || closed) return;
+      if (output.writableLength === 0) {
+        joined.echo(arm);
+        echoArmed = true;
+        return;
+      }
+      // The frame is still on its way (a large one, a slow terminal): the relay's bytes must come after
+      // it, so the arm waits until the terminal has taken it, and holds only if nothing was written
+      // since and no output of claude's was handed over since (the arm is the pane after this one).
+      waitingArm = arm;
+      const seq = joinedRelay?.outputSeq;
+      const armWhenTaken = (): void => {
+        if (waitingArm !== arm || closed || output.destroyed || !joined || !keysOnly) return;
+        if (output.writableLength > 0) return void streamWrite('', armWhenTaken);
+        waitingArm = null;
+        if (joinedRelay?.outputSeq !== seq) return;
+        joined.echo(arm);
+        echoArmed = true;
+      };
+      streamWrite('', armWhenTaken);
     },
     passKeys(held, open) {
       if (keysOnly) joined?.pass(held, open);
