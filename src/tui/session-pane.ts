@@ -226,17 +226,14 @@ export function createSessionPane(opts: {
       if (!area) return;
       const shown = (opts.screen as unknown as { olines: Row[] }).olines;
       if (scrolled > 0) {
-        // The relay scrolled the pane's rows on the terminal (and put back what is beside them): the
-        // record of what the terminal shows moves up with them, the rows it brought in are unknown.
+        // The relay scrolled the pane's rows on the terminal (and put back what is beside them): every
+        // cell of the pane is drawn again. Not the record moved up with them: a frame of ours may have
+        // reached the terminal between the relay's scroll and this (the relay tells of its echo a moment
+        // after drawing it), drawn as if nothing had scrolled.
         const { x0, y0, width, height } = area;
-        for (let y = 0; y < height; y++) {
-          const to = shown[y0 + y];
-          const from = y + scrolled < height ? shown[y0 + y + scrolled] : undefined;
-          if (!to) continue;
-          for (let x = x0; x < x0 + width && x < to.length; x++) {
-            const cell = from?.[x];
-            to[x] = cell ? [cell[0], cell[1]] : [-1, '\u0000'];
-          }
+        for (let y = y0; y < y0 + height; y++) {
+          const row = shown[y];
+          for (let x = x0; row && x < x0 + width && x < row.length; x++) row[x] = [-1, '\u0000'];
         }
         forcedFrom = 0;
         forcedTo = Math.max(forcedTo, height - 1);

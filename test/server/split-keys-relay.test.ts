@@ -225,5 +225,4 @@ t.test("a paste at the bottom of claude's pane: the relay scrolls the pane, puts
   await new Promise((r) => setTimeout(r, 300));
   await feed(p.seen().slice(mark + relayed.length));
   check('then JavaScript');
-  t.ok(p.seen().length - mark - relayed.length < 2000, `JavaScript's frames after it wrote only what changed (${p.seen().length - mark - relayed.length} bytes)`);
 });
