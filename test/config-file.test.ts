@@ -1,16 +1,16 @@
 // Config from files and FLOWER_PTY_* variables: precedence (flags > env > project > user), every
 // kind of bad input as one line naming the source, and the built cli applying it (-v) and refusing it (exit 2).
 import t from 'tap';
-import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { findWorkbench, loadConfig, parseConfigText, configFromEnv, userConfigPath, readConfigFile } from '../src/adapters/config-file.js';
 import { FlowerError } from '../src/core/errors.js';
 import { FLOWER_BIN } from './helpers/flower-run.js';
+import { tempRoot } from './helpers/temp-root.js';
 
 function setup(project: unknown, user: unknown): { cwd: string; env: Record<string, string> } {
-  const root = mkdtempSync(join(tmpdir(), 'flower-config-'));
+  const root = tempRoot(t, 'flower-config-');
   const cwd = join(root, 'proj');
   mkdirSync(join(cwd, '.flower'), { recursive: true });
   mkdirSync(join(root, 'xdg', 'flower-pty'), { recursive: true });
@@ -80,7 +80,7 @@ t.test('bad input: one line naming the source and the problem, exit code 2, neve
   t.same(parseConfigText(JSON.stringify({ 'notify-command': command }), 'cfg'), { 'notify-command': command });
   t.same(configFromEnv({ FLOWER_PTY_NOTIFY_COMMAND: command }), { 'notify-command': command });
   t.throws(() => parseConfigText('{"notify-command": ""}', 'cfg'), /^cfg: "notify-command" expects a non-empty string/);
-  const dir = mkdtempSync(join(tmpdir(), 'flower-config-dir-'));
+  const dir = tempRoot(t, 'flower-config-dir-');
   t.throws(() => readConfigFile(dir), /is a folder, not a config file/);
 });
 
@@ -133,7 +133,7 @@ t.test('the built cli: flags > env > project > user in -v, and a bad file stops 
 });
 
 t.test('one way to find the workbench, for attach, status, kill and trust: the flag, the variable, the config files, else .flower', async (t) => {
-  const cwd = mkdtempSync(join(tmpdir(), 'flower-find-wb-'));
+  const cwd = tempRoot(t, 'flower-find-wb-');
   const xdg = join(cwd, 'xdg');
   const env = { XDG_CONFIG_HOME: xdg, HOME: cwd };
   t.equal(findWorkbench(cwd, env), join(cwd, '.flower'), 'nothing named: .flower');

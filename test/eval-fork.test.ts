@@ -4,13 +4,13 @@
 // --dry-run runs nothing; a missing session, a claude without --fork-session, a refused fork and an
 // interrupted eval each get one line, and what finished is kept and said.
 import t from 'tap';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runEvalFork } from '../src/commands/eval-fork.js';
 import { wilson95 } from '../src/core/eval/wilson.js';
 import { splitAnswers } from '../src/core/eval/probe-questions.js';
 import { REPO } from './helpers/flower-run.js';
+import { tempRoot } from './helpers/temp-root.js';
 
 const FAKE = join(REPO, 'test', 'fixtures', 'eval-fork', 'fake-claude.mjs');
 const SESSION = '11111111-2222-4333-8444-555555555555';
@@ -25,7 +25,7 @@ function call(name: string, input: object, ok: boolean, result: string): object[
 }
 
 function world(): { root: string; env: NodeJS.ProcessEnv; transcript: string; project: string } {
-  const root = mkdtempSync(join(tmpdir(), 'eval-fork-'));
+  const root = tempRoot(t, 'eval-fork-');
   const project = join(root, 'project');
   mkdirSync(project);
   const folder = join(root, 'config', 'projects', '-project');

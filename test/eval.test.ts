@@ -3,8 +3,7 @@
 // written for a file that is not JSONL, a missing path, a folder as --html; a torn last line tolerated
 // with a note; a folder with no summary said so (exit 0); an interruption keeps what was read whole.
 import t from 'tap';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { runEval, type EvalOptions } from '../src/commands/eval.js';
@@ -12,6 +11,7 @@ import { CATEGORIES } from '../src/core/eval/successor-facts.js';
 import { FlowerError } from '../src/core/errors.js';
 import { claudeFixtures, fixturesDir } from './helpers/fixtures.js';
 import { FLOWER_BIN, REPO } from './helpers/flower-run.js';
+import { tempRoot } from './helpers/temp-root.js';
 
 const SPOTTER = join(fixturesDir(), 'spotter-2.1.39');
 const COMPACTED = join(SPOTTER, '4d5611e5-241a-462a-8d15-5122611a9569.jsonl');
@@ -34,7 +34,7 @@ async function refusal(paths: string[], extra: Partial<EvalOptions> = {}): Promi
   return 'not refused';
 }
 
-const scratch = (): string => mkdtempSync(join(tmpdir(), 'flower-eval-'));
+const scratch = (): string => tempRoot(t, 'flower-eval-');
 
 t.test('--json: exactly the documented shape, each line the summary row\'s, totals the sums', async (t) => {
   const { code, out } = await evalOf([SPOTTER, REACTIVE], { json: true });

@@ -5,13 +5,13 @@
 // bench markers and the glossary are in place.
 import t from 'tap';
 import type { Test } from 'tap';
-import { mkdtempSync, mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createManifest, startGeneration, endGeneration } from '../src/core/lineage/manifest.js';
 import { fixturesDir } from './helpers/fixtures.js';
 import { FLOWER_BIN, REPO } from './helpers/flower-run.js';
+import { tempRoot } from './helpers/temp-root.js';
 
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
 const DOC_FILES = readdirSync(join(REPO, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join(REPO, 'docs', f));
@@ -84,7 +84,7 @@ const HERE: Record<string, (t: Test) => void> = {
     t.equal(r.out.trim(), JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version);
   },
   'flower-pty status': (t) => {
-    const dir = mkdtempSync(join(tmpdir(), 'flower-readme-'));
+    const dir = tempRoot(t, 'flower-readme-');
     mkdirSync(join(dir, '.flower'));
     let m = createManifest({ step: 'work', cwd: dir, window: 100_000, at: 50_000, now: '2026-01-01T00:00:00.000Z' });
     m = startGeneration(m, { generation: 1, sessionId: 'aaaaaaaa-1111', now: '2026-01-01T00:00:01.000Z' });
@@ -98,7 +98,7 @@ const HERE: Record<string, (t: Test) => void> = {
     t.match(r.out, /current session bbbbbbbb-2222 · retired 1/);
   },
   'flower-pty report': (t) => {
-    const dir = mkdtempSync(join(tmpdir(), 'flower-readme-'));
+    const dir = tempRoot(t, 'flower-readme-');
     mkdirSync(join(dir, '.flower'));
     let m = createManifest({ step: 'work', cwd: dir, window: 100_000, at: 50_000, now: '2026-01-01T00:00:00.000Z' });
     m = startGeneration(m, { generation: 1, sessionId: 'aaaaaaaa-1111', now: '2026-01-01T00:00:01.000Z' });
@@ -121,7 +121,7 @@ const HERE: Record<string, (t: Test) => void> = {
   'flower-pty eval compaction': (t) => {
     // The person's own projects folder, as CLAUDE_CONFIG_DIR names it, holding the three compacted spotter
     // sessions; run from inside it, so the table shows the paths as the README does.
-    const config = mkdtempSync(join(tmpdir(), 'flower-readme-'));
+    const config = tempRoot(t, 'flower-readme-');
     const project = join(config, 'projects', '-home-me-proj');
     mkdirSync(project, { recursive: true });
     for (const id of ['4d5611e5-241a-462a-8d15-5122611a9569', '8463c716-a2ea-4c14-9efa-87158ebd9f20', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46']) {

@@ -3,13 +3,13 @@
 // 2^31-1 ms), a runaway brake set so high it never brakes.
 import t, { type Test } from 'tap';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, chmodSync, mkdirSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, chmodSync, mkdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FLOWER_BIN } from '../helpers/flower-run.js';
+import { tempRoot } from '../helpers/temp-root.js';
 
 const fakeClaude = (() => {
-  const dir = mkdtempSync(join(tmpdir(), 'flower-hard-'));
+  const dir = tempRoot(t, 'flower-hard-');
   const path = join(dir, 'claude');
   writeFileSync(path, '#!/bin/sh\nexit 0\n');
   chmodSync(path, 0o755);
@@ -17,10 +17,10 @@ const fakeClaude = (() => {
 })();
 
 function flower(args: string[], opts: { env?: Record<string, string>; cwd?: string } = {}) {
-  const cwd = opts.cwd ?? mkdtempSync(join(tmpdir(), 'flower-hard-cwd-'));
+  const cwd = opts.cwd ?? tempRoot(t, 'flower-hard-cwd-');
   const r = spawnSync(process.execPath, [FLOWER_BIN, ...args], {
     encoding: 'utf8',
-    env: { PATH: '/usr/bin:/bin', HOME: mkdtempSync(join(tmpdir(), 'flower-hard-home-')), ...opts.env },
+    env: { PATH: '/usr/bin:/bin', HOME: tempRoot(t, 'flower-hard-home-'), ...opts.env },
     cwd,
     input: '',
     timeout: 20_000,
@@ -53,7 +53,7 @@ for (const [name, args, message, env] of bounded) {
 }
 
 t.test('a config file with a review past a day is refused, naming the file', async (t) => {
-  const cwd = mkdtempSync(join(tmpdir(), 'flower-hard-cfg-'));
+  const cwd = tempRoot(t, 'flower-hard-cfg-');
   mkdirSync(join(cwd, '.flower'));
   writeFileSync(join(cwd, '.flower', 'config.json'), '{"review": 1e308}');
   oneLine(t, flower(['--claude', fakeClaude, 'go'], { cwd }), 2, /config\.json: "review" expects a number of seconds from 0 to 86400/);
@@ -67,7 +67,7 @@ t.test("--workbench '' is refused: it would put the lineage in the project folde
 });
 
 t.test('a config file with a byte-order mark is read; a bad one shows what it holds visibly', async (t) => {
-  const cwd = mkdtempSync(join(tmpdir(), 'flower-hard-bom-'));
+  const cwd = tempRoot(t, 'flower-hard-bom-');
   mkdirSync(join(cwd, '.flower'));
   writeFileSync(join(cwd, '.flower', 'config.json'), '\uFEFF{"review": 1e308}');
   oneLine(t, flower(['--claude', fakeClaude, 'go'], { cwd }), 2, /config\.json: "review" expects a number of seconds from 0 to 86400/);

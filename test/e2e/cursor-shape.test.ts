@@ -8,8 +8,7 @@
 // editor left once it exits (and claude has the edited text),
 // and the terminal's own shape when the person detaches.
 import t from 'tap';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startMockApi, text } from '../../src/mock/messages-api.js';
 import { createClaudeSandbox } from '../../src/mock/claude-sandbox.js';
@@ -17,6 +16,7 @@ import { runClaude, testClaude } from '../helpers/real-claude.js';
 import { FLOWER_BIN } from '../helpers/flower-run.js';
 import { runtimeDir, endServersAtTeardown } from '../helpers/run-servers.js';
 import { sleep } from '../helpers/poll.js';
+import { tempRoot } from '../helpers/temp-root.js';
 
 const EDITOR = join(import.meta.dirname, '..', 'fixtures', 'programs', 'fake-vim.sh');
 const BAR = '\u001b[5 q';
@@ -30,7 +30,7 @@ const shapes = (raw: string): string[] => [...raw.matchAll(/\u001b\[\d* q/g)].ma
 t.test("the editor claude runs on ctrl+g sets the cursor shape on the person's terminal through the split view", async (t) => {
   const api = await startMockApi({ respond: () => text('ok') });
   t.teardown(() => api.close());
-  const root = mkdtempSync(join(tmpdir(), 'flower-cursor-shape-'));
+  const root = tempRoot(t, 'flower-cursor-shape-');
   const runtime = runtimeDir(root);
   endServersAtTeardown(t, runtime);
   const go = join(root, 'editor-may-finish');

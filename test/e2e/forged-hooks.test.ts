@@ -6,12 +6,12 @@
 // successor's command line and folder have none of it, and its document is the model's.
 import t from 'tap';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { text, usageFor, type MockRequest, type MockReply } from '../../src/mock/messages-api.js';
 import { defaultHookCommand } from '../../src/adapters/run-settings.js';
 import { startFlower, handoffDoc, HANDOFF_ASK, type FlowerRun } from '../helpers/flower-run.js';
+import { tempRoot } from '../helpers/temp-root.js';
 
 const HOOK_COMMAND = defaultHookCommand();
 
@@ -89,7 +89,7 @@ for (const mode of FORGED_MODES) t.test(`forged hook messages raise nothing of t
   t.ok(own.FLOWER_PTY_SOCKET && own.FLOWER_PTY_TOKEN, 'claude holds the channel\'s socket and token, as every command it runs does');
   const session = first.argv[first.argv.indexOf('--session-id') + 1]!;
   const found = { path: f.sandbox.transcriptPath(session) };
-  const elsewhere = mkdtempSync(join(tmpdir(), 'flower-forged-folder-'));
+  const elsewhere = tempRoot(t, 'flower-forged-folder-');
 
   // Over the line: while the model writes its document, a Stop with a document of its own.
   f.run.pty.write('CROSS-NOW');

@@ -1,7 +1,6 @@
 // Runs the BUILT flower-pty (bin/flower-pty.js → dist) in a real pty, supervising the REAL claude
 // against the scripted mock API in a throwaway sandbox. Used by the end-to-end tests.
-import { mkdtempSync, readFileSync, existsSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMockApi, text, usageFor, type MockApi, type MockReply, type MockRequest, type Respond } from '../../src/mock/messages-api.js';
@@ -9,6 +8,7 @@ import { createClaudeSandbox, type Sandbox, type SandboxLogin } from '../../src/
 import { runClaude, readJsonl, testClaude, type RunningClaude, type Teardown } from './real-claude.js';
 import { runtimeDir, endServersAtTeardown } from './run-servers.js';
 import { sleep } from './poll.js';
+import { tempRoot } from './temp-root.js';
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FLOWER_BIN = join(REPO, 'bin', 'flower-pty.js');
@@ -55,7 +55,7 @@ export async function startFlower(opts: FlowerRunOptions): Promise<FlowerRun> {
   } else {
     api = await startMockApi({ respond: opts.respond });
     opts.t.teardown(() => api.close());
-    const root = mkdtempSync(join(tmpdir(), 'flower-e2e-'));
+    const root = tempRoot(opts.t, 'flower-e2e-');
     // Each test's runs have their own socket folder: attach and ls see only them.
     sandbox = await createClaudeSandbox({
       root, baseUrl: api.url, env: { XDG_RUNTIME_DIR: runtimeDir(root), ...opts.env }, ...(opts.login ? { login: opts.login } : {}),

@@ -4,8 +4,7 @@ import { spawn } from '@lydell/node-pty';
 import type { IPty } from '@lydell/node-pty';
 import xterm from '@xterm/headless';
 import unicode11 from '@xterm/addon-unicode11';
-import { readFileSync, writeFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Sandbox, SandboxLogin } from '../../src/mock/claude-sandbox.js';
 import { createClaudeSandbox, resolveRepoClaude } from '../../src/mock/claude-sandbox.js';
@@ -19,9 +18,9 @@ import { sleep } from './poll.js';
 const { Terminal } = xterm;
 const { Unicode11Addon } = unicode11;
 
-export interface Teardown {
-  teardown(fn: () => unknown): void;
-}
+import { tempRoot, type Teardown } from './temp-root.js';
+
+export type { Teardown };
 
 export interface RunClaudeOptions {
   t: Teardown;
@@ -203,13 +202,8 @@ export function readJsonl(file: string): Record<string, unknown>[] {
 }
 
 // A fresh sandbox root outside any git checkout (inside one, claude reads that repo's git state into its
-// prompt), removed at teardown. tap runs teardowns last-in first-out: call this before runClaude so claude
-// is killed before its files go.
-export function tempRoot(t: Teardown, prefix = 'flower-claude-'): string {
-  const root = mkdtempSync(join(tmpdir(), prefix));
-  t.teardown(() => rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
-  return root;
-}
+// prompt), removed at teardown: call it before runClaude so claude is killed before its files go.
+export { tempRoot };
 
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop', 'StopFailure', 'Notification', 'SessionEnd'] as const;
 // The events of a walk-away run (docs/claude-code.md §10) on top of HOOK_EVENTS: pass to recordHooks.

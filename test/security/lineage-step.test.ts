@@ -2,12 +2,12 @@
 // lineage's own step unless the person names another, and a step crafted to climb out of notes/ is
 // refused with one line before anything is read or started.
 import t from 'tap';
-import { mkdirSync, mkdtempSync, writeFileSync, readFileSync, existsSync, chmodSync } from 'node:fs';
+import { mkdirSync, writeFileSync, readFileSync, existsSync, chmodSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFake, fakeDoc } from '../faults/fake-flower.js';
 import { FLOWER_BIN } from '../helpers/flower-run.js';
+import { tempRoot } from '../helpers/temp-root.js';
 
 function lineage(step: string, cwd: string) {
   return {
@@ -20,7 +20,7 @@ function lineage(step: string, cwd: string) {
 }
 
 t.test('--continue without --step keeps the lineage step (refactor), seeded and written under it', async (t) => {
-  const root = mkdtempSync(join(tmpdir(), 'flower-step-'));
+  const root = tempRoot(t, 'flower-step-');
   const wb = join(root, 'wb');
   mkdirSync(join(wb, 'notes'), { recursive: true });
   writeFileSync(join(wb, 'manifest.json'), JSON.stringify(lineage('refactor', join(root, 'project'))));
@@ -38,7 +38,7 @@ t.test('--continue without --step keeps the lineage step (refactor), seeded and 
 });
 
 t.test('--continue --step other: the person’s step wins from here on', async (t) => {
-  const root = mkdtempSync(join(tmpdir(), 'flower-step-'));
+  const root = tempRoot(t, 'flower-step-');
   const wb = join(root, 'wb');
   mkdirSync(join(wb, 'notes'), { recursive: true });
   writeFileSync(join(wb, 'manifest.json'), JSON.stringify(lineage('refactor', join(root, 'project'))));
@@ -51,7 +51,7 @@ t.test('--continue --step other: the person’s step wins from here on', async (
 });
 
 t.test('a crafted step in the manifest is refused: nothing outside the project is read', async (t) => {
-  const root = mkdtempSync(join(tmpdir(), 'flower-step-'));
+  const root = tempRoot(t, 'flower-step-');
   const project = join(root, 'project');
   const wb = join(project, '.flower');
   mkdirSync(join(wb, 'notes'), { recursive: true });

@@ -4,15 +4,14 @@
 // keep theirs). 150 clients each holding most of an 8 MB frame took a server to 1.27 GB.
 import t from 'tap';
 import { createServer, createConnection, type Socket, type Server } from 'node:net';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openClientLink, createPartialFrameBudget, PARTIAL_FRAME_IDLE_MS, MAX_PARTIAL_BYTES_TOTAL, type PartialFrameBudget } from '../../src/server/client-link.js';
 import { encodeFrame, type ClientMessage } from '../../src/server/wire.js';
 import { poll } from '../helpers/poll.js';
+import { tempRoot } from '../helpers/temp-root.js';
 
 function serve(budget: PartialFrameBudget): Promise<{ path: string; server: Server; received: ClientMessage[] }> {
-  const path = join(mkdtempSync(join(tmpdir(), 'fp-partial-')), 's.sock');
+  const path = join(tempRoot(t, 'fp-partial-'), 's.sock');
   const received: ClientMessage[] = [];
   const server = createServer((socket) => {
     openClientLink(socket, { onMessage: (_l, m) => received.push(m), onClose: () => undefined }, budget);

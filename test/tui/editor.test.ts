@@ -1,11 +1,11 @@
 // The editor hand-off: which editor, a path that survives the shell, and failures said in one line.
 import t from 'tap';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { editorCommand, runEditor, shellQuote } from '../../src/tui/editor.js';
 import { createOuterModes } from '../../src/tui/outer-modes.js';
+import { tempRoot } from '../helpers/temp-root.js';
 
 t.test('$VISUAL wins over $EDITOR, vi when neither is set', async (t) => {
   t.equal(editorCommand({ VISUAL: 'code --wait', EDITOR: 'nano' }), 'code --wait');
@@ -19,7 +19,7 @@ t.test('a hostile path reaches the editor as one argument', async (t) => {
 });
 
 t.test('the editor runs on the file; a failing or missing editor is one line with the fix', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'flower-editor-'));
+  const dir = tempRoot(t, 'flower-editor-');
   const file = join(dir, 'doc with space.md');
   writeFileSync(file, 'x');
   const ok = await runEditor(file, { PATH: process.env.PATH, EDITOR: 'sed -i s/x/edited/' });

@@ -2,8 +2,6 @@
 // tmux: its prompt box in the session pane, the meter moving, the frozen handoff document appearing
 // in the document pane, the review countdown, hold from the prefix key, and a clean quit.
 import t from 'tap';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockApi, text, usageFor, type MockRequest } from '../../src/mock/messages-api.js';
 import { createClaudeSandbox, resolveRepoClaude } from '../../src/mock/claude-sandbox.js';
@@ -11,6 +9,7 @@ import { FLOWER_BIN, HANDOFF_ASK, handoffDoc } from '../helpers/flower-run.js';
 import { shellQuote } from '../../src/tui/editor.js';
 import { startTmux } from './tmux.js';
 import { runtimeDir, endServersAtTeardown } from '../helpers/run-servers.js';
+import { tempRoot } from '../helpers/temp-root.js';
 
 t.test('real claude in the split view: meter, handoff document in the pane, review countdown, hold, quit', async (t) => {
   let turns = 0;
@@ -22,7 +21,7 @@ t.test('real claude in the split view: meter, handoff document in the pane, revi
   };
   const api = await startMockApi({ respond });
   t.teardown(() => api.close());
-  const root = mkdtempSync(join(tmpdir(), 'flower-split-claude-'));
+  const root = tempRoot(t, 'flower-split-claude-');
   const runtime = runtimeDir(root); // the run server's socket folder, and its end at teardown
   endServersAtTeardown(t, runtime);
   const sandbox = await createClaudeSandbox({ root, baseUrl: api.url, env: { XDG_RUNTIME_DIR: runtime } });

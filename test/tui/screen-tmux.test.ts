@@ -2,13 +2,13 @@
 // prompt, document, status bar, keys, prefix commands, the editor, resize, quit; a few golden screens.
 import t from 'tap';
 import type { Test } from 'tap';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync, renameSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, existsSync, renameSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTmux, type Tmux } from './tmux.js';
 import { runtimeDir, endServersAtTeardown } from '../helpers/run-servers.js';
+import { tempRoot } from '../helpers/temp-root.js';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FAKE = join(REPO, 'test', 'fixtures', 'programs', 'fake-claude.mjs');
@@ -26,7 +26,7 @@ run the tmux screen tests
 
 function flower(t: Test, opts: { cols: number; rows: number; args: string; document?: string }): { tmux: Tmux; wb: string; docPath: string } {
   t.ok(existsSync(join(REPO, 'dist', 'faces', 'split-face.js')), 'dist is built (npm run build)');
-  const root = mkdtempSync(join(tmpdir(), 'flower-tui-'));
+  const root = tempRoot(t, 'flower-tui-');
   const wb = join(root, 'wb');
   const home = join(root, 'home');
   mkdirSync(join(wb, 'notes'), { recursive: true });

@@ -3,18 +3,18 @@
 // failed logins, an oversized body and frame; non-loopback binds refused; one server per user; its
 // files closed to other users.
 import t from 'tap';
-import { mkdtempSync, statSync, readFileSync, writeFileSync } from 'node:fs';
+import { statSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { FIRST_REQUEST_MS, MAX_CONNECTIONS } from '../../src/core/web/web-request.js';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { runtimeDir } from '../helpers/run-servers.js';
 import { FLOWER_BIN } from '../helpers/flower-run.js';
 import { startWeb, type WebFace } from './web-helpers.js';
+import { tempRoot } from '../helpers/temp-root.js';
 
 interface Answer {
   status: number;
@@ -53,7 +53,7 @@ function upgrade(web: WebFace, path: string, headers: Record<string, string>, se
 }
 
 t.test('every refusal, one by one', async (t) => {
-  const runtime = runtimeDir(mkdtempSync(join(tmpdir(), 'flower-web-')));
+  const runtime = runtimeDir(tempRoot(t, 'flower-web-'));
   const web = await startWeb(t, { runtime });
 
   const pageOut = await http(web, { path: '/' });
@@ -151,7 +151,7 @@ t.test('every refusal, one by one', async (t) => {
 });
 
 t.test('a non-loopback bind is refused without TLS or --behind-proxy', async (t) => {
-  const runtime = runtimeDir(mkdtempSync(join(tmpdir(), 'flower-web-')));
+  const runtime = runtimeDir(tempRoot(t, 'flower-web-'));
   const r = spawnSync(process.execPath, [FLOWER_BIN, 'web', '--listen', '0.0.0.0:0'], { env: { ...process.env, XDG_RUNTIME_DIR: runtime }, encoding: 'utf8', timeout: 30_000 });
   t.equal(r.status, 2);
   t.match(r.stderr, /^flower-pty: refusing to listen on 0\.0\.0\.0: .*--tls-cert FILE --tls-key FILE.*--behind-proxy/);
@@ -162,7 +162,7 @@ t.test('a non-loopback bind is refused without TLS or --behind-proxy', async (t)
 });
 
 t.test('-d: in the background, the URL printed, a log written, a second one refused; on a terminal, how a phone reaches it', async (t) => {
-  const runtime = runtimeDir(mkdtempSync(join(tmpdir(), 'flower-web-')));
+  const runtime = runtimeDir(tempRoot(t, 'flower-web-'));
   const env = { ...process.env, XDG_RUNTIME_DIR: runtime };
   const dir = join(runtime, 'flower-pty', 'web');
   t.teardown(() => {
@@ -196,7 +196,7 @@ t.test('-d: in the background, the URL printed, a log written, a second one refu
 });
 
 t.test('connections that send nothing are closed, and no more than a bound are held', async (t) => {
-  const runtime = runtimeDir(mkdtempSync(join(tmpdir(), 'flower-web-')));
+  const runtime = runtimeDir(tempRoot(t, 'flower-web-'));
   const web = await startWeb(t, { runtime });
   const open = (): Promise<{ socket: Socket; closed: Promise<number> }> => new Promise((resolve) => {
     const socket = connect(web.port, '127.0.0.1');

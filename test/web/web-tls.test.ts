@@ -3,18 +3,18 @@
 // and what is refused is refused in one line: a non-loopback bind without TLS or --behind-proxy, a
 // certificate file that is missing or unreadable, a file that is no certificate, one flag of the two.
 import t from 'tap';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { request } from 'node:https';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { runtimeDir } from '../helpers/run-servers.js';
 import { FLOWER_BIN } from '../helpers/flower-run.js';
 import { startWeb, type WebFace } from './web-helpers.js';
+import { tempRoot } from '../helpers/temp-root.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'flower-web-tls-'));
+const dir = tempRoot(t, 'flower-web-tls-');
 const certFile = join(dir, 'cert.pem');
 const keyFile = join(dir, 'key.pem');
 const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { encoding: 'utf8' });
@@ -35,7 +35,7 @@ function get(web: WebFace, o: { method?: string; path: string; headers?: Record<
 }
 
 const refused = (args: string[]) => {
-  const runtime = runtimeDir(mkdtempSync(join(tmpdir(), 'flower-web-')));
+  const runtime = runtimeDir(tempRoot(t, 'flower-web-'));
   return spawnSync(process.execPath, [FLOWER_BIN, 'web', ...args], { env: { ...process.env, XDG_RUNTIME_DIR: runtime }, encoding: 'utf8', timeout: 30_000 });
 };
 
@@ -45,7 +45,7 @@ t.test('openssl made a self-signed certificate', async (t) => {
 
 for (const listen of ['127.0.0.1:0', '0.0.0.0:0']) {
   t.test(`https and wss on ${listen} with --tls-cert/--tls-key`, async (t) => {
-    const runtime = runtimeDir(mkdtempSync(join(tmpdir(), 'flower-web-')));
+    const runtime = runtimeDir(tempRoot(t, 'flower-web-'));
     const web = await startWeb(t, { runtime, listen, args: ['--tls-cert', certFile, '--tls-key', keyFile] });
     t.match(web.url, /^https:\/\/127\.0\.0\.1:\d+\/login#[\w-]{43}$/, 'the login URL is https');
     const page = await get(web, { path: '/login' });
