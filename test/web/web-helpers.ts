@@ -75,10 +75,12 @@ export async function openRunPage(t: Teardown, runtime: string): Promise<{ run: 
   return { run, web, context, page };
 }
 
-/** the text of the page's terminal (xterm.js's buffer), one line per row */
+/** the text of the page's terminal (xterm.js's buffer), one line per row; empty before the page made it */
 export function pageScreen(page: Page): Promise<string> {
   return page.evaluate(() => {
-    const term = (window as unknown as { flowerTerm: { buffer: { active: { length: number; getLine(i: number): { translateToString(trim: boolean): string } | undefined } } } }).flowerTerm;
+    const term = (window as unknown as { flowerTerm?: { buffer: { active: { length: number; getLine(i: number): { translateToString(trim: boolean): string } | undefined } } } }).flowerTerm;
+    // (the page's script makes its terminal a moment after the page loads: nothing shown yet)
+    if (!term) return '';
     const buffer = term.buffer.active;
     const lines: string[] = [];
     for (let i = 0; i < buffer.length; i++) lines.push(buffer.getLine(i)?.translateToString(true) ?? '');
