@@ -372,18 +372,18 @@ static void read_pty(relay *r, char *buf, char *filtered) {
   // Every terminal's bytes first (the echo), and only then is JavaScript woken, ECHO_YIELD_MS later after
   // an echo. The events keep their order: the keys, the echo drawn, the output.
   int echoed[MAX_TERMINALS] = {0};
+  int keep = 0; // an echo was drawn: JavaScript hears of this chunk ECHO_YIELD_MS later
   for (int i = 0; i < MAX_TERMINALS; i++) {
     terminal *t = &r->terms[i];
     if (!t->used || t->dead) continue;
     if (t->keys_only) {
       echoed[i] = echo_to(r, t, buf, (size_t)n, seq, plain);
+      keep |= echoed[i];
       continue;
     }
     queue_append(&t->out, filtered, out_len, seq);
     flush_terminal(t);
   }
-  int keep = 0;
-  for (int i = 0; i < MAX_TERMINALS; i++) keep |= echoed[i];
   tell_sent_or_keep(r, keep);
   for (int i = 0; i < MAX_TERMINALS; i++)
     if (echoed[i]) post_or_keep(r, keep, EV_ECHOED, r->terms[i].id, 0, seq, buf, (size_t)n);

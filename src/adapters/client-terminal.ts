@@ -102,9 +102,10 @@ export function openClientTerminal(path: string): ClientTerminal {
     disarm();
     return streamWrite(...args);
   }) as typeof output.write;
-  // Calls back once nothing written here waits (at once when nothing does, or the terminal is gone).
+  // Calls back once nothing written here waits (at once when nothing does, or the terminal is gone). Its
+  // empty writes are no frame: they take no arm back.
   const whenQuiet = (callback: () => void): void => {
-    const check = () => (closed || output.destroyed || output.writableLength === 0 ? callback() : output.write('', check));
+    const check = () => (closed || output.destroyed || output.writableLength === 0 ? callback() : streamWrite('', check));
     check();
   };
   // Back from the relay: what it had not written yet goes first, on the stream.
@@ -160,25 +161,18 @@ export function openClientTerminal(path: string): ClientTerminal {
       waitingArm = null;
       if (!arm) return disarm();
       if (!keysOnly || !joined || closed) return;
-      if (output.writableLength === 0) {
-        joined.echo(arm);
-        echoArmed = true;
-        return;
-      }
-      // The frame is still on its way (a large one, a slow terminal): the relay's bytes must come after
-      // it, so the arm waits until the terminal has taken it, and holds only if nothing was written
-      // since and no output of claude's was handed over since (the arm is the pane after this one).
+      // At once, or, while the frame is still on its way (a large one, a slow terminal), once the terminal
+      // has taken it: the relay's bytes must come after it. A waiting arm holds only if nothing was
+      // written since and no output of claude's was handed over since (the arm is the pane after this one).
       waitingArm = arm;
       const seq = joinedRelay?.outputSeq;
-      const armWhenTaken = (): void => {
+      whenQuiet(() => {
         if (waitingArm !== arm || closed || output.destroyed || !joined || !keysOnly) return;
-        if (output.writableLength > 0) return void streamWrite('', armWhenTaken);
         waitingArm = null;
         if (joinedRelay?.outputSeq !== seq) return;
         joined.echo(arm);
         echoArmed = true;
-      };
-      streamWrite('', armWhenTaken);
+      });
     },
     passKeys(held, open) {
       if (keysOnly) joined?.pass(held, open);

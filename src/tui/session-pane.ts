@@ -230,13 +230,9 @@ export function createSessionPane(opts: {
         // cell of the pane is drawn again. Not the record moved up with them: a frame of ours may have
         // reached the terminal between the relay's scroll and this (the relay tells of its echo a moment
         // after drawing it), drawn as if nothing had scrolled.
-        const { x0, y0, width, height } = area;
-        for (let y = y0; y < y0 + height; y++) {
-          const row = shown[y];
-          for (let x = x0; row && x < x0 + width && x < row.length; x++) row[x] = [-1, '\u0000'];
-        }
+        forget();
         forcedFrom = 0;
-        forcedTo = Math.max(forcedTo, height - 1);
+        forcedTo = Math.max(forcedTo, area.height - 1);
       }
       for (const { y, from, to } of rows) {
         const row = shown[area.y0 + y];

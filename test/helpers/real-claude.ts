@@ -13,12 +13,11 @@ import { startMockApi } from '../../src/mock/messages-api.js';
 import type { MockApi, Respond } from '../../src/mock/messages-api.js';
 import { randomUUID } from 'node:crypto';
 import { sleep } from './poll.js';
+import { tempRoot, type Teardown } from './temp-root.js';
 
 // @xterm/* are CommonJS: named ESM imports fail (docs/libraries.md §3).
 const { Terminal } = xterm;
 const { Unicode11Addon } = unicode11;
-
-import { tempRoot, type Teardown } from './temp-root.js';
 
 export type { Teardown };
 
