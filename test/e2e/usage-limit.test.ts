@@ -25,7 +25,9 @@ t.test('API-key login: parked with no auto-continue, continued once by flower-pt
   const f = await startFlower({ t, respond: markerReplies(), login: 'api-key', prompt: 'keep working MOCK_RATE_LIMIT=3', flowerArgs: ['--window', '200k', '--parked-retry', '6'] });
   const parked = await f.waitForEvent('parked', 60_000);
   t.equal(parked.autoContinue, false, 'an API login does not continue by itself');
-  t.match(f.run.output(), /parked on a usage limit/, 'the title says so');
+  // The title is drawn after the event is written: wait for it rather than read it at once (CI once read it early).
+  await f.run.waitFor(() => /parked on a usage limit/.test(f.run.output()), 30_000, 'the title says so');
+  t.pass('the title says it is parked on a usage limit');
   const resumed = await f.waitForEvent('resumed', 60_000);
   t.ok(resumed, 'resumed once flower-pty typed continue');
   await f.run.waitForScreen(/Mock reply 1 /, 30_000);
