@@ -6,7 +6,7 @@
 import { join, resolve } from 'node:path';
 import { findWorkbench, readConfigFile, userConfigPath } from '../adapters/config-file.js';
 import { configHash, readTrustFile, trustFilePath, trustKey, writeTrustFile } from '../adapters/trust-store.js';
-import { PROJECT_KEY_RULE } from '../core/options/project-trust.js';
+import { PROJECT_KEY_RULE, screenProjectConfig } from '../core/options/project-trust.js';
 import { terminalText } from '../core/terminal-text.js';
 import { EXIT, FlowerError } from '../core/errors.js';
 
@@ -44,7 +44,10 @@ export async function runTrust(o: TrustOptions): Promise<number> {
   const config = join(workbench, 'config.json');
   const values = readConfigFile(config); // a malformed file is refused here, not trusted
   const hash = configHash(config);
-  const risky = Object.entries(values).filter(([k]) => (PROJECT_KEY_RULE as Record<string, string>)[k] !== 'always');
+  // What trust changes is what the same screen the runs use keeps of a trusted file: a key no trust lets a
+  // project's file set (the hosts) is said to stay ignored, never to apply.
+  const verdict = screenProjectConfig(values, true, () => true);
+  const risky = Object.entries(verdict.kept).filter(([k]) => (PROJECT_KEY_RULE as Record<string, string>)[k] !== 'always');
   if (hash === null && key === resolve(workbench)) {
     throw new FlowerError(`nothing to trust at ${workbench}: it has no config.json (and is no symlink); a project config that tunes the run needs no trust`, EXIT.usage);
   }
@@ -52,6 +55,7 @@ export async function runTrust(o: TrustOptions): Promise<number> {
   await writeTrustFile(store, { version: 1, folders: { ...file.folders, [key]: { config_sha256: hash, trusted_at: when } } });
   o.out(`trusted ${terminalText(key)}${hash ? ` with its config.json as it is now (sha256 ${hash.slice(0, 12)})` : ''}; recorded in ${store}`);
   for (const [k, v] of risky) o.out(`  now applies: "${k}": ${terminalText(JSON.stringify(v))}`);
+  for (const { key } of verdict.ignored) o.out(`  still ignored: "${terminalText(key)}" (only your own config, ~/.config/flower-pty/config.json, names the machines flower-pty reaches over ssh)`);
   o.out('a changed config.json is untrusted again; flower-pty trust --remove undoes this');
   return EXIT.ok;
 }

@@ -111,3 +111,19 @@ t.test('paths inside the project and tuning keys still apply from an untrusted c
   t.ok(existsSync(join(repo, '.flower', 'notes')));
   t.match(readFileSync(join(repo, 'events.jsonl'), 'utf8'), /"step":"tame"/);
 });
+
+t.test('trust never says a project config\'s hosts apply: they stay ignored, trusted or not', async (t) => {
+  const repo = join(root, 'hosts-repo');
+  mkdirSync(join(repo, '.flower'), { recursive: true });
+  writeFileSync(join(repo, '.flower', 'config.json'), JSON.stringify({ hosts: ['evil.example'], 'notify-command': 'true', review: 0 }));
+  const trust = flower(repo, ['trust']);
+  t.equal(trust.code, 0, trust.err);
+  t.match(trust.out, /now applies: "notify-command": "true"/, 'a key trust does change is named');
+  t.notMatch(trust.out, /now applies: "hosts"/, 'the hosts are never said to apply');
+  t.notMatch(trust.out, /now applies: "review"/, 'a tuning key applied before trust: not news');
+  t.match(trust.out, /still ignored: "hosts" \(only your own config/);
+  const run = flower(repo, ['--plain', 'go']);
+  t.equal(run.code, 0, run.err);
+  t.match(run.err, /ignored from .*config\.json: hosts: only your own config/, 'and the trusted run still ignores them');
+  flower(repo, ['trust', '--remove']);
+});
