@@ -278,9 +278,9 @@ export async function hostReportModel(host: string, workbench: string, env: Read
   const failure = hostFailure(host, reply);
   if (failure !== null) throw new FlowerError(failure, EXIT.usage);
   if (reply.code !== 0) throw new FlowerError(`report on ${terminalText(host)} failed (exit ${reply.code}): ${terminalText(oneLine(reply.stderr, 200))}`, EXIT.usage);
-  const model = readReportModel(reply.stdout);
-  if (model === null) throw new FlowerError(`report: ${terminalText(host)} answered with something that is not a report ("${terminalText(oneLine(reply.stdout, 60))}")`, EXIT.usage);
-  return model;
+  const read = readReportModel(reply.stdout);
+  if ('problem' in read) throw new FlowerError(`report: ${terminalText(host)} answered with something that is not a report this flower-pty draws: ${terminalText(read.problem)} ("${terminalText(oneLine(reply.stdout, 60))}")`, EXIT.usage);
+  return read.model;
 }
 
 // The page; a remote's model whose inner fields the page cannot read is that host's fault, said in one line.

@@ -163,7 +163,16 @@ export function createWebServer(o: WebServerOptions): WebServer {
       return refuse(res, 404, `no lineage to show: ${error instanceof Error ? error.message : String(error)}`);
     }
     // The report's own page, as `flower-pty report` writes it: inline style and SVG, no script (the CSP holds).
-    if (what === 'report') return send(res, 200, HTML_TYPE, renderReportHtml(model));
+    if (what === 'report') {
+      let html: string;
+      try {
+        html = renderReportHtml(model);
+      } catch (error) {
+        // a model the page cannot draw (its checks passed, a value still out of a drawing's range): one line
+        return refuse(res, 502, `the lineage of ${run.host ?? 'this machine'}'s run ${id} cannot be drawn: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      return send(res, 200, HTML_TYPE, html);
+    }
     return send(res, 200, 'application/json', JSON.stringify(lineageOf(model)));
   }
 

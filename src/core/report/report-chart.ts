@@ -6,6 +6,12 @@ import type { ReportModel } from './report-model.js';
 import { escapeHtml } from '../html-escape.js';
 import { formatTokens } from '../meter/token-format.js';
 
+/** any value of the model as page text, escaped: a number the model's checks let through is still drawn
+ * as text through the one escape (a model from another machine is never trusted to be what its type says) */
+export function drawn(value: string | number | boolean | null | undefined): string {
+  return escapeHtml(String(value));
+}
+
 export const CHART = { width: 960, height: 340, left: 64, right: 20, top: 20, bottom: 44 } as const;
 
 export const GENERATION_COLOURS = ['#2563eb', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#be123c', '#4d7c0f', '#a16207'] as const;
@@ -89,34 +95,34 @@ export function renderChart(model: ReportModel): string {
     if (g.startedAt) {
       const x = r2(xOf(scale, Date.parse(g.startedAt)));
       parts.push(`<line class="gen-start" x1="${x}" x2="${x}" y1="${CHART.top}" y2="${bottom}" stroke="${colour}"/>`);
-      parts.push(`<text class="gen-label" x="${r2(xOf(scale, Date.parse(g.startedAt)) + 3)}" y="${CHART.top + 12}" fill="${colour}">#${g.n}</text>`);
+      parts.push(`<text class="gen-label" x="${r2(xOf(scale, Date.parse(g.startedAt)) + 3)}" y="${CHART.top + 12}" fill="${colour}">#${drawn(g.n)}</text>`);
     }
     if (g.curve.length > 0) {
       const pts = g.curve.map((p) => `${r2(xOf(scale, p.t))},${r2(yOf(scale, p.v))}`).join(' ');
-      parts.push(`<polyline class="curve" data-generation="${g.n}" stroke="${colour}" points="${pts}"><title>generation ${g.n}: ${g.curve.length} reading(s) shown, peak ${formatTokens(g.peak)}</title></polyline>`);
+      parts.push(`<polyline class="curve" data-generation="${drawn(g.n)}" stroke="${colour}" points="${pts}"><title>generation ${drawn(g.n)}: ${g.curve.length} reading(s) shown, peak ${drawn(formatTokens(g.peak))}</title></polyline>`);
     }
     const h = g.handoffAsked;
     if (h) {
       const x = r2(xOf(scale, h.t));
       parts.push(
-        `<g class="asked" data-generation="${g.n}"><line x1="${x}" x2="${x}" y1="${CHART.top}" y2="${bottom}"/>` +
+        `<g class="asked" data-generation="${drawn(g.n)}"><line x1="${x}" x2="${x}" y1="${CHART.top}" y2="${bottom}"/>` +
           `<circle cx="${x}" cy="${r2(yOf(scale, h.v))}" r="5" fill="${colour}"/>` +
-          `<title>generation ${g.n}: handoff asked for at ${formatTokens(h.v)} (${h.source === 'events' ? 'the events file' : 'the first reading past the line'})</title></g>`,
+          `<title>generation ${drawn(g.n)}: handoff asked for at ${drawn(formatTokens(h.v))} (${h.source === 'events' ? 'the events file' : 'the first reading past the line'})</title></g>`,
       );
     }
     for (const c of g.compactions) {
       const x = xOf(scale, c.t);
       const y = yOf(scale, c.v);
       parts.push(
-        `<g class="compaction" data-generation="${g.n}"><path d="M${r2(x - 5)},${r2(y - 5)}L${r2(x + 5)},${r2(y + 5)}M${r2(x - 5)},${r2(y + 5)}L${r2(x + 5)},${r2(y - 5)}"/>` +
-          `<title>compaction at line ${c.line}: Claude Code compacted at ${c.preTokens === null ? '?' : formatTokens(c.preTokens)}</title></g>`,
+        `<g class="compaction" data-generation="${drawn(g.n)}"><path d="M${r2(x - 5)},${r2(y - 5)}L${r2(x + 5)},${r2(y + 5)}M${r2(x - 5)},${r2(y + 5)}L${r2(x + 5)},${r2(y - 5)}"/>` +
+          `<title>compaction at line ${drawn(c.line)}: Claude Code compacted at ${c.preTokens === null ? '?' : drawn(formatTokens(c.preTokens))}</title></g>`,
       );
     }
     for (const o of g.overflows) {
       const x = xOf(scale, o.t);
       parts.push(
-        `<g class="overflow" data-generation="${g.n}"><path d="M${r2(x)},${r2(CHART.top + 2)}L${r2(x - 6)},${r2(CHART.top + 12)}L${r2(x + 6)},${r2(CHART.top + 12)}Z"/>` +
-          `<title>overflow at line ${o.line}: ${escapeHtml(o.text)}</title></g>`,
+        `<g class="overflow" data-generation="${drawn(g.n)}"><path d="M${r2(x)},${r2(CHART.top + 2)}L${r2(x - 6)},${r2(CHART.top + 12)}L${r2(x + 6)},${r2(CHART.top + 12)}Z"/>` +
+          `<title>overflow at line ${drawn(o.line)}: ${escapeHtml(o.text)}</title></g>`,
       );
     }
   });

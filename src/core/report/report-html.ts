@@ -4,7 +4,7 @@
 
 import type { DocumentReport, GenerationReport, ReportModel } from './report-model.js';
 import type { DiffLine } from '../document/line-diff.js';
-import { renderChart, GENERATION_COLOURS } from './report-chart.js';
+import { renderChart, drawn, GENERATION_COLOURS } from './report-chart.js';
 import { escapeHtml } from '../html-escape.js';
 import { formatTokens } from '../meter/token-format.js';
 import { deadEndsWords, type GenerationDeadEnds } from './report-dead-ends.js';
@@ -67,7 +67,7 @@ export function pageTop(title: string, style: string, facts: ReadonlyArray<reado
 }
 
 function when(iso: string | null): string {
-  return iso ? `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC` : '—';
+  return iso ? e(`${String(iso).slice(0, 10)} ${String(iso).slice(11, 19)} UTC`) : '—';
 }
 
 export function formatDuration(msValue: number | null): string {
@@ -80,7 +80,7 @@ export function formatDuration(msValue: number | null): string {
 }
 
 function money(usd: number | null): string {
-  return usd === null ? '—' : `$${usd.toFixed(4)}`;
+  return usd === null ? '—' : e(`$${usd.toFixed(4)}`);
 }
 
 // Inline Markdown on already-escaped text: `code` and **bold**.
@@ -164,22 +164,22 @@ export function renderDiff(lines: readonly DiffLine[]): string {
     if (skipped > 0) out.push(`<div class="gap">… ${skipped} unchanged line(s)</div>`);
     skipped = 0;
     const sign = l.op === 'add' ? '+ ' : l.op === 'del' ? '− ' : '  ';
-    out.push(`<div class="${l.op}">${sign}${e(l.text)}</div>`);
+    out.push(`<div class="${e(l.op)}">${sign}${e(l.text)}</div>`);
   });
   if (skipped > 0) out.push(`<div class="gap">… ${skipped} unchanged line(s)</div>`);
   return `<pre class="diff">${out.join('')}</pre>`;
 }
 
 function documentHtml(d: DocumentReport): string {
-  const parts = [`<p>Frozen to <code>${e(d.path)}</code> (${(d.bytes / 1024).toFixed(1)} KB).</p>`];
-  if (d.truncated) parts.push(`<p class="missing">This document is ${(d.bytes / 1048576).toFixed(1)} MB: only its beginning is shown.</p>`);
+  const parts = [`<p>Frozen to <code>${e(d.path)}</code> (${drawn((d.bytes / 1024).toFixed(1))} KB).</p>`];
+  if (d.truncated) parts.push(`<p class="missing">This document is ${drawn((d.bytes / 1048576).toFixed(1))} MB: only its beginning is shown.</p>`);
   parts.push(`<div class="doc">${renderMarkdown(d.text)}</div>`);
   if (d.edit) {
     const changed = d.edit.changedSections.length > 0 ? d.edit.changedSections.join(', ') : 'no section';
     parts.push(`<h4>A person edited it (${e(changed)} changed): the model's draft against the version the successor read</h4>`);
     if (d.edit.diff) {
       const { added, removed, coarse } = d.edit.diff;
-      parts.push(`<p>${added} line(s) added, ${removed} removed${coarse ? ' (too large to align line by line: shown as removed then added)' : ''}.</p>`);
+      parts.push(`<p>${drawn(added)} line(s) added, ${drawn(removed)} removed${coarse ? ' (too large to align line by line: shown as removed then added)' : ''}.</p>`);
       parts.push(renderDiff(d.edit.diff.lines));
     } else {
       parts.push(`<p class="missing">The model's draft ${d.edit.draftPath ? `(<code>${e(d.edit.draftPath)}</code>) is not on disk` : 'was not kept'}: no diff.</p>`);
@@ -192,7 +192,7 @@ function deadEndsHtml(d: GenerationDeadEnds): string {
   const parts = [`<p class="deadends">Dead ends: ${e(deadEndsWords(d))}.</p>`];
   if (d.missing.length > 0) parts.push(`<p>Added by flower-pty's facts (not in the document): ${d.missing.map((m) => `<code>${e(m)}</code>`).join(', ')}</p>`);
   if (d.repeats.length > 0) {
-    const items = d.repeats.map((r) => `<li><code>${e(r.call)}</code> ${r.ok ? 'worked this time' : 'failed again'}: ${e(r.deadEnd)}${r.line === null ? '' : ` (document line ${r.line})`}</li>`);
+    const items = d.repeats.map((r) => `<li><code>${e(r.call)}</code> ${r.ok ? 'worked this time' : 'failed again'}: ${e(r.deadEnd)}${r.line === null ? '' : ` (document line ${drawn(r.line)})`}</li>`);
     parts.push(`<p>Repeated by its successor:</p><ul>${items.join('')}</ul>`);
   }
   return parts.join('\n');
@@ -206,10 +206,10 @@ function coverageHtml(c: GenerationCoverage): string {
 }
 
 function generationHtml(g: GenerationReport, colour: string): string {
-  const parts = [`<h2 id="gen-${g.n}"><span class="swatch" style="background:${colour}"></span>Generation ${g.n}</h2>`];
+  const parts = [`<h2 id="gen-${drawn(g.n)}"><span class="swatch" style="background:${colour}"></span>Generation ${drawn(g.n)}</h2>`];
   parts.push(`<p>Session <code>${e(g.sessionId)}</code> · ${e(g.endWords)}</p>`);
   if (g.transcript.found) {
-    parts.push(`<p>Transcript <code>${e(g.transcript.path ?? '')}</code>: ${(g.transcript.bytes / 1048576).toFixed(2)} MB, ${g.transcript.readings} reading(s), ${g.curve.length} drawn${g.transcript.untimed ? ' (no timestamps: spread over the generation by line)' : ''}.</p>`);
+    parts.push(`<p>Transcript <code>${e(g.transcript.path ?? '')}</code>: ${drawn((g.transcript.bytes / 1048576).toFixed(2))} MB, ${drawn(g.transcript.readings)} reading(s), ${drawn(g.curve.length)} drawn${g.transcript.untimed ? ' (no timestamps: spread over the generation by line)' : ''}.</p>`);
   } else {
     parts.push(`<p class="missing">No transcript: ${e(g.transcript.problem ?? 'not found')}. The curve of this generation is missing.</p>`);
   }
@@ -237,10 +237,10 @@ function timelineHtml(m: ReportModel): string {
     const problems = g.problems.length > 0 ? `<ul class="problems">${g.problems.map((p) => `<li>${e(p)}</li>`).join('')}</ul>` : '';
     const remarks = g.remarks.map((r) => `<div class="remark">${e(r)}</div>`).join('');
     return (
-      `<tr><td><a href="#gen-${g.n}"><span class="swatch" style="background:${colour}"></span>#${g.n}</a></td>` +
+      `<tr><td><a href="#gen-${drawn(g.n)}"><span class="swatch" style="background:${colour}"></span>#${drawn(g.n)}</a></td>` +
       `<td>${when(g.startedAt)}</td><td>${when(g.endedAt)}</td>` +
-      `<td class="end-${g.end}">${e(g.endWords)}</td><td class="num">${formatDuration(g.durationMs)}</td>` +
-      `<td class="num">${formatTokens(g.peak)}</td><td class="num">${money(g.costUsd)}</td><td class="num">${g.turns ?? '—'}</td>` +
+      `<td class="end-${drawn(g.end)}">${e(g.endWords)}</td><td class="num">${drawn(formatDuration(g.durationMs))}</td>` +
+      `<td class="num">${drawn(formatTokens(g.peak))}</td><td class="num">${money(g.costUsd)}</td><td class="num">${drawn(g.turns ?? '—')}</td>` +
       `<td>${problems}${remarks}${problems || remarks ? '' : '—'}</td>` +
       `<td class="deadends">${g.deadEnds ? e(deadEndsWords(g.deadEnds)) : '—'}</td></tr>`
     );
@@ -258,17 +258,17 @@ export function renderReportHtml(m: ReportModel): string {
     ['step', e(m.step ?? '—')],
     ['folder', m.cwd ? `<code>${e(m.cwd)}</code>` : '—'],
     ['workbench', `<code>${e(m.workbench)}</code>`],
-    ['generations', String(m.generations.length)],
-    ['wall clock', `${when(m.startedAt)} → ${when(m.endedAt)}${m.live ? ' (live: up to now)' : ''} · ${formatDuration(m.spanMs)}`],
+    ['generations', drawn(m.generations.length)],
+    ['wall clock', `${when(m.startedAt)} → ${when(m.endedAt)}${m.live ? ' (live: up to now)' : ''} · ${drawn(formatDuration(m.spanMs))}`],
     ['total cost', money(m.costUsd)],
-    ['total turns', String(m.turns)],
+    ['total turns', drawn(m.turns)],
     ['how it ended', e(m.ending)],
     ['dead ends', e(m.deadEndsTrend ?? 'nothing failed, or no record of it')],
-    ['window', th ? `${formatTokens(th.window)} · near at ${formatTokens(th.warnAt)} · handoff at ${formatTokens(th.at)}` : '—'],
+    ['window', th ? e(`${formatTokens(th.window)} · near at ${formatTokens(th.warnAt)} · handoff at ${formatTokens(th.at)}`) : '—'],
   ];
   const notes = m.notes.length > 0 ? `<div class="notes"><strong>Missing data</strong><ul>${m.notes.map((n) => `<li>${e(n)}</li>`).join('')}</ul></div>` : '';
   const legend =
-    `<div class="legend">${m.generations.map((g, i) => `<span><span class="swatch" style="background:${GENERATION_COLOURS[i % GENERATION_COLOURS.length]}"></span>generation ${g.n}</span>`).join('')}` +
+    `<div class="legend">${m.generations.map((g, i) => `<span><span class="swatch" style="background:${GENERATION_COLOURS[i % GENERATION_COLOURS.length]}"></span>generation ${drawn(g.n)}</span>`).join('')}` +
     `<span>┈ near line</span><span>━ handoff line (red)</span><span>● handoff asked for</span><span>✕ compaction</span><span>▲ overflow</span></div>`;
   return `${pageTop(title, REPORT_STYLE, facts)}
 ${notes}
