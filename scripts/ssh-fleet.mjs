@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 const FLOWER_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'flower-pty.js');
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** the kinds of host: 'real' (this checkout's flower-pty), 'older', 'other-wire', 'garbage', 'none' */
+/** the kinds of host: 'real' (this checkout's flower-pty), 'older', 'other-wire', 'garbage', 'none', or { script }:
+ * a flower-pty of the test's own making (a hostile host), run with the host's HOME */
 
 async function freePort() {
   const server = createServer();
@@ -52,7 +53,7 @@ export async function startFleet(t, root, kinds) {
     mkdirSync(runtime, { recursive: true, mode: 0o700 });
     if (kind === 'real') symlinkSync(FLOWER_BIN, join(home, 'bin', 'flower-pty'));
     else if (kind !== 'none') {
-      writeFileSync(join(home, 'bin', 'flower-pty'), FAKES[kind]);
+      writeFileSync(join(home, 'bin', 'flower-pty'), typeof kind === 'object' ? kind.script : FAKES[kind]);
       chmodSync(join(home, 'bin', 'flower-pty'), 0o755);
     }
     const enter = join(home, 'enter.sh');

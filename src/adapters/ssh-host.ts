@@ -17,7 +17,7 @@ export const CONNECT_TIMEOUT_S = 5;
 /** past the connect: what a remote `ls` or `kill` may take (a remote kill waits up to 15 s for its run) */
 export const REMOTE_COMMAND_S = 20;
 /** a remote's answer larger than this is not read on (a report's JSON is the largest, a few MB) */
-const REPLY_LIMIT = 64 * 1024 * 1024;
+export const REPLY_LIMIT = 64 * 1024 * 1024;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -38,7 +38,7 @@ export function remoteCommand(args: readonly string[]): string {
 }
 
 /** `ssh -T HOST flower-pty ARGS`: its exit status and output, bounded in time and size; never throws */
-export function runOnHost(host: string, args: readonly string[], env: Env, commandSeconds = REMOTE_COMMAND_S): Promise<HostReply> {
+export function runOnHost(host: string, args: readonly string[], env: Env, commandSeconds = REMOTE_COMMAND_S, replyLimit = REPLY_LIMIT): Promise<HostReply> {
   const waitedSeconds = CONNECT_TIMEOUT_S + commandSeconds;
   return new Promise((resolve) => {
     let child: ChildProcess;
@@ -52,10 +52,13 @@ export function runOnHost(host: string, args: readonly string[], env: Env, comma
     const err: Buffer[] = [];
     let size = 0;
     let timedOut = false;
+    let over = false;
     const take = (into: Buffer[]) => (chunk: Buffer) => {
       size += chunk.length;
-      if (size > REPLY_LIMIT) child.kill('SIGKILL');
-      else into.push(chunk);
+      if (size > replyLimit) {
+        over = true;
+        child.kill('SIGKILL');
+      } else into.push(chunk);
     };
     child.stdout!.on('data', take(out));
     child.stderr!.on('data', take(err));
@@ -70,7 +73,7 @@ export function runOnHost(host: string, args: readonly string[], env: Env, comma
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), timedOut, waitedSeconds });
+      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), timedOut, waitedSeconds, ...(over ? { overLimit: replyLimit } : {}) });
     });
   });
 }

@@ -48,7 +48,8 @@ async function runLsHosts(opts: LsOptions): Promise<number> {
   if (opts.json) {
     const objects: object[] = [
       ...(local === null ? [] : [{ host: null, wire: WIRE_VERSION, runs: local.runs }]),
-      ...remote.map((a) => ('problem' in a ? { host: a.host, error: a.problem } : { ...a.raw, host: a.host })),
+      // only what was read of each host (its wire and its runs, rebuilt field by field): nothing a host added
+      ...remote.map((a) => ('problem' in a ? { host: a.host, error: a.problem } : { host: a.host, wire: a.wire, runs: a.runs })),
     ];
     opts.out(JSON.stringify(objects));
     return 0;

@@ -117,3 +117,24 @@ t.test('--all-hosts: this machine and the hosts of the user config; a project co
   t.equal(loaded.values.hosts, undefined, 'the project file names no host');
   t.match(loaded.notes.join('\n'), /hosts: only your own config/);
 });
+
+// Hostile hosts: their flower-pty prints what the test put in their HOME.
+const HOSTILE = `#!/bin/sh\ncase "$1" in ls) cat "$HOME/ls.json";; report) cat "$HOME/report.json";; esac\n`;
+t.test('--json: every host\'s object whatever another host sent (deep, huge, a field of its own)', async (t) => {
+  const { WIRE_VERSION } = await import('../../src/server/wire.js');
+  const hostile = await startFleet(t, join(root, 'hostile'), { deep: { script: HOSTILE }, deeper: { script: HOSTILE }, huge: { script: `#!/bin/sh\nhead -c 20000000 /dev/zero | tr '\\0' ' '\n` }, good: 'real' });
+  const deep = `${'['.repeat(200_000)}1${']'.repeat(200_000)}`;
+  const run = { id: 'dddd4444', pid: 9, cwd: '/srv/deep', workbench: null, step: 'work', started: '2026-12-01T04:00:00.000Z', clients: 0, generation: 1, phase: 'working', context: 1, window: 2, status: null, socket: '/run/x.sock' };
+  writeFileSync(join(hostile.hosts.deep!.home, 'ls.json'), JSON.stringify({ wire: WIRE_VERSION, runs: [{ ...run, extra: 0 }], mine: 0 }).replace('"extra":0', `"extra":${deep}`).replace('"mine":0', `"mine":${deep}`));
+  writeFileSync(join(hostile.hosts.deeper!.home, 'ls.json'), JSON.stringify({ wire: WIRE_VERSION, runs: [{ ...run, status: 0 }] }).replace('"status":0', `"status":${deep}`));
+  const goodRun = await startFakeRun(await openSocketDir({ XDG_RUNTIME_DIR: hostile.hosts.good!.runtime }), 'gggg5555', { info: { cwd: '/srv/good' } });
+  t.teardown(() => goodRun.close());
+  const r = await flower(['ls', '--json', '--host', 'deep', '--host', 'deeper', '--host', 'huge', '--host', 'good'], { ...env, FLOWER_PTY_SSH_CONFIG: hostile.config });
+  t.equal(r.code, 0, `exit 0 (${r.stderr})`);
+  const data = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+  t.same(data.map((o) => o.host), ['deep', 'deeper', 'huge', 'good'], 'one object per host, in order');
+  t.same(data[0], { host: 'deep', wire: WIRE_VERSION, runs: [run] }, 'a field the host added, 200,000 deep, goes no further');
+  t.match(data[1], { host: 'deeper', error: /^deeper: answered with something that is not flower-pty's list of runs: runs\[0\]\.status is not an object$/ }, 'a used field too deep: that host\'s one line');
+  t.match(data[2], { host: 'huge', error: /^huge: answered with more than 16 MB/ }, 'too large: that host\'s one line');
+  t.same((data[3]!.runs as Array<{ id: string }>).map((x) => x.id), ['gggg5555'], 'and the good host\'s runs');
+});

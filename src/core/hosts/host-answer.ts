@@ -6,6 +6,8 @@ import { oneLine } from '../one-line.js';
 import { type RunSummary } from '../server/run-list.js';
 import { terminalText } from '../terminal-text.js';
 import { RUN_ID_RE } from './host-name.js';
+import { count, finite, flag, listOf, matching, oneOf, optional, orNull, readRemote, record, text, type Shape } from './remote-value.js';
+import type { StatusView } from '../screen/status.js';
 
 /** what `ssh HOST flower-pty ...` gave back */
 export interface HostReply {
@@ -17,7 +19,15 @@ export interface HostReply {
   timedOut: boolean;
   /** seconds waited before ending it */
   waitedSeconds: number;
+  /** ended because it said more than this many bytes (absent: it did not) */
+  overLimit?: number;
 }
+
+/** the most bytes a host's `ls` answer may hold: MAX_HOST_RUNS runs of a few hundred bytes, and room */
+export const LS_REPLY_LIMIT = 16 * 1024 * 1024;
+
+/** the most runs one host's answer may list: more is not a person's machine, and each would cost a row */
+export const MAX_HOST_RUNS = 10_000;
 
 /** ssh's own failure: it could not connect, authenticate or start the command */
 export const SSH_FAILED = 255;
@@ -39,6 +49,7 @@ function lastWords(stderr: string): string {
  */
 export function hostFailure(host: string, reply: HostReply): string | null {
   const name = terminalText(host);
+  if (reply.overLimit !== undefined) return `${name}: answered with more than ${Math.round(reply.overLimit / 1048576)} MB, more than flower-pty sends; not read`;
   if (reply.timedOut) return `${name}: no answer within ${reply.waitedSeconds} s (the host or its network hangs); check it with ssh ${name}`;
   const words = lastWords(reply.stderr);
   if (reply.code === SSH_FAILED) return `${name}: unreachable over ssh${words === '' ? '' : ` (${words})`}; check it with ssh ${name}`;
@@ -76,23 +87,38 @@ export function readHostLs<R extends RunSummary = RunSummary>(host: string, repl
   if (typeof data !== 'object' || data === null) return { host, problem: garbage };
   const raw = data as Record<string, unknown>;
   const wire = raw['wire'];
-  const runs = raw['runs'];
-  if (typeof wire !== 'number' || !Number.isSafeInteger(wire) || !Array.isArray(runs) || !runs.every(isRunSummary)) return { host, problem: garbage };
+  if (typeof wire !== 'number' || !Number.isSafeInteger(wire) || !Array.isArray(raw['runs'])) return { host, problem: garbage };
   if (wire !== ourWire) {
     const older = wire < ourWire ? 'there' : 'here';
     return { host, problem: `${name}: its flower-pty speaks wire version ${wire}, this one ${ourWire}: update the one ${older} so both are the same version` };
   }
-  return { host, wire, runs: runs as R[], raw };
+  // each run rebuilt from the fields flower-pty reads: whatever else the host sent (a field 200,000 deep, a
+  // key of its own) goes no further than this
+  const read = readRemote(RUNS, raw['runs']);
+  if ('problem' in read) return { host, problem: `${name}: answered with something that is not flower-pty's list of runs: runs${terminalText(read.problem)}` };
+  const runs = read.value as unknown as R[];
+  return { host, wire, runs, raw: { wire, runs } };
 }
 
-// The fields the table reads, each of its type: a remote's answer is another program's output.
-function isRunSummary(value: unknown): value is RunSummary {
-  if (typeof value !== 'object' || value === null) return false;
-  const r = value as Record<string, unknown>;
-  const num = (k: string) => typeof r[k] === 'number' && Number.isFinite(r[k]);
-  const str = (k: string) => typeof r[k] === 'string';
-  return str('id') && RUN_ID_RE.test(r['id'] as string) && num('pid') && str('cwd') && (r['workbench'] === null || str('workbench')) && str('phase') && num('generation') && num('context') && num('window') && num('clients') && str('started');
-}
+// A remote run's status as the dashboard and the table read it.
+const LINE = 4096;
+const STATUS: Shape<StatusView> = record<StatusView>({
+  phase: oneOf(['starting', 'working', 'near', 'writing', 'review', 'respawning', 'stopped'] as const),
+  context: finite, window: finite, at: finite, warnAt: finite, generation: finite, maxGenerations: finite,
+  handoff: flag, reviewLeft: orNull(finite), held: flag,
+  workbench: orNull(text(LINE)), documentPath: orNull(text(LINE)), note: text(LINE), attention: orNull(text(LINE)),
+  deadEnds: optional(orNull(text(LINE))), coverage: optional(orNull(text(LINE))),
+});
+
+const runId = matching(RUN_ID_RE, 'a run id (lowercase letters and digits)');
+
+/** the fields of a run that this machine reads (RunSummary, the rest of the wire's RunInfo, the socket), each of its type */
+const RUN = record<RunSummary & { step?: string; watchers?: number; socket?: string }>({
+  id: runId, pid: finite, cwd: text(LINE), workbench: orNull(text(LINE)), phase: text(64), generation: finite, context: finite,
+  window: finite, clients: count, started: text(64), status: optional(orNull(STATUS)),
+  step: optional(text(LINE)), watchers: optional(count), socket: optional(text(LINE)),
+});
+const RUNS = listOf(RUN, MAX_HOST_RUNS);
 
 /** a run socket's path on a host that `ssh -L LOCAL:REMOTE` can be given as it is: absolute, a socket's name,
  * nothing ssh would split (a colon) and nothing a line would hide (a space, a control character) */

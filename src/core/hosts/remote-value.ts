@@ -36,6 +36,9 @@ export const text = (max: number): Shape<string> => (v, at) => (typeof v === 'st
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z$/;
 export const time: Shape<string> = (v, at) => (typeof v === 'string' && ISO_TIME.test(v) && Number.isFinite(Date.parse(v)) ? v : fail(at, 'a time (2026-01-02T03:04:05.000Z)'));
 
+/** a string of this pattern (said as `want`) */
+export const matching = (pattern: RegExp, want: string): Shape<string> => (v, at) => (typeof v === 'string' && pattern.test(v) ? v : fail(at, want));
+
 /** one of a known set of words */
 export const oneOf = <W extends string | number>(words: readonly W[]): Shape<W> => (v, at) => (words.includes(v as W) ? (v as W) : fail(at, `one of ${words.join(', ')}`));
 

@@ -42,6 +42,10 @@ t.test('a reply read', async (t) => {
   t.match(readHostLs('a', reply({ code: 2, stderr: 'flower-pty: unknown flag --wire-version' }), 1), { problem: /older/ });
   t.match(readHostLs('a', reply({ stdout: JSON.stringify({ wire: 1, runs: [{ ...run, id: '../../x' }] }) }), 1), { problem: /not flower-pty's list of runs/ }, 'a run of the wrong shape');
   t.match(readHostLs('a', reply({ stdout: 'x'.repeat(500) }), 1), { problem: /\("x+…"\)$/ }, 'garbage cut short');
+  t.same(readHostLs('a', reply({ stdout: JSON.stringify({ wire: 1, runs: [{ ...run, mine: { deep: [1] } }], extra: 1 }) }), 1), { host: 'a', wire: 1, runs: [run], raw: { wire: 1, runs: [run] } }, 'a field of the host\'s own goes no further');
+  t.match(readHostLs('a', reply({ stdout: JSON.stringify({ wire: 1, runs: [{ ...run, status: { phase: '<b>' } }] }) }), 1), { problem: /runs\[0\]\.status\.phase is not one of starting/ }, 'a status field of the wrong kind names itself');
+  t.match(readHostLs('a', reply({ stdout: JSON.stringify({ wire: 1, runs: [{ ...run, pid: '7' }] }) }), 1), { problem: /runs\[0\]\.pid is not a finite number/ });
+  t.match(readHostLs('a', reply({ code: null, overLimit: 16 * 1048576 }), 1), { problem: 'a: answered with more than 16 MB, more than flower-pty sends; not read' });
   t.match(readHostLs('a', reply({ code: 255, stderr: 'ssh: Could not resolve hostname a\r\n' }), 1), { problem: 'a: unreachable over ssh (ssh: Could not resolve hostname a); check it with ssh a' });
   t.match(readHostLs('a', reply({ code: 127, stderr: 'sh: 1: flower-pty: not found' }), 1), { problem: /no flower-pty there/ });
   t.match(readHostLs('a', reply({ code: 1, stderr: 'flower-pty: internal error\n' }), 1), { problem: /ls failed there \(exit 1\): flower-pty: internal error/ });
