@@ -1,6 +1,6 @@
 // Types of scripts/ssh-fleet.mjs for the TypeScript tests that import it.
 /** what a host runs as `flower-pty` */
-export type HostKind = 'real' | 'older' | 'other-wire' | 'garbage' | 'none';
+export type HostKind = 'real' | 'older' | 'other-wire' | 'garbage' | 'none' | { script: string };
 export interface FleetHost {
   name: string;
   /** its HOME; its socket folder is runtime/flower-pty */

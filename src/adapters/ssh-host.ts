@@ -94,9 +94,18 @@ export function runOnHostInTerminal(host: string, args: readonly string[], env: 
   });
 }
 
-/** `ssh -N -L LOCAL:REMOTE HOST`: a unix socket here forwarded to one on the host (a run's socket), for as
- * long as the child lives; the caller ends it */
+/** seconds between ssh's keep-alives on a forward: a host that vanished ends its forward within three */
+const ALIVE_S = 15;
+
+/** what a forward's session runs on the host: it reads its input until the end, which comes when this
+ * process is gone (its end of the pipe closes, by exit or by SIGKILL), and then the session and ssh end */
+export const FORWARD_LIFELINE = 'cat >/dev/null';
+
+/** `ssh -L LOCAL:REMOTE HOST 'cat >/dev/null'`: a unix socket here forwarded to one on the host (a run's
+ * socket) for as long as the child lives; the caller ends it. Not `-N`: an `ssh -N` reads nothing and
+ * outlives a SIGKILLed parent; this one's standard input is a pipe from this process, whose end (this
+ * process gone, however) ends the session on the host and so ssh itself (docs/hosts.md). */
 export function forwardSocket(host: string, localSocket: string, remoteSocket: string, env: Env): ChildProcess {
-  const forward = ['-o', 'ExitOnForwardFailure=yes', '-o', 'StreamLocalBindUnlink=yes', '-L', `${localSocket}:${remoteSocket}`];
-  return spawn('ssh', sshArgs(host, env, '-N', forward), { stdio: ['ignore', 'ignore', 'pipe'], env: { ...env } as NodeJS.ProcessEnv });
+  const forward = ['-o', 'ExitOnForwardFailure=yes', '-o', 'StreamLocalBindUnlink=yes', '-o', `ServerAliveInterval=${ALIVE_S}`, '-o', 'ServerAliveCountMax=3', '-L', `${localSocket}:${remoteSocket}`];
+  return spawn('ssh', [...sshArgs(host, env, '-T', forward), FORWARD_LIFELINE], { stdio: ['pipe', 'ignore', 'pipe'], env: { ...env } as NodeJS.ProcessEnv });
 }

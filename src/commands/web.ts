@@ -19,7 +19,7 @@ import { openSocketDir } from '../server/socket-dir.js';
 import { openLog } from '../adapters/log-file.js';
 import { claimWeb, openWebDir, runningWeb, updateClaim, type WebDir } from '../web/web-dir.js';
 import { issueToken, openSessions } from '../web/token-store.js';
-import { followRuns, type FollowedRun } from '../web/run-follower.js';
+import { followRuns, runKey, type FollowedRun } from '../web/run-follower.js';
 import { hostReportModel, reportModel } from './report.js';
 import { followHosts } from '../web/host-fleet.js';
 import { configuredHosts } from '../adapters/config-file.js';
@@ -121,18 +121,19 @@ async function serveWeb(o: WebOptions, paths: WebDir, listen: { host: string; po
   const report = (run: FollowedRun, ask: { fresh: boolean }): Promise<ReportModel> => {
     if (!run.workbench) throw new FlowerError('this run keeps no workbench (--no-workbench), so no lineage on disk');
     const key = `${run.generation} ${run.phase}`;
-    const kept = lineages.get(run.id);
+    // by host and id: two hosts' runs may have the same id
+    const kept = lineages.get(runKey(run));
     if (!ask.fresh && kept?.key === key) return kept.model;
     const model = run.host !== undefined ? hostReportModel(run.host, run.workbench, o.env) : reportModel({ workbench: run.workbench, cwd: run.cwd, env: o.env });
-    lineages.set(run.id, { key, model });
+    lineages.set(runKey(run), { key, model });
     // A read made while the run's newest generation was not on disk yet (the status said so first) is not
     // kept: the next page that asks reads again.
-    const forget = () => lineages.get(run.id)?.model === model && lineages.delete(run.id);
+    const forget = () => lineages.get(runKey(run))?.model === model && lineages.delete(runKey(run));
     model.then((m) => m.generations.length < run.generation && forget(), forget);
     return model;
   };
   follower.onChange((before, after) => {
-    if (before && !after) lineages.delete(before.id);
+    if (before && !after) lineages.delete(runKey(before));
   });
   const web = createWebServer({ rules, tls, behindProxy: o.behindProxy, allowInput: o.allowInput, sessions: openSessions(paths.tokens), follower, hosts: fleet, report, log: log.write });
   const server = web.server;

@@ -17,7 +17,8 @@ import { hostAllowed, originAllowed, securityHeaders, FIRST_REQUEST_MS, MAX_BODY
 import { cookieValue, loginClient, sessionCookie, SESSION_TTL_MS } from '../core/web/web-login.js';
 import { dashboardOrder, notificationFor, stateText, urgency } from '../core/web/web-dashboard.js';
 import type { Sessions } from './token-store.js';
-import type { FollowedRun, RunFollower } from './run-follower.js';
+import { runKey, type FollowedRun, type RunFollower } from './run-follower.js';
+import { parseHostTarget, RUN_ID_RE } from '../core/hosts/host-name.js';
 import { bridgeRun } from './run-bridge.js';
 import type { HostFleet } from './host-fleet.js';
 import { HTML_TYPE, PAGES, readStatic, renderPage, staticFile } from './static-files.js';
@@ -67,6 +68,8 @@ export function dashboardRow(r: FollowedRun) {
   return {
     id: r.id,
     host: r.host ?? null,
+    /** how the run's page names it: its id here, HOST:ID on another machine (two hosts' ids may be the same) */
+    key: runKey(r),
     cwd: r.cwd,
     step: r.step,
     generation: r.generation,
@@ -99,6 +102,19 @@ export function createWebServer(o: WebServerOptions): WebServer {
   const dashboards = new Set<WebSocket>();
   const pages = new Set<WebSocket>();
 
+  // A run page's address names its run by key, one path segment: `ID` here, `HOST:ID` (URL-encoded) elsewhere.
+  const keyOf = (segment: string | undefined): string | null => {
+    if (segment === undefined || segment.length > 600) return null;
+    let key: string;
+    try {
+      key = decodeURIComponent(segment);
+    } catch {
+      return null;
+    }
+    const target = parseHostTarget(key);
+    if (target === null) return RUN_ID_RE.test(key) ? key : null;
+    return 'problem' in target ? null : key;
+  };
   const cookieOf = (req: IncomingMessage) => cookieValue(req.headers.cookie, SESSION_COOKIE);
   const headerSecret = (req: IncomingMessage): string | null => {
     const value = req.headers[SECRET_HEADER];
@@ -143,13 +159,14 @@ export function createWebServer(o: WebServerOptions): WebServer {
     if (asset) return send(res, 200, asset.type, await readStatic(asset.file), { 'Cache-Control': 'private, max-age=3600' });
     if (path === '/login') return send(res, 200, HTML_TYPE, await renderPage(PAGES.login));
     // The pages themselves are empty shells (their data comes on requests that carry the secret).
-    const shell = path === '/' ? PAGES.dashboard : /^\/run\/[a-z0-9]{1,32}$/.test(path) ? PAGES.run : null;
+    const shell = path === '/' ? PAGES.dashboard : keyOf(/^\/run\/([^/]+)$/.exec(path)?.[1]) !== null ? PAGES.run : null;
     if (shell) return o.sessions.shell(cookieOf(req)) ? send(res, 200, HTML_TYPE, await renderPage(shell)) : send(res, 401, HTML_TYPE, await renderPage(PAGES.loggedOut));
     if (!authorised(req, headerSecret(req))) return refuse(res, 401, 'not logged in: this needs the page\'s secret of a login (open a login URL in this tab)');
     if (path === '/api/runs') return send(res, 200, 'application/json', JSON.stringify(rows()));
     if (path === '/api/hosts') return send(res, 200, 'application/json', JSON.stringify(hostRows()));
-    const run = /^\/api\/run\/([a-z0-9]{1,32})\/(report|lineage)$/.exec(path);
-    if (run) return runRoute(res, run[1]!, run[2] as 'report' | 'lineage');
+    const run = /^\/api\/run\/([^/]+)\/(report|lineage)$/.exec(path);
+    const key = keyOf(run?.[1]);
+    if (run && key !== null) return runRoute(res, key, run[2] as 'report' | 'lineage');
     return refuse(res, 404, 'not found');
   }
 
@@ -227,7 +244,8 @@ export function createWebServer(o: WebServerOptions): WebServer {
     // A burst of status frames (the meter while claude writes) is one update of the rows.
     if (dashboards.size > 0 && !pending) pending = setTimeout(pushRows, 100);
     const text = notificationFor(before, after);
-    const id = (after ?? before)?.id;
+    const changed = after ?? before;
+    const id = changed ? runKey(changed) : undefined;
     if (text && id) {
       const message = JSON.stringify({ t: 'notify', id, text, cwd: (after ?? before)!.cwd });
       for (const ws of pages) ws.send(message);
@@ -261,9 +279,10 @@ export function createWebServer(o: WebServerOptions): WebServer {
     const path = url.pathname;
     const seqParam = url.searchParams.get('seq');
     const seq = seqParam !== null && /^\d{1,15}$/.test(seqParam) ? Number(seqParam) : null;
-    const runId = /^\/ws\/run\/([a-z0-9]{1,32})$/.exec(path)?.[1];
+    const runSegment = /^\/ws\/run\/([^/]+)$/.exec(path)?.[1];
+    const runId = runSegment === undefined ? undefined : (keyOf(runSegment) ?? undefined);
     if (path !== '/ws/runs' && runId === undefined) return deny(404, 'Not Found');
-    wss.handleUpgrade(req, socket, head, (ws) => {
+    wss.handleUpgrade(req, socket, head, async (ws) => {
       pages.add(ws);
       ws.on('close', () => {
         pages.delete(ws);
@@ -278,12 +297,31 @@ export function createWebServer(o: WebServerOptions): WebServer {
         ws.on('message', () => ws.close(1003, 'the dashboard socket takes no messages'));
         return;
       }
+      // a remote run's forward is opened for its pages only (web/host-fleet.ts), and released when they go
+      let released = false;
+      // what the page says while its forward opens is kept, and handed to the bridge once it listens
+      const early: Array<[unknown, boolean]> = [];
+      const keep = (data: unknown, binary: boolean) => void early.push([data, binary]);
+      ws.on('message', keep);
+      const problem = await (o.follower.open?.(runId) ?? Promise.resolve(null));
+      ws.off('message', keep);
+      if (problem !== null) {
+        ws.send(JSON.stringify({ t: 'ended', reason: 'gone', message: problem }));
+        return ws.close(1000, 'not opened');
+      }
+      const release = () => {
+        if (!released) o.follower.release?.(runId);
+        released = true;
+      };
+      if (ws.readyState !== ws.OPEN) return release();
+      ws.on('close', release);
       const link = o.follower.feed(runId);
       if (!link) {
         ws.send(JSON.stringify({ t: 'ended', reason: 'gone', message: `no live run has id ${runId}` }));
         return ws.close(1000, 'no such run');
       }
       bridgeRun(ws, { ...link, view: () => o.follower.get(runId)?.status ?? null, seq, allowInput: o.allowInput, log: o.log });
+      for (const [data, binary] of early) ws.emit('message', data, binary);
     });
   }
 

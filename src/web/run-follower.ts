@@ -20,11 +20,22 @@ export interface FollowedRun extends DashboardRun {
   document: { path: string; text: string | null } | null;
 }
 
+/** how a page names a run: its id on this machine, `HOST:ID` on another (two hosts' ids may be the same) */
+export function runKey(run: { id: string; host?: string | undefined }): string {
+  return run.host === undefined ? run.id : `${run.host}:${run.id}`;
+}
+
 export interface RunFollower {
   runs(): FollowedRun[];
-  get(id: string): FollowedRun | undefined;
+  /** the run a key (runKey) names */
+  get(key: string): FollowedRun | undefined;
   /** the run's feed (its screen and stream, for pages) and its connection, while it is followed */
-  feed(id: string): { feed: RunFeed; send(message: ClientMessage): void } | undefined;
+  feed(key: string): { feed: RunFeed; send(message: ClientMessage): void } | undefined;
+  /** a page will show the run: what it needs to be fed is made ready (a remote run's forward); null, or why
+   * not in one line. Each open that returned null is matched by one release. Absent: always ready. */
+  open?(key: string): Promise<string | null>;
+  /** a page that showed the run is gone */
+  release?(key: string): void;
   /** called after any run changed, started or ended (`before` null: it started; `after` null: it ended) */
   onChange(listener: (before: FollowedRun | null, after: FollowedRun | null) => void): () => void;
   /** asks the runs that do not say when a terminal attaches or goes (older servers) for their latest

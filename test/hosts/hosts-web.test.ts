@@ -3,11 +3,11 @@
 // works through an ssh forward of its run socket, and approving from it reaches the run on its host.
 import t from 'tap';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { startFleet } from '../../scripts/ssh-fleet.mjs';
+import { get } from './web-request.js';
 import { startFakeRun } from '../helpers/wire-server.js';
 import { until } from '../helpers/poll.js';
 import { logIn, openBrowser, startWeb, type WebFace } from '../web/web-helpers.js';
@@ -18,17 +18,6 @@ import type { StatusView } from '../../src/core/screen/status.js';
 const root = mkdtempSync(join(tmpdir(), 'flower-hosts-web-'));
 t.teardown(() => rmSync(root, { recursive: true, force: true }));
 
-function get(web: WebFace, path: string, headers: Record<string, string>): Promise<{ status: number; body: string; cookie: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ agent: false, host: '127.0.0.1', port: web.port, method: headers['Content-Type'] ? 'POST' : 'GET', path, headers: { Host: `127.0.0.1:${web.port}`, ...headers } }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, cookie: String((res.headers['set-cookie'] as string[] | undefined)?.[0] ?? '').split(';')[0]! }));
-    });
-    req.on('error', reject);
-    req.end(headers['Content-Type'] ? headers['x-body'] : undefined);
-  });
-}
 
 const fleet = await startFleet(t, root, { alpha: 'real', beta: 'real' });
 const local = join(root, 'local');
@@ -63,7 +52,7 @@ t.test('the dashboard: the local run and each host\'s, with the hosts\' health',
 });
 
 t.test("a remote run's page, through the ssh forward of its socket: its stream and an approval", async (t) => {
-  const ws = new WebSocket(`ws://127.0.0.1:${web.port}/ws/run/aaaa1111`, ['flower', `flower.${secret}`], { headers: { Origin: web.base, Cookie: login.cookie } });
+  const ws = new WebSocket(`ws://127.0.0.1:${web.port}/ws/run/${encodeURIComponent('alpha:aaaa1111')}`, ['flower', `flower.${secret}`], { headers: { Origin: web.base, Cookie: login.cookie } });
   const seen: string[] = [];
   ws.on('message', (d) => seen.push(d.toString()));
   t.teardown(() => ws.close());

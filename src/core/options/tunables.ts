@@ -24,3 +24,20 @@ export const TUNABLES = {
 } as const;
 
 export type Tunables = { readonly [K in keyof typeof TUNABLES]: number };
+
+/** the web face's ssh to the person's other machines (docs/hosts.md): not options either, each with its reason */
+export const HOST_TUNABLES = {
+  /** how often each host is asked for its runs, on its own clock: a dashboard row a few seconds old is fine,
+   * and each ask is one ssh session on the host */
+  askEveryMs: 10_000,
+  /** the ssh forwards one host may have open at once: one per remote run a page shows, and a person looks at
+   * a few runs at a time, not a host's hundred */
+  forwardsPerHost: 4,
+  /** the forwards of every host together: each is an ssh process here and a session there */
+  forwardsInAll: 12,
+  /** a forward no page shows any more is kept this long: a page reloaded, or a phone's socket that came
+   * back, finds it still open */
+  forwardLingerMs: 15_000,
+  /** a page waits this long for its run's forward to connect (ssh's own connect timeout is 5 s) */
+  forwardReadyMs: 15_000,
+} as const;

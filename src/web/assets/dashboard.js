@@ -9,8 +9,9 @@ let runs = [];
 let skew = 0;
 
 function row(run) {
-  const li = el('li', { class: `run u${run.urgency}`, 'data-id': run.id });
-  const link = el('a', { href: `/run/${encodeURIComponent(run.id)}`, class: 'title' });
+  const li = el('li', { class: `run u${run.urgency}`, 'data-id': run.id, 'data-key': run.key });
+  // by key: HOST:ID for another machine's run, so two hosts' runs of the same id are two pages
+  const link = el('a', { href: `/run/${encodeURIComponent(run.key)}`, class: 'title' });
   link.append(el('span', { class: 'id' }, run.id), ...(run.host ? [el('span', { class: 'host' }, run.host)] : []), el('span', { class: 'cwd' }, run.cwd));
   const state = el('div', { class: 'state' });
   state.append(el('span', { class: 'what' }, run.state), el('span', { class: 'since', 'data-since': String(run.since) }, ago(Date.now() - skew - run.since)));
