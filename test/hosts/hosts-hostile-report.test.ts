@@ -3,7 +3,7 @@
 // the remote run hold no element, script run or navigation of the host's making (markup in every string
 // is drawn as text); a model whose numbers are markup (a generation's n, its turns) is refused in one line
 // naming the host, by the command and by the web face.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -61,19 +61,16 @@ function flower(args: string[]): Promise<{ code: number; stdout: string; stderr:
   });
 }
 
-/** what of the host's making a loaded page holds or did: elements, script runs, navigation, requests */
-async function madeByHost(page: Page, url: string) {
+/** a loaded page holds and did nothing of the host's making: no element, script run, navigation or request */
+async function nothingMadeByHost(t: Test, page: Page, url: string): Promise<void> {
   // a refresh of 0 s would have gone by now; an image's error would have run
   await sleep(1_500);
-  return {
-    url: page.url(),
-    scripts: await page.locator('script').count(),
-    images: await page.locator('img').count(),
-    refreshes: await page.locator('meta[http-equiv]').count(),
-    pwned: await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned ?? null),
-    drawnAsText: (await page.locator('body').innerText()).includes('<script>window.__pwned=1</script>'),
-    expected: url,
-  };
+  t.equal(page.url(), url, 'no navigation (no refresh moved the page)');
+  const elements = [await page.locator('script').count(), await page.locator('img').count(), await page.locator('meta[http-equiv]').count()];
+  t.same(elements, [0, 0, 0], 'no script, image or refresh element');
+  t.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned ?? null), null, 'no script ran');
+  t.ok((await page.locator('body').innerText()).includes('<script>window.__pwned=1</script>'), "the host's markup is there as text");
+  t.same(hits, [], 'nothing reached the address the markup names');
 }
 
 const browser = await openBrowser(t);
@@ -85,12 +82,7 @@ t.test('report HOST:ID: the written page, hostile in every string, runs nothing 
   const page = await browser.newPage();
   const url = pathToFileURL(file).href;
   await page.goto(url, { waitUntil: 'load' });
-  const seen = await madeByHost(page, url);
-  t.equal(seen.url, url, 'no navigation');
-  t.same([seen.scripts, seen.images, seen.refreshes], [0, 0, 0], 'no script, image or refresh element');
-  t.equal(seen.pwned, null, 'no script ran');
-  t.ok(seen.drawnAsText, "the host's markup is there as text");
-  t.same(hits, [], 'nothing reached the address the markup names');
+  await nothingMadeByHost(t, page, url);
   await page.close();
 });
 
@@ -117,12 +109,7 @@ t.test("the web face's report tab of a remote run: nothing of the host's making"
   const url = tab.url();
   t.match(url, /^blob:/, 'the report tab');
   await tab.waitForFunction(() => document.body.innerText.includes('flower-pty report'), undefined, { timeout: 30_000 });
-  const seen = await madeByHost(tab, url);
-  t.equal(seen.url, url, 'no navigation (no refresh moved the tab)');
-  t.same([seen.scripts, seen.images, seen.refreshes], [0, 0, 0], 'no script, image or refresh element');
-  t.equal(seen.pwned, null, 'no script ran');
-  t.ok(seen.drawnAsText, "the host's markup is there as text");
-  t.same(hits, [], 'nothing reached the address the markup names');
+  await nothingMadeByHost(t, tab, url);
 
   // the model with markup in its numbers: the web face says why in one line naming the host
   const login = await page.evaluate(() => sessionStorage.getItem('flower-secret'));
