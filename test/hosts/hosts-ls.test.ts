@@ -138,3 +138,15 @@ t.test('--json: every host\'s object whatever another host sent (deep, huge, a f
   t.match(data[2], { host: 'huge', error: /^huge: answered with more than 16 MB/ }, 'too large: that host\'s one line');
   t.same((data[3]!.runs as Array<{ id: string }>).map((x) => x.id), ['gggg5555'], 'and the good host\'s runs');
 });
+
+t.test('two hosts\' runs of the same id: each named by its host', async (t) => {
+  const a = await startFakeRun(await hostSockets('alpha'), 'dupe0001', { info: { cwd: '/srv/alpha/dupe' } });
+  const b = await startFakeRun(await hostSockets('beta'), 'dupe0001', { info: { cwd: '/srv/beta/dupe' } });
+  t.teardown(() => Promise.all([a.close(), b.close()]));
+  const r = await flower(['ls', '--host', 'alpha', '--host', 'beta'], env);
+  t.equal(r.code, 0, r.stderr);
+  t.match(r.stdout, /^alpha\s+dupe0001\s.*\/srv\/alpha\/dupe$/m);
+  t.match(r.stdout, /^beta\s+dupe0001\s.*\/srv\/beta\/dupe$/m);
+  const json = JSON.parse((await flower(['ls', '--json', '--host', 'alpha', '--host', 'beta'], env)).stdout) as Array<{ host: string; runs: Array<{ id: string }> }>;
+  t.same(json.map((o) => [o.host, o.runs.some((x) => x.id === 'dupe0001')]), [['alpha', true], ['beta', true]], 'and in --json, under each host');
+});
