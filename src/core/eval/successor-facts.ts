@@ -22,8 +22,9 @@ export type FactRule =
   | { rule: 'path'; path: string }
   /** the normalised command whole, or one of its segments of two words or more */
   | { rule: 'command'; command: string }
-  /** any of these paths (as `path`), else the call's input, word for word */
-  | { rule: 'target'; paths: string[]; input: string }
+  /** any of these paths (as `path`) near a word of failure or with the error's own words, else the call's
+   *  target, word for word */
+  | { rule: 'target'; paths: string[]; input: string; error: string[] }
   /** at least WORD_SHARE of these content words */
   | { rule: 'words'; words: string[] }
   /** the text as a whole token, case and all */
@@ -72,19 +73,6 @@ const URL_NUMBER = /\/(?:issues|pull)\/(\d{1,6})\b/g;
 const BRANCH_MADE = /\bgit\s+(?:checkout\s+-[bB]|switch\s+-[cC]|worktree\s+add\s(?:[^&;|]*?\s)?-[bB]|push\s+(?:-u|--set-upstream)\s+\S+)\s+([\w.][\w./-]*)/g;
 // Branches every repository has: naming them tells a successor nothing.
 const COMMON_BRANCHES = new Set(['HEAD', 'main', 'master']);
-
-// A call's target: the failure record keeps another tool's input as the JSON of its fields; its first
-// text field is what the call was about (a skill's name, a goal's condition, a subagent's description).
-function targetOf(input: string): string {
-  if (!input.startsWith('{')) return input;
-  try {
-    const fields: unknown = JSON.parse(input);
-    const first = typeof fields === 'object' && fields !== null ? Object.values(fields).find((v) => typeof v === 'string' && v.trim() !== '') : undefined;
-    return typeof first === 'string' ? first : input;
-  } catch {
-    return input; // cut short by the record's bound: compared as it is
-  }
-}
 
 export interface FactCollector {
   push(row: FactRow): void;
@@ -180,11 +168,11 @@ export function createFactCollector(opts: CollectorOptions = {}): FactCollector 
     },
     facts() {
       const dead = (opts.failures?.() ?? failures).failures
-        .filter((f) => !f.workedLater)
+        .filter((f) => !f.workedLater && !f.trivial)
         .map((f): Fact => {
           if (f.command !== null) return { text: oneLine(f.input, TEXT_CHARS), match: { rule: 'command', command: f.command } };
-          const target = f.files.length > 0 ? f.files.join(' ') : targetOf(f.input);
-          return { text: oneLine(`${f.tool} ${target}`, TEXT_CHARS), match: { rule: 'target', paths: f.files, input: target } };
+          const target = f.files.length > 0 ? f.files.join(' ') : f.target;
+          return { text: oneLine(`${f.tool} ${target}`, TEXT_CHARS), match: { rule: 'target', paths: f.files, input: target, error: contentWords(f.error) } };
         });
       const subjects = [...openTasks(scope).map((t) => t.subject), ...checklist.filter((i) => !i.done).map((i) => i.subject)];
       const tasks = keptSet<Fact>();
