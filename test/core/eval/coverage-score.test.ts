@@ -202,15 +202,19 @@ t.test('identifiers: branches, issue and PR numbers, URLs, the last command that
     ...call('Bash', { command: 'npm test -- --grep x' }, { ok: false, text: 'Exit code 1\nnot ok' }),
     ...call('Bash', { command: 'gh pr view https://github.com/o/r/pull/123' }, { ok: true }),
   ]);
-  t.same(facts.identifiers.map((i) => i.text), ['https://example.com/spec.html', '#41', '#38', 'feat/eval', 'https://docs.example.org/a?b=1', '#7', 'fix/parser-42', 'https://github.com/o/r/pull/123', '#123', 'npx tap test/a.test.ts']);
+  // the model's "PR 7" numbers its own points: no identifier; the PR's URL and its number are one fact
+  t.same(facts.identifiers.map((i) => i.text), ['https://example.com/spec.html', '#41', '#38', 'feat/eval', 'https://docs.example.org/a?b=1', 'fix/parser-42', '#123', 'npx tap test/a.test.ts']);
   const doc = `Branch \`feat/eval\`, issue #38, ${['issue', '41'].join(' ')}, PR #7, https://example.com/spec.html, pull/123. Tests: \`npx tap test/a.test.ts\`.`;
-  t.same(scoreDocument(facts, doc).identifiers.missing, ['https://docs.example.org/a?b=1', 'fix/parser-42', 'https://github.com/o/r/pull/123']);
+  t.same(scoreDocument(facts, doc).identifiers.missing, ['https://docs.example.org/a?b=1', 'fix/parser-42']);
   t.same(scoreDocument(facts, 'feat/evaluation #381 https://example.com/spec.html5 npx tap test/a.test.tsx').identifiers.found, 0, 'near misses are not the identifier');
 });
 
 t.test('test commands: a runner near the start of a segment, never a word further on', async (t) => {
   for (const c of ['npm test', 'npx tap test/x.test.ts', 'cargo test', 'mix test test/a_test.exs', 'npm run test:unit', 'python -m pytest -q', 'cd x && go test ./...']) t.ok(isTestCommand(c), c);
+  for (const c of ['uv run pytest -x', 'bundle exec rspec', 'node --test', 'make test', 'FOO=1 npx vitest run', './node_modules/.bin/jest a', 'pnpm run test-e2e']) t.ok(isTestCommand(c), c);
   for (const c of ['test -f x', 'git commit -m "410 tests pass"', 'bd close x --reason="tests pass"', 'npm run build', 'echo test']) t.notOk(isTestCommand(c), c);
+  // a word inside a path, a package's name, a comment: not a runner
+  for (const c of ['brew install x/tap/y', 'ls tests/', 'cat test/a.test.ts', 'node scripts/tests/x.mjs', 'npm run build # then test', 'npm install tap', 'mkdir test']) t.notOk(isTestCommand(c), c);
 });
 
 t.test('totals add up; a category without facts is never below a threshold', async (t) => {
@@ -234,4 +238,24 @@ t.test('beside a live run the collector reads the run\'s own failure record inst
   for (const row of rows) if (row.kind === 'run') record = recordRun(record, row.run);
   t.same(live.facts().dead_ends.map((d) => d.text), ['make deploy'], 'the run\'s record, read at the cut');
   t.same(successorFacts(rows).dead_ends.map((d) => d.text), ['make deploy'], 'on its own it keeps its record');
+});
+
+t.test("identifiers are the person's world: the model's own numbered points are not issues", async (t) => {
+  const facts = factsOf([
+    user('Please fix the bug in issue 12 and look at https://github.com/o/r/pull/30.'),
+    said('Issue 3: the parser. Fixing #1 and #4, then issues 5, 6 and 7. See https://github.com/o/r/pull/30 and "https://x.org/a\\nb"'),
+    ...call('Bash', { command: 'git commit -m "fix #8: review point 9 (issue 10)"' }, { ok: true }),
+    ...call('Bash', { command: 'gh issue view 21' }, { ok: true }),
+    ...call('Bash', { command: 'git checkout -b fix/issue-55-parser' }, { ok: true }),
+    ...call('Bash', { command: 'echo "see https://example.org/a\\nmore"' }, { ok: true }),
+  ]);
+  const text = facts.identifiers.map((i) => i.text);
+  t.same(text.filter((x) => x.startsWith('#')).sort(), ['#12', '#21', '#30', '#55'], "the prompt's, the command's, the URL's, the branch's; none of the model's");
+  t.equal(text.filter((x) => x.includes('pull/30') || x === '#30').length, 1, 'a PR found by its URL and its number is one fact');
+  t.ok(text.includes('https://x.org/a'), 'a URL ends at a backslash escape');
+  t.ok(text.includes('https://example.org/a'), '…in a command too');
+  t.notOk(text.some((x) => x.includes('\\')), 'no escape kept');
+  t.equal(scoreDocument(facts, 'PR https://github.com/o/r/pull/30').identifiers.found, 1, 'the PR found by its URL');
+  t.equal(scoreDocument(facts, 'PR #30').identifiers.found, 1, '…or by its number');
+  t.equal(scoreDocument(facts, '').identifiers.found, 0);
 });
