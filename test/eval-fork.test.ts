@@ -102,6 +102,37 @@ t.test('--dry-run prints the calls and a token estimate, and runs nothing', asyn
   t.same(readFileSync(log, 'utf8').trim().split('\n'), ['["--help"]'], 'only --help was asked');
 });
 
+t.test("the context at a cut is Claude Code's own reading, not the transcript's bytes", async (t) => {
+  const w = world();
+  // A large tool result, then the response Claude Code recorded usage on: 142K in context, 1.2 MB of bytes.
+  const rows = [
+    ...call('Read', { file_path: join(w.project, 'big.txt') }, true, 'x'.repeat(1_200_000)),
+    { type: 'assistant', isSidechain: false, sessionId: SESSION, message: { id: 'm-usage', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'read it' }], usage: { input_tokens: 1_000, cache_creation_input_tokens: 1_000, cache_read_input_tokens: 140_000, output_tokens: 50 } } },
+  ];
+  writeFileSync(w.transcript, readFileSync(w.transcript, 'utf8') + rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  const dry = await evalFork(w, { dryRun: true });
+  t.match(dry.out, /cut at line 8 \(the end\): \d probe\(s\), 142\.0K tokens of context/, 'the last response\'s input and cache tokens');
+  t.notMatch(dry.out, /[3-9]\d\d\.\dK tokens of context/, 'not bytes/4');
+  const log = join(w.root, 'calls.log');
+  const r = await evalFork(w, { k: 1, env: { ...w.env, FAKE_LOG: log } });
+  t.equal(r.code, 0, r.err);
+  const handoff = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]).find((a) => a.includes('--fork-session') && !a.includes('/compact'));
+  t.match(handoff?.join(' '), /142\.0K of 200\.0K tokens used/, 'the handoff request says the same');
+});
+
+t.test("the session's own folder is said; a folder not on this machine is refused in one line, nothing run", async (t) => {
+  const w = world();
+  const dry = await evalFork(w, { dryRun: true });
+  t.match(dry.out, new RegExp(`in the session's own folder ${w.project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+  const gone = join(w.root, 'elsewhere', 'repo');
+  writeFileSync(w.transcript, readFileSync(w.transcript, 'utf8').split(w.project).join(gone));
+  const log = join(w.root, 'calls.log');
+  const r = await evalFork(w, { env: { ...w.env, FAKE_LOG: log } });
+  t.match(r.error?.message, new RegExp(`^eval fork: the session ran in ${gone.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, which is not on this machine: run eval fork where that folder exists`));
+  t.notMatch(r.error?.message ?? '', /\n/, 'one line');
+  t.notOk(existsSync(log), 'no claude was run, not even in the current folder');
+});
+
 t.test('bad input: one line each', async (t) => {
   const w = world();
   let r = await evalFork(w, { session: '99999999-2222-4333-8444-555555555555' });

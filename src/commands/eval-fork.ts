@@ -13,6 +13,9 @@ import { claudeConfigDir } from '../adapters/claude-config-dir.js';
 import { resolveClaude } from '../adapters/claude-binary.js';
 import { runPrint, type PrintCall } from '../adapters/claude-print.js';
 import { factsOfTranscript } from '../adapters/transcript-coverage.js';
+import { TRANSCRIPT_ROWS } from '../claude-code/transcript-rows.js';
+import { createTranscriptReader } from '../core/meter/transcript-reader.js';
+import { formatTokens } from '../core/meter/token-format.js';
 import { COMPACT_COMMAND, canForkSession, compactSummaryOf, forkArgs, freshArgs, readPrintResult, type PrintResult } from '../claude-code/print-result.js';
 import { handoffRequest } from '../core/document/handoff-prompts.js';
 import { scoreDocument } from '../core/eval/coverage-score.js';
@@ -82,6 +85,7 @@ export async function runEvalFork(opts: EvalForkOptions): Promise<number> {
   const at = opts.at.length > 0 ? [...new Set(opts.at)].sort((a, b) => a - b) : [lines];
   const past = at.find((n) => n > lines);
   if (past !== undefined) fail(`--at ${past} is past the transcript's last line (${lines}) in ${transcript}`);
+  const cwd = sessionFolder(transcript);
   const claude = resolveClaude({ ...(opts.claude ? { flag: opts.claude } : {}), env: opts.env, cwd: opts.cwd });
   const timeoutMs = opts.callTimeoutMs ?? 15 * 60_000;
   const call = (args: string[], cwd: string): Promise<PrintCall> => runPrint(claude, args, { cwd, env: opts.env, timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) });
@@ -89,20 +93,19 @@ export async function runEvalFork(opts: EvalForkOptions): Promise<number> {
   const help = await call(['--help'], opts.cwd);
   if (!canForkSession(help.stdout + help.stderr)) fail(`${claude} has no --fork-session in its --help (an older Claude Code): update it, or name another with --claude`, EXIT.claudeMissing);
 
-  // The facts at each cut, and what it would cost.
+  // The facts at each cut, the context there, and what it would cost.
   const text = readFileSync(transcript, 'utf8').split('\n');
+  const contexts = contextAt(text, at);
   const cuts: Array<CutPlan & { facts: SuccessorFacts }> = [];
   for (const line of at) {
     const facts = await factsOfTranscript(transcript, { lines: line });
-    const bytes = Buffer.byteLength(text.slice(0, line).join('\n'));
-    cuts.push({ line, bytes, probes: probesOf(facts).length, facts });
+    cuts.push({ line, context: contexts.get(line) ?? 0, probes: probesOf(facts).length, facts });
   }
   const estimate = forkEstimate(cuts, opts.k);
-  const cwd = sessionFolder(transcript, opts.cwd);
+  opts.out(`eval fork ${opts.session} (${transcript}, ${lines} lines) with ${claude}, in the session's own folder ${cwd}`);
   if (opts.dryRun) {
-    opts.out(`eval fork ${opts.session} (${transcript}, ${lines} lines) with ${claude}, in ${cwd}`);
     for (const c of cuts) {
-      opts.out(`cut at line ${c.line}${c.line === lines ? ' (the end)' : ' (a copy of the transcript up to it is forked)'}: ${c.probes} probe(s), about ${Math.ceil(c.bytes / 4)} tokens of context`);
+      opts.out(`cut at line ${c.line}${c.line === lines ? ' (the end)' : ' (a copy of the transcript up to it is forked)'}: ${c.probes} probe(s), ${formatTokens(c.context)} tokens of context (Claude Code's last reading before it)`);
       for (const arm of ARMS) {
         opts.out(`  ${opts.k} × ${arm}: claude ${forkArgs('<id>', arm === 'compact' ? COMPACT_COMMAND : '<the handoff request>').join(' ')}`);
         opts.out(`  ${opts.k} × ${arm} seeded: claude ${freshArgs('<the document and the probes>').join(' ')}`);
@@ -163,17 +166,37 @@ function report(runs: readonly ArmRun[], total: number, interrupted: boolean): s
   return [...lines, ...tallyText(tallyArms(runs))];
 }
 
-// Where the session ran: its folder, as the transcript's rows say, so claude --resume finds it; else here.
-function sessionFolder(transcript: string, fallback: string): string {
+// The context at each cut (a count of the transcript's non-empty lines): the context meter's reading, the
+// input and cache tokens Claude Code recorded on the last main-thread response before it (after a
+// compaction, its summary's size), read in one pass.
+function contextAt(text: readonly string[], cuts: readonly number[]): Map<number, number> {
+  const reader = createTranscriptReader(TRANSCRIPT_ROWS);
+  const out = new Map<number, number>();
+  const rows = text.filter((l) => l.trim() !== '');
+  let done = 0;
+  for (const cut of [...cuts].sort((a, b) => a - b)) {
+    for (; done < cut && done < rows.length; done++) reader.push(`${rows[done]!}\n`);
+    out.set(cut, reader.meter.context);
+  }
+  return out;
+}
+
+// Where the session ran, as its rows say: claude --resume finds a session by its folder, and the forks must
+// run there. A session from another machine (or a folder since removed) is refused, never run here instead.
+function sessionFolder(transcript: string): string {
+  let named: string | null = null;
   for (const line of readFileSync(transcript, 'utf8').split('\n', 50)) {
     try {
       const cwd = (JSON.parse(line) as { cwd?: unknown }).cwd;
-      if (typeof cwd === 'string' && existsSync(cwd) && statSync(cwd).isDirectory()) return cwd;
+      if (typeof cwd !== 'string' || cwd === '') continue;
+      if (existsSync(cwd) && statSync(cwd).isDirectory()) return cwd;
+      named ??= cwd;
     } catch {
       // not a row
     }
   }
-  return fallback;
+  if (named === null) fail(`${transcript} does not say which folder the session ran in (no cwd on its first rows): eval fork needs a session Claude Code recorded on this machine`);
+  fail(`the session ran in ${named}, which is not on this machine: run eval fork where that folder exists, or make it there (a clone of the same repository at that path)`);
 }
 
 // The session to fork at a cut: the session itself at its end, else a copy of its rows up to the cut under
@@ -188,7 +211,7 @@ function forkSource(transcript: string, session: string, line: number, lines: nu
 }
 
 async function armDocument(arm: Arm, id: string, cwd: string, c: CutPlan, call: (args: string[], cwd: string) => Promise<PrintCall>, transcript: string): Promise<{ document: string | null; problem: string | null; refused: string | null; spend: Spend }> {
-  const prompt = arm === 'compact' ? COMPACT_COMMAND : handoffRequest({ used: Math.ceil(c.bytes / 4), window: 200_000 });
+  const prompt = arm === 'compact' ? COMPACT_COMMAND : handoffRequest({ used: c.context, window: 200_000 });
   const forked = await call(forkArgs(id, prompt), cwd);
   const result = readPrintResult(forked.stdout);
   const spend = spendOf(result);

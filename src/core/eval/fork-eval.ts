@@ -40,14 +40,14 @@ export interface ArmRun {
 export interface CutPlan {
   /** the transcript's line the fork is cut at */
   line: number;
-  /** bytes of the transcript up to it: the context a fork carries */
-  bytes: number;
+  /** the context a fork carries there: the usage Claude Code recorded on the last main-thread response
+   *  before it (input and cache tokens, the context meter's reading), not the transcript's bytes (after a
+   *  compaction most of them are no longer in the context) */
+  context: number;
   /** the probes the facts there support */
   probes: number;
 }
 
-/** tokens a byte of transcript is taken for (JSON and text: about four characters a token) */
-export const BYTES_PER_TOKEN = 4;
 /** what a document and a probe reply are taken to cost in output, and a seeded session's fixed prompt */
 export const DOCUMENT_TOKENS = 3_000;
 export const SEEDED_TOKENS = 20_000;
@@ -56,9 +56,8 @@ export const SEEDED_TOKENS = 20_000;
 export function forkEstimate(cuts: readonly CutPlan[], k: number): { calls: number; tokens: number } {
   let tokens = 0;
   for (const c of cuts) {
-    const context = Math.ceil(c.bytes / BYTES_PER_TOKEN);
     // per arm: the fork reads the context and writes a document; the seeded session reads it and answers
-    tokens += ARMS.length * k * (context + DOCUMENT_TOKENS + SEEDED_TOKENS + DOCUMENT_TOKENS);
+    tokens += ARMS.length * k * (c.context + DOCUMENT_TOKENS + SEEDED_TOKENS + DOCUMENT_TOKENS);
   }
   return { calls: cuts.length * k * ARMS.length * 2, tokens };
 }
