@@ -22,7 +22,8 @@ import { RUN_DIALECT } from './run-dialect.js';
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-const WRITING_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+/** the tools that create or change a file */
+export const WRITING_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
 function checklistOf(content: unknown): ListItem[] | null {
   if (!Array.isArray(content)) return null;

@@ -16,9 +16,11 @@ import { factsOfTranscript } from '../adapters/transcript-coverage.js';
 import { TRANSCRIPT_ROWS } from '../claude-code/transcript-rows.js';
 import { createTranscriptReader } from '../core/meter/transcript-reader.js';
 import { formatTokens } from '../core/meter/token-format.js';
-import { COMPACT_COMMAND, canForkSession, compactSummaryOf, forkArgs, freshArgs, readPrintResult, type PrintResult } from '../claude-code/print-result.js';
+import { COMPACT_COMMAND, canForkSession, compactSummaryOf, forkArgs, freshArgs, readPrintResult, successorArgs, type PrintResult } from '../claude-code/print-result.js';
+import { successorSteps } from '../claude-code/successor-steps.js';
+import { continuationPrompt, rediscoveryOf, type Rediscovery } from '../core/eval/rediscovery.js';
 import { handoffRequest } from '../core/document/handoff-prompts.js';
-import { scoreDocument } from '../core/eval/coverage-score.js';
+import { namesPath, scoreDocument } from '../core/eval/coverage-score.js';
 import { ARMS, forkEstimate, tallyArms, tallyText, type Arm, type ArmRun, type CutPlan, type Spend } from '../core/eval/fork-eval.js';
 import { probePasses, probePrompt, probesOf, splitAnswers } from '../core/eval/probe-questions.js';
 import type { SuccessorFacts } from '../core/eval/successor-facts.js';
@@ -109,6 +111,7 @@ export async function runEvalFork(opts: EvalForkOptions): Promise<number> {
       for (const arm of ARMS) {
         opts.out(`  ${opts.k} × ${arm}: claude ${forkArgs('<id>', arm === 'compact' ? COMPACT_COMMAND : '<the handoff request>').join(' ')}`);
         opts.out(`  ${opts.k} × ${arm} seeded: claude ${freshArgs('<the document and the probes>').join(' ')}`);
+        opts.out(`  ${opts.k} × ${arm} successor: claude -p <the document, go on> --output-format json --settings <a hook that stops it at its first change to a file>`);
       }
     }
     opts.out(`${estimate.calls} claude calls, about ${estimate.tokens} tokens; nothing was run`);
@@ -129,7 +132,7 @@ export async function runEvalFork(opts: EvalForkOptions): Promise<number> {
             const got = await armDocument(arm, id, cwd, c, call, transcript);
             if (got.refused !== null) fail(`claude refused the fork of ${opts.session}: ${got.refused}`);
             let spend = got.spend;
-            const result: ArmRun = { arm, cut: c.line, run, document: got.document, problem: got.problem, coverage: got.document ? scoreDocument(c.facts, got.document) : null, probes: [], spend };
+            const result: ArmRun = { arm, cut: c.line, run, document: got.document, problem: got.problem, coverage: got.document ? scoreDocument(c.facts, got.document) : null, probes: [], rediscovery: null, spend };
             if (got.document !== null && probes.length > 0 && !interrupted()) {
               const answered = await call(freshArgs(probePrompt(got.document, probes)), cwd);
               const reply = readPrintResult(answered.stdout);
@@ -140,6 +143,12 @@ export async function runEvalFork(opts: EvalForkOptions): Promise<number> {
               } else if (answered.ended === null) {
                 result.problem = `the seeded session gave no answer: ${firstLine(answered.stderr) || 'no result'}`;
               }
+            }
+            if (got.document !== null && !interrupted()) {
+              const s = await successor(got.document, cwd, call, transcript);
+              spend = add(spend, s.spend);
+              result.rediscovery = s.cost;
+              if (s.problem !== null) result.problem = s.problem;
             }
             if (interrupted()) break;
             runs.push({ ...result, spend });
@@ -208,6 +217,18 @@ function forkSource(transcript: string, session: string, line: number, lines: nu
   const kept = text.filter((l) => l.trim() !== '').slice(0, line).map((l) => l.split(session).join(id));
   writeFileSync(copy, `${kept.join('\n')}\n`, { flag: 'wx', mode: 0o600 });
   return { id, remove: () => unlinkSync(copy) };
+}
+
+// The successor seeded with an arm's document, going on with the work until its first change to a file (a
+// hook stops it there, before the change is made); its transcript, beside the session's, says what it cost.
+async function successor(document: string, cwd: string, call: (args: string[], cwd: string) => Promise<PrintCall>, transcript: string): Promise<{ cost: Rediscovery | null; problem: string | null; spend: Spend }> {
+  const ran = await call(successorArgs(continuationPrompt(document)), cwd);
+  const result = readPrintResult(ran.stdout);
+  const spend = spendOf(result);
+  if (ran.ended !== null) return { cost: null, problem: null, spend };
+  const path = result?.sessionId ? join(dirname(transcript), `${result.sessionId}.jsonl`) : null;
+  if (path === null || !existsSync(path)) return { cost: null, problem: `the seeded successor left no transcript: ${firstLine(ran.stderr) || 'no session id'}`, spend };
+  return { cost: rediscoveryOf(successorSteps(readFileSync(path, 'utf8')), (p) => namesPath(document, p)), problem: null, spend };
 }
 
 async function armDocument(arm: Arm, id: string, cwd: string, c: CutPlan, call: (args: string[], cwd: string) => Promise<PrintCall>, transcript: string): Promise<{ document: string | null; problem: string | null; refused: string | null; spend: Spend }> {

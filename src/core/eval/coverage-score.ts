@@ -78,6 +78,11 @@ function hasCommand(flat: string, command: string): boolean {
   return commandSegments(command).some((seg) => seg.includes(' ') && whole(seg.includes('`') ? flatten(seg).trim() : seg));
 }
 
+/** whether a document names a file, by the files rule (the path as a token, or its file name) */
+export function namesPath(documentText: string, path: string): boolean {
+  return hasPath(flatten(documentText), path);
+}
+
 /** the share of `words` in a document's words */
 export function wordShare(words: readonly string[], docWords: ReadonlySet<string>): number {
   if (words.length === 0) return 0;

