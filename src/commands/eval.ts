@@ -146,7 +146,7 @@ export async function runEval(opts: EvalOptions): Promise<number> {
     read += 1;
     if (result.truncatedTail) notes.push(`${shown(input.path)}: its last line is cut short (a session still writing it?); read up to the line before`);
     if (result.dropped > 0) notes.push(`${shown(input.path)}: ${result.dropped} line(s) over 16 MB skipped`);
-    for (const s of result.summaries) summaries.push({ transcript: input.path, line: s.line, score: s.score });
+    for (const s of result.summaries) summaries.push({ transcript: input.path, line: s.line, score: s.score, since: s.since });
   }
   if (skipped.length > 0) notes.push(`${skipped.length} .jsonl file(s) that are not JSONL skipped, the first ${shown(skipped[0]!)}`);
   const interrupted = opts.signal?.aborted === true;
