@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFactRowReader } from '../../../src/claude-code/fact-rows.js';
 import { CATEGORIES, isTestCommand, successorFacts, type SuccessorFacts } from '../../../src/core/eval/successor-facts.js';
+import { isInstruction } from '../../../src/core/eval/content-words.js';
 import { belowThreshold, scoreDocument, scoreTotals, WORD_SHARE } from '../../../src/core/eval/coverage-score.js';
 import type { FactRow } from '../../../src/core/eval/fact-row.js';
 import { createCompactionScan } from '../../../src/core/eval/compaction-scan.js';
@@ -259,4 +260,21 @@ t.test("identifiers are the person's world: the model's own numbered points are 
   t.equal(scoreDocument(facts, 'PR https://github.com/o/r/pull/30').identifiers.found, 1, 'the PR found by its URL');
   t.equal(scoreDocument(facts, 'PR #30').identifiers.found, 1, '…or by its number');
   t.equal(scoreDocument(facts, '').identifiers.found, 0);
+});
+
+t.test("instructions are the person's constraints: not questions, quotations, pasted logs or reports", async (t) => {
+  const yes = ['Never touch the payments module.', 'No mocks in the integration tests.', 'Only touch files under src/.', 'Use pnpm instead of npm.', 'Please, no new dependencies.',
+    'We must keep the public API.', "I don't want you to change the schema.", 'Keep it short, only the summary.', 'Usa pnpm en vez de npm.', 'No cambies la API pública'];
+  const no = ['Why does it never finish?', 'Can you only show me the diff?', '"Never use eval" is what the linter says.', 'It always fails on CI.', 'There are no tests for this.',
+    'I only changed one file.', "That didn't work either.", '¿Por qué no compila?', 'The build is green.', 'Fix the login form.'];
+  for (const s of yes) t.ok(isInstruction(s), `an instruction: ${s}`);
+  for (const s of no) t.notOk(isInstruction(s), `not one: ${s}`);
+  const facts = factsOf([user([
+    'Here is the log:',
+    '2026-12-03 07:00:01 [ERROR] never retried: connection refused',
+    '    at connect (src/db.ts:12:5)',
+    '> Never commit generated files, says CONTRIBUTING.',
+    'Do not retry more than twice.',
+  ].join('\n'))]);
+  t.same(facts.instructions.map((i) => i.text), ['Do not retry more than twice.'], "a pasted log line and a quoted line are not the person's instructions");
 });
