@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { runEval, type EvalOptions } from '../src/commands/eval.js';
-import { CATEGORIES } from '../src/core/eval/successor-facts.js';
+import { CATEGORIES } from '../src/core/coverage/successor-facts.js';
 import { FlowerError } from '../src/core/errors.js';
 import { claudeFixtures, fixturesDir } from './helpers/fixtures.js';
 import { FLOWER_BIN, REPO } from './helpers/flower-run.js';

@@ -20,10 +20,10 @@ import { COMPACT_COMMAND, canForkSession, compactSummaryOf, forkArgs, freshArgs,
 import { successorSteps } from '../claude-code/successor-steps.js';
 import { continuationPrompt, rediscoveryOf, type Rediscovery } from '../core/eval/rediscovery.js';
 import { handoffRequest } from '../core/document/handoff-prompts.js';
-import { namesPath, scoreDocument } from '../core/eval/coverage-score.js';
+import { namesPath, scoreDocument } from '../core/coverage/coverage-score.js';
 import { ARMS, forkEstimate, tallyArms, tallyText, type Arm, type ArmRun, type CutPlan, type Spend } from '../core/eval/fork-eval.js';
 import { probePasses, probePrompt, probesOf, splitAnswers } from '../core/eval/probe-questions.js';
-import type { SuccessorFacts } from '../core/eval/successor-facts.js';
+import type { SuccessorFacts } from '../core/coverage/successor-facts.js';
 import { EXIT, FlowerError } from '../core/errors.js';
 import { oneLine } from '../core/one-line.js';
 

@@ -1,6 +1,6 @@
 // `flower-pty eval compaction [FILE|DIR ...]`: every compaction summary in a person's transcripts (default:
 // their Claude Code projects folder), scored against the main thread before it by the coverage scorer
-// (core/eval). Streams each file in bounded memory (the facts are all it keeps), then prints a table, or
+// (core/coverage). Streams each file in bounded memory (the facts are all it keeps), then prints a table, or
 // the JSON other tools read, and writes a page with --html. Bad input is one line and nothing written;
 // an interruption keeps and prints the transcripts that were read whole, and says so.
 

@@ -5,9 +5,9 @@
 // of the transcript is held but the facts. The dialect's row reader is handed in as a value. Pure.
 
 import { createLineSplitter } from '../meter/jsonl.js';
-import { createFactCollector } from './successor-facts.js';
-import { scoreDocument, type CoverageScore } from './coverage-score.js';
-import type { FactRowReader } from './fact-row.js';
+import { createFactCollector } from '../coverage/successor-facts.js';
+import { scoreDocument, type CoverageScore } from '../coverage/coverage-score.js';
+import type { FactRowReader } from '../coverage/fact-row.js';
 
 export interface ScoredSummary {
   /** the summary row's 1-based line in its file */

@@ -3,8 +3,8 @@
 // path is made one line (no control character reaches the terminal).
 
 import { oneLine } from '../one-line.js';
-import { CATEGORIES, type Category } from './successor-facts.js';
-import { scoreTotals, type CoverageScore } from './coverage-score.js';
+import { CATEGORIES, type Category } from '../coverage/successor-facts.js';
+import { scoreTotals, type CoverageScore } from '../coverage/coverage-score.js';
 
 export interface EvalSummary {
   /** the transcript's path */

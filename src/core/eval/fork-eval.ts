@@ -3,8 +3,8 @@
 // spent, and the tally of what came back: per arm the probes' pass rates with Wilson 95 % intervals, its
 // documents' coverage, and its tokens, cost and time. Pure.
 
-import { CATEGORIES, type Category } from './successor-facts.js';
-import type { CoverageScore } from './coverage-score.js';
+import { CATEGORIES, type Category } from '../coverage/successor-facts.js';
+import type { CoverageScore } from '../coverage/coverage-score.js';
 import { PROBE_KINDS, type ProbeKind } from './probe-questions.js';
 import { rateText, wilson95, type Rate } from './wilson.js';
 import { rediscoveryTotals, type Rediscovery } from './rediscovery.js';

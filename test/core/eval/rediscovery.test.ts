@@ -3,7 +3,7 @@
 import t from 'tap';
 import { rediscoveryOf, type SuccessorStep } from '../../../src/core/eval/rediscovery.js';
 import { successorSteps } from '../../../src/claude-code/successor-steps.js';
-import { namesPath } from '../../../src/core/eval/coverage-score.js';
+import { namesPath } from '../../../src/core/coverage/coverage-score.js';
 
 const response = (id: string, tokens: number, calls: Array<[string, object]>, extra: object = {}): string =>
   JSON.stringify({ type: 'assistant', ...extra, message: { id, role: 'assistant', usage: { input_tokens: tokens, cache_creation_input_tokens: 10, cache_read_input_tokens: 100 }, content: calls.map(([name, input], i) => ({ type: 'tool_use', id: `${id}-${i}`, name, input })) } });

@@ -1,4 +1,4 @@
-// The check at the freeze: the document the session wrote is scored against what its transcript shows (core/eval:
+// The check at the freeze: the document the session wrote is scored against what its transcript shows (core/coverage:
 // the files it changed, its dead ends, the person's instructions, the open tasks, identifiers). A category
 // under the --coverage-check share, with the session alive and idle at its prompt, brings ONE request to
 // amend it, naming what is missing (typed, as an idle session's handoff request is); the amended document,
@@ -6,8 +6,8 @@
 // document is never checked (freezing.ts says so). Pure reducers over the run.
 
 import { AMEND_LINES, amendmentItems, amendmentRequest } from '../../document/handoff-prompts.js';
-import { belowThreshold, type CoverageScore } from '../../eval/coverage-score.js';
-import { CATEGORIES, type Category } from '../../eval/successor-facts.js';
+import { belowThreshold, type CoverageScore } from '../../coverage/coverage-score.js';
+import { CATEGORIES, type Category } from '../../coverage/successor-facts.js';
 import { currentGeneration, type CoverageCheck, type RunInput, type RunState } from '../../run/run-state.js';
 import type { RunEventFields } from '../../run/run-events.js';
 import { retire } from './freezing.js';

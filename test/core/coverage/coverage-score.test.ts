@@ -5,10 +5,10 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFactRowReader } from '../../../src/claude-code/fact-rows.js';
-import { CATEGORIES, isTestCommand, successorFacts, type SuccessorFacts } from '../../../src/core/eval/successor-facts.js';
-import { isInstruction } from '../../../src/core/eval/content-words.js';
-import { belowThreshold, scoreDocument, scoreTotals, WORD_SHARE } from '../../../src/core/eval/coverage-score.js';
-import type { FactRow } from '../../../src/core/eval/fact-row.js';
+import { CATEGORIES, isTestCommand, successorFacts, type SuccessorFacts } from '../../../src/core/coverage/successor-facts.js';
+import { isInstruction } from '../../../src/core/coverage/content-words.js';
+import { belowThreshold, scoreDocument, scoreTotals, WORD_SHARE } from '../../../src/core/coverage/coverage-score.js';
+import type { FactRow } from '../../../src/core/coverage/fact-row.js';
 import { createCompactionScan } from '../../../src/core/eval/compaction-scan.js';
 import { claudeFixtures, fixturesDir } from '../../helpers/fixtures.js';
 
@@ -228,7 +228,7 @@ t.test('totals add up; a category without facts is never below a threshold', asy
 });
 
 t.test('beside a live run the collector reads the run\'s own failure record instead of keeping a second', async (t) => {
-  const { createFactCollector } = await import('../../../src/core/eval/successor-facts.js');
+  const { createFactCollector } = await import('../../../src/core/coverage/successor-facts.js');
   const { EMPTY_FAILURES, recordRun } = await import('../../../src/core/dead-ends/failure-record.js');
   const reader = createFactRowReader();
   const rows = call('Bash', { command: 'make deploy' }, { ok: false, text: 'Exit code 2\nmissing target' }).flatMap((r) => reader.row(r));

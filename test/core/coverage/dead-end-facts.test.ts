@@ -4,8 +4,8 @@
 // a file tool's failure is kept only when the document tells of the failure; backticks alike on both sides.
 import t from 'tap';
 import { createFactRowReader } from '../../../src/claude-code/fact-rows.js';
-import { successorFacts } from '../../../src/core/eval/successor-facts.js';
-import { scoreDocument } from '../../../src/core/eval/coverage-score.js';
+import { successorFacts } from '../../../src/core/coverage/successor-facts.js';
+import { scoreDocument } from '../../../src/core/coverage/coverage-score.js';
 import { commandJobs, commandSegments, segmentJob } from '../../../src/core/dead-ends/command-match.js';
 import { isTrivialShellFailure } from '../../../src/core/dead-ends/trivial-failure.js';
 
