@@ -73,7 +73,11 @@ t.test('both arms scripted: the handoff keeps what /compact dropped, by rule, wi
   t.match(handoff, /constraints +2\/2/);
   t.match(compact, /probes passed +0 % \(0–39 %\)/, "the summary kept none of them");
   t.match(handoff, /coverage +files 2\/2 · dead_ends 2\/2 · instructions 2\/2/);
-  t.match(compact, /spent +6800 tokens · \$0\.0400 · 4\.8 s/, 'two forks and two seeded sessions, from their JSON results');
+  t.match(compact, /spent +10200 tokens · \$0\.0600 · 7\.2 s/, 'two forks, two seeded sessions and two successors, from their JSON results');
+  // The successors' rediscovery cost: the compact arm's searched first (Grep, Glob, Read: 3 calls; requests of
+  // 1.5K, 3K, 4.5K and 6K input tokens up to its Edit), the handoff arm's read the file its document named.
+  t.match(compact, /rediscovery +3 tool calls · 15\.0K input tokens before its first change · 0 file\(s\) the document named read again \(mean of 2; 2 reached a change\)/);
+  t.match(handoff, /rediscovery +1 tool calls · 4\.5K input tokens before its first change · 1 file\(s\) the document named read again \(mean of 2; 2 reached a change\)/);
   const left = readdirSync(join(w.root, 'config', 'projects', '-project'));
   t.ok(left.includes(`${SESSION}.jsonl`), "the person's own transcript is still there");
   t.equal(readFileSync(w.transcript, 'utf8').split('\n').length, 6, 'and untouched');
@@ -98,8 +102,40 @@ t.test('--dry-run prints the calls and a token estimate, and runs nothing', asyn
   t.equal(r.code, 0);
   t.match(r.out, /cut at line 3 \(a copy of the transcript up to it is forked\): 2 probe\(s\)/);
   t.match(r.out, /2 × compact: claude --resume <id> --fork-session -p \/compact --output-format json/);
-  t.match(r.out, /^16 claude calls, about \d+ tokens; nothing was run$/m);
+  t.match(r.out, /^24 claude calls, about \d+ tokens; nothing was run$/m);
+  t.match(r.out, /2 × handoff successor: claude -p <the document, go on> .*--settings/);
   t.same(readFileSync(log, 'utf8').trim().split('\n'), ['["--help"]'], 'only --help was asked');
+});
+
+t.test("the context at a cut is Claude Code's own reading, not the transcript's bytes", async (t) => {
+  const w = world();
+  // A large tool result, then the response Claude Code recorded usage on: 142K in context, 1.2 MB of bytes.
+  const rows = [
+    ...call('Read', { file_path: join(w.project, 'big.txt') }, true, 'x'.repeat(1_200_000)),
+    { type: 'assistant', isSidechain: false, sessionId: SESSION, message: { id: 'm-usage', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'read it' }], usage: { input_tokens: 1_000, cache_creation_input_tokens: 1_000, cache_read_input_tokens: 140_000, output_tokens: 50 } } },
+  ];
+  writeFileSync(w.transcript, readFileSync(w.transcript, 'utf8') + rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  const dry = await evalFork(w, { dryRun: true });
+  t.match(dry.out, /cut at line 8 \(the end\): \d probe\(s\), 142\.0K tokens of context/, 'the last response\'s input and cache tokens');
+  t.notMatch(dry.out, /[3-9]\d\d\.\dK tokens of context/, 'not bytes/4');
+  const log = join(w.root, 'calls.log');
+  const r = await evalFork(w, { k: 1, env: { ...w.env, FAKE_LOG: log } });
+  t.equal(r.code, 0, r.err);
+  const handoff = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]).find((a) => a.includes('--fork-session') && !a.includes('/compact'));
+  t.match(handoff?.join(' '), /142\.0K of 200\.0K tokens used/, 'the handoff request says the same');
+});
+
+t.test("the session's own folder is said; a folder not on this machine is refused in one line, nothing run", async (t) => {
+  const w = world();
+  const dry = await evalFork(w, { dryRun: true });
+  t.match(dry.out, new RegExp(`in the session's own folder ${w.project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+  const gone = join(w.root, 'elsewhere', 'repo');
+  writeFileSync(w.transcript, readFileSync(w.transcript, 'utf8').split(w.project).join(gone));
+  const log = join(w.root, 'calls.log');
+  const r = await evalFork(w, { env: { ...w.env, FAKE_LOG: log } });
+  t.match(r.error?.message, new RegExp(`^eval fork: the session ran in ${gone.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, which is not on this machine: run eval fork where that folder exists`));
+  t.notMatch(r.error?.message ?? '', /\n/, 'one line');
+  t.notOk(existsSync(log), 'no claude was run, not even in the current folder');
 });
 
 t.test('bad input: one line each', async (t) => {
@@ -124,10 +160,10 @@ t.test('interrupted: the runs that finished are kept and said', async (t) => {
   const stop = new AbortController();
   const log = join(w.root, 'calls.log');
   const pending = evalFork(w, { k: 3, signal: stop.signal, env: { ...w.env, FAKE_SLOW_MS: '300', FAKE_LOG: log } });
-  // Stop once the first run of both arms is in (4 calls: two forks, two seeded sessions) and the next began.
+  // Stop once the first run of both arms is in (6 calls: two forks, two seeded sessions, two successors) and the next began.
   for (let i = 0; i < 200; i++) {
     await new Promise((r) => setTimeout(r, 50));
-    if (existsSync(log) && readFileSync(log, 'utf8').trim().split('\n').length >= 6) break;
+    if (existsSync(log) && readFileSync(log, 'utf8').trim().split('\n').length >= 8) break;
   }
   stop.abort();
   const r = await pending;

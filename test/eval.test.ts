@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { runEval, type EvalOptions } from '../src/commands/eval.js';
-import { CATEGORIES } from '../src/core/eval/successor-facts.js';
+import { CATEGORIES } from '../src/core/coverage/successor-facts.js';
 import { FlowerError } from '../src/core/errors.js';
 import { claudeFixtures, fixturesDir } from './helpers/fixtures.js';
 import { FLOWER_BIN, REPO } from './helpers/flower-run.js';
@@ -40,12 +40,14 @@ t.test('--json: exactly the documented shape, each line the summary row\'s, tota
   const { code, out } = await evalOf([SPOTTER, REACTIVE], { json: true });
   t.equal(code, 0);
   t.equal(out.length, 1, 'one JSON document');
-  const doc = JSON.parse(out[0]!) as { summaries: Array<{ transcript: string; line: number; categories: Record<string, { found: number; total: number; missing: string[] }> }>; totals: Record<string, { found: number; total: number }> };
-  t.same(Object.keys(doc), ['summaries', 'totals']);
+  type Score = Record<string, { found: number; total: number; missing: string[] }>;
+  const doc = JSON.parse(out[0]!) as { summaries: Array<{ transcript: string; line: number; categories: Score; since_previous: Score }>; totals: Record<string, { found: number; total: number }>; totals_since_previous: Record<string, { found: number; total: number }> };
+  t.same(Object.keys(doc), ['summaries', 'totals', 'totals_since_previous']);
   t.equal(doc.summaries.length, 5, 'three spotter compactions and two in the 2.1.332 recording');
   for (const s of doc.summaries) {
-    t.same(Object.keys(s), ['transcript', 'line', 'categories']);
+    t.same(Object.keys(s), ['transcript', 'line', 'categories', 'since_previous']);
     t.same(Object.keys(s.categories), [...CATEGORIES]);
+    t.same(Object.keys(s.since_previous), [...CATEGORIES]);
     for (const c of CATEGORIES) {
       t.same(Object.keys(s.categories[c]!), ['found', 'total', 'missing']);
       t.equal(s.categories[c]!.total - s.categories[c]!.found, s.categories[c]!.missing.length, `${c}: missing is what was not found`);
@@ -60,16 +62,25 @@ t.test('--json: exactly the documented shape, each line the summary row\'s, tota
     t.equal(doc.totals[c]!.found, doc.summaries.reduce((n, s) => n + s.categories[c]!.found, 0));
   }
   t.ok(doc.totals.files!.total > 0 && doc.totals.files!.found < doc.totals.files!.total, 'compaction kept most files but not all');
+  // Both countings: a first compaction's facts are the same either way; the 2.1.332 recording's second one had
+  // its subagent call's failure before the first compaction, so since then it has none, from the start one.
+  const [first, second] = doc.summaries.filter((s) => s.transcript === REACTIVE);
+  t.same(first!.since_previous, first!.categories, 'a first compaction: the two countings agree');
+  t.same([second!.since_previous.dead_ends!.total, second!.categories.dead_ends!.total], [0, 1], 'a second one: only the facts since the first, against all of them');
+  for (const c of CATEGORIES) t.equal(doc.totals_since_previous[c]!.total, doc.summaries.reduce((n, s) => n + s.since_previous[c]!.total, 0), `${c}: the other total adds up`);
 });
 
 t.test('the table: a row per summary, the totals last, paths relative to where it ran', async (t) => {
   const { code, out, err } = await evalOf([COMPACTED]);
   t.equal(code, 0);
   t.same(err, []);
-  t.match(out[0]!, /^line {2}files +dead ends +instructions +tasks +identifiers +transcript$/);
-  t.match(out[1]!, /^ 755 {2}7\/7 100% .*test\/fixtures\/shared\/spotter-2\.1\.39\/4d5611e5-241a-462a-8d15-5122611a9569\.jsonl$/);
-  t.match(out[2]!, /total of 1 summary$/);
-  t.equal(out.length, 3);
+  t.match(out[0]!, /^against the facts since the previous compaction/, 'each counting says which it is');
+  t.match(out[1]!, /^line {2}files +dead ends +instructions +tasks +identifiers +transcript$/);
+  t.match(out[2]!, /^ 755 {2}7\/7 100% .*test\/fixtures\/shared\/spotter-2\.1\.39\/4d5611e5-241a-462a-8d15-5122611a9569\.jsonl$/);
+  t.match(out[3]!, /total of 1 summary$/);
+  t.match(out[4]!, /^against the facts from the transcript's start:$/);
+  t.same(out.slice(5), out.slice(1, 4), 'one compaction: the same figures');
+  t.equal(out.length, 8);
 });
 
 t.test('bad input: one line, nothing written', async (t) => {
@@ -92,7 +103,7 @@ t.test('a .jsonl in a folder that is not JSONL is skipped with a note', async (t
   copyFileSync(COMPACTED, join(dir, 'real.jsonl'));
   const { code, out, err } = await evalOf([dir]);
   t.equal(code, 0);
-  t.equal(out.length, 3, 'the real one scored');
+  t.equal(out.length, 8, 'the real one scored (two countings of a head, a row and the totals)');
   t.match(err.join('\n'), /1 \.jsonl file\(s\) that are not JSONL skipped, the first .*junk\.jsonl/);
 });
 
@@ -102,7 +113,7 @@ t.test('a torn last line (a session still writing) is read up to the line before
   writeFileSync(torn, readFileSync(COMPACTED, 'utf8') + '{"type":"assistant","message":{"content":[{"type":"te');
   const { code, out, err } = await evalOf([torn]);
   t.equal(code, 0);
-  t.match(out[1]!, /^ 755 /, 'the summary before it scored');
+  t.match(out[2]!, /^ 755 /, 'the summary before it scored');
   t.match(err.join('\n'), /torn\.jsonl: its last line is cut short \(a session still writing it\?\); read up to the line before/);
   const whole = await evalOf([COMPACTED]);
   t.same(whole.err, [], 'a whole file has no such note');
@@ -128,8 +139,8 @@ t.test('interrupted: what was read whole is printed and written, and said; exit 
   const page = join(dir, 'page.html');
   const { code, out, err } = await evalOf([dir], { signal: stop.signal, html: page, onTranscript: (_p, i) => (i === 1 ? stop.abort() : undefined) });
   t.equal(code, 130);
-  t.equal(out.length, 3, 'the one transcript read whole: its row and the totals');
-  t.match(out[1]!, /a\.jsonl$/);
+  t.equal(out.length, 8, 'the one transcript read whole: its row and the totals, in both countings');
+  t.match(out[2]!, /a\.jsonl$/);
   t.match(err.join('\n'), /interrupted: 1 of 3 transcript\(s\) read whole; the figures cover those only/);
   t.match(readFileSync(page, 'utf8'), /interrupted: 1 of 3/, 'the page says so too');
 });

@@ -130,7 +130,7 @@ const HERE: Record<string, (t: Test) => void> = {
     const r = spawnSync(process.execPath, [FLOWER_BIN, 'eval', 'compaction'], { cwd: join(config, 'projects'), encoding: 'utf8', env: { ...process.env, CLAUDE_CONFIG_DIR: config } });
     t.equal(r.status, 0, r.stderr);
     const example = /flower-pty eval compaction\n```\n\n```text\n([\s\S]*?)```/.exec(README)?.[1] ?? '';
-    t.equal(example.split('\n').filter((l) => l.trim() !== '').length, 5, 'the README shows the table');
+    t.equal(example.split('\n').filter((l) => l.trim() !== '').length, 12, 'the README shows the table, in both countings');
     t.equal(r.stdout, example, 'the README shows exactly what it prints');
   },
   // docs/eval.md's figures are the command's, run on the repository's own real transcripts.

@@ -1,14 +1,14 @@
 // A document's coverage of its session's transcript at the freeze: the transcript read again as a stream
 // (awaited chunk by chunk, so the event loop and the live tail never wait on it) and bounded in bytes; its
 // main-thread rows go through the dialect's fact-row reader (claude-code/fact-rows.ts) into the scorer's
-// collector, which holds only the facts (core/eval), and the document is scored against them. Only the
+// collector, which holds only the facts (core/coverage), and the document is scored against them. Only the
 // freeze asks, once or twice a generation.
 
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createLineSplitter } from '../core/meter/jsonl.js';
-import { scoreDocument, type CoverageScore } from '../core/eval/coverage-score.js';
-import { createFactCollector, type SuccessorFacts } from '../core/eval/successor-facts.js';
+import { scoreDocument, type CoverageScore } from '../core/coverage/coverage-score.js';
+import { createFactCollector, type SuccessorFacts } from '../core/coverage/successor-facts.js';
 import { createFactRowReader } from '../claude-code/fact-rows.js';
 
 /** a transcript past this is not read for the check (the freeze goes on without a score, and says so) */

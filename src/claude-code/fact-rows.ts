@@ -1,5 +1,5 @@
 // Claude Code's transcript rows (2.1.332, and 2.1.39 in the spotter fixtures) as the coverage scorer's
-// fact rows (core/eval/fact-row.ts): the main thread only (a subagent's `isSidechain` rows are skipped).
+// fact rows (core/coverage/fact-row.ts): the main thread only (a subagent's `isSidechain` rows are skipped).
 // Composes the readers that already know the rows: transcript-rows.ts (whose prompt a row is, a
 // compaction's summary), tool-runs.ts (calls and results), session-scope.ts (TaskCreate/TaskUpdate).
 // Read here, and nowhere else, for the scorer:
@@ -10,7 +10,7 @@
 // - `gitBranch`, on every row since 2.0: the branch the session's folder was on when the row was written.
 // Pure; one reader per transcript.
 
-import type { FactRow, FactRowReader, ListItem } from '../core/eval/fact-row.js';
+import type { FactRow, FactRowReader, ListItem } from '../core/coverage/fact-row.js';
 import type { ToolRun } from '../core/dead-ends/tool-run.js';
 import type { ScopeChange } from '../core/lineage/session-scope.js';
 import type { RowTap } from '../core/meter/transcript-reader.js';
@@ -22,7 +22,8 @@ import { RUN_DIALECT } from './run-dialect.js';
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-const WRITING_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+/** the tools that create or change a file */
+export const WRITING_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
 function checklistOf(content: unknown): ListItem[] | null {
   if (!Array.isArray(content)) return null;

@@ -62,6 +62,19 @@ export function freshArgs(prompt: string): string[] {
   return ['-p', prompt, '--output-format', 'json'];
 }
 
+// A PreToolUse hook, given with --settings for this call only, on the tools that change a file: it answers
+// `continue: false` and denies the call, so Claude Code stops the session before the call runs. The call is in the transcript
+// (its response row is written before its hooks run) and nothing in the folder changes.
+const STOP_AT_FIRST_CHANGE = JSON.stringify({
+  hooks: { PreToolUse: [{ matcher: 'Write|Edit|MultiEdit|NotebookEdit', hooks: [{ type: 'command', command: `echo '{"continue":false,"stopReason":"eval fork: stopped at the first change to a file","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"eval fork: stopped at the first change to a file"}}'` }] }] },
+});
+
+/** the arguments of a fresh print-mode session seeded with `prompt` that may use its tools, stopped at its
+ *  first call that would change a file */
+export function successorArgs(prompt: string): string[] {
+  return ['-p', prompt, '--output-format', 'json', '--settings', STOP_AT_FIRST_CHANGE];
+}
+
 /** the command that makes Claude Code compact a session, sent as a print-mode prompt */
 export const COMPACT_COMMAND = '/compact';
 

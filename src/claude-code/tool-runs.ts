@@ -16,6 +16,7 @@
 //   never the main thread's failures.
 
 import { commandPaths } from '../core/dead-ends/command-match.js';
+import { isTrivialShellFailure } from '../core/dead-ends/trivial-failure.js';
 import type { ToolRun } from '../core/dead-ends/tool-run.js';
 
 type Obj = Record<string, unknown>;
@@ -28,6 +29,11 @@ const EXIT_LINE = /^Exit code (\d+)$/;
 const WRAPPER = /<\/?tool_use_error>/g;
 // A line that says what went wrong, preferred over the output's first line ("Compiling 40 files…").
 const TELLING = /error|fail|fatal|cannot|can't|not found|no such|denied|invalid|exception|traceback|refused|timed? ?out|exceeds/i;
+// The tools' own errors that are trivial (2.1.332 and 2.1.39): Read, Glob, Grep and LS of a path that is not
+// there ("File does not exist.", "Path does not exist: …", "Directory does not exist"), and an Edit or
+// Write refused because the file was not read first ("File has not been read yet. Read it first before
+// writing to it.").
+const TRIVIAL_TOOL_ERROR = /^(?:<tool_use_error>)?(?:File does not exist|Path does not exist|Directory does not exist|File has not been read yet|No files found)/i;
 const CALLS_KEPT = 256;
 const INPUT_CHARS = 400;
 
@@ -89,8 +95,15 @@ function shortInput(input: Obj): string {
   return JSON.stringify(shown).slice(0, INPUT_CHARS);
 }
 
+// What another tool's call was about: its first text field, whole (a skill's name, a goal's condition, a
+// subagent's description), not the JSON of its fields.
+function firstText(input: Obj): string | null {
+  for (const v of Object.values(input)) if (typeof v === 'string' && v.trim() !== '') return v;
+  return null;
+}
+
 // What the run says of its call; a success's paths are not worked out (only a failure is matched by them).
-function describe(call: Call, failed: boolean): Pick<ToolRun, 'command' | 'files' | 'input' | 'edit'> {
+function describe(call: Call, failed: boolean): Pick<ToolRun, 'command' | 'files' | 'input' | 'edit' | 'target'> {
   const i = call.input;
   const command = call.name === 'Bash' ? str(i.command) : null;
   if (command !== null) return { command, files: failed ? commandPaths(command) : [], input: command.slice(0, INPUT_CHARS), edit: null };
@@ -100,9 +113,13 @@ function describe(call: Call, failed: boolean): Pick<ToolRun, 'command' | 'files
   const oldText = str(i.old_string);
   const newText = str(i.new_string);
   const edit = call.name === 'Edit' && file !== null && oldText !== null && newText !== null ? { file, before: hash(oldText), after: hash(newText) } : null;
-  if (file !== null) return { command: null, files: [file], input: file, edit };
-  if (pattern !== null) return { command: null, files: path === null ? [] : [path], input: path === null ? pattern : `${pattern} in ${path}`, edit: null };
-  return { command: null, files: [], input: shortInput(i), edit: null };
+  if (file !== null) return { command: null, files: [file], input: file, target: file, edit };
+  if (pattern !== null) {
+    const input = path === null ? pattern : `${pattern} in ${path}`;
+    return { command: null, files: path === null ? [] : [path], input, target: input, edit: null };
+  }
+  const target = firstText(i);
+  return { command: null, files: [], input: shortInput(i), ...(target !== null ? { target } : {}), edit: null };
 }
 
 // Calls and results are assistant and user rows, which the meter parses anyway: the reader takes every
@@ -148,7 +165,8 @@ export function createToolRunReader(): ToolRunReader {
         }
         // Field by field: an object spread here is V8's slow path, on every tool call the meter reads.
         const d = describe(call, failed);
-        runs.push({ id, tool: call.name, command: d.command, files: d.files, input: d.input, edit: d.edit, ok: !failed, error: failed ? errorLine(text) : null, at });
+        const trivial = failed && (d.command !== null ? isTrivialShellFailure(d.command, text) : TRIVIAL_TOOL_ERROR.test(text.trim()));
+        runs.push({ id, tool: call.name, command: d.command, files: d.files, input: d.input, target: d.target, edit: d.edit, ok: !failed, error: failed ? errorLine(text) : null, at, trivial });
       }
       return runs;
     },

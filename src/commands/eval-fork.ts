@@ -13,12 +13,17 @@ import { claudeConfigDir } from '../adapters/claude-config-dir.js';
 import { resolveClaude } from '../adapters/claude-binary.js';
 import { runPrint, type PrintCall } from '../adapters/claude-print.js';
 import { factsOfTranscript } from '../adapters/transcript-coverage.js';
-import { COMPACT_COMMAND, canForkSession, compactSummaryOf, forkArgs, freshArgs, readPrintResult, type PrintResult } from '../claude-code/print-result.js';
+import { TRANSCRIPT_ROWS } from '../claude-code/transcript-rows.js';
+import { createTranscriptReader } from '../core/meter/transcript-reader.js';
+import { formatTokens } from '../core/meter/token-format.js';
+import { COMPACT_COMMAND, canForkSession, compactSummaryOf, forkArgs, freshArgs, readPrintResult, successorArgs, type PrintResult } from '../claude-code/print-result.js';
+import { successorSteps } from '../claude-code/successor-steps.js';
+import { continuationPrompt, rediscoveryOf, type Rediscovery } from '../core/eval/rediscovery.js';
 import { handoffRequest } from '../core/document/handoff-prompts.js';
-import { scoreDocument } from '../core/eval/coverage-score.js';
+import { namesPath, scoreDocument } from '../core/coverage/coverage-score.js';
 import { ARMS, forkEstimate, tallyArms, tallyText, type Arm, type ArmRun, type CutPlan, type Spend } from '../core/eval/fork-eval.js';
 import { probePasses, probePrompt, probesOf, splitAnswers } from '../core/eval/probe-questions.js';
-import type { SuccessorFacts } from '../core/eval/successor-facts.js';
+import type { SuccessorFacts } from '../core/coverage/successor-facts.js';
 import { EXIT, FlowerError } from '../core/errors.js';
 import { oneLine } from '../core/one-line.js';
 
@@ -82,6 +87,7 @@ export async function runEvalFork(opts: EvalForkOptions): Promise<number> {
   const at = opts.at.length > 0 ? [...new Set(opts.at)].sort((a, b) => a - b) : [lines];
   const past = at.find((n) => n > lines);
   if (past !== undefined) fail(`--at ${past} is past the transcript's last line (${lines}) in ${transcript}`);
+  const cwd = sessionFolder(transcript);
   const claude = resolveClaude({ ...(opts.claude ? { flag: opts.claude } : {}), env: opts.env, cwd: opts.cwd });
   const timeoutMs = opts.callTimeoutMs ?? 15 * 60_000;
   const call = (args: string[], cwd: string): Promise<PrintCall> => runPrint(claude, args, { cwd, env: opts.env, timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) });
@@ -89,23 +95,23 @@ export async function runEvalFork(opts: EvalForkOptions): Promise<number> {
   const help = await call(['--help'], opts.cwd);
   if (!canForkSession(help.stdout + help.stderr)) fail(`${claude} has no --fork-session in its --help (an older Claude Code): update it, or name another with --claude`, EXIT.claudeMissing);
 
-  // The facts at each cut, and what it would cost.
+  // The facts at each cut, the context there, and what it would cost.
   const text = readFileSync(transcript, 'utf8').split('\n');
+  const contexts = contextAt(text, at);
   const cuts: Array<CutPlan & { facts: SuccessorFacts }> = [];
   for (const line of at) {
     const facts = await factsOfTranscript(transcript, { lines: line });
-    const bytes = Buffer.byteLength(text.slice(0, line).join('\n'));
-    cuts.push({ line, bytes, probes: probesOf(facts).length, facts });
+    cuts.push({ line, context: contexts.get(line) ?? 0, probes: probesOf(facts).length, facts });
   }
   const estimate = forkEstimate(cuts, opts.k);
-  const cwd = sessionFolder(transcript, opts.cwd);
+  opts.out(`eval fork ${opts.session} (${transcript}, ${lines} lines) with ${claude}, in the session's own folder ${cwd}`);
   if (opts.dryRun) {
-    opts.out(`eval fork ${opts.session} (${transcript}, ${lines} lines) with ${claude}, in ${cwd}`);
     for (const c of cuts) {
-      opts.out(`cut at line ${c.line}${c.line === lines ? ' (the end)' : ' (a copy of the transcript up to it is forked)'}: ${c.probes} probe(s), about ${Math.ceil(c.bytes / 4)} tokens of context`);
+      opts.out(`cut at line ${c.line}${c.line === lines ? ' (the end)' : ' (a copy of the transcript up to it is forked)'}: ${c.probes} probe(s), ${formatTokens(c.context)} tokens of context (Claude Code's last reading before it)`);
       for (const arm of ARMS) {
         opts.out(`  ${opts.k} × ${arm}: claude ${forkArgs('<id>', arm === 'compact' ? COMPACT_COMMAND : '<the handoff request>').join(' ')}`);
         opts.out(`  ${opts.k} × ${arm} seeded: claude ${freshArgs('<the document and the probes>').join(' ')}`);
+        opts.out(`  ${opts.k} × ${arm} successor: claude -p <the document, go on> --output-format json --settings <a hook that stops it at its first change to a file>`);
       }
     }
     opts.out(`${estimate.calls} claude calls, about ${estimate.tokens} tokens; nothing was run`);
@@ -126,7 +132,7 @@ export async function runEvalFork(opts: EvalForkOptions): Promise<number> {
             const got = await armDocument(arm, id, cwd, c, call, transcript);
             if (got.refused !== null) fail(`claude refused the fork of ${opts.session}: ${got.refused}`);
             let spend = got.spend;
-            const result: ArmRun = { arm, cut: c.line, run, document: got.document, problem: got.problem, coverage: got.document ? scoreDocument(c.facts, got.document) : null, probes: [], spend };
+            const result: ArmRun = { arm, cut: c.line, run, document: got.document, problem: got.problem, coverage: got.document ? scoreDocument(c.facts, got.document) : null, probes: [], rediscovery: null, spend };
             if (got.document !== null && probes.length > 0 && !interrupted()) {
               const answered = await call(freshArgs(probePrompt(got.document, probes)), cwd);
               const reply = readPrintResult(answered.stdout);
@@ -137,6 +143,12 @@ export async function runEvalFork(opts: EvalForkOptions): Promise<number> {
               } else if (answered.ended === null) {
                 result.problem = `the seeded session gave no answer: ${firstLine(answered.stderr) || 'no result'}`;
               }
+            }
+            if (got.document !== null && !interrupted()) {
+              const s = await successor(got.document, cwd, call, transcript);
+              spend = add(spend, s.spend);
+              result.rediscovery = s.cost;
+              if (s.problem !== null) result.problem = s.problem;
             }
             if (interrupted()) break;
             runs.push({ ...result, spend });
@@ -163,17 +175,37 @@ function report(runs: readonly ArmRun[], total: number, interrupted: boolean): s
   return [...lines, ...tallyText(tallyArms(runs))];
 }
 
-// Where the session ran: its folder, as the transcript's rows say, so claude --resume finds it; else here.
-function sessionFolder(transcript: string, fallback: string): string {
+// The context at each cut (a count of the transcript's non-empty lines): the context meter's reading, the
+// input and cache tokens Claude Code recorded on the last main-thread response before it (after a
+// compaction, its summary's size), read in one pass.
+function contextAt(text: readonly string[], cuts: readonly number[]): Map<number, number> {
+  const reader = createTranscriptReader(TRANSCRIPT_ROWS);
+  const out = new Map<number, number>();
+  const rows = text.filter((l) => l.trim() !== '');
+  let done = 0;
+  for (const cut of [...cuts].sort((a, b) => a - b)) {
+    for (; done < cut && done < rows.length; done++) reader.push(`${rows[done]!}\n`);
+    out.set(cut, reader.meter.context);
+  }
+  return out;
+}
+
+// Where the session ran, as its rows say: claude --resume finds a session by its folder, and the forks must
+// run there. A session from another machine (or a folder since removed) is refused, never run here instead.
+function sessionFolder(transcript: string): string {
+  let named: string | null = null;
   for (const line of readFileSync(transcript, 'utf8').split('\n', 50)) {
     try {
       const cwd = (JSON.parse(line) as { cwd?: unknown }).cwd;
-      if (typeof cwd === 'string' && existsSync(cwd) && statSync(cwd).isDirectory()) return cwd;
+      if (typeof cwd !== 'string' || cwd === '') continue;
+      if (existsSync(cwd) && statSync(cwd).isDirectory()) return cwd;
+      named ??= cwd;
     } catch {
       // not a row
     }
   }
-  return fallback;
+  if (named === null) fail(`${transcript} does not say which folder the session ran in (no cwd on its first rows): eval fork needs a session Claude Code recorded on this machine`);
+  fail(`the session ran in ${named}, which is not on this machine: run eval fork where that folder exists, or make it there (a clone of the same repository at that path)`);
 }
 
 // The session to fork at a cut: the session itself at its end, else a copy of its rows up to the cut under
@@ -187,8 +219,20 @@ function forkSource(transcript: string, session: string, line: number, lines: nu
   return { id, remove: () => unlinkSync(copy) };
 }
 
+// The successor seeded with an arm's document, going on with the work until its first change to a file (a
+// hook stops it there, before the change is made); its transcript, beside the session's, says what it cost.
+async function successor(document: string, cwd: string, call: (args: string[], cwd: string) => Promise<PrintCall>, transcript: string): Promise<{ cost: Rediscovery | null; problem: string | null; spend: Spend }> {
+  const ran = await call(successorArgs(continuationPrompt(document)), cwd);
+  const result = readPrintResult(ran.stdout);
+  const spend = spendOf(result);
+  if (ran.ended !== null) return { cost: null, problem: null, spend };
+  const path = result?.sessionId ? join(dirname(transcript), `${result.sessionId}.jsonl`) : null;
+  if (path === null || !existsSync(path)) return { cost: null, problem: `the seeded successor left no transcript: ${firstLine(ran.stderr) || 'no session id'}`, spend };
+  return { cost: rediscoveryOf(successorSteps(readFileSync(path, 'utf8')), (p) => namesPath(document, p)), problem: null, spend };
+}
+
 async function armDocument(arm: Arm, id: string, cwd: string, c: CutPlan, call: (args: string[], cwd: string) => Promise<PrintCall>, transcript: string): Promise<{ document: string | null; problem: string | null; refused: string | null; spend: Spend }> {
-  const prompt = arm === 'compact' ? COMPACT_COMMAND : handoffRequest({ used: Math.ceil(c.bytes / 4), window: 200_000 });
+  const prompt = arm === 'compact' ? COMPACT_COMMAND : handoffRequest({ used: c.context, window: 200_000 });
   const forked = await call(forkArgs(id, prompt), cwd);
   const result = readPrintResult(forked.stdout);
   const spend = spendOf(result);

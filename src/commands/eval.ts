@@ -1,6 +1,6 @@
 // `flower-pty eval compaction [FILE|DIR ...]`: every compaction summary in a person's transcripts (default:
 // their Claude Code projects folder), scored against the main thread before it by the coverage scorer
-// (core/eval). Streams each file in bounded memory (the facts are all it keeps), then prints a table, or
+// (core/coverage). Streams each file in bounded memory (the facts are all it keeps), then prints a table, or
 // the JSON other tools read, and writes a page with --html. Bad input is one line and nothing written;
 // an interruption keeps and prints the transcripts that were read whole, and says so.
 
@@ -146,7 +146,7 @@ export async function runEval(opts: EvalOptions): Promise<number> {
     read += 1;
     if (result.truncatedTail) notes.push(`${shown(input.path)}: its last line is cut short (a session still writing it?); read up to the line before`);
     if (result.dropped > 0) notes.push(`${shown(input.path)}: ${result.dropped} line(s) over 16 MB skipped`);
-    for (const s of result.summaries) summaries.push({ transcript: input.path, line: s.line, score: s.score });
+    for (const s of result.summaries) summaries.push({ transcript: input.path, line: s.line, score: s.score, since: s.since });
   }
   if (skipped.length > 0) notes.push(`${skipped.length} .jsonl file(s) that are not JSONL skipped, the first ${shown(skipped[0]!)}`);
   const interrupted = opts.signal?.aborted === true;

@@ -7,7 +7,7 @@ import type { Manifest } from '../core/lineage/manifest.js';
 import type { MeterSignal } from '../core/meter/context-meter.js';
 import type { ScopeChange } from '../core/lineage/session-scope.js';
 import type { ToolRun } from '../core/dead-ends/tool-run.js';
-import type { CoverageScore } from '../core/eval/coverage-score.js';
+import type { CoverageScore } from '../core/coverage/coverage-score.js';
 import type { RunEventName, RunEventFields } from '../core/run/run-events.js';
 import type { NotifyEvent } from '../core/run/notify-policy.js';
 import type { GitFacts } from '../core/document/scene-facts.js';

@@ -17,7 +17,7 @@ import { cursorMovesAsWhitespace } from '../core/screen/cursor-text.js';
 import { lineageUnsaved } from '../core/run/write-trouble.js';
 import { EXIT, FlowerError, NotYours } from '../core/errors.js';
 import type { RunEffect, RunInput, RunState } from '../core/run/run-state.js';
-import type { CoverageScore } from '../core/eval/coverage-score.js';
+import type { CoverageScore } from '../core/coverage/coverage-score.js';
 import type { SessionPlace } from '../core/lineage/session-place.js';
 import type { Face } from './face.js';
 import type { ChildHandle, Disposable, Ports, TranscriptFollow } from './ports.js';

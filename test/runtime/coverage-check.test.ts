@@ -5,7 +5,7 @@
 import t from 'tap';
 import { ENTER_AFTER_TYPING_MS } from '../../src/core/run/child-timing.js';
 import { startWorld, settle, response, block, started, COMPLETE_DOC } from './fake-ports.js';
-import type { CoverageScore } from '../../src/core/eval/coverage-score.js';
+import type { CoverageScore } from '../../src/core/coverage/coverage-score.js';
 
 const AMENDED = COMPLETE_DOC.replace('## Scene\n', '## Scene\nsrc/parser.ts\n');
 const none = { found: 0, total: 0, missing: [] };

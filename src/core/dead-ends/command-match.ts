@@ -36,12 +36,100 @@ export function normaliseCommand(command: string): string {
     .join(' ');
 }
 
+// Where a normalised command's segments begin and end: at `&&`, `||` and `;` outside quotes, `$(…)` and
+// backticks. An inline script (`bun -e "a; b"`, `python -c '…'`, `node -e …`) is one command, and a heredoc
+// runs to the command's end (its body was one line of the normalised command): never split at its `;`.
+function splitTopLevel(c: string, pipes: boolean): string[] {
+  if (!/[;&|]/.test(c)) return [c];
+  const out: string[] = [];
+  let quote: string | null = null;
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < c.length; i++) {
+    const ch = c[i]!;
+    if (quote !== null) {
+      if (ch === '\\' && quote !== "'") i += 1;
+      else if (ch === quote) quote = null;
+      continue;
+    }
+    if (ch === '\\') {
+      i += 1;
+    } else if (ch === '"' || ch === "'" || ch === '`') {
+      quote = ch;
+    } else if (ch === '$' && c[i + 1] === '(') {
+      depth += 1;
+      i += 1;
+    } else if (ch === ')' && depth > 0) {
+      depth -= 1;
+    } else if (depth === 0 && ch === '<' && c[i + 1] === '<' && c[i + 2] !== '<') {
+      break; // a heredoc: the rest is its body
+    } else if (depth === 0 && (ch === ';' || ((ch === '&' || ch === '|') && c[i + 1] === ch))) {
+      out.push(c.slice(start, i));
+      if (ch !== ';') i += 1;
+      start = i + 1;
+    } else if (pipes && depth === 0 && ch === '|') {
+      out.push(c.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(c.slice(start));
+  return out;
+}
+
 // The commands a line runs one after another (`a && b`, `a; b`, `a || b`), each normalised.
 export function commandSegments(command: string): string[] {
-  return normaliseCommand(command)
-    .split(/\s*(?:&&|\|\||;)\s*/)
+  return splitTopLevel(normaliseCommand(command), false)
     .map(normaliseCommand)
     .filter((s) => s !== '');
+}
+
+/** the programs a segment pipes through (`cat x | grep y`: both), each as its words */
+export function pipelineStages(segment: string): string[] {
+  return splitTopLevel(segment, true).map((s) => s.trim()).filter((s) => s !== '');
+}
+
+// Words before the program that do not change which job it is: an environment assignment, a wrapper.
+const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+const WRAPPERS = new Set(['sudo', 'time', 'timeout', 'nice', 'env', 'command', 'exec', 'npx', 'bunx', 'pnpx', 'uvx']);
+// A program's subcommand that names another: `npm run build`, `uv run pytest`, `gh pr view`.
+const RUNS_ANOTHER = new Set(['run', 'run-script', 'exec', 'x', 'dlx', 'pr', 'issue', 'compose', 'workspace', 'repo', 'stash', 'worktree', 'remote', 'submodule']);
+
+/** a segment's words as a shell would read them apart (quoted words whole) */
+export function shellWords(segment: string): string[] {
+  return Array.from(segment.matchAll(/"(?:[^"\\]|\\.)*"|'[^']*'|`[^`]*`|\S+/g), (m) => m[0]);
+}
+
+/** the program a segment runs and the words after it, wrappers and environment assignments left out */
+export function programWords(segment: string): string[] {
+  const w = shellWords(segment);
+  let i = 0;
+  while (i < w.length && (ENV_ASSIGNMENT.test(w[i]!) || WRAPPERS.has(w[i]!))) {
+    i += 1;
+    if (w[i - 1] === 'timeout' && i < w.length) i += 1;
+  }
+  const rest = w.slice(i);
+  if (rest.length > 0) rest[0] = rest[0]!.split('/').at(-1) ?? rest[0]!;
+  return rest;
+}
+
+// The job a segment does: its program and subcommand (the first word after it that is not a flag; the one
+// after that too when the subcommand runs another, `npm run build`). Another segment with the same job
+// that worked did what the failed one was for: `git commit` failed on a hook and worked once fixed,
+// `mise run lint` failed and then `mise run lint && mise run test` passed.
+export function segmentJob(segment: string): string {
+  const w = programWords(segment);
+  const job = w.slice(0, 1);
+  for (let i = 1; i < w.length && job.length < 3; i++) {
+    if (w[i]!.startsWith('-')) continue;
+    job.push(w[i]!);
+    if (job.length === 2 && !RUNS_ANOTHER.has(w[i]!)) break;
+  }
+  return job.join(' ');
+}
+
+/** the jobs of a command's segments */
+export function commandJobs(command: string): string[] {
+  return commandSegments(command).map(segmentJob).filter((j) => j !== '');
 }
 
 const LONG_FLAG = /^--[A-Za-z0-9][\w-]*/;

@@ -4,7 +4,7 @@
 // main thread's tool runs (tool-run.ts) while the transcript is metered. Pure and immutable: each run in
 // gives a new record (failures are few; a success touches it only when it repeats a failure or edits).
 
-import { normaliseCommand } from './command-match.js';
+import { commandJobs, normaliseCommand } from './command-match.js';
 import { oneLine } from '../one-line.js';
 import type { ToolRun } from './tool-run.js';
 
@@ -16,6 +16,13 @@ export interface Failure {
   input: string;
   /** a shell call's normalised command; null for another tool */
   command: string | null;
+  /** what another tool's call was about, whole (its file, its search, a skill's name); a shell call's command */
+  target: string;
+  /** every try was a trivial failure (a search that found nothing, a path that does not exist, an edit
+   *  before a read): not a dead end a successor must avoid */
+  trivial: boolean;
+  /** a shell failure's jobs (program and subcommand of each segment) no later call has done yet */
+  pending: readonly string[];
   files: string[];
   /** the newest failure's first telling line */
   error: string;
@@ -46,11 +53,15 @@ export const EMPTY_FAILURES: FailureRecord = { failures: [], edits: [], dropped:
 /** entries kept; one more forgets the least tried, the oldest of them */
 export const MAX_FAILURES = 100;
 const EDITS_KEPT = 64;
+/** a target is kept to this many characters (a goal's condition can be long; a file path is not cut) */
+export const TARGET_CHARS = 1_000;
 export const INPUT_CHARS = 160;
 export const ERROR_CHARS = 160;
 
+const targetOf = (run: ToolRun): string => oneLine(run.target ?? run.input, TARGET_CHARS);
+
 function keyOf(run: ToolRun): string {
-  return run.command !== null ? `command:${normaliseCommand(run.command)}` : `tool:${run.tool}:${oneLine(run.input)}`;
+  return run.command !== null ? `command:${normaliseCommand(run.command)}` : `tool:${run.tool}:${targetOf(run)}`;
 }
 
 function withFailure(r: FailureRecord, f: Omit<Failure, 'tries' | 'firstAt' | 'workedLater'>): FailureRecord {
@@ -58,7 +69,7 @@ function withFailure(r: FailureRecord, f: Omit<Failure, 'tries' | 'firstAt' | 'w
   if (i >= 0) {
     const old = r.failures[i]!;
     const failures = [...r.failures];
-    failures[i] = { ...old, error: f.error, tries: old.tries + 1, lastAt: f.lastAt ?? old.lastAt, workedLater: false };
+    failures[i] = { ...old, error: f.error, tries: old.tries + 1, lastAt: f.lastAt ?? old.lastAt, workedLater: false, trivial: old.trivial && f.trivial, pending: f.pending };
     return { ...r, failures };
   }
   let failures = [...r.failures, { ...f, tries: 1, firstAt: f.lastAt, workedLater: false }];
@@ -87,15 +98,25 @@ export function recordRun(r: FailureRecord, run: ToolRun): FailureRecord {
     const input = oneLine(run.input, INPUT_CHARS);
     const command = run.command === null ? null : normaliseCommand(run.command);
     const kind = run.command !== null ? 'command' : 'tool';
-    return withFailure(r, { key, kind, tool: run.tool, input, command, files: run.files, error: oneLine(run.error ?? 'failed', ERROR_CHARS), lastAt: run.at });
+    const target = command ?? targetOf(run);
+    const pending = command === null ? [] : commandJobs(command);
+    return withFailure(r, { key, kind, tool: run.tool, input, command, target, trivial: run.trivial === true, pending, files: run.files, error: oneLine(run.error ?? 'failed', ERROR_CHARS), lastAt: run.at });
   }
   let next = r;
-  const failed = r.failures.findIndex((f) => !f.workedLater && f.key === key);
-  if (failed >= 0) {
-    const failures = [...r.failures];
-    failures[failed] = { ...failures[failed]!, workedLater: true };
-    next = { failures, edits: next.edits, dropped: next.dropped };
-  }
+  // The same call worked; or, for a shell call, every job of the failed one (its program and subcommand)
+  // has since been done by a call that worked, in any form (`mise run lint && mise run test` does
+  // `mise run lint`'s job).
+  const jobs = run.command === null ? [] : commandJobs(run.command);
+  let failures: Failure[] | null = null;
+  r.failures.forEach((f, i) => {
+    if (f.workedLater || f.tool !== run.tool) return;
+    const pending = jobs.length === 0 || f.pending.length === 0 ? f.pending : f.pending.filter((j) => !jobs.includes(j));
+    const worked = f.key === key || (f.pending.length > 0 && pending.length === 0);
+    if (!worked && pending.length === f.pending.length) return;
+    failures ??= [...r.failures];
+    failures[i] = { ...f, pending, workedLater: worked };
+  });
+  if (failures !== null) next = { failures, edits: next.edits, dropped: next.dropped };
   const e = run.edit;
   if (e === null) return next;
   // An edit that puts back exactly what an earlier edit of the same file replaced undoes it.
@@ -105,7 +126,7 @@ export function recordRun(r: FailureRecord, run: ToolRun): FailureRecord {
     const edits = next.edits.filter((_, j) => j !== undone);
     return withFailure({ ...next, edits }, {
       key: `edit:${earlier.file}:${earlier.before}:${earlier.after}`, kind: 'reverted-edit', tool: run.tool, input: earlier.input,
-      command: null, files: [earlier.file], error: 'undone by a later edit of the same text', lastAt: run.at,
+      command: null, target: earlier.file, trivial: false, pending: [], files: [earlier.file], error: 'undone by a later edit of the same text', lastAt: run.at,
     });
   }
   // A record per successful edit: written field by field (an object spread is V8's slow path), the list

@@ -13,6 +13,12 @@ export interface ToolRun {
   files: string[];
   /** the call's input as one line: the command, the file, or its JSON */
   input: string;
+  /** what another tool's call was about, parsed off its input whole (a file, a search, a skill's name, a
+   *  subagent's description); absent: its input */
+  target?: string;
+  /** a failure a successor need not be told of: a search that found nothing, a read or listing of a path
+   *  that does not exist, an edit refused because the file was not read first */
+  trivial?: boolean;
   ok: boolean;
   /** a failure's first telling line (an exit code with the first line after it) */
   error: string | null;

@@ -96,6 +96,8 @@ export function successorPrompt(doc: HandoffDoc, opts: {path?: string; degraded:
 /** the amendment request lists at most this many missing items per category, each cut to this many characters */
 export const AMEND_ITEMS = 12;
 export const AMEND_ITEM_CHARS = 200;
+/** the amendment may add at most this many lines to the document: a short note per missing item, not a rewrite */
+export const AMEND_LINES = 15;
 
 // A missing item as the request quotes it: one line, no control characters, bounded, inside JSON quotes so
 // a path or a sentence that holds quotes, backticks or a heading cannot end the list or pass for an order.
@@ -118,7 +120,7 @@ export function amendmentRequest(missing: Readonly<Record<string, readonly strin
   const groups = Object.entries(missing)
     .filter(([, items]) => items.length > 0)
     .map(([category, items]) => {
-      const listed = items.slice(0, AMEND_ITEMS).map((item) => `- ${quoted(item)}`);
+      const listed = amendmentItems(items).map((item) => `- ${quoted(item)}`);
       const more = items.length - listed.length;
       return `${AMEND_CATEGORY_WORDS[category] ?? category}:\n${listed.join('\n')}${more > 0 ? `\n(and ${more} more)` : ''}`;
     });
@@ -126,5 +128,10 @@ export function amendmentRequest(missing: Readonly<Record<string, readonly strin
 
 ${groups.join('\n\n')}
 
-Reply with the whole handoff document again, amended: the same five sections with the same headings, no tools, no preamble, no code fence around it.`;
+Add at most ${AMEND_LINES} lines in all, and change nothing else. Reply with the whole handoff document again, amended: the same five sections with the same headings, no tools, no preamble, no code fence around it.`;
+}
+
+/** the items of one category the request lists (the rest are counted, not listed) */
+export function amendmentItems(items: readonly string[]): string[] {
+  return items.slice(0, AMEND_ITEMS);
 }

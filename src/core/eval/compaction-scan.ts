@@ -1,17 +1,21 @@
-// One transcript's compaction summaries, each scored against the main thread before it: bytes in (as
+// One transcript's compaction summaries, each scored twice against the main thread before it (from its start,
+// and since the previous compaction): bytes in (as
 // they stream off the disk), the summaries out with their 1-based line and their coverage score. The
 // facts are collected as the lines go by, so a summary is scored against what came before it and nothing
 // of the transcript is held but the facts. The dialect's row reader is handed in as a value. Pure.
 
 import { createLineSplitter } from '../meter/jsonl.js';
-import { createFactCollector } from './successor-facts.js';
-import { scoreDocument, type CoverageScore } from './coverage-score.js';
-import type { FactRowReader } from './fact-row.js';
+import { createFactCollector } from '../coverage/successor-facts.js';
+import { scoreDocument, type CoverageScore } from '../coverage/coverage-score.js';
+import type { FactRowReader } from '../coverage/fact-row.js';
 
 export interface ScoredSummary {
   /** the summary row's 1-based line in its file */
   line: number;
+  /** against the facts from the transcript's start */
   score: CoverageScore;
+  /** against the facts since the previous compaction (what the model had in hand besides that summary) */
+  since: CoverageScore;
 }
 
 export interface CompactionScan {
@@ -36,6 +40,8 @@ export interface CompactionScanResult {
 export function createCompactionScan(reader: FactRowReader): CompactionScan {
   const splitter = createLineSplitter();
   const facts = createFactCollector();
+  // The facts since the previous compaction: a collector begun anew after each summary.
+  let since = createFactCollector();
   const summaries: ScoredSummary[] = [];
   let rows = 0;
   let junk = 0;
@@ -66,9 +72,11 @@ export function createCompactionScan(reader: FactRowReader): CompactionScan {
       for (const row of reader.row(value)) {
         if (row.kind === 'summary') {
           // Only the score is kept: a folder of a thousand summaries must not hold a thousand sets of facts.
-          summaries.push({ line: splitter.lineNumber(i), score: scoreDocument(facts.facts(), row.text) });
+          summaries.push({ line: splitter.lineNumber(i), score: scoreDocument(facts.facts(), row.text), since: scoreDocument(since.facts(), row.text) });
+          since = createFactCollector();
         } else {
           facts.push(row);
+          since.push(row);
         }
       }
     }

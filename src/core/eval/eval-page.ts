@@ -4,8 +4,8 @@
 
 import { escapeHtml as e } from '../html-escape.js';
 import { pageTop, REPORT_STYLE } from '../report/report-html.js';
-import { CATEGORIES, type Category } from './successor-facts.js';
-import { scoreTotals } from './coverage-score.js';
+import { CATEGORIES, type Category } from '../coverage/successor-facts.js';
+import { scoreTotals } from '../coverage/coverage-score.js';
 import { CATEGORY_TITLES, foundText, type EvalSummary } from './eval-result.js';
 
 const STYLE = `${REPORT_STYLE}

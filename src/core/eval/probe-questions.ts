@@ -3,8 +3,8 @@
 // (coverage-score.ts): recall (which files the work changed), artifact (which command failed), continuation
 // (the next step, against the open tasks), constraints (the person's own instructions). Pure.
 
-import { scoreDocument } from './coverage-score.js';
-import { CATEGORIES, type Category, type Fact, type SuccessorFacts } from './successor-facts.js';
+import { scoreDocument } from '../coverage/coverage-score.js';
+import { CATEGORIES, type Category, type Fact, type SuccessorFacts } from '../coverage/successor-facts.js';
 
 export type ProbeKind = 'recall' | 'artifact' | 'continuation' | 'constraints';
 export const PROBE_KINDS: readonly ProbeKind[] = ['recall', 'artifact', 'continuation', 'constraints'];

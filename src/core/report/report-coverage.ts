@@ -2,7 +2,7 @@
 // its frozen document carried of what its transcript showed, per category, whether it was amended first, and
 // why it was not checked when it was not, from the events `coverage`, `amendment` and `coverage-skipped`. Pure.
 
-import { CATEGORIES, type Category } from '../eval/successor-facts.js';
+import { CATEGORIES, type Category } from '../coverage/successor-facts.js';
 import type { RunEventOf, RunEventRecord } from '../run/run-events.js';
 
 export interface GenerationCoverage {

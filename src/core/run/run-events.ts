@@ -5,7 +5,7 @@
 
 // Field types: 'number', 'string', 'boolean', 'string[]'; `|null` allows null; a trailing '?' makes the
 // field optional.
-type Tag = 'number' | 'string' | 'boolean' | 'string[]' | 'number|null' | 'string|null' | 'number?' | 'string?' | 'boolean?';
+type Tag = 'number' | 'string' | 'boolean' | 'string[]' | 'number|null' | 'string|null' | 'number?' | 'string?' | 'boolean?' | 'string[]?';
 
 export const RUN_EVENT_FIELDS = {
   /** the run began: the policy it runs with */
@@ -94,8 +94,12 @@ export const RUN_EVENT_FIELDS = {
     instructions_found: 'number', instructions_total: 'number', tasks_found: 'number', tasks_total: 'number',
     identifiers_found: 'number', identifiers_total: 'number',
   },
-  /** the session was asked once to add what its document leaves out (`items` of the `below` categories); it has `ms` */
-  amendment: { generation: 'number', below: 'string[]', items: 'number', ms: 'number' },
+  /** the session was asked once to add what its document leaves out (`items` of the `below` categories; the
+   * ones the request lists in `asked`, as `category: item`), in at most `lines` lines; it has `ms` */
+  amendment: { generation: 'number', below: 'string[]', items: 'number', ms: 'number', asked: 'string[]?', lines: 'number?' },
+  /** what the amendment changed: lines `added` and `removed` against the first document, the asked items the
+   * amended one now carries (`gained`), and whether it added more lines than it was allowed (`over`) */
+  amended: { generation: 'number', added: 'number', removed: 'number', gained: 'string[]', over: 'boolean' },
   /** the document was frozen without (another) check or amendment, and why */
   'coverage-skipped': { generation: 'number', reason: 'string' },
   stopped: { exitCode: 'number', message: 'string' },

@@ -22,8 +22,8 @@ import type { RunDialect } from './run-dialect.js';
 import type { FailureRecord } from '../dead-ends/failure-record.js';
 import type { WatchedDeadEnd } from '../dead-ends/dead-end-watch.js';
 import type { ToolRun } from '../dead-ends/tool-run.js';
-import type { CoverageScore } from '../eval/coverage-score.js';
-import type { Category } from '../eval/successor-facts.js';
+import type { CoverageScore } from '../coverage/coverage-score.js';
+import type { Category } from '../coverage/successor-facts.js';
 
 /** the check of a generation's document for what it leaves out, before it is frozen (decide/stages/coverage-check.ts) */
 export interface CoverageCheck {

@@ -5,7 +5,7 @@ import { formatClock } from '../screen/clock-text.js';
 import { currentGeneration, type RunState, type Waiting } from './run-state.js';
 import type { StatusView } from '../screen/status.js';
 import { troubleAttention } from './write-trouble.js';
-import { CATEGORIES } from '../eval/successor-facts.js';
+import { CATEGORIES } from '../coverage/successor-facts.js';
 
 export function attentionText(w: Waiting | null, hooksMissing: boolean): string | null {
   if (w?.kind === 'parked') return w.until === null ? 'parked on a usage limit' : `parked until ${formatClock(w.until)}`;

@@ -9,7 +9,7 @@ import { emptyDoc } from '../../../src/core/document/handoff-doc.js';
 import type { ToolRun } from '../../../src/core/dead-ends/tool-run.js';
 
 const failure = (command: string, over: Partial<Failure> = {}): Failure => ({
-  key: `command:${command}`, kind: 'command', tool: 'Bash', input: command, command, files: [], error: 'exit 1', tries: 1, firstAt: null, lastAt: null, workedLater: false, ...over,
+  key: `command:${command}`, kind: 'command', tool: 'Bash', input: command, command, target: command, trivial: false, pending: [], files: [], error: 'exit 1', tries: 1, firstAt: null, lastAt: null, workedLater: false, ...over,
 });
 
 t.test('the request: no list without failures; a long list stays within its stated size', async (t) => {

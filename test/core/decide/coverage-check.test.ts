@@ -5,7 +5,7 @@
 import t from 'tap';
 import { decide } from '../../../src/core/decide/decide.js';
 import type { RunEffect, RunInput, RunState } from '../../../src/core/run/run-state.js';
-import type { CoverageScore } from '../../../src/core/eval/coverage-score.js';
+import type { CoverageScore } from '../../../src/core/coverage/coverage-score.js';
 import { amendmentRequest } from '../../../src/core/document/handoff-prompts.js';
 import { runView } from '../../../src/core/run/run-view.js';
 import { statusBarLines, statusLine } from '../../../src/core/screen/status.js';
@@ -135,4 +135,31 @@ t.test("the frozen document's score is shown in review: the status line, the spl
   t.ok(statusBarLines(view, { width: 200, hint: '' }).flat().some((seg) => seg.text === 'amended, covers files 3/3'), "in the split view's bar");
   t.match(stateText({ phase: 'review', status: view }), /in review .* · amended, covers files 3\/3/, "on the web's list of runs");
   t.equal(runView(working(ON), 9).coverage, null, 'nothing before a freeze');
+});
+
+t.test('only files, dead ends and tasks are asked for; instructions and identifiers are scored, never asked', async (t) => {
+  const loose: CoverageScore = {
+    files: { found: 1, total: 1, missing: [] }, dead_ends: none, tasks: none,
+    instructions: { found: 0, total: 3, missing: ['never push to main', 'a', 'b'] }, identifiers: { found: 0, total: 1, missing: ['#12'] },
+  };
+  const d = step(written(), scoredEvent(loose));
+  t.notOk(d.effects.some((e) => e.type === 'type-into-child'), 'no request for instructions or identifiers');
+  t.match(emitted(d.effects, 'coverage')[0], { below: [], instructions_found: 0, instructions_total: 3 }, 'scored and recorded');
+  t.ok(names(d.effects).includes('gather-facts'), 'frozen at once');
+  const deadEnds: CoverageScore = { ...loose, dead_ends: { found: 0, total: 1, missing: ['make deploy'] } };
+  const asked = step(written(), scoredEvent(deadEnds));
+  t.match(emitted(asked.effects, 'amendment')[0], { below: ['dead_ends'], asked: ['dead_ends: make deploy'], lines: 15 });
+  t.notMatch(asked.effects.find((e) => e.type === 'type-into-child'), { request: /never push|#12/ }, 'the request holds only the asked categories');
+});
+
+t.test('the request states how many lines the amendment may add; the events file records what it changed', async (t) => {
+  t.match(amendmentRequest({ files: ['a.ts'] }), /Add at most 15 lines in all/);
+  const d = step(written(), scoredEvent(scored(1, ['src/parser.ts', 'src/lexer.ts'])));
+  t.match(emitted(d.effects, 'amendment')[0], { asked: ['files: src/parser.ts', 'files: src/lexer.ts'], lines: 15 });
+  const amended = given([docLanded(AMENDED, 4), stopHook(AMENDED, 5)], ON, d.state);
+  const again = step(amended, scoredEvent(scored(2, ['src/lexer.ts']), 6));
+  t.same(emitted(again.effects, 'amended')[0], { generation: 1, added: 1, removed: 0, gained: ['files: src/parser.ts'], over: false });
+  const long = COMPLETE_DOC.replace('src/\n', `src/\n${Array.from({ length: 16 }, (_, i) => `line ${i}`).join('\n')}\n`);
+  const rewritten = given([docLanded(long, 4), stopHook(long, 5)], ON, d.state);
+  t.match(emitted(step(rewritten, scoredEvent(scored(1, ['src/lexer.ts', 'src/parser.ts']), 6)).effects, 'amended')[0], { added: 16, gained: [], over: true });
 });

@@ -1,13 +1,13 @@
-// The check at the freeze: the document the session wrote is scored against what its transcript shows (core/eval:
+// The check at the freeze: the document the session wrote is scored against what its transcript shows (core/coverage:
 // the files it changed, its dead ends, the person's instructions, the open tasks, identifiers). A category
 // under the --coverage-check share, with the session alive and idle at its prompt, brings ONE request to
 // amend it, naming what is missing (typed, as an idle session's handoff request is); the amended document,
 // or the first one when none comes within half the write timeout, is frozen. Once a generation; a degraded
 // document is never checked (freezing.ts says so). Pure reducers over the run.
 
-import { amendmentRequest } from '../../document/handoff-prompts.js';
-import { belowThreshold, type CoverageScore } from '../../eval/coverage-score.js';
-import { CATEGORIES, type Category } from '../../eval/successor-facts.js';
+import { AMEND_LINES, amendmentItems, amendmentRequest } from '../../document/handoff-prompts.js';
+import { belowThreshold, type CoverageScore } from '../../coverage/coverage-score.js';
+import { CATEGORIES, type Category } from '../../coverage/successor-facts.js';
 import { currentGeneration, type CoverageCheck, type RunInput, type RunState } from '../../run/run-state.js';
 import type { RunEventFields } from '../../run/run-events.js';
 import { retire } from './freezing.js';
@@ -18,6 +18,36 @@ export const TYPED_AMEND_LINE = 'flower-pty: your handoff document leaves things
 
 /** the coverage event lists at most this many missing items */
 export const MISSING_LISTED = 50;
+
+/** the categories the check may ask about: those whose rules are precise enough on real sessions that a
+ * missing item is worth a line of the document (docs/eval.md says why); instructions and identifiers are
+ * scored and recorded, never asked for */
+export const ASKED_CATEGORIES: readonly Category[] = ['files', 'dead_ends', 'tasks'];
+
+/** the categories of a score the check asks about: those it may ask about, under the threshold */
+export function askedBelow(s: CoverageScore, threshold: number): Category[] {
+  return belowThreshold(s, threshold).filter((c) => ASKED_CATEGORIES.includes(c));
+}
+
+/** the items an amendment request lists, as `category: item` */
+function askedItems(s: CoverageScore, below: readonly Category[]): string[] {
+  return below.flatMap((c) => amendmentItems(s[c].missing).map((item) => `${c}: ${item}`));
+}
+
+// Lines of `after` that `before` does not have, and the other way round, each line counted as often as it stands.
+function lineChanges(before: string, after: string): { added: number; removed: number } {
+  const count = new Map<string, number>();
+  for (const l of before.split('\n')) count.set(l, (count.get(l) ?? 0) + 1);
+  let added = 0;
+  for (const l of after.split('\n')) {
+    const n = count.get(l) ?? 0;
+    if (n > 0) count.set(l, n - 1);
+    else added += 1;
+  }
+  let removed = 0;
+  for (const n of count.values()) removed += n;
+  return { added, removed };
+}
 
 /** how long the session has to score and amend its document: half the write timeout */
 export function amendMs(s: RunState): number {
@@ -98,8 +128,14 @@ export function documentScored(o: Out, e: Extract<RunInput, { type: 'document-sc
     o.emit('coverage-skipped', { generation: c.generation, reason: `the document could not be scored: ${e.error ?? 'no reason given'}` });
     return freeze(o, e.now, text, null);
   }
-  const below = belowThreshold(e.score, threshold);
+  const below = askedBelow(e.score, threshold);
   o.emit('coverage', coverageFields(c.generation, c.stage === 'scoring' ? 'first' : 'amended', e.score, threshold, below));
+  if (c.stage === 'rescoring' && c.score !== null) {
+    const asked = askedItems(c.score, c.below);
+    const still = new Set(c.below.flatMap((cat) => e.score![cat].missing.map((item) => `${cat}: ${item}`)));
+    const { added, removed } = lineChanges(c.first, text);
+    o.emit('amended', { generation: c.generation, added, removed, gained: asked.filter((i) => !still.has(i)), over: added > AMEND_LINES });
+  }
   if (c.stage === 'rescoring' || below.length === 0) return freeze(o, e.now, text, e.score);
   o.set({ coverage: { ...c, score: e.score, below } });
   const why = cannotAsk(o.s);
@@ -112,7 +148,7 @@ export function documentScored(o: Out, e: Extract<RunInput, { type: 'document-sc
   o.set({ coverage: { ...o.s.coverage!, stage: 'asked', since: e.now }, note: `the handoff document leaves out ${below.join(', ').replace(/_/g, ' ')}: the session is asked once to add it` });
   o.cycle({ idle: false });
   o.do({ type: 'type-into-child', request: amendmentRequest(missing), line: TYPED_AMEND_LINE });
-  o.emit('amendment', { generation: c.generation, below: [...below], items: below.reduce((n, cat) => n + e.score![cat].missing.length, 0), ms });
+  o.emit('amendment', { generation: c.generation, below: [...below], items: below.reduce((n, cat) => n + e.score![cat].missing.length, 0), ms, asked: askedItems(e.score, below), lines: AMEND_LINES });
 }
 
 /** the score or the amendment did not come in time: the document there is is frozen */

@@ -46,19 +46,58 @@ export function wordSet(text: string): Set<string> {
   return new Set(words(text));
 }
 
-// A sentence is an instruction when it holds one of these, as whole words (after folding).
-const MARKER = /(?<![\p{L}\p{N}])(?:don'?t|do not|never|always|must(?:n'?t)?|only|instead|should(?:n'?t| not)|avoid|no|nunca|siempre|jamas|debe(?:s|n|mos|rias?)?|solo|solamente|en vez de|en lugar de|evita)(?![\p{L}\p{N}])/u;
+// A sentence is an instruction when it states a constraint: a strong marker anywhere (don't, never, always,
+// must, should not, avoid, instead; nunca, siempre, debe, en vez de, evita), or a weak one (no, only; solo)
+// opening a clause, right after the word that opens it, or ending the sentence ("No mocks.", "Only touch
+// src/", "Keep it short, only the summary", "Use pnpm only"). Not
+// an instruction: a question, a quotation, a pasted log or code line, and a report of what happened ("It
+// always fails on CI", "There are no tests", "I only changed one file"). docs/eval.md states the rule and
+// its measured precision.
+const STRONG = /(?<![\p{L}\p{N}])(?:don'?t|do not|never|always|must(?:n'?t)?|should(?:n'?t| not)|avoid|instead|nunca|siempre|jamas|debe(?:s|n|mos|rias?)?|en vez de|en lugar de|evita)(?![\p{L}\p{N}])/u;
+const WEAK = /^(?:no|only|solo|solamente)$/;
+// Who a report is about: a sentence that opens with one of these tells what happened, unless it says what
+// is wanted or owed (I want, we must, it should).
+const REPORT_SUBJECT = /^(?:i|i'm|i've|it|it's|its|this|that|there|there's|he|she|they|yo|eso|esto|hay)$/;
+const WANTED = /(?<![\p{L}\p{N}])(?:must|should|want|wants|need|needs|prefer|quiero|necesito|debe(?:s|n|mos|rias?)?)(?![\p{L}\p{N}])/u;
 
 export function isInstruction(sentence: string): boolean {
-  return MARKER.test(fold(sentence).replace(/[’‘]/g, "'"));
+  const whole = fold(sentence).replace(/[’‘]/g, "'").trim();
+  if (whole.endsWith('?') || whole.startsWith('¿')) return false;
+  // What the sentence quotes is someone else's words: its markers are not the person's.
+  const s = whole.replace(/["“][^"”]*["”]|`[^`]*`/g, ' ');
+  const words = (t: string): string[] => t.split(/[^\p{L}\p{N}']+/u).filter((x) => x !== '');
+  const w = words(s);
+  if (w.length === 0) return false;
+  if (REPORT_SUBJECT.test(w[0]!) && !WANTED.test(s)) return false;
+  if (STRONG.test(s)) return true;
+  if (w.length > 2 && WEAK.test(w.at(-1)!)) return true;
+  // a weak marker opening a clause, or right after the word that opens it
+  return s.split(/[,:;]/).some((clause) => {
+    const c = words(clause);
+    return (c.length > 0 && WEAK.test(c[0]!)) || (c.length > 1 && WEAK.test(c[1]!));
+  });
 }
 
-// A prompt's sentences: split after . ! ? followed by a space, on ; and on line ends; code blocks dropped
-// (a pasted log or diff is not an instruction). A dot inside a path or a number does not end a sentence.
+// A line a person pasted rather than wrote: quoted (`>`), indented as code, or shaped like a log or a stack
+// trace (a timestamp, a log level, a prompt sign, `at x (file:1:2)`), or mostly symbols.
+function pasted(line: string): boolean {
+  if (/^(?:>|\t| {4})/.test(line)) return true;
+  const t = line.trim();
+  if (/^(?:\$ |>>> |at \S+ \(|\[\w+\]|\d{4}-\d{2}-\d{2}|\d{2}:\d{2}:\d{2}|(?:error|warn|info|debug|trace)\b[:\]])/i.test(t)) return true;
+  const letters = (t.match(/[\p{L}\s]/gu) ?? []).length;
+  return t.length >= 12 && letters / t.length < 0.7;
+}
+
+// A prompt's sentences: split after . ! ? followed by a space, on ; and on line ends; code blocks and pasted
+// lines dropped (a pasted log or diff is not an instruction). A dot inside a path or a number does not end a
+// sentence.
 export function sentences(text: string): string[] {
   return text
     .replace(/```[\s\S]*?(?:```|$)/g, '\n')
+    .split('\n')
+    .filter((line) => !pasted(line))
+    .join('\n')
     .split(/(?<=[.!?¡¿])\s+|;\s+|\n+/)
-    .map((s) => s.replace(/^[\s*>#-]+|\s+$/g, ''))
+    .map((s) => s.replace(/^[\s*#-]+|\s+$/g, ''))
     .filter((s) => s !== '');
 }

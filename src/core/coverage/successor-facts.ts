@@ -6,7 +6,7 @@
 // time in bounded memory, so it runs beside the live tail and over a long transcript alike. Pure.
 
 import { EMPTY_FAILURES, recordRun, type FailureRecord } from '../dead-ends/failure-record.js';
-import { commandSegments, normaliseCommand } from '../dead-ends/command-match.js';
+import { commandSegments, normaliseCommand, programWords } from '../dead-ends/command-match.js';
 import { applyScopeChange, EMPTY_SCOPE, openTasks, type SessionScope } from '../lineage/session-scope.js';
 import { isFlowerPrompt } from '../document/handoff-prompts.js';
 import { oneLine } from '../one-line.js';
@@ -22,8 +22,9 @@ export type FactRule =
   | { rule: 'path'; path: string }
   /** the normalised command whole, or one of its segments of two words or more */
   | { rule: 'command'; command: string }
-  /** any of these paths (as `path`), else the call's input, word for word */
-  | { rule: 'target'; paths: string[]; input: string }
+  /** any of these paths (as `path`) near a word of failure or with the error's own words, else the call's
+   *  target, word for word */
+  | { rule: 'target'; paths: string[]; input: string; error: string[] }
   /** at least WORD_SHARE of these content words */
   | { rule: 'words'; words: string[] }
   /** the text as a whole token, case and all */
@@ -46,21 +47,42 @@ export const INSTRUCTION_CHARS = 400;
 const TEXT_CHARS = 160;
 const URL_CHARS = 300;
 
-// A shell command that runs tests: a test runner's name among the first three words of one of its
-// segments (`npm test`, `npx tap x.test.ts`, `cargo test`, `mix test x`, `npm run test:unit`, `python -m
-// pytest`), never the shell's own `test -f`, nor a word of a commit message or another tool's argument.
-const TEST_RUNNER = /^(?:test|tests|jest|vitest|mocha|pytest|tap|ava|rspec|phpunit|ctest|unittest)$/;
-const NOT_A_RUNNER = /^(?:test|git|echo|printf|cat|bd|gh|grep|rg|ls|cd)$/;
+// A shell command that runs tests: in one of its segments, the program is a test runner (`npx tap x.test.ts`,
+// `python -m pytest`, `uv run pytest`, `bundle exec rspec`), or a build tool's subcommand or script is a
+// test (`npm test`, `cargo test`, `go test ./...`, `npm run test:unit`, `make test`). Never a word inside a
+// path (`ls tests/`), a package's name (`brew install x/tap/y`), a comment, or the shell's own `test -f`.
+const TEST_RUNNER = /^(?:jest|vitest|mocha|pytest|py\.test|tap|ava|rspec|phpunit|ctest|unittest|nosetests|tox|nox|karma|cypress)$/;
+const BUILD_TOOLS = new Set([
+  'npm', 'yarn', 'pnpm', 'bun', 'deno', 'node', 'cargo', 'go', 'mix', 'make', 'just', 'mise', 'task', 'gradle', 'gradlew', 'mvn', 'mvnw',
+  'dotnet', 'swift', 'zig', 'poetry', 'uv', 'hatch', 'rake', 'bundle', 'composer', 'flutter', 'dart', 'lein', 'sbt', 'playwright', 'python', 'python3',
+]);
+const RUNS_SCRIPT = new Set(['run', 'run-script', 'exec', 'x', '-m']);
+const TEST_SCRIPT = /^tests?(?:$|[:_-]\w)/;
 // Asked of every command that worked before the exact test: most name no runner at all.
-const MAY_RUN_TESTS = /test|jest|vitest|mocha|tap|ava|rspec|phpunit/;
+const MAY_RUN_TESTS = /test|jest|vitest|mocha|tap|ava|rspec|phpunit|tox|nox|karma|cypress/;
+function segmentRunsTests(segment: string): boolean {
+  const w = programWords(segment);
+  const program = w[0] ?? '';
+  if (TEST_RUNNER.test(program)) return true;
+  if (!BUILD_TOOLS.has(program)) return false;
+  if (program === 'node') return w.includes('--test');
+  let i = 1;
+  while (i < w.length && w[i]!.startsWith('-') && !RUNS_SCRIPT.has(w[i]!)) i += 1;
+  let sub = w[i] ?? '';
+  if (RUNS_SCRIPT.has(sub)) {
+    do i += 1;
+    while (i < w.length && w[i]!.startsWith('-'));
+    sub = w[i] ?? '';
+    if (TEST_RUNNER.test(sub.split('/').at(-1) ?? '')) return true;
+  }
+  return TEST_SCRIPT.test(sub);
+}
 export function isTestCommand(command: string): boolean {
-  return commandSegments(command).some((seg) => {
-    const first = seg.split(' ').slice(0, 3);
-    return !NOT_A_RUNNER.test(first[0] ?? '') && first.some((w) => w.split(/[:./]/).some((part) => TEST_RUNNER.test(part)));
-  });
+  return commandSegments(command).some(segmentRunsTests);
 }
 
-const URL = /\bhttps?:\/\/[^\s<>"'`)\]}|]+/g;
+// A URL ends at a blank, a quote, a bracket, or a backslash (a `\n` escape inside a quoted string).
+const URL = /\bhttps?:\/\/[^\s<>"'`)\]}|\\]+/g;
 // `#N` only where a person or a command wrote it; the number after "issue", "PR" or "pull request"
 // wherever; the number in an issues or pull URL.
 const HASH_NUMBER = /(?<![\w&#/])#(\d{1,6})(?![\w-])/g;
@@ -68,23 +90,17 @@ const NAMED_NUMBER = /\b(?:issues?|PR|PRs|pull request)\s*#?(\d{1,6})\b/gi;
 // Asked first: the pattern above, case-insensitive from every position, costs ten times as much on the
 // model's text, which mostly names no issue at all.
 const NAMES_A_NUMBER = /issue|PR|pull request/i;
-const URL_NUMBER = /\/(?:issues|pull)\/(\d{1,6})\b/g;
+const URL_NUMBER = /\/(?:issues|pull)\/(\d{1,6})\b/;
+// A branch named for an issue: `issue-42`, `fix/gh-42-parser`, `42-parser`, `feat/123_x`.
+const BRANCH_NUMBER = /(?:^|\/)(?:(?:issues?|gh|bug|fix|pr)[-_]?)?(\d{1,6})(?=[-_]|$)/i;
+// `gh issue view 12`, `gh pr checkout 7`: a command about one issue or PR.
+const GH_NUMBER = /\bgh\s+(?:issue|pr)\s+[a-z-]+\s+#?(\d{1,6})\b/g;
+// What a command says in quotes (a commit message, a PR's title or body, an inline script) is the model's
+// prose, not the person's world: numbers there are not read.
+const QUOTED = /"(?:[^"\\]|\\.)*"|'[^']*'|<<[\s\S]*$/g;
 const BRANCH_MADE = /\bgit\s+(?:checkout\s+-[bB]|switch\s+-[cC]|worktree\s+add\s(?:[^&;|]*?\s)?-[bB]|push\s+(?:-u|--set-upstream)\s+\S+)\s+([\w.][\w./-]*)/g;
 // Branches every repository has: naming them tells a successor nothing.
 const COMMON_BRANCHES = new Set(['HEAD', 'main', 'master']);
-
-// A call's target: the failure record keeps another tool's input as the JSON of its fields; its first
-// text field is what the call was about (a skill's name, a goal's condition, a subagent's description).
-function targetOf(input: string): string {
-  if (!input.startsWith('{')) return input;
-  try {
-    const fields: unknown = JSON.parse(input);
-    const first = typeof fields === 'object' && fields !== null ? Object.values(fields).find((v) => typeof v === 'string' && v.trim() !== '') : undefined;
-    return typeof first === 'string' ? first : input;
-  } catch {
-    return input; // cut short by the record's bound: compared as it is
-  }
-}
 
 export interface FactCollector {
   push(row: FactRow): void;
@@ -120,21 +136,35 @@ export function createFactCollector(opts: CollectorOptions = {}): FactCollector 
   let checklist: ListItem[] = [];
   let lastTest: string | null = null;
 
+  const issue = (n: string): void => identifiers.add(`issue:${n}`, { text: `#${n}`, match: { rule: 'issue', number: n } });
+  // An issue's or PR's URL is that issue or PR: one fact, found by its URL or its `#N`.
   const url = (raw: string): void => {
     const u = raw.replace(/[.,;:!?*_]+$/, '');
-    if (u.length <= URL_CHARS) identifiers.add(`url:${u}`, { text: u, match: { rule: 'literal', text: u } });
+    const n = URL_NUMBER.exec(u);
+    if (n) issue(n[1]!);
+    else if (u.length <= URL_CHARS) identifiers.add(`url:${u}`, { text: u, match: { rule: 'literal', text: u } });
   };
-  const issue = (n: string): void => identifiers.add(`issue:${n}`, { text: `#${n}`, match: { rule: 'issue', number: n } });
   const branch = (name: string): void => {
-    if (!COMMON_BRANCHES.has(name)) identifiers.add(`branch:${name}`, { text: name, match: { rule: 'literal', text: name } });
+    if (COMMON_BRANCHES.has(name)) return;
+    identifiers.add(`branch:${name}`, { text: name, match: { rule: 'literal', text: name } });
+    const n = BRANCH_NUMBER.exec(name);
+    if (n) issue(n[1]!);
   };
 
-  // Identifiers in a text: `#N` only from what a person or a command wrote (the model's "step #2" is no issue).
-  function identifiersIn(text: string, hashes: boolean): void {
+  // Identifiers in a text. Issue and PR numbers only from the person's world: a prompt, a command, a URL,
+  // a branch. The model's own lists ("Issue" or "issues" and a small number, "fixing #1") number its points.
+  function identifiersIn(text: string, numbers: boolean): void {
     if (text.includes('http')) for (const m of text.matchAll(URL)) url(m[0]);
-    if (hashes && text.includes('#')) for (const m of text.matchAll(HASH_NUMBER)) issue(m[1]!);
+    if (!numbers) return;
+    if (text.includes('#')) for (const m of text.matchAll(HASH_NUMBER)) issue(m[1]!);
     if (NAMES_A_NUMBER.test(text)) for (const m of text.matchAll(NAMED_NUMBER)) issue(m[1]!);
-    if (text.includes('/issues/') || text.includes('/pull/')) for (const m of text.matchAll(URL_NUMBER)) issue(m[1]!);
+  }
+
+  function commandIdentifiers(command: string): void {
+    if (command.includes('http')) for (const m of command.matchAll(URL)) url(m[0]);
+    const bare = command.includes('"') || command.includes("'") || command.includes('<<') ? command.replace(QUOTED, ' ') : command;
+    identifiersIn(bare.replace(/https?:\/\/\S+/g, ' '), true);
+    if (bare.includes('gh ')) for (const m of bare.matchAll(GH_NUMBER)) issue(m[1]!);
   }
 
   function prompt(text: string): void {
@@ -152,7 +182,7 @@ export function createFactCollector(opts: CollectorOptions = {}): FactCollector 
     if (opts.failures === undefined) failures = recordRun(failures, r);
     for (const path of row.changed) files.add(path, { text: path, match: { rule: 'path', path } });
     if (r.command === null) return;
-    identifiersIn(r.command, true);
+    commandIdentifiers(r.command);
     if (r.command.includes('git ')) for (const m of r.command.matchAll(BRANCH_MADE)) branch(m[1]!);
     if (r.ok && MAY_RUN_TESTS.test(r.command) && isTestCommand(r.command)) lastTest = normaliseCommand(r.command);
   }
@@ -180,11 +210,11 @@ export function createFactCollector(opts: CollectorOptions = {}): FactCollector 
     },
     facts() {
       const dead = (opts.failures?.() ?? failures).failures
-        .filter((f) => !f.workedLater)
+        .filter((f) => !f.workedLater && !f.trivial)
         .map((f): Fact => {
           if (f.command !== null) return { text: oneLine(f.input, TEXT_CHARS), match: { rule: 'command', command: f.command } };
-          const target = f.files.length > 0 ? f.files.join(' ') : targetOf(f.input);
-          return { text: oneLine(`${f.tool} ${target}`, TEXT_CHARS), match: { rule: 'target', paths: f.files, input: target } };
+          const target = f.files.length > 0 ? f.files.join(' ') : f.target;
+          return { text: oneLine(`${f.tool} ${target}`, TEXT_CHARS), match: { rule: 'target', paths: f.files, input: target, error: contentWords(f.error) } };
         });
       const subjects = [...openTasks(scope).map((t) => t.subject), ...checklist.filter((i) => !i.done).map((i) => i.subject)];
       const tasks = keptSet<Fact>();

@@ -30,22 +30,57 @@ function flatten(text: string): string {
 // `needle` as a whole token: not inside a longer word, flag or path (a `/` before it is allowed when
 // `inPath`, so a file name is found at the end of any path).
 function hasToken(text: string, needle: string, inPath: boolean): boolean {
-  if (needle === '') return false;
+  return tokenPlaces(text, needle, inPath).length > 0;
+}
+
+// Where `needle` stands as a whole token in `text` (as hasToken), every place.
+function tokenPlaces(text: string, needle: string, inPath: boolean): number[] {
+  if (needle === '') return [];
   const before = inPath ? '(?<![\\w.-])' : '(?<![\\w./-])';
-  return new RegExp(`${before}${escapeRe(needle)}(?![\\w/-]|\\.\\w)`).test(text);
+  return Array.from(text.matchAll(new RegExp(`${before}${escapeRe(needle)}(?![\\w/-]|\\.\\w)`, 'g')), (m) => m.index);
+}
+
+function pathPlaces(flat: string, path: string): number[] {
+  const p = path.replace(/^(?:\.\/)+/, '').replace(/\/+$/, '');
+  const whole = tokenPlaces(flat, p, false);
+  const base = p.split('/').at(-1) ?? '';
+  return base === '' ? whole : [...whole, ...tokenPlaces(flat, base, true)];
 }
 
 function hasPath(flat: string, path: string): boolean {
-  const p = path.replace(/^(?:\.\/)+/, '').replace(/\/+$/, '');
-  if (hasToken(flat, p, false)) return true;
-  const base = p.split('/').at(-1) ?? '';
-  return base !== '' && hasToken(flat, base, true);
+  return pathPlaces(flat, path).length > 0;
 }
 
+/** how far around a file's name the document must say something of its failure, in characters */
+export const NEAR_CHARS = 160;
+// Words that say something went wrong (or was undone): near a file's name, they tell of its failure.
+const FAILURE_WORD = /\b(?:fail(?:s|ed|ing|ure|ures)?|errors?|erred|broke|broken|crash(?:ed|es)?|could ?n[o']t|can ?n[o']t|can't|did ?n[o']t work|not found|missing|refused|rejected|denied|timed? ?out|too large|too big|exceed(?:s|ed)?|undone|undid|revert(?:ed|s)?|rolled back|dead ends?|abandon(?:ed)?|gave up|does ?n[o']t exist|unable|mismatch(?:ed)?|conflicts?)\b/i;
+
+// A file tool's failure is kept when the document names the file and, near it, says something of the
+// failure: a word of failure, or most of the error's own content words. Naming the file for another
+// reason (it was changed, it is where the code lives) keeps nothing.
+function tellsFailure(doc: Doc, paths: readonly string[], error: readonly string[]): boolean {
+  for (const p of paths) {
+    for (const at of pathPlaces(doc.flat, p)) {
+      const near = doc.flat.slice(Math.max(0, at - NEAR_CHARS), at + p.length + NEAR_CHARS);
+      if (FAILURE_WORD.test(near)) return true;
+      if (error.length >= 2 && wordShare(error, wordSet(near)) >= WORD_SHARE) return true;
+    }
+  }
+  return false;
+}
+
+// A command is compared as the document is: backticks open on both sides.
 function hasCommand(flat: string, command: string): boolean {
   const whole = (seg: string): boolean => new RegExp(`(?<![\\w./-])${escapeRe(seg)}(?![\\w/=-]|[:.]\\w)`).test(flat);
-  if (whole(command)) return true;
-  return commandSegments(command).some((seg) => seg.includes(' ') && whole(seg));
+  const c = command.includes('`') ? flatten(command).trim() : command;
+  if (whole(c)) return true;
+  return commandSegments(command).some((seg) => seg.includes(' ') && whole(seg.includes('`') ? flatten(seg).trim() : seg));
+}
+
+/** whether a document names a file, by the files rule (the path as a token, or its file name) */
+export function namesPath(documentText: string, path: string): boolean {
+  return hasPath(flatten(documentText), path);
 }
 
 /** the share of `words` in a document's words */
@@ -69,7 +104,7 @@ function found(rule: FactRule, doc: Doc): boolean {
     case 'command':
       return hasCommand(doc.flat, rule.command);
     case 'target':
-      return rule.paths.length > 0 ? rule.paths.some((p) => hasPath(doc.flat, p)) : doc.folded.includes(fold(rule.input).replace(/\s+/g, ' '));
+      return rule.paths.length > 0 ? tellsFailure(doc, rule.paths, rule.error) : doc.folded.includes(fold(flatten(rule.input)).trim());
     case 'words':
       return wordShare(rule.words, doc.words) >= WORD_SHARE;
     case 'literal':

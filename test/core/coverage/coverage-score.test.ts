@@ -5,9 +5,10 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFactRowReader } from '../../../src/claude-code/fact-rows.js';
-import { CATEGORIES, isTestCommand, successorFacts, type SuccessorFacts } from '../../../src/core/eval/successor-facts.js';
-import { belowThreshold, scoreDocument, scoreTotals, WORD_SHARE } from '../../../src/core/eval/coverage-score.js';
-import type { FactRow } from '../../../src/core/eval/fact-row.js';
+import { CATEGORIES, isTestCommand, successorFacts, type SuccessorFacts } from '../../../src/core/coverage/successor-facts.js';
+import { isInstruction } from '../../../src/core/coverage/content-words.js';
+import { belowThreshold, scoreDocument, scoreTotals, WORD_SHARE } from '../../../src/core/coverage/coverage-score.js';
+import type { FactRow } from '../../../src/core/coverage/fact-row.js';
 import { createCompactionScan } from '../../../src/core/eval/compaction-scan.js';
 import { claudeFixtures, fixturesDir } from '../../helpers/fixtures.js';
 
@@ -202,15 +203,19 @@ t.test('identifiers: branches, issue and PR numbers, URLs, the last command that
     ...call('Bash', { command: 'npm test -- --grep x' }, { ok: false, text: 'Exit code 1\nnot ok' }),
     ...call('Bash', { command: 'gh pr view https://github.com/o/r/pull/123' }, { ok: true }),
   ]);
-  t.same(facts.identifiers.map((i) => i.text), ['https://example.com/spec.html', '#41', '#38', 'feat/eval', 'https://docs.example.org/a?b=1', '#7', 'fix/parser-42', 'https://github.com/o/r/pull/123', '#123', 'npx tap test/a.test.ts']);
+  // the model's "PR 7" numbers its own points: no identifier; the PR's URL and its number are one fact
+  t.same(facts.identifiers.map((i) => i.text), ['https://example.com/spec.html', '#41', '#38', 'feat/eval', 'https://docs.example.org/a?b=1', 'fix/parser-42', '#123', 'npx tap test/a.test.ts']);
   const doc = `Branch \`feat/eval\`, issue #38, ${['issue', '41'].join(' ')}, PR #7, https://example.com/spec.html, pull/123. Tests: \`npx tap test/a.test.ts\`.`;
-  t.same(scoreDocument(facts, doc).identifiers.missing, ['https://docs.example.org/a?b=1', 'fix/parser-42', 'https://github.com/o/r/pull/123']);
+  t.same(scoreDocument(facts, doc).identifiers.missing, ['https://docs.example.org/a?b=1', 'fix/parser-42']);
   t.same(scoreDocument(facts, 'feat/evaluation #381 https://example.com/spec.html5 npx tap test/a.test.tsx').identifiers.found, 0, 'near misses are not the identifier');
 });
 
 t.test('test commands: a runner near the start of a segment, never a word further on', async (t) => {
   for (const c of ['npm test', 'npx tap test/x.test.ts', 'cargo test', 'mix test test/a_test.exs', 'npm run test:unit', 'python -m pytest -q', 'cd x && go test ./...']) t.ok(isTestCommand(c), c);
+  for (const c of ['uv run pytest -x', 'bundle exec rspec', 'node --test', 'make test', 'FOO=1 npx vitest run', './node_modules/.bin/jest a', 'pnpm run test-e2e']) t.ok(isTestCommand(c), c);
   for (const c of ['test -f x', 'git commit -m "410 tests pass"', 'bd close x --reason="tests pass"', 'npm run build', 'echo test']) t.notOk(isTestCommand(c), c);
+  // a word inside a path, a package's name, a comment: not a runner
+  for (const c of ['brew install x/tap/y', 'ls tests/', 'cat test/a.test.ts', 'node scripts/tests/x.mjs', 'npm run build # then test', 'npm install tap', 'mkdir test']) t.notOk(isTestCommand(c), c);
 });
 
 t.test('totals add up; a category without facts is never below a threshold', async (t) => {
@@ -223,7 +228,7 @@ t.test('totals add up; a category without facts is never below a threshold', asy
 });
 
 t.test('beside a live run the collector reads the run\'s own failure record instead of keeping a second', async (t) => {
-  const { createFactCollector } = await import('../../../src/core/eval/successor-facts.js');
+  const { createFactCollector } = await import('../../../src/core/coverage/successor-facts.js');
   const { EMPTY_FAILURES, recordRun } = await import('../../../src/core/dead-ends/failure-record.js');
   const reader = createFactRowReader();
   const rows = call('Bash', { command: 'make deploy' }, { ok: false, text: 'Exit code 2\nmissing target' }).flatMap((r) => reader.row(r));
@@ -234,4 +239,42 @@ t.test('beside a live run the collector reads the run\'s own failure record inst
   for (const row of rows) if (row.kind === 'run') record = recordRun(record, row.run);
   t.same(live.facts().dead_ends.map((d) => d.text), ['make deploy'], 'the run\'s record, read at the cut');
   t.same(successorFacts(rows).dead_ends.map((d) => d.text), ['make deploy'], 'on its own it keeps its record');
+});
+
+t.test("identifiers are the person's world: the model's own numbered points are not issues", async (t) => {
+  const facts = factsOf([
+    // "issue" and its number are joined here: the repository's own rule keeps them apart in its files
+    user(`Please fix the bug in ${['issue', '12'].join(' ')} and look at https://github.com/o/r/pull/30.`),
+    said(`${['Issue', '3'].join(' ')}: the parser. Fixing #1 and #4, then ${['issues', '5'].join(' ')}, 6 and 7. See https://github.com/o/r/pull/30 and "https://x.org/a\\nb"`),
+    ...call('Bash', { command: `git commit -m "fix #8: review point 9 (${['issue', '10'].join(' ')})"` }, { ok: true }),
+    ...call('Bash', { command: 'gh issue view 21' }, { ok: true }),
+    ...call('Bash', { command: 'git checkout -b fix/issue-55-parser' }, { ok: true }),
+    ...call('Bash', { command: 'echo "see https://example.org/a\\nmore"' }, { ok: true }),
+  ]);
+  const text = facts.identifiers.map((i) => i.text);
+  t.same(text.filter((x) => x.startsWith('#')).sort(), ['#12', '#21', '#30', '#55'], "the prompt's, the command's, the URL's, the branch's; none of the model's");
+  t.equal(text.filter((x) => x.includes('pull/30') || x === '#30').length, 1, 'a PR found by its URL and its number is one fact');
+  t.ok(text.includes('https://x.org/a'), 'a URL ends at a backslash escape');
+  t.ok(text.includes('https://example.org/a'), '…in a command too');
+  t.notOk(text.some((x) => x.includes('\\')), 'no escape kept');
+  t.equal(scoreDocument(facts, 'PR https://github.com/o/r/pull/30').identifiers.found, 1, 'the PR found by its URL');
+  t.equal(scoreDocument(facts, 'PR #30').identifiers.found, 1, '…or by its number');
+  t.equal(scoreDocument(facts, '').identifiers.found, 0);
+});
+
+t.test("instructions are the person's constraints: not questions, quotations, pasted logs or reports", async (t) => {
+  const yes = ['Never touch the payments module.', 'No mocks in the integration tests.', 'Only touch files under src/.', 'Use pnpm instead of npm.', 'Please, no new dependencies.',
+    'We must keep the public API.', "I don't want you to change the schema.", 'Keep it short, only the summary.', 'Usa pnpm en vez de npm.', 'No cambies la API pública'];
+  const no = ['Why does it never finish?', 'Can you only show me the diff?', '"Never use eval" is what the linter says.', 'It always fails on CI.', 'There are no tests for this.',
+    'I only changed one file.', "That didn't work either.", '¿Por qué no compila?', 'The build is green.', 'Fix the login form.'];
+  for (const s of yes) t.ok(isInstruction(s), `an instruction: ${s}`);
+  for (const s of no) t.notOk(isInstruction(s), `not one: ${s}`);
+  const facts = factsOf([user([
+    'Here is the log:',
+    '2026-12-03 07:00:01 [ERROR] never retried: connection refused',
+    '    at connect (src/db.ts:12:5)',
+    '> Never commit generated files, says CONTRIBUTING.',
+    'Do not retry more than twice.',
+  ].join('\n'))]);
+  t.same(facts.instructions.map((i) => i.text), ['Do not retry more than twice.'], "a pasted log line and a quoted line are not the person's instructions");
 });
