@@ -6,7 +6,7 @@ import yargs, { type Argv } from 'yargs';
 import { readFileSync } from 'node:fs';
 import { EXIT, FlowerError, reportFatal } from '../core/errors.js';
 import { exitCodesLine } from '../core/exit-code.js';
-import { COMMANDS, commandPositionals, commandRow, commandSpec, type CommandName } from '../core/options/command-table.js';
+import { COMMANDS, commandPositionals, commandRow, commandSpec, missingArgument, type CommandName } from '../core/options/command-table.js';
 import type { CommandArgs } from '../core/options/command-flags.js';
 import { commandTypo, unknownFlagsLine } from '../core/options/command-line-typos.js';
 import { configRows } from '../core/options/options-table.js';
@@ -231,6 +231,8 @@ export async function run(argv: string[]): Promise<number> {
       // `flower-pty stauts --json`: the typo is the news, not the flag
       const typo = reading === '$0' && argv[0] !== undefined && !argv[0].startsWith('-') ? commandTypo(argv[0]) : null;
       if (typo !== null) throw new FlowerError(typo, EXIT.usage);
+      // `flower-pty replay` alone: what to pass, not yargs' count of positionals
+      if (/^Not enough non-option arguments/.test(message) && reading !== '$0') throw new FlowerError(missingArgument(reading), EXIT.usage);
       const unknown = unknownFlagsLine(message, reading, argv);
       throw new FlowerError(unknown ?? `${message} (see flower-pty --help)`, EXIT.usage);
     });
