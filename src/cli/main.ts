@@ -128,6 +128,7 @@ const HANDLERS: { [C in CommandName]: Handler<C> } = {
       allowInput: args['allow-input'],
       detach: args.detach,
       login: args.login,
+      stop: args.stop,
       tlsCert: args['tls-cert'],
       tlsKey: args['tls-key'],
       behindProxy: args['behind-proxy'],

@@ -64,6 +64,7 @@ export const COMMAND_FLAGS = {
     { name: 'allow-input', type: 'boolean', default: false, help: 'let pages type into claude, approve or deny permissions, edit the document in review, hand off, hold, end runs (default: read-only)' },
     { name: 'detach', alias: 'd', type: 'boolean', default: false, help: 'run in the background: print the login URL, write a log, exit' },
     { name: 'login', type: 'boolean', default: false, help: 'print a new login URL for the web face already running' },
+    { name: 'stop', type: 'boolean', default: false, help: 'stop the web face of yours that is running (web -d); the runs go on' },
     { name: 'tls-cert', type: 'string', help: 'serve https with this certificate (PEM)' },
     { name: 'tls-key', type: 'string', help: 'the key of --tls-cert (PEM)' },
     { name: 'behind-proxy', type: 'boolean', default: false, help: 'an SSH tunnel or tailscale serve protects a non-loopback --listen (it speaks https to the browser)' },
