@@ -2,11 +2,11 @@
 // hands the parsed values to the command's handler,
 // and maps every error to one line and a documented exit code (see core/errors.ts).
 
-import yargs, { type Argv } from 'yargs';
+import yargs, { type Argv, type FallbackCompletionFunction } from 'yargs';
 import { readFileSync } from 'node:fs';
 import { EXIT, FlowerError, reportFatal } from '../core/errors.js';
 import { exitCodesLine } from '../core/exit-code.js';
-import { COMMANDS, commandPositionals, commandRow, commandSpec, missingArgument, type CommandName } from '../core/options/command-table.js';
+import { COMMANDS, COMPLETION_COMMAND, commandPositionals, commandRow, commandSpec, completionWords, missingArgument, type CommandName } from '../core/options/command-table.js';
 import type { CommandArgs } from '../core/options/command-flags.js';
 import { commandTypo, unknownFlagsLine } from '../core/options/command-line-typos.js';
 import { configRows } from '../core/options/options-table.js';
@@ -212,6 +212,11 @@ export async function run(argv: string[]): Promise<number> {
     });
   };
   for (const row of COMMANDS) register(row.name);
+  // yargs' own: the script, and the answers to its calls (the commands and each one's flags)
+  const completing: FallbackCompletionFunction = (_current, _argv, yargsWords, done) => {
+    yargsWords((error, words) => done(error ? [] : completionWords(words ?? [])));
+  };
+  parser.completion(COMPLETION_COMMAND.name, COMPLETION_COMMAND.summary, completing);
   parser
     .example(EXAMPLES)
     .epilog(

@@ -4,14 +4,14 @@
 // one-word prompt that is meant goes after `--` or in quotes with a space. An unknown flag is named once, as
 // typed (yargs also lists its camelCase twin), with the nearest flag of that command. Pure.
 
-import { COMMANDS, type CommandName } from './command-table.js';
+import { COMMANDS, COMPLETION_COMMAND, type CommandName } from './command-table.js';
 import { commandFlags } from './command-flags.js';
 import { RUN_OPTIONS } from './options-table.js';
 import { nearestName } from './near-name.js';
 import { commandWord } from './command-words.js';
 
 /** the subcommands a person may type (the hidden ones are not suggested) */
-const TYPED_COMMANDS: readonly string[] = COMMANDS.filter((row) => row.summary !== false && row.name !== '$0').map((row) => row.name);
+const TYPED_COMMANDS: readonly string[] = [...COMMANDS.filter((row) => row.summary !== false && row.name !== '$0').map((row) => row.name), COMPLETION_COMMAND.name];
 
 /** the refusal of a prompt that is a lone word near a subcommand or standing for one, or null when it is a prompt */
 export function commandTypo(prompt: string): string | null {

@@ -33,6 +33,26 @@ export const COMMANDS = [
 
 export type CommandName = (typeof COMMANDS)[number]['name'];
 
+/**
+ * `flower-pty completion`: yargs' own command (it prints the script for the shell $SHELL names, bash or
+ * zsh, and answers the script's `--get-yargs-completions` calls), so it is no row above; it is a command a
+ * person types all the same (a slip of it is caught, `flower-pty completion` is never a prompt).
+ */
+export const COMPLETION_COMMAND = {
+  name: 'completion',
+  summary: 'print a shell completion script for bash or zsh (the shell $SHELL names): flower-pty completion >> ~/.bashrc (or ~/.zshrc)',
+} as const;
+
+/**
+ * yargs' completion words, as a person types them: not the default command's own name (`$0`) nor a hidden
+ * one, a one-letter alias with one dash (`-d`, not yargs' `--d`). A zsh word carries its description after
+ * a colon.
+ */
+export function completionWords(words: readonly string[]): string[] {
+  const hidden = new Set<string>(COMMANDS.filter((row) => row.name === '$0' || row.summary === false).map((row) => row.name));
+  return words.filter((word) => !hidden.has(word.split(':')[0]!)).map((word) => word.replace(/^--(\w)(?=$|:)/, '-$1'));
+}
+
 /** the row of `name` */
 export function commandRow(name: CommandName): CommandRow {
   return COMMANDS.find((c) => c.name === name)!;
