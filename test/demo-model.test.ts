@@ -4,12 +4,13 @@
 import t from 'tap';
 import { createDemoModel, DEMO_DOCUMENT, DEMO_NEXT, DEMO_SCALE } from '../src/demo/demo-model.js';
 import { narrate } from '../src/demo/narration.js';
+import { narratingFace } from '../src/demo/narrating-face.js';
 import { demoSummary, demoCompleted, demoQuit } from '../src/demo/demo-summary.js';
 import { ownCommand } from '../src/core/options/own-command.js';
 import { parseDocument } from '../src/core/document/handoff-parse.js';
 import { handoffRequest, successorPrompt } from '../src/core/document/handoff-prompts.js';
 import type { MockRequest, MockReply } from '../src/mock/messages-api.js';
-import type { StatusView } from '../src/runtime/face.js';
+import type { Face, StatusView } from '../src/runtime/face.js';
 
 const req = (sessionId: string, lastUserText: string, isMain = true): MockRequest => ({
   index: 0, method: 'POST', path: '/v1/messages', headers: {}, sessionId, model: 'm', body: {}, messages: [],
@@ -62,6 +63,8 @@ t.test('narration: one short sentence for every phase', async (t) => {
   t.match(narrate({ ...base, phase: 'review', reviewLeft: 7 }, { split: true }), /C-\] e edits it; successor in 7s/);
   t.match(narrate({ ...base, phase: 'review', reviewLeft: 7 }, { split: false }), /another terminal/);
   t.match(narrate({ ...base, generation: 2 }, { split: true }), /NEW session/);
+  t.equal(narrate({ ...base, phase: 'review', held: true }, { split: true }), 'demo: frozen below and held for you; C-] e edits it, C-] p goes on', 'held: the keys to edit and to go on');
+
 });
 
 t.test('summary: complete or not, it says where everything is', async (t) => {
@@ -99,4 +102,26 @@ t.test('how flower-pty is typed where the person is', async (t) => {
   t.equal(ownCommand({ onPath: true, insidePackage: true, bin: '/x/bin/flower-pty.js' }), 'flower-pty', 'on the PATH: the plain name');
   t.equal(ownCommand({ onPath: false, insidePackage: true, bin: '/x/bin/flower-pty.js' }), 'npx flower-pty', 'in a checkout: npx finds its bin');
   t.equal(ownCommand({ onPath: false, insidePackage: false, bin: '/my dir/bin/flower-pty.js' }), "node '/my dir/bin/flower-pty.js'", 'elsewhere: the bin by its path, quoted');
+});
+
+t.test('the narrating face holds the first review, once, when asked to', async (t) => {
+  const commands: string[] = [];
+  const inner = { onCommand: () => undefined, status: () => undefined, childTitle: () => undefined } as unknown as Face;
+  const view = (phase: StatusView['phase']): StatusView => ({ phase, context: 0, window: 100_000, at: 50_000, warnAt: 30_000, generation: 1, maxGenerations: 8, handoff: true, reviewLeft: 8, held: false, workbench: null, documentPath: null, note: '', attention: null });
+  for (const hold of [true, false]) {
+    commands.length = 0;
+    const face = narratingFace(inner, () => 'demo', { plain: false, holdFirstReview: hold });
+    face.onCommand((c) => commands.push(c));
+    face.status(view('working'));
+    await new Promise((r) => setTimeout(r, 0));
+    t.same(commands, [], 'nothing before the review');
+    face.status(view('review'));
+    face.status(view('review'));
+    await new Promise((r) => setTimeout(r, 0));
+    t.same(commands, hold ? ['hold'] : [], hold ? 'held once on the first review' : 'not asked: the review is timed');
+    face.status(view('respawning'));
+    face.status({ ...view('review'), generation: 2 });
+    await new Promise((r) => setTimeout(r, 0));
+    t.same(commands, hold ? ['hold'] : [], 'a later review is not held');
+  }
 });

@@ -30,9 +30,12 @@ t.test('the demo in the split view, mid-run and at the end', async (t) => {
   t.match(screen, /demo: (a toy task with real Bash calls|near the line)/, 'the narration in the status bar');
   t.match(screen, /Setting up the toy project\./, "claude's screen inside the session pane");
 
-  screen = await tmux.waitFor((s) => /review · successor in \d+s/.test(s), 'the review countdown', 60_000);
+  // the first review waits for the person, the keys to edit and to go on on the screen
+  screen = await tmux.waitFor((s) => /demo: frozen below and held for you; C-\] e edits it, C-\] p goes on/.test(s), 'the review held for the person', 60_000);
   t.match(screen, /交接-work\.md/, 'the document pane shows the frozen file');
   t.match(screen, /Doing · 现在在做/);
+  t.match(screen, /review · held/, 'the status bar says held, no countdown');
+  tmux.send('C-]', 'p');
 
   screen = await tmux.waitFor((s) => /gen 2\/8/.test(s), 'generation 2', 60_000);
   screen = await tmux.waitFor((s) => /EXITED \d+/.test(s), 'the demo ending on its own', 90_000);

@@ -99,7 +99,9 @@ export async function runDemo(o: DemoOptions): Promise<number> {
       },
       logPath: join(root, 'flower.log'),
       notify: false,
-      demo: { root, keepGoing },
+      // a person at a terminal in the split view: the first review waits for them (C-] p goes on); with
+      // no terminal (CI, a pipe, -d) or in --plain, where the document is not on screen, it is timed
+      demo: { root, keepGoing, holdFirstReview: !plain && !o.detach && Boolean(process.stdin.isTTY) },
       ...faceSize(plain, process.stdout),
     },
     process.env,
