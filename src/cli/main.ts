@@ -163,7 +163,7 @@ const HANDLERS: { [C in CommandName]: Handler<C> } = {
   },
   doctor: async (args) => {
     const { runDoctor } = await import('../commands/doctor.js');
-    return runDoctor({ claude: args.claude, env: process.env, cwd: process.cwd(), out: say });
+    return runDoctor({ claude: args.claude, json: args.json, env: process.env, cwd: process.cwd(), out: say });
   },
 };
 

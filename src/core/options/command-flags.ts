@@ -91,7 +91,7 @@ export const COMMAND_FLAGS = {
     { name: 'dry-run', type: 'boolean', default: false, help: 'eval fork: print what it would run and a token estimate, and run nothing' },
     { from: 'claude', help: 'eval fork: the claude to fork with (as a run finds it)' },
   ],
-  doctor: [{ from: 'claude' }],
+  doctor: [{ from: 'claude' }, json('one JSON object: "ready", and "checks", each with its level (OK, WARN, FAIL), topic and text')],
 } as const satisfies Partial<Record<CommandName, readonly CommandFlag[]>>;
 
 /** a subcommand's flags (none: it takes only its positionals) */
