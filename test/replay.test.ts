@@ -78,6 +78,14 @@ t.test('without --window the model name picks it, and the output says so', async
   const { events } = await replayJson(spotterCompacted[0] ?? '');
   t.match(pick(events, 'policy')[0], { model: 'claude-opus-4-6', window: 1_000_000, windowSource: 'model-name' });
   t.equal(pick(events, 'handoff').length, 0, 'a 1M window is never reached here');
+  const summary = pick(events, 'summary')[0];
+  const lowest = Math.min(...pick(events, 'compaction').map((c) => c.preTokens ?? c.meter));
+  t.same(summary?.compactedBelow, { context: lowest, suggest: 200_000 }, 'it compacted far below the 1M guess: a 200k window');
+  const said: string[] = [];
+  await runReplay({ file: spotterCompacted[0] ?? '', json: false, out: (l) => said.push(l) });
+  t.match(said.at(-1), /\nClaude Code compacted at [\d.]+K, below the handoff line 950\.0K of the 1M window assumed: the session's window was smaller; replay with --window 200k$/);
+  const given = await replayJson(spotterCompacted[0] ?? '', { window: 200_000 });
+  t.equal(pick(given.events, 'summary')[0]?.compactedBelow, null, 'with the right window: nothing to say');
   const human: string[] = [];
   await runReplay({ file: spotterCompacted[0] ?? '', json: false, out: (l) => human.push(l) });
   t.match(human.join('\n'), /window 1M \(from the transcript's model name; --window N to override\)/);

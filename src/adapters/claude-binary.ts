@@ -32,7 +32,8 @@ export function resolveClaude(opts: { flag?: string; env: NodeJS.ProcessEnv; cwd
   return found;
 }
 
-function findOnPath(name: string, env: NodeJS.ProcessEnv): string | null {
+/** the first executable `name` in PATH's folders, or null */
+export function findOnPath(name: string, env: NodeJS.ProcessEnv): string | null {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
     const candidate = join(dir, name);

@@ -2,11 +2,11 @@
 // hands the parsed values to the command's handler,
 // and maps every error to one line and a documented exit code (see core/errors.ts).
 
-import yargs, { type Argv } from 'yargs';
+import yargs, { type Argv, type FallbackCompletionFunction } from 'yargs';
 import { readFileSync } from 'node:fs';
 import { EXIT, FlowerError, reportFatal } from '../core/errors.js';
 import { exitCodesLine } from '../core/exit-code.js';
-import { COMMANDS, commandPositionals, commandRow, commandSpec, type CommandName } from '../core/options/command-table.js';
+import { COMMANDS, COMPLETION_COMMAND, commandPositionals, commandRow, commandSpec, completionWords, missingArgument, type CommandName } from '../core/options/command-table.js';
 import type { CommandArgs } from '../core/options/command-flags.js';
 import { commandTypo, unknownFlagsLine } from '../core/options/command-line-typos.js';
 import { configRows } from '../core/options/options-table.js';
@@ -128,6 +128,7 @@ const HANDLERS: { [C in CommandName]: Handler<C> } = {
       allowInput: args['allow-input'],
       detach: args.detach,
       login: args.login,
+      stop: args.stop,
       tlsCert: args['tls-cert'],
       tlsKey: args['tls-key'],
       behindProxy: args['behind-proxy'],
@@ -162,7 +163,7 @@ const HANDLERS: { [C in CommandName]: Handler<C> } = {
   },
   doctor: async (args) => {
     const { runDoctor } = await import('../commands/doctor.js');
-    return runDoctor({ claude: args.claude, env: process.env, cwd: process.cwd(), out: say });
+    return runDoctor({ claude: args.claude, json: args.json, env: process.env, cwd: process.cwd(), out: say });
   },
 };
 
@@ -211,6 +212,11 @@ export async function run(argv: string[]): Promise<number> {
     });
   };
   for (const row of COMMANDS) register(row.name);
+  // yargs' own: the script, and the answers to its calls (the commands and each one's flags)
+  const completing: FallbackCompletionFunction = (_current, _argv, yargsWords, done) => {
+    yargsWords((error, words) => done(error ? [] : completionWords(words ?? [])));
+  };
+  parser.completion(COMPLETION_COMMAND.name, COMPLETION_COMMAND.summary, completing);
   parser
     .example(EXAMPLES)
     .epilog(
@@ -231,6 +237,8 @@ export async function run(argv: string[]): Promise<number> {
       // `flower-pty stauts --json`: the typo is the news, not the flag
       const typo = reading === '$0' && argv[0] !== undefined && !argv[0].startsWith('-') ? commandTypo(argv[0]) : null;
       if (typo !== null) throw new FlowerError(typo, EXIT.usage);
+      // `flower-pty replay` alone: what to pass, not yargs' count of positionals
+      if (/^Not enough non-option arguments/.test(message) && reading !== '$0') throw new FlowerError(missingArgument(reading), EXIT.usage);
       const unknown = unknownFlagsLine(message, reading, argv);
       throw new FlowerError(unknown ?? `${message} (see flower-pty --help)`, EXIT.usage);
     });

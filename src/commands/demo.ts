@@ -14,9 +14,9 @@ import { readManifest } from '../adapters/manifest-store.js';
 import { openNotesStore } from '../adapters/notes-store.js';
 import { createClaudeSandbox, resolveRepoClaude, PINNED_CLAUDE_VERSION } from '../mock/claude-sandbox.js';
 import { DEMO_PROMPT, DEMO_SCALE } from '../demo/demo-model.js';
-import { demoCompleted, demoSummary } from '../demo/demo-summary.js';
+import { demoCompleted, demoQuit, demoSummary, lineageLines } from '../demo/demo-summary.js';
+import { ownCommandHere } from '../adapters/own-command-here.js';
 import { resolveRunOptions } from '../core/options/resolve-options.js';
-import { shellWord } from '../core/options/shell-word.js';
 import { startRunServer } from '../server/start-server.js';
 import { demoResultPath } from '../server/demo-serve.js';
 import { attachTerminal } from '../client/attach-client.js';
@@ -99,19 +99,21 @@ export async function runDemo(o: DemoOptions): Promise<number> {
       },
       logPath: join(root, 'flower.log'),
       notify: false,
-      demo: { root, keepGoing },
+      // a person at a terminal in the split view: the first review waits for them (C-] p goes on); with
+      // no terminal (CI, a pipe, -d) or in --plain, where the document is not on screen, it is timed
+      demo: { root, keepGoing, holdFirstReview: !plain && !o.detach && Boolean(process.stdin.isTTY) },
       ...faceSize(plain, process.stdout),
     },
     process.env,
   );
-  const lineage = [`    flower-pty status --workbench ${shellWord(workbench)}`, `    flower-pty report --workbench ${shellWord(workbench)}`];
+  // the commands printed to copy, as they run from here (a checkout has no flower-pty on the PATH)
+  const flower = ownCommandHere(process.env, process.cwd());
   if (o.detach) {
     o.out(`  run ${server.id} started with no terminal (pid ${server.pid}); it keeps its last session until you end it`);
-    o.out(`    watch it: flower-pty attach ${server.id}   (C-] d detaches again)`);
-    o.out(`    in a browser: flower-pty web   (the run ${server.id} on the printed URL; a phone too)`);
-    o.out(`    end it: flower-pty kill ${server.id}`);
-    o.out('  its lineage, from here:');
-    for (const line of lineage) o.out(line);
+    o.out(`    watch it: ${flower} attach ${server.id}   (C-] d detaches again)`);
+    o.out(`    in a browser: ${flower} web   (the run ${server.id} on the printed URL; a phone too)`);
+    o.out(`    end it: ${flower} kill ${server.id}`);
+    for (const line of lineageLines(flower, workbench)) o.out(line);
     return EXIT.ok;
   }
   let detached = false;
@@ -127,9 +129,8 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     },
   });
   if (detached) {
-    o.out(`flower-pty demo: run ${server.id} goes on; watch it again with flower-pty attach ${server.id}, or in flower-pty web; flower-pty kill ${server.id} ends it`);
-    o.out('  its lineage, from here:');
-    for (const line of lineage) o.out(line);
+    o.out(`flower-pty demo: run ${server.id} goes on; watch it again with ${flower} attach ${server.id}, or in ${flower} web; ${flower} kill ${server.id} ends it`);
+    for (const line of lineageLines(flower, workbench)) o.out(line);
     return code;
   }
   const { manifest } = await readManifest(workbench);
@@ -141,10 +142,14 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     documents: documentsUnder(join(workbench, 'notes'), notes.currentPath),
     quotedNext: quotedNextOf(root),
     seconds: (Date.now() - started) / 1000,
+    // only the files there are: a run that wrote no diagnostic line has no log
+    logs: [join(root, 'events.jsonl'), join(root, 'flower.log'), server.logPath].filter((path) => existsSync(path)),
+    flower,
   };
   for (const line of demoSummary(facts)) o.out(line);
   if (code !== EXIT.ok) return code;
-  return demoCompleted(facts) || keepGoing ? EXIT.ok : EXIT.internal;
+  // a person who quits has chosen to: exit 0, as a run they quit does
+  return demoCompleted(facts) || demoQuit(facts) || keepGoing ? EXIT.ok : EXIT.internal;
 }
 
 // What the served demo's scripted model saw the successor quote (server/demo-serve.ts writes it at the end).

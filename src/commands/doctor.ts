@@ -16,6 +16,8 @@ import { stripControl } from '../core/document/handoff-doc.js';
 
 export interface DoctorOptions {
   claude: string | undefined;
+  /** one JSON object: each check (level, topic, text), and whether flower-pty can run here */
+  json?: boolean;
   env: NodeJS.ProcessEnv;
   cwd: string;
   out: (line: string) => void;
@@ -24,9 +26,13 @@ export interface DoctorOptions {
 export async function runDoctor(o: DoctorOptions): Promise<number> {
   const facts = await gatherFacts(o);
   const lines = doctorLines(facts);
+  const failed = lines.filter((l) => l.level === 'FAIL').length;
+  if (o.json) {
+    o.out(JSON.stringify({ ready: failed === 0, checks: lines.map((l) => ({ level: l.level, topic: l.topic, text: stripControl(l.text) })) }));
+    return failed === 0 ? EXIT.ok : EXIT.doctor;
+  }
   o.out('flower-pty doctor');
   for (const line of lines) o.out(`  ${line.level.padEnd(4)}  ${line.topic.padEnd(12)} ${stripControl(line.text)}`);
-  const failed = lines.filter((l) => l.level === 'FAIL').length;
   o.out(failed === 0 ? 'ready: flower-pty can run here' : `${failed} problem(s) to fix before flower-pty can run here`);
   return failed === 0 ? EXIT.ok : EXIT.doctor;
 }

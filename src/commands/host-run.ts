@@ -1,6 +1,7 @@
 // A run on another machine, named `HOST:ID`: what attach, kill and report do with one. Each is the remote
 // flower-pty's own command run over ssh (adapters/ssh-host.ts), so its words and exit codes are the local
-// command's; what only the connection can get wrong (unreachable, no flower-pty, an older one) is one line.
+// command's; what only the connection can get wrong (unreachable, no flower-pty, an older one) is one line,
+// exit 2 in every command (ls, attach, kill, report): the host named cannot be used as it is.
 
 import { EXIT, FlowerError } from '../core/errors.js';
 import { parseHostTarget, type HostTarget } from '../core/hosts/host-name.js';
@@ -32,9 +33,9 @@ export async function hostRun(target: HostTarget, env: NodeJS.ProcessEnv): Promi
 }
 
 /** the remote command's own output relayed, and its exit code; a failure of the connection is one line */
-function relay(host: string, reply: HostReply, out: (line: string) => void, failedCode: number): number {
+function relay(host: string, reply: HostReply, out: (line: string) => void): number {
   const failure = hostFailure(host, reply);
-  if (failure !== null) throw new FlowerError(failure, failedCode);
+  if (failure !== null) throw new FlowerError(failure, EXIT.usage);
   for (const line of reply.stdout.split('\n')) if (line !== '') out(terminalText(line));
   // the remote's own error line ("flower-pty: ...") is its command's word: said again as it was
   for (const line of reply.stderr.split('\n')) if (line !== '') sayErr(line);
@@ -44,7 +45,8 @@ function relay(host: string, reply: HostReply, out: (line: string) => void, fail
 /** `kill HOST:ID`: the host's `flower-pty kill ID` */
 export async function killOnHost(target: HostTarget, env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<number> {
   const { runOnHost } = await import('../adapters/ssh-host.js');
-  return relay(target.host, await runOnHost(target.host, ['kill', target.id], env), out, EXIT.notEnded);
+  // a host that cannot be reached is the same code as in ls, attach and report, not "the run did not end"
+  return relay(target.host, await runOnHost(target.host, ['kill', target.id], env), out);
 }
 
 /** `attach HOST:ID`: the host's `flower-pty attach ID` on this terminal through `ssh -t` */

@@ -52,12 +52,17 @@ async function runLsHosts(opts: LsOptions): Promise<number> {
       ...remote.map((a) => ('problem' in a ? { host: a.host, error: a.problem } : { host: a.host, wire: a.wire, runs: a.runs })),
     ];
     opts.out(JSON.stringify(objects));
-    return 0;
+    return unreachable(remote);
   }
   const rows = [...(local?.runs ?? []).map((r) => ({ ...r, host: LOCAL_HOST })), ...remote.flatMap((a) => ('problem' in a ? [] : a.runs.map((r) => ({ ...r, host: a.host }))))];
   if (rows.length === 0) opts.out('no live runs');
   else for (const line of runTable(rows, true)) opts.out(line);
   for (const s of local?.silent ?? []) opts.out(`(not listed: ${terminalText(s.socket)}: ${terminalText(s.reason)})`);
   for (const a of remote) if ('problem' in a) opts.out(`(${a.problem})`);
-  return 0;
+  return unreachable(remote);
+}
+
+/** a host that could not answer: exit 2 after the others are listed, as attach, kill and report exit */
+function unreachable(remote: ReadonlyArray<object>): number {
+  return remote.some((a) => 'problem' in a) ? EXIT.usage : EXIT.ok;
 }

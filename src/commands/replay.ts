@@ -41,6 +41,12 @@ export type ReplayEvent =
       dropped: number;
       model: string | null;
       windowSource: Policy['windowSource'];
+      /**
+       * Claude Code compacted below this window's handoff line: the session's window was smaller than the
+       * one assumed (a 1M guess from the model name on a 200k session). The lowest compaction and the
+       * window to replay with; null when every compaction was above the line (or there was none).
+       */
+      compactedBelow: { context: number; suggest: number } | null;
     };
 
 /** how far into a file we look for one JSON line before calling it "not a transcript" */
@@ -63,6 +69,8 @@ export function createReplayer(opts: { window?: number; headroom?: number }): Re
   // With --window the policy is known now (and a bad value fails before any reading);
   // otherwise it waits for the transcript's model name at the first reading.
   let policy: Policy | null = opts.window === undefined ? null : resolve(undefined);
+  // the lowest context Claude Code compacted at (its own figure, else the meter's): a window above it is wrong
+  let lowestCompaction: number | null = null;
   // The generation's place on its line: the notice sent, the cut marked (a replay has no boundary to cut at).
   let cycle: { nearSent: boolean; line: number; pendingCut: boolean } | null = null;
   let handoffs = 0;
@@ -106,6 +114,7 @@ export function createReplayer(opts: { window?: number; headroom?: number }): Re
       case 'compaction':
         // `meter` is the estimate (reading + what came after it), the measure Claude Code compacted on.
         events.push({ event: 'compaction', line: sig.line, preTokens: sig.preTokens, meter: sig.estimateBefore });
+        lowestCompaction = Math.min(lowestCompaction ?? Infinity, sig.preTokens ?? sig.estimateBefore);
         if (policy !== null && cycle !== null) cycle = spawn(policy);
         break;
       case 'overflow':
@@ -143,6 +152,7 @@ export function createReplayer(opts: { window?: number; headroom?: number }): Re
         dropped: splitter.dropped,
         model: meter.model,
         windowSource: p.windowSource,
+        compactedBelow: lowestCompaction !== null && lowestCompaction < p.at ? { context: lowestCompaction, suggest: windowAbove(lowestCompaction) } : null,
       });
       return events;
     },
@@ -151,6 +161,11 @@ export function createReplayer(opts: { window?: number; headroom?: number }): Re
     },
     splitter,
   };
+}
+
+/** the window a session that compacted at `context` most likely had: Claude's are 200k or 1M */
+export function windowAbove(context: number): number {
+  return context < 200_000 ? 200_000 : 1_000_000;
 }
 
 // 130000 → "130.0K"; a window prints without decimals: 200000 → "200K", 1000000 → "1M".
@@ -204,7 +219,11 @@ function formatHuman(e: ReplayEvent, window: number): string {
         `\n${plural(e.lines, 'line')}, ${plural(e.readings, 'reading')}, peak ${tokens(e.peak)}/${windowText(e.window)} ` +
         `(window ${WINDOW_SOURCE_TEXT[e.windowSource]}): ${plural(e.handoffs, 'handoff')}, ` +
         `${plural(e.compactions, 'compaction')}, ${plural(e.overflows, 'overflow')}` +
-        (e.dropped > 0 ? `, ${plural(e.dropped, 'over-long line')} skipped` : '')
+        (e.dropped > 0 ? `, ${plural(e.dropped, 'over-long line')} skipped` : '') +
+        (e.compactedBelow === null
+          ? ''
+          : `\nClaude Code compacted at ${tokens(e.compactedBelow.context)}, below the handoff line ${tokens(e.at)} of the ${windowText(e.window)} window assumed: ` +
+            `the session's window was smaller; replay with --window ${windowText(e.compactedBelow.suggest).toLowerCase()}`)
       );
   }
 }

@@ -2,10 +2,10 @@
 // The web server is a client of the run servers (src/web/): stopping or restarting it never touches a
 // run. It prints a login URL on its first line (a QR code of it below when stdout is a terminal);
 // `-d` starts it in the background, prints the same and exits; `--login` prints a new login URL for
-// the one already running. One web server per user: a second is refused.
+// the one already running, `--stop` ends it. One web server per user: a second is refused.
 
 import { spawn } from 'node:child_process';
-import { openSync, closeSync, createWriteStream } from 'node:fs';
+import { openSync, closeSync, createWriteStream, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { createSecureContext } from 'node:tls';
@@ -27,15 +27,20 @@ import { join } from 'node:path';
 import type { ReportModel } from '../core/report/report-model.js';
 import { createWebServer } from '../web/http-server.js';
 import { sayErr } from '../adapters/terminal-lines.js';
+import { processAlive } from '../adapters/process-alive.js';
 
 const BIN = fileURLToPath(new URL('../../bin/flower-pty.js', import.meta.url));
 const START_TIMEOUT_MS = 15_000;
+/** a web face closes its connections and its claim within a second; a loaded machine gets ten */
+const STOP_TIMEOUT_MS = 10_000;
 
 export interface WebOptions {
   listen: string | undefined;
   allowInput: boolean;
   detach: boolean;
   login: boolean;
+  /** end the web face of this user that is running (started with -d, or in another terminal) */
+  stop: boolean;
   tlsCert: string | undefined;
   tlsKey: string | undefined;
   behindProxy: boolean;
@@ -59,6 +64,7 @@ function printLogin(o: WebOptions, url: string): void {
 }
 
 export async function runWeb(o: WebOptions): Promise<number> {
+  if (o.stop) return stopWeb(o, openWebDir(await openSocketDir(o.env)));
   const listen = parseListen(o.listen ?? `${DEFAULT_WEB_HOST}:${DEFAULT_WEB_PORT}`);
   if ('problem' in listen) throw new FlowerError(listen.problem);
   if ((o.tlsCert === undefined) !== (o.tlsKey === undefined)) throw new FlowerError('--tls-cert and --tls-key go together: give both files (PEM), or neither');
@@ -75,7 +81,7 @@ export async function runWeb(o: WebOptions): Promise<number> {
     return EXIT.ok;
   }
   const running = runningWeb(paths);
-  if (running) throw new FlowerError(`a web face of yours is already running (pid ${running.pid}, ${running.url}); flower-pty web --login prints a new login URL for it, kill ${running.pid} stops it`);
+  if (running) throw new FlowerError(`a web face of yours is already running (pid ${running.pid}, ${running.url}); flower-pty web --login prints a new login URL for it, flower-pty web --stop stops it`);
   if (o.detach) return detach(o, paths);
   return serveWeb(o, paths, listen, tls);
 }
@@ -196,6 +202,39 @@ async function detach(o: WebOptions, paths: WebDir): Promise<number> {
   (child.stdio[3] as Readable).destroy();
   child.unref();
   printLogin(o, line);
-  sayErr(`flower-pty: the web face runs in the background (pid ${child.pid}); its log: ${paths.log}; flower-pty web --login prints a new login URL; kill ${child.pid} stops it (the runs go on)`);
+  sayErr(`flower-pty: the web face runs in the background (pid ${child.pid}); its log: ${paths.log}; flower-pty web --login prints a new login URL; flower-pty web --stop stops it (the runs go on)`);
   return EXIT.ok;
+}
+
+// --stop: the claim names the pid; it is asked to end (SIGTERM: it closes its pages and gives its claim
+// back, server.json) and waited for. A pid the claim names that is no web face of flower-pty's (the
+// server was killed outright and the number reused) is not signalled.
+async function stopWeb(o: WebOptions, paths: WebDir): Promise<number> {
+  const running = runningWeb(paths);
+  if (running === null || !isWebFace(running.pid)) {
+    o.out('no web face of yours is running');
+    return EXIT.ok;
+  }
+  try {
+    process.kill(running.pid, 'SIGTERM');
+  } catch {
+    // gone in between: what was asked
+  }
+  const deadline = Date.now() + STOP_TIMEOUT_MS;
+  while (processAlive(running.pid)) {
+    if (Date.now() > deadline) throw new FlowerError(`the web face (pid ${running.pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s; kill ${running.pid} ends it less cleanly`, EXIT.notEnded);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  o.out(`stopped the web face (pid ${running.pid}, ${running.url}); the runs go on`);
+  return EXIT.ok;
+}
+
+/** the process is flower-pty's web face, where the system says (Linux's /proc); elsewhere the claim is taken at its word */
+function isWebFace(pid: number): boolean {
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return args.includes('web') && args.some((a) => a.endsWith('flower-pty.js') || a.endsWith('main.js'));
+  } catch {
+    return true;
+  }
 }

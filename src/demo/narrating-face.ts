@@ -1,6 +1,7 @@
 // A Face decorator for the demo: puts the narration into the status note (the split view's status
-// bar; in --plain, the terminal title, the only place flower-pty may write while claude runs), and
-// lets the demo quit the run through the supervisor's own command path.
+// bar; in --plain, the terminal title, the only place flower-pty may write while claude runs), holds the
+// first review for a person watching (the document is what the demo is for: a timed review went by before a
+// newcomer found its pane), and lets the demo quit the run through the supervisor's own command path.
 
 import type { Face, FaceCommand, StatusView } from '../runtime/face.js';
 
@@ -9,8 +10,9 @@ export interface NarratingFace extends Face {
   quit(): void;
 }
 
-export function narratingFace(inner: Face, narrate: (view: StatusView) => string, opts: { plain: boolean }): NarratingFace {
+export function narratingFace(inner: Face, narrate: (view: StatusView) => string, opts: { plain: boolean; holdFirstReview?: boolean }): NarratingFace {
   let command: ((c: FaceCommand) => void) | null = null;
+  let holdAsked = !(opts.holdFirstReview ?? false);
   let narration = '';
   let childTitle = '';
   const showTitle = () => inner.childTitle(narration ? `${narration} · ${childTitle}` : childTitle);
@@ -30,6 +32,11 @@ export function narratingFace(inner: Face, narrate: (view: StatusView) => string
       inner.onCommand(listener);
     },
     status(view) {
+      if (!holdAsked && view.phase === 'review') {
+        holdAsked = true;
+        // after this status is drawn: the hold goes through the supervisor's own command path, as C-] p
+        queueMicrotask(() => command?.('hold'));
+      }
       const said = narrate(view);
       inner.status({ ...view, note: said });
       if (opts.plain && said !== narration) {

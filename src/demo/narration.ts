@@ -18,7 +18,7 @@ export function narrate(view: StatusView, opts: { split: boolean }): string {
       return 'demo: line crossed; the session writes its handoff document';
     case 'review': {
       const how = opts.split ? 'C-] e edits it' : 'edit it from another terminal';
-      if (view.held) return `demo: document frozen and held; ${how}, C-] p releases`;
+      if (view.held) return `demo: frozen below and held for you; ${how}, C-] p goes on`;
       return `demo: document frozen; ${how}; successor in ${view.reviewLeft ?? 0}s`;
     }
     case 'respawning':

@@ -18,6 +18,8 @@ export interface DemoSpec {
   root: string;
   /** leave the last session running until someone quits or kills it */
   keepGoing: boolean;
+  /** hold the first review until the person goes on (C-] p): a person watches it in the split view */
+  holdFirstReview?: boolean;
 }
 
 export interface ServedDemo {
@@ -51,7 +53,7 @@ export async function serveDemo(demo: DemoSpec, baseEnv: Record<string, string |
   return {
     env: sandbox.env,
     face(inner) {
-      narrating = narratingFace(inner, (view) => narrate(view, { split: true }), { plain: false });
+      narrating = narratingFace(inner, (view) => narrate(view, { split: true }), { plain: false, holdFirstReview: demo.holdFirstReview ?? false });
       return narrating;
     },
     async end() {

@@ -89,8 +89,9 @@ export async function startRunServer(spec: Omit<RunSpec, 'id'>, env: NodeJS.Proc
     }
   } catch (error) {
     rmSync(specPath, { force: true });
-    // a server that never came up leaves nothing behind; its log goes unless it says why
-    removeIfEmpty(logPath);
+    // a server that never came up leaves nothing behind; its log goes unless it says why, or the line
+    // names it (a server that did not answer in time may still write there)
+    if (!(error instanceof Error && error.message.includes(logPath))) removeIfEmpty(logPath);
     throw error;
   } finally {
     for (const s of signals) process.off(s, onSignal);
@@ -123,8 +124,10 @@ function readyLine(pipe: Readable, child: ReturnType<typeof spawn>, logPath: str
 
 function lastLine(path: string): string {
   try {
-    const lines = readFileSync(path, 'utf8').trim().split('\n');
-    return `${lines.at(-1)?.slice(0, 300) ?? ''} (log: ${path})`;
+    const text = readFileSync(path, 'utf8').trim();
+    // an empty log is removed below: it is not named
+    if (text === '') return 'it wrote nothing';
+    return `${text.split('\n').at(-1)?.slice(0, 300) ?? ''} (log: ${path})`;
   } catch {
     return `no log (${path})`;
   }

@@ -76,4 +76,18 @@ t.test('the bin: one screen, exit 0 when ready, 6 on a FAIL', async (t) => {
   t.equal(bad.status, 6);
   t.match(bad.stdout, /FAIL {2}hooks .*disableAllHooks/);
   t.match(bad.stdout, /1 problem\(s\) to fix/);
+
+  // --json: the same checks as one object, the same exit code
+  const json = spawnSync(process.execPath, [FLOWER_BIN, 'doctor', '--json', '--claude', bin], { cwd: join(home, 'project'), env, encoding: 'utf8', timeout: 60_000 });
+  t.equal(json.status, 6);
+  t.equal(json.stdout.trim().split('\n').length, 1, 'one line');
+  const report = JSON.parse(json.stdout) as { ready: boolean; checks: Array<{ level: string; topic: string; text: string }> };
+  t.equal(report.ready, false);
+  t.match(report.checks.find((c) => c.topic === 'hooks'), { level: 'FAIL', text: /disableAllHooks/ });
+  t.match(report.checks.find((c) => c.topic === 'claude'), { level: 'OK', text: /2\.1\.332/ });
+  t.notMatch(json.stdout, /sk-test/, 'no secret in it');
+  rmSync(join(home, 'project', '.claude'), { recursive: true });
+  const ready = spawnSync(process.execPath, [FLOWER_BIN, 'doctor', '--json', '--claude', bin], { cwd: join(home, 'project'), env, encoding: 'utf8', timeout: 60_000 });
+  t.equal(ready.status, 0, ready.stderr);
+  t.match(JSON.parse(ready.stdout), { ready: true });
 });

@@ -33,6 +33,8 @@ const cases: Array<[string, string[], number, RegExp, Record<string, string>?]> 
   ['a window below the floor', ['--window', '5k', '--claude', fakeClaude], 2, /--window 5000 is below the 20000 floor.*--window 200k/],
   ['a headroom larger than the window', ['--window', '100k', '--headroom', '150k', '--claude', fakeClaude], 2, /--headroom 150000 is not smaller than the window 100000/],
   ['an unknown flag', ['--bogus'], 2, /unknown flag --bogus \(see flower-pty --help\)/],
+  ['replay with no transcript', ['replay'], 2, /^flower-pty: replay: name the transcript to replay: flower-pty replay ~\/\.claude\/projects\/<project folder>\/<session id>\.jsonl \[--window N\]\n$/],
+  ['eval with nothing to measure', ['eval'], 2, /^flower-pty: eval: say what to measure: flower-pty eval compaction \[FILE\|DIR \.\.\.\] .*, or flower-pty eval fork SESSION .*\n$/],
   ['a missing claude binary', ['--claude', '/nonexistent/claude'], 5, /--claude "\/nonexistent\/claude" is not an executable file: install Claude Code/],
   ['no claude on PATH', [], 5, /no "claude" on PATH: install Claude Code/],
   ['FLOWER_PTY_CLAUDE pointing nowhere', [], 5, /FLOWER_PTY_CLAUDE "\/nope" is not an executable file/, { FLOWER_PTY_CLAUDE: '/nope' }],

@@ -78,3 +78,38 @@ t.test('a one-word prompt that is meant: after --, it is the prompt, not claude\
   const both = runCommandOptions({ prompt: 'a task', '--': ['word'] }, {}, {});
   t.same([both.prompt, both.claudeArgs], ['a task', ['word']], 'a prompt before --: the rest is claude\'s untouched');
 });
+
+t.test('a lone word a person types for a command: refused with the command it stands for, nothing started or written', async (t) => {
+  const cases: Array<[string, string]> = [
+    ['list', 'flower-pty ls'],
+    ['stop', 'flower-pty kill'],
+    ['start', 'flower-pty "your task"'],
+    ['logs', 'flower-pty status'],
+    ['version', 'flower-pty --version'],
+    ['uninstall', 'npm uninstall -g flower-pty'],
+    ['Resume', 'flower-pty --continue'],
+    ['dashboard', 'flower-pty web'],
+  ];
+  for (const [typed, meant] of cases) {
+    const r = flower([typed]);
+    t.equal(r.code, 2, `${typed}: exit 2, a usage error`);
+    t.equal(r.err, `flower-pty: "${typed}" is not a command: did you mean \`${meant}\`? (a one-word prompt goes after --: flower-pty -- ${typed}, or in quotes with a space)\n`, `${typed}: one line`);
+    t.equal(r.out, '');
+    t.same(readdirSync(r.cwd), [], `${typed}: nothing written in the folder`);
+    t.same(readdirSync(r.runtime), [], `${typed}: no run server`);
+  }
+  const withFlag = flower(['list', '--json']);
+  t.equal(withFlag.code, 2);
+  t.match(withFlag.err, /^flower-pty: "list" is not a command: did you mean `flower-pty ls`\?/, 'with a flag after it too');
+  const help = flower(['help']);
+  t.equal(help.code, 0, '`help` is the help');
+  t.match(help.out, /^flower-pty \[options\] \[prompt\]/);
+  t.notOk(existsSync(mark), 'claude was never started');
+});
+
+t.test('the words as prompts: not refused when they are more than a word', async (t) => {
+  const { commandTypo } = await import('../../src/core/options/command-line-typos.js');
+  t.equal(commandTypo('list the files'), null);
+  t.equal(commandTypo('refactor'), null, 'a one-word prompt that is no command word goes through');
+  t.match(commandTypo('LIST'), /`flower-pty ls`/, 'case aside');
+});

@@ -47,11 +47,17 @@ t.test('try it without an account: demo -d, ls, attach, C-] d, web on a phone, s
   const said = start.output().replace(/\r/g, '');
   const id = /run (\w{6}) started with no terminal/.exec(said)?.[1] ?? '';
   t.match(id, /^\w{6}$/, `it names its run:\n${said}`);
-  t.match(said, `flower-pty attach ${id}`, 'how to attach');
-  t.match(said, /flower-pty web/, 'how to open it in the web face');
+  // no flower-pty on the PATH and `here` outside the checkout: the bin is named by its path
+  t.match(said, new RegExp(`node \\S+/bin/flower-pty\\.js attach ${id}`), 'how to attach');
+  t.match(said, /node \S+\/bin\/flower-pty\.js web/, 'how to open it in the web face');
   const lines = said.trimEnd().split('\n').slice(-2).map((line) => line.trim());
-  t.match(lines[0], /^flower-pty status --workbench \S+\/project\/\.flower$/);
-  t.match(lines[1], /^flower-pty report --workbench \S+\/project\/\.flower$/);
+  t.match(lines[0], /^node \S+\/bin\/flower-pty\.js status --workbench \S+\/project\/\.flower$/);
+  t.match(lines[1], /^node \S+\/bin\/flower-pty\.js report --workbench \S+\/project\/\.flower$/);
+  // each line as printed, pasted into a shell in `here`
+  const asPrinted = (line: string) => {
+    const r = spawnSync('sh', ['-c', line], { cwd: here, env: { ...env, PATH: `${join(process.execPath, '..')}:${env.PATH}` }, encoding: 'utf8', timeout: 60_000 });
+    return { code: r.status, out: r.stdout, err: r.stderr };
+  };
 
   // flower-pty ls
   const ls = flower(['ls']);
@@ -85,11 +91,11 @@ t.test('try it without an account: demo -d, ls, attach, C-] d, web on a phone, s
 
   // the lineage, with the lines the demo printed, from here, once the successor has started
   await waitForRun("its successor's first turn", (run) => run.generation === 2 && run.context > 0, 120_000);
-  const status = flower(lines[0]!.split(' ').slice(1));
+  const status = asPrinted(lines[0]!);
   t.equal(status.code, 0, status.err);
   t.match(status.out, /^step work · 2 generation\(s\)/);
   t.match(status.out, `live: run ${id}`);
-  const report = flower(lines[1]!.split(' ').slice(1));
+  const report = asPrinted(lines[1]!);
   t.equal(report.code, 0, report.err);
   const pagePath = /^report: (\S+report\.html)/.exec(report.out)?.[1] ?? '';
   const html = readFileSync(pagePath, 'utf8');

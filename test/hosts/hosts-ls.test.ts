@@ -60,7 +60,7 @@ t.test('--json: each host\'s object as it printed it, plus host', async (t) => {
 
 t.test('every kind of failing host is one line, the good host still listed', async (t) => {
   const r = await flower(['ls', '--host', 'alpha', '--host', 'refusing', '--host', 'closed', '--host', 'older', '--host', 'otherwire', '--host', 'garbage', '--host', 'bare'], env);
-  t.equal(r.code, 0, r.stderr);
+  t.equal(r.code, 2, 'a host that could not answer: exit 2, as attach, kill and report exit');
   t.match(r.stdout, /^alpha\s+aaaa1111/m, 'the good host is listed');
   t.match(r.stdout, /^\(refusing: unreachable over ssh \(.*Permission denied.*\); check it with ssh refusing\)$/m);
   t.match(r.stdout, /^\(closed: unreachable over ssh \(.*Connection refused.*\)/m);
@@ -73,7 +73,7 @@ t.test('every kind of failing host is one line, the good host still listed', asy
 
 t.test('a host that accepts and never speaks: the connect timeout, the others not held back past it', async (t) => {
   const r = await flower(['ls', '--host', 'hanging', '--host', 'beta'], env);
-  t.equal(r.code, 0, r.stderr);
+  t.equal(r.code, 2, r.stderr);
   t.match(r.stdout, /^beta\s+bbbb2222/m);
   t.match(r.stdout, /^\(hanging: unreachable over ssh \(.*timed out.*\)/m);
   t.ok(r.ms < 20_000, `answered after the connect timeout, not ours (${Math.round(r.ms)} ms)`);

@@ -43,7 +43,7 @@ t.test('kill HOST:ID: the host ends its run, in the local words and codes', asyn
   t.match(r.stdout, /^run kkkk1111 ended; pick the lineage up with flower-pty --continue$/m);
   t.ok(run.received.some((m) => m.t === 'kill'), 'the run was asked to end');
   const unreachable = await flower(['kill', 'closed:kkkk1111'], env);
-  t.equal(unreachable.code, 7, "kill's own code for a run that did not end");
+  t.equal(unreachable.code, 2, 'a host that cannot be reached: exit 2, as in ls, attach and report');
   t.match(unreachable.stderr, /^flower-pty: closed: unreachable over ssh/m);
   const bare = await flower(['kill', 'bare:kkkk1111'], env);
   t.match(bare.stderr, /^flower-pty: bare: no flower-pty there/m);
@@ -94,4 +94,14 @@ t.test('report HOST:ID: the host\'s lineage drawn here', async (t) => {
   const missing = await flower(['report', 'alpha:zzzz9'], env);
   t.equal(missing.code, 2);
   t.match(missing.stderr, /no live run on alpha has id zzzz9; live runs there: rrrr3333/);
+});
+
+t.test('a host that cannot be reached: one line and exit 2 in ls, attach, kill and report alike', async (t) => {
+  const codes: Record<string, number> = {};
+  for (const args of [['ls', '--host', 'closed'], ['attach', 'closed:kkkk1111'], ['kill', 'closed:kkkk1111'], ['report', 'closed:kkkk1111']]) {
+    const r = await flower(args, env);
+    codes[args[0]!] = r.code;
+    t.match(r.stdout + r.stderr, /closed: unreachable over ssh/, `${args[0]} says the host is unreachable`);
+  }
+  t.same(codes, { ls: 2, attach: 2, kill: 2, report: 2 });
 });

@@ -64,6 +64,7 @@ export const COMMAND_FLAGS = {
     { name: 'allow-input', type: 'boolean', default: false, help: 'let pages type into claude, approve or deny permissions, edit the document in review, hand off, hold, end runs (default: read-only)' },
     { name: 'detach', alias: 'd', type: 'boolean', default: false, help: 'run in the background: print the login URL, write a log, exit' },
     { name: 'login', type: 'boolean', default: false, help: 'print a new login URL for the web face already running' },
+    { name: 'stop', type: 'boolean', default: false, help: 'stop the web face of yours that is running (web -d); the runs go on' },
     { name: 'tls-cert', type: 'string', help: 'serve https with this certificate (PEM)' },
     { name: 'tls-key', type: 'string', help: 'the key of --tls-cert (PEM)' },
     { name: 'behind-proxy', type: 'boolean', default: false, help: 'an SSH tunnel or tailscale serve protects a non-loopback --listen (it speaks https to the browser)' },
@@ -90,7 +91,7 @@ export const COMMAND_FLAGS = {
     { name: 'dry-run', type: 'boolean', default: false, help: 'eval fork: print what it would run and a token estimate, and run nothing' },
     { from: 'claude', help: 'eval fork: the claude to fork with (as a run finds it)' },
   ],
-  doctor: [{ from: 'claude' }],
+  doctor: [{ from: 'claude' }, json('one JSON object: "ready", and "checks", each with its level (OK, WARN, FAIL), topic and text')],
 } as const satisfies Partial<Record<CommandName, readonly CommandFlag[]>>;
 
 /** a subcommand's flags (none: it takes only its positionals) */

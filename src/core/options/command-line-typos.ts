@@ -1,22 +1,25 @@
-// A typo on the command line starts nothing. A lone word near a subcommand (`flower-pty stauts`) would
-// otherwise be the prompt of a real, perhaps paid, session: it is refused with the command it is near, and a
+// A typo on the command line starts nothing. A lone word near a subcommand (`flower-pty stauts`), or one a
+// person types for a command (`flower-pty list`, core/options/command-words.ts), would otherwise be the
+// prompt of a real, perhaps paid, session: it is refused with the command it is near or stands for, and a
 // one-word prompt that is meant goes after `--` or in quotes with a space. An unknown flag is named once, as
 // typed (yargs also lists its camelCase twin), with the nearest flag of that command. Pure.
 
-import { COMMANDS, type CommandName } from './command-table.js';
+import { COMMANDS, COMPLETION_COMMAND, type CommandName } from './command-table.js';
 import { commandFlags } from './command-flags.js';
 import { RUN_OPTIONS } from './options-table.js';
 import { nearestName } from './near-name.js';
+import { commandWord } from './command-words.js';
 
 /** the subcommands a person may type (the hidden ones are not suggested) */
-const TYPED_COMMANDS: readonly string[] = COMMANDS.filter((row) => row.summary !== false && row.name !== '$0').map((row) => row.name);
+const TYPED_COMMANDS: readonly string[] = [...COMMANDS.filter((row) => row.summary !== false && row.name !== '$0').map((row) => row.name), COMPLETION_COMMAND.name];
 
-/** the refusal of a prompt that is a lone word near a subcommand, or null when it is a prompt */
+/** the refusal of a prompt that is a lone word near a subcommand or standing for one, or null when it is a prompt */
 export function commandTypo(prompt: string): string | null {
   if (/\s/.test(prompt) || prompt === '') return null;
   const near = nearestName(prompt, TYPED_COMMANDS);
-  if (near === null) return null;
-  return `"${prompt}" is not a command: did you mean \`flower-pty ${near}\`? (a one-word prompt goes after --: flower-pty -- ${prompt}, or in quotes with a space)`;
+  const meant = commandWord(prompt) ?? (near !== null ? `flower-pty ${near}` : null);
+  if (meant === null) return null;
+  return `"${prompt}" is not a command: did you mean \`${meant}\`? (a one-word prompt goes after --: flower-pty -- ${prompt}, or in quotes with a space)`;
 }
 
 /** the long flags `command` takes, as typed without the dashes (a boolean's --no- form too) */

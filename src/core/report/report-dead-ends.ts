@@ -4,6 +4,8 @@
 // A lineage's row of these says whether its documents get better or worse at keeping dead ends. Pure.
 
 import type { RunEventOf, RunEventRecord } from '../run/run-events.js';
+import { normalizeBody } from '../document/handoff-doc.js';
+import { parseDocument } from '../document/handoff-parse.js';
 
 export interface GenerationDeadEnds {
   /** failures its transcript showed (0: none, or a run from before the record) */
@@ -44,8 +46,23 @@ export function deadEndsWords(d: GenerationDeadEnds): string {
   return `${d.seen} failed · ${d.byWriter} in the document by its writer · ${d.byFacts} by flower-pty's facts · ${d.notAtAll} not at all · ${repeats}`;
 }
 
-// The lineage at a glance: per generation, the writer's share of its failures.
-export function deadEndsTrend(gens: ReadonlyArray<{ n: number; deadEnds: GenerationDeadEnds | null }>): string | null {
-  const parts = gens.filter((g) => g.deadEnds !== null && g.deadEnds.seen > 0).map((g) => `#${g.n} ${g.deadEnds!.byWriter} of ${g.deadEnds!.seen}`);
-  return parts.length === 0 ? null : `failures its writer carried into the document: ${parts.join(' → ')}`;
+/** the dead ends a document lists: its Dead ends section's items (a bullet or a numbered line each; prose alone is one), 0 when it says nothing */
+export function deadEndsListed(text: string): number {
+  const body = normalizeBody(parseDocument(text).doc.deadends).trim();
+  if (body === '') return 0;
+  const items = body.split('\n').filter((line) => /^\s*(?:[-*+]|\d+[.)])\s+\S/.test(line)).length;
+  return Math.max(1, items);
+}
+
+// The lineage at a glance, in the words of each generation's own account: what its transcript showed
+// failed, how many of those its writer carried into the document, and how many dead ends the document
+// lists (a dead end is not always a failed call: "tried wc -w, dropped it").
+export function deadEndsTrend(gens: ReadonlyArray<{ n: number; deadEnds: GenerationDeadEnds | null; document?: { text: string } | null }>): string | null {
+  const parts = gens.flatMap((g) => {
+    const listed = g.document ? deadEndsListed(g.document.text) : 0;
+    const seen = g.deadEnds?.seen ?? 0;
+    if (seen === 0 && listed === 0) return [];
+    return [`#${g.n} ${seen} failed · ${g.deadEnds?.byWriter ?? 0} in the document by its writer · ${listed} listed in its document`];
+  });
+  return parts.length === 0 ? null : parts.join(' → ');
 }

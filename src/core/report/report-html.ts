@@ -263,7 +263,7 @@ export function renderReportHtml(m: ReportModel): string {
     ['total cost', money(m.costUsd)],
     ['total turns', drawn(m.turns)],
     ['how it ended', e(m.ending)],
-    ['dead ends', e(m.deadEndsTrend ?? 'nothing failed, or no record of it')],
+    ['dead ends', e(m.deadEndsTrend ?? 'nothing failed and no document lists a dead end (or no record of it)')],
     ['window', th ? e(`${formatTokens(th.window)} · near at ${formatTokens(th.warnAt)} · handoff at ${formatTokens(th.at)}`) : '—'],
   ];
   const notes = m.notes.length > 0 ? `<div class="notes"><strong>Missing data</strong><ul>${m.notes.map((n) => `<li>${e(n)}</li>`).join('')}</ul></div>` : '';

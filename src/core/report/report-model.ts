@@ -121,7 +121,7 @@ export interface ReportModel {
   /** missing or doubtful data, in words */
   notes: string[];
   generations: GenerationReport[];
-  /** per generation, how many of its failures its writer carried into the document (null: none failed) */
+  /** per generation, what failed, how much of it its writer carried, and how many dead ends its document lists (null: none of these) */
   deadEndsTrend: string | null;
   /** frozen documents no generation claims (no manifest, or an older lineage's archive) */
   otherDocuments: DocumentReport[];

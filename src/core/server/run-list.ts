@@ -17,7 +17,14 @@ export interface RunSummary {
   clients: number;
   started: string;
   /** what needs a person ("parked until 03:04", "waiting for your permission: Bash touch x"), from the status */
-  status?: { attention?: string | null } | null;
+  status?: { attention?: string | null; held?: boolean } | null;
+}
+
+/** the NEEDS column: what needs a person, or a review held for them (nothing else ends it), else "-" */
+export function runNeeds(run: Pick<RunSummary, 'phase' | 'status'>): string {
+  if (run.status?.attention) return run.status.attention;
+  if (run.phase === 'review' && run.status?.held === true) return 'held for your review (attach, C-] p releases)';
+  return '-';
 }
 
 /** how `ls --host` names this machine (its runs are read directly, not over ssh) */
@@ -62,7 +69,7 @@ export function runTable(runs: ReadonlyArray<RunSummary & { host?: string }>, ho
     `${formatTokens(r.context)}/${formatTokens(r.window)}`,
     String(r.clients),
     terminalText(r.started.replace(/\.\d+Z$/, 'Z')),
-    terminalText(r.status?.attention ?? '-'),
+    terminalText(runNeeds(r)),
     terminalText(r.cwd),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));

@@ -31,7 +31,11 @@ t.test('a lone word near a subcommand is refused with the command; anything else
   for (const [typed, meant] of [['repot', 'report'], ['atach', 'attach'], ['doctr', 'doctor'], ['lss', 'ls'], ['wbe', 'web'], ['demoo', 'demo'], ['kil', 'kill'], ['turst', 'trust'], ['replya', 'replay'], ['Status', 'status']]) {
     t.match(commandTypo(typed!), `did you mean \`flower-pty ${meant}\`?`, `${typed} → ${meant}`);
   }
-  for (const prompt of ['stauts ', 'fix the tests', 'refactor', 'continue', 'go', 'tests', 'hello']) t.equal(commandTypo(prompt), null, `"${prompt}" is a prompt`);
+  for (const prompt of ['stauts ', 'fix the tests', 'refactor', 'continue the refactor', 'go', 'tests', 'hello']) t.equal(commandTypo(prompt), null, `"${prompt}" is a prompt`);
+  // a word typed for a command: a fresh session's first prompt "continue" continues nothing
+  for (const [typed, meant] of [['list', 'flower-pty ls'], ['continue', 'flower-pty --continue'], ['stop', 'flower-pty kill'], ['version', 'flower-pty --version'], ['uninstall', 'npm uninstall -g flower-pty']]) {
+    t.equal(commandTypo(typed!), `"${typed}" is not a command: did you mean \`${meant}\`? (a one-word prompt goes after --: flower-pty -- ${typed}, or in quotes with a space)`, `${typed} → ${meant}`);
+  }
   t.equal(commandTypo('__serv'), null, 'a hidden command is never suggested');
   for (const row of COMMANDS) if (row.summary !== false && row.name !== '$0') t.not(commandTypo(row.name), null, `${row.name} itself would be refused as a prompt (yargs runs the command first)`);
 });

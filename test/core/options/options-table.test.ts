@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { RUN_OPTIONS, HOSTS_KEY, configRows, optionRow, shownDefault, type OptionRow } from '../../../src/core/options/options-table.js';
 import { checkOption } from '../../../src/core/options/option-value.js';
 import { EXIT, EXIT_CODES, exitCodesLine } from '../../../src/core/exit-code.js';
-import { COMMANDS } from '../../../src/core/options/command-table.js';
+import { COMMANDS, COMPLETION_COMMAND } from '../../../src/core/options/command-table.js';
 import { runCommandOptions } from '../../../src/commands/run-options.js';
 import { REPO } from '../../helpers/flower-run.js';
 
@@ -72,7 +72,8 @@ t.test("the README names every command of the command table, and no other", asyn
     if (row.summary === false || row.name === '$0') continue;
     t.ok(named.has(row.name), `the README documents flower-pty ${row.name}`);
   }
-  const known = new Set<string>(COMMANDS.map((c) => c.name));
+  // yargs' own completion command is a command too (core/options/command-table.ts COMPLETION_COMMAND)
+  const known = new Set<string>([...COMMANDS.map((c) => c.name), COMPLETION_COMMAND.name]);
   t.same([...named].filter((word) => !known.has(word)), [], 'every `flower-pty <word>` there is a command');
 });
 

@@ -1,7 +1,7 @@
 // The report's account of each generation's failures: seen, carried by the writer or by flower-pty's facts
 // or not at all, repeated by its successor; the lineage's trend; on the page, escaped.
 import t from 'tap';
-import { deadEndsOf, deadEndsTrend, deadEndsWords } from '../../../src/core/report/report-dead-ends.js';
+import { deadEndsListed, deadEndsOf, deadEndsTrend, deadEndsWords } from '../../../src/core/report/report-dead-ends.js';
 import { parseRunEvents } from '../../../src/core/run/run-events.js';
 import { renderReportHtml } from '../../../src/core/report/report-html.js';
 import { buildReport } from '../../../src/core/report/report-model.js';
@@ -22,7 +22,17 @@ t.test('per generation, from the events', async (t) => {
   t.equal(deadEndsWords(one), "4 failed · 2 in the document by its writer · 1 by flower-pty's facts · 1 not at all · 2 repeated by its successor (1 worked this time)");
   t.equal(deadEndsOf(2, events)!.repeatCount, 0);
   t.equal(deadEndsOf(3, events), null, 'nothing said of it');
-  t.equal(deadEndsTrend([{ n: 1, deadEnds: one }, { n: 2, deadEnds: deadEndsOf(2, events) }, { n: 3, deadEnds: null }]), 'failures its writer carried into the document: #1 2 of 4 → #2 2 of 2');
+  t.equal(deadEndsTrend([{ n: 1, deadEnds: one }, { n: 2, deadEnds: deadEndsOf(2, events) }, { n: 3, deadEnds: null }]), '#1 4 failed · 2 in the document by its writer · 0 listed in its document → #2 2 failed · 2 in the document by its writer · 0 listed in its document');
+});
+
+t.test('the header counts the dead ends a document lists, even when nothing failed', async (t) => {
+  const doc = (deadEnds: string) => ({ text: `# 交接 · work\n\n## Doing · 现在在做\n\nx\n\n## Dead ends · 走不通的\n\n${deadEnds}\n\n## Next · 下一步\n\ny\n` });
+  t.equal(deadEndsListed(doc('- `wc -w`: dropped\n- `cat -n`: no\n  (it numbers blank lines)').text), 2, 'two items, a continuation line is not a third');
+  t.equal(deadEndsListed(doc('1. a\n2) b\n3. c').text), 3, 'numbered');
+  t.equal(deadEndsListed(doc('Tried sed; it mangled the file.').text), 1, 'prose alone is one');
+  t.equal(deadEndsListed(doc('(空)').text), 0, 'the empty marker lists none');
+  t.equal(deadEndsTrend([{ n: 1, deadEnds: null, document: doc('- a\n- b') }, { n: 2, deadEnds: null, document: null }]), '#1 0 failed · 0 in the document by its writer · 2 listed in its document', 'the demo: nothing failed, two listed');
+  t.equal(deadEndsTrend([{ n: 1, deadEnds: null, document: doc('(空)') }]), null, 'nothing failed and nothing listed');
 });
 
 t.test('the page shows the counts, escaped', async (t) => {
@@ -37,6 +47,6 @@ t.test('the page shows the counts, escaped', async (t) => {
   t.match(html, /4 failed · 2 in the document by its writer · 1 by flower-pty&#39;s facts · 1 not at all/);
   t.match(html, /&lt;b&gt;make&lt;\/b&gt; check/, 'a call from the transcript is escaped');
   t.notMatch(html, /<b>make<\/b>/);
-  t.match(html, /#1 2 of 4 → #2 2 of 2/);
+  t.match(html, /#1 4 failed · 2 in the document by its writer · 0 listed in its document → #2 2 failed/);
   t.match(html, /<code>npm run build<\/code> worked this time/);
 });

@@ -1,7 +1,7 @@
 // Tests for choosing a run (exact id, this folder's workbench, this folder, the only run, else a list)
 // and the ls table, with hostile text escaped.
 import t from 'tap';
-import { pickRun, runTable, type RunSummary } from '../../../src/core/server/run-list.js';
+import { pickRun, runNeeds, runTable, type RunSummary } from '../../../src/core/server/run-list.js';
 
 const run = (id: string, over: Partial<RunSummary> = {}): RunSummary => ({
   id, pid: 100, cwd: `/p/${id}`, workbench: `/p/${id}/.flower`, phase: 'working', generation: 1, context: 12_000, window: 200_000, clients: 0,
@@ -45,4 +45,12 @@ t.test('the ls table: a header, aligned columns, escaped text', async (t) => {
   t.equal(lines[0]!.indexOf('PID'), lines[1]!.indexOf('7'), 'columns line up');
   t.notMatch(lines[2], /[\u001b\u009b]/, 'no control character reaches the terminal');
   t.match(lines[2], /bb\\x1b\[2Jbb/);
+});
+
+t.test('NEEDS: a review held for the person says so; held before the review is nothing yet', async (t) => {
+  t.equal(runNeeds(run('aaaaaa', { phase: 'review', status: { attention: null, held: true } })), 'held for your review (attach, C-] p releases)');
+  t.equal(runNeeds(run('aaaaaa', { phase: 'working', status: { attention: null, held: true } })), '-', 'the successor held in advance: nobody is waited for yet');
+  t.equal(runNeeds(run('aaaaaa', { phase: 'review', status: { attention: 'waiting for your permission: Bash x', held: true } })), 'waiting for your permission: Bash x', 'what needs the person first');
+  t.equal(runNeeds(run('aaaaaa', { phase: 'review', status: { attention: null, held: false } })), '-', 'a review that ends by itself');
+  t.match(runTable([run('aaaaaa', { phase: 'review', status: { held: true } })])[1], /review .* held for your review \(attach, C-\] p releases\) +\/p\/aaaaaa$/);
 });
