@@ -44,6 +44,8 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
       context: view?.context ?? 0,
       window: view?.window ?? 0,
       status: view,
+      since: new Date(serverFace.times.since).toISOString(),
+      ...(serverFace.times.active !== null ? { active: new Date(serverFace.times.active).toISOString() } : {}),
     };
   }
 

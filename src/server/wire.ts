@@ -25,6 +25,10 @@ export interface RunInfo {
   window: number;
   /** the latest full view (walk-away states live here too) */
   status: StatusView | null;
+  /** ISO time the run entered its current state (phase or what it waits for); absent from older servers */
+  since?: string;
+  /** ISO time claude last wrote to its screen; absent from older servers */
+  active?: string;
 }
 
 // An attach client on a terminal names it (`tty`): the server then opens that terminal and draws it
@@ -286,8 +290,11 @@ export function parseRunInfo(v: unknown): RunInfo | null {
   const status = v.status === null ? null : parseStatusView(v.status);
   if (v.status !== null && status === null) return null;
   if (v.watchers !== undefined && !isFiniteNumber(v.watchers)) return null;
+  if ((v.since !== undefined && !isString(v.since)) || (v.active !== undefined && !isString(v.active))) return null;
   return {
     ...(v.watchers !== undefined ? { watchers: v.watchers as number } : {}),
+    ...(v.since !== undefined ? { since: v.since as string } : {}),
+    ...(v.active !== undefined ? { active: v.active as string } : {}),
     id: v.id,
     pid: v.pid as number,
     cwd: v.cwd,

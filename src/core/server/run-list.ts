@@ -3,6 +3,8 @@
 
 import { formatTokens } from '../meter/token-format.js';
 import { terminalText } from '../terminal-text.js';
+import { runState } from '../run/run-picture.js';
+import type { StatusView } from '../screen/status.js';
 
 // The fields of a RunInfo (src/server/wire.ts) that choosing and listing read.
 export interface RunSummary {
@@ -17,7 +19,7 @@ export interface RunSummary {
   clients: number;
   started: string;
   /** what needs a person ("parked until 03:04", "waiting for your permission: Bash touch x"), from the status */
-  status?: { attention?: string | null } | null;
+  status?: StatusView | { attention?: string | null } | null;
 }
 
 /** how `ls --host` names this machine (its runs are read directly, not over ssh) */
@@ -49,6 +51,13 @@ export function pickRun<R extends RunSummary>(runs: readonly R[], want: { id?: s
   return { problem: `${runs.length} runs are live and none is this folder's; pass an id (flower-pty ${want.command} <id>): ${list}` };
 }
 
+// What the NEEDS column says: the run's state in the one picture's words when it waits on the person, on a
+// limit, or on a file it could not write; else nothing.
+function needsText(r: RunSummary): string {
+  const state = runState(r);
+  return state.needsPerson || state.activity === 'parked' ? state.words : '-';
+}
+
 // `ls`: a header and one row per run, columns padded to the widest cell; over several machines (`ls
 // --host`), a HOST column first.
 export function runTable(runs: ReadonlyArray<RunSummary & { host?: string }>, hostColumn = false): string[] {
@@ -62,7 +71,7 @@ export function runTable(runs: ReadonlyArray<RunSummary & { host?: string }>, ho
     `${formatTokens(r.context)}/${formatTokens(r.window)}`,
     String(r.clients),
     terminalText(r.started.replace(/\.\d+Z$/, 'Z')),
-    terminalText(r.status?.attention ?? '-'),
+    terminalText(needsText(r)),
     terminalText(r.cwd),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));

@@ -40,7 +40,7 @@ t.test('the ls table: a header, aligned columns, escaped text', async (t) => {
   ]);
   t.equal(lines.length, 3);
   t.match(lines[0], /^ID +PID +PHASE +GEN +CONTEXT +CLIENTS +STARTED +NEEDS +CWD$/);
-  t.match(lines[1], /^aaaaaa +7 +working +3 +150\.0K\/200\.0K +2 +2026-12-01T04:00:00Z +parked until 03:04 +\/p\/aaaaaa$/);
+  t.match(lines[1], /^aaaaaa +7 +working +3 +150\.0K\/200\.0K +2 +2026-12-01T04:00:00Z +parked on a limit until 03:04 +\/p\/aaaaaa$/);
   t.match(lines[2], / +- +\/p\//, 'nothing needed: a dash');
   t.equal(lines[0]!.indexOf('PID'), lines[1]!.indexOf('7'), 'columns line up');
   t.notMatch(lines[2], /[\u001b\u009b]/, 'no control character reaches the terminal');
