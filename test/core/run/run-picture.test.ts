@@ -72,7 +72,7 @@ t.test('needs first, most urgent first, then the last to do anything', async (t)
 
 t.test('ls, the web dashboard and the picture say the same', async (t) => {
   for (const v of [{ attention: 'waiting for your permission: Bash touch x' }, { phase: 'review' as const, reviewLeft: 4 }, { attention: 'parked until 03:04' }, { attention: 'claude asks: Why?' }]) {
-    const r = run('aaaaaa', {}, v);
+    const r = { ...run("aaaaaa", {}, v), status: view(v) };
     const p = runPicture(r);
     t.equal(stateText(r), p.words, 'the dashboard row');
     t.equal(urgency(r), p.urgency, 'the dashboard order');
