@@ -1,9 +1,11 @@
 // `flower-pty attach [ID]`: find the live run (the id, else this folder's workbench, else the only
-// one) and attach this terminal to it, in the split view or --plain, until detach or the run's end.
+// one) and attach this terminal to it, in the split view or --plain, until detach or the run's end. With
+// no id, several runs and none this folder's, a terminal gets the chooser of every run (choose-run.ts).
 
 import { certainSocket, openSocketDir } from '../server/socket-dir.js';
 import { attachTerminal, plainDetachKey } from '../client/attach-client.js';
 import { connectRun } from '../client/run-socket.js';
+import { pickRun } from '../core/server/run-list.js';
 
 export interface AttachCommandOptions {
   id: string | undefined;
@@ -35,6 +37,12 @@ export async function runAttach(o: AttachCommandOptions): Promise<number> {
   // config files it may be named in are not loaded (attach is a command a person waits on).
   const tellApart = o.id === undefined && runs.length > 1;
   const workbench = tellApart ? (await import('../adapters/config-file.js')).findWorkbench(cwd, process.env, o.workbench) : null;
-  const run = resolveRun(runs, { ...(o.id !== undefined ? { id: o.id } : {}), cwd, workbench, command: 'attach' });
+  const want = { ...(o.id !== undefined ? { id: o.id } : {}), cwd, workbench, command: 'attach' };
+  // No id and the folder picks no one run: in a terminal, the chooser of every run; without one, the refusal.
+  if (o.id === undefined && runs.length > 1 && process.stdin.isTTY && process.stdout.isTTY && 'problem' in pickRun(runs, want)) {
+    const { chooseRun } = await import('./choose-run.js');
+    return chooseRun({ dir, cwd, plain: o.plain, detachKey, detachKeyName: o.detachKey, env: process.env });
+  }
+  const run = resolveRun(runs, want);
   return attachTerminal({ socketPath: run.socket, plain: o.plain, detachKey, documentPath: null });
 }

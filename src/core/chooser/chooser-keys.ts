@@ -123,8 +123,9 @@ export function chooserStep(state: ChooserState, key: ChooserKey, allRuns: reado
   if (state.mode === 'filter') {
     if (key.k === 'esc') return { state: settle({ ...state, mode: 'list', filter: '' }, chooserRows(allRuns, '')), act: null };
     if (key.k === 'enter') {
+      // the person comes back from the run to every run, the chosen one still selected
       const run = selectedRun(state, rows);
-      return run ? { state: { ...state, mode: 'list' }, act: { t: 'switch', run } } : same;
+      return run ? { state: { ...state, mode: 'list', filter: '' }, act: { t: 'switch', run } } : same;
     }
     if (key.k === 'up' || key.k === 'down') return { state: move(state, rows, key.k === 'up' ? -1 : 1), act: null };
     const filter = key.k === 'backspace' ? state.filter.slice(0, -1) : key.k === 'char' ? state.filter + key.ch : state.filter;

@@ -51,7 +51,7 @@ t.test('the waiting run first; move, Enter and the shortcuts switch', async (t) 
 t.test('/ filters on id, folder or host; Enter switches to the match', async (t) => {
   const { s, acts } = type(CHOOSER_START, '/cccc\r');
   t.same(acts.map((a) => a.t === 'switch' && a.run.id), ['cccccc']);
-  t.equal(s.filter, 'cccc');
+  t.same([s.filter, s.mode, s.selected], ['', 'list', runKey(three[2]!)], 'back from the run: every run listed, the chosen one selected');
   t.same(type(CHOOSER_START, '/aaaa-proj').s.selected, runKey(three[0]!), 'by folder');
   const remote = [...three, run('dddddd', 2, {}, 'build-box')];
   t.same(chooserRows(remote, 'BUILD').map((r) => r.id), ['dddddd'], 'by host, any case');
