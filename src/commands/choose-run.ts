@@ -83,7 +83,8 @@ export async function chooseRun(o: ChooseOptions): Promise<number> {
         await attachOnHost({ host: entry.host, id: entry.id }, { plain: o.plain, detachKey: o.detachKeyName }, o.env);
         return `left run ${terminalText(entry.id)} on ${terminalText(entry.host)}`;
       }
-      const result = await attachClient({ socketPath: entry.socket!, plain: o.plain, detachKey: o.detachKey, documentPath: null, env: o.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+      // "prefix s" there comes back here as a detach does
+      const result = await attachClient({ socketPath: entry.socket!, plain: o.plain, detachKey: o.detachKey, documentPath: null, chooser: true, env: o.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
       return attachOutcome(result).lines.join(' · ') || null;
     },
     end: async (entry) => {

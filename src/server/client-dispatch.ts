@@ -83,6 +83,7 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
     serverFace, registry: clients, relay: o.relay, log: o.log, info, typed,
     command: (client, command) => onMessage(client, { t: 'command', command }),
     detach: (client) => onMessage(client, { t: 'detach' }),
+    choose: (client) => client.close({ t: 'bye', reason: 'detached', choose: true }),
   };
 
   // A client's paints, one after another: a repaint asked for during the first paint, or during another

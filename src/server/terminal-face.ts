@@ -44,6 +44,8 @@ export interface TerminalFaceEvents {
   resized(cols: number, rows: number): void;
   command(command: FaceCommand): void;
   detach(): void;
+  /** leave for the chooser: a detach the client then shows the chooser after */
+  choose?: () => void;
   /** ask the client to edit `path`; its answer comes back through edited() */
   edit(path: string): void;
 }
@@ -82,6 +84,7 @@ export async function openTerminalFace(
       env,
       documentPath,
       onDetach: on.detach,
+      ...(hello.chooser && on.choose ? { onChoose: on.choose } : {}),
       ...(screen ? { screen } : {}),
       // claude's plain echo drawn by the relay's thread, where the last frame left the pane (native/echo-path.h)
       ...(relay && screen ? { echo: (arm: EchoArm | null) => terminal.armEcho(arm) } : {}),

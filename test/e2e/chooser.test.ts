@@ -50,7 +50,7 @@ t.test('the chooser: waiting run first, / + id + Enter, a shortcut, keys to the 
   // the chooser, from a folder no run is in
   const chooser = runClaude({ t, sandbox: { ...f.sandbox, projectDir: dirs.here, claudeArgs: [] }, args: [FLOWER_BIN, 'attach'], bin: process.execPath, cols: 100, rows: 30 });
   // In the run this terminal switched to: its screen, a typed line reaching that run's claude, then C-] d.
-  const typeIntoThenLeave = async (name: string, session: string | undefined): Promise<void> => {
+  const typeIntoThenLeave = async (name: string, session: string | undefined, leave: 'd' | 's'): Promise<void> => {
     await chooser.waitForScreen(`hello from folder ${name}`, 30_000);
     await chooser.waitFor(async () => /❯/.test(await chooser.screenText()), 30_000, `claude's prompt in ${name}`);
     chooser.pty.write(`TYPED-INTO-${name}`);
@@ -58,7 +58,7 @@ t.test('the chooser: waiting run first, / + id + Enter, a shortcut, keys to the 
     chooser.pty.write('\r');
     await f.api.waitForRequest((r) => r.sessionId === session && r.lastUserText.includes(`TYPED-INTO-${name}`), 60_000);
     chooser.pty.write('\u001d');
-    chooser.pty.write('d');
+    chooser.pty.write(leave);
   };
   const first = await chooser.waitForScreen(/flower-pty · 3 runs · 1 needs you/, 30_000);
   const rows = first.split('\n').filter((l) => /^\(\d\) /.test(l));
@@ -69,7 +69,7 @@ t.test('the chooser: waiting run first, / + id + Enter, a shortcut, keys to the 
   chooser.pty.write(`/${b}`);
   await chooser.waitForScreen(/1 match/, 10_000);
   chooser.pty.write('\r');
-  await typeIntoThenLeave('B', sessionB);
+  await typeIntoThenLeave('B', sessionB, 'd');
   const back = await chooser.waitForScreen(/flower-pty · 3 runs/, 15_000);
   t.notOk(chooser.isExited(), 'the detach came back to the chooser');
   // C's shortcut, as its row shows it
@@ -77,7 +77,7 @@ t.test('the chooser: waiting run first, / + id + Enter, a shortcut, keys to the 
   const key = /^\((\w)\)/.exec(rowC ?? '')?.[1];
   t.ok(key, `C's row has a shortcut:\n${back}`);
   chooser.pty.write(key!);
-  await typeIntoThenLeave('C', sessionC);
+  await typeIntoThenLeave('C', sessionC, 's'); // C-] s: the chooser again, as a detach would
   await chooser.waitForScreen(/flower-pty · 3 runs/, 15_000);
   chooser.pty.write('q');
   const exit = await chooser.exited;
@@ -88,6 +88,14 @@ t.test('the chooser: waiting run first, / + id + Enter, a shortcut, keys to the 
   t.same(main.filter((r) => /TYPED-INTO-B/.test(r.lastUserText)).map((r) => r.sessionId).filter((s) => s !== sessionB), [], 'B\'s keys reached B only');
   t.same(main.filter((r) => /TYPED-INTO-C/.test(r.lastUserText)).map((r) => r.sessionId).filter((s) => s !== sessionC), [], 'C\'s keys reached C only');
   t.notOk((await f.run.screenText()).includes('TYPED-INTO'), 'nothing typed reached the waiting run');
+  // C-] s from a plain `attach ID` (the Node client, which can show the chooser): the chooser, then back
+  const direct = runClaude({ t, sandbox: { ...f.sandbox, env: { ...f.sandbox.env, FLOWER_PTY_NO_NATIVE: '1' }, projectDir: dirs.here, claudeArgs: [] }, args: [FLOWER_BIN, 'attach', b], bin: process.execPath, cols: 100, rows: 30 });
+  await direct.waitForScreen('TYPED-INTO-B', 30_000);
+  direct.pty.write('\u001d');
+  direct.pty.write('s');
+  await direct.waitForScreen(/flower-pty · 3 runs/, 15_000);
+  direct.pty.write('q');
+  t.equal((await direct.exited).exitCode, 0, 'C-] s in attach ID opened the chooser; q closed it');
   const after = await liveRuns(f.runtime);
   t.same(after.map((r) => r.id).sort(), [a, b, c].sort(), 'detaching left every run alive');
 });
