@@ -32,6 +32,8 @@ export interface AttachOptions {
   starter?: boolean;
   /** this client shows the chooser of every run after "prefix s" (the caller does: the result says `choose`) */
   chooser?: boolean;
+  /** the socket folder: while attached, the other runs there that wait for the person are counted for the status bar */
+  elsewhereDir?: string;
   /** draw the face here from the frames even on a terminal the server could draw (tests of the stream) */
   stream?: boolean;
   env: Record<string, string | undefined>;
@@ -105,9 +107,11 @@ function session(o: AttachOptions, socket: Socket, send: (message: ClientMessage
     const ignore = () => undefined;
     o.stdout.on('error', ignore);
 
+    let stopElsewhere: (() => void) | null = null;
     const finish = (result: AttachResult | Error) => {
       if (settled) return;
       settled = true;
+      stopElsewhere?.();
       offSignals();
       o.stdout.off('error', ignore);
       o.stdout.off('resize', resized);
@@ -150,8 +154,27 @@ function session(o: AttachOptions, socket: Socket, send: (message: ClientMessage
       );
     }
 
+    // The other runs waiting for the person: a split view says how many (drawn by the server, or here).
+    let counting = false;
+    const countElsewhere = (dir: string) => {
+      if (plain || counting) return;
+      counting = true;
+      void import('./elsewhere-watch.js').then(({ watchElsewhere }) => {
+        if (settled) return;
+        stopElsewhere = watchElsewhere({
+          dir,
+          selfId: () => run?.id ?? null,
+          onCount: (waiting) => {
+            if (direct) send({ t: 'elsewhere', waiting });
+            else if (face && 'othersWaiting' in face) (face as { othersWaiting(n: number): void }).othersWaiting(waiting);
+          },
+        });
+      });
+    };
+
     function welcomed(message: Extract<ServerMessage, { t: 'welcome' }>): void {
       run = message.run;
+      if (o.elsewhereDir !== undefined) countElsewhere(o.elsewhereDir);
       if (message.direct) {
         // The server draws this terminal: its size is all this client tells it.
         direct = true;
@@ -224,7 +247,7 @@ export function plainDetachKey(name: string | undefined): string | null {
 
 /** this process's terminal attached until detach or the run's end; prints the outcome, returns the exit code */
 export async function attachTerminal(
-  o: Pick<AttachOptions, 'socketPath' | 'socket' | 'plain' | 'detachKey' | 'documentPath' | 'starter' | 'chooser'> & { serverExited?: Promise<void>; seen?: (result: AttachResult) => void },
+  o: Pick<AttachOptions, 'socketPath' | 'socket' | 'plain' | 'detachKey' | 'documentPath' | 'starter' | 'chooser' | 'elsewhereDir'> & { serverExited?: Promise<void>; seen?: (result: AttachResult) => void },
 ): Promise<number> {
   const result = await attachClient({ ...o, env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
   o.seen?.(result);

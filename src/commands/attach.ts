@@ -39,7 +39,7 @@ export async function runAttach(o: AttachCommandOptions): Promise<number> {
   let chose = false;
   const seen = (r: AttachResult) => void (chose = r.kind === 'detached' && r.why === 'choose');
   const attach = async (socketPath: string, socket?: Socket): Promise<number> => {
-    const code = await attachTerminal({ socketPath, ...(socket ? { socket } : {}), plain: o.plain, detachKey, documentPath: null, chooser: terminal, seen });
+    const code = await attachTerminal({ socketPath, ...(socket ? { socket } : {}), plain: o.plain, detachKey, documentPath: null, chooser: terminal, ...(terminal ? { elsewhereDir: dir } : {}), seen });
     return chose ? chooser() : code;
   };
   // When the socket is certain (the id's, or the only one), the attach says hello there at once: no server is

@@ -84,7 +84,7 @@ export async function chooseRun(o: ChooseOptions): Promise<number> {
         return `left run ${terminalText(entry.id)} on ${terminalText(entry.host)}`;
       }
       // "prefix s" there comes back here as a detach does
-      const result = await attachClient({ socketPath: entry.socket!, plain: o.plain, detachKey: o.detachKey, documentPath: null, chooser: true, env: o.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+      const result = await attachClient({ socketPath: entry.socket!, plain: o.plain, detachKey: o.detachKey, documentPath: null, chooser: true, elsewhereDir: o.dir, env: o.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
       return attachOutcome(result).lines.join(' · ') || null;
     },
     end: async (entry) => {

@@ -59,6 +59,8 @@ export interface SplitFace extends Face {
   typedElsewhere(): void;
   /** the relay drew this much of claude's output as an echo where the last arm said (SplitFaceOptions.echo) */
   echoed(length: number): void;
+  /** how many other runs wait for the person: the status bar says so */
+  othersWaiting(count: number): void;
 }
 
 export function createSplitFace(o: SplitFaceOptions): SplitFace {
@@ -210,6 +212,7 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
 
   return {
     passing: onStdin.passing,
+    othersWaiting: status.othersWaiting,
     typedElsewhere() {
       frames.typed();
       o.screen?.typed();

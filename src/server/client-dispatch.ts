@@ -130,6 +130,9 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
       case 'detach':
         client.close({ t: 'bye', reason: 'detached' });
         return;
+      case 'elsewhere':
+        face?.othersWaiting(message.waiting);
+        return;
       case 'info':
         client.send({ t: 'info', run: info() });
         return;

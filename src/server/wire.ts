@@ -69,6 +69,8 @@ export type ClientMessage =
   | { t: 'resize'; cols: number; rows: number }
   | { t: 'command'; command: FaceCommand }
   | { t: 'detach' }
+  /** the client counted this many other runs of its person waiting for them (its split view says so) */
+  | { t: 'elsewhere'; waiting: number }
   /** answered by { t: 'info' } */
   | { t: 'info' }
   /** end the run cleanly; answered by { t: 'bye' } when done */
@@ -340,6 +342,8 @@ export function parseClientMessage(v: unknown): ClientMessage | null {
       return isOneOf(HOST_COMMANDS, v.command) ? { t: 'command', command: v.command } : null;
     case 'detach':
       return { t: 'detach' };
+    case 'elsewhere':
+      return Number.isInteger(v.waiting) && (v.waiting as number) >= 0 && (v.waiting as number) <= 10_000 ? { t: 'elsewhere', waiting: v.waiting as number } : null;
     case 'info':
       return { t: 'info' };
     case 'kill':

@@ -1,7 +1,8 @@
 // End to end, REAL claude against the mock: three runs in three folders, one waiting on a permission.
 // `flower-pty attach` from a fourth folder (no run is its) shows the chooser with the waiting run first;
 // `/` + an id + Enter and a row's shortcut switch this terminal to that run; what is typed there reaches
-// that run's claude and no other; C-] d comes back to the chooser; q closes it; every run is still live.
+// that run's claude and no other; C-] d and C-] s come back to the chooser; q closes it; every run is still
+// live. Inside `attach ID` the status bar says the other run waits, and C-] s opens the chooser.
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
@@ -91,6 +92,7 @@ t.test('the chooser: waiting run first, / + id + Enter, a shortcut, keys to the 
   // C-] s from a plain `attach ID` (the Node client, which can show the chooser): the chooser, then back
   const direct = runClaude({ t, sandbox: { ...f.sandbox, env: { ...f.sandbox.env, FLOWER_PTY_NO_NATIVE: '1' }, projectDir: dirs.here, claudeArgs: [] }, args: [FLOWER_BIN, 'attach', b], bin: process.execPath, cols: 100, rows: 30 });
   await direct.waitForScreen('TYPED-INTO-B', 30_000);
+  await direct.waitForScreen(/1 other run waits for you: C-\] s/, 15_000);
   direct.pty.write('\u001d');
   direct.pty.write('s');
   await direct.waitForScreen(/flower-pty · 3 runs/, 15_000);

@@ -4,7 +4,7 @@ import t from 'tap';
 import { CHOOSER_START, chooserKeys, chooserRows, chooserStep, runKey, settle, SHORTCUTS, type ChooserRun, type ChooserState } from '../../../src/core/chooser/chooser-keys.js';
 import { lineText, renderChooser, type ChooserScreen } from '../../../src/core/chooser/chooser-view.js';
 import { textWidth } from '../../../src/core/screen/char-width.js';
-import type { StatusView } from '../../../src/core/screen/status.js';
+import { statusBarLines, type StatusView } from '../../../src/core/screen/status.js';
 
 const NOW = Date.parse('2026-12-01T05:00:00.000Z');
 const view = (over: Partial<StatusView> = {}): StatusView => ({
@@ -133,4 +133,12 @@ t.test('narrow, too small, a hung host, hostile text, a preview', async (t) => {
   t.ok(preview.map(lineText).includes('claude> hello'));
   t.notOk(renderChooser(screen({ rows: 10, preview: ['claude> hello'] })).map(lineText).includes('claude> hello'), 'no room: no preview');
   t.match(lineText(renderChooser(screen({ state: { ...settle(CHOOSER_START, chooserRows(three, '')), mode: 'filter', filter: 'bb' } })).at(-1)!), /^\/bb  1 match/);
+});
+
+t.test('the status bar says when other runs wait, with the key to the chooser', async (t) => {
+  const bar = (count: number, width = 100) => statusBarLines({ ...view(), note: '' }, { width, hint: 'C-] ? for keys', elsewhere: { count, key: 'C-] s' } })[0]!.map((s) => s.text).join('');
+  t.match(bar(1), /working · 1 other run waits for you: C-\] s/);
+  t.match(bar(3), /3 other runs wait for you: C-\] s/);
+  t.notMatch(bar(0), /other run/, 'none waits: nothing said');
+  t.ok(bar(2, 60).length <= 60, 'it fits a narrow bar');
 });
