@@ -13,7 +13,7 @@ import { runClaude, testClaude } from '../helpers/real-claude.js';
 import { liveRuns } from '../helpers/run-servers.js';
 
 t.test('the chooser: waiting run first, / + id + Enter, a shortcut, keys to the chosen run only, detach back', async (t) => {
-  let folders: { b: string; c: string; here: string } | null = null;
+  let folders: { b: string; c: string; d: string; here: string } | null = null;
   const f = await startFlower({
     t,
     respond: markerReplies(),
@@ -21,12 +21,12 @@ t.test('the chooser: waiting run first, / + id + Enter, a shortcut, keys to the 
     claudeArgs: ['--permission-mode', 'default'],
     // two more folders claude trusts, and one with no run to open the chooser from
     prepare: (sandbox) => {
-      const made = { b: join(sandbox.root, 'folder-b'), c: join(sandbox.root, 'folder-c'), here: join(sandbox.root, 'elsewhere') };
+      const made = { b: join(sandbox.root, 'folder-b'), c: join(sandbox.root, 'folder-c'), d: join(sandbox.root, 'folder-d'), here: join(sandbox.root, 'elsewhere') };
       for (const dir of Object.values(made)) mkdirSync(dir, { recursive: true });
-      folders = { b: realpathSync(made.b), c: realpathSync(made.c), here: realpathSync(made.here) };
+      folders = { b: realpathSync(made.b), c: realpathSync(made.c), d: realpathSync(made.d), here: realpathSync(made.here) };
       const file = join(sandbox.configDir, '.claude.json');
       const config = JSON.parse(readFileSync(file, 'utf8'));
-      for (const dir of [folders.b, folders.c]) config.projects[dir] = { hasTrustDialogAccepted: true };
+      for (const dir of [folders.b, folders.c, folders.d]) config.projects[dir] = { hasTrustDialogAccepted: true };
       writeFileSync(file, JSON.stringify(config, null, 2));
     },
   });
@@ -49,7 +49,7 @@ t.test('the chooser: waiting run first, / + id + Enter, a shortcut, keys to the 
   t.not(sessionB, sessionC);
 
   // the chooser, from a folder no run is in
-  const chooser = runClaude({ t, sandbox: { ...f.sandbox, projectDir: dirs.here, claudeArgs: [] }, args: [FLOWER_BIN, 'attach'], bin: process.execPath, cols: 100, rows: 30 });
+  const chooser = runClaude({ t, sandbox: { ...f.sandbox, env: { ...f.sandbox.env, FLOWER_PTY_CLAUDE: testClaude() }, projectDir: dirs.here, claudeArgs: [] }, args: [FLOWER_BIN, 'attach'], bin: process.execPath, cols: 100, rows: 30 });
   // In the run this terminal switched to: its screen, a typed line reaching that run's claude, then C-] d.
   const typeIntoThenLeave = async (name: string, session: string | undefined, leave: 'd' | 's'): Promise<void> => {
     await chooser.waitForScreen(`hello from folder ${name}`, 30_000);
@@ -80,6 +80,15 @@ t.test('the chooser: waiting run first, / + id + Enter, a shortcut, keys to the 
   chooser.pty.write(key!);
   await typeIntoThenLeave('C', sessionC, 's'); // C-] s: the chooser again, as a detach would
   await chooser.waitForScreen(/flower-pty · 3 runs/, 15_000);
+  // n: a new run in folder D (the folder asked, no worktree, a prompt), started detached and joined
+  chooser.pty.write('n');
+  await chooser.waitForScreen(`new run · folder: ${dirs.here}`, 10_000);
+  chooser.pty.write('\u007f'.repeat(dirs.here.length) + dirs.d + '\r\r' + 'hello from folder D' + '\r');
+  await chooser.waitForScreen('hello from folder D', 60_000);
+  await f.api.waitForRequest((r) => r.isMain && /hello from folder D/.test(r.lastUserText), 60_000);
+  chooser.pty.write('\u001d');
+  chooser.pty.write('d');
+  await chooser.waitForScreen(/flower-pty · 4 runs/, 15_000);
   chooser.pty.write('q');
   const exit = await chooser.exited;
   t.equal(exit.exitCode, 0, 'q closes the chooser');
@@ -95,9 +104,10 @@ t.test('the chooser: waiting run first, / + id + Enter, a shortcut, keys to the 
   await direct.waitForScreen(/1 other run waits for you: C-\] s/, 15_000);
   direct.pty.write('\u001d');
   direct.pty.write('s');
-  await direct.waitForScreen(/flower-pty · 3 runs/, 15_000);
+  await direct.waitForScreen(/flower-pty · 4 runs/, 15_000);
   direct.pty.write('q');
   t.equal((await direct.exited).exitCode, 0, 'C-] s in attach ID opened the chooser; q closed it');
   const after = await liveRuns(f.runtime);
-  t.same(after.map((r) => r.id).sort(), [a, b, c].sort(), 'detaching left every run alive');
+  t.same(after.filter((r) => r.cwd !== dirs.d).map((r) => r.id).sort(), [a, b, c].sort(), 'detaching left every run alive');
+  t.equal(after.filter((r) => r.cwd === dirs.d).length, 1, 'and the new run in folder D');
 });
