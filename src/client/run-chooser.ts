@@ -5,7 +5,7 @@
 // is read here while a run has the terminal), joins that run through `join`, and comes back to the list
 // when the person detaches from it. What joining, ending and starting a run mean is the caller's.
 
-import { CHOOSER_START, chooserKeys, chooserRows, chooserStep, settle, type ChooserAct, type ChooserRun, type ChooserState, type NewRunForm } from '../core/chooser/chooser-keys.js';
+import { CHOOSER_START, chooserKeys, chooserRows, chooserStep, runKey, settle, type ChooserAct, type ChooserRun, type ChooserState, type NewRunForm } from '../core/chooser/chooser-keys.js';
 import { renderChooser, type ChooserLine, type HostStatus, type LineStyle } from '../core/chooser/chooser-view.js';
 import { stopReading } from '../adapters/stop-reading.js';
 
@@ -27,6 +27,8 @@ export interface ChooserPorts {
   end(run: ChooserEntry): Promise<string>;
   /** starts a run detached: the run to join, or the line saying why not */
   start(form: NewRunForm): Promise<{ run: ChooserEntry } | { problem: string }>;
+  /** the selected run's screen as plain lines, followed while it is selected (absent: no preview) */
+  preview?: (run: ChooserEntry, changed: () => void) => { lines(): readonly string[]; close(): void } | null;
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   now?: () => number;
@@ -78,12 +80,24 @@ export function runChooser(p: ChooserPorts): Promise<number> {
     timers.add(t);
   };
 
+  // The selected run's screen, when the terminal has room for it: one preview at a time.
+  let preview: { key: string; feed: { lines(): readonly string[]; close(): void } | null } | null = null;
+  const previewLines = (runs: readonly ChooserEntry[]): readonly string[] | null => {
+    const rows = p.stdout.rows || 24;
+    const chosen = runs.find((r) => runKey(r) === state.selected);
+    const want = p.preview && chosen && state.mode === 'list' && rows >= runs.length + 12 ? runKey(chosen) : null;
+    if (preview?.key !== want) {
+      preview?.feed?.close();
+      preview = want === null ? null : { key: want, feed: p.preview!(chosen!, () => paint()) };
+    }
+    return preview?.feed?.lines() ?? null;
+  };
   const all = (): ChooserEntry[] => [...local.map((r) => ({ ...r, host: null })), ...[...hostRuns.values()].flat()];
   const paint = () => {
     if (away || closed) return;
     const runs = all();
     state = settle(state, chooserRows(runs, state.filter));
-    const lines = renderChooser({ runs, hosts: [...hostStatus.values()], state, now: now(), cols: p.stdout.columns || 80, rows: p.stdout.rows || 24, home: p.home, message });
+    const lines = renderChooser({ runs, hosts: [...hostStatus.values()], state, now: now(), cols: p.stdout.columns || 80, rows: p.stdout.rows || 24, home: p.home, message, preview: previewLines(runs) });
     p.stdout.write(paintLines(lines));
   };
 
@@ -127,6 +141,8 @@ export function runChooser(p: ChooserPorts): Promise<number> {
       paint();
     };
     const letGo = () => {
+      preview?.feed?.close();
+      preview = null;
       p.stdin.off('data', onData);
       allowRead = stopReading(p.stdin);
       p.stdout.write(LEAVE);

@@ -11,6 +11,7 @@ import { attachOutcome } from '../client/attach-outcome.js';
 import { attachClient } from '../client/attach-client.js';
 import { runChooser, type ChooserEntry } from '../client/run-chooser.js';
 import { listRuns } from '../server/run-registry.js';
+import { previewRun } from './run-preview.js';
 import { terminalText } from '../core/terminal-text.js';
 import type { NewRunForm } from '../core/chooser/chooser-keys.js';
 
@@ -98,6 +99,8 @@ export async function chooseRun(o: ChooseOptions): Promise<number> {
       return lines.join(' · ');
     },
     start: (form) => startRun(form, o),
+    // this machine's runs only: a host's screen would need its socket forwarded
+    preview: (entry, changed) => (entry.host === null && entry.socket ? previewRun(entry.socket, changed) : null),
     stdin: process.stdin,
     stdout: process.stdout,
   });

@@ -65,6 +65,8 @@ t.test('the chooser: waiting run first, / + id + Enter, a shortcut, keys to the 
   const rows = first.split('\n').filter((l) => /^\(\d\) /.test(l));
   t.equal(rows.length, 3, `a row per run:\n${first}`);
   t.match(rows[0], new RegExp(`^\\(0\\) ${a} .*waiting for your permission`), 'the run waiting on a permission comes first');
+  // the selected run's screen under the list: its permission question
+  await chooser.waitForScreen(new RegExp(`── ${a} ─+\\n(.*\\n)*.*Do you want to proceed`), 15_000);
 
   // `/` + B's id + Enter: this terminal is B's; C-] d comes back to the chooser, every run alive
   chooser.pty.write(`/${b}`);

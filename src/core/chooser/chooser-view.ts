@@ -162,7 +162,8 @@ export function renderChooser(s: ChooserScreen): ChooserLine[] {
   if (s.preview && shown && spare >= PREVIEW_MIN_LINES) {
     const head = `── ${terminalText(shown.id)} `;
     out.push([{ text: head + '─'.repeat(Math.max(0, s.cols - textWidth(head))), style: 'dim' }]);
-    for (const l of s.preview.slice(0, spare - 1)) out.push([{ text: fit(terminalText(l), s.cols).trimEnd(), style: 'row' }]);
+    // its last lines: where claude's prompt and question are
+    for (const l of s.preview.slice(Math.max(0, s.preview.length - (spare - 1)))) out.push([{ text: fit(terminalText(l), s.cols).trimEnd(), style: 'row' }]);
   }
   out.push(bottomLine(s, rows));
   return out.map((line) => cutLine(line, s.cols));
