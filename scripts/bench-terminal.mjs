@@ -563,3 +563,53 @@ export function typingRows(pattern, f) {
     return [`keystroke echo p50 / p99, 140×45: ${pattern.name} (${pattern.keys} keys)`, path, k.error ?? `${f(k.p50, 2)} / ${f(k.p99, 2)} ms${ratio}`, path === 'tmux' ? '' : `tmux ${f(tk.p50, 2)} / ${f(tk.p99, 2)} ms`, target];
   });
 }
+
+// The chooser's switch (docs/chooser.md): two runs of a full screen, `flower-pty attach --choose` (split view) in a
+// 200×60 terminal, then a row's shortcut; timed from the key until the run's screen is drawn, and from C-] d
+// until the chooser is back. Alternates between the two runs.
+export async function chooserSwitch({ rounds = 5 } = {}) {
+  const { dir, cleanup } = workdir();
+  const size = { cols: 200, rows: 60 };
+  const result = { switch: [], back: [] };
+  let chooser = null;
+  try {
+    const prog = program(dir, 'screen.mjs', FULL_SCREEN);
+    const launch = launchers(dir)['flower-pty --plain'](prog);
+    for (let i = 0; i < 2; i++) {
+      const run = start(launch, size);
+      await run.until((o) => o.includes('FRAME-END'), 20_000);
+      process.kill(run.pty.pid, 'SIGHUP');
+      await Promise.race([run.exited, sleep(5000)]);
+    }
+    chooser = start({ file: process.execPath, args: [FLOWER, 'attach', '--choose'], env: launch.env }, size);
+    await chooser.until((o) => o.includes('2 runs'), 20_000);
+    // what came after a key, whole, however the pty cut it
+    const after = (needle) => {
+      let seen = '';
+      return (_out, d) => (d === undefined ? false : (seen += d).includes(needle));
+    };
+    for (let i = 0; i < rounds; i++) {
+      const t0 = process.hrtime.bigint();
+      const drawn = chooser.until(after('FRAME-END'), 20_000);
+      chooser.pty.write(String(i % 2));
+      await drawn;
+      result.switch.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      await sleep(200);
+      const t1 = process.hrtime.bigint();
+      const back = chooser.until(after('2 runs'), 20_000);
+      chooser.pty.write('\u001dd');
+      await back;
+      result.back.push(Number(process.hrtime.bigint() - t1) / 1e6);
+      await sleep(200);
+    }
+    chooser.pty.write('q');
+    await Promise.race([chooser.exited, sleep(5000)]);
+  } catch (error) {
+    return { error: String(error.message ?? error).slice(0, 120) };
+  } finally {
+    chooser?.kill();
+    cleanup();
+  }
+  const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return { switchMs: median([...result.switch]), backMs: median([...result.back]), all: result, rounds };
+}

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { keystrokes, throughput, idle, idleDetached, attachFrame, typingPatterns, typingRows, PLAIN_STREAMS, SPLIT_THREE } from './bench-terminal.mjs';
+import { keystrokes, throughput, idle, idleDetached, attachFrame, chooserSwitch, typingPatterns, typingRows, PLAIN_STREAMS, SPLIT_THREE } from './bench-terminal.mjs';
 import { tailCatchUp } from './bench-tail.mjs';
 import { tailAgainst } from './bench-tail-against.mjs';
 import { handoffOverhead } from './bench-handoff.mjs';
@@ -40,6 +40,8 @@ log(`idle CPU of a run server with nobody attached, ${plan.idleS} s`);
 const alone = (await idleDetached({ seconds: plan.idleS }))['flower-pty --plain'] ?? {};
 log('attach to the first full frame, 200x60');
 const attach = await attachFrame({ rounds: quick ? 3 : 9 });
+log('the chooser: a shortcut to the run drawn, and C-] d back, 200x60');
+const chooser = await chooserSwitch({ rounds: quick ? 4 : 10 });
 log('web face: a page\'s key to its echo, a run page\'s first frame, idle with two pages open');
 const webFace = await webBench({ keys: quick ? 200 : 1000, idleS: plan.idleS });
 const tails = [];
@@ -108,6 +110,12 @@ row('attach to the first full frame, 200×60', 'flower-pty attach --plain', atta
 if (!attach.error) {
   row('attach to the first full frame, 200×60', 'flower-pty attach (split view)', `${f(attach.splitMs, 0)} ms for the whole command (the native client), median of ${attach.rounds}`, `bare node start-up ${f(attach.nodeMs, 0)} ms`, '< 100 ms');
   row('attach to the first full frame, 200×60', 'the Node client (FLOWER_PTY_NO_NATIVE=1), --plain / split view', `${f(attach.nodeClientMs, 0)} / ${f(attach.nodeSplitMs, 0)} ms for the whole command, median of ${attach.rounds}`, `bare node start-up ${f(attach.nodeMs, 0)} ms`, '');
+}
+// warm: each run server has drawn a split view before (its first loads the split view's modules)
+if (chooser.error) row('switch from the chooser to a run, 200×60', 'flower-pty attach --choose', chooser.error, '', '< 100 ms');
+else {
+  const warm = chooser.all.switch.slice(2).sort((a, b) => a - b);
+  row('switch from the chooser to a run, 200×60', 'flower-pty attach --choose (split view)', `${f(warm[Math.floor(warm.length / 2)], 0)} ms from the shortcut to the run's screen once each run server has drawn a split view (median of ${warm.length}); each server's first ${chooser.all.switch.slice(0, 2).map((ms) => f(ms, 0)).join(' / ')} ms; C-] d back to the chooser ${f(chooser.backMs, 0)} ms`, attach.error ? '' : `attach (split view, native client) ${f(attach.splitMs, 0)} ms`, '< 100 ms');
 }
 {
   const plainKeys = keys['flower-pty --plain'] ?? {};

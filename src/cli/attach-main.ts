@@ -12,9 +12,11 @@ export interface AttachArgs {
   detachKey: string | undefined;
   /** --workbench; else commands/attach.ts finds it as a run would (FLOWER_PTY_WORKBENCH, the config files) */
   workbench: string | undefined;
+  /** --choose: the chooser of every run (attach's own flag, read here only) */
+  choose?: boolean;
 }
 
-/** `attach [id] [--plain] [--detach-key K] [--workbench W]`, or null for anything else */
+/** `attach [id] [--plain] [--choose] [--detach-key K] [--workbench W]`, or null for anything else */
 export function parseAttachArgs(argv: string[]): AttachArgs | null {
   if (argv[0] !== 'attach') return null;
   const out: AttachArgs = { id: undefined, plain: false, detachKey: undefined, workbench: undefined };
@@ -33,6 +35,10 @@ export function parseAttachArgs(argv: string[]): AttachArgs | null {
     seen.add(name);
     if (name === '--plain' && eq < 0) {
       out.plain = true;
+      continue;
+    }
+    if (name === '--choose' && eq < 0 && out.id === undefined) {
+      out.choose = true;
       continue;
     }
     if (name !== '--detach-key' && name !== '--workbench') return null;

@@ -30,6 +30,10 @@ export interface AttachOptions {
   /** the terminal that started the run: --plain paints the first screen where the cursor is, under what
    * flower-pty printed before (-v), rather than clearing it (claude has hardly drawn anything yet) */
   starter?: boolean;
+  /** this client shows the chooser of every run after "prefix s" (the caller does: the result says `choose`) */
+  chooser?: boolean;
+  /** the socket folder: while attached, the other runs there that wait for the person are counted for the status bar */
+  elsewhereDir?: string;
   /** draw the face here from the frames even on a terminal the server could draw (tests of the stream) */
   stream?: boolean;
   env: Record<string, string | undefined>;
@@ -80,7 +84,7 @@ export async function attachClient(o: AttachOptions): Promise<AttachResult> {
     if (!socket.destroyed) socket.write(encodeFrame(message));
   };
   const first = faceSize(plain, o.stdout);
-  send(attachHello({ plain, tty, size: first, starter: Boolean(o.starter), detachKey: o.detachKey, documentPath: o.documentPath, env: o.env }));
+  send(attachHello({ plain, tty, size: first, starter: Boolean(o.starter), detachKey: o.detachKey, documentPath: o.documentPath, env: o.env, chooser: Boolean(o.chooser) }));
   return session(o, socket, send, { plain, first, faces });
 }
 
@@ -103,9 +107,11 @@ function session(o: AttachOptions, socket: Socket, send: (message: ClientMessage
     const ignore = () => undefined;
     o.stdout.on('error', ignore);
 
+    let stopElsewhere: (() => void) | null = null;
     const finish = (result: AttachResult | Error) => {
       if (settled) return;
       settled = true;
+      stopElsewhere?.();
       offSignals();
       o.stdout.off('error', ignore);
       o.stdout.off('resize', resized);
@@ -115,7 +121,7 @@ function session(o: AttachOptions, socket: Socket, send: (message: ClientMessage
       else resolve(result);
     };
 
-    const detach = (why: 'asked' | NodeJS.Signals) => {
+    const detach = (why: 'asked' | 'choose' | NodeJS.Signals) => {
       if (!run || detaching) return;
       detaching = { kind: 'detached', run, why };
       send({ t: 'detach' });
@@ -148,8 +154,27 @@ function session(o: AttachOptions, socket: Socket, send: (message: ClientMessage
       );
     }
 
+    // The other runs waiting for the person: a split view says how many (drawn by the server, or here).
+    let counting = false;
+    const countElsewhere = (dir: string) => {
+      if (plain || counting) return;
+      counting = true;
+      void import('./elsewhere-watch.js').then(({ watchElsewhere }) => {
+        if (settled) return;
+        stopElsewhere = watchElsewhere({
+          dir,
+          selfId: () => run?.id ?? null,
+          onCount: (waiting) => {
+            if (direct) send({ t: 'elsewhere', waiting });
+            else if (face && 'othersWaiting' in face) (face as { othersWaiting(n: number): void }).othersWaiting(waiting);
+          },
+        });
+      });
+    };
+
     function welcomed(message: Extract<ServerMessage, { t: 'welcome' }>): void {
       run = message.run;
+      if (o.elsewhereDir !== undefined) countElsewhere(o.elsewhereDir);
       if (message.direct) {
         // The server draws this terminal: its size is all this client tells it.
         direct = true;
@@ -158,7 +183,7 @@ function session(o: AttachOptions, socket: Socket, send: (message: ClientMessage
       }
       if (!faces) return loadThenReplay(message);
       try {
-        face = drawFace(run, faces, { stdin: o.stdin, stdout: o.stdout, stderr: o.stderr, env: o.env, detachKey: o.detachKey, documentPath: o.documentPath, helloSize: first, send, detach: () => detach('asked') });
+        face = drawFace(run, faces, { stdin: o.stdin, stdout: o.stdout, stderr: o.stderr, env: o.env, detachKey: o.detachKey, documentPath: o.documentPath, helloSize: first, send, detach: () => detach('asked'), ...(o.chooser ? { choose: () => detach('choose') } : {}) });
       } catch (error) {
         finish(error as Error);
       }
@@ -173,7 +198,7 @@ function session(o: AttachOptions, socket: Socket, send: (message: ClientMessage
           return welcomed(message);
         case 'bye':
           if (!run) return finish(new FlowerError('the run ended before it could be attached'));
-          if (message.reason === 'detached') return finish(detaching ?? { kind: 'detached', run, why: 'asked' });
+          if (message.reason === 'detached') return finish(detaching ?? { kind: 'detached', run, why: message.choose ? 'choose' : 'asked' });
           return finish({ kind: 'ended', run, exitCode: message.exitCode ?? EXIT.ok, message: message.message ?? null, killed: message.reason === 'killed' });
         case 'edit':
           // The terminal's job control is this process's: the editor runs here, on it, then the server takes it back.
@@ -222,7 +247,7 @@ export function plainDetachKey(name: string | undefined): string | null {
 
 /** this process's terminal attached until detach or the run's end; prints the outcome, returns the exit code */
 export async function attachTerminal(
-  o: Pick<AttachOptions, 'socketPath' | 'socket' | 'plain' | 'detachKey' | 'documentPath' | 'starter'> & { serverExited?: Promise<void>; seen?: (result: AttachResult) => void },
+  o: Pick<AttachOptions, 'socketPath' | 'socket' | 'plain' | 'detachKey' | 'documentPath' | 'starter' | 'chooser' | 'elsewhereDir'> & { serverExited?: Promise<void>; seen?: (result: AttachResult) => void },
 ): Promise<number> {
   const result = await attachClient({ ...o, env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
   o.seen?.(result);

@@ -31,6 +31,8 @@ export interface HelloFacts {
   detachKey: string | null;
   documentPath: string | null;
   env: Record<string, string | undefined>;
+  /** this client shows the chooser after "prefix s" */
+  chooser?: boolean;
 }
 
 export function attachHello(f: HelloFacts): Hello {
@@ -43,5 +45,6 @@ export function attachHello(f: HelloFacts): Hello {
   if (f.env.FLOWER_PTY_PREFIX) hello.prefix = f.env.FLOWER_PTY_PREFIX.slice(0, 16);
   if (f.plain && f.detachKey !== null) hello.detachKey = f.detachKey;
   if (f.documentPath) hello.documentPath = f.documentPath;
+  if (f.chooser) hello.chooser = true;
   return hello;
 }

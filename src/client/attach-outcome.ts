@@ -6,7 +6,8 @@ import type { RunInfo } from '../server/wire.js';
 
 export type AttachResult =
   | { kind: 'ended'; run: RunInfo; exitCode: number; message: string | null; killed: boolean }
-  | { kind: 'detached'; run: RunInfo; why: 'asked' | NodeJS.Signals }
+  /** `choose`: the person asked for the chooser of every run ("prefix s") */
+  | { kind: 'detached'; run: RunInfo; why: 'asked' | 'choose' | NodeJS.Signals }
   /** the server went away without a word (SIGKILL, a crash) */
   | { kind: 'lost'; run: RunInfo };
 
@@ -30,6 +31,8 @@ function fill(template: string, ...values: Array<string | number>): string {
 /** the lines to print and the exit code */
 export function attachOutcome(result: AttachResult): { lines: string[]; exitCode: number } {
   const { run } = result;
+  // off to the chooser, which shows every run: nothing to say on the way
+  if (result.kind === 'detached' && result.why === 'choose') return { lines: [], exitCode: EXIT.ok };
   if (result.kind === 'detached') return { lines: [fill(OUTCOME_WORDS.detached, run.id, run.id)], exitCode: EXIT.ok };
   if (result.kind === 'lost') return { lines: [fill(OUTCOME_WORDS.lost, run.id, run.pid)], exitCode: EXIT.serverLost };
   const lines: string[] = [];

@@ -28,6 +28,8 @@ export interface FaceWiring {
   helloSize: { cols: number; rows: number };
   send: (message: ClientMessage) => void;
   detach: () => void;
+  /** "prefix s": leave for the chooser (absent: this client shows none) */
+  choose?: () => void;
 }
 
 // The face for the run the server welcomed: keys, commands and sizes go to the server; the face's own
@@ -43,7 +45,7 @@ export function drawFace(welcome: RunInfo, { createPlainFace, createSplitFace }:
       else w.send({ t: 'input', data });
     });
   } else {
-    face = createSplitFace!({ stdin: w.stdin, stdout: w.stdout, stderr: w.stderr, env: w.env, documentPath, onDetach: w.detach });
+    face = createSplitFace!({ stdin: w.stdin, stdout: w.stdout, stderr: w.stderr, env: w.env, documentPath, onDetach: w.detach, ...(w.choose ? { onChoose: w.choose } : {}) });
     face.onInput((data) => w.send({ t: 'input', data }));
   }
   face.onResize((cols, rows) => w.send({ t: 'resize', cols, rows }));

@@ -38,6 +38,8 @@ export interface SplitFaceOptions {
   prefix?: string;
   /** "prefix d": let go of a run served elsewhere (absent: the run lives in this process, nothing to detach from) */
   onDetach?: () => void;
+  /** "prefix s": leave this run for the chooser of every run (absent: this terminal cannot show one) */
+  onChoose?: () => void;
   /** runs the person's editor on the document while the terminal is handed over (default: here, on stdin/stdout;
    * a run server drawing a client's terminal asks the client, which owns the terminal's job control) */
   edit?: (path: string) => Promise<{ ok: boolean; problem?: string }>;
@@ -57,6 +59,8 @@ export interface SplitFace extends Face {
   typedElsewhere(): void;
   /** the relay drew this much of claude's output as an echo where the last arm said (SplitFaceOptions.echo) */
   echoed(length: number): void;
+  /** how many other runs wait for the person: the status bar says so */
+  othersWaiting(count: number): void;
 }
 
 export function createSplitFace(o: SplitFaceOptions): SplitFace {
@@ -162,6 +166,7 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
     editDocument: documents.edit,
     command: listeners.command,
     ...(o.onDetach ? { onDetach: o.onDetach } : {}),
+    ...(o.onChoose ? { onChoose: o.onChoose } : {}),
   });
   const wasRaw = stdin.isTTY ? stdin.isRaw : false;
   // The terminal's answers to CAPS_QUERY come back among the person's keys (however late: over a slow
@@ -207,6 +212,7 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
 
   return {
     passing: onStdin.passing,
+    othersWaiting: status.othersWaiting,
     typedElsewhere() {
       frames.typed();
       o.screen?.typed();

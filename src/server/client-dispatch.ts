@@ -44,6 +44,8 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
       context: view?.context ?? 0,
       window: view?.window ?? 0,
       status: view,
+      since: new Date(serverFace.times.since).toISOString(),
+      ...(serverFace.times.active !== null ? { active: new Date(serverFace.times.active).toISOString() } : {}),
     };
   }
 
@@ -81,6 +83,7 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
     serverFace, registry: clients, relay: o.relay, log: o.log, info, typed,
     command: (client, command) => onMessage(client, { t: 'command', command }),
     detach: (client) => onMessage(client, { t: 'detach' }),
+    choose: (client) => client.close({ t: 'bye', reason: 'detached', choose: true }),
   };
 
   // A client's paints, one after another: a repaint asked for during the first paint, or during another
@@ -126,6 +129,9 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
         return;
       case 'detach':
         client.close({ t: 'bye', reason: 'detached' });
+        return;
+      case 'elsewhere':
+        face?.othersWaiting(message.waiting);
         return;
       case 'info':
         client.send({ t: 'info', run: info() });

@@ -22,6 +22,8 @@ export interface PaintContext {
   /** a face's own command or detach, as if its client had sent it */
   command: (client: ClientLink, command: FaceCommand) => void;
   detach: (client: ClientLink) => void;
+  /** "prefix s": a detach after which the client shows the chooser */
+  choose?: (client: ClientLink) => void;
 }
 
 // A client on a terminal is drawn here when its terminal opens; else (no terminal named, or one this
@@ -42,6 +44,7 @@ async function directFace(ctx: PaintContext, client: ClientLink, hello: Hello): 
       resized: (cols, rows) => ctx.registry.sized(client, cols, rows),
       command: (command) => ctx.command(client, command),
       detach: () => ctx.detach(client),
+      ...(ctx.choose ? { choose: () => ctx.choose!(client) } : {}),
       edit: (path) => client.send({ t: 'edit', path }),
     }, ctx.relay, ctx.serverFace.screen.emulator);
   } catch (error) {

@@ -16,6 +16,8 @@ const MAX_DOCUMENT_CHARS = 1024 * 1024;
 export interface ServerFace extends Face {
   readonly screen: ScreenModel;
   readonly latest: { title: string; view: StatusView | null; document: { path: string; text: string | null } | null; childRunning: boolean };
+  /** when the run entered its current state (phase or attention) and when claude last drew, ms: the run's info says them */
+  readonly times: { since: number; active: number | null };
   /** a client's keys (or an emulator reply) for claude; `delivered`: the native relay wrote them already */
   input(data: string, delivered?: boolean): void;
   /** what may wait for claude (core/server/input-ceiling.ts): told of claude's every output here */
@@ -32,8 +34,10 @@ export function createServerFace(o: { cols: number; rows: number; broadcast: (me
   const latest: ServerFace['latest'] = { title: '', view: null, document: null, childRunning: false };
   let childEverEnded = false;
   const inputCeiling = createInputCeiling();
+  const times: ServerFace['times'] = { since: Date.now(), active: null };
 
   return {
+    times,
     screen,
     latest,
     inputCeiling,
@@ -54,6 +58,7 @@ export function createServerFace(o: { cols: number; rows: number; broadcast: (me
       screen.write(data);
       inputCeiling.output();
       o.broadcast({ t: 'output', data });
+      times.active = Date.now();
       o.activity?.();
     },
     childTitle(title) {
@@ -61,6 +66,7 @@ export function createServerFace(o: { cols: number; rows: number; broadcast: (me
       o.broadcast({ t: 'title', title });
     },
     status(view) {
+      if (view.phase !== latest.view?.phase || view.attention !== latest.view?.attention) times.since = Date.now();
       latest.view = view;
       o.broadcast({ t: 'status', view });
     },

@@ -14,6 +14,7 @@ import type { FastRelay } from '../adapters/fast-relay.js';
 import type { EchoArm } from '../core/screen/echo-path.js';
 import type { Emulator } from '../adapters/emulator.js';
 import type { Hello, ServerMessage } from './wire.js';
+import type { SplitFace } from '../faces/split-face.js';
 import { feedFace, paintPrefix } from './face-feed.js';
 import { keysThroughRelay, toldLater } from './relay-keys.js';
 import { passThroughTable } from '../core/screen/keymap.js';
@@ -35,6 +36,8 @@ export interface TerminalFace {
   edited(result: { ok: boolean; problem?: string }): void;
   /** gives the terminal back as it was, then calls `then` once the bytes are out; safe to call twice */
   restore(then?: () => void): void;
+  /** the client counted this many other runs waiting for the person (a split view says so) */
+  othersWaiting(count: number): void;
 }
 
 export interface TerminalFaceEvents {
@@ -44,6 +47,8 @@ export interface TerminalFaceEvents {
   resized(cols: number, rows: number): void;
   command(command: FaceCommand): void;
   detach(): void;
+  /** leave for the chooser: a detach the client then shows the chooser after */
+  choose?: () => void;
   /** ask the client to edit `path`; its answer comes back through edited() */
   edit(path: string): void;
 }
@@ -82,6 +87,7 @@ export async function openTerminalFace(
       env,
       documentPath,
       onDetach: on.detach,
+      ...(hello.chooser && on.choose ? { onChoose: on.choose } : {}),
       ...(screen ? { screen } : {}),
       // claude's plain echo drawn by the relay's thread, where the last frame left the pane (native/echo-path.h)
       ...(relay && screen ? { echo: (arm: EchoArm | null) => terminal.armEcho(arm) } : {}),
@@ -134,6 +140,9 @@ export async function openTerminalFace(
     backlog: () => terminal.backlog(),
     sharesScreen: kind !== 'plain' && screen !== null,
     edited,
+    othersWaiting(count) {
+      if (!restored && 'othersWaiting' in face) (face as SplitFace).othersWaiting(count);
+    },
     restore(then) {
       if (restored) return then?.();
       restored = true;

@@ -25,6 +25,10 @@ export interface RunInfo {
   window: number;
   /** the latest full view (walk-away states live here too) */
   status: StatusView | null;
+  /** ISO time the run entered its current state (phase or what it waits for); absent from older servers */
+  since?: string;
+  /** ISO time claude last wrote to its screen; absent from older servers */
+  active?: string;
 }
 
 // An attach client on a terminal names it (`tty`): the server then opens that terminal and draws it
@@ -52,6 +56,8 @@ export interface Hello {
   detachKey?: string;
   /** the step's document, shown before the server's own word on it */
   documentPath?: string;
+  /** the client can show the chooser of every run: the split view's "prefix s" then detaches with `choose` */
+  chooser?: boolean;
   /** a watcher (the web face): painted and streamed like any attach client, but it never sizes claude's
    * pty, does not count as a terminal that can answer claude's queries, and hears `size` when claude's changes */
   watch?: boolean;
@@ -63,6 +69,8 @@ export type ClientMessage =
   | { t: 'resize'; cols: number; rows: number }
   | { t: 'command'; command: FaceCommand }
   | { t: 'detach' }
+  /** the client counted this many other runs of its person waiting for them (its split view says so) */
+  | { t: 'elsewhere'; waiting: number }
   /** answered by { t: 'info' } */
   | { t: 'info' }
   /** end the run cleanly; answered by { t: 'bye' } when done */
@@ -95,7 +103,8 @@ export type ServerMessage =
   | { t: 'info'; run: RunInfo }
   /** to watchers only: claude's pty has a new size (another client's terminal) */
   | { t: 'size'; cols: number; rows: number }
-  | { t: 'bye'; reason: 'ended' | 'detached' | 'killed'; exitCode?: number; message?: string };
+  /** `choose`: detached because the person asked for the chooser ("prefix s"), which the client then shows */
+  | { t: 'bye'; reason: 'ended' | 'detached' | 'killed'; exitCode?: number; message?: string; choose?: boolean };
 
 // Frames one message. Throws a RangeError for a message over MAX_FRAME_BYTES: the peer would refuse
 // it, so a sender of unbounded text (a document) must cut it first.
@@ -239,7 +248,7 @@ const isNullable = <T>(guard: (v: unknown) => v is T, v: unknown): v is T | null
 const isShortString = (max: number) => (v: unknown): v is string => typeof v === 'string' && v.length <= max;
 const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
 // the hello's optional strings and flags, each with its guard (a path is bounded like PATH_MAX)
-const HELLO_EXTRAS = { tty: isShortString(64), starter: isBoolean, term: isShortString(64), colorterm: isShortString(64), termProgram: isShortString(64), tmux: isBoolean, noColor: isBoolean, prefix: isShortString(16), detachKey: isShortString(1), documentPath: isShortString(4096), watch: isBoolean } as const;
+const HELLO_EXTRAS = { tty: isShortString(64), starter: isBoolean, term: isShortString(64), colorterm: isShortString(64), termProgram: isShortString(64), tmux: isBoolean, noColor: isBoolean, prefix: isShortString(16), detachKey: isShortString(1), documentPath: isShortString(4096), watch: isBoolean, chooser: isBoolean } as const;
 
 const HOST_COMMANDS: readonly FaceCommand[] = ['force-handoff', 'hold', 'release', 'quit', 'edit-document'];
 const PHASES: readonly StatusView['phase'][] = ['starting', 'working', 'near', 'writing', 'review', 'respawning', 'stopped'];
@@ -286,8 +295,11 @@ export function parseRunInfo(v: unknown): RunInfo | null {
   const status = v.status === null ? null : parseStatusView(v.status);
   if (v.status !== null && status === null) return null;
   if (v.watchers !== undefined && !isFiniteNumber(v.watchers)) return null;
+  if ((v.since !== undefined && !isString(v.since)) || (v.active !== undefined && !isString(v.active))) return null;
   return {
     ...(v.watchers !== undefined ? { watchers: v.watchers as number } : {}),
+    ...(v.since !== undefined ? { since: v.since as string } : {}),
+    ...(v.active !== undefined ? { active: v.active as string } : {}),
     id: v.id,
     pid: v.pid as number,
     cwd: v.cwd,
@@ -330,6 +342,8 @@ export function parseClientMessage(v: unknown): ClientMessage | null {
       return isOneOf(HOST_COMMANDS, v.command) ? { t: 'command', command: v.command } : null;
     case 'detach':
       return { t: 'detach' };
+    case 'elsewhere':
+      return Number.isInteger(v.waiting) && (v.waiting as number) >= 0 && (v.waiting as number) <= 10_000 ? { t: 'elsewhere', waiting: v.waiting as number } : null;
     case 'info':
       return { t: 'info' };
     case 'kill':
@@ -386,7 +400,9 @@ export function parseServerMessage(v: unknown): ServerMessage | null {
       if (!isOneOf(BYE_REASONS, v.reason)) return null;
       if (v.exitCode !== undefined && !isExitCode(v.exitCode)) return null;
       if (v.message !== undefined && !isString(v.message)) return null;
+      if (v.choose !== undefined && !isBoolean(v.choose)) return null;
       const bye: Extract<ServerMessage, { t: 'bye' }> = { t: 'bye', reason: v.reason };
+      if (v.choose === true) bye.choose = true;
       if (v.exitCode !== undefined) bye.exitCode = v.exitCode as number;
       if (v.message !== undefined) bye.message = v.message;
       return bye;

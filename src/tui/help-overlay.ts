@@ -24,6 +24,7 @@ export function helpText(prefix: string): string[] {
     '  p         hold / release the next session',
     '  z         show / hide the document pane',
     '  d         detach (the run goes on; flower-pty attach)',
+    '  s         switch to another run (the chooser of every run)',
     '  q         quit (ends claude cleanly)',
     `  ${prefix.padEnd(9)} send ${prefix} itself to claude`,
     '  ?         this help',

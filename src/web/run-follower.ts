@@ -69,7 +69,8 @@ export function followRuns(socketDir: string, now: () => number = Date.now): Run
       context: info.context,
       window: info.window,
       status: info.status,
-      since: changed ? now() : previous.since,
+      // the server's own word on when its state began (a page opened late still sees how long), else when this follower saw it change
+      since: info.since !== undefined && Number.isFinite(Date.parse(info.since)) ? Date.parse(info.since) : changed ? now() : previous.since,
       socket,
       workbench: info.workbench,
       document: previous?.document ?? null,
@@ -106,7 +107,8 @@ export function followRuns(socketDir: string, now: () => number = Date.now): Run
           runs.set(id, after);
           emit(before, after);
         } else if (m.t === 'status' && before) {
-          const after = fromInfo({ ...before, pid: 0, status: m.view, phase: m.view.phase, generation: m.view.generation, context: m.view.context, window: m.view.window }, socket, before);
+          const { since: _followedSince, ...known } = before;
+          const after = fromInfo({ ...known, pid: 0, status: m.view, phase: m.view.phase, generation: m.view.generation, context: m.view.context, window: m.view.window }, socket, before);
           runs.set(id, after);
           emit(before, after);
         } else if (m.t === 'document' && before) {

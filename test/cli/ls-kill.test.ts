@@ -50,7 +50,7 @@ t.test('ls: "no live runs", a table, one JSON array', async (t) => {
   t.equal(table.code, 0, table.err);
   const lines = table.out.trimEnd().split('\n');
   t.match(lines[0], /^ID +PID +PHASE +GEN +CONTEXT +CLIENTS +STARTED +NEEDS +CWD$/);
-  t.match(lines[1], /^aaaaaa +\d+ +review +3 +150\.0K\/200\.0K +2 +2026-12-01T04:00:00Z +- +\/p\/a$/);
+  t.match(lines[1], /^aaaaaa +\d+ +review +3 +150\.0K\/200\.0K +2 +2026-12-01T04:00:00Z +in review +\/p\/a$/, "a run in review waits on the person: the one picture's words");
   t.match(lines[2], /^bbbbbb .* \/p\/b$/);
 
   const json = await flower(['ls', '--json'], p);

@@ -46,7 +46,7 @@ t.test('a question is told as the question and its choices, and clears when answ
   await f.run.waitFor(() => f.run.output().includes(ASKED), 20_000, 'the title says what claude asks');
   t.match(f.run.output(), new RegExp(`\\u001b\\]0;[^\\u0007]*${ASKED.replace(/[()?]/g, '\\$&')}`), 'in the terminal title');
   const env = { PATH: process.env.PATH ?? '', HOME: f.sandbox.home, XDG_RUNTIME_DIR: f.runtime };
-  t.match(await ls(env), ASKED, 'ls shows what the run needs');
+  t.match(await ls(env), ASKED.replace('claude asks:', 'asking you a question:'), 'ls shows what the run needs, in the one picture\'s words');
   await f.run.waitFor(() => existsSync(told) && readFileSync(told, 'utf8').includes('question|'), 20_000, 'the notify command ran');
   t.match(readFileSync(told, 'utf8'), `question|flower-pty (`);
   t.match(readFileSync(told, 'utf8'), `): ${ASKED}\n`);
@@ -55,5 +55,5 @@ t.test('a question is told as the question and its choices, and clears when answ
   f.run.pty.write('\r');
   await f.run.waitForScreen(/Submit answers|submit/i, 10_000).then(() => f.run.pty.write('\r'), () => undefined);
   await f.run.waitForScreen('going with it', 30_000);
-  await f.run.waitFor(async () => !(await ls(env)).includes('claude asks'), 20_000, 'ls no longer shows the question');
+  await f.run.waitFor(async () => !(await ls(env)).includes('asking you a question'), 20_000, 'ls no longer shows the question');
 });

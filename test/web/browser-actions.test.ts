@@ -72,7 +72,7 @@ t.test('dashboard, run page, keys, compose, allow and deny, with input allowed; 
   t.match(rows[1], new RegExp(idleId), 'the older, idle run second');
   // claude says it waits (its idle_prompt notification) about 60 s after its turn ended, and the -d run's
   // turn may have ended just now: a minute is not enough to wait (CI timed out at 60 s once)
-  await dashboard.waitForFunction(() => /waiting for you/.test(document.querySelectorAll('#runs li')[1]?.textContent ?? ''), undefined, { timeout: 150_000 });
+  await dashboard.waitForFunction(() => /idle at its prompt/.test(document.querySelectorAll('#runs li')[1]?.textContent ?? ''), undefined, { timeout: 150_000 });
   await screenshot(dashboard, 'web-dashboard.png');
 
   const phone = await context.newPage();

@@ -7,7 +7,7 @@ import { legacyKey } from './kitty-keys.js';
 
 export type PaneCommand =
   | 'focus' | 'scroll-up' | 'scroll-down' | 'page-up' | 'page-down' | 'top' | 'bottom'
-  | 'edit' | 'force-handoff' | 'hold-toggle' | 'toggle-document' | 'detach' | 'quit' | 'help';
+  | 'edit' | 'force-handoff' | 'hold-toggle' | 'toggle-document' | 'detach' | 'choose' | 'quit' | 'help';
 
 export type KeyAction =
   | { type: 'send'; data: string }
@@ -126,7 +126,7 @@ export function translateCursorKey(key: string, applicationCursor: boolean): str
 const AFTER_PREFIX: Record<string, PaneCommand> = {
   '\t': 'focus', j: 'scroll-down', k: 'scroll-up', '\u001b[B': 'scroll-down', '\u001bOB': 'scroll-down',
   '\u001b[A': 'scroll-up', '\u001bOA': 'scroll-up', '\u001b[5~': 'page-up', '\u001b[6~': 'page-down',
-  e: 'edit', h: 'force-handoff', p: 'hold-toggle', z: 'toggle-document', d: 'detach', q: 'quit', '?': 'help',
+  e: 'edit', h: 'force-handoff', p: 'hold-toggle', z: 'toggle-document', d: 'detach', s: 'choose', q: 'quit', '?': 'help',
 };
 
 // In the document pane the keys of a pager scroll it; Tab, Esc and q give the keyboard back.

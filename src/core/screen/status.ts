@@ -136,7 +136,12 @@ function cutPath(path: string, room: number): string {
 // countdown (or what needs a person), then the meter (its words shortened, then its bar, before it goes),
 // the generation; on the second line the note (the narration, a message) before the workbench path, which
 // is cut first.
-export function statusBarLines(s: StatusBarInput, opts: { width: number; hint: string; message?: string | null }): Segment[][] {
+/** what the first line says of the other runs that wait for the person: "2 other runs wait for you: C-] s" */
+export function elsewhereText(count: number, key: string): string {
+  return `${count} other ${count === 1 ? 'run waits' : 'runs wait'} for you: ${key}`;
+}
+
+export function statusBarLines(s: StatusBarInput, opts: { width: number; hint: string; message?: string | null; elsewhere?: { count: number; key: string } | null }): Segment[][] {
   const level = meterLevel(s);
   const head: Segment[] = [{ text: ' ', style: 'plain' }, { text: s.phase, style: 'phase' }];
   if (s.phase === 'review') head.push({ text: ' · ', style: 'plain' }, { text: s.held ? 'held' : `successor in ${s.reviewLeft ?? 0}s`, style: 'countdown' });
@@ -146,6 +151,8 @@ export function statusBarLines(s: StatusBarInput, opts: { width: number; hint: s
   if (s.coverage) head.push({ text: ' · ', style: 'plain' }, { text: terminalText(s.coverage), style: 'countdown' });
   // What needs a person goes on the first line, where the eye already is.
   if (s.attention) head.push({ text: ' · ', style: 'plain' }, { text: terminalText(s.attention), style: 'countdown' });
+  // Another run waits for the person (a permission, a question, a review): said here, with the key to it.
+  if (opts.elsewhere && opts.elsewhere.count > 0) head.push({ text: ' · ', style: 'plain' }, { text: elsewhereText(opts.elsewhere.count, opts.elsewhere.key), style: 'countdown' });
   const last = head.at(-1)!;
   const over = widthOf(head) - opts.width;
   if (over > 0) last.text = cutEnd(last.text, Math.max(0, last.text.length - over));

@@ -3,6 +3,8 @@
 
 import { formatTokens } from '../meter/token-format.js';
 import { terminalText } from '../terminal-text.js';
+import { runState } from '../run/run-picture.js';
+import type { StatusView } from '../screen/status.js';
 
 // The fields of a RunInfo (src/server/wire.ts) that choosing and listing read.
 export interface RunSummary {
@@ -17,14 +19,7 @@ export interface RunSummary {
   clients: number;
   started: string;
   /** what needs a person ("parked until 03:04", "waiting for your permission: Bash touch x"), from the status */
-  status?: { attention?: string | null; held?: boolean } | null;
-}
-
-/** the NEEDS column: what needs a person, or a review held for them (nothing else ends it), else "-" */
-export function runNeeds(run: Pick<RunSummary, 'phase' | 'status'>): string {
-  if (run.status?.attention) return run.status.attention;
-  if (run.phase === 'review' && run.status?.held === true) return 'held for your review (attach, C-] p releases)';
-  return '-';
+  status?: StatusView | { attention?: string | null; held?: boolean } | null;
 }
 
 /** how `ls --host` names this machine (its runs are read directly, not over ssh) */
@@ -54,6 +49,15 @@ export function pickRun<R extends RunSummary>(runs: readonly R[], want: { id?: s
   }
   if (runs.length === 1) return { run: runs[0]! };
   return { problem: `${runs.length} runs are live and none is this folder's; pass an id (flower-pty ${want.command} <id>): ${list}` };
+}
+
+// What the NEEDS column says: the run's state in the one picture's words when it waits on the person, on a
+// limit, or on a file it could not write; else nothing.
+/** the NEEDS column, from the one picture of a run: what waits for the person (a review held for them
+ * included), or a park, else "-" */
+export function runNeeds(r: Pick<RunSummary, 'phase' | 'status'>): string {
+  const state = runState(r);
+  return state.needsPerson || state.activity === 'parked' ? state.words : '-';
 }
 
 // `ls`: a header and one row per run, columns padded to the widest cell; over several machines (`ls

@@ -1,7 +1,9 @@
 // The dashboard's order and wording: the runs that need a person first (a permission, a document in
-// review, parked, idle at the prompt), then the working ones, oldest first within a group.
+// review, parked, idle at the prompt), then the working ones, oldest first within a group. What a run is
+// doing and how urgent it is are the one picture of a run's (core/run/run-picture.ts), as in `ls` and the chooser.
 
 import type { StatusView } from '../screen/status.js';
+import { runState } from '../run/run-picture.js';
 
 export interface DashboardRun {
   id: string;
@@ -18,30 +20,18 @@ export interface DashboardRun {
   since: number;
 }
 
-/** 0 needs a person most urgently … 5 working */
+/** 0 needs a person most urgently … 5 busy: the one picture of a run's (core/run/run-picture.ts) */
 export function urgency(r: Pick<DashboardRun, 'phase' | 'status'>): number {
-  const a = r.status?.attention ?? '';
-  if (a.startsWith('waiting for your permission')) return 0;
-  if (r.phase === 'review') return 1;
-  if (a.startsWith('parked')) return 2;
-  if (a === 'waiting for you') return 3;
-  if (r.phase === 'stopped') return 4;
-  return 5;
+  return runState(r).urgency;
 }
 
 export function dashboardOrder<R extends DashboardRun>(runs: readonly R[]): R[] {
   return [...runs].sort((a, b) => urgency(a) - urgency(b) || a.started.localeCompare(b.started) || a.id.localeCompare(b.id));
 }
 
-/** the run's state in words for its row */
+/** the run's state in words for its row: the words the chooser and `ls` show (core/run/run-picture.ts) */
 export function stateText(r: Pick<DashboardRun, 'phase' | 'status'>): string {
-  const s = r.status;
-  if (s?.attention) return s.attention;
-  // the failures a frozen document leaves out, and its coverage, beside the countdown
-  const deadEnds = [s?.deadEnds, s?.coverage].map((x) => (x ? ` · ${x}` : '')).join('');
-  if (r.phase === 'review') return (s?.held ? 'in review (held)' : `in review${s?.reviewLeft != null ? ` (${Math.ceil(s.reviewLeft)} s left)` : ''}`) + deadEnds;
-  if (deadEnds !== '') return `${r.phase}${deadEnds}`;
-  return r.phase;
+  return runState(r).words;
 }
 
 /** what a notification while the page is open says about a change of state, or null for none */

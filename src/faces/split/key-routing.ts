@@ -31,6 +31,8 @@ export function createKeyRouting(o: {
   editDocument: () => Promise<void>;
   command: (command: FaceCommand) => void;
   onDetach?: () => void;
+  /** "prefix s": leave this run for the chooser (absent: this terminal cannot show one) */
+  onChoose?: () => void;
 }): KeyRouting {
   const { pane, documentPane, help, layout, status, frames } = o;
   const router = createKeyRouter(o.prefix.byte);
@@ -62,6 +64,10 @@ export function createKeyRouting(o: {
       case 'detach':
         if (o.onDetach) o.onDetach();
         else status.flash('this run lives in this terminal: nothing to detach from');
+        break;
+      case 'choose':
+        if (o.onChoose) o.onChoose();
+        else status.flash(o.onDetach ? `this attach cannot show the chooser: ${label} d, then flower-pty attach --choose` : 'this run lives in this terminal: flower-pty attach --choose in another lists every run');
         break;
       case 'quit':
         o.command('quit');

@@ -20,6 +20,8 @@ export interface SplitStatus {
   message(text: string): void;
   flash(text: string): void;
   childTitleChanged(title: string): void;
+  /** how many other runs wait for the person (their client counts them): the bar says so, with "prefix s" */
+  othersWaiting(count: number): void;
   /** draws the bar again (the focus changed its hint) */
   refresh(): void;
   writeTitle(): void;
@@ -39,11 +41,12 @@ export function createSplitStatus(o: {
   let message: string | null = null;
   let flash: string | null = null;
   let flashTimer: NodeJS.Timeout | null = null;
+  let others = 0;
 
   function refresh(): void {
     if (!view) return;
     const hint = o.focus() === 'document' ? `document: j/k scroll · Tab back · ${o.prefixLabel} ? keys` : `${o.prefixLabel} ? for keys`;
-    if (o.bar.update(view, { hint, message: flash ?? message })) o.redraw();
+    if (o.bar.update(view, { hint, message: flash ?? message, elsewhere: { count: others, key: `${o.prefixLabel} s` } })) o.redraw();
   }
 
   function writeTitle(): void {
@@ -77,6 +80,11 @@ export function createSplitStatus(o: {
         refresh();
       }, FLASH_MS);
       flashTimer.unref();
+      refresh();
+    },
+    othersWaiting(count) {
+      if (count === others) return;
+      others = count;
       refresh();
     },
     childTitleChanged(title) {

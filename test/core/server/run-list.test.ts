@@ -40,7 +40,7 @@ t.test('the ls table: a header, aligned columns, escaped text', async (t) => {
   ]);
   t.equal(lines.length, 3);
   t.match(lines[0], /^ID +PID +PHASE +GEN +CONTEXT +CLIENTS +STARTED +NEEDS +CWD$/);
-  t.match(lines[1], /^aaaaaa +7 +working +3 +150\.0K\/200\.0K +2 +2026-12-01T04:00:00Z +parked until 03:04 +\/p\/aaaaaa$/);
+  t.match(lines[1], /^aaaaaa +7 +working +3 +150\.0K\/200\.0K +2 +2026-12-01T04:00:00Z +parked on a limit until 03:04 +\/p\/aaaaaa$/);
   t.match(lines[2], / +- +\/p\//, 'nothing needed: a dash');
   t.equal(lines[0]!.indexOf('PID'), lines[1]!.indexOf('7'), 'columns line up');
   t.notMatch(lines[2], /[\u001b\u009b]/, 'no control character reaches the terminal');
@@ -48,9 +48,9 @@ t.test('the ls table: a header, aligned columns, escaped text', async (t) => {
 });
 
 t.test('NEEDS: a review held for the person says so; held before the review is nothing yet', async (t) => {
-  t.equal(runNeeds(run('aaaaaa', { phase: 'review', status: { attention: null, held: true } })), 'held for your review (attach, C-] p releases)');
+  t.equal(runNeeds(run('aaaaaa', { phase: 'review', status: { attention: null, held: true } })), 'in review, held for you (C-] p releases)');
   t.equal(runNeeds(run('aaaaaa', { phase: 'working', status: { attention: null, held: true } })), '-', 'the successor held in advance: nobody is waited for yet');
   t.equal(runNeeds(run('aaaaaa', { phase: 'review', status: { attention: 'waiting for your permission: Bash x', held: true } })), 'waiting for your permission: Bash x', 'what needs the person first');
-  t.equal(runNeeds(run('aaaaaa', { phase: 'review', status: { attention: null, held: false } })), '-', 'a review that ends by itself');
-  t.match(runTable([run('aaaaaa', { phase: 'review', status: { held: true } })])[1], /review .* held for your review \(attach, C-\] p releases\) +\/p\/aaaaaa$/);
+  t.equal(runNeeds(run('aaaaaa', { phase: 'review', status: { attention: null, held: false } })), 'in review', 'a review that ends by itself: still the person\'s moment to read');
+  t.match(runTable([run('aaaaaa', { phase: 'review', status: { held: true } })])[1], /review .* in review, held for you \(C-\] p releases\) +\/p\/aaaaaa$/);
 });
