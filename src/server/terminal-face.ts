@@ -63,7 +63,7 @@ export async function openTerminalFace(
   let joinRelay: (() => void) | null = null;
   if (kind === 'plain') {
     const { createPlainFace } = await import('../faces/plain-face.js');
-    face = createPlainFace({ ...io, write: terminal.write, echoed: () => terminal.joined && relay !== null && relay.handingOut });
+    face = createPlainFace({ ...io, write: terminal.write, echoed: () => terminal.joined && relay?.handingOut === true });
     const key = hello.detachKey ?? null;
     const keys = (data: string) => (key !== null && data === key ? on.detach() : on.input(data));
     face.onInput(keys);

@@ -26,7 +26,7 @@ export function handoffRequestOf(s: RunState): string {
 
 /** the feature is on and the session is known: a handoff can concern it (in some phase) */
 export function handoffConcerns(s: RunState): boolean {
-  return s.settings.handoff && s.gen !== null && s.gen.sessionSeen;
+  return s.settings.handoff && s.gen?.sessionSeen === true;
 }
 
 // A session can act on a handoff only once it is known and the feature is on, while it works.
