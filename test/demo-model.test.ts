@@ -6,7 +6,7 @@ import { createDemoModel, DEMO_DOCUMENT, DEMO_NEXT, DEMO_SCALE } from '../src/de
 import { narrate } from '../src/demo/narration.js';
 import { demoSummary, demoCompleted } from '../src/demo/demo-summary.js';
 import { parseDocument } from '../src/core/document/handoff-parse.js';
-import { handoffRequest, successorPrompt } from '../src/core/document/handoff-prompts.js';
+import { handoffRequest, successorPrompt } from '../src/core/lineage/handoff-prompts.js';
 import type { MockRequest, MockReply } from '../src/mock/messages-api.js';
 import type { StatusView } from '../src/runtime/face.js';
 

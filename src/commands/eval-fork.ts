@@ -14,7 +14,7 @@ import { resolveClaude } from '../adapters/claude-binary.js';
 import { runPrint, type PrintCall } from '../adapters/claude-print.js';
 import { factsOfTranscript } from '../adapters/transcript-coverage.js';
 import { COMPACT_COMMAND, canForkSession, compactSummaryOf, forkArgs, freshArgs, readPrintResult, type PrintResult } from '../claude-code/print-result.js';
-import { handoffRequest } from '../core/document/handoff-prompts.js';
+import { handoffRequest } from '../core/lineage/handoff-prompts.js';
 import { scoreDocument } from '../core/eval/coverage-score.js';
 import { ARMS, forkEstimate, tallyArms, tallyText, type Arm, type ArmRun, type CutPlan, type Spend } from '../core/eval/fork-eval.js';
 import { probePasses, probePrompt, probesOf, splitAnswers } from '../core/eval/probe-questions.js';

@@ -3,7 +3,7 @@
 // turn's end, a compaction or an overflow that must end the generation. Pure reducers over the run.
 
 import { EXIT } from '../../exit-code.js';
-import { handoffRequest } from '../../document/handoff-prompts.js';
+import { handoffRequest } from '../../lineage/handoff-prompts.js';
 import { topFailures } from '../../dead-ends/failure-record.js';
 import { FAILURES_LISTED } from '../../dead-ends/dead-end-watch.js';
 import { parseDocument } from '../../document/handoff-parse.js';
