@@ -90,7 +90,7 @@ export async function webBench({ keys = 200, idleS = 30, frames = 5, webEnv = {}
       await page.goto(`${base}/run/${id}`, { waitUntil: 'commit' });
       await page.waitForFunction(() => {
         const b = window.flowerTerm?.buffer.active;
-        return b && b.getLine(0)?.translateToString(true).includes('ready');
+        return b?.getLine(0)?.translateToString(true).includes('ready');
       }, undefined, { polling: 'raf' });
       firstFrames.push(performance.now() - t0);
       await page.waitForFunction(() => performance.getEntriesByName('flower:painted').length > 0 && performance.getEntriesByName('flower:socket-open').length > 0);

@@ -26,6 +26,55 @@ t.test('src/core imports only relative core modules', async (t) => {
   }
 });
 
+// Core's own folders stand in layers as src/'s do, lowest first: a core file imports from its own folder, the
+// folders below it and core's top-level files (exit-code, errors, one-line, ...), never from a folder above.
+const CORE_LAYERS: readonly string[] = [
+  'meter', // the transcript read and the context measured; token counts as read and typed
+  'document', // the handoff document: its shape, parse, render, the Scene's facts, what a session set up
+  'dead-ends', // what failed in the main thread, and a successor that repeats it
+  'lineage', // the manifest, what is frozen and seeded, the request and seed prompts, where a session is
+  'coverage', // the scorer: the facts a successor needs and how many a document carries (live at every freeze)
+  'eval', // the offline eval commands' results and pages (eval compaction, eval fork)
+  'screen', // what the terminal faces draw
+  'picture', // the one picture of a run (its state in words, needs, meter) that every list of runs reads
+  'server', // what a run server says of itself, pure
+  'hosts', // the other machines a person named: their names and answers
+  'web', // what the web face decides
+  'options', // the command line as data
+  'run', // the run as one value and its vocabulary
+  'chooser', // the terminal chooser of runs: its rows and its keys
+  'report', // the lineage's report page
+  'decide', // decide(run, input): every reducer, on top of all of it
+];
+// Upward imports held for now, each named with why; none today (the pages' shared chrome is core/page-chrome.ts).
+const CORE_UPWARD_ALLOWED: readonly string[] = [];
+
+function coreRank(file: string): number {
+  const folder = file.includes('/') ? file.split('/')[0]! : '';
+  return folder === '' ? -1 : CORE_LAYERS.indexOf(folder);
+}
+
+t.test("core's folders stand in layers: no import from a lower folder to a higher one", async (t) => {
+  const files = readdirSync(coreDir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
+    .map((e) => relative(coreDir, join(e.parentPath, e.name)));
+  const folders = new Set(files.filter((f) => f.includes('/')).map((f) => f.split('/')[0]!));
+  t.same([...folders].filter((f) => !CORE_LAYERS.includes(f)), [], 'every folder of src/core has its place in CORE_LAYERS');
+  const upward: string[] = [];
+  for (const file of files) {
+    for (const m of readFileSync(join(coreDir, file), 'utf8').matchAll(importRe)) {
+      const spec = m[1] ?? m[2] ?? m[3] ?? '';
+      if (!spec.startsWith('.')) continue;
+      const to = relative(coreDir, resolve(coreDir, dirname(file), spec)).replace(/\.js$/, '.ts');
+      if (coreRank(to) > coreRank(file)) upward.push(`${file} imports ${to}`);
+    }
+  }
+  t.same(upward.filter((u) => !CORE_UPWARD_ALLOWED.includes(u)), [], 'no import up the core layers');
+  t.same(CORE_UPWARD_ALLOWED.filter((a) => !upward.includes(a)), [], 'every allowance is still needed (remove the ones that are not)');
+  t.ok(coreRank('options/option-value.ts') > coreRank('meter/token-format.ts') && coreRank('exit-code.ts') < coreRank('meter/jsonl.ts'), 'the ranks order what they must');
+  t.ok(coreRank('run/policy.ts') > coreRank('options/option-value.ts'), 'so run/policy.ts would be an import up from options/');
+});
+
 t.test('the checker itself catches a forbidden import', async (t) => {
   const sample = "import { spawn } from 'node:child_process';\nimport blessed from 'blessed';\n";
   const specs = [...sample.matchAll(importRe)].map((m) => m[1] ?? m[2] ?? m[3]);

@@ -8,7 +8,7 @@ import { narratingFace } from '../src/demo/narrating-face.js';
 import { demoSummary, demoCompleted, demoQuit } from '../src/demo/demo-summary.js';
 import { ownCommand } from '../src/core/options/own-command.js';
 import { parseDocument } from '../src/core/document/handoff-parse.js';
-import { handoffRequest, successorPrompt } from '../src/core/document/handoff-prompts.js';
+import { handoffRequest, successorPrompt } from '../src/core/lineage/handoff-prompts.js';
 import type { MockRequest, MockReply } from '../src/mock/messages-api.js';
 import type { Face, StatusView } from '../src/runtime/face.js';
 

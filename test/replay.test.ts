@@ -4,11 +4,9 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { runReplay, type ReplayEvent } from '../src/commands/replay.js';
 import { claudeFixtures, fixturesDir } from './helpers/fixtures.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = fixturesDir();
 const spotterCompacted = [
   '4d5611e5-241a-462a-8d15-5122611a9569.jsonl',

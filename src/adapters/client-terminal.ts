@@ -15,6 +15,20 @@ import { stopReading } from './stop-reading.js';
 // What may wait unwritten for a terminal that stopped reading (^S, a frozen ssh) before the client is let go.
 export const MAX_TERMINAL_BACKLOG = 32 * 1024 * 1024;
 
+/** How a terminal joins the relay (ClientTerminal.join; FastRelay.join and its TerminalListeners). */
+export interface JoinOptions {
+  /** the key that stays with flower-pty (the split view's prefix); null: none */
+  key: string | null;
+  /** the keys heard, and whether the relay already forwarded them */
+  input: KeysHeard;
+  /** joined for its keys alone: the table of bytes that may pass straight to claude */
+  pass?: Uint8Array;
+  /** keys the relay forwarded are told at once here, and to `input` after the output that follows them */
+  typed?: () => void;
+  /** claude's plain echo the relay drew into the pane */
+  echoed?: (bytes: Buffer) => void;
+}
+
 export interface ClientTerminal {
   readonly input: tty.ReadStream;
   readonly output: tty.WriteStream;
@@ -23,10 +37,9 @@ export interface ClientTerminal {
   /**
    * Hands the terminal to the relay: keys other than `key` alone go straight to claude, and claude's
    * output comes straight from the relay. Waits until what was written here is out; false when
-   * the relay cannot take it (the streams go on). `typed`: keys the relay forwarded are told by it at
-   * once, and to `input` after the output that follows them (FastRelay's TerminalListeners).
+   * the relay cannot take it (the streams go on).
    */
-  join(relay: FastRelay, key: string | null, input: KeysHeard, pass?: Uint8Array, typed?: () => void, echoed?: (bytes: Buffer) => void): Promise<boolean>;
+  join(relay: FastRelay, how: JoinOptions): Promise<boolean>;
   readonly joined: boolean;
   /** joined for its keys alone: a frame is out, the relay may draw claude's plain echo into the pane at
    * `arm` (TerminalBinding.echo) until anything else is written here; ignored while a write waits */
@@ -125,7 +138,7 @@ export function openClientTerminal(path: string): ClientTerminal {
       if (joined && !keysOnly) joined.write(data);
       else if (!closed) output.write(data);
     },
-    async join(relay, key, onInput, pass, typed, echoed) {
+    async join(relay, { key, input: onInput, pass, typed, echoed }) {
       if (joined) return true;
       joinedRelay = relay;
       // The relay's own output and ours would interleave if both wrote: it joins when ours is all out.

@@ -7,7 +7,7 @@ import { lstatSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { EXIT, FlowerError } from '../core/errors.js';
-import { configRows, DEFAULT_WORKBENCH, HOSTS_KEY, optionRow, type ConfigKey, type ConfigValues, type OptionRow } from '../core/options/options-table.js';
+import { configRows, DEFAULT_WORKBENCH, HOSTS_KEY, type ConfigKey, type ConfigValues, type OptionRow } from '../core/options/options-table.js';
 import { checkOption, type OptionValue } from '../core/options/option-value.js';
 import { ignoredLine, screenProjectConfig } from '../core/options/project-trust.js';
 import { hostNameProblem } from '../core/hosts/host-name.js';

@@ -26,24 +26,74 @@ function ownerLine(path: string, uid: number, then: string): string {
 }
 
 /**
+ * How a private folder is kept: the one argument that tells the workbench's folders, the socket folder and the
+ * web face's folder apart (each names its own in a constant beside its caller, or here for the workbench's).
+ */
+export interface PrivateDirPolicy {
+  /** make the folders on the way too (a workbench's); else only the last, whose parent must be there */
+  parents: boolean;
+  /** a link or a file in its place is refused; else it is left to whatever opens it (a workbench a person linked) */
+  onlyAFolder: boolean;
+  /** the mode bits no other user may have: write (0o022) for state, every one (0o077) for sockets and tokens */
+  guarded: number;
+  /** an existing folder of ours that has a guarded bit: narrowed (the bits taken away, never a shared sticky one), or refused */
+  whenOpen: 'narrow' | 'refuse';
+}
+
+/** what is wrong with a private folder: `words` follow "it is" in the caller's one-line refusal */
+export interface PrivateDirProblem {
+  kind: 'link' | 'not-a-folder' | 'not-yours' | 'open' | 'shared';
+  words: string;
+}
+
+/** the workbench and the folders in it: made with their parents, and an older lax one of ours narrowed */
+export const STATE_DIR: PrivateDirPolicy = { parents: true, onlyAFolder: false, guarded: OTHERS_WRITE, whenOpen: 'narrow' };
+
+/**
+ * Makes `path` with mode 0700 when it is missing (an existing one is kept), then checks it by `policy`: null
+ * when it is fit (narrowed first if the policy says so), else what is wrong. mkdir's own errors are thrown as they are.
+ */
+export function openPrivateDir(path: string, policy: PrivateDirPolicy): PrivateDirProblem | null {
+  try {
+    mkdirSync(path, { recursive: policy.parents, mode: PRIVATE_DIR_MODE });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return privateDirProblem(path, policy);
+}
+
+/** what is wrong with the existing folder `path` by `policy`, or null when it is fit (narrowed first if the policy says so) */
+export function privateDirProblem(path: string, policy: PrivateDirPolicy, uid: number = myUid()): PrivateDirProblem | null {
+  const st = lstatSync(path);
+  if (st.isSymbolicLink()) return policy.onlyAFolder ? { kind: 'link', words: 'a symbolic link' } : null;
+  if (!st.isDirectory()) return policy.onlyAFolder ? { kind: 'not-a-folder', words: 'not a directory' } : null;
+  if (uid >= 0 && st.uid !== uid) return { kind: 'not-yours', words: `owned by uid ${st.uid}, not by you (uid ${uid})` };
+  if ((st.mode & policy.guarded) === 0) return null;
+  const mode = (st.mode & 0o7777).toString(8);
+  if (policy.whenOpen === 'refuse') return { kind: 'open', words: `open to other users (mode ${(st.mode & 0o777).toString(8)})` };
+  // a sticky folder others write on purpose (/tmp) is shared: never narrowed behind the person's back
+  if ((st.mode & 0o1000) !== 0) return { kind: 'shared', words: `a shared folder other users can write (mode ${mode})` };
+  chmodSync(path, st.mode & 0o7777 & ~policy.guarded);
+  return null;
+}
+
+/**
  * Makes `path` (and any missing folder on its way) with mode 0700, and narrows `path` itself when it
  * already exists with group or other write; throws NotYours when another user owns it.
  */
 export function makePrivateDir(path: string): void {
-  mkdirSync(path, { recursive: true, mode: PRIVATE_DIR_MODE });
-  narrowFolder(path);
+  refuseProblem(path, openPrivateDir(path, STATE_DIR));
 }
 
 /** an existing folder of ours loses group and other write; one of another user's is refused */
 export function narrowFolder(path: string): void {
-  const st = lstatSync(path);
-  if (!st.isDirectory()) return;
-  const uid = myUid();
-  if (uid >= 0 && st.uid !== uid) throw new NotYours(ownerLine(path, st.uid, 'run flower-pty again'));
-  if ((st.mode & OTHERS_WRITE) === 0) return;
-  // a sticky folder others write on purpose (/tmp) is shared: never narrowed behind the person's back
-  if ((st.mode & 0o1000) !== 0) throw new NotYours(`${path} is a shared folder other users can write (mode ${(st.mode & 0o7777).toString(8)}); flower-pty keeps its state only in a folder of yours: choose one with --workbench DIR`);
-  chmodSync(path, st.mode & 0o7777 & ~OTHERS_WRITE);
+  refuseProblem(path, privateDirProblem(path, STATE_DIR));
+}
+
+function refuseProblem(path: string, problem: PrivateDirProblem | null): void {
+  if (problem === null) return;
+  if (problem.kind === 'shared') throw new NotYours(`${path} is ${problem.words}; flower-pty keeps its state only in a folder of yours: choose one with --workbench DIR`);
+  throw new NotYours(`${path} is ${problem.words}; check it and chown it, then run flower-pty again`);
 }
 
 /** what is wrong with a file read into a successor (by its fstat, and its folder's), or null when it is the person's alone */

@@ -12,7 +12,7 @@
 
 import type { FactRow, FactRowReader, ListItem } from '../core/coverage/fact-row.js';
 import type { ToolRun } from '../core/dead-ends/tool-run.js';
-import type { ScopeChange } from '../core/lineage/session-scope.js';
+import type { ScopeChange } from '../core/document/session-scope.js';
 import type { RowTap } from '../core/meter/transcript-reader.js';
 import { mayMoveMeter, responseText, userSaid } from './transcript-rows.js';
 import { createToolRunReader } from './tool-runs.js';

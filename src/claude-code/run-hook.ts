@@ -2,7 +2,8 @@
 // place where Claude Code's field names meet the core's decisions. Pure.
 
 import { readHook } from './hooks.js';
-import type { HookEvent, SessionWhere } from '../core/run/hook-event.js';
+import type { HookEvent } from '../core/run/hook-event.js';
+import type { SessionWhere } from '../core/lineage/session-place.js';
 import { permissionSubject, questionText } from './permission-wait.js';
 import { isOverflowText } from './overflow.js';
 

@@ -2,7 +2,7 @@
 // with the session's own state (session-scope.ts) and its tool runs (tool-runs.ts) read off the same
 // lines, each line parsed once and handed to each of them. Pure.
 
-import type { ScopeChange } from '../core/lineage/session-scope.js';
+import type { ScopeChange } from '../core/document/session-scope.js';
 import type { ToolRun } from '../core/dead-ends/tool-run.js';
 import { createTranscriptReader, type RowTap, type TranscriptReader } from '../core/meter/transcript-reader.js';
 import { createScopeReader, mayBeScopeAttachment } from './session-scope.js';

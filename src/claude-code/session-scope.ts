@@ -1,5 +1,5 @@
 // Claude Code 2.1.332's session-scoped state as its transcript records it, turned into the core's
-// release-neutral changes (core/lineage/session-scope.ts). Incremental and pure: one reader per transcript
+// release-neutral changes (core/document/session-scope.ts). Incremental and pure: one reader per transcript
 // followed, fed every line; it remembers the tool calls still waiting for their result.
 //
 // What 2.1.332 writes (tool names, inputs and results as in sdk-tools.d.ts; rows recorded from the real
@@ -20,7 +20,7 @@
 //   → `{backgroundTaskId}`; each ends with a `<task-notification>` carrying `<task-id>` and `<status>`
 //   (a user row, or a `queued_command` attachment while a turn runs), or a TaskStop → `{task_id}`.
 
-import type { ScopeBackground, ScopeChange, TaskStatus } from '../core/lineage/session-scope.js';
+import type { ScopeBackground, ScopeChange, TaskStatus } from '../core/document/session-scope.js';
 import { isProgressRow, mayMoveMeter } from './transcript-rows.js';
 
 type Obj = Record<string, unknown>;

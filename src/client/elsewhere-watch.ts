@@ -3,7 +3,7 @@
 // few seconds and told only when the count changes, so the split view's status bar can say so with the key
 // to the chooser. The attach client is idle while the server draws its terminal: the asking is its.
 
-import { runPicture } from '../core/run/run-picture.js';
+import { runPicture } from '../core/picture/run-picture.js';
 import { listRuns } from '../server/run-registry.js';
 
 export const ELSEWHERE_EVERY_MS = 2_000;

@@ -19,7 +19,7 @@ import { formatTokens } from '../core/meter/token-format.js';
 import { COMPACT_COMMAND, canForkSession, compactSummaryOf, forkArgs, freshArgs, readPrintResult, successorArgs, type PrintResult } from '../claude-code/print-result.js';
 import { successorSteps } from '../claude-code/successor-steps.js';
 import { continuationPrompt, rediscoveryOf, type Rediscovery } from '../core/eval/rediscovery.js';
-import { handoffRequest } from '../core/document/handoff-prompts.js';
+import { handoffRequest } from '../core/lineage/handoff-prompts.js';
 import { namesPath, scoreDocument } from '../core/coverage/coverage-score.js';
 import { ARMS, forkEstimate, tallyArms, tallyText, type Arm, type ArmRun, type CutPlan, type Spend } from '../core/eval/fork-eval.js';
 import { probePasses, probePrompt, probesOf, splitAnswers } from '../core/eval/probe-questions.js';

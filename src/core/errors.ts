@@ -18,6 +18,11 @@ export class FlowerError extends Error {
   }
 }
 
+/** a window, headroom or brake a person gave that the policy refuses (core/run/policy.ts, core/meter/token-format.ts) */
+export class PolicyError extends Error {
+  override name = 'PolicyError';
+}
+
 /** a file or folder another user owns or can write: not read into a successor; the line says what and how to fix it */
 export class NotYours extends FlowerError {
   override name = 'NotYours';

@@ -5,7 +5,7 @@
 import type { SessionPlace } from '../core/lineage/session-place.js';
 import type { Manifest } from '../core/lineage/manifest.js';
 import type { MeterSignal } from '../core/meter/context-meter.js';
-import type { ScopeChange } from '../core/lineage/session-scope.js';
+import type { ScopeChange } from '../core/document/session-scope.js';
 import type { ToolRun } from '../core/dead-ends/tool-run.js';
 import type { CoverageScore } from '../core/coverage/coverage-score.js';
 import type { RunEventName, RunEventFields } from '../core/run/run-events.js';

@@ -8,12 +8,13 @@
 // any file). The directory is checked with lstat on every open, so a directory someone else planted
 // (another owner, group/world bits, a symlink to somewhere they control) is refused, never used.
 
-import { lstat, mkdir, chmod, link, unlink, readdir } from 'node:fs/promises';
+import { chmod, link, unlink, readdir } from 'node:fs/promises';
 import { unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { Server } from 'node:net';
 import { FlowerError } from '../core/errors.js';
+import { openPrivateDir, privateDirProblem, type PrivateDirPolicy } from '../adapters/private-dir.js';
 
 // sun_path is 108 bytes on Linux and 104 on macOS, with its terminating NUL
 const MAX_SOCKET_PATH_BYTES = 103;
@@ -32,30 +33,27 @@ export function socketDirPath(env: NodeJS.ProcessEnv = process.env, uid: number 
   return join(tmp, `flower-pty-${uid}`);
 }
 
+// The socket folder's policy: only this one folder is made (the runtime or temp folder above it must be
+// there), a link or a file in its place is refused, and so is any bit of access for another user: it is
+// not narrowed, because a folder we did not make so may already have been used by someone else.
+const SOCKET_DIR: PrivateDirPolicy = { parents: false, onlyAFolder: true, guarded: 0o077, whenOpen: 'refuse' };
+
 // What is wrong with an existing socket directory, or null when it is safe to use.
 export async function socketDirProblem(dir: string, uid: number = currentUid()): Promise<string | null> {
-  const st = await lstat(dir);
-  if (st.isSymbolicLink()) return 'a symbolic link';
-  if (!st.isDirectory()) return 'not a directory';
-  if (st.uid !== uid) return `owned by uid ${st.uid}, not by you (uid ${uid})`;
-  if ((st.mode & 0o077) !== 0) return `open to other users (mode ${(st.mode & 0o777).toString(8)})`;
-  return null;
+  return privateDirProblem(dir, SOCKET_DIR, uid)?.words ?? null;
 }
 
 // Creates the socket directory if it is missing (0700) and checks it; a directory that is not ours
 // alone is refused with one line naming the path and the fix. Returns the directory.
 export async function openSocketDir(env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  const uid = currentUid();
-  const dir = socketDirPath(env, uid);
+  const dir = socketDirPath(env, currentUid());
+  let problem: string | null;
   try {
-    // not recursive: the parent (the runtime dir or the temp dir) must already exist, and nothing
-    // but this one directory is ever created; an existing one is left as it is and checked below
-    await mkdir(dir, { mode: 0o700 });
+    problem = openPrivateDir(dir, SOCKET_DIR)?.words ?? null;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'EEXIST') throw new FlowerError(`cannot create the socket directory ${dir} (${code ?? String(error)}); check $XDG_RUNTIME_DIR or the temp directory`, undefined, { cause: error });
+    throw new FlowerError(`cannot create the socket directory ${dir} (${code ?? String(error)}); check $XDG_RUNTIME_DIR or the temp directory`, undefined, { cause: error });
   }
-  const problem = await socketDirProblem(dir, uid);
   if (problem) {
     // in a sticky /tmp a folder another user made cannot be removed by us: a folder of our own is the way out
     throw new FlowerError(`refusing the socket directory ${dir}: it is ${problem}; if you did not make it, remove it (rm -rf '${dir}') or set XDG_RUNTIME_DIR (or TMPDIR) to a folder of your own, and run again`);

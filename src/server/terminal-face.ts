@@ -68,12 +68,12 @@ export async function openTerminalFace(
   let joinRelay: (() => void) | null = null;
   if (kind === 'plain') {
     const { createPlainFace } = await import('../faces/plain-face.js');
-    face = createPlainFace({ ...io, write: terminal.write, echoed: () => terminal.joined && relay !== null && relay.handingOut });
+    face = createPlainFace({ ...io, write: terminal.write, echoed: () => terminal.joined && relay?.handingOut === true });
     const key = hello.detachKey ?? null;
     const keys = (data: string) => (key !== null && data === key ? on.detach() : on.input(data));
     face.onInput(keys);
     // The relay holds back the detach key alone, as `keys` reads it; every other key it has sent.
-    if (relay) joinRelay = () => void terminal.join(relay, key, (data, forwarded) => (forwarded ? on.input(data, true) : keys(data)));
+    if (relay) joinRelay = () => void terminal.join(relay, { key, input: (data, forwarded) => (forwarded ? on.input(data, true) : keys(data)) });
   } else {
     const { createSplitFace } = await import('../faces/split-face.js');
     const env: Record<string, string | undefined> = {
@@ -110,7 +110,7 @@ export async function openTerminalFace(
         terminal.passKeys(held, split.passing());
       };
       joinRelay = () =>
-        void terminal.join(relay, null, heard, passThroughTable(), () => split.typedElsewhere(), (bytes) => split.echoed(bytes.length)).then((joined) => {
+        void terminal.join(relay, { key: null, input: heard, pass: passThroughTable(), typed: () => split.typedElsewhere(), echoed: (bytes) => split.echoed(bytes.length) }).then((joined) => {
           if (joined) terminal.passKeys(0, split.passing());
         });
     }

@@ -14,8 +14,8 @@ const require = createRequire(import.meta.url);
 export const screen = require('blessed/lib/widgets/screen') as typeof Blessed.screen;
 /** blessed.box(options) */
 export const box = require('blessed/lib/widgets/box') as typeof Blessed.box;
-/** blessed.escape(text): text shown as it is in a box with tags on */
-export const escape = (require('blessed/lib/helpers') as { escape: typeof Blessed.escape }).escape;
+/** blessed.escape(text): text shown as it is in a box with tags on (named so it shadows no global `escape`) */
+export const escapeTags = (require('blessed/lib/helpers') as { escape: typeof Blessed.escape }).escape;
 /** blessed.colors, whose match() returns the palette index (its typings say a string) */
 export const colors = require('blessed/lib/colors') as { match(r: number, g: number, b: number): number };
 /** blessed.unicode, not in its typings: the width table its draw() uses (lib/unicode.js) */

@@ -3,7 +3,7 @@
 // for each attach, where making it was a tenth of the face's setup.
 
 import type { Widgets } from 'blessed';
-import { box, escape } from './blessed-parts.js';
+import { box, escapeTags } from './blessed-parts.js';
 
 export interface HelpOverlay {
   readonly hidden: boolean;
@@ -46,7 +46,7 @@ function helpBox(screen: Widgets.Screen, prefix: string): Widgets.BoxElement {
     border: 'line',
     label: ' flower-pty keys ',
     padding: { left: 1, right: 1 },
-    content: lines.map((l) => escape(l)).join('\n'),
+    content: lines.map((l) => escapeTags(l)).join('\n'),
     tags: true,
     hidden: true,
   });

@@ -5,7 +5,7 @@
 import type { MouseTracking } from '../core/screen/mouse.js';
 import type { Rect } from '../core/screen/layout.js';
 import type { Widgets } from 'blessed';
-import type { IBufferCell, Terminal as XTerminal } from '@xterm/headless';
+import type { Terminal as XTerminal } from '@xterm/headless';
 import { createEmulator, type Emulator } from '../adapters/emulator.js';
 import { drawClaudeFirst, type PaneInk } from './row-painter.js';
 import { box as blessedBox } from './blessed-parts.js';

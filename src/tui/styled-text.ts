@@ -1,7 +1,7 @@
 // Styled lines and segments from the pure core, as blessed tag strings. With NO_COLOR our own
 // chrome keeps bold and inverse but drops every colour (https://no-color.org).
 
-import { escape } from './blessed-parts.js';
+import { escapeTags } from './blessed-parts.js';
 import { terminalText } from '../core/terminal-text.js';
 import type { LineStyle, StyledLine } from '../core/screen/document-view.js';
 import type { Segment, SegmentStyle } from '../core/screen/status.js';
@@ -24,7 +24,7 @@ const PLAIN: Record<Style, string> = {
 // boundary here, on its way to blessed, which drops C0 but passes C1 and bidi controls to the terminal.
 export function tagged(text: string, style: Style, noColor: boolean): string {
   const open = (noColor ? PLAIN : COLOURED)[style];
-  const body = escape(terminalText(text, { lines: true }));
+  const body = escapeTags(terminalText(text, { lines: true }));
   return open ? `${open}${body}{/}` : body;
 }
 

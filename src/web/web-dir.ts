@@ -2,10 +2,11 @@
 // alone): the login tokens (hashed, 0600), the running server's address and pid (0600), its log.
 // Another local user can open none of it; a second web server for the same user is refused here.
 
-import { mkdirSync, openSync, closeSync, writeSync, readFileSync, rmSync, lstatSync, chmodSync } from 'node:fs';
+import { openSync, closeSync, writeSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { FlowerError } from '../core/errors.js';
 import { processAlive } from '../adapters/process-alive.js';
+import { openPrivateDir, type PrivateDirPolicy } from '../adapters/private-dir.js';
 
 export interface WebDir {
   dir: string;
@@ -21,16 +22,18 @@ export function webDirPaths(socketDir: string): WebDir {
 
 export function openWebDir(socketDir: string): WebDir {
   const paths = webDirPaths(socketDir);
+  let problem;
   try {
-    mkdirSync(paths.dir, { mode: 0o700 });
+    problem = openPrivateDir(paths.dir, WEB_DIR);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new FlowerError(`cannot create ${paths.dir} (${(error as NodeJS.ErrnoException).code})`);
+    throw new FlowerError(`cannot create ${paths.dir} (${(error as NodeJS.ErrnoException).code})`);
   }
-  const st = lstatSync(paths.dir);
-  if (!st.isDirectory() || st.uid !== process.getuid?.()) throw new FlowerError(`refusing ${paths.dir}: not a folder of yours; remove it and run again`);
-  if ((st.mode & 0o077) !== 0) chmodSync(paths.dir, 0o700);
+  if (problem) throw new FlowerError(`refusing ${paths.dir}: not a folder of yours; remove it and run again`);
   return paths;
 }
+
+// Inside the socket folder, already ours alone: made there only, a real folder of ours, closed to others.
+const WEB_DIR: PrivateDirPolicy = { parents: false, onlyAFolder: true, guarded: 0o077, whenOpen: 'narrow' };
 
 export interface WebState {
   pid: number;

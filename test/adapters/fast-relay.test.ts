@@ -99,7 +99,7 @@ function claude(t: Test, relay: FastRelay | null, env: Record<string, string> = 
 }
 
 async function joined(terminal: ClientTerminal, relay: FastRelay, key: string | null, keys: Array<[string, boolean]>) {
-  const ok = await terminal.join(relay, key, (data, forwarded) => keys.push([data, forwarded]));
+  const ok = await terminal.join(relay, { key, input: (data, forwarded) => keys.push([data, forwarded]) });
   if (!ok) throw new Error('the relay refused the terminal');
 }
 
@@ -222,7 +222,7 @@ t.test('output read while a terminal joins reaches it exactly once', async (t) =
     // busy: no event is handed to JavaScript meanwhile
   }
   const before = heard();
-  const joining = second.terminal.join(relay, null, () => undefined);
+  const joining = second.terminal.join(relay, { key: null, input: () => undefined });
   t.notOk(before.includes('[m]'), 'JavaScript had not heard the echo when the terminal joined');
   t.ok(await joining);
   await until('the echo at the second terminal', () => second.seen().includes('[m]'));
@@ -435,14 +435,14 @@ t.test('a terminal joined for its keys alone: text of the pass table goes to cla
   // write, and the pass-through opens again once it is through with it
   const echoedFirst: string[] = [];
   let last = 0;
-  const ok = await person.terminal.join(relay, null, (data, forwarded, held) => {
+  const ok = await person.terminal.join(relay, { key: null, input: (data, forwarded, held) => {
     keys.push([data, forwarded]);
     last = held;
     if (forwarded && heard().includes(`[${data}]`)) echoedFirst.push(data);
     if (forwarded) return;
     relay.writeClaude(data);
     person.terminal.passKeys(held, true);
-  }, passThroughTable());
+  }, pass: passThroughTable() });
   t.ok(ok, 'joined');
 
   person.type('a');
@@ -496,7 +496,7 @@ t.test('a terminal joined for its keys alone is not read while its stream is pau
   await until('the child', () => heard().includes('ready'));
   const person = personTerminal(t);
   const keys: Array<[string, boolean]> = [];
-  t.ok(await person.terminal.join(relay, null, (data, forwarded) => keys.push([data, forwarded]), passThroughTable()));
+  t.ok(await person.terminal.join(relay, { key: null, input: (data, forwarded) => keys.push([data, forwarded]), pass: passThroughTable() }));
   person.terminal.passKeys(0, true);
   person.terminal.input.pause();
   person.type('e');
@@ -512,16 +512,16 @@ t.test('keys forwarded to a terminal joined with `typed`: told `typed` before th
   const events: string[] = [];
   let typedBeforeEcho = 0;
   let toldAfterEcho = 0;
-  const ok = await person.terminal.join(relay, null, (data, forwarded, held) => {
+  const ok = await person.terminal.join(relay, { key: null, input: (data, forwarded, held) => {
     events.push(`${forwarded ? 'told' : 'read'}:${data}`);
     if (forwarded && heard().includes(`[${data}]`)) toldAfterEcho++;
     if (forwarded) return;
     relay.writeClaude(data);
     person.terminal.passKeys(held, true);
-  }, passThroughTable(), () => {
+  }, pass: passThroughTable(), typed: () => {
     events.push('typed');
     if (!heard().includes('[xy]')) typedBeforeEcho++;
-  });
+  } });
   t.ok(ok, 'joined');
 
   person.type('a'); // the pass-through starts closed: JavaScript's, and it opens the table

@@ -42,7 +42,7 @@ t.test("an older folder of ours with group or other write is narrowed; a shared 
     const theirs = join(root, 'theirs');
     mkdirSync(theirs);
     chownSync(theirs, 65534, 65534);
-    t.throws(() => makePrivateDir(theirs), { name: 'NotYours', message: /theirs is owned by uid 65534, not you \(uid 0\); check it and chown it/ });
+    t.throws(() => makePrivateDir(theirs), { name: 'NotYours', message: /theirs is owned by uid 65534, not by you \(uid 0\); check it and chown it, then run flower-pty again/ });
   }
 });
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createScopeReader, mayBeScopeAttachment } from '../../src/claude-code/session-scope.js';
 import { mayMoveMeter } from '../../src/claude-code/transcript-rows.js';
-import { applyScopeChanges, EMPTY_SCOPE, openTasks, type SessionScope } from '../../src/core/lineage/session-scope.js';
+import { applyScopeChanges, EMPTY_SCOPE, openTasks, type SessionScope } from '../../src/core/document/session-scope.js';
 import { claudeFixtures } from '../helpers/fixtures.js';
 
 const dir = claudeFixtures('2.1.332', 'scenarios', 'session-scope');

@@ -33,7 +33,7 @@ t.test('dead ends: listed to the writer, the forgotten one in the facts, the rep
     return successorStep++ === 0 ? bash('ls --frobnicate-h32 2>&1', usageFor(12_000)) : text('successor stops here', usageFor(13_000));
   };
   const f = await startFlower({ t, respond, prompt: 'look around the toy folder', flowerArgs: ['--window', '100k', '--review', '60'] });
-  const { run, web, context, page } = await openRunPage(t, f.runtime);
+  const { context, page } = await openRunPage(t, f.runtime);
 
   // The request named every failure, the most tried first.
   const ask = await f.api.waitForRequest((r) => HANDOFF_ASK.test(r.lastUserText), 120_000);

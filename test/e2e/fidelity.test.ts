@@ -61,7 +61,7 @@ function cellsSeen(raw: string, cols: number, rows: number): Promise<Pick<Seen, 
         if (!line) continue;
         for (let x = 0; x < cols; x++) {
           const cell = line.getCell(x);
-          if (!cell || !cell.getChars().trim()) continue;
+          if (!cell?.getChars().trim()) continue;
           if (cell.isItalic()) seen.italic = true;
           if (cell.isStrikethrough()) seen.strikethrough = true;
           if (cell.isFgRGB()) seen.truecolor = true;

@@ -7,7 +7,6 @@
 import t from 'tap';
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
 import { text, usageFor, type MockRequest, type MockReply } from '../../src/mock/messages-api.js';
 import { defaultHookCommand } from '../../src/adapters/run-settings.js';
 import { startFlower, handoffDoc, HANDOFF_ASK, type FlowerRun } from '../helpers/flower-run.js';

@@ -71,7 +71,7 @@ t.test('claude -w NAME: the session in its new worktree is metered, handed off, 
 });
 
 t.test('EnterWorktree mid-session: the meter follows the moved transcript and the successor starts in the worktree', async (t) => {
-  const respond = lineage((req, i) => {
+  const respond = lineage((_req, i) => {
     if (i === 0) return { kind: 'tool', name: 'EnterWorktree', input: { name: 'wt1' }, usage: usageFor(20_000) };
     return text(`turn ${i}`, usageFor(i === 1 ? 30_000 : 60_000));
   });

@@ -82,7 +82,7 @@ t.test("an arm for the relay's echo that comes while the frame before it is stil
   t.teardown(() => c.close());
   c.input.setRawMode(true); // as the face has it: keys as they are typed, no echo of the terminal's own
   const echoed: string[] = [];
-  t.ok(await c.join(relay, null, () => undefined, passThroughTable(), undefined, (bytes) => echoed.push(bytes.toString())), 'joined for its keys');
+  t.ok(await c.join(relay, { key: null, input: () => undefined, pass: passThroughTable(), echoed: (bytes) => echoed.push(bytes.toString()) }), 'joined for its keys');
   c.passKeys(0, true); // text typed there goes straight to claude
   term.pty.pause(); // the terminal takes nothing for a while: a large frame waits
   c.output.write(`${'x'.repeat(256 * 1024)}FRAME-END`);

@@ -22,9 +22,9 @@ t.test('blessed loaded whole has the same screen, box, helpers and tables', asyn
   t.ok(widgetsLoaded().length > 20, 'now every widget is loaded');
   t.equal(blessed.screen, parts.screen);
   t.equal(blessed.box, parts.box);
-  t.equal(blessed.escape, parts.escape);
+  t.equal(blessed.escape, parts.escapeTags);
   t.equal(blessed.colors, parts.colors);
   t.equal(blessed.unicode, parts.unicode);
   t.equal(blessed.Tput, parts.Tput);
-  t.equal(parts.escape('{bold}'), '{open}bold{close}', 'escape is blessed’s tag escape');
+  t.equal(parts.escapeTags('{bold}'), '{open}bold{close}', 'escapeTags is blessed’s tag escape');
 });

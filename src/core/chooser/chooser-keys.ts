@@ -4,7 +4,7 @@
 // choose-tree shows them) switches at once, `/` filters on id, folder or host, `x` ends the selected run
 // after a y/n, `n` asks for a new run's folder, worktree and prompt, q, Esc and Ctrl-C close.
 
-import { pictureOrder, type RunFacts } from '../run/run-picture.js';
+import { pictureOrder, type RunFacts } from '../picture/run-picture.js';
 
 export interface ChooserRun extends RunFacts {
   /** the host of the person's config it runs on; null: this machine */

@@ -8,7 +8,7 @@
 import { meterBar, meterLevel } from '../screen/status.js';
 import { codePointWidth, textWidth } from '../screen/char-width.js';
 import { terminalText } from '../terminal-text.js';
-import { durationText, runPicture } from '../run/run-picture.js';
+import { durationText, runPicture } from '../picture/run-picture.js';
 import { chooserRows, runKey, SHORTCUTS, type ChooserRun, type ChooserState } from './chooser-keys.js';
 
 export interface HostStatus {

@@ -4,7 +4,7 @@
 // owns these shapes and knows no field name or tool name of the CLI that writes the rows.
 
 import type { ToolRun } from '../dead-ends/tool-run.js';
-import type { ScopeChange } from '../lineage/session-scope.js';
+import type { ScopeChange } from '../document/session-scope.js';
 
 /** one item of a checklist the session keeps whole (a todo list written anew each time) */
 export interface ListItem {

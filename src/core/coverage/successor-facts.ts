@@ -7,8 +7,8 @@
 
 import { EMPTY_FAILURES, recordRun, type FailureRecord } from '../dead-ends/failure-record.js';
 import { commandSegments, normaliseCommand, programWords } from '../dead-ends/command-match.js';
-import { applyScopeChange, EMPTY_SCOPE, openTasks, type SessionScope } from '../lineage/session-scope.js';
-import { isFlowerPrompt } from '../document/handoff-prompts.js';
+import { applyScopeChange, EMPTY_SCOPE, openTasks, type SessionScope } from '../document/session-scope.js';
+import { isFlowerPrompt } from '../lineage/handoff-prompts.js';
 import { oneLine } from '../one-line.js';
 import { contentWords, isInstruction, sentences } from './content-words.js';
 import type { FactRow, ListItem } from './fact-row.js';

@@ -1,12 +1,12 @@
 // The facts flower-pty knows for certain about a handoff (the predecessor's transcript, in a git work
 // tree the HEAD commit and how many files were changed, and what the session had set up in itself and
-// whether the successor re-arms it or it ended: core/lineage/session-scope.ts), as a block at the end of the document's Scene,
+// whether the successor re-arms it or it ended: core/document/session-scope.ts), as a block at the end of the document's Scene,
 // marked as flower-pty's so nobody takes it for the model's words. At freeze time any earlier block (one a
 // model copied forward from its own seed, or wrote itself) is replaced by the fresh one; when seeding the
 // successor, a block a person's edit removed is put back rather than silently lost.
 
 import { oneLine } from '../one-line.js';
-import { scopeFactLines, type SessionScope } from '../lineage/session-scope.js';
+import { scopeFactLines, type SessionScope } from './session-scope.js';
 
 export interface GitFacts {
   head: string;

@@ -3,7 +3,7 @@
 // its bars and what it missed. Pure; every text from a transcript or a path is escaped.
 
 import { escapeHtml as e } from '../html-escape.js';
-import { pageTop, REPORT_STYLE } from '../report/report-html.js';
+import { pageTop, REPORT_STYLE } from '../page-chrome.js';
 import { CATEGORIES, type Category } from '../coverage/successor-facts.js';
 import { scoreTotals } from '../coverage/coverage-score.js';
 import { CATEGORY_TITLES, foundText, type EvalSummary } from './eval-result.js';

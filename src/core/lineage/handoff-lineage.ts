@@ -4,9 +4,9 @@
 import { degradedDocument, diffSections, isDegraded, type HandoffDoc, type SectionKey } from '../document/handoff-doc.js';
 import { parseDocument } from '../document/handoff-parse.js';
 import { renderDocument } from '../document/handoff-render.js';
-import { successorPrompt } from '../document/handoff-prompts.js';
+import { successorPrompt } from './handoff-prompts.js';
 import { restoreSceneFacts, withSceneFacts, type SceneFacts } from '../document/scene-facts.js';
-import { rearmInstructions, type SessionScope } from './session-scope.js';
+import { rearmInstructions, type SessionScope } from '../document/session-scope.js';
 import { failureLine, topFailures, type FailureRecord } from '../dead-ends/failure-record.js';
 import { FAILURES_LISTED, mentions, notInDocumentLines, unmentioned } from '../dead-ends/dead-end-watch.js';
 

@@ -3,7 +3,19 @@
 // person left it in (shift+tab changes it mid-session), and the directories added to it. A compaction
 // keeps all of this; a handoff must too. Read from hook payloads and the status line, never computed. Pure.
 
-import type { SessionWhere } from '../run/hook-event.js';
+/**
+ * Where the main thread's session says it is, as its hook payloads and status line report it: the
+ * transcript it writes, its folder, its permission mode, its added directories. Claude Code moves a
+ * session (into a worktree, say), so these are followed, never computed. null: not in this payload.
+ */
+export interface SessionWhere {
+  transcriptPath: string | null;
+  cwd: string | null;
+  /** the status line's project folder (a worktree's once claude entered one) */
+  projectDir: string | null;
+  permissionMode: string | null;
+  addedDirs: string[] | null;
+}
 
 export interface SessionPlace {
   /** the folder the successor starts in (null: the run's own folder) */

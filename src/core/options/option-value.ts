@@ -2,7 +2,7 @@
 // whether it came from a flag, a FLOWER_PTY_* variable or a config file (a string is read as a person types
 // it). The problem comes back in words without the option's name: the caller says where it came from. Pure.
 
-import { parseTokenCount } from '../run/policy.js';
+import { parseTokenCount } from '../meter/token-format.js';
 import type { OptionRow } from './options-table.js';
 
 export type OptionValue = number | string | boolean;

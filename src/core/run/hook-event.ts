@@ -2,19 +2,7 @@
 // person reads ("Bash touch x", claude-code/permission-wait.ts). The dialect (src/claude-code/run-hook.ts) builds them from the
 // validated payloads of each release. Pure.
 
-/**
- * Where the main thread's session says it is, as its hook payloads and status line report it: the
- * transcript it writes, its folder, its permission mode, its added directories. Claude Code moves a
- * session (into a worktree, say), so these are followed, never computed. null: not in this payload.
- */
-export interface SessionWhere {
-  transcriptPath: string | null;
-  cwd: string | null;
-  /** the status line's project folder (a worktree's once claude entered one) */
-  projectDir: string | null;
-  permissionMode: string | null;
-  addedDirs: string[] | null;
-}
+import type { SessionWhere } from '../lineage/session-place.js';
 
 /**
  * What the run answers a hook call, in its own words. The dialect (`src/claude-code/hook-answer.ts`) writes

@@ -3,6 +3,7 @@
 // give (the headroom, the brake) take their defaults from the options table.
 
 import { numberDefault, optionRow } from '../options/options-table.js';
+import { PolicyError } from '../errors.js';
 
 export const POLICY_DEFAULTS = {
   headroom: numberDefault('headroom'), // room left above the line so the session can still write the document
@@ -48,21 +49,6 @@ export function windowForModel(model: string | undefined): number {
 // Only ANTHROPIC_MODEL / ANTHROPIC_DEFAULT_OPUS_MODEL count, as in the seed.
 export function modelFromEnv(env: Readonly<Record<string, string | undefined>>): string | undefined {
   return env.ANTHROPIC_MODEL || env.ANTHROPIC_DEFAULT_OPUS_MODEL || undefined;
-}
-
-export class PolicyError extends Error {
-  override name = 'PolicyError';
-}
-
-// Accepts what a person types: 200000, 200k, 1m, 1_000_000. Anything else is refused with the fix.
-export function parseTokenCount(flag: string, raw: unknown): number {
-  const text = String(raw).trim().toLowerCase().replace(/_/g, '');
-  const match = /^(\d+(?:\.\d+)?)([km]?)$/.exec(text);
-  if (!match) throw new PolicyError(`--${flag} expects a token count like 200000 or 200k, got "${String(raw)}"`);
-  const unit = match[2] === 'k' ? 1_000 : match[2] === 'm' ? 1_000_000 : 1;
-  const value = Math.round(Number(match[1]) * unit);
-  if (!Number.isSafeInteger(value)) throw new PolicyError(`--${flag} is out of range: "${String(raw)}"`);
-  return value;
 }
 
 export interface PolicyInput {

@@ -14,7 +14,7 @@ import type { SectionKey } from '../document/handoff-doc.js';
 import type { StatusView } from '../screen/status.js';
 import type { NotifyEvent } from './notify-policy.js';
 import type { GitFacts } from '../document/scene-facts.js';
-import type { ScopeChange, SessionScope } from '../lineage/session-scope.js';
+import type { ScopeChange, SessionScope } from '../document/session-scope.js';
 import type { RunEventName, RunEventFields } from './run-events.js';
 import type { WriteTrouble } from './write-trouble.js';
 import type { SessionPlace } from '../lineage/session-place.js';

@@ -3,7 +3,7 @@
 
 import { formatTokens } from '../meter/token-format.js';
 import { terminalText } from '../terminal-text.js';
-import { runState } from '../run/run-picture.js';
+import { runState } from '../picture/run-picture.js';
 import type { StatusView } from '../screen/status.js';
 
 // The fields of a RunInfo (src/server/wire.ts) that choosing and listing read.

@@ -22,7 +22,7 @@ const READ_ONLY = 'this web face is read-only: start it with flower-pty web --al
 export function permissionWaiting(view: StatusView | null): string | null {
   const a = view?.attention ?? null;
   const prefix = 'waiting for your permission: ';
-  return a !== null && a.startsWith(prefix) ? a.slice(prefix.length) : null;
+  return a?.startsWith(prefix) ? a.slice(prefix.length) : null;
 }
 
 export function mayAct(action: WebAction, o: { allowInput: boolean; view: StatusView | null }): Verdict {

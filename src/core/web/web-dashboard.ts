@@ -1,9 +1,9 @@
 // The dashboard's order and wording: the runs that need a person first (a permission, a document in
 // review, parked, idle at the prompt), then the working ones, oldest first within a group. What a run is
-// doing and how urgent it is are the one picture of a run's (core/run/run-picture.ts), as in `ls` and the chooser.
+// doing and how urgent it is are the one picture of a run's (core/picture/run-picture.ts), as in `ls` and the chooser.
 
 import type { StatusView } from '../screen/status.js';
-import { runState } from '../run/run-picture.js';
+import { runState } from '../picture/run-picture.js';
 
 export interface DashboardRun {
   id: string;
@@ -20,7 +20,7 @@ export interface DashboardRun {
   since: number;
 }
 
-/** 0 needs a person most urgently … 5 busy: the one picture of a run's (core/run/run-picture.ts) */
+/** 0 needs a person most urgently … 5 busy: the one picture of a run's (core/picture/run-picture.ts) */
 export function urgency(r: Pick<DashboardRun, 'phase' | 'status'>): number {
   return runState(r).urgency;
 }
@@ -29,7 +29,7 @@ export function dashboardOrder<R extends DashboardRun>(runs: readonly R[]): R[] 
   return [...runs].sort((a, b) => urgency(a) - urgency(b) || a.started.localeCompare(b.started) || a.id.localeCompare(b.id));
 }
 
-/** the run's state in words for its row: the words the chooser and `ls` show (core/run/run-picture.ts) */
+/** the run's state in words for its row: the words the chooser and `ls` show (core/picture/run-picture.ts) */
 export function stateText(r: Pick<DashboardRun, 'phase' | 'status'>): string {
   return runState(r).words;
 }

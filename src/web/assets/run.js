@@ -150,7 +150,7 @@ const shiftEnter = () => send({ t: 'input', data: shiftEnterKeys(keyboard.modes)
 function showStatus() {
   const v = view;
   if (!v) return;
-  const waiting = v.attention && v.attention.startsWith('waiting for your permission: ') ? v.attention.slice('waiting for your permission: '.length) : null;
+  const waiting = v.attention?.startsWith('waiting for your permission: ') ? v.attention.slice('waiting for your permission: '.length) : null;
   $('state').textContent = v.attention ?? (v.phase === 'review' ? `review${v.held ? ' (held)' : v.reviewLeft != null ? ` ${Math.ceil(v.reviewLeft)} s` : ''}` : v.phase);
   $('deadends').textContent = v.deadEnds ?? '';
   $('deadends').hidden = !v.deadEnds;

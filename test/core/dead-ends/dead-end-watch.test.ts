@@ -1,7 +1,7 @@
 // The failures before the writer (a bounded list in the request) and in the document: what a document
 // mentions (never by flower-pty's own facts block), and the dead ends a successor is watched for.
 import t from 'tap';
-import { FAILURES_REQUEST_CHARS, handoffRequest } from '../../../src/core/document/handoff-prompts.js';
+import { FAILURES_REQUEST_CHARS, handoffRequest } from '../../../src/core/lineage/handoff-prompts.js';
 import { mentions, NOT_IN_DOCUMENT, repeatOf, watchList } from '../../../src/core/dead-ends/dead-end-watch.js';
 import { ERROR_CHARS, INPUT_CHARS, type Failure } from '../../../src/core/dead-ends/failure-record.js';
 import { FACTS_HEADING } from '../../../src/core/document/scene-facts.js';

@@ -3,7 +3,7 @@ import t from 'tap';
 import { commanded, typed } from '../../../src/core/decide/sources/commands.js';
 import { decide } from '../../../src/core/decide/decide.js';
 import type { RunInput, RunState } from '../../../src/core/run/run-state.js';
-import { command, given, names, reading, stopHook, through, working, table } from './run.js';
+import { command, given, reading, stopHook, through, working, table } from './run.js';
 
 const key = { type: 'typed' as const, now: 5, data: 'x' };
 type Command = Extract<RunInput, { type: 'command' }>;

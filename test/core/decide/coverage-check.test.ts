@@ -6,7 +6,7 @@ import t from 'tap';
 import { decide } from '../../../src/core/decide/decide.js';
 import type { RunEffect, RunInput, RunState } from '../../../src/core/run/run-state.js';
 import type { CoverageScore } from '../../../src/core/coverage/coverage-score.js';
-import { amendmentRequest } from '../../../src/core/document/handoff-prompts.js';
+import { amendmentRequest } from '../../../src/core/lineage/handoff-prompts.js';
 import { runView } from '../../../src/core/run/run-view.js';
 import { statusBarLines, statusLine } from '../../../src/core/screen/status.js';
 import { stateText } from '../../../src/core/web/web-dashboard.js';

@@ -1,7 +1,6 @@
 // Where the session is, as hooks and the status line say it: table-driven over the rules of placeAfter.
 import t from 'tap';
-import { boundPlace, NO_PLACE, placeAfter, placeChanges } from '../../../src/core/lineage/session-place.js';
-import type { SessionWhere } from '../../../src/core/run/hook-event.js';
+import { boundPlace, NO_PLACE, placeAfter, placeChanges, type SessionWhere } from '../../../src/core/lineage/session-place.js';
 import { successorModes } from '../../../src/claude-code/permission-modes.js';
 
 const where = (over: Partial<SessionWhere>): SessionWhere => ({ transcriptPath: null, cwd: null, projectDir: null, permissionMode: null, addedDirs: null, ...over });

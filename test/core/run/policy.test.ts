@@ -1,6 +1,8 @@
 // Policy: the seed's exact thresholds, the default-window rule, and validation messages.
 import t from 'tap';
-import { thresholds, windowForModel, resolvePolicy, parseTokenCount, PolicyError } from '../../../src/core/run/policy.js';
+import { thresholds, windowForModel, resolvePolicy } from '../../../src/core/run/policy.js';
+import { PolicyError } from '../../../src/core/errors.js';
+import { parseTokenCount } from '../../../src/core/meter/token-format.js';
 
 t.test('thresholds follow the seed formulas', async (t) => {
   t.same(thresholds(200_000), { at: 150_000, warnAt: 130_000 });

@@ -4,7 +4,7 @@
 
 import { EXIT } from '../../exit-code.js';
 import { recordUsage, startGeneration } from '../../lineage/manifest.js';
-import { EMPTY_SCOPE } from '../../lineage/session-scope.js';
+import { EMPTY_SCOPE } from '../../document/session-scope.js';
 import { EMPTY_FAILURES } from '../../dead-ends/failure-record.js';
 import { NO_PLACE } from '../../lineage/session-place.js';
 import type { RunInput } from '../../run/run-state.js';

@@ -3,7 +3,7 @@
 // no hook at all means hooks are missing, and the transcript's turn ends stand in for them.
 
 import { resolvePolicy } from '../../run/policy.js';
-import { afterClear } from '../../lineage/session-scope.js';
+import { afterClear } from '../../document/session-scope.js';
 import { statusLine } from '../../screen/status.js';
 import { runView } from '../../run/run-view.js';
 import { sameText } from '../../run/same-reply.js';

@@ -4,7 +4,7 @@
 // every hook payload: the meter follows.
 
 import { recordUsage } from '../../lineage/manifest.js';
-import { applyScopeChanges } from '../../lineage/session-scope.js';
+import { applyScopeChanges } from '../../document/session-scope.js';
 import { EMPTY_FAILURES, recordRun } from '../../dead-ends/failure-record.js';
 import { repeatOf } from '../../dead-ends/dead-end-watch.js';
 import { oneLine } from '../../one-line.js';

@@ -5,7 +5,7 @@
 // or the first one when none comes within half the write timeout, is frozen. Once a generation; a degraded
 // document is never checked (freezing.ts says so). Pure reducers over the run.
 
-import { AMEND_LINES, amendmentItems, amendmentRequest } from '../../document/handoff-prompts.js';
+import { AMEND_LINES, amendmentItems, amendmentRequest } from '../../lineage/handoff-prompts.js';
 import { belowThreshold, type CoverageScore } from '../../coverage/coverage-score.js';
 import { CATEGORIES, type Category } from '../../coverage/successor-facts.js';
 import { currentGeneration, type CoverageCheck, type RunInput, type RunState } from '../../run/run-state.js';

@@ -3,7 +3,7 @@
 // turn's end, a compaction or an overflow that must end the generation. Pure reducers over the run.
 
 import { EXIT } from '../../exit-code.js';
-import { handoffRequest } from '../../document/handoff-prompts.js';
+import { handoffRequest } from '../../lineage/handoff-prompts.js';
 import { topFailures } from '../../dead-ends/failure-record.js';
 import { FAILURES_LISTED } from '../../dead-ends/dead-end-watch.js';
 import { parseDocument } from '../../document/handoff-parse.js';
@@ -26,7 +26,7 @@ export function handoffRequestOf(s: RunState): string {
 
 /** the feature is on and the session is known: a handoff can concern it (in some phase) */
 export function handoffConcerns(s: RunState): boolean {
-  return s.settings.handoff && s.gen !== null && s.gen.sessionSeen;
+  return s.settings.handoff && s.gen?.sessionSeen === true;
 }
 
 // A session can act on a handoff only once it is known and the feature is on, while it works.

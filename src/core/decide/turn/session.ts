@@ -4,7 +4,7 @@
 
 import { recordOriginalPrompt, recordPlace, recordTranscript } from '../../lineage/manifest.js';
 import { placeAfter, placeChanges } from '../../lineage/session-place.js';
-import type { SessionWhere } from '../../run/hook-event.js';
+import type { SessionWhere } from '../../lineage/session-place.js';
 import { iso, type Out } from '../out.js';
 
 // A person's prompt (never the CLI's own, never ours): the lineage's first one is kept for its documents.

@@ -1,9 +1,9 @@
 // The two prompts around a handoff: the request that makes the session write the document
 // (flower's HANDOFF_PROMPT) and the first prompt of the successor session.
 
-import type {HandoffDoc} from './handoff-doc.js';
-import {EMPTY_MARKER, SECTIONS, stripControl} from './handoff-doc.js';
-import {renderSections} from './handoff-render.js';
+import type {HandoffDoc} from '../document/handoff-doc.js';
+import {EMPTY_MARKER, SECTIONS, stripControl} from '../document/handoff-doc.js';
+import {renderSections} from '../document/handoff-render.js';
 import {formatTokens} from '../meter/token-format.js';
 import {failureLine, type Failure} from '../dead-ends/failure-record.js';
 
@@ -83,7 +83,7 @@ export function successorPrompt(doc: HandoffDoc, opts: {path?: string; degraded:
   }
   const problems = (opts.problems ?? []).map((p) => stripControl(p).replace(/\n/g, ' ').trim()).filter((p) => p !== '');
   if (problems.length > 0) parts.push(`Problems found in the document:\n${problems.map((p) => `- ${p}`).join('\n')}`);
-  // What the previous session had set up in itself (core/lineage/session-scope.ts): re-armed first, by the successor.
+  // What the previous session had set up in itself (core/document/session-scope.ts): re-armed first, by the successor.
   if (opts.rearm) parts.push(stripControl(opts.rearm));
   const sections = renderSections(doc);
   // Longer than any fence inside the bodies, so the block closes where it should (and parses back).

@@ -1,7 +1,7 @@
 // Tests for the one picture of a run: each state in words, who needs the person, the order every list
 // shows (needs first, then the last to do anything), and that ls, the web dashboard and the picture agree.
 import t from 'tap';
-import { durationText, pictureOrder, runPicture, runState, type RunFacts } from '../../../src/core/run/run-picture.js';
+import { durationText, pictureOrder, runPicture, runState, type RunFacts } from '../../../src/core/picture/run-picture.js';
 import { runTable } from '../../../src/core/server/run-list.js';
 import { stateText, urgency } from '../../../src/core/web/web-dashboard.js';
 import type { StatusView } from '../../../src/core/screen/status.js';

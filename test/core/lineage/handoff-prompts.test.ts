@@ -3,7 +3,7 @@
 import t from 'tap';
 import {DEGRADED_MARKER, EMPTY_MARKER, SECTIONS, degradedDocument, emptyDoc, type HandoffDoc} from '../../../src/core/document/handoff-doc.js';
 import {parseDocument} from '../../../src/core/document/handoff-parse.js';
-import {handoffRequest, successorPrompt} from '../../../src/core/document/handoff-prompts.js';
+import {handoffRequest, successorPrompt} from '../../../src/core/lineage/handoff-prompts.js';
 import {formatTokens} from '../../../src/core/meter/token-format.js';
 
 const doc = (over: Partial<HandoffDoc>): HandoffDoc => ({...emptyDoc(), ...over});
@@ -89,7 +89,7 @@ t.test('successorPrompt says plainly when the document is degraded and where to 
 });
 
 t.test('the amendment request is flower-pty\'s own prompt, never counted as the person\'s instruction', async (t) => {
-  const { amendmentRequest, isFlowerPrompt } = await import('../../../src/core/document/handoff-prompts.js');
+  const { amendmentRequest, isFlowerPrompt } = await import('../../../src/core/lineage/handoff-prompts.js');
   t.ok(isFlowerPrompt(amendmentRequest({ files: ['src/a.ts'] })));
   t.notOk(isFlowerPrompt('never push to main; only open a pull request'));
 });

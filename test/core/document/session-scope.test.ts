@@ -1,6 +1,6 @@
 // The session's own state as a value: folded from changes, shown as one-line facts, told to the successor.
 import t from 'tap';
-import { applyScopeChanges, EMPTY_SCOPE, isEmptyScope, rearmInstructions, scopeFactLines, type ScopeChange } from '../../../src/core/lineage/session-scope.js';
+import { applyScopeChanges, EMPTY_SCOPE, isEmptyScope, rearmInstructions, scopeFactLines, type ScopeChange } from '../../../src/core/document/session-scope.js';
 import { renderSceneFacts, FACTS_HEADING } from '../../../src/core/document/scene-facts.js';
 import { seedSuccessor, documentToFreeze } from '../../../src/core/lineage/handoff-lineage.js';
 import { renderDocument } from '../../../src/core/document/handoff-render.js';
