@@ -10,7 +10,7 @@ import type { GenerationDeadEnds } from './report-dead-ends.js';
 import type { GenerationCoverage } from './report-coverage.js';
 import type { CurvePoint } from './downsample.js';
 import type { DiffLine, LineDiff } from '../document/line-diff.js';
-import { CATEGORIES } from '../eval/successor-facts.js';
+import { CATEGORIES } from '../coverage/successor-facts.js';
 import { jsonObject } from '../json-object.js';
 import { count, epochMs, finite, flag, keyed, listOf, oneOf, orNull, readRemote, record, text, time, type Shape } from '../hosts/remote-value.js';
 
