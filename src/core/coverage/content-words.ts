@@ -1,7 +1,7 @@
 // The words a sentence is compared by: lower case, accents folded, split on anything that is not a
 // letter or a digit, English and Spanish stopwords dropped. And which sentences of a person's prompt are
-// instructions: those with a marker word (don't, never, always, must, only, instead; no, nunca, siempre,
-// debe, solo, en vez de, en lugar de). One reading of words for the facts and for the document, so a
+// instructions: those with a marker word (don't, never, always, must, we should, only, instead; no, nunca,
+// siempre, debe, solo, en vez de, en lugar de). One reading of words for the facts and for the document, so a
 // document that repeats a sentence in other case or without accents still holds its words. Pure.
 
 // English and Spanish words that carry no content, the instruction markers among them: a document that
@@ -47,13 +47,13 @@ export function wordSet(text: string): Set<string> {
 }
 
 // A sentence is an instruction when it states a constraint: a strong marker anywhere (don't, never, always,
-// must, should not, avoid, instead; nunca, siempre, debe, en vez de, evita), or a weak one (no, only; solo)
-// opening a clause, right after the word that opens it, or ending the sentence ("No mocks.", "Only touch
-// src/", "Keep it short, only the summary", "Use pnpm only"). Not
+// must, should not, we/you should, avoid, instead; nunca, siempre, debe, en vez de, evita), or a weak one
+// (no, only; solo) opening a clause, right after the word that opens it, or ending the sentence ("No
+// mocks.", "Only touch src/", "Keep it short, only the summary", "Use pnpm only"). Not
 // an instruction: a question, a quotation, a pasted log or code line, and a report of what happened ("It
 // always fails on CI", "There are no tests", "I only changed one file"). docs/eval.md states the rule and
 // its measured precision.
-const STRONG = /(?<![\p{L}\p{N}])(?:don'?t|do not|never|always|must(?:n'?t)?|should(?:n'?t| not)|avoid|instead|nunca|siempre|jamas|debe(?:s|n|mos|rias?)?|en vez de|en lugar de|evita)(?![\p{L}\p{N}])/u;
+const STRONG = /(?<![\p{L}\p{N}])(?:don'?t|do not|never|always|must(?:n'?t)?|should(?:n'?t| not)|(?:we|you) should|avoid|instead|nunca|siempre|jamas|debe(?:s|n|mos|rias?)?|en vez de|en lugar de|evita)(?![\p{L}\p{N}])/u;
 const WEAK = /^(?:no|only|solo|solamente)$/;
 // Who a report is about: a sentence that opens with one of these tells what happened, unless it says what
 // is wanted or owed (I want, we must, it should).
@@ -71,10 +71,11 @@ export function isInstruction(sentence: string): boolean {
   if (REPORT_SUBJECT.test(w[0]!) && !WANTED.test(s)) return false;
   if (STRONG.test(s)) return true;
   if (w.length > 2 && WEAK.test(w.at(-1)!)) return true;
-  // a weak marker opening a clause, or right after the word that opens it
+  // a weak marker opening a clause, or right after the word that opens it, with what it bars after it
+  // ("No mocks", "Please, no new dependencies"; not "still no", which reports)
   return s.split(/[,:;]/).some((clause) => {
     const c = words(clause);
-    return (c.length > 0 && WEAK.test(c[0]!)) || (c.length > 1 && WEAK.test(c[1]!));
+    return (c.length > 1 && WEAK.test(c[0]!)) || (c.length > 2 && WEAK.test(c[1]!));
   });
 }
 
@@ -88,13 +89,26 @@ function pasted(line: string): boolean {
   return t.length >= 12 && letters / t.length < 0.7;
 }
 
+// A terminal pasted whole: a line that opens with a shell's prompt and a command (`user@host:~/x$ make`,
+// `(venv) user@host:/x$ claude -c`, `PS C:\x> dir`), and the lines after it up to a blank line, which are
+// that command's output: "No conversation found to continue" under `$ claude -c` is the program's words.
+const SHELL_PROMPT = /^(?:\([\w.-]+\)\s+)?(?:[\w.-]+@[\w.-]+(?::[^\s$#]*)?\s?[$#%]|PS [A-Za-z]:\\[^>]*>|[A-Za-z]:\\[^>]*>)\s+\S/;
+function dropTerminalPastes(lines: string[]): string[] {
+  const out: string[] = [];
+  let inPaste = false;
+  for (const line of lines) {
+    if (SHELL_PROMPT.test(line.trim())) inPaste = true;
+    else if (line.trim() === '') inPaste = false;
+    if (!inPaste) out.push(line);
+  }
+  return out;
+}
+
 // A prompt's sentences: split after . ! ? followed by a space, on ; and on line ends; code blocks and pasted
 // lines dropped (a pasted log or diff is not an instruction). A dot inside a path or a number does not end a
 // sentence.
 export function sentences(text: string): string[] {
-  return text
-    .replace(/```[\s\S]*?(?:```|$)/g, '\n')
-    .split('\n')
+  return dropTerminalPastes(text.replace(/```[\s\S]*?(?:```|$)/g, '\n').split('\n'))
     .filter((line) => !pasted(line))
     .join('\n')
     .split(/(?<=[.!?¡¿])\s+|;\s+|\n+/)

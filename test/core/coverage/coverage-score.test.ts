@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFactRowReader } from '../../../src/claude-code/fact-rows.js';
 import { CATEGORIES, isTestCommand, successorFacts, type SuccessorFacts } from '../../../src/core/coverage/successor-facts.js';
-import { isInstruction } from '../../../src/core/coverage/content-words.js';
+import { isInstruction, sentences } from '../../../src/core/coverage/content-words.js';
 import { belowThreshold, scoreDocument, scoreTotals, WORD_SHARE } from '../../../src/core/coverage/coverage-score.js';
 import type { FactRow } from '../../../src/core/coverage/fact-row.js';
 import { createCompactionScan } from '../../../src/core/eval/compaction-scan.js';
@@ -264,9 +264,10 @@ t.test("identifiers are the person's world: the model's own numbered points are 
 
 t.test("instructions are the person's constraints: not questions, quotations, pasted logs or reports", async (t) => {
   const yes = ['Never touch the payments module.', 'No mocks in the integration tests.', 'Only touch files under src/.', 'Use pnpm instead of npm.', 'Please, no new dependencies.',
-    'We must keep the public API.', "I don't want you to change the schema.", 'Keep it short, only the summary.', 'Usa pnpm en vez de npm.', 'No cambies la API pública'];
+    'We must keep the public API.', "I don't want you to change the schema.", 'Keep it short, only the summary.', 'Usa pnpm en vez de npm.', 'No cambies la API pública',
+    'i think for now we should keep the old export files for backwards compatibility'];
   const no = ['Why does it never finish?', 'Can you only show me the diff?', '"Never use eval" is what the linter says.', 'It always fails on CI.', 'There are no tests for this.',
-    'I only changed one file.', "That didn't work either.", '¿Por qué no compila?', 'The build is green.', 'Fix the login form.'];
+    'I only changed one file.', "That didn't work either.", '¿Por qué no compila?', 'The build is green.', 'Fix the login form.', 'still no', 'Should we keep it?'];
   for (const s of yes) t.ok(isInstruction(s), `an instruction: ${s}`);
   for (const s of no) t.notOk(isInstruction(s), `not one: ${s}`);
   const facts = factsOf([user([
@@ -277,4 +278,47 @@ t.test("instructions are the person's constraints: not questions, quotations, pa
     'Do not retry more than twice.',
   ].join('\n'))]);
   t.same(facts.instructions.map((i) => i.text), ['Do not retry more than twice.'], "a pasted log line and a quoted line are not the person's instructions");
+  // A terminal pasted under its shell prompt: the command and its output up to a blank line are the
+  // program's words ("No conversation found to continue"), the person's own lines around them are not.
+  const terminal = sentences([
+    'still no',
+    '',
+    '(llm) jim@box:/mnt/c/x$ claude --verbose -c',
+    'No conversation found to continue',
+    'PS C:\\x> dir',
+    'Never mind the output.',
+    '',
+    'Do not rename the folder.',
+  ].join('\n'));
+  t.same(terminal, ['still no', 'Do not rename the folder.'], 'the pasted terminal dropped to the blank line, the rest kept');
+  t.same(terminal.filter(isInstruction), ['Do not rename the folder.']);
+});
+
+// docs/eval.md's labelled sample: every sentence of the person's prompts in the shipped real transcripts,
+// labelled by hand. The rule must take the one constraint and leave the rest: a rule that found nothing,
+// or took every sentence (the pasted "No conversation found to continue" lines among them), fails here.
+t.test('instructions on real prompts: the hand-labelled sentences of the shipped transcripts', async (t) => {
+  const shared = fixturesDir();
+  const files = [
+    join(shared, 'cctrace-2.0.76', '132b2f66-ee5f-46f6-8904-32d9dc4d36c3.jsonl'),
+    join(shared, 'spotter-compactions-2.1.39', 'ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl'),
+    join(shared, 'spotter-compactions-2.1.39', '258c7280-ae70-4798-800f-63464d01a85d.jsonl'),
+    join(shared, 'spotter-2.1.39', '4d5611e5-241a-462a-8d15-5122611a9569.jsonl'),
+    join(shared, 'spotter-2.1.39', '8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl'),
+    join(shared, 'spotter-2.1.39', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl'),
+  ];
+  const said: string[] = [];
+  for (const file of files) {
+    const reader = createFactRowReader();
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (line === '') continue;
+      for (const row of reader.row(JSON.parse(line))) if (row.kind === 'prompt') said.push(...sentences(row.text));
+    }
+  }
+  t.equal(said.length, 39, 'the 39 sentences docs/eval.md labels');
+  const taken = said.filter(isInstruction);
+  t.same(taken, ['i think for now we should continue to create all of the export files that the older version did for backwards compatibility in addition to adding the new export files'],
+    'the one constraint, right by hand');
+  t.same(said.filter((s) => /^No conversations? found/.test(s)), [], 'the pasted terminal output is not a sentence of the person');
+  t.ok(said.includes('fix the underscore path normalization bug') && said.includes('still no'), 'requests and reports are read, and left');
 });
