@@ -18,10 +18,25 @@ if (process.argv[2] === '--eval-child') {
   let out = '';
   const cpu0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
-  await runEval({ what: 'compaction', paths: [process.argv[3]], json: true, cwd: REPO, env: {}, out: (l) => (out += l), err: () => {} });
+  await runEval({
+    what: 'compaction',
+    paths: [process.argv[3]],
+    json: true,
+    cwd: REPO,
+    env: {},
+    out: (l) => (out += l),
+    err: () => {},
+  });
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const cpu = process.cpuUsage(cpu0);
-  console.log(JSON.stringify({ seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, summaries: JSON.parse(out).summaries.length, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+  console.log(
+    JSON.stringify({
+      seconds,
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
+      summaries: JSON.parse(out).summaries.length,
+      maxRssMb: process.resourceUsage().maxRSS / 1024,
+    }),
+  );
   process.exit(0);
 }
 
@@ -32,7 +47,10 @@ export async function evalBench({ mb = 100, files = 10 } = {}) {
     mkdirSync(folder, { recursive: true });
     for (let i = 0; i < files; i++) await writeTranscript(join(folder, `session-${i}.jsonl`), (mb * 1e6) / files);
     const bytes = readdirSync(folder).reduce((n, f) => n + statSync(join(folder, f)).size, 0);
-    const r = spawnSync(process.execPath, [HERE, '--eval-child', join(dir, 'projects')], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const r = spawnSync(process.execPath, [HERE, '--eval-child', join(dir, 'projects')], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    });
     if (r.status !== 0) return { error: r.stderr.trim().split('\n').slice(-1)[0] };
     return { bytes, files, ...JSON.parse(r.stdout.trim().split('\n').at(-1)) };
   } finally {
@@ -41,4 +59,5 @@ export async function evalBench({ mb = 100, files = 10 } = {}) {
 }
 
 // Alone: node scripts/bench-eval.mjs [megabytes]
-if (process.argv[1] === HERE && process.argv[2] !== '--eval-child') console.log(JSON.stringify(await evalBench({ mb: Number(process.argv[2] ?? 100) })));
+if (process.argv[1] === HERE && process.argv[2] !== '--eval-child')
+  console.log(JSON.stringify(await evalBench({ mb: Number(process.argv[2] ?? 100) })));

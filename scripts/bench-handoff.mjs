@@ -24,7 +24,13 @@ async function until(predicate, ms, what) {
 }
 
 function ptyRun(file, args, sandbox) {
-  const pty = spawn(file, args, { name: 'xterm-256color', cols: 120, rows: 40, cwd: sandbox.projectDir, env: sandbox.env });
+  const pty = spawn(file, args, {
+    name: 'xterm-256color',
+    cols: 120,
+    rows: 40,
+    cwd: sandbox.projectDir,
+    env: sandbox.env,
+  });
   // claude asks the terminal for its attributes and cursor; answer like a terminal would.
   pty.onData((d) => {
     if (d.includes('\u001b[c')) pty.write('\u001b[?62;22c');
@@ -63,12 +69,46 @@ export async function handoffOverhead({ rounds = 1 } = {}) {
     try {
       // flower-pty's run server is detached from the pty: its own socket folder, ended below.
       mkdirSync(join(root, 'run'), { mode: 0o700 });
-      const sandbox = await createClaudeSandbox({ root, baseUrl: api.url, env: { XDG_RUNTIME_DIR: join(root, 'run') } });
+      const sandbox = await createClaudeSandbox({
+        root,
+        baseUrl: api.url,
+        env: { XDG_RUNTIME_DIR: join(root, 'run') },
+      });
       const events = join(root, 'events.jsonl');
-      run = ptyRun(process.execPath, [FLOWER, '--plain', '--claude', claude, '--workbench', join(root, 'wb'), '--events', events, '--window', '100k', '--review', '0', 'start the work', '--', ...sandbox.claudeArgs], sandbox);
-      const readEvents = () => (existsSync(events) ? readFileSync(events, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
+      run = ptyRun(
+        process.execPath,
+        [
+          FLOWER,
+          '--plain',
+          '--claude',
+          claude,
+          '--workbench',
+          join(root, 'wb'),
+          '--events',
+          events,
+          '--window',
+          '100k',
+          '--review',
+          '0',
+          'start the work',
+          '--',
+          ...sandbox.claudeArgs,
+        ],
+        sandbox,
+      );
+      const readEvents = () =>
+        existsSync(events)
+          ? readFileSync(events, 'utf8')
+              .split('\n')
+              .filter(Boolean)
+              .map((l) => JSON.parse(l))
+          : [];
       const gen2 = () => readEvents().find((e) => e.event === 'generation-start' && e.generation === 2);
-      await until(() => gen2() && api.requests.some((r) => r.isMain && r.sessionId === gen2().session_id), 120_000, 'the successor\'s first request');
+      await until(
+        () => gen2() && api.requests.some((r) => r.isMain && r.sessionId === gen2().session_id),
+        120_000,
+        "the successor's first request",
+      );
       const ask = api.requests.find((r) => r.isMain && ASK.test(r.lastUserText));
       const successor = api.requests.find((r) => r.isMain && r.sessionId === gen2().session_id);
       const spawnedAt = Date.parse(gen2().ts);
@@ -82,9 +122,18 @@ export async function handoffOverhead({ rounds = 1 } = {}) {
       const retired = at('generation-end', 1);
       const frozen = at('review', 1);
       samples.push({
-        total: successor.receivedAt - ask.receivedAt, flower: spawnedAt - ask.receivedAt, claudeStart: successor.receivedAt - spawnedAt,
-        lastRow: readEvents().filter((e) => e.event === 'stop-waited' && e.generation === 1).at(-1)?.ms ?? null,
-        steps: { 'turn end → Stop hook in the run': retired - ask.receivedAt, 'git facts + freeze': frozen - retired, 'frozen → successor spawned': spawnedAt - frozen },
+        total: successor.receivedAt - ask.receivedAt,
+        flower: spawnedAt - ask.receivedAt,
+        claudeStart: successor.receivedAt - spawnedAt,
+        lastRow:
+          readEvents()
+            .filter((e) => e.event === 'stop-waited' && e.generation === 1)
+            .at(-1)?.ms ?? null,
+        steps: {
+          'turn end → Stop hook in the run': retired - ask.receivedAt,
+          'git facts + freeze': frozen - retired,
+          'frozen → successor spawned': spawnedAt - frozen,
+        },
       });
       run.kill();
       run = null;
@@ -93,7 +142,7 @@ export async function handoffOverhead({ rounds = 1 } = {}) {
       const before = api.requests.length;
       const t0 = Date.now();
       run = ptyRun(claude, [...sandbox.claudeArgs, 'start the work'], sandbox);
-      await until(() => api.requests.slice(before).some((r) => r.isMain), 120_000, 'bare claude\'s first request');
+      await until(() => api.requests.slice(before).some((r) => r.isMain), 120_000, "bare claude's first request");
       bare.push(api.requests.slice(before).find((r) => r.isMain).receivedAt - t0);
     } finally {
       run?.kill();
@@ -112,6 +161,8 @@ export async function handoffOverhead({ rounds = 1 } = {}) {
     bareStartMs: median(bare),
     // per round: how long after its Stop hook the writing turn's row landed (null: it was in before the hook ran)
     lastRowMs: samples.map((s) => s.lastRow),
-    stepsMs: Object.fromEntries(Object.keys(samples[0].steps).map((step) => [step, median(samples.map((s) => s.steps[step]))])),
+    stepsMs: Object.fromEntries(
+      Object.keys(samples[0].steps).map((step) => [step, median(samples.map((s) => s.steps[step]))]),
+    ),
   };
 }

@@ -33,14 +33,25 @@ export async function hookClientCost({ runs = 30 } = {}) {
   const { openHookChannel } = await import(pathToFileURL(join(repo, 'dist', 'adapters', 'hook-channel.js')).href);
   const channel = await openHookChannel({ handler: () => '{"decision":"block","reason":"x"}' });
   const env = { FLOWER_PTY_SOCKET: channel.socketPath, FLOWER_PTY_TOKEN: channel.token };
-  const payload = JSON.stringify({ session_id: 'x', hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
+  const payload = JSON.stringify({
+    session_id: 'x',
+    hook_event_name: 'PostToolUse',
+    tool_name: 'Bash',
+    tool_input: { command: 'ls' },
+  });
   const out = {};
   try {
     out['node -e 0 (bare start-up)'] = await measure(runs, [process.execPath, '-e', '0'], {});
-    for (const [name, command] of [['Node hook client', [process.execPath, client]], ['native hook client', [native]]]) {
+    for (const [name, command] of [
+      ['Node hook client', [process.execPath, client]],
+      ['native hook client', [native]],
+    ]) {
       out[`${name}, no run`] = await measure(runs, [...command, 'PostToolUse'], {}, payload);
       out[`${name}, round trip to the run`] = await measure(runs, [...command, 'PostToolUse'], env, payload);
-      out[`${name}, status line + the person's command`] = await measure(runs, [...command, 'statusline'], { ...env, FLOWER_PTY_USER_STATUSLINE: 'cat >/dev/null; echo hi' });
+      out[`${name}, status line + the person's command`] = await measure(runs, [...command, 'statusline'], {
+        ...env,
+        FLOWER_PTY_USER_STATUSLINE: 'cat >/dev/null; echo hi',
+      });
     }
   } finally {
     await channel.close();
@@ -51,6 +62,8 @@ export async function hookClientCost({ runs = 30 } = {}) {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const cost = await hookClientCost({ runs: Number(process.argv[2]) || 30 });
   for (const [label, r] of Object.entries(cost)) {
-    console.log(`${label.padEnd(52)} min ${r.min.toFixed(1)} ms  median ${r.p50.toFixed(1)} ms  p90 ${r.p90.toFixed(1)} ms  (n=${r.runs})`);
+    console.log(
+      `${label.padEnd(52)} min ${r.min.toFixed(1)} ms  median ${r.p50.toFixed(1)} ms  p90 ${r.p90.toFixed(1)} ms  (n=${r.runs})`,
+    );
   }
 }

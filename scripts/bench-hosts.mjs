@@ -19,7 +19,8 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 function timed(command, args, env) {
   const t0 = performance.now();
   const r = spawnSync(command, args, { env, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')}: exit ${r.status}: ${String(r.stderr).trim().slice(0, 120)}`);
+  if (r.status !== 0)
+    throw new Error(`${command} ${args.join(' ')}: exit ${r.status}: ${String(r.stderr).trim().slice(0, 120)}`);
   return performance.now() - t0;
 }
 
@@ -31,7 +32,8 @@ export async function lsOverHosts({ rounds = 9 } = {}) {
     const fleet = await startFleet({ teardown: (fn) => teardowns.push(fn) }, root, { alpha: 'real', beta: 'real' });
     mkdirSync(join(root, 'local', 'run'), { recursive: true, mode: 0o700 });
     const env = { ...fleet.env, HOME: join(root, 'local'), XDG_RUNTIME_DIR: join(root, 'local', 'run') };
-    const own = (host) => timed('ssh', ['-T', '-F', fleet.config, host, 'flower-pty', 'ls', '--json', '--wire-version'], env);
+    const own = (host) =>
+      timed('ssh', ['-T', '-F', fleet.config, host, 'flower-pty', 'ls', '--json', '--wire-version'], env);
     // one round unmeasured: the first start of each compiles and fills the page cache
     own('alpha');
     timed(process.execPath, [FLOWER, 'ls', '--host', 'alpha', '--host', 'beta'], env);
@@ -40,9 +42,17 @@ export async function lsOverHosts({ rounds = 9 } = {}) {
     // would leave out the two remote starts' contention, which is the machine's, not flower-pty's).
     const ownBoth = async () => {
       const t0 = performance.now();
-      await Promise.all(['alpha', 'beta'].map((host) => new Promise((resolve) => {
-        spawn('ssh', ['-T', '-F', fleet.config, host, 'flower-pty', 'ls', '--json', '--wire-version'], { env, stdio: 'ignore' }).once('close', resolve);
-      })));
+      await Promise.all(
+        ['alpha', 'beta'].map(
+          (host) =>
+            new Promise((resolve) => {
+              spawn('ssh', ['-T', '-F', fleet.config, host, 'flower-pty', 'ls', '--json', '--wire-version'], {
+                env,
+                stdio: 'ignore',
+              }).once('close', resolve);
+            }),
+        ),
+      );
       return performance.now() - t0;
     };
     const both = [];
@@ -68,13 +78,22 @@ export async function echoBesideHosts({ keys = 1000 } = {}) {
   const teardowns = [];
   try {
     const names = Array.from({ length: 10 }, (_, i) => `h${i}`);
-    const fleet = await startFleet({ teardown: (fn) => teardowns.push(fn) }, root, Object.fromEntries(names.map((n) => [n, 'real'])));
+    const fleet = await startFleet(
+      { teardown: (fn) => teardowns.push(fn) },
+      root,
+      Object.fromEntries(names.map((n) => [n, 'real'])),
+    );
     const config = join(root, 'config');
     mkdirSync(join(config, 'flower-pty'), { recursive: true });
     writeFileSync(join(config, 'flower-pty', 'config.json'), JSON.stringify({ hosts: names }));
     const none = await webBench({ keys, idleS: 1, frames: 1 });
     // the key burst lasts past a round of asking (every 10 s): keys enough for 20 s and more
-    const ten = await webBench({ keys, idleS: 1, frames: 1, webEnv: { XDG_CONFIG_HOME: config, FLOWER_PTY_SSH_CONFIG: fleet.config } });
+    const ten = await webBench({
+      keys,
+      idleS: 1,
+      frames: 1,
+      webEnv: { XDG_CONFIG_HOME: config, FLOWER_PTY_SSH_CONFIG: fleet.config },
+    });
     if (none.error || ten.error) return { error: none.error ?? ten.error };
     return { none: none.keys, ten: ten.keys };
   } catch (error) {
@@ -87,6 +106,8 @@ export async function echoBesideHosts({ keys = 1000 } = {}) {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const rounds = Number(process.argv[2]) || 9;
-  console.log(JSON.stringify({ ls: await lsOverHosts({ rounds }), echo: await echoBesideHosts({ keys: 300 }) }, null, 1));
+  console.log(
+    JSON.stringify({ ls: await lsOverHosts({ rounds }), echo: await echoBesideHosts({ keys: 300 }) }, null, 1),
+  );
   process.exit(0);
 }

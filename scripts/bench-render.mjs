@@ -4,7 +4,17 @@
 // idle CPU of flower-pty with a fake claude sitting at its prompt. Prints a table; asserts nothing.
 // Usage: npm run build && node scripts/bench-render.mjs [MB]   (default 50)
 
-import { createWriteStream, mkdtempSync, openSync, readSync, closeSync, rmSync, writeFileSync, readFileSync, mkdirSync } from 'node:fs';
+import {
+  createWriteStream,
+  mkdtempSync,
+  openSync,
+  readSync,
+  closeSync,
+  rmSync,
+  writeFileSync,
+  readFileSync,
+  mkdirSync,
+} from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { tmpdir, cpus } from 'node:os';
@@ -31,14 +41,22 @@ function buildStream(path, bytes) {
     let block = '';
     const kind = i % 3;
     if (kind === 0) {
-      for (let n = 0; n < 40; n++) block += `drwxr-xr-x  4 root root 4096 May  9 \u001b[34;1mdir${i}-${n}\u001b[0m  \u001b[32mfile.ts\u001b[0m\r\n`;
+      for (let n = 0; n < 40; n++)
+        block += `drwxr-xr-x  4 root root 4096 May  9 \u001b[34;1mdir${i}-${n}\u001b[0m  \u001b[32mfile.ts\u001b[0m\r\n`;
     } else if (kind === 1) {
       for (let n = 0; n < 40; n++) {
-        block += words.map((w, k) => `\u001b[38;5;${(i + n + k) % 256}m${w}\u001b[38;2;${(n * 7) % 256};${(k * 31) % 256};200m·\u001b[0m`).join(' ') + '\r\n';
+        block +=
+          words
+            .map(
+              (w, k) =>
+                `\u001b[38;5;${(i + n + k) % 256}m${w}\u001b[38;2;${(n * 7) % 256};${(k * 31) % 256};200m·\u001b[0m`,
+            )
+            .join(' ') + '\r\n';
       }
     } else {
       block += '\u001b[H';
-      for (let row = 1; row <= ROWS; row++) block += `\u001b[${row};1H\u001b[2K\u001b[7m ${row} \u001b[0m \u001b[1mframe ${i}\u001b[0m ${'─'.repeat(60)}`;
+      for (let row = 1; row <= ROWS; row++)
+        block += `\u001b[${row};1H\u001b[2K\u001b[7m ${row} \u001b[0m \u001b[1mframe ${i}\u001b[0m ${'─'.repeat(60)}`;
     }
     blocks.push(block);
     written += Buffer.byteLength(block);
@@ -66,7 +84,14 @@ function* chunks(path) {
 
 async function throughPane(path, render) {
   const output = Object.assign(createWriteStream('/dev/null'), { isTTY: true, columns: COLS + 2, rows: ROWS + 2 });
-  const screen = blessed.screen({ input: new PassThrough(), output, terminal: 'xterm-256color', fullUnicode: true, smartCSR: true, warnings: false });
+  const screen = blessed.screen({
+    input: new PassThrough(),
+    output,
+    terminal: 'xterm-256color',
+    fullUnicode: true,
+    smartCSR: true,
+    warnings: false,
+  });
   const pane = createSessionPane({ screen, cols: COLS, rows: ROWS, onReply: () => {} });
   pane.box.width = COLS + 2;
   pane.box.height = ROWS + 2;
@@ -77,10 +102,14 @@ async function throughPane(path, render) {
   let bytes = 0;
   for (const chunk of chunks(path)) {
     bytes += Buffer.byteLength(chunk);
-    pending.push(new Promise((resolve) => pane.write(chunk, () => {
-      if (render) frames.request();
-      resolve();
-    })));
+    pending.push(
+      new Promise((resolve) =>
+        pane.write(chunk, () => {
+          if (render) frames.request();
+          resolve();
+        }),
+      ),
+    );
     // Wait every 16 chunks, as a pty would be read no faster than it is parsed.
     if (pending.length >= 16) {
       await Promise.all(pending);
@@ -108,7 +137,8 @@ function procCpu(pid) {
 
 function throughTmux(path) {
   const socket = `flower-bench-${process.pid}`;
-  const tmux = (...args) => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' }).trim();
+  const tmux = (...args) =>
+    execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' }).trim();
   tmux('new-session', '-d', '-s', 'b', '-x', String(COLS), '-y', String(ROWS), 'sleep 600');
   try {
     const server = Number(tmux('display-message', '-p', '#{pid}'));
@@ -128,10 +158,20 @@ async function idleFlower() {
   const home = join(root, 'home');
   mkdirSync(home);
   const socket = `flower-idle-${process.pid}`;
-  const tmux = (...args) => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' }).trim();
+  const tmux = (...args) =>
+    execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' }).trim();
   const fake = join(REPO, 'test', 'fixtures', 'programs', 'fake-claude.mjs');
-  tmux('new-session', '-d', '-s', 'i', '-x', '160', '-y', '40',
-    `cd ${REPO} && exec env HOME=${home} CLAUDE_CONFIG_DIR=${home}/.claude LANG=C.UTF-8 node bin/flower-pty.js --window 200k --claude ${fake} --workbench ${join(root, 'wb')}`);
+  tmux(
+    'new-session',
+    '-d',
+    '-s',
+    'i',
+    '-x',
+    '160',
+    '-y',
+    '40',
+    `cd ${REPO} && exec env HOME=${home} CLAUDE_CONFIG_DIR=${home}/.claude LANG=C.UTF-8 node bin/flower-pty.js --window 200k --claude ${fake} --workbench ${join(root, 'wb')}`,
+  );
   try {
     const pid = Number(tmux('display-message', '-p', '#{pane_pid}'));
     await new Promise((r) => setTimeout(r, 2000));

@@ -43,7 +43,15 @@ function runCase(label, file, json = true) {
   const { seconds, cpuSeconds, outputLines, maxRssMb } = JSON.parse(r.stdout.trim().split('\n').at(-1));
   const mb = bytes / 1e6;
   console.log(
-    [label.padEnd(34), mb.toFixed(1).padStart(8), seconds.toFixed(2).padStart(8), (mb / seconds).toFixed(1).padStart(8), (mb / cpuSeconds).toFixed(1).padStart(10), maxRssMb.toFixed(0).padStart(9), String(outputLines).padStart(8)].join(' '),
+    [
+      label.padEnd(34),
+      mb.toFixed(1).padStart(8),
+      seconds.toFixed(2).padStart(8),
+      (mb / seconds).toFixed(1).padStart(8),
+      (mb / cpuSeconds).toFixed(1).padStart(10),
+      maxRssMb.toFixed(0).padStart(9),
+      String(outputLines).padStart(8),
+    ].join(' '),
   );
 }
 
@@ -72,8 +80,20 @@ try {
   await once(out, 'close');
 
   // Wall-clock MB/s moves with whatever else the machine runs; MB per CPU-second (user+sys) much less.
-  console.log(`node ${process.version}, ${os.cpus().length} cpus, load ${os.loadavg()[0].toFixed(1)}; window 200k; one process per case`);
-  console.log(['case'.padEnd(34), 'MB'.padStart(8), 'seconds'.padStart(8), 'MB/s'.padStart(8), 'MB/cpu-s'.padStart(10), 'peak RSS'.padStart(9), 'out'.padStart(8)].join(' '));
+  console.log(
+    `node ${process.version}, ${os.cpus().length} cpus, load ${os.loadavg()[0].toFixed(1)}; window 200k; one process per case`,
+  );
+  console.log(
+    [
+      'case'.padEnd(34),
+      'MB'.padStart(8),
+      'seconds'.padStart(8),
+      'MB/s'.padStart(8),
+      'MB/cpu-s'.padStart(10),
+      'peak RSS'.padStart(9),
+      'out'.padStart(8),
+    ].join(' '),
+  );
   runCase(`largest fixture (${path.basename(largest).slice(0, 8)}…) --json`, largest);
   runCase('largest fixture, human', largest, false);
   runCase(`synthetic ${targetMb} MB --json`, synthetic);

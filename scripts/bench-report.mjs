@@ -4,7 +4,17 @@
 // generation is one session in time order). Reports wall time, CPU, peak RSS and the page's size.
 // Run after `npm run build`: node scripts/bench-report.mjs [total MB] [generations]. Asserts nothing.
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,7 +36,13 @@ if (process.argv[2] === '--one') {
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const cpu = process.cpuUsage(cpu0);
   // resourceUsage().maxRSS is in kilobytes on Linux.
-  console.log(JSON.stringify({ seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+  console.log(
+    JSON.stringify({
+      seconds,
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
+      maxRssMb: process.resourceUsage().maxRSS / 1024,
+    }),
+  );
   process.exit(0);
 }
 
@@ -56,7 +72,9 @@ async function writeTranscript(file, { sessionId, bytes, from, to, blocks }) {
 
 // Builds the lineage, runs the report in a child, returns the figures; removes everything after.
 export async function reportBench({ totalMb = 1000, generations = 8 } = {}) {
-  const { createManifest, startGeneration, recordUsage, endGeneration, recordOriginalPrompt } = await import(dist('core/lineage/manifest.js'));
+  const { createManifest, startGeneration, recordUsage, endGeneration, recordOriginalPrompt } = await import(
+    dist('core/lineage/manifest.js')
+  );
   const { transcriptPathFor } = await import(dist('claude-code/transcript-path.js'));
   const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'flower-bench-report-')));
   try {
@@ -65,27 +83,57 @@ export async function reportBench({ totalMb = 1000, generations = 8 } = {}) {
     const workbench = path.join(project, '.flower');
     const archive = path.join(workbench, 'notes', 'archive', '交接');
     mkdirSync(archive, { recursive: true });
-    const blocks = [...jsonl(cc332), ...jsonl(path.join(fixtures, 'spotter-2.1.39'))].map((f) => readFileSync(f, 'utf8'));
+    const blocks = [...jsonl(cc332), ...jsonl(path.join(fixtures, 'spotter-2.1.39'))].map((f) =>
+      readFileSync(f, 'utf8'),
+    );
     const t0 = Date.parse('2026-11-30T20:00:00.000Z');
     const span = 40 * 60_000;
-    let m = recordOriginalPrompt(createManifest({ step: 'work', cwd: project, window: 200_000, at: 150_000, now: new Date(t0).toISOString() }), 'the benchmark task');
+    let m = recordOriginalPrompt(
+      createManifest({ step: 'work', cwd: project, window: 200_000, at: 150_000, now: new Date(t0).toISOString() }),
+      'the benchmark task',
+    );
     let bytes = 0;
-    const doc = (n) => `# 交接 · work\n\n## Doing · 现在在做\n\nGeneration ${n} of the benchmark.\n\n## Next · 下一步\n\nGo on with part ${n + 1}.\n`;
+    const doc = (n) =>
+      `# 交接 · work\n\n## Doing · 现在在做\n\nGeneration ${n} of the benchmark.\n\n## Next · 下一步\n\nGo on with part ${n + 1}.\n`;
     for (let n = 1; n <= generations; n++) {
       const sessionId = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
       const from = t0 + (n - 1) * span;
       const file = transcriptPathFor(configDir, project, sessionId);
       mkdirSync(path.dirname(file), { recursive: true });
-      bytes += await writeTranscript(file, { sessionId, bytes: (totalMb * 1e6) / generations, from, to: from + span - 60_000, blocks });
+      bytes += await writeTranscript(file, {
+        sessionId,
+        bytes: (totalMb * 1e6) / generations,
+        from,
+        to: from + span - 60_000,
+        blocks,
+      });
       m = startGeneration(m, { generation: n, sessionId, now: new Date(from).toISOString() });
-      m = recordUsage(m, { context: 140_000, costUsd: 1.5, numTurns: 300, now: new Date(from + span - 60_000).toISOString() });
+      m = recordUsage(m, {
+        context: 140_000,
+        costUsd: 1.5,
+        numTurns: 300,
+        now: new Date(from + span - 60_000).toISOString(),
+      });
       const last = n === generations;
-      m = endGeneration(m, { end: last ? 'quit' : 'handoff', now: new Date(from + span - 60_000).toISOString(), handoffPath: last ? null : path.join(workbench, 'notes', '交接-work.md') });
-      if (!last) writeFileSync(n === generations - 1 ? path.join(workbench, 'notes', '交接-work.md') : path.join(archive, `work-2026-11-30T2${n}0000.000Z.md`), doc(n));
+      m = endGeneration(m, {
+        end: last ? 'quit' : 'handoff',
+        now: new Date(from + span - 60_000).toISOString(),
+        handoffPath: last ? null : path.join(workbench, 'notes', '交接-work.md'),
+      });
+      if (!last)
+        writeFileSync(
+          n === generations - 1
+            ? path.join(workbench, 'notes', '交接-work.md')
+            : path.join(archive, `work-2026-11-30T2${n}0000.000Z.md`),
+          doc(n),
+        );
     }
     writeFileSync(path.join(workbench, 'manifest.json'), JSON.stringify(m, null, 2));
     const page = path.join(root, 'report.html');
-    const r = spawnSync(process.execPath, [here, '--one', workbench, page], { encoding: 'utf8', env: { ...process.env, CLAUDE_CONFIG_DIR: configDir } });
+    const r = spawnSync(process.execPath, [here, '--one', workbench, page], {
+      encoding: 'utf8',
+      env: { ...process.env, CLAUDE_CONFIG_DIR: configDir },
+    });
     if (r.status !== 0) return { error: `report failed (${r.status}): ${r.stderr.trim().split('\n')[0]}` };
     return { ...JSON.parse(r.stdout.trim().split('\n').at(-1)), bytes, generations, pageBytes: statSync(page).size };
   } finally {

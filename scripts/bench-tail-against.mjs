@@ -21,13 +21,22 @@ export async function tailAgainst(commit, mb, rounds, say = () => {}) {
   const dir = mkdtempSync(join(tmpdir(), 'flower-tail-against-'));
   const old = join(dir, 'old');
   try {
-    execFileSync('git', ['-C', REPO, 'worktree', 'add', '--detach', old, commit], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync('git', ['-C', REPO, 'worktree', 'add', '--detach', old, commit], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     symlinkSync(join(REPO, 'node_modules'), join(old, 'node_modules'));
-    execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(old, 'tsconfig.build.json')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync(
+      process.execPath,
+      [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(old, 'tsconfig.build.json')],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     const file = join(dir, 'transcript.jsonl');
     const { writeTranscript } = await import(join(REPO, 'scripts', 'bench-tail.mjs'));
     const bytes = await writeTranscript(file, mb * 1e6);
-    const sides = { before: [join(old, 'scripts', 'bench-tail.mjs'), '--one', file], now: [join(REPO, 'scripts', 'bench-tail.mjs'), '--one', file, 'supervisor'] };
+    const sides = {
+      before: [join(old, 'scripts', 'bench-tail.mjs'), '--one', file],
+      now: [join(REPO, 'scripts', 'bench-tail.mjs'), '--one', file, 'supervisor'],
+    };
     const seen = { before: [], now: [] };
     for (let i = 0; i < rounds; i++) {
       for (const [name, args] of Object.entries(sides)) {
@@ -35,13 +44,19 @@ export async function tailAgainst(commit, mb, rounds, say = () => {}) {
         if (r.status !== 0) throw new Error(`${name}: ${(r.stderr || '').trim().split('\n').pop()}`);
         const one = JSON.parse(r.stdout.trim().split('\n').at(-1));
         seen[name].push(one);
-        say(`round ${i + 1} ${(name === 'before' ? commit : 'now').padEnd(10)} ${one.seconds.toFixed(3)} s, ${one.cpuSeconds.toFixed(3)} cpu-s`);
+        say(
+          `round ${i + 1} ${(name === 'before' ? commit : 'now').padEnd(10)} ${one.seconds.toFixed(3)} s, ${one.cpuSeconds.toFixed(3)} cpu-s`,
+        );
       }
     }
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     return {
-      mb: bytes / 1e6, rounds,
-      before: { seconds: median(seen.before.map((r) => r.seconds)), cpuSeconds: median(seen.before.map((r) => r.cpuSeconds)) },
+      mb: bytes / 1e6,
+      rounds,
+      before: {
+        seconds: median(seen.before.map((r) => r.seconds)),
+        cpuSeconds: median(seen.before.map((r) => r.cpuSeconds)),
+      },
       now: { seconds: median(seen.now.map((r) => r.seconds)), cpuSeconds: median(seen.now.map((r) => r.cpuSeconds)) },
     };
   } finally {
@@ -59,5 +74,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.exit(2);
   }
   const r = await tailAgainst(commit, mb, rounds, (line) => console.log(line));
-  console.log(`${r.mb.toFixed(0)} MB, median of ${rounds}: ${commit} ${r.before.seconds.toFixed(3)} s, now ${r.now.seconds.toFixed(3)} s (${((r.now.seconds / r.before.seconds) * 100).toFixed(0)} % of it); cpu ${r.before.cpuSeconds.toFixed(3)} against ${r.now.cpuSeconds.toFixed(3)} s`);
+  console.log(
+    `${r.mb.toFixed(0)} MB, median of ${rounds}: ${commit} ${r.before.seconds.toFixed(3)} s, now ${r.now.seconds.toFixed(3)} s (${((r.now.seconds / r.before.seconds) * 100).toFixed(0)} % of it); cpu ${r.before.cpuSeconds.toFixed(3)} against ${r.now.cpuSeconds.toFixed(3)} s`,
+  );
 }

@@ -12,10 +12,18 @@ const HERE = fileURLToPath(import.meta.url);
 const REPO = join(dirname(HERE), '..');
 // The real transcripts live in the repository (the pinned release's sessions under test/fixtures/claude-code/,
 // and test/fixtures/shared), so a fresh clone can bench.
-const FIXTURES = [join(REPO, 'test', 'fixtures', 'claude-code', '2.1.332', 'sessions'), join(REPO, 'test', 'fixtures', 'shared')];
+const FIXTURES = [
+  join(REPO, 'test', 'fixtures', 'claude-code', '2.1.332', 'sessions'),
+  join(REPO, 'test', 'fixtures', 'shared'),
+];
 
 function fixtureBlocks() {
-  const files = FIXTURES.flatMap((dir) => readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.jsonl') && !f.includes('subagents')).map((f) => join(dir, f)));
+  const files = FIXTURES.flatMap((dir) =>
+    readdirSync(dir, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.jsonl') && !f.includes('subagents'))
+      .map((f) => join(dir, f)),
+  );
   return files.map((f) => readFileSync(f)).filter((b) => b.length > 0);
 }
 
@@ -49,14 +57,21 @@ async function makeReader(kind) {
       record = recordRun(record, run);
       facts.push(runFactRow(run));
     };
-    return createSessionReader({ scope: (changes) => changes.forEach((c) => facts.push(scopeFactRow(c))), toolRun: onRun }, [factRowTap(facts.push)]);
+    return createSessionReader(
+      { scope: (changes) => changes.forEach((c) => facts.push(scopeFactRow(c))), toolRun: onRun },
+      [factRowTap(facts.push)],
+    );
   }
   const { createTranscriptReader } = await import(join(REPO, 'dist', 'core', 'meter', 'transcript-reader.js'));
   const { TRANSCRIPT_ROWS } = await import(join(REPO, 'dist', 'claude-code', 'transcript-rows.js'));
-  const { createScopeReader, mayBeScopeAttachment } = await import(join(REPO, 'dist', 'claude-code', 'session-scope.js'));
+  const { createScopeReader, mayBeScopeAttachment } = await import(
+    join(REPO, 'dist', 'claude-code', 'session-scope.js')
+  );
   if (kind === 'without-failures') {
     const scope = createScopeReader();
-    return createTranscriptReader(TRANSCRIPT_ROWS, { taps: [{ alsoWants: mayBeScopeAttachment, row: (v) => void scope.row(v) }] });
+    return createTranscriptReader(TRANSCRIPT_ROWS, {
+      taps: [{ alsoWants: mayBeScopeAttachment, row: (v) => void scope.row(v) }],
+    });
   }
   const { createSessionReader } = await import(join(REPO, 'dist', 'claude-code', 'session-reader.js'));
   const { EMPTY_FAILURES, recordRun } = await import(join(REPO, 'dist', 'core', 'dead-ends', 'failure-record.js'));
@@ -96,7 +111,17 @@ if (process.argv[2] === '--one') {
   // Per append: one assistant record with new usage, read with catchUp() as a hook does.
   const appends = [];
   for (let i = 0; i < 200; i++) {
-    const line = JSON.stringify({ type: 'assistant', sessionId: 's', message: { id: `m${i}`, model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'x'.repeat(400) }], usage: { input_tokens: 10, cache_read_input_tokens: 1000 + i, output_tokens: 5 } } }) + '\n';
+    const line =
+      JSON.stringify({
+        type: 'assistant',
+        sessionId: 's',
+        message: {
+          id: `m${i}`,
+          model: 'claude-sonnet-4-5',
+          content: [{ type: 'text', text: 'x'.repeat(400) }],
+          usage: { input_tokens: 10, cache_read_input_tokens: 1000 + i, output_tokens: 5 },
+        },
+      }) + '\n';
     appendFileSync(file, line);
     const a0 = process.hrtime.bigint();
     tail.catchUp();
@@ -104,10 +129,19 @@ if (process.argv[2] === '--one') {
   }
   tail.close();
   appends.sort((a, b) => a - b);
-  console.log(JSON.stringify({
-    bytes: size, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, readings, context, afterAppends: meter.context,
-    appendP50us: appends[100], appendP99us: appends[198], maxRssMb: process.resourceUsage().maxRSS / 1024,
-  }));
+  console.log(
+    JSON.stringify({
+      bytes: size,
+      seconds,
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
+      readings,
+      context,
+      afterAppends: meter.context,
+      appendP50us: appends[100],
+      appendP99us: appends[198],
+      maxRssMb: process.resourceUsage().maxRSS / 1024,
+    }),
+  );
   process.exit(0);
 }
 

@@ -3,7 +3,19 @@
 // A part of scripts/bench.mjs; exports functions that return numbers, prints nothing itself.
 import { spawn } from '@lydell/node-pty';
 import { execFileSync, spawnSync, spawn as spawnProcess } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync, chmodSync, readFileSync, openSync, writeSync, closeSync, existsSync } from 'node:fs';
+import {
+  mkdtempSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+  chmodSync,
+  readFileSync,
+  openSync,
+  writeSync,
+  closeSync,
+  existsSync,
+} from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -58,11 +70,14 @@ export const PLAIN_STREAMS = 'flower-pty --plain, Node streams only';
 export const TMUX_TWO_PANES = 'tmux, two panes';
 
 // The stream starts on a key, so a path's start-up (node's, the run server's) is not counted as streaming.
-const CAT = (file) => `#!/bin/sh\n${VERSION_LINE}stty raw -echo\nprintf 'ready\\r\\n'\nhead -c 1 >/dev/null\ncat '${file}'\nprintf '\\n__END__\\n'\nsleep 600\n`;
+const CAT = (file) =>
+  `#!/bin/sh\n${VERSION_LINE}stty raw -echo\nprintf 'ready\\r\\n'\nhead -c 1 >/dev/null\ncat '${file}'\nprintf '\\n__END__\\n'\nsleep 600\n`;
 
 export function cpuOf(pid) {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
     return (Number(fields[11]) + Number(fields[12])) / TICKS; // utime + stime
   } catch {
     return NaN;
@@ -93,7 +108,8 @@ export function serverPids(runtime) {
     if (!/^\d+$/.test(name)) continue;
     try {
       if (!readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('\u0000__serve\u0000')) continue;
-      if (!readFileSync(`/proc/${name}/environ`, 'utf8').split('\u0000').includes(`XDG_RUNTIME_DIR=${runtime}`)) continue;
+      if (!readFileSync(`/proc/${name}/environ`, 'utf8').split('\u0000').includes(`XDG_RUNTIME_DIR=${runtime}`))
+        continue;
       pids.push(Number(name));
       parents.set(Number(name), Number(/^\d+ \(.*\) \S (\d+)/.exec(readFileSync(`/proc/${name}/stat`, 'utf8'))?.[1]));
     } catch {
@@ -127,7 +143,13 @@ export function rssOf(pid) {
     } catch {
       // an older kernel without smaps_rollup
     }
-    return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024, anon: kb('RssAnon') / 1024, file: kb('RssFile') / 1024, pss };
+    return {
+      rss: kb('VmRSS') / 1024,
+      peak: kb('VmHWM') / 1024,
+      anon: kb('RssAnon') / 1024,
+      file: kb('RssFile') / 1024,
+      pss,
+    };
   } catch {
     return { rss: NaN, peak: NaN };
   }
@@ -144,7 +166,13 @@ function program(dir, name, text) {
 function launchers(dir, size = { cols: 120, rows: 40 }) {
   const socket = `flower-bench-${process.pid}`;
   const runtime = join(dir, 'run');
-  const env = { ...process.env, TERM: 'xterm-256color', HOME: dir, CLAUDE_CONFIG_DIR: join(dir, 'cfg'), XDG_RUNTIME_DIR: runtime };
+  const env = {
+    ...process.env,
+    TERM: 'xterm-256color',
+    HOME: dir,
+    CLAUDE_CONFIG_DIR: join(dir, 'cfg'),
+    XDG_RUNTIME_DIR: runtime,
+  };
   // The path's own cost is the client's CPU plus its run server's.
   const flower = (extra) => (prog) => ({
     file: process.execPath,
@@ -161,7 +189,25 @@ function launchers(dir, size = { cols: 120, rows: 40 }) {
     const side = String(Math.round(size.cols * 0.4));
     return {
       file: 'tmux',
-      args: ['-L', name, '-f', '/dev/null', 'new-session', '-x', String(size.cols), '-y', String(size.rows), prog, ';', 'split-window', '-h', '-d', '-l', side, 'sleep 600'],
+      args: [
+        '-L',
+        name,
+        '-f',
+        '/dev/null',
+        'new-session',
+        '-x',
+        String(size.cols),
+        '-y',
+        String(size.rows),
+        prog,
+        ';',
+        'split-window',
+        '-h',
+        '-d',
+        '-l',
+        side,
+        'sleep 600',
+      ],
       env,
       cleanup: () => {
         try {
@@ -180,7 +226,8 @@ function launchers(dir, size = { cols: 120, rows: 40 }) {
       file: 'tmux',
       args: ['-L', socket, '-f', '/dev/null', 'new-session', '-x', String(size.cols), '-y', String(size.rows), prog],
       env,
-      serverPid: () => Number(execFileSync('tmux', ['-L', socket, 'display-message', '-p', '#{pid}'], { encoding: 'utf8' }).trim()),
+      serverPid: () =>
+        Number(execFileSync('tmux', ['-L', socket, 'display-message', '-p', '#{pid}'], { encoding: 'utf8' }).trim()),
       cleanup: () => {
         try {
           execFileSync('tmux', ['-L', socket, 'kill-server'], { stdio: 'ignore' });
@@ -291,16 +338,48 @@ const CAT_KEYS = `#!/bin/sh\n${VERSION_LINE}printf 'ready\\r\\n'\nexec cat\n`;
 // `interval`: a key every so many ms (0: each as soon as the last one's echo is in); `held`: the same key
 // each time (a key held down); `paste`: each "key" that many characters written at once. `size`: the
 // terminal's (a person's is often larger than the 120×40 default: 140×45 is the typing patterns' size).
-export async function keystrokes({ keys = 200, rounds = 1, lineEvery = 50, interval = 0, held = false, paste = 0, size = { cols: 120, rows: 40 }, only = null } = {}) {
+export async function keystrokes({
+  keys = 200,
+  rounds = 1,
+  lineEvery = 50,
+  interval = 0,
+  held = false,
+  paste = 0,
+  size = { cols: 120, rows: 40 },
+  only = null,
+} = {}) {
   const { dir, cleanup } = workdir();
   const child = program(dir, 'cat.sh', CAT_KEYS);
-  const paths = Object.entries(launchers(dir, size)).filter(([name]) => (only === null ? name !== TMUX_TWO_PANES : only.includes(name))).map(([name, make]) => ({ name, launch: make(child) }));
+  const paths = Object.entries(launchers(dir, size))
+    .filter(([name]) => (only === null ? name !== TMUX_TWO_PANES : only.includes(name)))
+    .map(([name, make]) => ({ name, launch: make(child) }));
   if (only === null) await extraPaths(dir, child, paths);
   let measured;
   try {
-    const plan = { keys, rounds, cols: size.cols, rows: size.rows, lineEvery, interval, held, paste, paths: paths.map((p) => ({ name: p.name, argv: [p.launch.file, ...p.launch.args], env: { ...p.launch.env, TERM: 'xterm-256color' }, raw: p.name !== 'direct' })) };
-    const reader = spawnSync('python3', [join(REPO, 'scripts', 'bench-keys.py')], { input: JSON.stringify(plan), encoding: 'utf8', cwd: tmpdir(), maxBuffer: 64 * 1024 * 1024 });
-    if (reader.status !== 0) throw new Error(`bench-keys.py: ${(reader.error?.message ?? reader.stderr ?? '').trim().split('\n').pop()}`);
+    const plan = {
+      keys,
+      rounds,
+      cols: size.cols,
+      rows: size.rows,
+      lineEvery,
+      interval,
+      held,
+      paste,
+      paths: paths.map((p) => ({
+        name: p.name,
+        argv: [p.launch.file, ...p.launch.args],
+        env: { ...p.launch.env, TERM: 'xterm-256color' },
+        raw: p.name !== 'direct',
+      })),
+    };
+    const reader = spawnSync('python3', [join(REPO, 'scripts', 'bench-keys.py')], {
+      input: JSON.stringify(plan),
+      encoding: 'utf8',
+      cwd: tmpdir(),
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    if (reader.status !== 0)
+      throw new Error(`bench-keys.py: ${(reader.error?.message ?? reader.stderr ?? '').trim().split('\n').pop()}`);
     measured = JSON.parse(reader.stdout);
   } catch (error) {
     measured = Object.fromEntries(paths.map((p) => [p.name, { error: String(error.message ?? error).slice(0, 120) }]));
@@ -309,13 +388,25 @@ export async function keystrokes({ keys = 200, rounds = 1, lineEvery = 50, inter
     cleanup();
   }
   const median = (values) => values.sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
-  return Object.fromEntries(paths.map((p) => {
-    const m = measured[p.name] ?? { error: 'not measured' };
-    if (m.error) return [p.name, { error: m.error }];
-    const each = m.rounds.map((times) => times.sort((a, b) => a - b)).map((times) => ({ p50: percentile(times, 50), p99: percentile(times, 99) }));
-    const p99s = each.map((r) => r.p99);
-    return [p.name, { p50: median(each.map((r) => r.p50)), p99: median([...p99s]), p99Range: [Math.min(...p99s), Math.max(...p99s)], rounds: each.length }];
-  }));
+  return Object.fromEntries(
+    paths.map((p) => {
+      const m = measured[p.name] ?? { error: 'not measured' };
+      if (m.error) return [p.name, { error: m.error }];
+      const each = m.rounds
+        .map((times) => times.sort((a, b) => a - b))
+        .map((times) => ({ p50: percentile(times, 50), p99: percentile(times, 99) }));
+      const p99s = each.map((r) => r.p99);
+      return [
+        p.name,
+        {
+          p50: median(each.map((r) => r.p50)),
+          p99: median([...p99s]),
+          p99Range: [Math.min(...p99s), Math.max(...p99s)],
+          rounds: each.length,
+        },
+      ];
+    }),
+  );
 }
 
 // The two paths that say what a part is worth: a bare Node relay (its server started here, its client the
@@ -325,13 +416,31 @@ async function extraPaths(dir, child, paths) {
   const relaySocket = join(dir, 'relay.sock');
   writeFileSync(join(dir, 'relay-server.cjs'), RELAY_SERVER(join(REPO, 'node_modules', '@lydell', 'node-pty')));
   writeFileSync(join(dir, 'relay-client.cjs'), RELAY_CLIENT);
-  const relay = spawnProcess(process.execPath, [join(dir, 'relay-server.cjs'), relaySocket, child], { stdio: 'ignore' });
+  const relay = spawnProcess(process.execPath, [join(dir, 'relay-server.cjs'), relaySocket, child], {
+    stdio: 'ignore',
+  });
   for (let i = 0; i < 100 && !existsSync(relaySocket); i++) await sleep(50);
-  paths.push({ name: 'bare Node relay', launch: { file: process.execPath, args: [join(dir, 'relay-client.cjs'), relaySocket], env: process.env, cleanup: () => relay.kill('SIGKILL') } });
+  paths.push({
+    name: 'bare Node relay',
+    launch: {
+      file: process.execPath,
+      args: [join(dir, 'relay-client.cjs'), relaySocket],
+      env: process.env,
+      cleanup: () => relay.kill('SIGKILL'),
+    },
+  });
   // --plain with the native relay turned off: what the relay itself is worth per key
   const streamsRuntime = join(dir, 'run-streams');
   const plain = paths.find((p) => p.name === 'flower-pty --plain').launch;
-  paths.push({ name: PLAIN_STREAMS, launch: { ...plain, env: { ...plain.env, FLOWER_PTY_NO_NATIVE: '1', XDG_RUNTIME_DIR: streamsRuntime }, servers: () => serverPids(streamsRuntime), cleanup: () => endServers(streamsRuntime) } });
+  paths.push({
+    name: PLAIN_STREAMS,
+    launch: {
+      ...plain,
+      env: { ...plain.env, FLOWER_PTY_NO_NATIVE: '1', XDG_RUNTIME_DIR: streamsRuntime },
+      servers: () => serverPids(streamsRuntime),
+      cleanup: () => endServers(streamsRuntime),
+    },
+  });
 }
 
 // A large ANSI stream on disk, written in blocks (a 100 MB file never sits in memory at once).
@@ -367,7 +476,11 @@ export async function throughput({ mb = 50 } = {}) {
   const results = await perPath(catProgram, async ({ run, launch, name }) => {
     await run.until((o) => o.includes('ready'), 20_000);
     await sleep(500); // the first frames settle
-    const watch = launch.serverPid ? [launch.serverPid()] : name === 'direct' ? [] : [run.pty.pid, ...(launch.servers?.() ?? [])];
+    const watch = launch.serverPid
+      ? [launch.serverPid()]
+      : name === 'direct'
+        ? []
+        : [run.pty.pid, ...(launch.servers?.() ?? [])];
     const timed = await timeStream(run, watch, bytes, launch.servers?.()[0]);
     return { ...timed, cpu: watch.length === 0 ? null : timed.cpu };
   });
@@ -400,7 +513,9 @@ async function threeSplitClients(catProgram, bytes) {
     const first = start(launch);
     runs.push(first);
     await first.until((o) => o.includes('ready'), 20_000);
-    const id = readdirSync(join(dir, 'run', 'flower-pty')).find((n) => n.endsWith('.sock')).replace(/\.sock$/, '');
+    const id = readdirSync(join(dir, 'run', 'flower-pty'))
+      .find((n) => n.endsWith('.sock'))
+      .replace(/\.sock$/, '');
     for (let i = 0; i < 2; i++) {
       const other = start({ file: process.execPath, args: [FLOWER, 'attach', id], env: launch.env });
       runs.push(other);
@@ -457,7 +572,16 @@ export async function idleDetached({ seconds = 60 } = {}) {
       await sleep(seconds * 1000);
       const cpu = cpuOf(server) - c0;
       const memory = rssOf(server);
-      return { cpu, seconds, percent: (cpu / seconds) * 100, rss: memory.rss, anon: memory.anon, file: memory.file, pss: memory.pss, settled };
+      return {
+        cpu,
+        seconds,
+        percent: (cpu / seconds) * 100,
+        rss: memory.rss,
+        anon: memory.anon,
+        file: memory.file,
+        pss: memory.pss,
+        settled,
+      };
     },
     ['direct', 'flower-pty split view', 'tmux'],
   );
@@ -489,7 +613,12 @@ export async function attachFrame({ rounds = 5 } = {}) {
     await first.until((o) => o.includes('FRAME-END'), 20_000);
     process.kill(first.pty.pid, 'SIGHUP');
     await Promise.race([first.exited, sleep(5000)]);
-    const socket = join(dir, 'run', 'flower-pty', readdirSync(join(dir, 'run', 'flower-pty')).find((n) => n.endsWith('.sock')));
+    const socket = join(
+      dir,
+      'run',
+      'flower-pty',
+      readdirSync(join(dir, 'run', 'flower-pty')).find((n) => n.endsWith('.sock')),
+    );
     for (let i = 0; i < rounds; i++) {
       const t0 = process.hrtime.bigint();
       await new Promise((resolve, reject) => {
@@ -505,14 +634,22 @@ export async function attachFrame({ rounds = 5 } = {}) {
           },
           onError: reject,
         });
-        s.on('connect', () => s.write(encodeFrame({ t: 'hello', version: WIRE_VERSION, role: 'attach', ...size, face: 'plain' })));
+        s.on('connect', () =>
+          s.write(encodeFrame({ t: 'hello', version: WIRE_VERSION, role: 'attach', ...size, face: 'plain' })),
+        );
         s.on('data', (c) => reader.push(c));
         s.on('error', reject);
       });
       // the whole command as a person types it (the bin run as an executable: the native client), --plain and
       // the split view, the Node client (FLOWER_PTY_NO_NATIVE=1), and a bare node that prints the same marker
       const nodeClient = { ...launch.env, FLOWER_PTY_NO_NATIVE: '1' };
-      const commands = [['command', FLOWER, ['attach', '--plain'], launch.env], ['split', FLOWER, ['attach'], launch.env], ['nodeClient', FLOWER, ['attach', '--plain'], nodeClient], ['nodeSplit', FLOWER, ['attach'], nodeClient], ['node', process.execPath, ['-e', BARE_NODE], launch.env]];
+      const commands = [
+        ['command', FLOWER, ['attach', '--plain'], launch.env],
+        ['split', FLOWER, ['attach'], launch.env],
+        ['nodeClient', FLOWER, ['attach', '--plain'], nodeClient],
+        ['nodeSplit', FLOWER, ['attach'], nodeClient],
+        ['node', process.execPath, ['-e', BARE_NODE], launch.env],
+      ];
       for (const [key, file, args, env] of commands) {
         const c0 = process.hrtime.bigint();
         const client = start({ file, args, env }, size);
@@ -529,7 +666,15 @@ export async function attachFrame({ rounds = 5 } = {}) {
     cleanup();
   }
   const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  return { wireMs: median(result.wire), commandMs: median(result.command), splitMs: median(result.split), nodeClientMs: median(result.nodeClient), nodeSplitMs: median(result.nodeSplit), nodeMs: median(result.node), rounds };
+  return {
+    wireMs: median(result.wire),
+    commandMs: median(result.command),
+    splitMs: median(result.split),
+    nodeClientMs: median(result.nodeClient),
+    nodeSplitMs: median(result.nodeSplit),
+    nodeMs: median(result.node),
+    rounds,
+  };
 }
 
 // The typing patterns a person's terminal sees, each measured beside tmux in the same run on a 140×45
@@ -548,7 +693,18 @@ export async function typingPatterns({ rounds = 1, scale = 1 } = {}) {
   const out = [];
   for (const pattern of TYPING_PATTERNS) {
     const keys = Math.max(20, Math.round(pattern.keys * scale));
-    out.push({ ...pattern, keys, rounds, measured: await keystrokes({ keys, rounds, size: { cols: 140, rows: 45 }, only: TYPING_PATHS, ...pattern.options }) });
+    out.push({
+      ...pattern,
+      keys,
+      rounds,
+      measured: await keystrokes({
+        keys,
+        rounds,
+        size: { cols: 140, rows: 45 },
+        only: TYPING_PATHS,
+        ...pattern.options,
+      }),
+    });
   }
   return out;
 }
@@ -558,9 +714,23 @@ export function typingRows(pattern, f) {
   const tk = pattern.measured.tmux ?? {};
   return TYPING_PATHS.map((path) => {
     const k = pattern.measured[path] ?? {};
-    const ratio = !path.startsWith('flower') || k.error || tk.error ? '' : ` (×${f(k.p50 / tk.p50, 2)} / ×${f(k.p99 / tk.p99, 2)} of tmux)`;
-    const target = path === 'flower-pty split view' ? `≤ tmux + 0.3 / + 1 ms (${f(tk.p50 + 0.3, 2)} / ${f(tk.p99 + 1, 2)} ms)` : path === 'flower-pty --plain' ? `≤ tmux (${f(tk.p50, 2)} / ${f(tk.p99, 2)} ms)` : '';
-    return [`keystroke echo p50 / p99, 140×45: ${pattern.name} (${pattern.keys} keys)`, path, k.error ?? `${f(k.p50, 2)} / ${f(k.p99, 2)} ms${ratio}`, path === 'tmux' ? '' : `tmux ${f(tk.p50, 2)} / ${f(tk.p99, 2)} ms`, target];
+    const ratio =
+      !path.startsWith('flower') || k.error || tk.error
+        ? ''
+        : ` (×${f(k.p50 / tk.p50, 2)} / ×${f(k.p99 / tk.p99, 2)} of tmux)`;
+    const target =
+      path === 'flower-pty split view'
+        ? `≤ tmux + 0.3 / + 1 ms (${f(tk.p50 + 0.3, 2)} / ${f(tk.p99 + 1, 2)} ms)`
+        : path === 'flower-pty --plain'
+          ? `≤ tmux (${f(tk.p50, 2)} / ${f(tk.p99, 2)} ms)`
+          : '';
+    return [
+      `keystroke echo p50 / p99, 140×45: ${pattern.name} (${pattern.keys} keys)`,
+      path,
+      k.error ?? `${f(k.p50, 2)} / ${f(k.p99, 2)} ms${ratio}`,
+      path === 'tmux' ? '' : `tmux ${f(tk.p50, 2)} / ${f(tk.p99, 2)} ms`,
+      target,
+    ];
   });
 }
 

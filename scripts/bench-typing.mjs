@@ -12,7 +12,9 @@ const rounds = at > 0 ? Number(process.argv[at + 1]) : quick ? 1 : 3;
 const f = (n, digits = 1) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(digits) : '–');
 const loadBefore = os.loadavg()[0];
 const patterns = await typingPatterns({ rounds, scale: quick ? 0.25 : 1 });
-console.log(`Taken ${new Date().toISOString()} on ${os.cpus()[0]?.model ?? '?'}, ${os.cpus().length} cpus; load average ${f(loadBefore)} before, ${f(os.loadavg()[0])} after; ${rounds} round(s)${quick ? ', --quick' : ''}.\n`);
+console.log(
+  `Taken ${new Date().toISOString()} on ${os.cpus()[0]?.model ?? '?'}, ${os.cpus().length} cpus; load average ${f(loadBefore)} before, ${f(os.loadavg()[0])} after; ${rounds} round(s)${quick ? ', --quick' : ''}.\n`,
+);
 console.log('| measure | path | value | reference (same run) | target |');
 console.log('| --- | --- | --- | --- | --- |');
 for (const pattern of patterns) for (const cells of typingRows(pattern, f)) console.log(`| ${cells.join(' | ')} |`);

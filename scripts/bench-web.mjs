@@ -7,7 +7,16 @@
 // there in the same run by scripts/bench.mjs. Alone: node scripts/bench-web.mjs [keys] [idle seconds]
 import { spawn } from '@lydell/node-pty';
 import { spawn as spawnProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -17,7 +26,16 @@ import { cpuOf, endServers, rssOf } from './bench-terminal.mjs';
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FLOWER = join(REPO, 'bin', 'flower-pty.js');
 const CHROMIUM = process.env.FLOWER_PTY_CHROMIUM || '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const CAT_KEYS = `#!/bin/sh\nprintf 'ready\\r\\n'\nexec cat\n`;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -27,7 +45,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 function cpuNs(pid) {
   try {
     let ns = 0;
-    for (const task of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    for (const task of readdirSync(`/proc/${pid}/task`))
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
     return ns / 1e9;
   } catch {
     return cpuOf(pid);
@@ -47,8 +66,18 @@ export async function webBench({ keys = 200, idleS = 30, frames = 5, webEnv = {}
   const prog = join(dir, 'cat.sh');
   writeFileSync(prog, CAT_KEYS);
   chmodSync(prog, 0o755);
-  const env = { ...process.env, TERM: 'xterm-256color', HOME: dir, CLAUDE_CONFIG_DIR: join(dir, 'cfg'), XDG_RUNTIME_DIR: runtime };
-  const terminal = spawn(process.execPath, [FLOWER, '--plain', '--no-handoff', '--no-workbench', '--no-notify', '--claude', prog], { name: 'xterm-256color', cols: 120, rows: 40, cwd: dir, env });
+  const env = {
+    ...process.env,
+    TERM: 'xterm-256color',
+    HOME: dir,
+    CLAUDE_CONFIG_DIR: join(dir, 'cfg'),
+    XDG_RUNTIME_DIR: runtime,
+  };
+  const terminal = spawn(
+    process.execPath,
+    [FLOWER, '--plain', '--no-handoff', '--no-workbench', '--no-notify', '--claude', prog],
+    { name: 'xterm-256color', cols: 120, rows: 40, cwd: dir, env },
+  );
   let out = '';
   terminal.onData((d) => (out += d).length > 8192 && (out = out.slice(-4096)));
   let web = null;
@@ -56,7 +85,10 @@ export async function webBench({ keys = 200, idleS = 30, frames = 5, webEnv = {}
   try {
     for (let i = 0; i < 400 && !out.includes('ready'); i++) await sleep(50);
     if (!out.includes('ready')) throw new Error('the run did not start');
-    web = spawnProcess(process.execPath, [FLOWER, 'web', '--listen', '127.0.0.1:0', '--allow-input'], { env: { ...env, ...webEnv }, stdio: ['ignore', 'pipe', 'ignore'] });
+    web = spawnProcess(process.execPath, [FLOWER, 'web', '--listen', '127.0.0.1:0', '--allow-input'], {
+      env: { ...env, ...webEnv },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const url = await new Promise((resolve, reject) => {
       let text = '';
       web.stdout.on('data', (d) => {
@@ -67,7 +99,12 @@ export async function webBench({ keys = 200, idleS = 30, frames = 5, webEnv = {}
     });
     const base = url.slice(0, url.indexOf('/login'));
     const profile = join(dir, 'chromium');
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, viewport: { width: 1280, height: 800 }, headless: true });
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      args: ARGS,
+      viewport: { width: 1280, height: 800 },
+      headless: true,
+    });
     const dashboard = await context.newPage();
     await dashboard.goto(url);
     await dashboard.waitForURL(`${base}/`);
@@ -88,17 +125,34 @@ export async function webBench({ keys = 200, idleS = 30, frames = 5, webEnv = {}
       await page.waitForFunction(() => document.querySelectorAll('#runs li').length === 1);
       const t0 = performance.now();
       await page.goto(`${base}/run/${id}`, { waitUntil: 'commit' });
-      await page.waitForFunction(() => {
-        const b = window.flowerTerm?.buffer.active;
-        return b?.getLine(0)?.translateToString(true).includes('ready');
-      }, undefined, { polling: 'raf' });
+      await page.waitForFunction(
+        () => {
+          const b = window.flowerTerm?.buffer.active;
+          return b?.getLine(0)?.translateToString(true).includes('ready');
+        },
+        undefined,
+        { polling: 'raf' },
+      );
       firstFrames.push(performance.now() - t0);
-      await page.waitForFunction(() => performance.getEntriesByName('flower:painted').length > 0 && performance.getEntriesByName('flower:socket-open').length > 0);
-      steps.push(await page.evaluate(() => {
-        const at = (name) => performance.getEntriesByName(name)[0]?.startTime ?? null;
-        const nav = performance.getEntriesByType('navigation')[0];
-        return { html: nav.responseEnd, module: at('flower:module'), opened: at('flower:opened'), parsed: at('flower:screen-parsed'), painted: at('flower:painted'), socket: at('flower:socket-open') };
-      }));
+      await page.waitForFunction(
+        () =>
+          performance.getEntriesByName('flower:painted').length > 0 &&
+          performance.getEntriesByName('flower:socket-open').length > 0,
+      );
+      steps.push(
+        await page.evaluate(() => {
+          const at = (name) => performance.getEntriesByName(name)[0]?.startTime ?? null;
+          const nav = performance.getEntriesByType('navigation')[0];
+          return {
+            html: nav.responseEnd,
+            module: at('flower:module'),
+            opened: at('flower:opened'),
+            parsed: at('flower:screen-parsed'),
+            painted: at('flower:painted'),
+            socket: at('flower:socket-open'),
+          };
+        }),
+      );
     }
     const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
     const firstFrameSteps = Object.fromEntries(Object.keys(steps[0]).map((k) => [k, median(steps.map((s) => s[k]))]));

@@ -19,7 +19,15 @@ const relayOut = outAt > 0 && process.argv[outAt + 1] ? process.argv[outAt + 1] 
 
 // The usual hardening, for gcc and clang alike: bounds-checked libc calls where the size is known, stack
 // canaries, a position-independent program (ASLR) and, on ELF, relocations read-only before main runs.
-const HARDENING = ['-O2', '-D_FORTIFY_SOURCE=2', '-fstack-protector-strong', '-Wall', '-Wextra', '-Wformat=2', '-Werror'];
+const HARDENING = [
+  '-O2',
+  '-D_FORTIFY_SOURCE=2',
+  '-fstack-protector-strong',
+  '-Wall',
+  '-Wextra',
+  '-Wformat=2',
+  '-Werror',
+];
 // (macOS makes every program position-independent and its linker knows no -z: clang there would warn of
 // an unused -pie, which -Werror makes an error.)
 const ELF = process.platform !== 'darwin';
@@ -31,7 +39,9 @@ function compile(source, out, args, missing) {
   mkdirSync(dirname(out), { recursive: true });
   const partial = `${out}.${process.pid}.tmp`;
   try {
-    execFileSync(cc, [...HARDENING, ...args, join(root, 'native', source), '-o', partial], { stdio: ['ignore', 'inherit', 'inherit'] });
+    execFileSync(cc, [...HARDENING, ...args, join(root, 'native', source), '-o', partial], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     renameSync(partial, out); // a half-written binary is never loaded or run
   } catch (error) {
     const why = error.code === 'ENOENT' ? `no C compiler (${cc})` : 'the compiler failed';
@@ -45,17 +55,37 @@ function compile(source, out, args, missing) {
 const platform = process.platform === 'darwin' ? ['-undefined', 'dynamic_lookup'] : [];
 const extra = (process.env.FLOWER_PTY_RELAY_CFLAGS ?? '').split(/\s+/).filter(Boolean);
 const headers = join(root, 'node_modules', 'node-api-headers', 'include');
-compile('fast-relay.c', relayOut ?? join(root, 'dist', 'native', 'fast-relay.node'), [...LIBRARY, '-pthread', ...platform, ...(await relayDefines(root)), ...extra, `-I${headers}`], "the native relay was not built (%s); runs use Node's streams, which are slower per key");
+compile(
+  'fast-relay.c',
+  relayOut ?? join(root, 'dist', 'native', 'fast-relay.node'),
+  [...LIBRARY, '-pthread', ...platform, ...(await relayDefines(root)), ...extra, `-I${headers}`],
+  "the native relay was not built (%s); runs use Node's streams, which are slower per key",
+);
 
 if (!relayOut) {
   // What an idle run server gives back (Linux; elsewhere it builds to a no-op that says so).
-  compile('memory-trim.c', join(root, 'dist', 'native', 'memory-trim.node'), [...LIBRARY, ...platform, `-I${headers}`], 'the memory trim was not built (%s); an idle run server keeps the pages it touched while starting');
+  compile(
+    'memory-trim.c',
+    join(root, 'dist', 'native', 'memory-trim.node'),
+    [...LIBRARY, ...platform, `-I${headers}`],
+    'the memory trim was not built (%s); an idle run server keeps the pages it touched while starting',
+  );
 
   // The names and limits the hook client reads, from their one home (built by tsc before this runs).
   const defines = await hookDefines(root);
-  compile('hook-client.c', join(root, 'dist', 'native', 'flower-pty-hook'), [...PROGRAM, ...defines], 'the native hook client was not built (%s); claude runs the Node one, which takes ~30 ms more per hook');
+  compile(
+    'hook-client.c',
+    join(root, 'dist', 'native', 'flower-pty-hook'),
+    [...PROGRAM, ...defines],
+    'the native hook client was not built (%s); claude runs the Node one, which takes ~30 ms more per hook',
+  );
 
   // The attach client's words and numbers, from their homes in src/ (built by tsc before this runs).
   const attach = await attachDefines(root);
-  compile('attach-client.c', join(root, 'dist', 'native', 'flower-pty-attach'), [...PROGRAM, ...attach], 'the native attach client was not built (%s); `flower-pty attach` runs the Node one, which waits for Node to start');
+  compile(
+    'attach-client.c',
+    join(root, 'dist', 'native', 'flower-pty-attach'),
+    [...PROGRAM, ...attach],
+    'the native attach client was not built (%s); `flower-pty attach` runs the Node one, which waits for Node to start',
+  );
 }

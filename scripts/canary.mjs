@@ -13,7 +13,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
-const TESTS = ['test/claude-code/release-cycle.test.ts', 'test/e2e/full-cycle.test.ts', 'test/e2e/paths.test.ts', 'test/e2e/tool-boundaries.test.ts', 'test/faults/real-claude.test.ts'];
+const TESTS = [
+  'test/claude-code/release-cycle.test.ts',
+  'test/e2e/full-cycle.test.ts',
+  'test/e2e/paths.test.ts',
+  'test/e2e/tool-boundaries.test.ts',
+  'test/faults/real-claude.test.ts',
+];
 const DEFAULT_RELEASES = ['2.1.47', '2.1.78', '2.1.100', '2.1.150', '2.1.200', '2.1.250', '2.1.300', '2.1.332'];
 
 const argv = process.argv.slice(2);
@@ -32,7 +38,10 @@ const take = (name) => {
 const record = take('--record');
 // --quick: only the dialect's cycle (seconds a release), e.g. to sweep many releases first.
 const quick = take('--quick');
-const cache = flag('--cache') ?? process.env.FLOWER_PTY_CANARY_CACHE ?? join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'flower-pty', 'canary');
+const cache =
+  flag('--cache') ??
+  process.env.FLOWER_PTY_CANARY_CACHE ??
+  join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'flower-pty', 'canary');
 const releases = argv.length > 0 ? argv : DEFAULT_RELEASES;
 if (releases.some((r) => !/^(\d+\.\d+\.\d+|latest)$/.test(r))) {
   console.error(`canary: releases look like 2.1.78 or latest, got ${releases.join(' ')}`);
@@ -45,12 +54,21 @@ function install(spec) {
   const bin = join(prefix, 'node_modules', '.bin', 'claude');
   if (spec === 'latest' || !existsSync(bin)) {
     mkdirSync(prefix, { recursive: true });
-    const npm = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', prefix, `@anthropic-ai/claude-code@${spec}`], { encoding: 'utf8' });
-    if (npm.status !== 0) return { error: `npm install failed: ${(npm.stderr || npm.stdout).trim().split('\n').at(-1)}` };
+    const npm = spawnSync(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefix', prefix, `@anthropic-ai/claude-code@${spec}`],
+      { encoding: 'utf8' },
+    );
+    if (npm.status !== 0)
+      return { error: `npm install failed: ${(npm.stderr || npm.stdout).trim().split('\n').at(-1)}` };
   }
   const version = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30_000 });
   const release = /(\d+\.\d+\.\d+)/.exec(version.stdout ?? '')?.[1];
-  return release ? { bin, release } : { error: `claude --version printed ${JSON.stringify((version.stdout || version.stderr || '').trim().slice(0, 60))}` };
+  return release
+    ? { bin, release }
+    : {
+        error: `claude --version printed ${JSON.stringify((version.stdout || version.stderr || '').trim().slice(0, 60))}`,
+      };
 }
 
 // Runs the tests against `bin`; resolves with pass/fail counts and the names of failed tests.
@@ -58,7 +76,11 @@ function runTests(bin, release) {
   const env = { ...process.env, FLOWER_PTY_TEST_CLAUDE: bin, FLOWER_PTY_TEST_CLAUDE_RELEASE: release };
   if (record) env.FLOWER_PTY_RECORD_PAYLOADS = join(REPO, 'test', 'fixtures', 'claude-code', release);
   return new Promise((resolve) => {
-    const child = spawn('npx', ['tap', '--disable-coverage', '--reporter=tap', '--jobs=1', ...(quick ? TESTS.slice(0, 1) : TESTS)], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      'npx',
+      ['tap', '--disable-coverage', '--reporter=tap', '--jobs=1', ...(quick ? TESTS.slice(0, 1) : TESTS)],
+      { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (out += c));
@@ -86,8 +108,16 @@ for (const spec of releases) {
     process.stderr.write(`canary: ${got.release} (${got.bin}) ...\n`);
     const r = await runTests(got.bin, got.release);
     const seconds = String(Math.round((Date.now() - started) / 1000));
-    const notes = r.fail === 0 ? `${r.pass} assertions` : `failed: ${r.failed.slice(0, 3).join('; ') || `exit ${r.code}`} (log: ${join(cache, `${got.release}.tap.log`)})`;
-    rows.push([spec === 'latest' ? `${got.release} (latest)` : got.release, r.fail === 0 && r.code === 0 ? 'pass' : 'FAIL', seconds, notes]);
+    const notes =
+      r.fail === 0
+        ? `${r.pass} assertions`
+        : `failed: ${r.failed.slice(0, 3).join('; ') || `exit ${r.code}`} (log: ${join(cache, `${got.release}.tap.log`)})`;
+    rows.push([
+      spec === 'latest' ? `${got.release} (latest)` : got.release,
+      r.fail === 0 && r.code === 0 ? 'pass' : 'FAIL',
+      seconds,
+      notes,
+    ]);
   }
   process.stderr.write(`canary: ${rows.at(-1).join(' | ')}\n`);
 }

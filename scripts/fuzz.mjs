@@ -38,8 +38,10 @@ function parseArgs(argv) {
     if (arg === '--replay') out.replay = true;
     else if (arg === '--seconds') {
       out.seconds = Number(argv[++i]);
-      if (!Number.isInteger(out.seconds) || out.seconds < 1) fail(`--seconds expects a whole number of seconds, got "${argv[i]}"`);
-    } else if (arg.startsWith('-')) fail(`unknown flag ${arg}; use --seconds N, --replay and target names (${Object.keys(TARGETS).join(', ')})`);
+      if (!Number.isInteger(out.seconds) || out.seconds < 1)
+        fail(`--seconds expects a whole number of seconds, got "${argv[i]}"`);
+    } else if (arg.startsWith('-'))
+      fail(`unknown flag ${arg}; use --seconds N, --replay and target names (${Object.keys(TARGETS).join(', ')})`);
     else out.filters.push(arg);
   }
   return out;
@@ -59,28 +61,54 @@ const corpusDir = (target) => join(FUZZ, 'corpus', TARGETS[target].source);
 /** the corpus's files for a target */
 function corpusFiles(target) {
   const dir = corpusDir(target);
-  return existsSync(dir) ? readdirSync(dir).sort().map((name) => join(dir, name)) : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .sort()
+        .map((name) => join(dir, name))
+    : [];
 }
 
-const SANITIZE = ['-g', '-O1', '-fno-omit-frame-pointer', '-fno-sanitize-recover=all', '-Wall', '-Wextra', '-Wno-unused-function'];
+const SANITIZE = [
+  '-g',
+  '-O1',
+  '-fno-omit-frame-pointer',
+  '-fno-sanitize-recover=all',
+  '-Wall',
+  '-Wextra',
+  '-Wno-unused-function',
+];
 
 async function build(cc, target, out, { fuzzer }) {
   const defines = await TARGETS[target].defines();
   const sanitizers = fuzzer ? '-fsanitize=fuzzer,address,undefined' : '-fsanitize=address,undefined';
   const sources = [join(FUZZ, `${TARGETS[target].source}.c`), ...(fuzzer ? [] : [join(FUZZ, 'replay.c')])];
-  execFileSync(cc, [...SANITIZE, sanitizers, ...defines, ...sources, '-o', out], { stdio: ['ignore', 'inherit', 'inherit'] });
+  execFileSync(cc, [...SANITIZE, sanitizers, ...defines, ...sources, '-o', out], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
 }
 
 // Sanitizer settings for every run: stop at the first error with a stack, leaks included where the
 // kernel lets LeakSanitizer look (it needs ptrace; not inside every container).
-const ENV = { ...process.env, ASAN_OPTIONS: 'abort_on_error=1:detect_leaks=0', UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1' };
+const ENV = {
+  ...process.env,
+  ASAN_OPTIONS: 'abort_on_error=1:detect_leaks=0',
+  UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1',
+};
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const targets = Object.keys(TARGETS).filter((name) => opts.filters.length === 0 || opts.filters.some((f) => name.includes(f)));
-  if (targets.length === 0) fail(`no target matches ${opts.filters.join(', ')}; the targets: ${Object.keys(TARGETS).join(', ')}`);
+  const targets = Object.keys(TARGETS).filter(
+    (name) => opts.filters.length === 0 || opts.filters.some((f) => name.includes(f)),
+  );
+  if (targets.length === 0)
+    fail(`no target matches ${opts.filters.join(', ')}; the targets: ${Object.keys(TARGETS).join(', ')}`);
   const cc = opts.replay ? [process.env.CC, 'clang', 'gcc', 'cc'].find((c) => c && hasCompiler(c)) : 'clang';
-  if (!cc || !hasCompiler(cc)) fail(opts.replay ? 'no C compiler (clang, gcc or cc)' : 'clang is missing: apt-get install -y clang libclang-rt-14-dev');
+  if (!cc || !hasCompiler(cc))
+    fail(
+      opts.replay
+        ? 'no C compiler (clang, gcc or cc)'
+        : 'clang is missing: apt-get install -y clang libclang-rt-14-dev',
+    );
   const work = mkdtempSync(join(tmpdir(), 'flower-pty-fuzz-'));
   const failed = [];
   for (const target of targets) {
@@ -104,7 +132,18 @@ async function main() {
       // The corpus first, each file whole (as seeds of a fuzzing run they would be cut to -max_len).
       const quiet = { stdio: ['ignore', 'ignore', 'pipe'], env: ENV, maxBuffer: 1 << 30, encoding: 'utf8' };
       run = spawnSync(bin, [...common, ...seeds], quiet);
-      if (run.status === 0) run = spawnSync(bin, [found, corpusDir(target), ...common, `-max_total_time=${opts.seconds}`, `-max_len=${TARGETS[target].maxLen}`], quiet);
+      if (run.status === 0)
+        run = spawnSync(
+          bin,
+          [
+            found,
+            corpusDir(target),
+            ...common,
+            `-max_total_time=${opts.seconds}`,
+            `-max_len=${TARGETS[target].maxLen}`,
+          ],
+          quiet,
+        );
       const done = /Done (\d+) runs in (\d+) second/.exec(run.stderr ?? '');
       if (done) process.stdout.write(`fuzz ${target}: ${done[1]} runs in ${done[2]} s\n`);
       if (run.status !== 0) process.stderr.write(`${(run.stderr ?? '').split('\n').slice(-80).join('\n')}\n`);
@@ -112,7 +151,9 @@ async function main() {
     if (run.status === 0) process.stdout.write(`fuzz ${target}: ok\n`);
     else {
       const kept = readdirSync(work).filter((name) => name.startsWith(`${target}-`) && !name.endsWith('-corpus'));
-      failed.push(`${target}: ${run.signal ?? `exit ${run.status}`}${kept.length ? `; the input: ${kept.map((k) => join(work, k)).join(', ')}` : ''}`);
+      failed.push(
+        `${target}: ${run.signal ?? `exit ${run.status}`}${kept.length ? `; the input: ${kept.map((k) => join(work, k)).join(', ')}` : ''}`,
+      );
     }
   }
   if (failed.length === 0) rmSync(work, { recursive: true, force: true });

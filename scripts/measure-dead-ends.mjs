@@ -34,7 +34,13 @@ function timed(bytes) {
     const reader = createTranscriptReader(TRANSCRIPT_ROWS, {
       taps: [
         { alsoWants: mayBeScopeAttachment, row: (v) => void scope.row(v) },
-        { row: (v) => { const t0 = performance.now(); for (const run of runs.row(v)) record = recordRun(record, run); inRecord += performance.now() - t0; } },
+        {
+          row: (v) => {
+            const t0 = performance.now();
+            for (const run of runs.row(v)) record = recordRun(record, run);
+            inRecord += performance.now() - t0;
+          },
+        },
       ],
     });
     const t0 = performance.now();
@@ -46,8 +52,14 @@ function timed(bytes) {
   return best;
 }
 
-const files = ROOTS.flatMap((root) => readdirSync(join(FIXTURES, root), { recursive: true }).map((f) => join(root, String(f)))).filter((f) => f.endsWith('.jsonl') && !f.includes('subagents') && !f.includes('walk-away')).sort();
-console.log('| transcript | MB | failures (calls) | tries | compaction summaries: failures before / mentioned | reader ms/MB | of it, the failure record ms/MB |');
+const files = ROOTS.flatMap((root) =>
+  readdirSync(join(FIXTURES, root), { recursive: true }).map((f) => join(root, String(f))),
+)
+  .filter((f) => f.endsWith('.jsonl') && !f.includes('subagents') && !f.includes('walk-away'))
+  .sort();
+console.log(
+  '| transcript | MB | failures (calls) | tries | compaction summaries: failures before / mentioned | reader ms/MB | of it, the failure record ms/MB |',
+);
 console.log('| --- | --- | --- | --- | --- | --- | --- |');
 for (const f of files) {
   const bytes = readFileSync(join(FIXTURES, f));
@@ -67,5 +79,7 @@ for (const f of files) {
   const mb = bytes.length / 1e6;
   const time = timed(bytes);
   const tries = record.failures.reduce((n, x) => n + x.tries, 0);
-  console.log(`| ${f} | ${mb.toFixed(2)} | ${record.failures.length} | ${tries} | ${summaries.join(', ') || '-'} | ${(time.all / mb).toFixed(1)} | ${(time.record / mb).toFixed(2)} (${((time.record / time.all) * 100).toFixed(1)}%) |`);
+  console.log(
+    `| ${f} | ${mb.toFixed(2)} | ${record.failures.length} | ${tries} | ${summaries.join(', ') || '-'} | ${(time.all / mb).toFixed(1)} | ${(time.record / mb).toFixed(2)} (${((time.record / time.all) * 100).toFixed(1)}%) |`,
+  );
 }

@@ -10,9 +10,25 @@ const load = (root, path) => import(pathToFileURL(join(root, 'dist', path)).href
 export async function hookDefines(root) {
   const { HOOK_ENV, FLOWER_ENV_PREFIX, STATUSLINE_EVENT } = await load(root, 'claude-code/launch.js');
   const { HOOK_LIMITS } = await load(root, 'cli/hook-limits.js');
-  const names = { HOOK_ENV_SOCKET: HOOK_ENV.socket, HOOK_ENV_TOKEN: HOOK_ENV.token, HOOK_ENV_TIMEOUT_MS: HOOK_ENV.timeoutMs, HOOK_ENV_USER_STATUSLINE: HOOK_ENV.userStatusLine, FLOWER_ENV_PREFIX, STATUSLINE_EVENT };
-  const limits = { DEFAULT_TIMEOUT_MS: HOOK_LIMITS.defaultTimeoutMs, MAX_TIMEOUT_MS: HOOK_LIMITS.maxTimeoutMs, USER_STATUSLINE_CAP_MS: HOOK_LIMITS.userStatusLineCapMs, MAX_PAYLOAD_BYTES: HOOK_LIMITS.maxPayloadBytes, MAX_DEPTH: HOOK_LIMITS.maxPayloadDepth };
-  return [...Object.entries(names).map(([name, value]) => `-D${name}=${JSON.stringify(value)}`), ...Object.entries(limits).map(([name, value]) => `-D${name}=${value}L`)];
+  const names = {
+    HOOK_ENV_SOCKET: HOOK_ENV.socket,
+    HOOK_ENV_TOKEN: HOOK_ENV.token,
+    HOOK_ENV_TIMEOUT_MS: HOOK_ENV.timeoutMs,
+    HOOK_ENV_USER_STATUSLINE: HOOK_ENV.userStatusLine,
+    FLOWER_ENV_PREFIX,
+    STATUSLINE_EVENT,
+  };
+  const limits = {
+    DEFAULT_TIMEOUT_MS: HOOK_LIMITS.defaultTimeoutMs,
+    MAX_TIMEOUT_MS: HOOK_LIMITS.maxTimeoutMs,
+    USER_STATUSLINE_CAP_MS: HOOK_LIMITS.userStatusLineCapMs,
+    MAX_PAYLOAD_BYTES: HOOK_LIMITS.maxPayloadBytes,
+    MAX_DEPTH: HOOK_LIMITS.maxPayloadDepth,
+  };
+  return [
+    ...Object.entries(names).map(([name, value]) => `-D${name}=${JSON.stringify(value)}`),
+    ...Object.entries(limits).map(([name, value]) => `-D${name}=${value}L`),
+  ];
 }
 
 /** native/fast-relay.c: the ceiling of keys waiting for claude (src/core/server/input-ceiling.ts) */
@@ -29,11 +45,21 @@ export async function attachDefines(root) {
   const { GIVE_BACK } = await load(root, 'client/attach-client.js');
   // The keys --detach-key takes, as parsePrefix reads them: C-x for each x listed (upper case).
   const { parsePrefix } = await load(root, 'core/screen/keymap.js');
-  const detachKeys = Array.from({ length: 0x60 - 0x40 }, (_, i) => String.fromCharCode(0x40 + i)).filter((x) => 'byte' in parsePrefix(`C-${x}`)).join('');
+  const detachKeys = Array.from({ length: 0x60 - 0x40 }, (_, i) => String.fromCharCode(0x40 + i))
+    .filter((x) => 'byte' in parsePrefix(`C-${x}`))
+    .join('');
   const attach = {
-    WIRE_VERSION, EXIT_OK: EXIT.ok, EXIT_SERVER_LOST: EXIT.serverLost, EXIT_INTERRUPTED: EXIT.interrupted,
-    OUTCOME_DETACHED: cString(OUTCOME_WORDS.detached), OUTCOME_LOST: cString(OUTCOME_WORDS.lost),
-    OUTCOME_KILLED: cString(OUTCOME_WORDS.killed), OUTCOME_LINEAGE: cString(OUTCOME_WORDS.lineage), OUTCOME_INTERRUPTED: cString(OUTCOME_WORDS.interrupted), GIVE_BACK: cString(GIVE_BACK), DETACH_KEYS: cString(detachKeys),
+    WIRE_VERSION,
+    EXIT_OK: EXIT.ok,
+    EXIT_SERVER_LOST: EXIT.serverLost,
+    EXIT_INTERRUPTED: EXIT.interrupted,
+    OUTCOME_DETACHED: cString(OUTCOME_WORDS.detached),
+    OUTCOME_LOST: cString(OUTCOME_WORDS.lost),
+    OUTCOME_KILLED: cString(OUTCOME_WORDS.killed),
+    OUTCOME_LINEAGE: cString(OUTCOME_WORDS.lineage),
+    OUTCOME_INTERRUPTED: cString(OUTCOME_WORDS.interrupted),
+    GIVE_BACK: cString(GIVE_BACK),
+    DETACH_KEYS: cString(detachKeys),
   };
   return Object.entries(attach).map(([name, value]) => `-D${name}=${value}`);
 }

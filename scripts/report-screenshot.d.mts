@@ -11,4 +11,8 @@ export interface ChromiumLoad {
   /** the page's width as laid out: more than the viewport's means it scrolls sideways */
   scrollWidth: number;
 }
-export declare function loadInChromium(htmlFile: string, pngFile: string, options?: { width?: number; height?: number; fullPage?: boolean }): Promise<ChromiumLoad>;
+export declare function loadInChromium(
+  htmlFile: string,
+  pngFile: string,
+  options?: { width?: number; height?: number; fullPage?: boolean },
+): Promise<ChromiumLoad>;

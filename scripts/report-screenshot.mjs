@@ -9,11 +9,21 @@ import { chromium } from 'playwright-core';
 
 export const CHROMIUM = process.env.FLOWER_PTY_CHROMIUM || '/usr/bin/chromium';
 // No background traffic of Chromium's own: any request seen is the page's.
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 export async function loadInChromium(htmlFile, pngFile, { width = 1100, height = 900, fullPage = true } = {}) {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`no Chromium at ${CHROMIUM}: install it with apt-get install -y chromium (.ci/run does), or set FLOWER_PTY_CHROMIUM`);
+    throw new Error(
+      `no Chromium at ${CHROMIUM}: install it with apt-get install -y chromium (.ci/run does), or set FLOWER_PTY_CHROMIUM`,
+    );
   }
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   try {

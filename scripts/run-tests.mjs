@@ -15,7 +15,8 @@ child.stdout.on('data', (chunk) => {
 });
 child.on('close', async (code) => {
   const swept = await sweepStaleRunDirs();
-  if (swept.length > 0) console.log(`# removed ${swept.length} temp folder(s) of run servers killed by the fault tests`);
+  if (swept.length > 0)
+    console.log(`# removed ${swept.length} temp folder(s) of run servers killed by the fault tests`);
   const summaries = [...tail.matchAll(/^# \{ total: (\d+)(?:, pass: (\d+))?(?:, fail: (\d+))?[^}]*\}/gm)];
   const last = summaries.at(-1);
   const passed = last ? Number(last[2] ?? 0) : 0;

@@ -15,4 +15,8 @@ export interface Fleet {
   env: NodeJS.ProcessEnv;
   port: number;
 }
-export declare function startFleet(t: { teardown(fn: () => unknown): void }, root: string, kinds: Record<string, HostKind>): Promise<Fleet>;
+export declare function startFleet(
+  t: { teardown(fn: () => unknown): void },
+  root: string,
+  kinds: Record<string, HostKind>,
+): Promise<Fleet>;

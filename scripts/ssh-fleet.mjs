@@ -36,7 +36,8 @@ export async function startFleet(t, root, kinds) {
   const dir = join(root, 'ssh');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
-  const keygen = (file) => execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'flower-pty-test', '-f', file]);
+  const keygen = (file) =>
+    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'flower-pty-test', '-f', file]);
   keygen(join(dir, 'host_key'));
   const port = await freePort();
   const nodeDir = dirname(process.execPath);
@@ -45,7 +46,16 @@ export async function startFleet(t, root, kinds) {
   const clientHosts = [];
   const known = `[127.0.0.1]:${port} ${readFileSync(join(dir, 'host_key.pub'), 'utf8').split(' ').slice(0, 2).join(' ')}`;
   writeFileSync(join(dir, 'known_hosts'), known + '\n');
-  const common = (key) => [`  User root`, `  IdentityFile ${key}`, `  IdentitiesOnly yes`, `  IdentityAgent none`, `  UserKnownHostsFile ${join(dir, 'known_hosts')}`, `  GlobalKnownHostsFile /dev/null`, `  StrictHostKeyChecking yes`, `  LogLevel ERROR`];
+  const common = (key) => [
+    `  User root`,
+    `  IdentityFile ${key}`,
+    `  IdentitiesOnly yes`,
+    `  IdentityAgent none`,
+    `  UserKnownHostsFile ${join(dir, 'known_hosts')}`,
+    `  GlobalKnownHostsFile /dev/null`,
+    `  StrictHostKeyChecking yes`,
+    `  LogLevel ERROR`,
+  ];
   for (const [name, kind] of Object.entries(kinds)) {
     const home = join(root, 'hosts', name);
     const runtime = join(home, 'run');
@@ -57,13 +67,16 @@ export async function startFleet(t, root, kinds) {
       chmodSync(join(home, 'bin', 'flower-pty'), 0o755);
     }
     const enter = join(home, 'enter.sh');
-    writeFileSync(enter, [
-      '#!/bin/sh',
-      `export HOME='${home}' XDG_RUNTIME_DIR='${runtime}' XDG_CONFIG_HOME='${join(home, 'config')}' PATH='${join(home, 'bin')}:${nodeDir}:/usr/bin:/bin'`,
-      `cd '${home}'`,
-      'exec /bin/sh -c "$SSH_ORIGINAL_COMMAND"',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      enter,
+      [
+        '#!/bin/sh',
+        `export HOME='${home}' XDG_RUNTIME_DIR='${runtime}' XDG_CONFIG_HOME='${join(home, 'config')}' PATH='${join(home, 'bin')}:${nodeDir}:/usr/bin:/bin'`,
+        `cd '${home}'`,
+        'exec /bin/sh -c "$SSH_ORIGINAL_COMMAND"',
+        '',
+      ].join('\n'),
+    );
     chmodSync(enter, 0o755);
     const key = join(dir, `${name}_key`);
     keygen(key);
@@ -75,7 +88,12 @@ export async function startFleet(t, root, kinds) {
   keygen(join(dir, 'stranger_key'));
   clientHosts.push('Host refusing', '  HostName 127.0.0.1', `  Port ${port}`, ...common(join(dir, 'stranger_key')));
   // a port nothing listens on
-  clientHosts.push('Host closed', '  HostName 127.0.0.1', `  Port ${await freePort()}`, ...common(join(dir, 'stranger_key')));
+  clientHosts.push(
+    'Host closed',
+    '  HostName 127.0.0.1',
+    `  Port ${await freePort()}`,
+    ...common(join(dir, 'stranger_key')),
+  );
   // a listener that accepts and never says its banner
   const sockets = new Set();
   const hanging = createServer((s) => {
@@ -83,7 +101,12 @@ export async function startFleet(t, root, kinds) {
     s.on('error', () => undefined);
   });
   await new Promise((resolve) => hanging.listen(0, '127.0.0.1', resolve));
-  clientHosts.push('Host hanging', '  HostName 127.0.0.1', `  Port ${hanging.address().port}`, ...common(join(dir, 'stranger_key')));
+  clientHosts.push(
+    'Host hanging',
+    '  HostName 127.0.0.1',
+    `  Port ${hanging.address().port}`,
+    ...common(join(dir, 'stranger_key')),
+  );
   t.teardown(() => {
     for (const s of sockets) s.destroy();
     hanging.close();
@@ -91,24 +114,27 @@ export async function startFleet(t, root, kinds) {
 
   writeFileSync(join(dir, 'authorized_keys'), authorized.join('\n') + '\n');
   const sshdConfig = join(dir, 'sshd_config');
-  writeFileSync(sshdConfig, [
-    `Port ${port}`,
-    'ListenAddress 127.0.0.1',
-    `HostKey ${join(dir, 'host_key')}`,
-    `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
-    `PidFile ${join(dir, 'sshd.pid')}`,
-    'PermitRootLogin yes',
-    'StrictModes no',
-    'PubkeyAuthentication yes',
-    'PasswordAuthentication no',
-    'KbdInteractiveAuthentication no',
-    'UsePAM no',
-    'AllowStreamLocalForwarding yes',
-    'AllowTcpForwarding yes',
-    'PrintMotd no',
-    'LogLevel ERROR',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    sshdConfig,
+    [
+      `Port ${port}`,
+      'ListenAddress 127.0.0.1',
+      `HostKey ${join(dir, 'host_key')}`,
+      `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
+      `PidFile ${join(dir, 'sshd.pid')}`,
+      'PermitRootLogin yes',
+      'StrictModes no',
+      'PubkeyAuthentication yes',
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'UsePAM no',
+      'AllowStreamLocalForwarding yes',
+      'AllowTcpForwarding yes',
+      'PrintMotd no',
+      'LogLevel ERROR',
+      '',
+    ].join('\n'),
+  );
   const config = join(dir, 'ssh_config');
   writeFileSync(config, clientHosts.join('\n') + '\n');
   const sshd = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', sshdConfig], { stdio: ['ignore', 'ignore', 'pipe'] });

@@ -5,7 +5,8 @@ import { join, dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const coreDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'core');
-const importRe = /(?:^|\s)(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm;
+const importRe =
+  /(?:^|\s)(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm;
 
 // Its folders too (the decision's reducers live in core/decide/): an import may climb only as far as core itself.
 t.test('src/core imports only relative core modules', async (t) => {
@@ -13,7 +14,10 @@ t.test('src/core imports only relative core modules', async (t) => {
     .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
     .map((e) => relative(coreDir, join(e.parentPath, e.name)));
   t.ok(files.length >= 5, 'the core has its files');
-  t.ok(files.some((f) => f.startsWith('decide/')), 'the reducers in core/decide/ are read');
+  t.ok(
+    files.some((f) => f.startsWith('decide/')),
+    'the reducers in core/decide/ are read',
+  );
   for (const file of files) {
     const text = readFileSync(join(coreDir, file), 'utf8');
     for (const m of text.matchAll(importRe)) {
@@ -59,7 +63,11 @@ t.test("core's folders stand in layers: no import from a lower folder to a highe
     .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
     .map((e) => relative(coreDir, join(e.parentPath, e.name)));
   const folders = new Set(files.filter((f) => f.includes('/')).map((f) => f.split('/')[0]!));
-  t.same([...folders].filter((f) => !CORE_LAYERS.includes(f)), [], 'every folder of src/core has its place in CORE_LAYERS');
+  t.same(
+    [...folders].filter((f) => !CORE_LAYERS.includes(f)),
+    [],
+    'every folder of src/core has its place in CORE_LAYERS',
+  );
   const upward: string[] = [];
   for (const file of files) {
     for (const m of readFileSync(join(coreDir, file), 'utf8').matchAll(importRe)) {
@@ -69,10 +77,25 @@ t.test("core's folders stand in layers: no import from a lower folder to a highe
       if (coreRank(to) > coreRank(file)) upward.push(`${file} imports ${to}`);
     }
   }
-  t.same(upward.filter((u) => !CORE_UPWARD_ALLOWED.includes(u)), [], 'no import up the core layers');
-  t.same(CORE_UPWARD_ALLOWED.filter((a) => !upward.includes(a)), [], 'every allowance is still needed (remove the ones that are not)');
-  t.ok(coreRank('options/option-value.ts') > coreRank('meter/token-format.ts') && coreRank('exit-code.ts') < coreRank('meter/jsonl.ts'), 'the ranks order what they must');
-  t.ok(coreRank('run/policy.ts') > coreRank('options/option-value.ts'), 'so run/policy.ts would be an import up from options/');
+  t.same(
+    upward.filter((u) => !CORE_UPWARD_ALLOWED.includes(u)),
+    [],
+    'no import up the core layers',
+  );
+  t.same(
+    CORE_UPWARD_ALLOWED.filter((a) => !upward.includes(a)),
+    [],
+    'every allowance is still needed (remove the ones that are not)',
+  );
+  t.ok(
+    coreRank('options/option-value.ts') > coreRank('meter/token-format.ts') &&
+      coreRank('exit-code.ts') < coreRank('meter/jsonl.ts'),
+    'the ranks order what they must',
+  );
+  t.ok(
+    coreRank('run/policy.ts') > coreRank('options/option-value.ts'),
+    'so run/policy.ts would be an import up from options/',
+  );
 });
 
 t.test('the checker itself catches a forbidden import', async (t) => {
@@ -91,7 +114,10 @@ t.test('src/claude-code is pure but for probe.ts', async (t) => {
     const text = readFileSync(join(dialectDir, file), 'utf8');
     for (const m of text.matchAll(importRe)) {
       const spec = m[1] ?? m[2] ?? m[3] ?? '';
-      t.ok((spec.startsWith('./') && !spec.includes('..')) || /^\.\.\/core\/([\w-]+\/)*[\w-]+\.js$/.test(spec), `${file} imports "${spec}"`);
+      t.ok(
+        (spec.startsWith('./') && !spec.includes('..')) || /^\.\.\/core\/([\w-]+\/)*[\w-]+\.js$/.test(spec),
+        `${file} imports "${spec}"`,
+      );
     }
     const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
     t.notMatch(code, /\bprocess\.|\brequire\(|Date\.now\(\)/, `${file} reaches no process, require or clock`);
@@ -102,7 +128,12 @@ t.test('src/claude-code is pure but for probe.ts', async (t) => {
 // docs/ (claude-code.md, libraries.md), never cited from notes that live outside it. The names are
 // spelled in pieces so this file does not match itself.
 const repoDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-const OUTSIDE = [['..', 'shared'].join('/'), ['', 'work', 'shared'].join('/'), ['claude-code-facts', 'md'].join('.'), ['stack', 'md'].join('.')];
+const OUTSIDE = [
+  ['..', 'shared'].join('/'),
+  ['', 'work', 'shared'].join('/'),
+  ['claude-code-facts', 'md'].join('.'),
+  ['stack', 'md'].join('.'),
+];
 const outsideRe = new RegExp(OUTSIDE.map((s) => `(?<![\\w-])${s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`).join('|'));
 function filesUnder(dir: string): string[] {
   return readdirSync(join(repoDir, dir), { recursive: true, withFileTypes: true })
@@ -113,19 +144,30 @@ function filesUnder(dir: string): string[] {
 t.test('no file points outside the repository', async (t) => {
   const files = [...['src', 'test', 'scripts', 'native', 'docs'].flatMap(filesUnder), join(repoDir, 'README.md')];
   t.ok(files.length > 100, `the tree is read (${files.length} files)`);
-  const offenders = files.filter((f) => outsideRe.test(readFileSync(f, 'utf8'))).map((f) => f.slice(repoDir.length + 1));
+  const offenders = files
+    .filter((f) => outsideRe.test(readFileSync(f, 'utf8')))
+    .map((f) => f.slice(repoDir.length + 1));
   t.same(offenders, [], 'no mention of notes outside the repository');
-  t.ok(outsideRe.test(`see ${OUTSIDE[3]} §3`) && outsideRe.test(`in ${OUTSIDE[0]}/x`) && !outsideRe.test('callstack.md'), 'the pattern catches what it must');
+  t.ok(
+    outsideRe.test(`see ${OUTSIDE[3]} §3`) && outsideRe.test(`in ${OUTSIDE[0]}/x`) && !outsideRe.test('callstack.md'),
+    'the pattern catches what it must',
+  );
 });
 
 // An issue's number points at nothing a reader of the repository can open: a comment states the fact instead.
 // The pattern is spelled in pieces so this file does not match itself.
 const issueRe = new RegExp(`\\b${['issues?', '\\d+'].join(' ')}`, 'i');
 t.test('no comment or doc points at an issue by its number', async (t) => {
-  const files = [...['src', 'test', 'scripts', 'native', 'docs'].flatMap(filesUnder), join(repoDir, 'README.md')].filter((f) => !f.endsWith('.jsonl'));
+  const files = [
+    ...['src', 'test', 'scripts', 'native', 'docs'].flatMap(filesUnder),
+    join(repoDir, 'README.md'),
+  ].filter((f) => !f.endsWith('.jsonl'));
   const offenders = files.filter((f) => issueRe.test(readFileSync(f, 'utf8'))).map((f) => f.slice(repoDir.length + 1));
   t.same(offenders, [], 'no issue numbers');
-  t.ok(issueRe.test(['see', 'issue', '18'].join(' ')) && !issueRe.test('an issue of size'), 'the pattern catches what it must');
+  t.ok(
+    issueRe.test(['see', 'issue', '18'].join(' ')) && !issueRe.test('an issue of size'),
+    'the pattern catches what it must',
+  );
 });
 
 // The layers, lowest first, each exactly one folder of src/. A file imports from its own layer and the layers
@@ -167,12 +209,17 @@ function target(from: string, spec: string): string | null {
 t.test('every source file has a layer, and no import goes up', async (t) => {
   const files = sourceFiles();
   t.ok(files.length > 100, `the sources are read (${files.length})`);
-  t.same(files.filter((f) => rankOf(f) < 0), [], 'every file is placed in a layer');
+  t.same(
+    files.filter((f) => rankOf(f) < 0),
+    [],
+    'every file is placed in a layer',
+  );
   const upward: string[] = [];
   for (const file of files) {
     for (const m of readFileSync(join(srcDir, file), 'utf8').matchAll(importRe)) {
       const to = target(file, m[1] ?? m[2] ?? m[3] ?? '');
-      if (to !== null && rankOf(to) > rankOf(file)) upward.push(`${file} (${LAYERS[rankOf(file)]}) imports ${to} (${LAYERS[rankOf(to)]})`);
+      if (to !== null && rankOf(to) > rankOf(file))
+        upward.push(`${file} (${LAYERS[rankOf(file)]}) imports ${to} (${LAYERS[rankOf(to)]})`);
     }
   }
   t.same(upward, [], 'no import against the ranks');
@@ -232,7 +279,18 @@ t.test('no import circle under src/', async (t) => {
   }
   t.ok(graph.size > 100, `the import graph is read (${graph.size} files)`);
   t.same(circles(graph), [], 'no file reaches itself through its imports');
-  t.same(circles(new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['d.ts', ['a.ts']]])), [['a.ts', 'b.ts', 'c.ts']], 'the check finds a circle of three');
+  t.same(
+    circles(
+      new Map([
+        ['a.ts', ['b.ts']],
+        ['b.ts', ['c.ts']],
+        ['c.ts', ['a.ts']],
+        ['d.ts', ['a.ts']],
+      ]),
+    ),
+    [['a.ts', 'b.ts', 'c.ts']],
+    'the check finds a circle of three',
+  );
   t.same(circles(new Map([['a.ts', ['a.ts']]])), [['a.ts']], 'and a file importing itself');
 });
 
@@ -258,7 +316,8 @@ function staticClosure(entry: string): { files: Set<string>; packages: Set<strin
 }
 
 // blessed is required part by part, by path, in tui/blessed-parts.ts: that file stands for the package.
-const loadsBlessed = (closure: { files: Set<string>; packages: Set<string> }) => closure.packages.has('blessed') || closure.files.has('tui/blessed-parts.ts');
+const loadsBlessed = (closure: { files: Set<string>; packages: Set<string> }) =>
+  closure.packages.has('blessed') || closure.files.has('tui/blessed-parts.ts');
 
 t.test('the attach command does not load the split view or the run command', async (t) => {
   const closure = staticClosure('commands/attach.ts');
@@ -273,23 +332,48 @@ t.test('the attach command does not load the split view or the run command', asy
 t.test('the web command loads no emulator', async (t) => {
   const { files, packages } = staticClosure('commands/web.ts');
   t.ok(files.has('web/run-feed.ts'), 'the run feed is loaded');
-  t.notOk([...packages].some((p) => p.startsWith('@xterm/')), 'no @xterm package is');
-  t.notOk(files.has('server/screen-model.ts') || files.has('adapters/emulator.ts'), 'nor the screen model or the emulator adapter');
-  t.ok(staticClosure('server/run-server.ts').packages.has('@xterm/headless') || staticClosure('server/screen-model.ts').files.has('adapters/emulator.ts'), 'the closure does see the emulator where it is');
+  t.notOk(
+    [...packages].some((p) => p.startsWith('@xterm/')),
+    'no @xterm package is',
+  );
+  t.notOk(
+    files.has('server/screen-model.ts') || files.has('adapters/emulator.ts'),
+    'nor the screen model or the emulator adapter',
+  );
+  t.ok(
+    staticClosure('server/run-server.ts').packages.has('@xterm/headless') ||
+      staticClosure('server/screen-model.ts').files.has('adapters/emulator.ts'),
+    'the closure does see the emulator where it is',
+  );
 });
 
 // The compiler guards core: its own settings have no Node types and no DOM, and the typecheck runs them.
-t.test("core has its own compiler settings, with no Node types, run by the typecheck", async (t) => {
-  const config = JSON.parse(readFileSync(join(srcDir, 'core', 'tsconfig.json'), 'utf8')) as { compilerOptions: { types?: string[]; lib?: string[] } };
+t.test('core has its own compiler settings, with no Node types, run by the typecheck', async (t) => {
+  const config = JSON.parse(readFileSync(join(srcDir, 'core', 'tsconfig.json'), 'utf8')) as {
+    compilerOptions: { types?: string[]; lib?: string[] };
+  };
   t.same(config.compilerOptions.types, [], 'no @types');
-  t.notOk((config.compilerOptions.lib ?? []).some((l) => /dom/i.test(l)), 'no DOM');
+  t.notOk(
+    (config.compilerOptions.lib ?? []).some((l) => /dom/i.test(l)),
+    'no DOM',
+  );
   const pkg = JSON.parse(readFileSync(join(repoDir, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   t.match(pkg.scripts.typecheck, /tsc -p src\/core\/tsconfig\.json/);
 });
 
 // The dialect translates Claude Code's rows and payloads into core's own words: core names none of their fields
 // and no release (those facts live in src/claude-code/ and docs/claude-code.md).
-const CLAUDE_FIELDS = ['isSidechain', 'toolUseResult', 'tool_use_id', 'last_assistant_message', 'stop_hook_active', 'hook_event_name', 'parentUuid', 'tool_input', 'tool_response'];
+const CLAUDE_FIELDS = [
+  'isSidechain',
+  'toolUseResult',
+  'tool_use_id',
+  'last_assistant_message',
+  'stop_hook_active',
+  'hook_event_name',
+  'parentUuid',
+  'tool_input',
+  'tool_response',
+];
 t.test('core names no Claude Code field and no release', async (t) => {
   const files = readdirSync(coreDir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && e.name.endsWith('.ts'))
@@ -310,32 +394,51 @@ t.test('core names no Claude Code field and no release', async (t) => {
 // sits in that module's folder, wherever in test/ it was first written.
 t.test('test/core mirrors the concept folders of src/core', async (t) => {
   const testDir = join(dirname(fileURLToPath(import.meta.url)), 'core');
-  const modules = new Map(readdirSync(coreDir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
-    .map((e) => [e.name.replace(/\.ts$/, ''), relative(coreDir, e.parentPath)] as const));
+  const modules = new Map(
+    readdirSync(coreDir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
+      .map((e) => [e.name.replace(/\.ts$/, ''), relative(coreDir, e.parentPath)] as const),
+  );
   const tests = readdirSync(testDir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && e.name.endsWith('.test.ts'))
     .map((e) => relative(testDir, join(e.parentPath, e.name)));
   t.ok(tests.length >= 40, 'the core tests are read');
   for (const file of tests) {
     const folder = dirname(file);
-    t.ok(folder === '.' ? modules.get(file.replace(/\.test\.ts$/, '')) === '' : [...modules.values()].some((d) => d === folder || d.startsWith(`${folder}/`)),
-      `test/core/${file} sits in a folder of src/core (or at its root for a root module)`);
+    t.ok(
+      folder === '.'
+        ? modules.get(file.replace(/\.test\.ts$/, '')) === ''
+        : [...modules.values()].some((d) => d === folder || d.startsWith(`${folder}/`)),
+      `test/core/${file} sits in a folder of src/core (or at its root for a root module)`,
+    );
     const text = readFileSync(join(testDir, file), 'utf8');
-    const coreImports = [...text.matchAll(importRe)].map((m) => m[1] ?? m[2] ?? m[3] ?? '')
+    const coreImports = [...text.matchAll(importRe)]
+      .map((m) => m[1] ?? m[2] ?? m[3] ?? '')
       .filter((s) => s.includes('/src/core/'))
       .map((s) => relative(coreDir, dirname(resolve(testDir, folder, s))));
     if (folder !== '.' && coreImports.length > 0) {
-      t.ok(coreImports.some((d) => d === folder || d.startsWith(`${folder}/`) || folder.startsWith(`${d}/`)),
-        `test/core/${file} tests a module of src/core/${folder}/ (it imports ${coreImports.join(', ')})`);
+      t.ok(
+        coreImports.some((d) => d === folder || d.startsWith(`${folder}/`) || folder.startsWith(`${d}/`)),
+        `test/core/${file} tests a module of src/core/${folder}/ (it imports ${coreImports.join(', ')})`,
+      );
     }
   }
   const named = readdirSync(join(testDir, '..'), { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && e.name.endsWith('.test.ts'))
     .map((e) => relative(join(testDir, '..'), join(e.parentPath, e.name)))
-    .filter((f) => !f.startsWith('core/') && !/^(e2e|faults|security|claude-code|cli|adapters|web|server|tui|runtime|report)\//.test(f));
+    .filter(
+      (f) =>
+        !f.startsWith('core/') &&
+        !/^(e2e|faults|security|claude-code|cli|adapters|web|server|tui|runtime|report)\//.test(f),
+    );
   for (const f of named) {
-    const mod = f.split('/').pop()!.replace(/\.test\.ts$/, '');
-    t.notOk(modules.has(mod), `test/${f} is named after src/core's ${mod}.ts: it belongs in test/core/${modules.get(mod) ?? ''}`);
+    const mod = f
+      .split('/')
+      .pop()!
+      .replace(/\.test\.ts$/, '');
+    t.notOk(
+      modules.has(mod),
+      `test/${f} is named after src/core's ${mod}.ts: it belongs in test/core/${modules.get(mod) ?? ''}`,
+    );
   }
 });

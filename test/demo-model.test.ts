@@ -13,10 +13,21 @@ import type { MockRequest, MockReply } from '../src/mock/messages-api.js';
 import type { Face, StatusView } from '../src/runtime/face.js';
 
 const req = (sessionId: string, lastUserText: string, isMain = true): MockRequest => ({
-  index: 0, method: 'POST', path: '/v1/messages', headers: {}, sessionId, model: 'm', body: {}, messages: [],
-  lastUserText, allText: lastUserText, isMain, receivedAt: 0,
+  index: 0,
+  method: 'POST',
+  path: '/v1/messages',
+  headers: {},
+  sessionId,
+  model: 'm',
+  body: {},
+  messages: [],
+  lastUserText,
+  allText: lastUserText,
+  isMain,
+  receivedAt: 0,
 });
-const contextOf = (r: MockReply): number => ('usage' in r && r.usage ? r.usage.input + (r.usage.cacheRead ?? 0) + (r.usage.cacheCreation ?? 0) : -1);
+const contextOf = (r: MockReply): number =>
+  'usage' in r && r.usage ? r.usage.input + (r.usage.cacheRead ?? 0) + (r.usage.cacheCreation ?? 0) : -1;
 
 t.test('generation 1 climbs past the line with real Bash calls; the document is complete', async (t) => {
   const model = createDemoModel({ paceMs: 0 });
@@ -28,7 +39,11 @@ t.test('generation 1 climbs past the line with real Bash calls; the document is 
     if (reply.kind === 'tool') t.equal(reply.name, 'Bash');
     climb.push(contextOf(reply));
   }
-  t.same(climb, [...climb].sort((a, b) => a - b), 'the meter only climbs');
+  t.same(
+    climb,
+    [...climb].sort((a, b) => a - b),
+    'the meter only climbs',
+  );
   t.equal(climb.filter((c) => c >= at).length, 1, 'the line is crossed exactly once, on the last call');
   t.match(await model.respond(req('side', 'title please', false)), { kind: 'text' }, 'side calls get a short text');
   const doc = await model.respond(req('s1', handoffRequest({ used: 54_000, window: 100_000 })));
@@ -55,7 +70,22 @@ t.test("the successor quotes the Next it was given, a person's edit included, th
 });
 
 t.test('narration: one short sentence for every phase', async (t) => {
-  const base: StatusView = { phase: 'working', context: 0, window: 100_000, at: 50_000, warnAt: 30_000, generation: 1, maxGenerations: 8, handoff: true, reviewLeft: null, held: false, workbench: null, documentPath: null, note: '', attention: null };
+  const base: StatusView = {
+    phase: 'working',
+    context: 0,
+    window: 100_000,
+    at: 50_000,
+    warnAt: 30_000,
+    generation: 1,
+    maxGenerations: 8,
+    handoff: true,
+    reviewLeft: null,
+    held: false,
+    workbench: null,
+    documentPath: null,
+    note: '',
+    attention: null,
+  };
   const phases: StatusView['phase'][] = ['starting', 'working', 'near', 'writing', 'review', 'respawning', 'stopped'];
   const said = phases.map((phase) => narrate({ ...base, phase, reviewLeft: 7 }, { split: true }));
   t.equal(new Set(said).size, phases.length, 'each phase says something different');
@@ -63,13 +93,31 @@ t.test('narration: one short sentence for every phase', async (t) => {
   t.match(narrate({ ...base, phase: 'review', reviewLeft: 7 }, { split: true }), /C-\] e edits it; successor in 7s/);
   t.match(narrate({ ...base, phase: 'review', reviewLeft: 7 }, { split: false }), /another terminal/);
   t.match(narrate({ ...base, generation: 2 }, { split: true }), /NEW session/);
-  t.equal(narrate({ ...base, phase: 'review', held: true }, { split: true }), 'demo: frozen below and held for you; C-] e edits it, C-] p goes on', 'held: the keys to edit and to go on');
-
+  t.equal(
+    narrate({ ...base, phase: 'review', held: true }, { split: true }),
+    'demo: frozen below and held for you; C-] e edits it, C-] p goes on',
+    'held: the keys to edit and to go on',
+  );
 });
 
 t.test('summary: complete or not, it says where everything is', async (t) => {
-  const gen = (n: number, end: string) => ({ generation: n, session_id: `id-${n}`, peak_context: 1000 * n, end, degraded: false });
-  const facts = { root: '/tmp/d', projectDir: '/tmp/d/project', workbench: '/tmp/d/project/.flower', documents: ['/tmp/d/project/.flower/notes/交接-work.md'], quotedNext: 'do it', seconds: 51.4, logs: ['/tmp/d/events.jsonl'], flower: 'flower-pty' };
+  const gen = (n: number, end: string) => ({
+    generation: n,
+    session_id: `id-${n}`,
+    peak_context: 1000 * n,
+    end,
+    degraded: false,
+  });
+  const facts = {
+    root: '/tmp/d',
+    projectDir: '/tmp/d/project',
+    workbench: '/tmp/d/project/.flower',
+    documents: ['/tmp/d/project/.flower/notes/交接-work.md'],
+    quotedNext: 'do it',
+    seconds: 51.4,
+    logs: ['/tmp/d/events.jsonl'],
+    flower: 'flower-pty',
+  };
   const ok = { ...facts, manifest: { generations: [gen(1, 'handoff'), gen(2, 'quit')] } as never };
   t.ok(demoCompleted(ok));
   t.notOk(demoQuit(ok), 'the demo ending itself is not the person quitting');
@@ -78,16 +126,43 @@ t.test('summary: complete or not, it says where everything is', async (t) => {
   t.match(lines, /1\. session id-1 · peak context 1000 · ended: handoff/);
   t.match(lines, /rm -rf \/tmp\/d/);
   t.match(lines, /run it for real: cd your-project && flower-pty "your task"/);
-  t.same(demoSummary(ok).slice(-3), ['  its lineage, from here:', '    flower-pty status --workbench /tmp/d/project/.flower', '    flower-pty report --workbench /tmp/d/project/.flower'], 'it ends with the status and report commands, typed from anywhere');
-  t.match(demoSummary({ ...ok, workbench: "/tmp/it's here/.flower" }).at(-1), "flower-pty report --workbench '/tmp/it'\\''s here/.flower'", 'a path a shell would split is quoted');
+  t.same(
+    demoSummary(ok).slice(-3),
+    [
+      '  its lineage, from here:',
+      '    flower-pty status --workbench /tmp/d/project/.flower',
+      '    flower-pty report --workbench /tmp/d/project/.flower',
+    ],
+    'it ends with the status and report commands, typed from anywhere',
+  );
+  t.match(
+    demoSummary({ ...ok, workbench: "/tmp/it's here/.flower" }).at(-1),
+    "flower-pty report --workbench '/tmp/it'\\''s here/.flower'",
+    'a path a shell would split is quoted',
+  );
   const checkout = demoSummary({ ...ok, flower: 'npx flower-pty' });
-  t.same(checkout.slice(-2), ['    npx flower-pty status --workbench /tmp/d/project/.flower', '    npx flower-pty report --workbench /tmp/d/project/.flower'], 'from a checkout: npx flower-pty');
-  t.match(checkout.join('\n'), /run it for real: install it \(the README's "Use it"\), then cd your-project/, 'a checkout is told to install it first');
+  t.same(
+    checkout.slice(-2),
+    [
+      '    npx flower-pty status --workbench /tmp/d/project/.flower',
+      '    npx flower-pty report --workbench /tmp/d/project/.flower',
+    ],
+    'from a checkout: npx flower-pty',
+  );
+  t.match(
+    checkout.join('\n'),
+    /run it for real: install it \(the README's "Use it"\), then cd your-project/,
+    'a checkout is told to install it first',
+  );
 
   const failed = { ...facts, quotedNext: null, documents: [], manifest: { generations: [gen(1, 'crash')] } as never };
   t.notOk(demoCompleted(failed));
   t.notOk(demoQuit(failed));
-  t.match(demoSummary(failed).join('\n'), /stopped before a full cycle[\s\S]*documents written: none[\s\S]*what went wrong is in \/tmp\/d\/events\.jsonl\n/, 'names only the files there are');
+  t.match(
+    demoSummary(failed).join('\n'),
+    /stopped before a full cycle[\s\S]*documents written: none[\s\S]*what went wrong is in \/tmp\/d\/events\.jsonl\n/,
+    'names only the files there are',
+  );
   t.notMatch(demoSummary({ ...failed, logs: [] }).join('\n'), /what went wrong/, 'no file: none named');
   t.notOk(demoCompleted({ manifest: null, quotedNext: null }));
 
@@ -99,15 +174,42 @@ t.test('summary: complete or not, it says where everything is', async (t) => {
 });
 
 t.test('how flower-pty is typed where the person is', async (t) => {
-  t.equal(ownCommand({ onPath: true, insidePackage: true, bin: '/x/bin/flower-pty.js' }), 'flower-pty', 'on the PATH: the plain name');
-  t.equal(ownCommand({ onPath: false, insidePackage: true, bin: '/x/bin/flower-pty.js' }), 'npx flower-pty', 'in a checkout: npx finds its bin');
-  t.equal(ownCommand({ onPath: false, insidePackage: false, bin: '/my dir/bin/flower-pty.js' }), "node '/my dir/bin/flower-pty.js'", 'elsewhere: the bin by its path, quoted');
+  t.equal(
+    ownCommand({ onPath: true, insidePackage: true, bin: '/x/bin/flower-pty.js' }),
+    'flower-pty',
+    'on the PATH: the plain name',
+  );
+  t.equal(
+    ownCommand({ onPath: false, insidePackage: true, bin: '/x/bin/flower-pty.js' }),
+    'npx flower-pty',
+    'in a checkout: npx finds its bin',
+  );
+  t.equal(
+    ownCommand({ onPath: false, insidePackage: false, bin: '/my dir/bin/flower-pty.js' }),
+    "node '/my dir/bin/flower-pty.js'",
+    'elsewhere: the bin by its path, quoted',
+  );
 });
 
 t.test('the narrating face holds the first review, once, when asked to', async (t) => {
   const commands: string[] = [];
   const inner = { onCommand: () => undefined, status: () => undefined, childTitle: () => undefined } as unknown as Face;
-  const view = (phase: StatusView['phase']): StatusView => ({ phase, context: 0, window: 100_000, at: 50_000, warnAt: 30_000, generation: 1, maxGenerations: 8, handoff: true, reviewLeft: 8, held: false, workbench: null, documentPath: null, note: '', attention: null });
+  const view = (phase: StatusView['phase']): StatusView => ({
+    phase,
+    context: 0,
+    window: 100_000,
+    at: 50_000,
+    warnAt: 30_000,
+    generation: 1,
+    maxGenerations: 8,
+    handoff: true,
+    reviewLeft: 8,
+    held: false,
+    workbench: null,
+    documentPath: null,
+    note: '',
+    attention: null,
+  });
   for (const hold of [true, false]) {
     commands.length = 0;
     const face = narratingFace(inner, () => 'demo', { plain: false, holdFirstReview: hold });

@@ -16,14 +16,19 @@ function demoInTmux(t: Test) {
   t.teardown(() => rmSync(root, { recursive: true, force: true }));
   const env = `NCURSES_NO_UTF8_ACS=1 LANG=C.UTF-8 PATH=${shellQuote(process.env.PATH ?? '')} HOME=${shellQuote(process.env.HOME ?? '')} TMPDIR=${shellQuote(root)}`;
   return startTmux(t, {
-    cols: 120, rows: 36,
+    cols: 120,
+    rows: 36,
     command: `env -i TERM="$TERM" ${env} ${shellQuote(process.execPath)} ${shellQuote(FLOWER_BIN)} demo; echo "EXITED $?"; exec sleep 600`,
   });
 }
 
 t.test('the demo in the split view, mid-run and at the end', async (t) => {
   const tmux = demoInTmux(t);
-  let screen = await tmux.waitFor((s) => /context [1-4]\d\.0K\/100\.0K/.test(s) && s.includes('handoff document'), 'the meter climbing and the document pane', 90_000);
+  let screen = await tmux.waitFor(
+    (s) => /context [1-4]\d\.0K\/100\.0K/.test(s) && s.includes('handoff document'),
+    'the meter climbing and the document pane',
+    90_000,
+  );
   t.match(screen, /┌─ ▶ claude/, 'the session pane');
   t.match(screen, /┌─ handoff document/, 'the document pane');
   t.match(screen, /No handoff yet/, 'empty until the first handoff');
@@ -31,7 +36,11 @@ t.test('the demo in the split view, mid-run and at the end', async (t) => {
   t.match(screen, /Setting up the toy project\./, "claude's screen inside the session pane");
 
   // the first review waits for the person, the keys to edit and to go on on the screen
-  screen = await tmux.waitFor((s) => /demo: frozen below and held for you; C-\] e edits it, C-\] p goes on/.test(s), 'the review held for the person', 60_000);
+  screen = await tmux.waitFor(
+    (s) => /demo: frozen below and held for you; C-\] e edits it, C-\] p goes on/.test(s),
+    'the review held for the person',
+    60_000,
+  );
   t.match(screen, /交接-work\.md/, 'the document pane shows the frozen file');
   t.match(screen, /Doing · 现在在做/);
   t.match(screen, /review · held/, 'the status bar says held, no countdown');

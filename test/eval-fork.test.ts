@@ -19,8 +19,19 @@ let n = 0;
 function call(name: string, input: object, ok: boolean, result: string): object[] {
   const id = `tu${++n}`;
   return [
-    { type: 'assistant', isSidechain: false, sessionId: SESSION, message: { id: `m${n}`, role: 'assistant', content: [{ type: 'tool_use', id, name, input }] } },
-    { type: 'user', isSidechain: false, sessionId: SESSION, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, is_error: !ok, content: result }] }, toolUseResult: ok ? {} : `Error: ${result}` },
+    {
+      type: 'assistant',
+      isSidechain: false,
+      sessionId: SESSION,
+      message: { id: `m${n}`, role: 'assistant', content: [{ type: 'tool_use', id, name, input }] },
+    },
+    {
+      type: 'user',
+      isSidechain: false,
+      sessionId: SESSION,
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, is_error: !ok, content: result }] },
+      toolUseResult: ok ? {} : `Error: ${result}`,
+    },
   ];
 }
 
@@ -31,7 +42,13 @@ function world(): { root: string; env: NodeJS.ProcessEnv; transcript: string; pr
   const folder = join(root, 'config', 'projects', '-project');
   mkdirSync(folder, { recursive: true });
   const rows = [
-    { type: 'user', isSidechain: false, sessionId: SESSION, cwd: project, message: { role: 'user', content: 'Fix the parser. Never edit the generated lexer file.' } },
+    {
+      type: 'user',
+      isSidechain: false,
+      sessionId: SESSION,
+      cwd: project,
+      message: { role: 'user', content: 'Fix the parser. Never edit the generated lexer file.' },
+    },
     ...call('Edit', { file_path: join(project, 'src/parser.ts'), old_string: 'a', new_string: 'b' }, true, 'ok'),
     ...call('Bash', { command: 'npm run build-grammar' }, false, 'Exit code 1\nmissing script: build-grammar'),
   ];
@@ -40,7 +57,8 @@ function world(): { root: string; env: NodeJS.ProcessEnv; transcript: string; pr
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     CLAUDE_CONFIG_DIR: join(root, 'config'),
-    FAKE_HANDOFF_DOC: '## Doing\nFixing src/parser.ts.\n## Dead ends\n`npm run build-grammar` failed: no such script.\n## Decided\nNever edit the generated lexer file.\n## Next\nTest it.\n## Scene\nsrc/',
+    FAKE_HANDOFF_DOC:
+      '## Doing\nFixing src/parser.ts.\n## Dead ends\n`npm run build-grammar` failed: no such script.\n## Decided\nNever edit the generated lexer file.\n## Next\nTest it.\n## Scene\nsrc/',
     FAKE_COMPACT_SUMMARY: 'the work went on',
   };
   return { root, env, transcript, project };
@@ -52,7 +70,18 @@ async function evalFork(w: ReturnType<typeof world>, over: Partial<Parameters<ty
   let code: number | null = null;
   let error: Error | null = null;
   try {
-    code = await runEvalFork({ session: SESSION, at: [], k: 2, dryRun: false, claude: FAKE, cwd: w.project, env: w.env, out: (l) => out.push(l), err: (l) => err.push(l), ...over });
+    code = await runEvalFork({
+      session: SESSION,
+      at: [],
+      k: 2,
+      dryRun: false,
+      claude: FAKE,
+      cwd: w.project,
+      env: w.env,
+      out: (l) => out.push(l),
+      err: (l) => err.push(l),
+      ...over,
+    });
   } catch (e) {
     error = e as Error;
   }
@@ -67,17 +96,31 @@ t.test('both arms scripted: the handoff keeps what /compact dropped, by rule, wi
   t.match(r.out, /^4 of 4 runs$/m);
   const handoff = r.out.slice(r.out.indexOf("flower-pty's handoff request"));
   const compact = r.out.slice(r.out.indexOf("Claude Code's /compact"), r.out.indexOf("flower-pty's handoff request"));
-  t.match(handoff, /probes passed +100 % \(61–100 %\)/, 'every probe of the handoff arm passed: 6 of 6, with its Wilson interval');
+  t.match(
+    handoff,
+    /probes passed +100 % \(61–100 %\)/,
+    'every probe of the handoff arm passed: 6 of 6, with its Wilson interval',
+  );
   t.match(handoff, /recall +2\/2/);
   t.match(handoff, /artifact +2\/2/);
   t.match(handoff, /constraints +2\/2/);
-  t.match(compact, /probes passed +0 % \(0–39 %\)/, "the summary kept none of them");
+  t.match(compact, /probes passed +0 % \(0–39 %\)/, 'the summary kept none of them');
   t.match(handoff, /coverage +files 2\/2 · dead_ends 2\/2 · instructions 2\/2/);
-  t.match(compact, /spent +10200 tokens · \$0\.0600 · 7\.2 s/, 'two forks, two seeded sessions and two successors, from their JSON results');
+  t.match(
+    compact,
+    /spent +10200 tokens · \$0\.0600 · 7\.2 s/,
+    'two forks, two seeded sessions and two successors, from their JSON results',
+  );
   // The successors' rediscovery cost: the compact arm's searched first (Grep, Glob, Read: 3 calls; requests of
   // 1.5K, 3K, 4.5K and 6K input tokens up to its Edit), the handoff arm's read the file its document named.
-  t.match(compact, /rediscovery +3 tool calls · 15\.0K input tokens before its first change · 0 file\(s\) the document named read again \(mean of 2; 2 reached a change\)/);
-  t.match(handoff, /rediscovery +1 tool calls · 4\.5K input tokens before its first change · 1 file\(s\) the document named read again \(mean of 2; 2 reached a change\)/);
+  t.match(
+    compact,
+    /rediscovery +3 tool calls · 15\.0K input tokens before its first change · 0 file\(s\) the document named read again \(mean of 2; 2 reached a change\)/,
+  );
+  t.match(
+    handoff,
+    /rediscovery +1 tool calls · 4\.5K input tokens before its first change · 1 file\(s\) the document named read again \(mean of 2; 2 reached a change\)/,
+  );
   const left = readdirSync(join(w.root, 'config', 'projects', '-project'));
   t.ok(left.includes(`${SESSION}.jsonl`), "the person's own transcript is still there");
   t.equal(readFileSync(w.transcript, 'utf8').split('\n').length, 6, 'and untouched');
@@ -88,7 +131,11 @@ t.test('a cut before the end forks a copy up to that line, removed after; the fa
   const log = join(w.root, 'calls.log');
   const r = await evalFork(w, { at: [3], k: 1, env: { ...w.env, FAKE_LOG: log } });
   t.equal(r.code, 0, r.err);
-  const forks = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]).filter((a) => a.includes('--fork-session'));
+  const forks = readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as string[])
+    .filter((a) => a.includes('--fork-session'));
   t.equal(forks.length, 2);
   t.not(forks[0]![1], SESSION, 'a copy is forked, not the session');
   t.notOk(existsSync(join(w.root, 'config', 'projects', '-project', `${forks[0]![1]}.jsonl`)), 'and removed after');
@@ -112,42 +159,86 @@ t.test("the context at a cut is Claude Code's own reading, not the transcript's 
   // A large tool result, then the response Claude Code recorded usage on: 142K in context, 1.2 MB of bytes.
   const rows = [
     ...call('Read', { file_path: join(w.project, 'big.txt') }, true, 'x'.repeat(1_200_000)),
-    { type: 'assistant', isSidechain: false, sessionId: SESSION, message: { id: 'm-usage', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'read it' }], usage: { input_tokens: 1_000, cache_creation_input_tokens: 1_000, cache_read_input_tokens: 140_000, output_tokens: 50 } } },
+    {
+      type: 'assistant',
+      isSidechain: false,
+      sessionId: SESSION,
+      message: {
+        id: 'm-usage',
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [{ type: 'text', text: 'read it' }],
+        usage: {
+          input_tokens: 1_000,
+          cache_creation_input_tokens: 1_000,
+          cache_read_input_tokens: 140_000,
+          output_tokens: 50,
+        },
+      },
+    },
   ];
   writeFileSync(w.transcript, readFileSync(w.transcript, 'utf8') + rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
   const dry = await evalFork(w, { dryRun: true });
-  t.match(dry.out, /cut at line 8 \(the end\): \d probe\(s\), 142\.0K tokens of context/, 'the last response\'s input and cache tokens');
+  t.match(
+    dry.out,
+    /cut at line 8 \(the end\): \d probe\(s\), 142\.0K tokens of context/,
+    "the last response's input and cache tokens",
+  );
   t.notMatch(dry.out, /[3-9]\d\d\.\dK tokens of context/, 'not bytes/4');
   const log = join(w.root, 'calls.log');
   const r = await evalFork(w, { k: 1, env: { ...w.env, FAKE_LOG: log } });
   t.equal(r.code, 0, r.err);
-  const handoff = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]).find((a) => a.includes('--fork-session') && !a.includes('/compact'));
+  const handoff = readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as string[])
+    .find((a) => a.includes('--fork-session') && !a.includes('/compact'));
   t.match(handoff?.join(' '), /142\.0K of 200\.0K tokens used/, 'the handoff request says the same');
 });
 
-t.test("the session's own folder is said; a folder not on this machine is refused in one line, nothing run", async (t) => {
-  const w = world();
-  const dry = await evalFork(w, { dryRun: true });
-  t.match(dry.out, new RegExp(`in the session's own folder ${w.project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
-  const gone = join(w.root, 'elsewhere', 'repo');
-  writeFileSync(w.transcript, readFileSync(w.transcript, 'utf8').split(w.project).join(gone));
-  const log = join(w.root, 'calls.log');
-  const r = await evalFork(w, { env: { ...w.env, FAKE_LOG: log } });
-  t.match(r.error?.message, new RegExp(`^eval fork: the session ran in ${gone.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, which is not on this machine: run eval fork where that folder exists`));
-  t.notMatch(r.error?.message ?? '', /\n/, 'one line');
-  t.notOk(existsSync(log), 'no claude was run, not even in the current folder');
-});
+t.test(
+  "the session's own folder is said; a folder not on this machine is refused in one line, nothing run",
+  async (t) => {
+    const w = world();
+    const dry = await evalFork(w, { dryRun: true });
+    t.match(
+      dry.out,
+      new RegExp(`in the session's own folder ${w.project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'),
+    );
+    const gone = join(w.root, 'elsewhere', 'repo');
+    writeFileSync(w.transcript, readFileSync(w.transcript, 'utf8').split(w.project).join(gone));
+    const log = join(w.root, 'calls.log');
+    const r = await evalFork(w, { env: { ...w.env, FAKE_LOG: log } });
+    t.match(
+      r.error?.message,
+      new RegExp(
+        `^eval fork: the session ran in ${gone.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, which is not on this machine: run eval fork where that folder exists`,
+      ),
+    );
+    t.notMatch(r.error?.message ?? '', /\n/, 'one line');
+    t.notOk(existsSync(log), 'no claude was run, not even in the current folder');
+  },
+);
 
 t.test('bad input: one line each', async (t) => {
   const w = world();
   let r = await evalFork(w, { session: '99999999-2222-4333-8444-555555555555' });
-  t.match(r.error?.message, /^eval fork: no session 99999999-2222-4333-8444-555555555555 in .*projects: claude --resume lists the sessions there$/);
+  t.match(
+    r.error?.message,
+    /^eval fork: no session 99999999-2222-4333-8444-555555555555 in .*projects: claude --resume lists the sessions there$/,
+  );
   r = await evalFork(w, { session: 'not-a-uuid' });
   t.match(r.error?.message, /is not a session id/);
   r = await evalFork(w, { env: { ...w.env, FAKE_NO_FORK: '1' } });
-  t.match(r.error?.message, /^eval fork: .*fake-claude\.mjs has no --fork-session in its --help \(an older Claude Code\): update it, or name another with --claude$/);
+  t.match(
+    r.error?.message,
+    /^eval fork: .*fake-claude\.mjs has no --fork-session in its --help \(an older Claude Code\): update it, or name another with --claude$/,
+  );
   r = await evalFork(w, { env: { ...w.env, FAKE_REFUSE: '1' } });
-  t.match(r.error?.message, /^eval fork: claude refused the fork of 1111.*: No conversation found with session ID: 1111/);
+  t.match(
+    r.error?.message,
+    /^eval fork: claude refused the fork of 1111.*: No conversation found with session ID: 1111/,
+  );
   t.match(r.out, /^0 of 4 runs$/m, 'what finished (nothing) is said');
   r = await evalFork(w, { at: [99] });
   t.match(r.error?.message, /--at 99 is past the transcript's last line \(5\)/);

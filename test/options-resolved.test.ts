@@ -53,40 +53,71 @@ function sample(row: OptionRow, n: number): number | string | boolean {
 }
 
 function byFlag(row: OptionRow, value: number | string | boolean): Record<string, unknown> {
-  const argv = typeof value === 'boolean' ? [value ? `--${row.name}` : `--no-${row.name}`] : [`--${row.name}`, String(value)];
-  return yargs(argv).options(runYargsOptions()).parserConfiguration({ 'boolean-negation': true }).strict().parseSync() as Record<string, unknown>;
+  const argv =
+    typeof value === 'boolean' ? [value ? `--${row.name}` : `--no-${row.name}`] : [`--${row.name}`, String(value)];
+  return yargs(argv)
+    .options(runYargsOptions())
+    .parserConfiguration({ 'boolean-negation': true })
+    .strict()
+    .parseSync() as Record<string, unknown>;
 }
 
-const FACTS = { step: 'work', cwd: '/p', workbench: null, documentPath: null, eventsPath: null, prompt: null, env: {}, stopBlockCap: 8, dialect: RUN_DIALECT };
+const FACTS = {
+  step: 'work',
+  cwd: '/p',
+  workbench: null,
+  documentPath: null,
+  eventsPath: null,
+  prompt: null,
+  env: {},
+  stopBlockCap: 8,
+  dialect: RUN_DIALECT,
+};
 
-t.test('every row, given by flag, by variable and by config file, is resolved under its name; the flag wins, then the variable', async (t) => {
-  for (const row of ROWS) {
-    const key = camelName(row.name) as keyof ReturnType<typeof resolveRunOptions>;
-    const [flag, variable, file] = [sample(row, 1), sample(row, 2), sample(row, 3)];
-    if (typeof flag === 'boolean') {
-      // a switch has two values: each source gives the one that is not the default, so precedence is read below
-      t.equal(resolveRunOptions(byFlag(row, flag), {})[key], flag, `--${row.name}: by flag`);
-    } else {
-      t.equal(resolveRunOptions(byFlag(row, flag), {})[key], flag, `--${row.name}: by flag`);
-    }
-    // FLOWER_PTY_CLAUDE is read where claude is resolved (its errors name it); checked below
-    if (row.env !== undefined && row.name !== 'claude') {
-      const env = { [row.env]: String(variable) };
-      t.equal(resolveRunOptions({}, configFromEnv(env))[key], variable, `${row.env}: by variable`);
-      if (typeof flag !== 'boolean') t.equal(resolveRunOptions(byFlag(row, flag), configFromEnv(env))[key], flag, `--${row.name} beats ${row.env}`);
-    }
-    if (row.configKey !== undefined) {
-      const cfg = parseConfigText(JSON.stringify({ [row.configKey]: file }), 'config.json');
-      t.equal(resolveRunOptions({}, cfg)[key], file, `"${row.configKey}": by config file`);
-      if (row.env !== undefined && row.name !== 'claude' && typeof file !== 'boolean') {
-        // the variables and files arrive merged, the variable over the files (adapters/config-file.ts loadConfig)
-        t.equal(resolveRunOptions({}, { ...cfg, ...configFromEnv({ [row.env]: String(variable) }) })[key], variable, `${row.env} beats "${row.configKey}"`);
+t.test(
+  'every row, given by flag, by variable and by config file, is resolved under its name; the flag wins, then the variable',
+  async (t) => {
+    for (const row of ROWS) {
+      const key = camelName(row.name) as keyof ReturnType<typeof resolveRunOptions>;
+      const [flag, variable, file] = [sample(row, 1), sample(row, 2), sample(row, 3)];
+      if (typeof flag === 'boolean') {
+        // a switch has two values: each source gives the one that is not the default, so precedence is read below
+        t.equal(resolveRunOptions(byFlag(row, flag), {})[key], flag, `--${row.name}: by flag`);
+      } else {
+        t.equal(resolveRunOptions(byFlag(row, flag), {})[key], flag, `--${row.name}: by flag`);
       }
+      // FLOWER_PTY_CLAUDE is read where claude is resolved (its errors name it); checked below
+      if (row.env !== undefined && row.name !== 'claude') {
+        const env = { [row.env]: String(variable) };
+        t.equal(resolveRunOptions({}, configFromEnv(env))[key], variable, `${row.env}: by variable`);
+        if (typeof flag !== 'boolean')
+          t.equal(
+            resolveRunOptions(byFlag(row, flag), configFromEnv(env))[key],
+            flag,
+            `--${row.name} beats ${row.env}`,
+          );
+      }
+      if (row.configKey !== undefined) {
+        const cfg = parseConfigText(JSON.stringify({ [row.configKey]: file }), 'config.json');
+        t.equal(resolveRunOptions({}, cfg)[key], file, `"${row.configKey}": by config file`);
+        if (row.env !== undefined && row.name !== 'claude' && typeof file !== 'boolean') {
+          // the variables and files arrive merged, the variable over the files (adapters/config-file.ts loadConfig)
+          t.equal(
+            resolveRunOptions({}, { ...cfg, ...configFromEnv({ [row.env]: String(variable) }) })[key],
+            variable,
+            `${row.env} beats "${row.configKey}"`,
+          );
+        }
+      }
+      const none = resolveRunOptions({}, {})[key];
+      t.equal(
+        none,
+        row.later === undefined ? row.default : undefined,
+        `--${row.name}: nothing given is ${row.later === undefined ? "the table's default" : `left to ${row.later.split(':')[0]}`}`,
+      );
     }
-    const none = resolveRunOptions({}, {})[key];
-    t.equal(none, row.later === undefined ? row.default : undefined, `--${row.name}: nothing given is ${row.later === undefined ? "the table's default" : `left to ${row.later.split(':')[0]}`}`);
-  }
-});
+  },
+);
 
 t.test('every row reaches the run: the settings hold it, or its consumer reads it', async (t) => {
   for (const [n, row] of ROWS.entries()) {
@@ -96,16 +127,23 @@ t.test('every row reaches the run: the settings hold it, or its consumer reads i
     const settings = settingsFromOptions(resolved, FACTS) as unknown as Record<string, unknown>;
     const policy = settings.policy as Record<string, unknown>;
     const consumer = CONSUMERS[row.name as OptionName];
-    if (row.type === 'seconds') t.equal(settings[`${key}Ms`], (value as number) * 1000, `--${row.name} ${String(value)}: settings.${key}Ms`);
+    if (row.type === 'seconds')
+      t.equal(settings[`${key}Ms`], (value as number) * 1000, `--${row.name} ${String(value)}: settings.${key}Ms`);
     else if (key in policy) t.equal(policy[key], value, `--${row.name}: settings.policy.${key}`);
-    else if (consumer !== undefined) t.match(readFileSync(join(REPO, consumer), 'utf8'), new RegExp(`\\.${key}\\b`), `--${row.name}: ${consumer} reads .${key}`);
+    else if (consumer !== undefined)
+      t.match(
+        readFileSync(join(REPO, consumer), 'utf8'),
+        new RegExp(`\\.${key}\\b`),
+        `--${row.name}: ${consumer} reads .${key}`,
+      );
     else t.equal(settings[key], value, `--${row.name}: settings.${key} (else name its consumer here)`);
   }
 });
 
 t.test("the settings' tunables are the tunables table's, and a test may change one", async (t) => {
   const settings = settingsFromOptions(resolveRunOptions({}, {}), FACTS);
-  for (const [name, value] of Object.entries(TUNABLES)) t.equal(settings[name as keyof typeof TUNABLES], value, `${name}: ${value}`);
+  for (const [name, value] of Object.entries(TUNABLES))
+    t.equal(settings[name as keyof typeof TUNABLES], value, `${name}: ${value}`);
   t.equal(settingsFromOptions(resolveRunOptions({}, {}), FACTS, { stopWaitMs: 5 }).stopWaitMs, 5);
   t.equal(settings.parkedRetryMs, 300_000, "--parked-retry's default, from the table, in ms");
 });
@@ -114,23 +152,48 @@ t.test('FLOWER_PTY_CLAUDE beats the files: they are dropped, and claude is resol
   const cfg = parseConfigText(JSON.stringify({ claude: '/cfg/claude' }), 'config.json');
   t.equal(runCommandOptions({}, cfg, { FLOWER_PTY_CLAUDE: '/env/claude' }).claude, undefined);
   t.equal(runCommandOptions({}, cfg, {}).claude, '/cfg/claude');
-  t.equal(runCommandOptions({ claude: '/flag/claude' }, cfg, { FLOWER_PTY_CLAUDE: '/env/claude' }).claude, '/flag/claude');
+  t.equal(
+    runCommandOptions({ claude: '/flag/claude' }, cfg, { FLOWER_PTY_CLAUDE: '/env/claude' }).claude,
+    '/flag/claude',
+  );
 });
 
 t.test('no run option is defaulted outside the resolver', async (t) => {
   // the table's defaults were once re-applied where the options were passed on
-  for (const file of ['src/commands/run.ts', 'src/commands/run-options.ts', 'src/runtime/supervisor.ts', 'src/core/run/run-state.ts', 'src/server/run-server.ts']) {
+  for (const file of [
+    'src/commands/run.ts',
+    'src/commands/run-options.ts',
+    'src/runtime/supervisor.ts',
+    'src/core/run/run-state.ts',
+    'src/server/run-server.ts',
+  ]) {
     const text = readFileSync(join(REPO, file), 'utf8');
-    t.notMatch(text, /numberDefault\('(review|write-timeout|parked-retry)'\)|RUN_DEFAULTS|optionRow\([^)]*\)\.default/, `${file} applies no option default`);
+    t.notMatch(
+      text,
+      /numberDefault\('(review|write-timeout|parked-retry)'\)|RUN_DEFAULTS|optionRow\([^)]*\)\.default/,
+      `${file} applies no option default`,
+    );
   }
 });
 
 // A flag given twice is read by yargs as a list: the last one is meant, as on most command lines. Given
 // `--workbench x --no-workbench` a run keeps nothing on disk (it once resolved the list as a path and crashed).
 t.test('a flag given more than once: the last one wins', async (t) => {
-  const parse = (argv: string[]) => yargs(argv).parserConfiguration({ 'boolean-negation': true }).options(runYargsOptions()).parseSync() as Record<string, unknown>;
-  t.equal(resolveRunOptions(parse(['--workbench', '/x', '--no-workbench']), {}).workbench, false, 'then --no-workbench: no workbench');
-  t.equal(resolveRunOptions(parse(['--no-workbench', '--workbench', '/y']), {}).workbench, '/y', 'the other way round: the folder');
+  const parse = (argv: string[]) =>
+    yargs(argv).parserConfiguration({ 'boolean-negation': true }).options(runYargsOptions()).parseSync() as Record<
+      string,
+      unknown
+    >;
+  t.equal(
+    resolveRunOptions(parse(['--workbench', '/x', '--no-workbench']), {}).workbench,
+    false,
+    'then --no-workbench: no workbench',
+  );
+  t.equal(
+    resolveRunOptions(parse(['--no-workbench', '--workbench', '/y']), {}).workbench,
+    '/y',
+    'the other way round: the folder',
+  );
   t.equal(resolveRunOptions(parse(['--review', '5', '--review', '9']), {}).review, 9, 'a number the same way');
   t.equal(resolveRunOptions(parse(['--step', 'a', '--step', 'b']), {}).step, 'b', 'and a string');
 });

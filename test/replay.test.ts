@@ -15,7 +15,10 @@ const spotterCompacted = [
 ].map((f) => path.join(fixtures, 'spotter-2.1.39', f));
 const cc332 = (folder: string, file: string): string => claudeFixtures('2.1.332', 'sessions', folder, file);
 
-async function replayJson(file: string, extra: { window?: number; headroom?: number } = {}): Promise<{ code: number; events: ReplayEvent[] }> {
+async function replayJson(
+  file: string,
+  extra: { window?: number; headroom?: number } = {},
+): Promise<{ code: number; events: ReplayEvent[] }> {
   const lines: string[] = [];
   const code = await runReplay({ file, json: true, out: (l) => lines.push(l), ...extra });
   return { code, events: lines.map((l) => JSON.parse(l) as ReplayEvent) };
@@ -35,23 +38,41 @@ t.test('spotter with --window 200000: near and handoff before each compaction, m
     for (const c of compactions) {
       const pre = c.preTokens ?? 0;
       t.ok(Math.abs(c.meter - pre) / pre <= 0.03, `${name}: compaction meter ${c.meter} within 3% of ${pre}`);
-      t.ok(handoffs.some((h) => h.line < c.line), `${name}: a handoff comes before the compaction at line ${c.line}`);
+      t.ok(
+        handoffs.some((h) => h.line < c.line),
+        `${name}: a handoff comes before the compaction at line ${c.line}`,
+      );
     }
     for (const h of handoffs) {
       t.equal(h.at, 150_000);
       t.ok(h.context >= 150_000, `${name}: handoff at the first reading over the line (${h.context})`);
       const readingsBefore = pick(events, 'reading').filter((r) => r.line < h.line && r.context >= 150_000);
       const lastCompactionBefore = Math.max(0, ...compactions.filter((c) => c.line < h.line).map((c) => c.line));
-      t.same(readingsBefore.filter((r) => r.line > lastCompactionBefore), [], `${name}: no earlier reading crossed in that generation`);
+      t.same(
+        readingsBefore.filter((r) => r.line > lastCompactionBefore),
+        [],
+        `${name}: no earlier reading crossed in that generation`,
+      );
     }
     t.ok(nears.length >= 1 && (nears[0]?.line ?? Infinity) <= (handoffs[0]?.line ?? 0), `${name}: near fires first`);
     const cuts = [0, ...compactions.map((c) => c.line), Infinity];
     for (let g = 0; g + 1 < cuts.length; g++) {
       const inGen = (e: { line: number }): boolean => e.line > (cuts[g] ?? 0) && e.line < (cuts[g + 1] ?? Infinity);
-      t.ok(nears.filter(inGen).length <= 1 && handoffs.filter(inGen).length <= 1, `${name}: generation ${g + 1} has at most one near and one handoff`);
+      t.ok(
+        nears.filter(inGen).length <= 1 && handoffs.filter(inGen).length <= 1,
+        `${name}: generation ${g + 1} has at most one near and one handoff`,
+      );
     }
     const summary = pick(events, 'summary')[0];
-    t.match(summary, { window: 200_000, at: 150_000, warnAt: 130_000, handoffs: handoffs.length, compactions: compactions.length, overflows: 0, dropped: 0 });
+    t.match(summary, {
+      window: 200_000,
+      at: 150_000,
+      warnAt: 130_000,
+      handoffs: handoffs.length,
+      compactions: compactions.length,
+      overflows: 0,
+      dropped: 0,
+    });
     t.equal(events.at(-1)?.event, 'summary', 'the summary is the last event');
   }
 });
@@ -62,7 +83,10 @@ t.test('near and handoff fire once per generation', async (t) => {
   const c = pick(events, 'compaction')[0]?.line ?? 0;
   t.equal(pick(events, 'handoff').filter((h) => h.line < c).length, 1);
   t.equal(pick(events, 'near').filter((h) => h.line < c).length, 1);
-  t.ok(pick(events, 'reading').filter((r) => r.line < c && r.context >= 150_000).length > 1, 'several readings above the line');
+  t.ok(
+    pick(events, 'reading').filter((r) => r.line < c && r.context >= 150_000).length > 1,
+    'several readings above the line',
+  );
 });
 
 t.test('--headroom moves the line', async (t) => {
@@ -78,10 +102,17 @@ t.test('without --window the model name picks it, and the output says so', async
   t.equal(pick(events, 'handoff').length, 0, 'a 1M window is never reached here');
   const summary = pick(events, 'summary')[0];
   const lowest = Math.min(...pick(events, 'compaction').map((c) => c.preTokens ?? c.meter));
-  t.same(summary?.compactedBelow, { context: lowest, suggest: 200_000 }, 'it compacted far below the 1M guess: a 200k window');
+  t.same(
+    summary?.compactedBelow,
+    { context: lowest, suggest: 200_000 },
+    'it compacted far below the 1M guess: a 200k window',
+  );
   const said: string[] = [];
   await runReplay({ file: spotterCompacted[0] ?? '', json: false, out: (l) => said.push(l) });
-  t.match(said.at(-1), /\nClaude Code compacted at [\d.]+K, below the handoff line 950\.0K of the 1M window assumed: the session's window was smaller; replay with --window 200k$/);
+  t.match(
+    said.at(-1),
+    /\nClaude Code compacted at [\d.]+K, below the handoff line 950\.0K of the 1M window assumed: the session's window was smaller; replay with --window 200k$/,
+  );
   const given = await replayJson(spotterCompacted[0] ?? '', { window: 200_000 });
   t.equal(pick(given.events, 'summary')[0]?.compactedBelow, null, 'with the right window: nothing to say');
   const human: string[] = [];
@@ -90,15 +121,25 @@ t.test('without --window the model name picks it, and the output says so', async
 });
 
 t.test('2.1.332 overflow and compaction events', async (t) => {
-  const blocked = await replayJson(cc332('blocked-prompt-too-long', '4b3a40db-d761-46ca-817d-72dd1463617b.jsonl'), { window: 200_000 });
+  const blocked = await replayJson(cc332('blocked-prompt-too-long', '4b3a40db-d761-46ca-817d-72dd1463617b.jsonl'), {
+    window: 200_000,
+  });
   t.same(pick(blocked.events, 'overflow'), [{ event: 'overflow', line: 34 }]);
   t.match(pick(blocked.events, 'summary')[0], { overflows: 1, peak: 178_000 });
-  const reactive = await replayJson(cc332('compaction-reactive-and-subagent', '72ec2795-483a-4f28-b4e2-a3308c76fd3f.jsonl'));
-  t.same(pick(reactive.events, 'compaction').map((c) => [c.line, c.preTokens]), [
-    [57, 16549],
-    [83, 3243],
-  ]);
-  t.same(pick(reactive.events, 'overflow').map((o) => o.line), [88]);
+  const reactive = await replayJson(
+    cc332('compaction-reactive-and-subagent', '72ec2795-483a-4f28-b4e2-a3308c76fd3f.jsonl'),
+  );
+  t.same(
+    pick(reactive.events, 'compaction').map((c) => [c.line, c.preTokens]),
+    [
+      [57, 16549],
+      [83, 3243],
+    ],
+  );
+  t.same(
+    pick(reactive.events, 'overflow').map((o) => o.line),
+    [88],
+  );
 });
 
 t.test('a compaction starts a new generation: near and handoff can fire again', async (t) => {
@@ -113,7 +154,12 @@ t.test('a compaction starts a new generation: near and handoff can fire again', 
 
 t.test('the human timeline', async (t) => {
   const lines: string[] = [];
-  const code = await runReplay({ file: spotterCompacted[0] ?? '', window: 200_000, json: false, out: (l) => lines.push(l) });
+  const code = await runReplay({
+    file: spotterCompacted[0] ?? '',
+    window: 200_000,
+    json: false,
+    out: (l) => lines.push(l),
+  });
   t.equal(code, 0);
   const text = lines.join('\n');
   t.match(text, /model claude-opus-4-6 · window 200K \(from --window\) · near at 130\.0K · handoff at 150\.0K/);
@@ -132,15 +178,21 @@ t.test('errors: missing file, directory, not JSONL, empty, bad --window', async 
     'short-junk.jsonl': 'not json\n',
     'torn.jsonl': '{"type":"user","message":{"content":"hi"}}\n{"type":"assist',
   });
-  const run = (file: string, window?: number): Promise<number> => runReplay({ file, window, json: true, out: () => {} });
+  const run = (file: string, window?: number): Promise<number> =>
+    runReplay({ file, window, json: true, out: () => {} });
   await t.rejects(run(path.join(dir, 'nope.jsonl')), { message: /no such file .*nope\.jsonl/, exitCode: 2 });
   await t.rejects(run(dir), { message: /is a directory/, exitCode: 2 });
   // a FIFO would hold the read open for ever, a device never end
   const fifo = path.join(dir, 'fifo.jsonl');
   t.equal(spawnSync('mkfifo', [fifo]).status, 0);
   await t.rejects(run(fifo), { message: /fifo\.jsonl is a FIFO: give a transcript \.jsonl file/, exitCode: 2 });
-  await t.rejects(run('/dev/zero'), { message: /\/dev\/zero is not a regular file: give a transcript \.jsonl file/, exitCode: 2 });
-  await t.rejects(run(path.join(dir, 'junk.txt')), { message: /is not a Claude Code transcript: no JSON record in its first 64 KB/ });
+  await t.rejects(run('/dev/zero'), {
+    message: /\/dev\/zero is not a regular file: give a transcript \.jsonl file/,
+    exitCode: 2,
+  });
+  await t.rejects(run(path.join(dir, 'junk.txt')), {
+    message: /is not a Claude Code transcript: no JSON record in its first 64 KB/,
+  });
   await t.rejects(run(path.join(dir, 'binary.bin')), { message: /is not a Claude Code transcript/ });
   await t.rejects(run(path.join(dir, 'short-junk.jsonl')), { message: /is not a Claude Code transcript/ });
   await t.rejects(run(path.join(dir, 'empty.jsonl')), { message: /is empty/ });
@@ -160,7 +212,11 @@ t.test('a transcript whose first line is larger than the sniff window still repl
   const dir = t.testdir({});
   const file = path.join(dir, 'big-first.jsonl');
   const big = JSON.stringify({ type: 'api-request-blob', sessionId: 's', blob: 'x'.repeat(200_000) });
-  const reading = JSON.stringify({ type: 'assistant', sessionId: 's', message: { id: 'm', model: 'claude-haiku-4-5', usage: { input_tokens: 5, cache_read_input_tokens: 100 } } });
+  const reading = JSON.stringify({
+    type: 'assistant',
+    sessionId: 's',
+    message: { id: 'm', model: 'claude-haiku-4-5', usage: { input_tokens: 5, cache_read_input_tokens: 100 } },
+  });
   writeFileSync(file, `${big}\n${reading}\n`);
   const { events } = await replayJson(file);
   t.same(pick(events, 'reading'), [{ event: 'reading', line: 2, context: 105 }]);

@@ -44,15 +44,23 @@ export function checkAppendTarget(path: string, flag: string, project: string): 
     fd = openSync(path, APPEND, 0o644);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENXIO') throw new FlowerError(`${flag} ${path} is a FIFO (named pipe) with no reader: name a regular file, e.g. ${flag} run.jsonl`);
+    if (code === 'ENXIO')
+      throw new FlowerError(
+        `${flag} ${path} is a FIFO (named pipe) with no reader: name a regular file, e.g. ${flag} run.jsonl`,
+      );
     if (code === 'ELOOP') throw new FlowerError(`${flag} ${path} is a symbolic link: name the file itself`);
-    if (code === 'EISDIR') throw new FlowerError(`${flag} ${path} is a folder: name a regular file, e.g. ${flag} ${path}/run.jsonl`);
-    throw new FlowerError(`${flag} ${path} cannot be written (${code ?? String(error)}): name a file you can write, or fix the folder's permissions`);
+    if (code === 'EISDIR')
+      throw new FlowerError(`${flag} ${path} is a folder: name a regular file, e.g. ${flag} ${path}/run.jsonl`);
+    throw new FlowerError(
+      `${flag} ${path} cannot be written (${code ?? String(error)}): name a file you can write, or fix the folder's permissions`,
+    );
   }
   try {
     const mode = fstatSync(fd).mode;
     if ((mode & constants.S_IFMT) !== constants.S_IFREG) {
-      throw new FlowerError(`${flag} ${path} is ${kindOf(mode)}, not a regular file: name a regular file, e.g. ${flag} run.jsonl`);
+      throw new FlowerError(
+        `${flag} ${path} is ${kindOf(mode)}, not a regular file: name a regular file, e.g. ${flag} run.jsonl`,
+      );
     }
   } finally {
     closeSync(fd);

@@ -67,7 +67,10 @@ export async function removeStaleTemps(dir: string): Promise<string[]> {
   for (const name of names) {
     const m = TEMP_NAME.exec(name);
     if (!m || processAlive(Number(m[1]))) continue;
-    await unlink(join(dir, name)).then(() => removed.push(name), () => undefined);
+    await unlink(join(dir, name)).then(
+      () => removed.push(name),
+      () => undefined,
+    );
   }
   return removed;
 }

@@ -18,11 +18,13 @@ export function readBounded(path: string, limit: number): Buffer {
     const stat = fstatSync(fd);
     if (stat.isDirectory()) throw Object.assign(new Error(`EISDIR: ${path}`), { code: 'EISDIR' });
     if (!stat.isFile()) throw new ReadRefused('not a regular file');
-    if (stat.size > limit) throw new ReadRefused(`${stat.size} bytes, more than the ${limit} a file of this kind can be`);
+    if (stat.size > limit)
+      throw new ReadRefused(`${stat.size} bytes, more than the ${limit} a file of this kind can be`);
     // the size can grow while it is read: never more than the ceiling all the same
     const buffer = Buffer.alloc(limit + 1);
     let length = 0;
-    for (let n = 1; n > 0 && length <= limit; length += n) n = readSync(fd, buffer, length, buffer.length - length, null);
+    for (let n = 1; n > 0 && length <= limit; length += n)
+      n = readSync(fd, buffer, length, buffer.length - length, null);
     if (length > limit) throw new ReadRefused(`more than the ${limit} bytes a file of this kind can be`);
     return buffer.subarray(0, length);
   } finally {

@@ -12,7 +12,11 @@ export interface PrintCall {
   ended: 'timeout' | 'interrupted' | null;
 }
 
-export function runPrint(bin: string, args: readonly string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; signal?: AbortSignal }): Promise<PrintCall> {
+export function runPrint(
+  bin: string,
+  args: readonly string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; signal?: AbortSignal },
+): Promise<PrintCall> {
   return new Promise((resolve) => {
     let stdout = '';
     let stderr = '';

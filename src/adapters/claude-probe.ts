@@ -72,9 +72,14 @@ async function binaryKey(claude: string): Promise<string | null> {
 // may hold anything.
 function runVersion(claude: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<string> {
   return new Promise((resolve) => {
-    execFile(claude, ['--version'], { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 }, (error, stdout) => {
-      resolve(error && !stdout ? '' : String(stdout).trim().slice(0, 200));
-    });
+    execFile(
+      claude,
+      ['--version'],
+      { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 },
+      (error, stdout) => {
+        resolve(error && !stdout ? '' : String(stdout).trim().slice(0, 200));
+      },
+    );
   });
 }
 
@@ -91,7 +96,10 @@ async function readCache(dir: string): Promise<Record<string, string>> {
 async function writeCache(dir: string, entries: Record<string, string>): Promise<void> {
   try {
     makePrivateDir(dir);
-    await writeFileAtomic(join(dir, CACHE_FILE), JSON.stringify(Object.fromEntries(Object.entries(entries).slice(-CACHE_LIMIT)), null, 2) + '\n');
+    await writeFileAtomic(
+      join(dir, CACHE_FILE),
+      JSON.stringify(Object.fromEntries(Object.entries(entries).slice(-CACHE_LIMIT)), null, 2) + '\n',
+    );
   } catch {
     // a read-only cache costs one probe per run, nothing else
   }
@@ -120,7 +128,9 @@ export async function requireSupportedRelease(check: ReleaseCheck): Promise<Rele
   const support = supportFor(probe.release);
   if (support.kind === 'too-old') throw new FlowerError(support.message, EXIT.claudeMissing);
   if (check.verbose) {
-    check.say(`Claude Code ${probe.release?.text ?? 'release unknown (taken as the newest)'}${probe.cached ? ' (cached)' : ''}`);
+    check.say(
+      `Claude Code ${probe.release?.text ?? 'release unknown (taken as the newest)'}${probe.cached ? ' (cached)' : ''}`,
+    );
     for (const cost of support.costs) check.say(`  older release: ${cost}`);
   }
   return probe.release;

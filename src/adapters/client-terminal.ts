@@ -77,7 +77,8 @@ export function openClientTerminal(path: string): ClientTerminal {
       fds.push(fd);
       const stat = fstatSync(fd);
       if (!stat.isCharacterDevice() || !tty.isatty(fd)) throw new Error(`${path} is not a terminal`);
-      if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) throw new Error(`${path} belongs to another user`);
+      if (typeof process.getuid === 'function' && stat.uid !== process.getuid())
+        throw new Error(`${path} belongs to another user`);
     }
   } catch (error) {
     for (const fd of fds) closeSync(fd);
@@ -118,7 +119,8 @@ export function openClientTerminal(path: string): ClientTerminal {
   // Calls back once nothing written here waits (at once when nothing does, or the terminal is gone). Its
   // empty writes are no frame: they take no arm back.
   const whenQuiet = (callback: () => void): void => {
-    const check = () => (closed || output.destroyed || output.writableLength === 0 ? callback() : streamWrite('', check));
+    const check = () =>
+      closed || output.destroyed || output.writableLength === 0 ? callback() : streamWrite('', check);
     check();
   };
   // Back from the relay: what it had not written yet goes first, on the stream.
@@ -147,7 +149,16 @@ export function openClientTerminal(path: string): ClientTerminal {
       // The fds opened above: libuv reopens a pty slave onto the same number, so they are the streams' own.
       const fds = { input: fds0, output: fds1 };
       const readAgain = stopReading(input); // keys keep their order only with one reader
-      joined = relay.join(fds, key, { input: (bytes, forwarded, held) => onInput(bytes.toString('utf8'), forwarded, held, bytes), ...(typed ? { typed } : {}), ...(echoed ? { echoed } : {}) }, pass);
+      joined = relay.join(
+        fds,
+        key,
+        {
+          input: (bytes, forwarded, held) => onInput(bytes.toString('utf8'), forwarded, held, bytes),
+          ...(typed ? { typed } : {}),
+          ...(echoed ? { echoed } : {}),
+        },
+        pass,
+      );
       if (!joined) {
         readAgain();
         return false;

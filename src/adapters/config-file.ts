@@ -7,7 +7,14 @@ import { lstatSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { EXIT, FlowerError } from '../core/errors.js';
-import { configRows, DEFAULT_WORKBENCH, HOSTS_KEY, type ConfigKey, type ConfigValues, type OptionRow } from '../core/options/options-table.js';
+import {
+  configRows,
+  DEFAULT_WORKBENCH,
+  HOSTS_KEY,
+  type ConfigKey,
+  type ConfigValues,
+  type OptionRow,
+} from '../core/options/options-table.js';
 import { checkOption, type OptionValue } from '../core/options/option-value.js';
 import { ignoredLine, screenProjectConfig } from '../core/options/project-trust.js';
 import { hostNameProblem } from '../core/hosts/host-name.js';
@@ -34,11 +41,17 @@ export function parseConfigText(text: string, source: string): ConfigValues {
   } catch (error) {
     // what JSON.parse quotes of the file is shown visibly: an invisible character must not hide the problem
     // (the boundary shows the controls; the zero-width characters it leaves to text are shown here too)
-    const why = terminalText(error instanceof Error ? error.message : String(error)).replace(/[\u200b-\u200d\u2060-\u2064\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const why = terminalText(error instanceof Error ? error.message : String(error)).replace(
+      /[\u200b-\u200d\u2060-\u2064\ufeff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
     throw new FlowerError(`${source}: not valid JSON (${why}); fix or remove the file`, EXIT.usage);
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new FlowerError(`${source}: expected a JSON object like {"window": "200k"}; fix or remove the file`, EXIT.usage);
+    throw new FlowerError(
+      `${source}: expected a JSON object like {"window": "200k"}; fix or remove the file`,
+      EXIT.usage,
+    );
   }
   const values: ConfigValues = {};
   for (const [key, raw] of Object.entries(data)) {
@@ -47,7 +60,11 @@ export function parseConfigText(text: string, source: string): ConfigValues {
       continue;
     }
     const row = CONFIG_ROWS.get(key);
-    if (row === undefined) throw new FlowerError(`${source}: unknown key "${key}" (known: ${[...CONFIG_ROWS.keys(), HOSTS_KEY].join(', ')})`, EXIT.usage);
+    if (row === undefined)
+      throw new FlowerError(
+        `${source}: unknown key "${key}" (known: ${[...CONFIG_ROWS.keys(), HOSTS_KEY].join(', ')})`,
+        EXIT.usage,
+      );
     const checked = checkOption(row, raw);
     if ('problem' in checked) throw new FlowerError(`${source}: "${key}" ${checked.problem}`, EXIT.usage);
     setValue(values, key, checked.value);
@@ -57,7 +74,11 @@ export function parseConfigText(text: string, source: string): ConfigValues {
 
 // `"hosts": ["box", "me@build"]`: each name as ssh takes it, none that ssh could read as an option.
 function checkHosts(raw: unknown, source: string): string[] {
-  if (!Array.isArray(raw) || !raw.every((h) => typeof h === 'string')) throw new FlowerError(`${source}: "${HOSTS_KEY}" expects a list of ssh host names, like ["box", "me@build"]`, EXIT.usage);
+  if (!Array.isArray(raw) || !raw.every((h) => typeof h === 'string'))
+    throw new FlowerError(
+      `${source}: "${HOSTS_KEY}" expects a list of ssh host names, like ["box", "me@build"]`,
+      EXIT.usage,
+    );
   for (const host of raw as string[]) {
     const problem = hostNameProblem(host);
     if (problem !== null) throw new FlowerError(`${source}: "${HOSTS_KEY}": ${problem}`, EXIT.usage);
@@ -74,11 +95,13 @@ export function readConfigFile(path: string): ConfigValues {
   try {
     text = readBounded(path, CONFIG_LIMIT).toString('utf8');
   } catch (error) {
-    if (error instanceof ReadRefused) throw new FlowerError(`${path}: ${error.why}; make it a small JSON file, or remove it`, EXIT.usage);
+    if (error instanceof ReadRefused)
+      throw new FlowerError(`${path}: ${error.why}; make it a small JSON file, or remove it`, EXIT.usage);
     const code = (error as NodeJS.ErrnoException).code;
     // ENOTDIR: the workbench is a file; the run says so about the workbench, not about its config
     if (code === 'ENOENT' || code === 'ENOTDIR') return {};
-    if (code === 'EISDIR') throw new FlowerError(`${path}: is a folder, not a config file; remove it or make it a JSON file`, EXIT.usage);
+    if (code === 'EISDIR')
+      throw new FlowerError(`${path}: is a folder, not a config file; remove it or make it a JSON file`, EXIT.usage);
     throw new FlowerError(`${path}: cannot be read (${code ?? String(error)})`, EXIT.usage);
   }
   return parseConfigText(text, path);
@@ -88,7 +111,10 @@ export function readConfigFile(path: string): ConfigValues {
 const ENV_SWITCHES = ['FLOWER_PTY_NO_NATIVE'] as const;
 
 /** a variable-only switch: unset or empty is false; a word that is not true or false is a one-line error */
-export function envSwitch(env: Readonly<Record<string, string | undefined>>, name: (typeof ENV_SWITCHES)[number]): boolean {
+export function envSwitch(
+  env: Readonly<Record<string, string | undefined>>,
+  name: (typeof ENV_SWITCHES)[number],
+): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return false;
   const checked = checkOption({ name, type: 'boolean', help: '' }, raw);
@@ -123,7 +149,8 @@ export function userConfigPath(env: Readonly<Record<string, string | undefined>>
 }
 
 /** `--workbench ''` would resolve to the project folder itself and scatter the lineage there */
-export const EMPTY_WORKBENCH = '--workbench needs a folder, got an empty value (it would put the lineage in the project folder itself): give a path such as --workbench .flower, or --no-workbench';
+export const EMPTY_WORKBENCH =
+  '--workbench needs a folder, got an empty value (it would put the lineage in the project folder itself): give a path such as --workbench .flower, or --no-workbench';
 
 export interface LoadedConfig {
   values: ConfigValues;
@@ -194,7 +221,9 @@ export function loadConfig(opts: {
     } else {
       const raw = readConfigFile(path);
       if (Object.keys(raw).length > 0) {
-        const verdict = screenProjectConfig(raw, trusted(), (key) => insideProject(opts.cwd, (raw as Record<string, unknown>)[key]));
+        const verdict = screenProjectConfig(raw, trusted(), (key) =>
+          insideProject(opts.cwd, (raw as Record<string, unknown>)[key]),
+        );
         project = verdict.kept;
         const line = ignoredLine(path, verdict.ignored);
         if (line !== null) notes.push(line);

@@ -6,7 +6,12 @@
 
 import { createRequire } from 'node:module';
 import type { Terminal as XTerminal } from '@xterm/headless';
-import { createKeyboardState, sideChannel, SIDE_CHANNEL_OSCS, type KeyboardModes } from '../core/screen/side-channels.js';
+import {
+  createKeyboardState,
+  sideChannel,
+  SIDE_CHANNEL_OSCS,
+  type KeyboardModes,
+} from '../core/screen/side-channels.js';
 import type { PaneEchoFacts } from '../core/screen/echo-path.js';
 
 // Both packages are CommonJS (docs/libraries.md §3): required, not imported. An ESM import of a CommonJS
@@ -38,7 +43,19 @@ export interface Emulator {
   dispose(): void;
 }
 
-export type EmulatorEchoFacts = Pick<PaneEchoFacts, 'cursorX' | 'cursorY' | 'cols' | 'rows' | 'parsedAll' | 'plainPen' | 'insertMode' | 'wraparound' | 'wholeScrollRegion' | 'synchronizing'>;
+export type EmulatorEchoFacts = Pick<
+  PaneEchoFacts,
+  | 'cursorX'
+  | 'cursorY'
+  | 'cols'
+  | 'rows'
+  | 'parsedAll'
+  | 'plainPen'
+  | 'insertMode'
+  | 'wraparound'
+  | 'wholeScrollRegion'
+  | 'synchronizing'
+>;
 
 // The part of xterm's InputHandler read here (xterm-headless 6.0: lib-headless/xterm-headless.js).
 interface InputHandlerInternals {
@@ -55,7 +72,10 @@ interface CoreInternals {
   _inputHandler?: InputHandlerInternals;
   _writeBuffer?: { _pendingData: number };
   _charsetService?: { charset?: unknown };
-  coreService?: { modes: { insertMode: boolean }; decPrivateModes: { wraparound: boolean; synchronizedOutput: boolean } };
+  coreService?: {
+    modes: { insertMode: boolean };
+    decPrivateModes: { wraparound: boolean; synchronizedOutput: boolean };
+  };
 }
 // Its write buffer's flag for "the person typed": term.input('', true) sets it too, on the way through
 // the data event, a log line and the listeners of an empty input (a fifth of a key's JavaScript).
@@ -65,7 +85,13 @@ interface WriteBufferInternals {
 
 export function createEmulator(o: { cols: number; rows: number; scrollback: number }): Emulator {
   // logLevel off: xterm logs through console, which in the split view is the screen being drawn.
-  const term = new Terminal({ cols: o.cols, rows: o.rows, scrollback: o.scrollback, allowProposedApi: true, logLevel: 'off' });
+  const term = new Terminal({
+    cols: o.cols,
+    rows: o.rows,
+    scrollback: o.scrollback,
+    allowProposedApi: true,
+    logLevel: 'off',
+  });
   // Unicode 11 widths match what Ink (and so claude) assumes for emoji (docs/libraries.md §3).
   term.loadAddon(new Unicode11Addon());
   term.unicode.activeVersion = '11';
@@ -136,7 +162,8 @@ export function createEmulator(o: { cols: number; rows: number; scrollback: numb
         cursorY: buffer.cursorY,
         cols: term.cols,
         rows: term.rows,
-        parsedAll: known && core!._writeBuffer!._pendingData === 0 && parser!.currentState === 0 && !parser!._parseStack?.state,
+        parsedAll:
+          known && core!._writeBuffer!._pendingData === 0 && parser!.currentState === 0 && !parser!._parseStack?.state,
         plainPen: known && pen!.fg === 0 && pen!.bg === 0 && core!._charsetService!.charset === undefined,
         insertMode: !known || modes!.modes.insertMode,
         wraparound: known && modes!.decPrivateModes.wraparound,

@@ -24,7 +24,9 @@ const EV_UNBOUND = 4;
 const EV_ECHOED = 5;
 
 interface Addon {
-  create(callback: (kind: number, id: number, bytes: Buffer, forwarded: boolean, gen: number, held: number) => void): unknown;
+  create(
+    callback: (kind: number, id: number, bytes: Buffer, forwarded: boolean, gen: number, held: number) => void,
+  ): unknown;
   bindPty(relay: unknown, fd: number): number;
   unbindPty(relay: unknown): void;
   writePty(relay: unknown, bytes: Buffer): void;
@@ -119,7 +121,12 @@ export interface FastRelay {
    * alone and writes it nothing of claude's (its caller draws it, a split view): a read goes to claude
    * only while the pass-through is open (TerminalBinding.pass) and every byte of it is in the table.
    */
-  join(fds: { input: number; output: number }, key: string | null, on: TerminalListeners, pass?: Uint8Array): TerminalBinding | null;
+  join(
+    fds: { input: number; output: number },
+    key: string | null,
+    on: TerminalListeners,
+    pass?: Uint8Array,
+  ): TerminalBinding | null;
   /** true while claude's output is being handed to JavaScript by the relay: a joined terminal already has it */
   readonly handingOut: boolean;
   /** the place of claude's last output handed over among those the relay read (TerminalBinding.echo) */
@@ -299,7 +306,8 @@ export function openFastRelay(addon?: string): FastRelay | null {
       if (closed) return null;
       const id = nextId++;
       const table = pass ? Buffer.from(pass.buffer, pass.byteOffset, pass.byteLength) : null;
-      if (!native.join(handle, id, fds.input, fds.output, key === null ? null : Buffer.from(key, 'utf8'), table)) return null;
+      if (!native.join(handle, id, fds.input, fds.output, key === null ? null : Buffer.from(key, 'utf8'), table))
+        return null;
       terminals.set(id, on);
       // Claude's output through the relay as well, keys alone or not: a key it forwarded is then heard
       // before claude's echo of it (one queue), so the echo is parsed and drawn as an echo, at once.
@@ -324,7 +332,12 @@ export function openFastRelay(addon?: string): FastRelay | null {
           const beside = arm.beside ?? null;
           const send = beside === besideSent ? undefined : beside === null ? null : Buffer.from(beside, 'utf8');
           besideSent = beside;
-          return native.echo(handle, id, [outputSeq, arm.x, arm.y, arm.cols, arm.rows, arm.left, arm.top, arm.sync ? 1 : 0], send);
+          return native.echo(
+            handle,
+            id,
+            [outputSeq, arm.x, arm.y, arm.cols, arm.rows, arm.left, arm.top, arm.sync ? 1 : 0],
+            send,
+          );
         },
         leave: () => {
           if (left || closed) return Buffer.alloc(0);
@@ -369,5 +382,12 @@ export function nativeTitleFilter(): ((chunks: Buffer[]) => Buffer[]) | null {
  * when the relay would leave it to JavaScript; null too when the relay is not built */
 export function nativeEchoPlan(): ((arm: EchoArm, bytes: Buffer) => Buffer | null) | null {
   const native = load();
-  return native ? (arm, bytes) => native.echoPlan([arm.x, arm.y, arm.cols, arm.rows, arm.left, arm.top, arm.sync ? 1 : 0], bytes, ...(arm.beside ? [Buffer.from(arm.beside, 'utf8')] : [])) : null;
+  return native
+    ? (arm, bytes) =>
+        native.echoPlan(
+          [arm.x, arm.y, arm.cols, arm.rows, arm.left, arm.top, arm.sync ? 1 : 0],
+          bytes,
+          ...(arm.beside ? [Buffer.from(arm.beside, 'utf8')] : []),
+        )
+    : null;
 }

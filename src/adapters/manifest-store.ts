@@ -15,7 +15,9 @@ export function manifestPath(workbench: string): string {
  * The manifest through the one validation (core/lineage/manifest-check.ts). `missing`: there is none (nothing
  * to continue); otherwise `problem` names the bad field and `malformed` is the whole one-line reason.
  */
-export async function readManifest(workbench: string): Promise<{ manifest: Manifest | null; problem: string | null; missing: boolean; malformed: string | null }> {
+export async function readManifest(
+  workbench: string,
+): Promise<{ manifest: Manifest | null; problem: string | null; missing: boolean; malformed: string | null }> {
   const path = manifestPath(workbench);
   let text: string;
   try {
@@ -28,14 +30,22 @@ export async function readManifest(workbench: string): Promise<{ manifest: Manif
       await handle.close();
     }
   } catch (error) {
-    if (error instanceof NotYours) return { manifest: null, problem: error.message, missing: false, malformed: error.message };
+    if (error instanceof NotYours)
+      return { manifest: null, problem: error.message, missing: false, malformed: error.message };
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { manifest: null, problem: `no manifest at ${path}`, missing: true, malformed: null };
+    if (code === 'ENOENT' || code === 'ENOTDIR')
+      return { manifest: null, problem: `no manifest at ${path}`, missing: true, malformed: null };
     const problem = `the manifest cannot be read (${code ?? String(error)})`;
     return { manifest: null, problem, missing: false, malformed: `${path}: ${problem}` };
   }
   const { manifest, problem } = parseManifest(text);
-  return { manifest, problem, missing: false, malformed: problem === null ? null : `the manifest ${path} is malformed: ${problem}; fix that field or move the file away` };
+  return {
+    manifest,
+    problem,
+    missing: false,
+    malformed:
+      problem === null ? null : `the manifest ${path} is malformed: ${problem}; fix that field or move the file away`,
+  };
 }
 
 // Writes are serialised: the newest state always lands last. Each write resolves with its failure in the
@@ -45,17 +55,22 @@ export function createManifestWriter(
   onError: (error: unknown) => void,
 ): { write(m: Manifest): Promise<string | null>; flush(): Promise<string | null> } {
   // First, what a killed predecessor may have left half-written beside the manifest.
-  let chain: Promise<string | null> = removeStaleTemps(workbench).then(() => null, (error: unknown) => (onError(error), null));
+  let chain: Promise<string | null> = removeStaleTemps(workbench).then(
+    () => null,
+    (error: unknown) => (onError(error), null),
+  );
   return {
     write(m) {
       const text = JSON.stringify(m, null, 2) + '\n';
-      chain = chain.then(() => writeFileAtomic(manifestPath(workbench), text, workbench)).then(
-        () => null,
-        (error: unknown) => {
-          onError(error);
-          return errorWords(error);
-        },
-      );
+      chain = chain
+        .then(() => writeFileAtomic(manifestPath(workbench), text, workbench))
+        .then(
+          () => null,
+          (error: unknown) => {
+            onError(error);
+            return errorWords(error);
+          },
+        );
       return chain;
     },
     flush() {

@@ -47,7 +47,10 @@ export function refuseLinks(root: string, path: string, what: string): void {
     try {
       const real = realpathSync(dir);
       const realRoot = realpathSync(root);
-      if (real !== realRoot && !isBelow(realRoot, real)) throw new FlowerError(`${dir} is, by its real path ${real}, outside ${root}: flower-pty does not write ${what} there; remove whatever links it elsewhere`);
+      if (real !== realRoot && !isBelow(realRoot, real))
+        throw new FlowerError(
+          `${dir} is, by its real path ${real}, outside ${root}: flower-pty does not write ${what} there; remove whatever links it elsewhere`,
+        );
       return;
     } catch (error) {
       if (error instanceof FlowerError) throw error;

@@ -16,8 +16,13 @@ export const MAX_DOCUMENT_BYTES = 1024 * 1024;
 
 /** the document on disk is over MAX_DOCUMENT_BYTES: not read; said in one line */
 export class DocumentTooLarge extends FlowerError {
-  constructor(readonly path: string, readonly size: number) {
-    super(`${path} is ${(size / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB a handoff document may be: it was not read (the model's version seeds the successor; your file is kept as it is); trim it to what the next session needs`);
+  constructor(
+    readonly path: string,
+    readonly size: number,
+  ) {
+    super(
+      `${path} is ${(size / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB a handoff document may be: it was not read (the model's version seeds the successor; your file is kept as it is); trim it to what the next session needs`,
+    );
   }
 }
 
@@ -33,7 +38,10 @@ export interface NotesStore {
 }
 
 function stamp(now: Date): string {
-  return now.toISOString().replace(/[:]/g, '').replace(/\.(\d+)Z$/, '.$1Z');
+  return now
+    .toISOString()
+    .replace(/[:]/g, '')
+    .replace(/\.(\d+)Z$/, '.$1Z');
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -8,7 +8,14 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { EXIT, FlowerError } from '../core/errors.js';
-import { decideNotify, notifyEnv, DEFAULT_NOTIFY_MAX_RUNNING, DEFAULT_NOTIFY_TIMEOUT_MS, INITIAL_NOTIFY_STATE, NOTIFY_ENV_KEYS } from '../core/run/notify-policy.js';
+import {
+  decideNotify,
+  notifyEnv,
+  DEFAULT_NOTIFY_MAX_RUNNING,
+  DEFAULT_NOTIFY_TIMEOUT_MS,
+  INITIAL_NOTIFY_STATE,
+  NOTIFY_ENV_KEYS,
+} from '../core/run/notify-policy.js';
 import type { NotifyEvent, NotifyRun, NotifyState } from '../core/run/notify-policy.js';
 // Per stream: enough for an error message from curl, never a flood into the log.
 export const NOTIFY_OUTPUT_LIMIT = 2_000;
@@ -35,7 +42,11 @@ export interface Notifier {
 
 // A blank command would run `sh -c ''` for every event and tell nobody anything: refuse it up front.
 export function checkNotifyCommand(command: string, source = '--notify-command'): string {
-  if (command.trim() === '') throw new FlowerError(`${source} expects a shell command, e.g. 'notify-send flower-pty "$FLOWER_PTY_MESSAGE"'`, EXIT.usage);
+  if (command.trim() === '')
+    throw new FlowerError(
+      `${source} expects a shell command, e.g. 'notify-send flower-pty "$FLOWER_PTY_MESSAGE"'`,
+      EXIT.usage,
+    );
   return command;
 }
 
@@ -69,13 +80,20 @@ export function createNotifier(opts: NotifierOptions): Notifier {
   const maxRunning = opts.maxRunning ?? DEFAULT_NOTIFY_MAX_RUNNING;
   let state: NotifyState = INITIAL_NOTIFY_STATE;
   const live = new Set<Promise<void>>();
-  const baseEnv = Object.fromEntries(Object.entries(opts.env).filter(([key]) => !(NOTIFY_ENV_KEYS as readonly string[]).includes(key)));
+  const baseEnv = Object.fromEntries(
+    Object.entries(opts.env).filter(([key]) => !(NOTIFY_ENV_KEYS as readonly string[]).includes(key)),
+  );
 
   function start(env: Record<string, string>, event: string): void {
     let child: ChildProcess;
     try {
       // Detached: its own process group, so the time limit takes down whatever the command started too.
-      child = spawn('/bin/sh', ['-c', command], { cwd: opts.cwd, env: { ...baseEnv, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn('/bin/sh', ['-c', command], {
+        cwd: opts.cwd,
+        env: { ...baseEnv, ...env },
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
     } catch (error) {
       opts.log(`notify-command (${event}): could not start: ${String(error)}`);
       return;
@@ -92,9 +110,18 @@ export function createNotifier(opts: NotifierOptions): Notifier {
     const done = new Promise<void>((resolve) => {
       const finish = (code: number | null, signal: NodeJS.Signals | null, failure?: Error): void => {
         clearTimeout(timer);
-        const status = failure ? `failed: ${failure.message}` : timedOut ? `killed after ${timeoutMs} ms` : signal ? `ended by ${signal}` : `exit ${code ?? '?'}`;
+        const status = failure
+          ? `failed: ${failure.message}`
+          : timedOut
+            ? `killed after ${timeoutMs} ms`
+            : signal
+              ? `ended by ${signal}`
+              : `exit ${code ?? '?'}`;
         opts.log(`notify-command (${event}): ${status}`);
-        for (const [name, text] of [['stdout', out.text()], ['stderr', err.text()]] as const) {
+        for (const [name, text] of [
+          ['stdout', out.text()],
+          ['stderr', err.text()],
+        ] as const) {
           if (text.trim() !== '') opts.log(`notify-command (${event}) ${name}: ${text.trimEnd()}`);
         }
         resolve();

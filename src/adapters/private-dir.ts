@@ -47,7 +47,12 @@ export interface PrivateDirProblem {
 }
 
 /** the workbench and the folders in it: made with their parents, and an older lax one of ours narrowed */
-export const STATE_DIR: PrivateDirPolicy = { parents: true, onlyAFolder: false, guarded: OTHERS_WRITE, whenOpen: 'narrow' };
+export const STATE_DIR: PrivateDirPolicy = {
+  parents: true,
+  onlyAFolder: false,
+  guarded: OTHERS_WRITE,
+  whenOpen: 'narrow',
+};
 
 /**
  * Makes `path` with mode 0700 when it is missing (an existing one is kept), then checks it by `policy`: null
@@ -63,16 +68,23 @@ export function openPrivateDir(path: string, policy: PrivateDirPolicy): PrivateD
 }
 
 /** what is wrong with the existing folder `path` by `policy`, or null when it is fit (narrowed first if the policy says so) */
-export function privateDirProblem(path: string, policy: PrivateDirPolicy, uid: number = myUid()): PrivateDirProblem | null {
+export function privateDirProblem(
+  path: string,
+  policy: PrivateDirPolicy,
+  uid: number = myUid(),
+): PrivateDirProblem | null {
   const st = lstatSync(path);
   if (st.isSymbolicLink()) return policy.onlyAFolder ? { kind: 'link', words: 'a symbolic link' } : null;
   if (!st.isDirectory()) return policy.onlyAFolder ? { kind: 'not-a-folder', words: 'not a directory' } : null;
-  if (uid >= 0 && st.uid !== uid) return { kind: 'not-yours', words: `owned by uid ${st.uid}, not by you (uid ${uid})` };
+  if (uid >= 0 && st.uid !== uid)
+    return { kind: 'not-yours', words: `owned by uid ${st.uid}, not by you (uid ${uid})` };
   if ((st.mode & policy.guarded) === 0) return null;
   const mode = (st.mode & 0o7777).toString(8);
-  if (policy.whenOpen === 'refuse') return { kind: 'open', words: `open to other users (mode ${(st.mode & 0o777).toString(8)})` };
+  if (policy.whenOpen === 'refuse')
+    return { kind: 'open', words: `open to other users (mode ${(st.mode & 0o777).toString(8)})` };
   // a sticky folder others write on purpose (/tmp) is shared: never narrowed behind the person's back
-  if ((st.mode & 0o1000) !== 0) return { kind: 'shared', words: `a shared folder other users can write (mode ${mode})` };
+  if ((st.mode & 0o1000) !== 0)
+    return { kind: 'shared', words: `a shared folder other users can write (mode ${mode})` };
   chmodSync(path, st.mode & 0o7777 & ~policy.guarded);
   return null;
 }
@@ -92,16 +104,25 @@ export function narrowFolder(path: string): void {
 
 function refuseProblem(path: string, problem: PrivateDirProblem | null): void {
   if (problem === null) return;
-  if (problem.kind === 'shared') throw new NotYours(`${path} is ${problem.words}; flower-pty keeps its state only in a folder of yours: choose one with --workbench DIR`);
+  if (problem.kind === 'shared')
+    throw new NotYours(
+      `${path} is ${problem.words}; flower-pty keeps its state only in a folder of yours: choose one with --workbench DIR`,
+    );
   throw new NotYours(`${path} is ${problem.words}; check it and chown it, then run flower-pty again`);
 }
 
 /** what is wrong with a file read into a successor (by its fstat, and its folder's), or null when it is the person's alone */
-export function foreignFile(path: string, file: { uid: number; mode: number; isFile(): boolean }, then: string): string | null {
+export function foreignFile(
+  path: string,
+  file: { uid: number; mode: number; isFile(): boolean },
+  then: string,
+): string | null {
   const uid = myUid();
-  if (!file.isFile()) return `${path} is not a regular file; flower-pty reads only a regular file there: move it away, then ${then}`;
+  if (!file.isFile())
+    return `${path} is not a regular file; flower-pty reads only a regular file there: move it away, then ${then}`;
   if (uid >= 0 && file.uid !== uid) return ownerLine(path, file.uid, then);
-  if ((file.mode & OTHERS_WRITE) !== 0) return `${path} can be written by other users (mode ${(file.mode & 0o777).toString(8)}); check it and chmod go-w it, then ${then}`;
+  if ((file.mode & OTHERS_WRITE) !== 0)
+    return `${path} can be written by other users (mode ${(file.mode & 0o777).toString(8)}); check it and chmod go-w it, then ${then}`;
   const dir = dirname(path);
   let folder;
   try {
@@ -110,7 +131,8 @@ export function foreignFile(path: string, file: { uid: number; mode: number; isF
     return null; // the folder went away: the file is still the one opened, and it is ours
   }
   if (uid >= 0 && folder.uid !== uid) return ownerLine(dir, folder.uid, then);
-  if ((folder.mode & OTHERS_WRITE) !== 0) return `${dir} can be written by other users (mode ${(folder.mode & 0o777).toString(8)}), so ${path} may not be yours; check it and chmod go-w ${dir}, then ${then}`;
+  if ((folder.mode & OTHERS_WRITE) !== 0)
+    return `${dir} can be written by other users (mode ${(folder.mode & 0o777).toString(8)}), so ${path} may not be yours; check it and chmod go-w ${dir}, then ${then}`;
   return null;
 }
 
@@ -126,7 +148,10 @@ export async function openOwnFile(path: string, then: string): Promise<FileHandl
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    if (code === 'ELOOP') throw new NotYours(`${path} is a symbolic link; flower-pty reads only a regular file there: replace it with the file itself, then ${then}`);
+    if (code === 'ELOOP')
+      throw new NotYours(
+        `${path} is a symbolic link; flower-pty reads only a regular file there: replace it with the file itself, then ${then}`,
+      );
     throw error;
   }
   const wrong = foreignFile(path, await handle.stat(), then);

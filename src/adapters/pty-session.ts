@@ -31,7 +31,10 @@ export interface PtySession {
   terminate(graceMs?: number): Promise<PtyExit>;
 }
 
-export function spawnPty(opts: { file: string; args: string[]; cwd: string; env: Record<string, string>; cols: number; rows: number }, relay: FastRelay | null = null): PtySession {
+export function spawnPty(
+  opts: { file: string; args: string[]; cwd: string; env: Record<string, string>; cols: number; rows: number },
+  relay: FastRelay | null = null,
+): PtySession {
   // Args go as an array straight to execvp: no shell ever sees them.
   const pty: IPty = ptySpawn(opts.file, opts.args, {
     name: 'xterm-256color',
@@ -137,7 +140,12 @@ function queuedWriter(pty: IPty): (data: string) => void {
 
 interface NodePtyInternals {
   _fd: number;
-  _socket: { destroy(): void; readonly destroyed: boolean; write(data: Buffer): boolean; _readableState: { decoder: unknown; encoding: unknown } };
+  _socket: {
+    destroy(): void;
+    readonly destroyed: boolean;
+    write(data: Buffer): boolean;
+    _readableState: { decoder: unknown; encoding: unknown };
+  };
 }
 
 // The relay writes the pty from the start (a write through node-pty's stream can block the event

@@ -32,7 +32,10 @@ export async function makeRunDir(tmp: string = tmpdir(), prefix: string = PREFIX
 }
 
 /** removes the run folders of ours whose owner process is gone; returns the paths removed. Never throws. */
-export async function sweepStaleRunDirs(tmp: string = tmpdir(), alive: (pid: number) => boolean = processAlive): Promise<string[]> {
+export async function sweepStaleRunDirs(
+  tmp: string = tmpdir(),
+  alive: (pid: number) => boolean = processAlive,
+): Promise<string[]> {
   const uid = typeof process.getuid === 'function' ? process.getuid() : -1;
   const removed: string[] = [];
   let names: string[];

@@ -38,7 +38,12 @@ export function defaultHookCommand(): string[] {
 // run here, every hook would fail, so it is tried once (no event, no input: it says nothing, exits 0).
 const tried = new Map<string, boolean>();
 function runsHere(binary: string): boolean {
-  if (!tried.has(binary)) tried.set(binary, existsSync(binary) && spawnSync(binary, [], { stdio: ['ignore', 'ignore', 'ignore'], timeout: 5_000 }).status === 0);
+  if (!tried.has(binary))
+    tried.set(
+      binary,
+      existsSync(binary) &&
+        spawnSync(binary, [], { stdio: ['ignore', 'ignore', 'ignore'], timeout: 5_000 }).status === 0,
+    );
   return tried.get(binary)!;
 }
 

@@ -29,7 +29,17 @@ export function sshArgs(host: string, env: Env, mode: '-T' | '-t' | '-N', extra:
   const problem = hostNameProblem(host);
   if (problem !== null) throw new FlowerError(problem, EXIT.usage);
   const config = env['FLOWER_PTY_SSH_CONFIG'];
-  return [mode, '-o', 'BatchMode=yes', '-o', `ConnectTimeout=${CONNECT_TIMEOUT_S}`, ...(config ? ['-F', config] : []), ...extra, '--', host];
+  return [
+    mode,
+    '-o',
+    'BatchMode=yes',
+    '-o',
+    `ConnectTimeout=${CONNECT_TIMEOUT_S}`,
+    ...(config ? ['-F', config] : []),
+    ...extra,
+    '--',
+    host,
+  ];
 }
 
 /** the remote command line: ssh hands it to the remote shell as one string, so each word is quoted */
@@ -38,14 +48,29 @@ export function remoteCommand(args: readonly string[]): string {
 }
 
 /** `ssh -T HOST flower-pty ARGS`: its exit status and output, bounded in time and size; never throws */
-export function runOnHost(host: string, args: readonly string[], env: Env, commandSeconds = REMOTE_COMMAND_S, replyLimit = REPLY_LIMIT): Promise<HostReply> {
+export function runOnHost(
+  host: string,
+  args: readonly string[],
+  env: Env,
+  commandSeconds = REMOTE_COMMAND_S,
+  replyLimit = REPLY_LIMIT,
+): Promise<HostReply> {
   const waitedSeconds = CONNECT_TIMEOUT_S + commandSeconds;
   return new Promise((resolve) => {
     let child: ChildProcess;
     try {
-      child = spawn('ssh', [...sshArgs(host, env, '-T'), remoteCommand(args)], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...env } as NodeJS.ProcessEnv });
+      child = spawn('ssh', [...sshArgs(host, env, '-T'), remoteCommand(args)], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...env } as NodeJS.ProcessEnv,
+      });
     } catch (error) {
-      resolve({ code: 255, stdout: '', stderr: error instanceof Error ? error.message : String(error), timedOut: false, waitedSeconds });
+      resolve({
+        code: 255,
+        stdout: '',
+        stderr: error instanceof Error ? error.message : String(error),
+        timedOut: false,
+        waitedSeconds,
+      });
       return;
     }
     const out: Buffer[] = [];
@@ -68,12 +93,20 @@ export function runOnHost(host: string, args: readonly string[], env: Env, comma
     }, waitedSeconds * 1000);
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      const why = error.code === 'ENOENT' ? 'no ssh client on this machine (install OpenSSH: openssh-client)' : error.message;
+      const why =
+        error.code === 'ENOENT' ? 'no ssh client on this machine (install OpenSSH: openssh-client)' : error.message;
       resolve({ code: 255, stdout: '', stderr: why, timedOut: false, waitedSeconds });
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), timedOut, waitedSeconds, ...(over ? { overLimit: replyLimit } : {}) });
+      resolve({
+        code,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        timedOut,
+        waitedSeconds,
+        ...(over ? { overLimit: replyLimit } : {}),
+      });
     });
   });
 }
@@ -82,7 +115,10 @@ export function runOnHost(host: string, args: readonly string[], env: Env, comma
  * window's size (SIGWINCH) both ways; resolves with its exit status (255: ssh itself failed) */
 export function runOnHostInTerminal(host: string, args: readonly string[], env: Env): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn('ssh', [...sshArgs(host, env, '-t'), remoteCommand(args)], { stdio: 'inherit', env: { ...env } as NodeJS.ProcessEnv });
+    const child = spawn('ssh', [...sshArgs(host, env, '-t'), remoteCommand(args)], {
+      stdio: 'inherit',
+      env: { ...env } as NodeJS.ProcessEnv,
+    });
     // the keys go to ssh (the terminal is its): a C-c is the remote attach's to read, not ours
     const ignore = (): void => {};
     process.on('SIGINT', ignore);
@@ -106,6 +142,20 @@ export const FORWARD_LIFELINE = 'cat >/dev/null';
  * outlives a SIGKILLed parent; this one's standard input is a pipe from this process, whose end (this
  * process gone, however) ends the session on the host and so ssh itself (docs/hosts.md). */
 export function forwardSocket(host: string, localSocket: string, remoteSocket: string, env: Env): ChildProcess {
-  const forward = ['-o', 'ExitOnForwardFailure=yes', '-o', 'StreamLocalBindUnlink=yes', '-o', `ServerAliveInterval=${ALIVE_S}`, '-o', 'ServerAliveCountMax=3', '-L', `${localSocket}:${remoteSocket}`];
-  return spawn('ssh', [...sshArgs(host, env, '-T', forward), FORWARD_LIFELINE], { stdio: ['pipe', 'ignore', 'pipe'], env: { ...env } as NodeJS.ProcessEnv });
+  const forward = [
+    '-o',
+    'ExitOnForwardFailure=yes',
+    '-o',
+    'StreamLocalBindUnlink=yes',
+    '-o',
+    `ServerAliveInterval=${ALIVE_S}`,
+    '-o',
+    'ServerAliveCountMax=3',
+    '-L',
+    `${localSocket}:${remoteSocket}`,
+  ];
+  return spawn('ssh', [...sshArgs(host, env, '-T', forward), FORWARD_LIFELINE], {
+    stdio: ['pipe', 'ignore', 'pipe'],
+    env: { ...env } as NodeJS.ProcessEnv,
+  });
 }

@@ -16,7 +16,10 @@ export const COVERAGE_READ_BYTES = 1024 * 1024 * 1024;
 
 /** the facts of the transcript at `path` as it is now, up to its line `lines` (all of them when absent);
  * throws when it cannot be read or is past `limit` bytes */
-export async function factsOfTranscript(path: string, opts: { limit?: number; lines?: number } = {}): Promise<SuccessorFacts> {
+export async function factsOfTranscript(
+  path: string,
+  opts: { limit?: number; lines?: number } = {},
+): Promise<SuccessorFacts> {
   const limit = opts.limit ?? COVERAGE_READ_BYTES;
   const size = (await stat(path)).size;
   if (size > limit) throw new Error(`the transcript is ${size} bytes, more than the ${limit} the check reads`);
@@ -48,6 +51,10 @@ export async function factsOfTranscript(path: string, opts: { limit?: number; li
 }
 
 /** the score of `text` against the transcript at `path` as it is now; throws when it cannot be read */
-export async function scoreAgainstTranscript(path: string, text: string, limit = COVERAGE_READ_BYTES): Promise<CoverageScore> {
+export async function scoreAgainstTranscript(
+  path: string,
+  text: string,
+  limit = COVERAGE_READ_BYTES,
+): Promise<CoverageScore> {
   return scoreDocument(await factsOfTranscript(path, { limit }), text);
 }

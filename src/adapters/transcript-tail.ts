@@ -60,7 +60,10 @@ export function openTranscriptTail(opts: TailOptions): TranscriptTail {
   let refusedPath: string | null = null;
   const refuse = (st: Parameters<typeof kindOf>[0]): false => {
     present(false);
-    if (refusedPath !== path) opts.onRefused?.(`the transcript ${path} is ${kindOf(st)}: flower-pty reads a transcript only as a regular file, so the meter is not read from it`);
+    if (refusedPath !== path)
+      opts.onRefused?.(
+        `the transcript ${path} is ${kindOf(st)}: flower-pty reads a transcript only as a regular file, so the meter is not read from it`,
+      );
     refusedPath = path;
     return false;
   };

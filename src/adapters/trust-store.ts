@@ -49,11 +49,15 @@ export function readTrustFile(path: string): TrustFile {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, folders: {} };
-    throw new FlowerError(`${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, EXIT.usage);
+    throw new FlowerError(
+      `${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      EXIT.usage,
+    );
   }
   try {
     const data = JSON.parse(text) as Partial<TrustFile>;
-    if (data.version !== 1 || typeof data.folders !== 'object' || data.folders === null || Array.isArray(data.folders)) throw new Error('shape');
+    if (data.version !== 1 || typeof data.folders !== 'object' || data.folders === null || Array.isArray(data.folders))
+      throw new Error('shape');
     const folders: Record<string, TrustEntry> = {};
     for (const [key, entry] of Object.entries(data.folders)) {
       const e = entry as Partial<TrustEntry> | null;
@@ -63,7 +67,10 @@ export function readTrustFile(path: string): TrustFile {
     }
     return { version: 1, folders };
   } catch {
-    throw new FlowerError(`${path}: not a flower-pty trust file ({"version":1,"folders":{…}}); fix it, or remove it and trust your folders again`, EXIT.usage);
+    throw new FlowerError(
+      `${path}: not a flower-pty trust file ({"version":1,"folders":{…}}); fix it, or remove it and trust your folders again`,
+      EXIT.usage,
+    );
   }
 }
 

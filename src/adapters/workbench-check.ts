@@ -24,15 +24,23 @@ function refuse(workbench: string, path: string, code: string | undefined): neve
   const head = `the workbench ${workbench} cannot be used`;
   switch (code) {
     case 'EROFS':
-      throw new FlowerError(`${head}: ${where} is on a read-only file system; choose a writable folder with --workbench DIR, or remount it read-write`);
+      throw new FlowerError(
+        `${head}: ${where} is on a read-only file system; choose a writable folder with --workbench DIR, or remount it read-write`,
+      );
     case 'EACCES':
     case 'EPERM':
-      throw new FlowerError(`${head}: ${where} cannot be written (permission denied); fix its permissions (chmod u+w ${where}) or choose another --workbench DIR`);
+      throw new FlowerError(
+        `${head}: ${where} cannot be written (permission denied); fix its permissions (chmod u+w ${where}) or choose another --workbench DIR`,
+      );
     case 'ENOTDIR':
     case 'EEXIST':
-      throw new FlowerError(`${head}: ${where}, or a folder on its way, is a file where a folder should be; move that file away or choose another --workbench DIR`);
+      throw new FlowerError(
+        `${head}: ${where}, or a folder on its way, is a file where a folder should be; move that file away or choose another --workbench DIR`,
+      );
     default:
-      throw new FlowerError(`${head}: ${where} cannot be written (${code ?? 'unknown error'}); choose another --workbench DIR`);
+      throw new FlowerError(
+        `${head}: ${where} cannot be written (${code ?? 'unknown error'}); choose another --workbench DIR`,
+      );
   }
 }
 
@@ -44,7 +52,8 @@ export function checkWorkbenchWritable(workbench: string): void {
   const folders = [workbench, notes, join(notes, 'archive'), archive];
   // Nothing the run writes in it goes through a link (a cloned repository can ship one): the folders,
   // the manifest, and anything already in notes/ or the archive.
-  for (const path of [join(archive, 'x'), join(workbench, 'manifest.json'), ...entriesOf(notes), ...entriesOf(archive)]) refuseLinks(workbench, path, 'a file of the workbench');
+  for (const path of [join(archive, 'x'), join(workbench, 'manifest.json'), ...entriesOf(notes), ...entriesOf(archive)])
+    refuseLinks(workbench, path, 'a file of the workbench');
   for (const dir of folders) {
     try {
       mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });

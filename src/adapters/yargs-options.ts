@@ -25,14 +25,19 @@ function coerce(row: OptionRow) {
 }
 
 /** one row as a yargs option; `over` lets a subcommand say it in its own words or with its own default */
-function yargsOption(row: OptionRow, over: { help?: string; default?: number | string | boolean; defaultText?: string } = {}): Options {
+function yargsOption(
+  row: OptionRow,
+  over: { help?: string; default?: number | string | boolean; defaultText?: string } = {},
+): Options {
   const fixed = over.default ?? (row.configKey === undefined ? row.default : undefined);
   const shown = over.default !== undefined ? String(over.default) : (over.defaultText ?? shownDefault(row));
   return {
     type: row.type === 'boolean' ? 'boolean' : 'string',
     describe: over.help ?? row.help,
     ...(row.alias !== undefined ? { alias: row.alias } : {}),
-    ...(row.type === 'tokens' || row.type === 'seconds' || row.type === 'count' || row.type === 'share' ? { coerce: coerce(row) } : {}),
+    ...(row.type === 'tokens' || row.type === 'seconds' || row.type === 'count' || row.type === 'share'
+      ? { coerce: coerce(row) }
+      : {}),
     ...(fixed !== undefined ? { default: fixed } : shown !== null ? { defaultDescription: shown } : {}),
   };
 }

@@ -64,7 +64,9 @@ export function launchEnv(input: LaunchInput): Record<string, string> {
     set[CLAUDE_ENV.disableAutoCompact] = '1';
     // With auto-compact off claude refuses a prompt at window − 23k by itself (a 200k window: 177k), so a
     // writing turn that starts at 150k could be refused; lift the line to what the API accepts (test/claude-code/blocking-limit.test.ts shows both).
-    set[CLAUDE_ENV.blockingLimitOverride] = String(input.window !== undefined ? blockingLimitOverride(input.window) : NO_WINDOW_OVERRIDE);
+    set[CLAUDE_ENV.blockingLimitOverride] = String(
+      input.window !== undefined ? blockingLimitOverride(input.window) : NO_WINDOW_OVERRIDE,
+    );
   }
   if (input.channel) {
     set[HOOK_ENV.socket] = input.channel.socketPath;

@@ -29,9 +29,17 @@ function checklistOf(content: unknown): ListItem[] | null {
   if (!Array.isArray(content)) return null;
   let items: ListItem[] | null = null;
   for (const b of content) {
-    if (!isObj(b) || b.type !== 'tool_use' || b.name !== 'TodoWrite' || !isObj(b.input) || !Array.isArray(b.input.todos)) continue;
+    if (
+      !isObj(b) ||
+      b.type !== 'tool_use' ||
+      b.name !== 'TodoWrite' ||
+      !isObj(b.input) ||
+      !Array.isArray(b.input.todos)
+    )
+      continue;
     items = [];
-    for (const t of b.input.todos) if (isObj(t) && typeof t.content === 'string') items.push({ subject: t.content, done: t.status === 'completed' });
+    for (const t of b.input.todos)
+      if (isObj(t) && typeof t.content === 'string') items.push({ subject: t.content, done: t.status === 'completed' });
   }
   return items;
 }
@@ -84,7 +92,8 @@ export function createFactRowReader(): FactRowReader {
     mayHold: mayMoveMeter,
     row(value) {
       const out = own(value);
-      if (out.length === 0 && !(isObj(value) && isObj(value.message) && Array.isArray(value.message.content))) return out;
+      if (out.length === 0 && !(isObj(value) && isObj(value.message) && Array.isArray(value.message.content)))
+        return out;
       for (const change of scope.row(value)) out.push(scopeFactRow(change));
       for (const run of runs.row(value)) out.push(runFactRow(run));
       return out;

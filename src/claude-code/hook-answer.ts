@@ -13,7 +13,9 @@ export function hookStdout(answer: HookAnswer): string {
     case 'block':
       return JSON.stringify({ decision: 'block', reason: answer.reason });
     case 'add-context':
-      return JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: answer.text } });
+      return JSON.stringify({
+        hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: answer.text },
+      });
     case 'text':
       return answer.text;
   }

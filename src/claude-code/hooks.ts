@@ -39,16 +39,32 @@ export interface StatusLineInput {
 export type HookEvent =
   | (HookBase & { event: 'SessionStart'; source: string | null; model: string | null })
   | (HookBase & { event: 'UserPromptSubmit'; prompt: string | null })
-  | (HookBase & { event: 'PreToolUse'; toolName: string | null; toolUseId: string | null; toolInput: Record<string, unknown> | null })
+  | (HookBase & {
+      event: 'PreToolUse';
+      toolName: string | null;
+      toolUseId: string | null;
+      toolInput: Record<string, unknown> | null;
+    })
   | (HookBase & { event: 'PostToolUse'; toolName: string | null; toolUseId: string | null })
   /** a tool call that failed (2.1.332 runs this instead of PostToolUse): `error` as the model reads it,
    *  `isInterrupt` when a person interrupted the call */
-  | (HookBase & { event: 'PostToolUseFailure'; toolName: string | null; toolUseId: string | null; error: string | null; isInterrupt: boolean })
+  | (HookBase & {
+      event: 'PostToolUseFailure';
+      toolName: string | null;
+      toolUseId: string | null;
+      error: string | null;
+      isInterrupt: boolean;
+    })
   /** auto mode's classifier refused a call (2.1.332): the call never ran; the turn goes on */
   | (HookBase & { event: 'PermissionDenied'; toolName: string | null; toolUseId: string | null; reason: string | null })
   | (HookBase & { event: 'PermissionRequest'; toolName: string | null; toolInput: Record<string, unknown> | null })
   | (HookBase & { event: 'Stop'; stopHookActive: boolean; lastAssistantMessage: string | null })
-  | (HookBase & { event: 'StopFailure'; error: string | null; errorDetails: string | null; lastAssistantMessage: string | null })
+  | (HookBase & {
+      event: 'StopFailure';
+      error: string | null;
+      errorDetails: string | null;
+      lastAssistantMessage: string | null;
+    })
   | (HookBase & { event: 'Notification'; message: string | null; notificationType: string | null })
   | (HookBase & { event: 'PreCompact'; trigger: string | null; customInstructions: string | null })
   | (HookBase & { event: 'PostCompact'; trigger: string | null; compactSummary: string | null })
@@ -105,7 +121,8 @@ function obj(p: Fields, key: string): Fields | null {
 function exhaustedLimitReset(limits: Fields | null): number | null {
   let reset: number | null = null;
   for (const value of Object.values(limits ?? {})) {
-    if (!isObject(value) || num(value, 'used_percentage') === null || (num(value, 'used_percentage') as number) < 100) continue;
+    if (!isObject(value) || num(value, 'used_percentage') === null || (num(value, 'used_percentage') as number) < 100)
+      continue;
     const at = num(value, 'resets_at');
     if (at !== null) reset = Math.max(reset ?? 0, at);
   }
@@ -133,26 +150,62 @@ export function readHook(event: string, payload: unknown): HookEvent {
       rateLimitResetsAt: exhaustedLimitReset(obj(p, 'rate_limits')),
     };
   }
-  const base: HookBase = { sessionId: str(p, 'session_id'), transcriptPath: str(p, 'transcript_path'), cwd: str(p, 'cwd'), permissionMode: str(p, 'permission_mode'), agentId: str(p, 'agent_id') || null };
+  const base: HookBase = {
+    sessionId: str(p, 'session_id'),
+    transcriptPath: str(p, 'transcript_path'),
+    cwd: str(p, 'cwd'),
+    permissionMode: str(p, 'permission_mode'),
+    agentId: str(p, 'agent_id') || null,
+  };
   switch (event) {
     case 'SessionStart':
       return { ...base, event, source: str(p, 'source'), model: str(p, 'model') };
     case 'UserPromptSubmit':
       return { ...base, event, prompt: str(p, 'prompt') };
     case 'PreToolUse':
-      return { ...base, event, toolName: str(p, 'tool_name'), toolUseId: str(p, 'tool_use_id'), toolInput: obj(p, 'tool_input') };
+      return {
+        ...base,
+        event,
+        toolName: str(p, 'tool_name'),
+        toolUseId: str(p, 'tool_use_id'),
+        toolInput: obj(p, 'tool_input'),
+      };
     case 'PostToolUse':
       return { ...base, event, toolName: str(p, 'tool_name'), toolUseId: str(p, 'tool_use_id') };
     case 'PostToolUseFailure':
-      return { ...base, event, toolName: str(p, 'tool_name'), toolUseId: str(p, 'tool_use_id'), error: str(p, 'error'), isInterrupt: p['is_interrupt'] === true };
+      return {
+        ...base,
+        event,
+        toolName: str(p, 'tool_name'),
+        toolUseId: str(p, 'tool_use_id'),
+        error: str(p, 'error'),
+        isInterrupt: p['is_interrupt'] === true,
+      };
     case 'PermissionDenied':
-      return { ...base, event, toolName: str(p, 'tool_name'), toolUseId: str(p, 'tool_use_id'), reason: str(p, 'reason') };
+      return {
+        ...base,
+        event,
+        toolName: str(p, 'tool_name'),
+        toolUseId: str(p, 'tool_use_id'),
+        reason: str(p, 'reason'),
+      };
     case 'PermissionRequest':
       return { ...base, event, toolName: str(p, 'tool_name'), toolInput: obj(p, 'tool_input') };
     case 'Stop':
-      return { ...base, event, stopHookActive: p['stop_hook_active'] === true, lastAssistantMessage: str(p, 'last_assistant_message') };
+      return {
+        ...base,
+        event,
+        stopHookActive: p['stop_hook_active'] === true,
+        lastAssistantMessage: str(p, 'last_assistant_message'),
+      };
     case 'StopFailure':
-      return { ...base, event, error: str(p, 'error'), errorDetails: str(p, 'error_details'), lastAssistantMessage: str(p, 'last_assistant_message') };
+      return {
+        ...base,
+        event,
+        error: str(p, 'error'),
+        errorDetails: str(p, 'error_details'),
+        lastAssistantMessage: str(p, 'last_assistant_message'),
+      };
     case 'Notification':
       return { ...base, event, message: str(p, 'message'), notificationType: str(p, 'notification_type') };
     case 'PreCompact':

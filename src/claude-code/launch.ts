@@ -11,7 +11,14 @@ export const CLAUDE_FLAGS = {
 } as const;
 
 // Flags that would make a successor resume or fork instead of starting fresh.
-export const RESUMING_FLAGS: readonly string[] = ['--resume', '-r', '--continue', '-c', '--fork-session', '--session-id'];
+export const RESUMING_FLAGS: readonly string[] = [
+  '--resume',
+  '-r',
+  '--continue',
+  '-c',
+  '--fork-session',
+  '--session-id',
+];
 
 /** the variables flower-pty puts in claude's environment for its hook client */
 export const HOOK_ENV = {

@@ -44,7 +44,9 @@ export function modeWithin(mode: string, than: string): boolean {
 
 /** the modes a successor may be started in from what the launch gave: `launch` and every mode (or alias) of fewer powers */
 export function modesWithin(launch: string): string[] {
-  return [...new Set([launch, ...PERMISSION_MODES, ...Object.keys(ALIASES)])].filter((mode) => modeWithin(mode, launch));
+  return [...new Set([launch, ...PERMISSION_MODES, ...Object.keys(ALIASES)])].filter((mode) =>
+    modeWithin(mode, launch),
+  );
 }
 
 /**
@@ -53,7 +55,9 @@ export function modesWithin(launch: string): string[] {
  * shift+tab); the bypass never unless the person's launch allowed it (their flags or settings).
  */
 export function successorModes(launch: string, transcriptModes: readonly string[], bypassAllowed: boolean): string[] {
-  return [...new Set([...modesWithin(launch), ...transcriptModes])].filter((mode) => mode !== BYPASS_MODE || bypassAllowed);
+  return [...new Set([...modesWithin(launch), ...transcriptModes])].filter(
+    (mode) => mode !== BYPASS_MODE || bypassAllowed,
+  );
 }
 
 /**

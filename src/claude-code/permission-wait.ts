@@ -25,13 +25,18 @@ const SUBJECT_FIELD: Readonly<Record<string, string>> = {
   Grep: 'pattern',
 };
 
-
 export function permissionSubject(payload: unknown): string {
   if (!isObj(payload)) return 'a tool';
-  const tool = typeof payload.tool_name === 'string' && payload.tool_name.trim() !== '' ? oneLine(payload.tool_name, MAX_CHARS) : 'a tool';
+  const tool =
+    typeof payload.tool_name === 'string' && payload.tool_name.trim() !== ''
+      ? oneLine(payload.tool_name, MAX_CHARS)
+      : 'a tool';
   const input = isObj(payload.tool_input) ? payload.tool_input : {};
   const field = SUBJECT_FIELD[tool];
-  const value = field !== undefined && typeof input[field] === 'string' ? input[field] : Object.values(input).find((v): v is string => typeof v === 'string');
+  const value =
+    field !== undefined && typeof input[field] === 'string'
+      ? input[field]
+      : Object.values(input).find((v): v is string => typeof v === 'string');
   return value === undefined || value.trim() === '' ? tool : oneLine(`${tool} ${value}`, MAX_CHARS);
 }
 
@@ -46,7 +51,9 @@ export function questionText(input: unknown): string | null {
   const first = questions.find((q) => typeof q.question === 'string' && q.question.trim() !== '');
   if (!first) return null;
   const options = Array.isArray(first.options) ? first.options : [];
-  const labels = options.flatMap((o) => (isObj(o) && typeof o.label === 'string' && o.label.trim() !== '' ? [oneLine(o.label, CHOICE_CHARS)] : []));
+  const labels = options.flatMap((o) =>
+    isObj(o) && typeof o.label === 'string' && o.label.trim() !== '' ? [oneLine(o.label, CHOICE_CHARS)] : [],
+  );
   const more = questions.length - 1;
   const text = `${oneLine(first.question as string, QUESTION_CHARS)}${labels.length > 0 ? ` (${labels.join(' / ')})` : ''}${more > 0 ? ` (+${more} more ${more === 1 ? 'question' : 'questions'})` : ''}`;
   return oneLine(text, QUESTION_CHARS + 4 * (CHOICE_CHARS + 3) + 30);
@@ -57,6 +64,8 @@ export function refusedToolUseId(row: unknown): string | null {
   if (!isObj(row) || row.type !== 'user' || row.toolDenialKind !== 'user-rejected') return null;
   const message = isObj(row.message) ? row.message : {};
   const content = Array.isArray(message.content) ? message.content : [];
-  const result = content.find((block): block is Obj => isObj(block) && block.type === 'tool_result' && typeof block.tool_use_id === 'string');
+  const result = content.find(
+    (block): block is Obj => isObj(block) && block.type === 'tool_result' && typeof block.tool_use_id === 'string',
+  );
   return result ? (result.tool_use_id as string) : null;
 }

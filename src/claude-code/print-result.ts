@@ -34,12 +34,22 @@ export function readPrintResult(stdout: string): PrintResult | null {
     const u = isObj(value.usage) ? value.usage : {};
     // A local command (/compact) reports zero usage; its model calls are in `modelUsage`, per model.
     let models = 0;
-    if (isObj(value.modelUsage)) for (const m of Object.values(value.modelUsage)) if (isObj(m)) models += num(m.inputTokens) + num(m.cacheReadInputTokens) + num(m.cacheCreationInputTokens) + num(m.outputTokens);
+    if (isObj(value.modelUsage))
+      for (const m of Object.values(value.modelUsage))
+        if (isObj(m))
+          models +=
+            num(m.inputTokens) + num(m.cacheReadInputTokens) + num(m.cacheCreationInputTokens) + num(m.outputTokens);
     return {
       text: typeof value.result === 'string' ? value.result : '',
       isError: value.is_error === true,
       sessionId: typeof value.session_id === 'string' ? value.session_id : null,
-      tokens: Math.max(models, num(u.input_tokens) + num(u.cache_creation_input_tokens) + num(u.cache_read_input_tokens) + num(u.output_tokens)),
+      tokens: Math.max(
+        models,
+        num(u.input_tokens) +
+          num(u.cache_creation_input_tokens) +
+          num(u.cache_read_input_tokens) +
+          num(u.output_tokens),
+      ),
       costUsd: num(value.total_cost_usd),
       ms: num(value.duration_ms),
     };
@@ -66,7 +76,19 @@ export function freshArgs(prompt: string): string[] {
 // `continue: false` and denies the call, so Claude Code stops the session before the call runs. The call is in the transcript
 // (its response row is written before its hooks run) and nothing in the folder changes.
 const STOP_AT_FIRST_CHANGE = JSON.stringify({
-  hooks: { PreToolUse: [{ matcher: 'Write|Edit|MultiEdit|NotebookEdit', hooks: [{ type: 'command', command: `echo '{"continue":false,"stopReason":"eval fork: stopped at the first change to a file","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"eval fork: stopped at the first change to a file"}}'` }] }] },
+  hooks: {
+    PreToolUse: [
+      {
+        matcher: 'Write|Edit|MultiEdit|NotebookEdit',
+        hooks: [
+          {
+            type: 'command',
+            command: `echo '{"continue":false,"stopReason":"eval fork: stopped at the first change to a file","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"eval fork: stopped at the first change to a file"}}'`,
+          },
+        ],
+      },
+    ],
+  },
 });
 
 /** the arguments of a fresh print-mode session seeded with `prompt` that may use its tools, stopped at its

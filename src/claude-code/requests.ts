@@ -10,11 +10,13 @@ export function requestSessionId(headers: Readonly<Record<string, string>>, body
   const header = headers[SESSION_ID_HEADER];
   if (header) return header;
   const metadata = typeof body === 'object' && body !== null ? (body as { metadata?: unknown }).metadata : undefined;
-  const userId = typeof metadata === 'object' && metadata !== null ? (metadata as { user_id?: unknown }).user_id : undefined;
+  const userId =
+    typeof metadata === 'object' && metadata !== null ? (metadata as { user_id?: unknown }).user_id : undefined;
   if (typeof userId !== 'string') return undefined;
   try {
     const parsed: unknown = JSON.parse(userId);
-    const id = typeof parsed === 'object' && parsed !== null ? (parsed as { session_id?: unknown }).session_id : undefined;
+    const id =
+      typeof parsed === 'object' && parsed !== null ? (parsed as { session_id?: unknown }).session_id : undefined;
     if (typeof id === 'string' && id !== '') return id;
   } catch {
     // not JSON: the older `user_<hash>_account_<uuid>_session_<uuid>` text

@@ -22,13 +22,34 @@ const NOTIFICATION_ABOUT: Readonly<Record<string, 'idle' | 'permission' | 'resum
 export function toHookEvent(event: string, payload: unknown): HookEvent {
   const h = readHook(event, payload);
   if (h.event === 'statusline') {
-    const where: SessionWhere = { transcriptPath: h.transcriptPath, cwd: h.cwd, projectDir: h.projectDir, permissionMode: null, addedDirs: h.addedDirs };
-    return { kind: 'statusline', sessionId: h.sessionId, windowSize: h.contextWindowSize && h.contextWindowSize > 0 ? h.contextWindowSize : null, rateLimitResetsAt: h.rateLimitResetsAt, where };
+    const where: SessionWhere = {
+      transcriptPath: h.transcriptPath,
+      cwd: h.cwd,
+      projectDir: h.projectDir,
+      permissionMode: null,
+      addedDirs: h.addedDirs,
+    };
+    return {
+      kind: 'statusline',
+      sessionId: h.sessionId,
+      windowSize: h.contextWindowSize && h.contextWindowSize > 0 ? h.contextWindowSize : null,
+      rateLimitResetsAt: h.rateLimitResetsAt,
+      where,
+    };
   }
   // A subagent's payload names the main session's transcript but its own folder (an isolated worktree):
   // only the main thread's calls say where the session is.
   if (h.agentId !== null) return kindOf(h);
-  return { ...kindOf(h), where: { transcriptPath: h.transcriptPath, cwd: h.cwd, projectDir: null, permissionMode: h.permissionMode, addedDirs: null } };
+  return {
+    ...kindOf(h),
+    where: {
+      transcriptPath: h.transcriptPath,
+      cwd: h.cwd,
+      projectDir: null,
+      permissionMode: h.permissionMode,
+      addedDirs: null,
+    },
+  };
 }
 
 function kindOf(h: Exclude<ReturnType<typeof readHook>, { event: 'statusline' }>): HookEvent {
@@ -43,15 +64,36 @@ function kindOf(h: Exclude<ReturnType<typeof readHook>, { event: 'statusline' }>
       return { kind: 'post-tool', sessionId, subagent, tool: h.toolName ?? '', toolUseId: h.toolUseId ?? null };
     // A failed call's answer is read as PostToolUse's: a block reaches the model after the error result.
     case 'PostToolUseFailure':
-      return { kind: 'post-tool', sessionId, subagent, tool: h.toolName ?? '', toolUseId: h.toolUseId ?? null, failed: true, ...(h.isInterrupt ? { interrupted: true } : {}) };
+      return {
+        kind: 'post-tool',
+        sessionId,
+        subagent,
+        tool: h.toolName ?? '',
+        toolUseId: h.toolUseId ?? null,
+        failed: true,
+        ...(h.isInterrupt ? { interrupted: true } : {}),
+      };
     case 'PermissionDenied':
-      return { kind: 'tool-denied', sessionId, subagent, tool: h.toolName ?? '', toolUseId: h.toolUseId ?? null, reason: h.reason ?? '' };
+      return {
+        kind: 'tool-denied',
+        sessionId,
+        subagent,
+        tool: h.toolName ?? '',
+        toolUseId: h.toolUseId ?? null,
+        reason: h.reason ?? '',
+      };
     case 'PreToolUse':
       return { kind: 'pre-tool', sessionId, subagent, tool: h.toolName ?? '' };
     case 'PermissionRequest': {
       const tool = h.toolName ?? 'a tool';
       const question = tool === QUESTION_TOOL ? questionText(h.toolInput) : null;
-      return { kind: 'permission-request', sessionId, tool, summary: permissionSubject({ tool_name: tool, tool_input: h.toolInput }), question };
+      return {
+        kind: 'permission-request',
+        sessionId,
+        tool,
+        summary: permissionSubject({ tool_name: tool, tool_input: h.toolInput }),
+        question,
+      };
     }
     case 'Stop':
       return { kind: 'stop', sessionId, lastMessage: h.lastAssistantMessage ?? '', stopHookActive: h.stopHookActive };
@@ -61,12 +103,29 @@ function kindOf(h: Exclude<ReturnType<typeof readHook>, { event: 'statusline' }>
       const lastMessage = h.lastAssistantMessage ?? '';
       // An API login's screen says "API Error"; a subscription's says it hit its limit, and it continues by itself.
       const usageLimit = error === 'rate_limit' ? { autoContinues: !/^API Error/i.test(lastMessage.trim()) } : null;
-      return { kind: 'stop-failure', sessionId, error, details, lastMessage, overflow: isOverflowText(`${details} ${lastMessage}`), usageLimit };
+      return {
+        kind: 'stop-failure',
+        sessionId,
+        error,
+        details,
+        lastMessage,
+        overflow: isOverflowText(`${details} ${lastMessage}`),
+        usageLimit,
+      };
     }
     case 'Notification':
-      return { kind: 'notification', sessionId, about: NOTIFICATION_ABOUT[h.notificationType ?? ''] ?? 'other', message: h.message ?? '' };
+      return {
+        kind: 'notification',
+        sessionId,
+        about: NOTIFICATION_ABOUT[h.notificationType ?? ''] ?? 'other',
+        message: h.message ?? '',
+      };
     case 'PreCompact':
-      return { kind: 'pre-compact', sessionId, trigger: h.trigger === 'auto' || h.trigger === 'manual' ? h.trigger : 'other' };
+      return {
+        kind: 'pre-compact',
+        sessionId,
+        trigger: h.trigger === 'auto' || h.trigger === 'manual' ? h.trigger : 'other',
+      };
     default:
       return { kind: 'other', sessionId, event: h.event === 'unknown' ? h.name : h.event };
   }

@@ -10,7 +10,10 @@ import { createToolRunReader } from './tool-runs.js';
 import { TRANSCRIPT_ROWS } from './transcript-rows.js';
 
 // `more`: other readers of the same parsed rows (the coverage scorer's facts, claude-code/fact-rows.ts).
-export function createSessionReader(on: { scope?: (changes: ScopeChange[]) => void; toolRun?: (run: ToolRun) => void }, more: readonly RowTap[] = []): TranscriptReader {
+export function createSessionReader(
+  on: { scope?: (changes: ScopeChange[]) => void; toolRun?: (run: ToolRun) => void },
+  more: readonly RowTap[] = [],
+): TranscriptReader {
   const scope = createScopeReader();
   const runs = createToolRunReader();
   return createTranscriptReader(TRANSCRIPT_ROWS, {

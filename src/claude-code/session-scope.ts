@@ -91,7 +91,8 @@ export function createScopeReader(): ScopeReader {
         if (Array.isArray(content)) {
           for (const block of content) {
             if (isObj(block) && block.type === 'tool_result') onResult(block, row.toolUseResult, out);
-            else if (isObj(block) && block.type === 'text' && typeof block.text === 'string') notifications(block.text, out);
+            else if (isObj(block) && block.type === 'text' && typeof block.text === 'string')
+              notifications(block.text, out);
           }
         } else if (typeof content === 'string') {
           notifications(content, out);
@@ -137,22 +138,34 @@ function changesOfCall(name: string, input: Obj, result: Obj): ScopeChange[] {
       const task = isObj(result.task) ? result.task : {};
       const id = str(task.id);
       if (!id) return [];
-      return [{ kind: 'task-created', id, subject: str(task.subject) ?? str(input.subject) ?? '', description: str(task.description) ?? str(input.description) ?? '', activeForm: str(input.activeForm) }];
+      return [
+        {
+          kind: 'task-created',
+          id,
+          subject: str(task.subject) ?? str(input.subject) ?? '',
+          description: str(task.description) ?? str(input.description) ?? '',
+          activeForm: str(input.activeForm),
+        },
+      ];
     }
     case 'TaskUpdate': {
       const id = str(result.taskId) ?? str(input.taskId);
       if (result.success !== true || !id) return [];
       const status = str(input.status);
-      const blocked = Array.isArray(input.addBlockedBy) ? input.addBlockedBy.filter((x): x is string => typeof x === 'string') : [];
-      return [{
-        kind: 'task-updated',
-        id,
-        ...(status && TASK_STATUSES.has(status) ? { status: status as TaskStatus | 'deleted' } : {}),
-        ...(str(input.subject) !== null ? { subject: str(input.subject)! } : {}),
-        ...(str(input.description) !== null ? { description: str(input.description)! } : {}),
-        ...(str(input.activeForm) !== null ? { activeForm: str(input.activeForm)! } : {}),
-        ...(blocked.length > 0 ? { addBlockedBy: blocked } : {}),
-      }];
+      const blocked = Array.isArray(input.addBlockedBy)
+        ? input.addBlockedBy.filter((x): x is string => typeof x === 'string')
+        : [];
+      return [
+        {
+          kind: 'task-updated',
+          id,
+          ...(status && TASK_STATUSES.has(status) ? { status: status as TaskStatus | 'deleted' } : {}),
+          ...(str(input.subject) !== null ? { subject: str(input.subject)! } : {}),
+          ...(str(input.description) !== null ? { description: str(input.description)! } : {}),
+          ...(str(input.activeForm) !== null ? { activeForm: str(input.activeForm)! } : {}),
+          ...(blocked.length > 0 ? { addBlockedBy: blocked } : {}),
+        },
+      ];
     }
     case 'ScheduleWakeup': {
       if (input.stop === true || result.stopped === true) return [{ kind: 'wakeup-cleared' }];
@@ -183,12 +196,16 @@ function changesOfCall(name: string, input: Obj, result: Obj): ScopeChange[] {
       const id = str(result.taskId);
       const ws = isObj(input.ws) ? str(input.ws.url) : null;
       const command = str(input.command) ?? ws;
-      return id && command !== null ? [{ kind: 'monitor-started', monitor: background(id, command, str(input.description)) }] : [];
+      return id && command !== null
+        ? [{ kind: 'monitor-started', monitor: background(id, command, str(input.description)) }]
+        : [];
     }
     case 'Bash': {
       const id = str(result.backgroundTaskId);
       const command = str(input.command);
-      return id && command !== null ? [{ kind: 'shell-started', shell: background(id, command, str(input.description)) }] : [];
+      return id && command !== null
+        ? [{ kind: 'shell-started', shell: background(id, command, str(input.description)) }]
+        : [];
     }
     case 'TaskStop':
     case 'KillShell': {
@@ -200,4 +217,8 @@ function changesOfCall(name: string, input: Obj, result: Obj): ScopeChange[] {
   }
 }
 
-const background = (id: string, command: string, description: string | null): ScopeBackground => ({ id, command, description });
+const background = (id: string, command: string, description: string | null): ScopeBackground => ({
+  id,
+  command,
+  description,
+});

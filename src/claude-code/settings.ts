@@ -49,7 +49,8 @@ export function buildSettings(input: SettingsInput): Record<string, unknown> {
     hooks[event] = [{ hooks: [{ type: 'command', command: `${base} ${shellWord(event)}`, timeout: HOOK_TIMEOUT_S }] }];
   }
   const settings: Record<string, unknown> = { hooks };
-  if (input.statusLine) settings['statusLine'] = { type: 'command', command: `${base} ${STATUSLINE_EVENT}`, padding: 0 };
+  if (input.statusLine)
+    settings['statusLine'] = { type: 'command', command: `${base} ${STATUSLINE_EVENT}`, padding: 0 };
   return settings;
 }
 

@@ -22,7 +22,8 @@ export function flagsAllowBypass(args: readonly string[]): boolean {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === SKIP_PERMISSIONS || arg === ALLOW_SKIP_PERMISSIONS) return true;
-    if (arg === `${PERMISSION_MODE}=${BYPASS_MODE}` || (arg === PERMISSION_MODE && args[i + 1] === BYPASS_MODE)) return true;
+    if (arg === `${PERMISSION_MODE}=${BYPASS_MODE}` || (arg === PERMISSION_MODE && args[i + 1] === BYPASS_MODE))
+      return true;
   }
   return false;
 }

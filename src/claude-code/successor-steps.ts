@@ -12,7 +12,6 @@ type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
 const num = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) && x >= 0 ? x : 0);
 
-
 export function successorSteps(transcript: string): SuccessorStep[] {
   const out: SuccessorStep[] = [];
   for (const line of transcript.split('\n')) {
@@ -26,7 +25,11 @@ export function successorSteps(transcript: string): SuccessorStep[] {
     if (!isObj(row) || row.type !== 'assistant' || row.isSidechain === true || !isObj(row.message)) continue;
     const m = row.message;
     const u = isObj(m.usage) ? m.usage : {};
-    out.push({ kind: 'request', id: typeof m.id === 'string' ? m.id : `line:${out.length}`, tokens: num(u.input_tokens) + num(u.cache_creation_input_tokens) + num(u.cache_read_input_tokens) });
+    out.push({
+      kind: 'request',
+      id: typeof m.id === 'string' ? m.id : `line:${out.length}`,
+      tokens: num(u.input_tokens) + num(u.cache_creation_input_tokens) + num(u.cache_read_input_tokens),
+    });
     if (!Array.isArray(m.content)) continue;
     for (const b of m.content) {
       if (!isObj(b) || b.type !== 'tool_use' || typeof b.name !== 'string') continue;

@@ -28,12 +28,14 @@ const CANCELLED = 'Sibling tool call errored';
 const EXIT_LINE = /^Exit code (\d+)$/;
 const WRAPPER = /<\/?tool_use_error>/g;
 // A line that says what went wrong, preferred over the output's first line ("Compiling 40 files…").
-const TELLING = /error|fail|fatal|cannot|can't|not found|no such|denied|invalid|exception|traceback|refused|timed? ?out|exceeds/i;
+const TELLING =
+  /error|fail|fatal|cannot|can't|not found|no such|denied|invalid|exception|traceback|refused|timed? ?out|exceeds/i;
 // The tools' own errors that are trivial (2.1.332 and 2.1.39): Read, Glob, Grep and LS of a path that is not
 // there ("File does not exist.", "Path does not exist: …", "Directory does not exist"), and an Edit or
 // Write refused because the file was not read first ("File has not been read yet. Read it first before
 // writing to it.").
-const TRIVIAL_TOOL_ERROR = /^(?:<tool_use_error>)?(?:File does not exist|Path does not exist|Directory does not exist|File has not been read yet|No files found)/i;
+const TRIVIAL_TOOL_ERROR =
+  /^(?:<tool_use_error>)?(?:File does not exist|Path does not exist|Directory does not exist|File has not been read yet|No files found)/i;
 const CALLS_KEPT = 256;
 const INPUT_CHARS = 400;
 
@@ -106,13 +108,17 @@ function firstText(input: Obj): string | null {
 function describe(call: Call, failed: boolean): Pick<ToolRun, 'command' | 'files' | 'input' | 'edit' | 'target'> {
   const i = call.input;
   const command = call.name === 'Bash' ? str(i.command) : null;
-  if (command !== null) return { command, files: failed ? commandPaths(command) : [], input: command.slice(0, INPUT_CHARS), edit: null };
+  if (command !== null)
+    return { command, files: failed ? commandPaths(command) : [], input: command.slice(0, INPUT_CHARS), edit: null };
   const file = str(i.file_path) ?? str(i.notebook_path);
   const path = str(i.path);
   const pattern = str(i.pattern);
   const oldText = str(i.old_string);
   const newText = str(i.new_string);
-  const edit = call.name === 'Edit' && file !== null && oldText !== null && newText !== null ? { file, before: hash(oldText), after: hash(newText) } : null;
+  const edit =
+    call.name === 'Edit' && file !== null && oldText !== null && newText !== null
+      ? { file, before: hash(oldText), after: hash(newText) }
+      : null;
   if (file !== null) return { command: null, files: [file], input: file, target: file, edit };
   if (pattern !== null) {
     const input = path === null ? pattern : `${pattern} in ${path}`;
@@ -165,8 +171,22 @@ export function createToolRunReader(): ToolRunReader {
         }
         // Field by field: an object spread here is V8's slow path, on every tool call the meter reads.
         const d = describe(call, failed);
-        const trivial = failed && (d.command !== null ? isTrivialShellFailure(d.command, text) : TRIVIAL_TOOL_ERROR.test(text.trim()));
-        runs.push({ id, tool: call.name, command: d.command, files: d.files, input: d.input, target: d.target, edit: d.edit, ok: !failed, error: failed ? errorLine(text) : null, at, trivial });
+        const trivial =
+          failed &&
+          (d.command !== null ? isTrivialShellFailure(d.command, text) : TRIVIAL_TOOL_ERROR.test(text.trim()));
+        runs.push({
+          id,
+          tool: call.name,
+          command: d.command,
+          files: d.files,
+          input: d.input,
+          target: d.target,
+          edit: d.edit,
+          ok: !failed,
+          error: failed ? errorLine(text) : null,
+          at,
+          trivial,
+        });
       }
       return runs;
     },

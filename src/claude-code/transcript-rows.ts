@@ -17,7 +17,14 @@
 // - subagent rows: inline (`isSidechain`) in old versions; in subagents/ files since ~2.1.
 // - streaming: 2.1.39 keeps output_tokens at 1 on every row of a response written mid-stream.
 
-import type { AssistantRecord, SystemRecord, TranscriptRecord, TranscriptRows, Usage, UserRecord } from '../core/meter/transcript-record.js';
+import type {
+  AssistantRecord,
+  SystemRecord,
+  TranscriptRecord,
+  TranscriptRows,
+  Usage,
+  UserRecord,
+} from '../core/meter/transcript-record.js';
 import { isOverflowText } from './overflow.js';
 import { usageLimitOfRow } from './usage-limit.js';
 
@@ -97,7 +104,8 @@ const HARNESS_PREFIXES = ['<command-', '<local-command-', '<task-notification>',
 function failureOf(r: Obj, model: string | null, text: string): AssistantRecord['failure'] {
   if (r.isApiErrorMessage !== true && model !== '<synthetic>') return null;
   const details = str(r.errorDetails);
-  const overflow = text.startsWith(SYNTHETIC_OVERFLOW_PREFIX) || isOverflowText(text) || (details !== null && isOverflowText(details));
+  const overflow =
+    text.startsWith(SYNTHETIC_OVERFLOW_PREFIX) || isOverflowText(text) || (details !== null && isOverflowText(details));
   return { overflow: overflow ? text || (details ?? '') : null, usageLimit: usageLimitOfRow(r) };
 }
 
@@ -107,7 +115,13 @@ function originOf(r: Obj): string | null {
 }
 
 // `typed` is the row's text without its leading blanks; `origin` as above.
-function saidBy(r: Obj, text: string, typed: string, origin: string | null, hasToolResult: boolean): UserRecord['said'] {
+function saidBy(
+  r: Obj,
+  text: string,
+  typed: string,
+  origin: string | null,
+  hasToolResult: boolean,
+): UserRecord['said'] {
   if (r.isCompactSummary === true) return 'summary';
   if (text.startsWith(INTERRUPT_PREFIX)) return 'interrupt';
   if (r.isMeta === true || hasToolResult) return 'other';
@@ -163,12 +177,19 @@ function toAssistant(r: Obj): AssistantRecord {
 function toolUseIdsOf(content: unknown): string[] {
   if (!Array.isArray(content)) return [];
   const ids: string[] = [];
-  for (const block of content) if (isObj(block) && block.type === 'tool_use' && typeof block.id === 'string') ids.push(block.id);
+  for (const block of content)
+    if (isObj(block) && block.type === 'tool_use' && typeof block.id === 'string') ids.push(block.id);
   return ids;
 }
 
 // A user row's content, its text and who wrote it: what every reader of user rows starts from.
-function readUser(r: Obj): { content: unknown; text: string; typed: string; origin: string | null; said: UserRecord['said'] } {
+function readUser(r: Obj): {
+  content: unknown;
+  text: string;
+  typed: string;
+  origin: string | null;
+  said: UserRecord['said'];
+} {
   const m = isObj(r.message) ? r.message : {};
   const content = m.content;
   let hasToolResult = false;
@@ -240,7 +261,12 @@ export function toRecord(value: unknown): TranscriptRecord | null {
       return toSystem(value);
     case 'cost-state':
       // 2.1.332 writes `cost-state` rows: cumulative per session, restored on --resume.
-      return { sessionId: sessionOf(value), subagent: bySubagent(value), kind: 'cost', totalCostUsd: num(value.totalCostUSD) };
+      return {
+        sessionId: sessionOf(value),
+        subagent: bySubagent(value),
+        kind: 'cost',
+        totalCostUsd: num(value.totalCostUSD),
+      };
     default:
       return { sessionId: sessionOf(value), subagent: bySubagent(value), kind: 'other' };
   }
@@ -291,7 +317,11 @@ export function timestampIn(bytes: Uint8Array): number | null {
     while (k < PATTERN.length && bytes[i + k] === PATTERN[k]) k++;
     if (k < PATTERN.length) continue;
     let s = '';
-    for (let j = i + PATTERN.length; j < bytes.length && j < i + PATTERN.length + MAX_STAMP && bytes[j] !== QUOTE; j++) {
+    for (
+      let j = i + PATTERN.length;
+      j < bytes.length && j < i + PATTERN.length + MAX_STAMP && bytes[j] !== QUOTE;
+      j++
+    ) {
       s += String.fromCharCode(bytes[j] as number);
     }
     const t = Date.parse(s);

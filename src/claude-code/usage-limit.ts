@@ -13,7 +13,10 @@ export function usageLimitOfRow(row: unknown): UsageLimit | null {
   if (row.apiErrorStatus !== 429 && row.error !== 'rate_limit') return null;
   const params = isObj(row.apiErrorParams) ? row.apiErrorParams : {};
   const info = isObj(params.rate_limit_info) ? params.rate_limit_info : {};
-  const resetsAt = typeof info.resetsAt === 'number' && Number.isFinite(info.resetsAt) && info.resetsAt > 0 ? info.resetsAt * 1000 : null;
+  const resetsAt =
+    typeof info.resetsAt === 'number' && Number.isFinite(info.resetsAt) && info.resetsAt > 0
+      ? info.resetsAt * 1000
+      : null;
   return {
     resetsAtMs: resetsAt,
     limitType: typeof info.rateLimitType === 'string' ? info.rateLimitType : null,

@@ -43,7 +43,8 @@ function askSupervisor(event: string, stdin: Buffer, env: NodeJS.ProcessEnv, tim
   const token = env[HOOK_ENV.token];
   const payload = stdin.length > HOOK_LIMITS.maxPayloadBytes ? null : parseObject(stdin);
   // A number too large for a double (1e999) is sent as JSON.stringify writes it: null (the native client too).
-  if (!socketPath || !token || !event || !payload || nestedDeeperThan(stdin, HOOK_LIMITS.maxPayloadDepth)) return Promise.resolve('');
+  if (!socketPath || !token || !event || !payload || nestedDeeperThan(stdin, HOOK_LIMITS.maxPayloadDepth))
+    return Promise.resolve('');
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let settled = false;
@@ -69,7 +70,9 @@ function askSupervisor(event: string, stdin: Buffer, env: NodeJS.ProcessEnv, tim
 function parseObject(bytes: Buffer): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(bytes.toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
@@ -98,7 +101,11 @@ function runUserStatusLine(command: string, stdin: Buffer, env: NodeJS.ProcessEn
       resolve(text);
     };
     // Its own process group, so the cap kills the whole pipeline, not just the shell.
-    const child = spawn('/bin/sh', ['-c', command], { env: childEnv, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+    const child = spawn('/bin/sh', ['-c', command], {
+      env: childEnv,
+      stdio: ['pipe', 'pipe', 'ignore'],
+      detached: true,
+    });
     const timer = setTimeout(() => {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');

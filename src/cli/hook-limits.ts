@@ -37,8 +37,10 @@ export function nestedDeeperThan(json: Buffer, max: number): boolean {
       continue;
     }
     if (byte === 0x7d || byte === 0x5d) open--;
-    else if (byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d || byte === 0x2c || byte === 0x3a) continue;
-    else if (open > max) return true; // a value (or a key) inside a container at depth `max`: one level too deep
+    else if (byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d || byte === 0x2c || byte === 0x3a)
+      continue;
+    else if (open > max)
+      return true; // a value (or a key) inside a container at depth `max`: one level too deep
     else if (byte === 0x7b || byte === 0x5b) open++;
     else if (byte === 0x22) inString = true;
   }

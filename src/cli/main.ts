@@ -6,7 +6,16 @@ import yargs, { type Argv, type FallbackCompletionFunction } from 'yargs';
 import { readFileSync } from 'node:fs';
 import { EXIT, FlowerError, reportFatal } from '../core/errors.js';
 import { exitCodesLine } from '../core/exit-code.js';
-import { COMMANDS, COMPLETION_COMMAND, commandPositionals, commandRow, commandSpec, completionWords, missingArgument, type CommandName } from '../core/options/command-table.js';
+import {
+  COMMANDS,
+  COMPLETION_COMMAND,
+  commandPositionals,
+  commandRow,
+  commandSpec,
+  completionWords,
+  missingArgument,
+  type CommandName,
+} from '../core/options/command-table.js';
 import type { CommandArgs } from '../core/options/command-flags.js';
 import { commandTypo, unknownFlagsLine } from '../core/options/command-line-typos.js';
 import { configRows } from '../core/options/options-table.js';
@@ -19,19 +28,30 @@ const EXAMPLES: Array<[string, string]> = [
   ['$0 --window 200k -- --model claude-sonnet-4-5', 'a 200k model: hand off at 150k (window − 50k headroom)'],
   ['$0 --plain --events events.jsonl', 'claude full-screen, state in the title, events to a file'],
   ['$0 --continue', 'pick a lineage up from the newest frozen document'],
-  ['$0 replay ~/.claude/projects/-my-proj/<id>.jsonl --window 200k', 'what flower-pty would have done on a recorded session'],
+  [
+    '$0 replay ~/.claude/projects/-my-proj/<id>.jsonl --window 200k',
+    'what flower-pty would have done on a recorded session',
+  ],
   ['$0 status', 'print the lineage from .flower/manifest.json'],
-  ['$0 report --open', 'the lineage as one self-contained HTML page (.flower/report.html): curves, timeline, documents'],
+  [
+    '$0 report --open',
+    'the lineage as one self-contained HTML page (.flower/report.html): curves, timeline, documents',
+  ],
   ['$0 attach', 'look in on the run of this folder again (C-] d detaches; over ssh: ssh host -t flower-pty attach)'],
   ['$0 demo', 'a full handoff cycle in about a minute, offline, in a throwaway folder'],
-  ['$0 web --allow-input', 'your runs in a browser (a login URL and a QR code): approve, read and edit the document, type'],
+  [
+    '$0 web --allow-input',
+    'your runs in a browser (a login URL and a QR code): approve, read and edit the document, type',
+  ],
   ['$0 -d "a long task"', 'start a run with no terminal; attach or open it in the web face later'],
   ['$0 doctor', 'will flower-pty work here? claude, login, config folder, hooks, transcript'],
 ];
 
 function version(): string {
   try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
     return pkg.version ?? '0.0.0';
   } catch {
     return '0.0.0';
@@ -45,16 +65,35 @@ const say = sayOut;
 async function evalFork(args: CommandArgs<'eval'>): Promise<number> {
   const { runEvalFork } = await import('../commands/eval-fork.js');
   const [session, ...more] = args.paths ?? [];
-  if (session === undefined || more.length > 0) throw new FlowerError('eval fork: name one session id: flower-pty eval fork SESSION [--at LINE ...] [-k K] [--dry-run]', EXIT.usage);
+  if (session === undefined || more.length > 0)
+    throw new FlowerError(
+      'eval fork: name one session id: flower-pty eval fork SESSION [--at LINE ...] [-k K] [--dry-run]',
+      EXIT.usage,
+    );
   const bad = (args.at ?? []).find((n) => !/^\d+$/.test(n.trim()));
-  if (bad !== undefined) throw new FlowerError(`eval fork: --at expects a line number of the transcript (1 or more), got "${bad}"`, EXIT.usage);
+  if (bad !== undefined)
+    throw new FlowerError(
+      `eval fork: --at expects a line number of the transcript (1 or more), got "${bad}"`,
+      EXIT.usage,
+    );
   const at = (args.at ?? []).map(Number);
   // Ctrl-C ends the call under way: the runs that finished are printed, and said to be all there is.
   const stop = new AbortController();
   const onInterrupt = (): void => stop.abort();
   process.once('SIGINT', onInterrupt);
   try {
-    return await runEvalFork({ session, at, k: args.runs, dryRun: args['dry-run'], claude: args.claude, cwd: process.cwd(), env: process.env, out: say, err: sayErr, signal: stop.signal });
+    return await runEvalFork({
+      session,
+      at,
+      k: args.runs,
+      dryRun: args['dry-run'],
+      claude: args.claude,
+      cwd: process.cwd(),
+      env: process.env,
+      out: say,
+      err: sayErr,
+      signal: stop.signal,
+    });
   } finally {
     process.removeListener('SIGINT', onInterrupt);
   }
@@ -71,7 +110,12 @@ const HANDLERS: { [C in CommandName]: Handler<C> } = {
     const { runCommandOptions } = await import('../commands/run-options.js');
     const { loadConfig } = await import('../adapters/config-file.js');
     const given = lastGiven(args.workbench);
-    const loaded = loadConfig({ cwd: process.cwd(), env: process.env, refuseLinkedWorkbench: true, ...(given === false || typeof given === 'string' ? { workbenchFlag: given } : {}) });
+    const loaded = loadConfig({
+      cwd: process.cwd(),
+      env: process.env,
+      refuseLinkedWorkbench: true,
+      ...(given === false || typeof given === 'string' ? { workbenchFlag: given } : {}),
+    });
     for (const note of loaded.notes) sayErr(`flower-pty: ${note}`);
     return runCommand(runCommandOptions(args, loaded.values, process.env));
   },
@@ -97,7 +141,11 @@ const HANDLERS: { [C in CommandName]: Handler<C> } = {
   status: async (args) => {
     const { runStatus } = await import('../commands/status.js');
     const { findWorkbench } = await import('../adapters/config-file.js');
-    return runStatus({ workbench: findWorkbench(process.cwd(), process.env, args.workbench), json: args.json, out: say });
+    return runStatus({
+      workbench: findWorkbench(process.cwd(), process.env, args.workbench),
+      json: args.json,
+      out: say,
+    });
   },
   report: async (args) => {
     const { runReport } = await import('../commands/report.js');
@@ -115,7 +163,14 @@ const HANDLERS: { [C in CommandName]: Handler<C> } = {
   },
   ls: async (args) => {
     const { runLs } = await import('../commands/ls.js');
-    return runLs({ json: args.json, wireVersion: args['wire-version'], hosts: (args.host ?? []).map(String), allHosts: args['all-hosts'], env: process.env, out: say });
+    return runLs({
+      json: args.json,
+      wireVersion: args['wire-version'],
+      hosts: (args.host ?? []).map(String),
+      allHosts: args['all-hosts'],
+      env: process.env,
+      out: say,
+    });
   },
   kill: async (args) => {
     const { runKill } = await import('../commands/kill.js');
@@ -142,11 +197,25 @@ const HANDLERS: { [C in CommandName]: Handler<C> } = {
   },
   demo: async (args) => {
     const { runDemo } = await import('../commands/demo.js');
-    return runDemo({ plain: args.plain, keepGoing: args['keep-going'], detach: args.detach, claude: args.claude, review: args.review, out: say });
+    return runDemo({
+      plain: args.plain,
+      keepGoing: args['keep-going'],
+      detach: args.detach,
+      claude: args.claude,
+      review: args.review,
+      out: say,
+    });
   },
   trust: async (args) => {
     const { runTrust } = await import('../commands/trust.js');
-    return runTrust({ workbench: args.workbench, remove: args.remove, list: args.list, cwd: process.cwd(), env: process.env, out: say });
+    return runTrust({
+      workbench: args.workbench,
+      remove: args.remove,
+      list: args.list,
+      cwd: process.cwd(),
+      env: process.env,
+      out: say,
+    });
   },
   eval: async (args) => {
     if (args.what === 'fork') return evalFork(args);
@@ -156,7 +225,17 @@ const HANDLERS: { [C in CommandName]: Handler<C> } = {
     const onInterrupt = (): void => stop.abort();
     process.once('SIGINT', onInterrupt);
     try {
-      return await runEval({ what: args.what, paths: args.paths ?? [], html: args.html, json: args.json, cwd: process.cwd(), env: process.env, out: say, err: sayErr, signal: stop.signal });
+      return await runEval({
+        what: args.what,
+        paths: args.paths ?? [],
+        html: args.html,
+        json: args.json,
+        cwd: process.cwd(),
+        env: process.env,
+        out: say,
+        err: sayErr,
+        signal: stop.signal,
+      });
     } finally {
       process.removeListener('SIGINT', onInterrupt);
     }
@@ -187,7 +266,9 @@ export async function run(argv: string[]): Promise<number> {
   let reading: CommandName = '$0';
   const parser = yargs(argv)
     .scriptName('flower-pty')
-    .usage('$0 [options] [prompt] [-- <claude args>]\n\nRuns the interactive Claude Code CLI and, before its context window fills, has the session write a\nhandoff document, freezes it to disk where you can edit it, and starts a fresh session from it.')
+    .usage(
+      '$0 [options] [prompt] [-- <claude args>]\n\nRuns the interactive Claude Code CLI and, before its context window fills, has the session write a\nhandoff document, freezes it to disk where you can edit it, and starts a fresh session from it.',
+    )
     .parserConfiguration({ 'populate--': true, 'boolean-negation': true });
   // One registration per row of the command table, in its order: the row's positional, the command's flag
   // rows (core/options/command-flags.ts; a run's are the options table's) and its handler below.
@@ -201,7 +282,12 @@ export async function run(argv: string[]): Promise<number> {
         if (name !== '$0') reading = name;
         let withPositional = y;
         for (const [i, positional] of commandPositionals(row).entries()) {
-          withPositional = withPositional.positional(positional.name, { type: 'string', ...(positional.variadic ? { array: true } : {}), ...(positional.required ? { demandOption: true } : {}), ...(row.argHelp !== undefined && i === 0 ? { describe: row.argHelp } : {}) });
+          withPositional = withPositional.positional(positional.name, {
+            type: 'string',
+            ...(positional.variadic ? { array: true } : {}),
+            ...(positional.required ? { demandOption: true } : {}),
+            ...(row.argHelp !== undefined && i === 0 ? { describe: row.argHelp } : {}),
+          });
         }
         return withPositional.options(name === '$0' ? runYargsOptions() : commandYargsOptions(name));
       },
@@ -223,7 +309,11 @@ export async function run(argv: string[]): Promise<number> {
       `Exit codes: ${exitCodesLine()}\n` +
         'Split view keys: the prefix C-] (change with FLOWER_PTY_PREFIX), then Tab focus · j/k/PgUp/PgDn scroll the document · e edit it in $EDITOR · h hand off now · p hold/release the successor · z hide/show the document · d detach · q quit · ? help · C-] C-] sends C-].\n' +
         'Files: <workbench>/notes/交接-<step>.md (the current document, edit it freely), <workbench>/notes/archive/交接/ (earlier ones), <workbench>/manifest.json.\n' +
-        `Config: flags win over FLOWER_PTY_* variables (${configRows().map((row) => row.env).join(', ')}), then <workbench>/config.json, then $XDG_CONFIG_HOME/flower-pty/config.json (keys: the flags' names).`,
+        `Config: flags win over FLOWER_PTY_* variables (${configRows()
+          .map((row) => row.env)
+          .join(
+            ', ',
+          )}), then <workbench>/config.json, then $XDG_CONFIG_HOME/flower-pty/config.json (keys: the flags' names).`,
     )
     .strict()
     .help()
@@ -238,7 +328,8 @@ export async function run(argv: string[]): Promise<number> {
       const typo = reading === '$0' && argv[0] !== undefined && !argv[0].startsWith('-') ? commandTypo(argv[0]) : null;
       if (typo !== null) throw new FlowerError(typo, EXIT.usage);
       // `flower-pty replay` alone: what to pass, not yargs' count of positionals
-      if (/^Not enough non-option arguments/.test(message) && reading !== '$0') throw new FlowerError(missingArgument(reading), EXIT.usage);
+      if (/^Not enough non-option arguments/.test(message) && reading !== '$0')
+        throw new FlowerError(missingArgument(reading), EXIT.usage);
       const unknown = unknownFlagsLine(message, reading, argv);
       throw new FlowerError(unknown ?? `${message} (see flower-pty --help)`, EXIT.usage);
     });

@@ -10,7 +10,14 @@ import type { Socket } from 'node:net';
 import { FlowerError, EXIT } from '../core/errors.js';
 import type { Face } from '../runtime/face.js';
 import { parsePrefix } from '../core/screen/keymap.js';
-import { createFrameReader, encodeFrame, parseServerMessage, type ClientMessage, type RunInfo, type ServerMessage } from '../server/wire.js';
+import {
+  createFrameReader,
+  encodeFrame,
+  parseServerMessage,
+  type ClientMessage,
+  type RunInfo,
+  type ServerMessage,
+} from '../server/wire.js';
 import { feedFace, paintPrefix } from '../server/face-feed.js';
 import { attachHello, faceSize, terminalPath } from './attach-hello.js';
 import { drawFace, loadFaces, type Faces } from './client-face.js';
@@ -45,7 +52,8 @@ export interface AttachOptions {
 // A server that died drawing this terminal left it as it was: whatever modes claude or the split view
 // had on go off (mouse, paste, focus, application keys, the alternate screen), the cursor shows. (The
 // native attach client writes the same: the build passes it to native/attach-client.c.)
-export const GIVE_BACK = '\u001b[0m\u001b[?1000l\u001b[?1002l\u001b[?1003l\u001b[?1006l\u001b[?2004l\u001b[?1004l\u001b[?1l\u001b>\u001b[?1049l\u001b[?25h\r\n';
+export const GIVE_BACK =
+  '\u001b[0m\u001b[?1000l\u001b[?1002l\u001b[?1003l\u001b[?1006l\u001b[?2004l\u001b[?1004l\u001b[?1l\u001b>\u001b[?1049l\u001b[?25h\r\n';
 
 // Whatever the server or a failure left on this terminal is undone: the face's own restore, and for a
 // terminal the server drew and could not give back (it died), the modes it left on.
@@ -77,19 +85,35 @@ export async function attachClient(o: AttachOptions): Promise<AttachResult> {
   // A socket connected before the face loads may fail meanwhile: that is a hang-up before the welcome (below).
   o.socket?.on('error', () => undefined);
   // Without a terminal to name, the stream is certain: load the face while the socket connects.
-  let faces: Faces | null = tty ? null : await loadFaces(plain);
+  const faces: Faces | null = tty ? null : await loadFaces(plain);
   const socket = o.socket ?? (await connectRun(o.socketPath));
   if (socket.destroyed) throw new FlowerError('the run server hung up before it said who it is', EXIT.internal);
   const send = (message: ClientMessage) => {
     if (!socket.destroyed) socket.write(encodeFrame(message));
   };
   const first = faceSize(plain, o.stdout);
-  send(attachHello({ plain, tty, size: first, starter: Boolean(o.starter), detachKey: o.detachKey, documentPath: o.documentPath, env: o.env, chooser: Boolean(o.chooser) }));
+  send(
+    attachHello({
+      plain,
+      tty,
+      size: first,
+      starter: Boolean(o.starter),
+      detachKey: o.detachKey,
+      documentPath: o.documentPath,
+      env: o.env,
+      chooser: Boolean(o.chooser),
+    }),
+  );
   return session(o, socket, send, { plain, first, faces });
 }
 
 // From the hello on: the welcome (drawn here or by the server), the frames, the editor, the end.
-function session(o: AttachOptions, socket: Socket, send: (message: ClientMessage) => void, start: { plain: boolean; first: { cols: number; rows: number }; faces: Faces | null }): Promise<AttachResult> {
+function session(
+  o: AttachOptions,
+  socket: Socket,
+  send: (message: ClientMessage) => void,
+  start: { plain: boolean; first: { cols: number; rows: number }; faces: Faces | null },
+): Promise<AttachResult> {
   const { plain, first } = start;
   let faces = start.faces;
   return new Promise<AttachResult>((resolve, reject) => {
@@ -166,7 +190,8 @@ function session(o: AttachOptions, socket: Socket, send: (message: ClientMessage
           selfId: () => run?.id ?? null,
           onCount: (waiting) => {
             if (direct) send({ t: 'elsewhere', waiting });
-            else if (face && 'othersWaiting' in face) (face as { othersWaiting(n: number): void }).othersWaiting(waiting);
+            else if (face && 'othersWaiting' in face)
+              (face as { othersWaiting(n: number): void }).othersWaiting(waiting);
           },
         });
       });
@@ -183,7 +208,18 @@ function session(o: AttachOptions, socket: Socket, send: (message: ClientMessage
       }
       if (!faces) return loadThenReplay(message);
       try {
-        face = drawFace(run, faces, { stdin: o.stdin, stdout: o.stdout, stderr: o.stderr, env: o.env, detachKey: o.detachKey, documentPath: o.documentPath, helloSize: first, send, detach: () => detach('asked'), ...(o.chooser ? { choose: () => detach('choose') } : {}) });
+        face = drawFace(run, faces, {
+          stdin: o.stdin,
+          stdout: o.stdout,
+          stderr: o.stderr,
+          env: o.env,
+          detachKey: o.detachKey,
+          documentPath: o.documentPath,
+          helloSize: first,
+          send,
+          detach: () => detach('asked'),
+          ...(o.chooser ? { choose: () => detach('choose') } : {}),
+        });
       } catch (error) {
         finish(error as Error);
       }
@@ -198,8 +234,15 @@ function session(o: AttachOptions, socket: Socket, send: (message: ClientMessage
           return welcomed(message);
         case 'bye':
           if (!run) return finish(new FlowerError('the run ended before it could be attached'));
-          if (message.reason === 'detached') return finish(detaching ?? { kind: 'detached', run, why: message.choose ? 'choose' : 'asked' });
-          return finish({ kind: 'ended', run, exitCode: message.exitCode ?? EXIT.ok, message: message.message ?? null, killed: message.reason === 'killed' });
+          if (message.reason === 'detached')
+            return finish(detaching ?? { kind: 'detached', run, why: message.choose ? 'choose' : 'asked' });
+          return finish({
+            kind: 'ended',
+            run,
+            exitCode: message.exitCode ?? EXIT.ok,
+            message: message.message ?? null,
+            killed: message.reason === 'killed',
+          });
         case 'edit':
           // The terminal's job control is this process's: the editor runs here, on it, then the server takes it back.
           // (Loaded here, not with the attach: an attach that never edits does not load child_process.)
@@ -223,7 +266,8 @@ function session(o: AttachOptions, socket: Socket, send: (message: ClientMessage
     const reader = createFrameReader<ServerMessage>({
       validate: parseServerMessage,
       onMessage,
-      onError: (reason) => finish(run ? { kind: 'lost', run } : new FlowerError(`the run server sent ${reason}`, EXIT.internal)),
+      onError: (reason) =>
+        finish(run ? { kind: 'lost', run } : new FlowerError(`the run server sent ${reason}`, EXIT.internal)),
     });
     socket.on('data', (chunk: Buffer) => reader.push(chunk));
     socket.on('error', () => undefined);
@@ -231,7 +275,9 @@ function session(o: AttachOptions, socket: Socket, send: (message: ClientMessage
       hungUp = true;
       if (held) return; // the face is loading: what came before the hang-up is drawn first
       if (detaching) return finish(detaching);
-      finish(run ? { kind: 'lost', run } : new FlowerError('the run server hung up before it said who it is', EXIT.internal));
+      finish(
+        run ? { kind: 'lost', run } : new FlowerError('the run server hung up before it said who it is', EXIT.internal),
+      );
     }
     socket.on('close', onClose);
   });
@@ -247,15 +293,25 @@ export function plainDetachKey(name: string | undefined): string | null {
 
 /** this process's terminal attached until detach or the run's end; prints the outcome, returns the exit code */
 export async function attachTerminal(
-  o: Pick<AttachOptions, 'socketPath' | 'socket' | 'plain' | 'detachKey' | 'documentPath' | 'starter' | 'chooser' | 'elsewhereDir'> & { serverExited?: Promise<void>; seen?: (result: AttachResult) => void },
+  o: Pick<
+    AttachOptions,
+    'socketPath' | 'socket' | 'plain' | 'detachKey' | 'documentPath' | 'starter' | 'chooser' | 'elsewhereDir'
+  > & { serverExited?: Promise<void>; seen?: (result: AttachResult) => void },
 ): Promise<number> {
-  const result = await attachClient({ ...o, env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+  const result = await attachClient({
+    ...o,
+    env: process.env,
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+  });
   o.seen?.(result);
   const outcome = attachOutcome(result);
   for (const line of outcome.lines) sayErr(`flower-pty: ${line}`);
   // The terminal that started the server is its parent: a server that died is reaped before this
   // process goes, or it would linger as a zombie that looks alive to the workbench lock (where no
   // init reaps orphans, as in some containers).
-  if (result.kind === 'lost' && o.serverExited) await Promise.race([o.serverExited, new Promise((r) => setTimeout(r, 1_000))]);
+  if (result.kind === 'lost' && o.serverExited)
+    await Promise.race([o.serverExited, new Promise((r) => setTimeout(r, 1_000))]);
   return outcome.exitCode;
 }

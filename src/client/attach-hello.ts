@@ -36,9 +36,21 @@ export interface HelloFacts {
 }
 
 export function attachHello(f: HelloFacts): Hello {
-  const hello: Hello = { t: 'hello', version: WIRE_VERSION, role: 'attach', cols: f.size.cols, rows: f.size.rows, face: f.plain ? 'plain' : 'split' };
+  const hello: Hello = {
+    t: 'hello',
+    version: WIRE_VERSION,
+    role: 'attach',
+    cols: f.size.cols,
+    rows: f.size.rows,
+    face: f.plain ? 'plain' : 'split',
+  };
   if (f.tty === null) return hello;
-  Object.assign(hello, { tty: f.tty, starter: f.starter, term: f.env.TERM ?? 'xterm-256color', noColor: Boolean(f.env.NO_COLOR) });
+  Object.assign(hello, {
+    tty: f.tty,
+    starter: f.starter,
+    term: f.env.TERM ?? 'xterm-256color',
+    noColor: Boolean(f.env.NO_COLOR),
+  });
   if (f.env.COLORTERM) hello.colorterm = f.env.COLORTERM.slice(0, 64);
   if (f.env.TERM_PROGRAM) hello.termProgram = f.env.TERM_PROGRAM.slice(0, 64);
   if (f.env.TMUX) hello.tmux = true;

@@ -38,6 +38,7 @@ export function attachOutcome(result: AttachResult): { lines: string[]; exitCode
   const lines: string[] = [];
   if (result.message) lines.push(result.message);
   if (result.killed) lines.push(fill(OUTCOME_WORDS.killed, run.id));
-  if (run.workbench && (result.exitCode === EXIT.ok || result.killed)) lines.push(fill(OUTCOME_WORDS.lineage, join(run.workbench, 'manifest.json')));
+  if (run.workbench && (result.exitCode === EXIT.ok || result.killed))
+    lines.push(fill(OUTCOME_WORDS.lineage, join(run.workbench, 'manifest.json')));
   return { lines, exitCode: result.exitCode };
 }

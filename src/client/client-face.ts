@@ -7,12 +7,14 @@ import type { ClientMessage, RunInfo } from '../server/wire.js';
 
 /** the one face module this client may draw with */
 export interface Faces {
-  createPlainFace?: (typeof import('../faces/plain-face.js'))['createPlainFace'];
-  createSplitFace?: (typeof import('../faces/split-face.js'))['createSplitFace'];
+  createPlainFace?: typeof import('../faces/plain-face.js')['createPlainFace'];
+  createSplitFace?: typeof import('../faces/split-face.js')['createSplitFace'];
 }
 
 export async function loadFaces(plain: boolean): Promise<Faces> {
-  return plain ? { createPlainFace: (await import('../faces/plain-face.js')).createPlainFace } : { createSplitFace: (await import('../faces/split-face.js')).createSplitFace };
+  return plain
+    ? { createPlainFace: (await import('../faces/plain-face.js')).createPlainFace }
+    : { createSplitFace: (await import('../faces/split-face.js')).createSplitFace };
 }
 
 export interface FaceWiring {
@@ -45,7 +47,15 @@ export function drawFace(welcome: RunInfo, { createPlainFace, createSplitFace }:
       else w.send({ t: 'input', data });
     });
   } else {
-    face = createSplitFace!({ stdin: w.stdin, stdout: w.stdout, stderr: w.stderr, env: w.env, documentPath, onDetach: w.detach, ...(w.choose ? { onChoose: w.choose } : {}) });
+    face = createSplitFace!({
+      stdin: w.stdin,
+      stdout: w.stdout,
+      stderr: w.stderr,
+      env: w.env,
+      documentPath,
+      onDetach: w.detach,
+      ...(w.choose ? { onChoose: w.choose } : {}),
+    });
     face.onInput((data) => w.send({ t: 'input', data }));
   }
   face.onResize((cols, rows) => w.send({ t: 'resize', cols, rows }));

@@ -9,7 +9,12 @@ import { listRuns } from '../server/run-registry.js';
 export const ELSEWHERE_EVERY_MS = 2_000;
 
 /** counts the waiting runs other than `selfId` in socket folder `dir`, telling `onCount` of each change; returns stop */
-export function watchElsewhere(o: { dir: string; selfId: () => string | null; onCount: (count: number) => void; everyMs?: number }): () => void {
+export function watchElsewhere(o: {
+  dir: string;
+  selfId: () => string | null;
+  onCount: (count: number) => void;
+  everyMs?: number;
+}): () => void {
   let stopped = false;
   let last = 0;
   let timer: NodeJS.Timeout | null = null;

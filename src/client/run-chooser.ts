@@ -5,7 +5,18 @@
 // is read here while a run has the terminal), joins that run through `join`, and comes back to the list
 // when the person detaches from it. What joining, ending and starting a run mean is the caller's.
 
-import { CHOOSER_START, chooserKeys, chooserRows, chooserStep, runKey, settle, type ChooserAct, type ChooserRun, type ChooserState, type NewRunForm } from '../core/chooser/chooser-keys.js';
+import {
+  CHOOSER_START,
+  chooserKeys,
+  chooserRows,
+  chooserStep,
+  runKey,
+  settle,
+  type ChooserAct,
+  type ChooserRun,
+  type ChooserState,
+  type NewRunForm,
+} from '../core/chooser/chooser-keys.js';
 import { renderChooser, type ChooserLine, type HostStatus, type LineStyle } from '../core/chooser/chooser-view.js';
 import { stopReading } from '../adapters/stop-reading.js';
 
@@ -55,7 +66,10 @@ const ENTER = '\u001b[?1049h\u001b[?25l';
 const LEAVE = '\u001b[0m\u001b[?25h\u001b[?1049l';
 
 function paintLines(lines: readonly ChooserLine[]): string {
-  const body = lines.map((line) => line.map((seg) => (SGR[seg.style] ? `${SGR[seg.style]}${seg.text}\u001b[0m` : seg.text)).join('') + '\u001b[K');
+  const body = lines.map(
+    (line) =>
+      line.map((seg) => (SGR[seg.style] ? `${SGR[seg.style]}${seg.text}\u001b[0m` : seg.text)).join('') + '\u001b[K',
+  );
   return `\u001b[H${body.join('\r\n')}\u001b[J`;
 }
 
@@ -64,7 +78,9 @@ export function runChooser(p: ChooserPorts): Promise<number> {
   const now = p.now ?? Date.now;
   let local: Array<Omit<ChooserEntry, 'host'>> = [];
   const hostRuns = new Map<string, ChooserEntry[]>();
-  const hostStatus = new Map<string, HostStatus>(p.hosts.map((h) => [h, { host: h, problem: null, askingSince: now() }]));
+  const hostStatus = new Map<string, HostStatus>(
+    p.hosts.map((h) => [h, { host: h, problem: null, askingSince: now() }]),
+  );
   let state: ChooserState = CHOOSER_START;
   let message: string | null = null;
   let away = false; // a run has the terminal
@@ -97,7 +113,17 @@ export function runChooser(p: ChooserPorts): Promise<number> {
     if (away || closed) return;
     const runs = all();
     state = settle(state, chooserRows(runs, state.filter));
-    const lines = renderChooser({ runs, hosts: [...hostStatus.values()], state, now: now(), cols: p.stdout.columns || 80, rows: p.stdout.rows || 24, home: p.home, message, preview: previewLines(runs) });
+    const lines = renderChooser({
+      runs,
+      hosts: [...hostStatus.values()],
+      state,
+      now: now(),
+      cols: p.stdout.columns || 80,
+      rows: p.stdout.rows || 24,
+      home: p.home,
+      message,
+      preview: previewLines(runs),
+    });
     p.stdout.write(paintLines(lines));
   };
 
@@ -115,13 +141,18 @@ export function runChooser(p: ChooserPorts): Promise<number> {
     const asked = now();
     const status = hostStatus.get(host)!;
     if (status.problem !== null || !hostRuns.has(host)) status.askingSince ??= asked;
-    const answer = await p.askHost(host).catch((error: unknown) => ({ problem: `${host}: ${error instanceof Error ? error.message : String(error)}` }));
+    const answer = await p
+      .askHost(host)
+      .catch((error: unknown) => ({ problem: `${host}: ${error instanceof Error ? error.message : String(error)}` }));
     if (closed) return;
     if ('problem' in answer) {
       hostRuns.delete(host);
       hostStatus.set(host, { host, problem: answer.problem, askingSince: null });
     } else {
-      hostRuns.set(host, answer.runs.map((r) => ({ ...r, host })));
+      hostRuns.set(
+        host,
+        answer.runs.map((r) => ({ ...r, host })),
+      );
       hostStatus.set(host, { host, problem: null, askingSince: null });
     }
     paint();
@@ -177,7 +208,9 @@ export function runChooser(p: ChooserPorts): Promise<number> {
           if (run) {
             away = true;
             letGo();
-            message = await p.join(run).catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
+            message = await p
+              .join(run)
+              .catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
             away = false;
             local = [...(await p.listLocal().catch(() => local))];
             take();

@@ -12,7 +12,11 @@ export function connectRun(path: string): Promise<Socket> {
       resolve(socket);
     });
     const onError = (error: NodeJS.ErrnoException) =>
-      reject(new FlowerError(`no run answers on ${path} (${error.code ?? error.message}): it has ended; flower-pty ls lists the live runs`));
+      reject(
+        new FlowerError(
+          `no run answers on ${path} (${error.code ?? error.message}): it has ended; flower-pty ls lists the live runs`,
+        ),
+      );
     socket.once('error', onError);
   });
 }

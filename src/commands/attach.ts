@@ -30,16 +30,32 @@ export async function runAttach(o: AttachCommandOptions): Promise<number> {
   const cwd = process.cwd();
   const dir = await openSocketDir(process.env);
   const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
-  const chooser = () => import('./choose-run.js').then(({ chooseRun }) => chooseRun({ dir, cwd, plain: o.plain, detachKey, detachKeyName: o.detachKey, env: process.env }));
+  const chooser = () =>
+    import('./choose-run.js').then(({ chooseRun }) =>
+      chooseRun({ dir, cwd, plain: o.plain, detachKey, detachKeyName: o.detachKey, env: process.env }),
+    );
   if (o.choose) {
-    if (!terminal) throw new FlowerError('attach --choose needs a terminal (stdin and stdout): flower-pty ls lists the runs', EXIT.usage);
+    if (!terminal)
+      throw new FlowerError(
+        'attach --choose needs a terminal (stdin and stdout): flower-pty ls lists the runs',
+        EXIT.usage,
+      );
     return chooser();
   }
   // "prefix s" in the split view leaves the run for the chooser: this terminal shows it, then the run chosen
   let chose = false;
   const seen = (r: AttachResult) => void (chose = r.kind === 'detached' && r.why === 'choose');
   const attach = async (socketPath: string, socket?: Socket): Promise<number> => {
-    const code = await attachTerminal({ socketPath, ...(socket ? { socket } : {}), plain: o.plain, detachKey, documentPath: null, chooser: terminal, ...(terminal ? { elsewhereDir: dir } : {}), seen });
+    const code = await attachTerminal({
+      socketPath,
+      ...(socket ? { socket } : {}),
+      plain: o.plain,
+      detachKey,
+      documentPath: null,
+      chooser: terminal,
+      ...(terminal ? { elsewhereDir: dir } : {}),
+      seen,
+    });
     return chose ? chooser() : code;
   };
   // When the socket is certain (the id's, or the only one), the attach says hello there at once: no server is
@@ -54,7 +70,9 @@ export async function runAttach(o: AttachCommandOptions): Promise<number> {
   // The workbench only tells several runs apart: with an id, or a single run, it is not looked for, and the
   // config files it may be named in are not loaded (attach is a command a person waits on).
   const tellApart = o.id === undefined && runs.length > 1;
-  const workbench = tellApart ? (await import('../adapters/config-file.js')).findWorkbench(cwd, process.env, o.workbench) : null;
+  const workbench = tellApart
+    ? (await import('../adapters/config-file.js')).findWorkbench(cwd, process.env, o.workbench)
+    : null;
   const want = { ...(o.id !== undefined ? { id: o.id } : {}), cwd, workbench, command: 'attach' };
   // No id and the folder picks no one run: in a terminal, the chooser of every run; without one, the refusal.
   if (o.id === undefined && runs.length > 1 && terminal && 'problem' in pickRun(runs, want)) return chooser();

@@ -28,9 +28,16 @@ export interface ChooseOptions {
 /** a worktree's name: one plain path segment, as git would take it for a branch too */
 const WORKTREE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
-function run(cmd: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  cmd: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(cmd, args, { cwd, env, timeout: 60_000 }, (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }));
+    execFile(cmd, args, { cwd, env, timeout: 60_000 }, (error, stdout, stderr) =>
+      done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -41,15 +48,25 @@ async function startRun(form: NewRunForm, o: ChooseOptions): Promise<{ run: Choo
   let folder = resolve(o.cwd, form.folder.trim());
   const name = form.worktree.trim();
   if (name !== '') {
-    if (!WORKTREE_NAME.test(name)) return { problem: `worktree name ${terminalText(name)}: letters, digits, . _ - only (it names a folder and a branch)` };
+    if (!WORKTREE_NAME.test(name))
+      return {
+        problem: `worktree name ${terminalText(name)}: letters, digits, . _ - only (it names a folder and a branch)`,
+      };
     const tree = join(dirname(folder), `${basename(folder)}-${name}`);
     const made = await run('git', ['-C', folder, 'worktree', 'add', '-b', name, tree], folder, o.env);
-    if (made.code !== 0) return { problem: `git worktree add ${terminalText(tree)} failed: ${terminalText(made.stderr.trim().split('\n').at(-1) ?? '')}` };
+    if (made.code !== 0)
+      return {
+        problem: `git worktree add ${terminalText(tree)} failed: ${terminalText(made.stderr.trim().split('\n').at(-1) ?? '')}`,
+      };
     folder = tree;
   }
   const bin = process.argv[1]!;
   const started = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-    const child = spawn(process.execPath, [bin, '--detach', ...(form.prompt.trim() !== '' ? ['--', form.prompt] : [])], { cwd: folder, env: o.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [bin, '--detach', ...(form.prompt.trim() !== '' ? ['--', form.prompt] : [])],
+      { cwd: folder, env: o.env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -58,7 +75,10 @@ async function startRun(form: NewRunForm, o: ChooseOptions): Promise<{ run: Choo
     child.on('close', (code) => done({ code: code ?? 1, stdout, stderr }));
   });
   const id = started.stdout.trim().split('\n')[0] ?? '';
-  if (started.code !== 0 || !/^[a-z0-9]{6}$/.test(id)) return { problem: `the new run did not start: ${terminalText(started.stderr.trim().split('\n').at(-1) ?? `exit ${started.code}`)}` };
+  if (started.code !== 0 || !/^[a-z0-9]{6}$/.test(id))
+    return {
+      problem: `the new run did not start: ${terminalText(started.stderr.trim().split('\n').at(-1) ?? `exit ${started.code}`)}`,
+    };
   const listed = (await listRuns(o.dir)).runs.find((r) => r.id === id);
   if (!listed) return { problem: `run ${id} started but is not listed; flower-pty attach ${id}` };
   return { run: { ...listed, host: null } };
@@ -85,14 +105,30 @@ export async function chooseRun(o: ChooseOptions): Promise<number> {
         return `left run ${terminalText(entry.id)} on ${terminalText(entry.host)}`;
       }
       // "prefix s" there comes back here as a detach does
-      const result = await attachClient({ socketPath: entry.socket!, plain: o.plain, detachKey: o.detachKey, documentPath: null, chooser: true, elsewhereDir: o.dir, env: o.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+      const result = await attachClient({
+        socketPath: entry.socket!,
+        plain: o.plain,
+        detachKey: o.detachKey,
+        documentPath: null,
+        chooser: true,
+        elsewhereDir: o.dir,
+        env: o.env,
+        stdin: process.stdin,
+        stdout: process.stdout,
+        stderr: process.stderr,
+      });
       return attachOutcome(result).lines.join(' · ') || null;
     },
     end: async (entry) => {
       const { runKill } = await import('./kill.js');
       const lines: string[] = [];
       try {
-        await runKill({ id: entry.host === null ? entry.id : `${entry.host}:${entry.id}`, cwd: o.cwd, env: o.env, out: (l) => lines.push(l) });
+        await runKill({
+          id: entry.host === null ? entry.id : `${entry.host}:${entry.id}`,
+          cwd: o.cwd,
+          env: o.env,
+          out: (l) => lines.push(l),
+        });
       } catch (error) {
         return error instanceof Error ? error.message : String(error);
       }

@@ -43,7 +43,8 @@ export const DEMO_CLAUDE_HELP =
 // --claude and FLOWER_PTY_CLAUDE win; then the repo's pinned devDependency (the version the
 // sandbox is seeded for, so no first-run dialog); then PATH.
 export function resolveDemoClaude(flag: string | undefined, env: NodeJS.ProcessEnv, cwd: string): string {
-  if (flag !== undefined || env.FLOWER_PTY_CLAUDE) return resolveClaude({ ...(flag !== undefined ? { flag } : {}), env, cwd });
+  if (flag !== undefined || env.FLOWER_PTY_CLAUDE)
+    return resolveClaude({ ...(flag !== undefined ? { flag } : {}), env, cwd });
   try {
     return resolveRepoClaude();
   } catch {
@@ -82,7 +83,9 @@ export async function runDemo(o: DemoOptions): Promise<number> {
   // Detached, nobody watches it end: it keeps its last session until someone quits or kills it.
   const keepGoing = o.keepGoing || o.detach;
   o.out(`flower-pty demo: real claude (${claude}) against a scripted model on 127.0.0.1`);
-  o.out(`  project ${sandbox.projectDir} · throwaway CLAUDE_CONFIG_DIR ${sandbox.configDir} · window ${DEMO_SCALE.window / 1000}k, handoff at ${(DEMO_SCALE.window - DEMO_SCALE.headroom) / 1000}k`);
+  o.out(
+    `  project ${sandbox.projectDir} · throwaway CLAUDE_CONFIG_DIR ${sandbox.configDir} · window ${DEMO_SCALE.window / 1000}k, handoff at ${(DEMO_SCALE.window - DEMO_SCALE.headroom) / 1000}k`,
+  );
   const server = await startRunServer(
     {
       options: {
@@ -91,7 +94,15 @@ export async function runDemo(o: DemoOptions): Promise<number> {
         prompt: DEMO_PROMPT,
         cwd: sandbox.projectDir,
         // the run's own options, as a run given these flags would have them (no config: a throwaway folder)
-        resolved: resolveRunOptions({ window: DEMO_SCALE.window, headroom: DEMO_SCALE.headroom, review: o.review, 'write-timeout': DEMO_WRITE_TIMEOUT_SECONDS }, {}),
+        resolved: resolveRunOptions(
+          {
+            window: DEMO_SCALE.window,
+            headroom: DEMO_SCALE.headroom,
+            review: o.review,
+            'write-timeout': DEMO_WRITE_TIMEOUT_SECONDS,
+          },
+          {},
+        ),
         workbench,
         step: 'work',
         eventsPath: join(root, 'events.jsonl'),
@@ -109,7 +120,9 @@ export async function runDemo(o: DemoOptions): Promise<number> {
   // the commands printed to copy, as they run from here (a checkout has no flower-pty on the PATH)
   const flower = ownCommandHere(process.env, process.cwd());
   if (o.detach) {
-    o.out(`  run ${server.id} started with no terminal (pid ${server.pid}); it keeps its last session until you end it`);
+    o.out(
+      `  run ${server.id} started with no terminal (pid ${server.pid}); it keeps its last session until you end it`,
+    );
     o.out(`    watch it: ${flower} attach ${server.id}   (C-] d detaches again)`);
     o.out(`    in a browser: ${flower} web   (the run ${server.id} on the printed URL; a phone too)`);
     o.out(`    end it: ${flower} kill ${server.id}`);
@@ -129,7 +142,9 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     },
   });
   if (detached) {
-    o.out(`flower-pty demo: run ${server.id} goes on; watch it again with ${flower} attach ${server.id}, or in ${flower} web; ${flower} kill ${server.id} ends it`);
+    o.out(
+      `flower-pty demo: run ${server.id} goes on; watch it again with ${flower} attach ${server.id}, or in ${flower} web; ${flower} kill ${server.id} ends it`,
+    );
     for (const line of lineageLines(flower, workbench)) o.out(line);
     return code;
   }

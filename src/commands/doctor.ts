@@ -28,7 +28,12 @@ export async function runDoctor(o: DoctorOptions): Promise<number> {
   const lines = doctorLines(facts);
   const failed = lines.filter((l) => l.level === 'FAIL').length;
   if (o.json) {
-    o.out(JSON.stringify({ ready: failed === 0, checks: lines.map((l) => ({ level: l.level, topic: l.topic, text: stripControl(l.text) })) }));
+    o.out(
+      JSON.stringify({
+        ready: failed === 0,
+        checks: lines.map((l) => ({ level: l.level, topic: l.topic, text: stripControl(l.text) })),
+      }),
+    );
     return failed === 0 ? EXIT.ok : EXIT.doctor;
   }
   o.out('flower-pty doctor');
@@ -49,7 +54,11 @@ async function gatherFacts(o: DoctorOptions): Promise<DoctorFacts> {
   const home = o.env.HOME || homedir();
   const configDir = claudeConfigDir(o.env);
   const globalConfig = o.env[CLAUDE_ENV.configDir] ? join(configDir, '.claude.json') : join(home, '.claude.json');
-  const settingsFiles = [join(configDir, 'settings.json'), join(o.cwd, '.claude', 'settings.json'), join(o.cwd, '.claude', 'settings.local.json')];
+  const settingsFiles = [
+    join(configDir, 'settings.json'),
+    join(o.cwd, '.claude', 'settings.json'),
+    join(o.cwd, '.claude', 'settings.local.json'),
+  ];
   const settings = await Promise.all(settingsFiles.map(readJsonObject));
   const hookClient = defaultHookCommand().at(-1) ?? fileURLToPath(new URL('../cli/hook-client.js', import.meta.url));
   return {
@@ -92,7 +101,9 @@ async function writable(path: string): Promise<boolean> {
 async function readJsonObject(file: string): Promise<Record<string, unknown> | null> {
   try {
     const value: unknown = JSON.parse(await readFile(file, 'utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null; // missing, unreadable or not JSON: as if it said nothing
   }

@@ -16,12 +16,30 @@ import { factsOfTranscript } from '../adapters/transcript-coverage.js';
 import { TRANSCRIPT_ROWS } from '../claude-code/transcript-rows.js';
 import { createTranscriptReader } from '../core/meter/transcript-reader.js';
 import { formatTokens } from '../core/meter/token-format.js';
-import { COMPACT_COMMAND, canForkSession, compactSummaryOf, forkArgs, freshArgs, readPrintResult, successorArgs, type PrintResult } from '../claude-code/print-result.js';
+import {
+  COMPACT_COMMAND,
+  canForkSession,
+  compactSummaryOf,
+  forkArgs,
+  freshArgs,
+  readPrintResult,
+  successorArgs,
+  type PrintResult,
+} from '../claude-code/print-result.js';
 import { successorSteps } from '../claude-code/successor-steps.js';
 import { continuationPrompt, rediscoveryOf, type Rediscovery } from '../core/eval/rediscovery.js';
 import { handoffRequest } from '../core/lineage/handoff-prompts.js';
 import { namesPath, scoreDocument } from '../core/coverage/coverage-score.js';
-import { ARMS, forkEstimate, tallyArms, tallyText, type Arm, type ArmRun, type CutPlan, type Spend } from '../core/eval/fork-eval.js';
+import {
+  ARMS,
+  forkEstimate,
+  tallyArms,
+  tallyText,
+  type Arm,
+  type ArmRun,
+  type CutPlan,
+  type Spend,
+} from '../core/eval/fork-eval.js';
 import { probePasses, probePrompt, probesOf, splitAnswers } from '../core/eval/probe-questions.js';
 import type { SuccessorFacts } from '../core/coverage/successor-facts.js';
 import { EXIT, FlowerError } from '../core/errors.js';
@@ -52,7 +70,8 @@ function fail(message: string, code: number = EXIT.usage): never {
 
 // The session's transcript among the person's projects (CLAUDE_CONFIG_DIR, else ~/.claude).
 function findTranscript(session: string, env: NodeJS.ProcessEnv): string {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(session)) fail(`"${session}" is not a session id (a UUID, as claude --resume lists them): ${USAGE}`);
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(session))
+    fail(`"${session}" is not a session id (a UUID, as claude --resume lists them): ${USAGE}`);
   const projects = join(claudeConfigDir(env), 'projects');
   let folders: string[] = [];
   try {
@@ -73,15 +92,32 @@ function lineCount(path: string): number {
 }
 
 function firstLine(text: string): string {
-  return oneLine(text.trim().split('\n').find((l) => l.trim() !== '') ?? '', 300);
+  return oneLine(
+    text
+      .trim()
+      .split('\n')
+      .find((l) => l.trim() !== '') ?? '',
+    300,
+  );
 }
 
-const spendOf = (r: PrintResult | null): Spend => ({ tokens: r?.tokens ?? 0, costUsd: r?.costUsd ?? 0, ms: r?.ms ?? 0 });
-const add = (a: Spend, b: Spend): Spend => ({ tokens: a.tokens + b.tokens, costUsd: a.costUsd + b.costUsd, ms: a.ms + b.ms });
+const spendOf = (r: PrintResult | null): Spend => ({
+  tokens: r?.tokens ?? 0,
+  costUsd: r?.costUsd ?? 0,
+  ms: r?.ms ?? 0,
+});
+const add = (a: Spend, b: Spend): Spend => ({
+  tokens: a.tokens + b.tokens,
+  costUsd: a.costUsd + b.costUsd,
+  ms: a.ms + b.ms,
+});
 
 export async function runEvalFork(opts: EvalForkOptions): Promise<number> {
-  if (!Number.isInteger(opts.k) || opts.k < 1 || opts.k > MAX_K) fail(`-k expects a whole number of runs from 1 to ${MAX_K}, got ${String(opts.k)}`);
-  for (const n of opts.at) if (!Number.isInteger(n) || n < 1) fail(`--at expects a line number of the transcript (1 or more), got ${String(n)}`);
+  if (!Number.isInteger(opts.k) || opts.k < 1 || opts.k > MAX_K)
+    fail(`-k expects a whole number of runs from 1 to ${MAX_K}, got ${String(opts.k)}`);
+  for (const n of opts.at)
+    if (!Number.isInteger(n) || n < 1)
+      fail(`--at expects a line number of the transcript (1 or more), got ${String(n)}`);
   const transcript = findTranscript(opts.session, opts.env);
   const lines = lineCount(transcript);
   const at = opts.at.length > 0 ? [...new Set(opts.at)].sort((a, b) => a - b) : [lines];
@@ -90,10 +126,15 @@ export async function runEvalFork(opts: EvalForkOptions): Promise<number> {
   const cwd = sessionFolder(transcript);
   const claude = resolveClaude({ ...(opts.claude ? { flag: opts.claude } : {}), env: opts.env, cwd: opts.cwd });
   const timeoutMs = opts.callTimeoutMs ?? 15 * 60_000;
-  const call = (args: string[], cwd: string): Promise<PrintCall> => runPrint(claude, args, { cwd, env: opts.env, timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) });
+  const call = (args: string[], cwd: string): Promise<PrintCall> =>
+    runPrint(claude, args, { cwd, env: opts.env, timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) });
 
   const help = await call(['--help'], opts.cwd);
-  if (!canForkSession(help.stdout + help.stderr)) fail(`${claude} has no --fork-session in its --help (an older Claude Code): update it, or name another with --claude`, EXIT.claudeMissing);
+  if (!canForkSession(help.stdout + help.stderr))
+    fail(
+      `${claude} has no --fork-session in its --help (an older Claude Code): update it, or name another with --claude`,
+      EXIT.claudeMissing,
+    );
 
   // The facts at each cut, the context there, and what it would cost.
   const text = readFileSync(transcript, 'utf8').split('\n');
@@ -104,14 +145,22 @@ export async function runEvalFork(opts: EvalForkOptions): Promise<number> {
     cuts.push({ line, context: contexts.get(line) ?? 0, probes: probesOf(facts).length, facts });
   }
   const estimate = forkEstimate(cuts, opts.k);
-  opts.out(`eval fork ${opts.session} (${transcript}, ${lines} lines) with ${claude}, in the session's own folder ${cwd}`);
+  opts.out(
+    `eval fork ${opts.session} (${transcript}, ${lines} lines) with ${claude}, in the session's own folder ${cwd}`,
+  );
   if (opts.dryRun) {
     for (const c of cuts) {
-      opts.out(`cut at line ${c.line}${c.line === lines ? ' (the end)' : ' (a copy of the transcript up to it is forked)'}: ${c.probes} probe(s), ${formatTokens(c.context)} tokens of context (Claude Code's last reading before it)`);
+      opts.out(
+        `cut at line ${c.line}${c.line === lines ? ' (the end)' : ' (a copy of the transcript up to it is forked)'}: ${c.probes} probe(s), ${formatTokens(c.context)} tokens of context (Claude Code's last reading before it)`,
+      );
       for (const arm of ARMS) {
-        opts.out(`  ${opts.k} × ${arm}: claude ${forkArgs('<id>', arm === 'compact' ? COMPACT_COMMAND : '<the handoff request>').join(' ')}`);
+        opts.out(
+          `  ${opts.k} × ${arm}: claude ${forkArgs('<id>', arm === 'compact' ? COMPACT_COMMAND : '<the handoff request>').join(' ')}`,
+        );
         opts.out(`  ${opts.k} × ${arm} seeded: claude ${freshArgs('<the document and the probes>').join(' ')}`);
-        opts.out(`  ${opts.k} × ${arm} successor: claude -p <the document, go on> --output-format json --settings <a hook that stops it at its first change to a file>`);
+        opts.out(
+          `  ${opts.k} × ${arm} successor: claude -p <the document, go on> --output-format json --settings <a hook that stops it at its first change to a file>`,
+        );
       }
     }
     opts.out(`${estimate.calls} claude calls, about ${estimate.tokens} tokens; nothing was run`);
@@ -132,7 +181,17 @@ export async function runEvalFork(opts: EvalForkOptions): Promise<number> {
             const got = await armDocument(arm, id, cwd, c, call, transcript);
             if (got.refused !== null) fail(`claude refused the fork of ${opts.session}: ${got.refused}`);
             let spend = got.spend;
-            const result: ArmRun = { arm, cut: c.line, run, document: got.document, problem: got.problem, coverage: got.document ? scoreDocument(c.facts, got.document) : null, probes: [], rediscovery: null, spend };
+            const result: ArmRun = {
+              arm,
+              cut: c.line,
+              run,
+              document: got.document,
+              problem: got.problem,
+              coverage: got.document ? scoreDocument(c.facts, got.document) : null,
+              probes: [],
+              rediscovery: null,
+              spend,
+            };
             if (got.document !== null && probes.length > 0 && !interrupted()) {
               const answered = await call(freshArgs(probePrompt(got.document, probes)), cwd);
               const reply = readPrintResult(answered.stdout);
@@ -204,44 +263,108 @@ function sessionFolder(transcript: string): string {
       // not a row
     }
   }
-  if (named === null) fail(`${transcript} does not say which folder the session ran in (no cwd on its first rows): eval fork needs a session Claude Code recorded on this machine`);
-  fail(`the session ran in ${named}, which is not on this machine: run eval fork where that folder exists, or make it there (a clone of the same repository at that path)`);
+  if (named === null)
+    fail(
+      `${transcript} does not say which folder the session ran in (no cwd on its first rows): eval fork needs a session Claude Code recorded on this machine`,
+    );
+  fail(
+    `the session ran in ${named}, which is not on this machine: run eval fork where that folder exists, or make it there (a clone of the same repository at that path)`,
+  );
 }
 
 // The session to fork at a cut: the session itself at its end, else a copy of its rows up to the cut under
 // a new id beside it (claude resumes a session by its file), removed once its forks are made.
-function forkSource(transcript: string, session: string, line: number, lines: number, text: readonly string[]): { id: string; remove: () => void } {
+function forkSource(
+  transcript: string,
+  session: string,
+  line: number,
+  lines: number,
+  text: readonly string[],
+): { id: string; remove: () => void } {
   if (line >= lines) return { id: session, remove: () => undefined };
   const id = randomUUID();
   const copy = join(dirname(transcript), `${id}.jsonl`);
-  const kept = text.filter((l) => l.trim() !== '').slice(0, line).map((l) => l.split(session).join(id));
+  const kept = text
+    .filter((l) => l.trim() !== '')
+    .slice(0, line)
+    .map((l) => l.split(session).join(id));
   writeFileSync(copy, `${kept.join('\n')}\n`, { flag: 'wx', mode: 0o600 });
   return { id, remove: () => unlinkSync(copy) };
 }
 
 // The successor seeded with an arm's document, going on with the work until its first change to a file (a
 // hook stops it there, before the change is made); its transcript, beside the session's, says what it cost.
-async function successor(document: string, cwd: string, call: (args: string[], cwd: string) => Promise<PrintCall>, transcript: string): Promise<{ cost: Rediscovery | null; problem: string | null; spend: Spend }> {
+async function successor(
+  document: string,
+  cwd: string,
+  call: (args: string[], cwd: string) => Promise<PrintCall>,
+  transcript: string,
+): Promise<{ cost: Rediscovery | null; problem: string | null; spend: Spend }> {
   const ran = await call(successorArgs(continuationPrompt(document)), cwd);
   const result = readPrintResult(ran.stdout);
   const spend = spendOf(result);
   if (ran.ended !== null) return { cost: null, problem: null, spend };
   const path = result?.sessionId ? join(dirname(transcript), `${result.sessionId}.jsonl`) : null;
-  if (path === null || !existsSync(path)) return { cost: null, problem: `the seeded successor left no transcript: ${firstLine(ran.stderr) || 'no session id'}`, spend };
-  return { cost: rediscoveryOf(successorSteps(readFileSync(path, 'utf8')), (p) => namesPath(document, p)), problem: null, spend };
+  if (path === null || !existsSync(path))
+    return {
+      cost: null,
+      problem: `the seeded successor left no transcript: ${firstLine(ran.stderr) || 'no session id'}`,
+      spend,
+    };
+  return {
+    cost: rediscoveryOf(successorSteps(readFileSync(path, 'utf8')), (p) => namesPath(document, p)),
+    problem: null,
+    spend,
+  };
 }
 
-async function armDocument(arm: Arm, id: string, cwd: string, c: CutPlan, call: (args: string[], cwd: string) => Promise<PrintCall>, transcript: string): Promise<{ document: string | null; problem: string | null; refused: string | null; spend: Spend }> {
+async function armDocument(
+  arm: Arm,
+  id: string,
+  cwd: string,
+  c: CutPlan,
+  call: (args: string[], cwd: string) => Promise<PrintCall>,
+  transcript: string,
+): Promise<{ document: string | null; problem: string | null; refused: string | null; spend: Spend }> {
   const prompt = arm === 'compact' ? COMPACT_COMMAND : handoffRequest({ used: c.context, window: 200_000 });
   const forked = await call(forkArgs(id, prompt), cwd);
   const result = readPrintResult(forked.stdout);
   const spend = spendOf(result);
-  if (forked.ended !== null) return { document: null, problem: forked.ended === 'timeout' ? 'the fork ran out of time' : 'interrupted', refused: null, spend };
-  if (result === null) return { document: null, problem: null, refused: firstLine(forked.stderr) || `exit ${String(forked.code)} and no result`, spend };
-  if (result.isError) return { document: null, problem: `the fork ended on an error: ${oneLine(result.text, 300)}`, refused: null, spend };
-  if (arm === 'handoff') return { document: result.text.trim() === '' ? null : result.text, problem: result.text.trim() === '' ? 'the fork wrote no document' : null, refused: null, spend };
+  if (forked.ended !== null)
+    return {
+      document: null,
+      problem: forked.ended === 'timeout' ? 'the fork ran out of time' : 'interrupted',
+      refused: null,
+      spend,
+    };
+  if (result === null)
+    return {
+      document: null,
+      problem: null,
+      refused: firstLine(forked.stderr) || `exit ${String(forked.code)} and no result`,
+      spend,
+    };
+  if (result.isError)
+    return {
+      document: null,
+      problem: `the fork ended on an error: ${oneLine(result.text, 300)}`,
+      refused: null,
+      spend,
+    };
+  if (arm === 'handoff')
+    return {
+      document: result.text.trim() === '' ? null : result.text,
+      problem: result.text.trim() === '' ? 'the fork wrote no document' : null,
+      refused: null,
+      spend,
+    };
   // /compact's summary is in the fork's own transcript, beside the session's.
   const forkPath = result.sessionId ? join(dirname(transcript), `${result.sessionId}.jsonl`) : null;
   const summary = forkPath && existsSync(forkPath) ? compactSummaryOf(readFileSync(forkPath, 'utf8')) : null;
-  return { document: summary, problem: summary === null ? "the fork's transcript holds no compaction summary" : null, refused: null, spend };
+  return {
+    document: summary,
+    problem: summary === null ? "the fork's transcript holds no compaction summary" : null,
+    refused: null,
+    spend,
+  };
 }

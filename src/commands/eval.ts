@@ -67,7 +67,10 @@ async function walk(dir: string, into: string[]): Promise<void> {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       if (entry.name !== SUBAGENTS_DIR) await walk(path, into);
-    } else if (entry.name.endsWith('.jsonl') && (entry.isFile() || (entry.isSymbolicLink() && statSync(path, { throwIfNoEntry: false })?.isFile()))) {
+    } else if (
+      entry.name.endsWith('.jsonl') &&
+      (entry.isFile() || (entry.isSymbolicLink() && statSync(path, { throwIfNoEntry: false })?.isFile()))
+    ) {
       into.push(path);
     }
   }
@@ -86,7 +89,10 @@ async function inputsOf(opts: EvalOptions): Promise<{ inputs: Input[]; roots: st
   for (const root of roots) {
     const st = statSync(root, { throwIfNoEntry: false });
     if (st === undefined) {
-      if (!given) fail(`no Claude Code projects folder at ${root}: name transcripts or folders (${USAGE}), or set CLAUDE_CONFIG_DIR to your claude's config folder`);
+      if (!given)
+        fail(
+          `no Claude Code projects folder at ${root}: name transcripts or folders (${USAGE}), or set CLAUDE_CONFIG_DIR to your claude's config folder`,
+        );
       fail(`no such file or folder ${root}: name Claude Code transcripts (.jsonl) or folders of them`);
     }
     if (st.isDirectory()) {
@@ -126,7 +132,10 @@ export async function runEval(opts: EvalOptions): Promise<number> {
   if (html !== null) {
     // An atomic write renames over what is there: only a new path or a regular file is taken.
     const there = lstatSync(html, { throwIfNoEntry: false });
-    if (there && !there.isFile()) fail(`${html} is ${there.isDirectory() ? 'a folder' : 'not a regular file'}: name a new file or a regular one with --html, e.g. --html eval.html`);
+    if (there && !there.isFile())
+      fail(
+        `${html} is ${there.isDirectory() ? 'a folder' : 'not a regular file'}: name a new file or a regular one with --html, e.g. --html eval.html`,
+      );
   }
   const { inputs, roots } = await inputsOf(opts);
   const summaries: EvalSummary[] = [];
@@ -139,21 +148,36 @@ export async function runEval(opts: EvalOptions): Promise<number> {
     const result = await scanFile(input.path, opts.signal);
     if (result === null) break;
     if (result.notJsonl) {
-      if (input.named) fail(`${input.path} is not JSONL: its first line is not JSON (give a Claude Code transcript, one JSON object a line)`);
+      if (input.named)
+        fail(
+          `${input.path} is not JSONL: its first line is not JSON (give a Claude Code transcript, one JSON object a line)`,
+        );
       skipped.push(input.path);
       continue;
     }
     read += 1;
-    if (result.truncatedTail) notes.push(`${shown(input.path)}: its last line is cut short (a session still writing it?); read up to the line before`);
+    if (result.truncatedTail)
+      notes.push(
+        `${shown(input.path)}: its last line is cut short (a session still writing it?); read up to the line before`,
+      );
     if (result.dropped > 0) notes.push(`${shown(input.path)}: ${result.dropped} line(s) over 16 MB skipped`);
-    for (const s of result.summaries) summaries.push({ transcript: input.path, line: s.line, score: s.score, since: s.since });
+    for (const s of result.summaries)
+      summaries.push({ transcript: input.path, line: s.line, score: s.score, since: s.since });
   }
-  if (skipped.length > 0) notes.push(`${skipped.length} .jsonl file(s) that are not JSONL skipped, the first ${shown(skipped[0]!)}`);
+  if (skipped.length > 0)
+    notes.push(`${skipped.length} .jsonl file(s) that are not JSONL skipped, the first ${shown(skipped[0]!)}`);
   const interrupted = opts.signal?.aborted === true;
-  if (interrupted) notes.push(`interrupted: ${read} of ${inputs.length} transcript(s) read whole; the figures cover those only`);
+  if (interrupted)
+    notes.push(`interrupted: ${read} of ${inputs.length} transcript(s) read whole; the figures cover those only`);
 
   if (html !== null) {
-    const page = renderEvalPage({ summaries, transcripts: read, notes, now: (opts.now?.() ?? new Date()).toISOString(), shown });
+    const page = renderEvalPage({
+      summaries,
+      transcripts: read,
+      notes,
+      now: (opts.now?.() ?? new Date()).toISOString(),
+      shown,
+    });
     try {
       await writeFileAtomic(html, page);
     } catch (error) {
@@ -161,7 +185,10 @@ export async function runEval(opts: EvalOptions): Promise<number> {
     }
   }
   if (opts.json) opts.out(JSON.stringify(evalJson(summaries)));
-  else if (summaries.length === 0) opts.out(`eval: no compaction summary in ${read} transcript(s) under ${roots.map((r) => oneLine(shown(r) || '.')).join(', ')}: nothing to score`);
+  else if (summaries.length === 0)
+    opts.out(
+      `eval: no compaction summary in ${read} transcript(s) under ${roots.map((r) => oneLine(shown(r) || '.')).join(', ')}: nothing to score`,
+    );
   else for (const line of evalTable(summaries, shown)) opts.out(line);
   for (const note of notes) opts.err(`eval: ${oneLine(note)}`);
   if (html !== null) opts.err(`eval: the page is ${oneLine(html)}`);

@@ -27,7 +27,10 @@ export async function hostRun(target: HostTarget, env: NodeJS.ProcessEnv): Promi
   const run = answer.runs.find((r) => r.id === target.id);
   if (run === undefined) {
     const list = answer.runs.map((r) => terminalText(r.id)).join(', ');
-    throw new FlowerError(`no live run on ${terminalText(target.host)} has id ${terminalText(target.id)}${list === '' ? ': no run is live there' : `; live runs there: ${list}`} (flower-pty ls --host ${terminalText(target.host)})`, EXIT.usage);
+    throw new FlowerError(
+      `no live run on ${terminalText(target.host)} has id ${terminalText(target.id)}${list === '' ? ': no run is live there' : `; live runs there: ${list}`} (flower-pty ls --host ${terminalText(target.host)})`,
+      EXIT.usage,
+    );
   }
   return run;
 }
@@ -43,19 +46,40 @@ function relay(host: string, reply: HostReply, out: (line: string) => void): num
 }
 
 /** `kill HOST:ID`: the host's `flower-pty kill ID` */
-export async function killOnHost(target: HostTarget, env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<number> {
+export async function killOnHost(
+  target: HostTarget,
+  env: NodeJS.ProcessEnv,
+  out: (line: string) => void,
+): Promise<number> {
   const { runOnHost } = await import('../adapters/ssh-host.js');
   // a host that cannot be reached is the same code as in ls, attach and report, not "the run did not end"
   return relay(target.host, await runOnHost(target.host, ['kill', target.id], env), out);
 }
 
 /** `attach HOST:ID`: the host's `flower-pty attach ID` on this terminal through `ssh -t` */
-export async function attachOnHost(target: HostTarget, o: { plain: boolean; detachKey: string | undefined }, env: NodeJS.ProcessEnv): Promise<number> {
+export async function attachOnHost(
+  target: HostTarget,
+  o: { plain: boolean; detachKey: string | undefined },
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
   const { runOnHostInTerminal } = await import('../adapters/ssh-host.js');
-  const args = ['attach', target.id, ...(o.plain ? ['--plain'] : []), ...(o.detachKey !== undefined ? ['--detach-key', o.detachKey] : [])];
+  const args = [
+    'attach',
+    target.id,
+    ...(o.plain ? ['--plain'] : []),
+    ...(o.detachKey !== undefined ? ['--detach-key', o.detachKey] : []),
+  ];
   const code = await runOnHostInTerminal(target.host, args, env);
-  if (code === SSH_FAILED) throw new FlowerError(`${terminalText(target.host)}: unreachable over ssh (ssh said why above); check it with ssh ${terminalText(target.host)}`, EXIT.usage);
+  if (code === SSH_FAILED)
+    throw new FlowerError(
+      `${terminalText(target.host)}: unreachable over ssh (ssh said why above); check it with ssh ${terminalText(target.host)}`,
+      EXIT.usage,
+    );
   // no flower-pty there: the remote shell's 127
-  if (code === 127) throw new FlowerError(`${terminalText(target.host)}: no flower-pty there (install it, and put it on the PATH a non-interactive ssh session gets)`, EXIT.usage);
+  if (code === 127)
+    throw new FlowerError(
+      `${terminalText(target.host)}: no flower-pty there (install it, and put it on the PATH a non-interactive ssh session gets)`,
+      EXIT.usage,
+    );
   return code;
 }

@@ -12,7 +12,14 @@ import { hostTarget, killOnHost } from './host-run.js';
 // ending claude, closing the manifest and saying bye takes a second; a loaded machine gets fifteen
 export const KILL_TIMEOUT_MS = 15_000;
 
-export async function runKill(opts: { id?: string | undefined; workbench?: string | undefined; cwd: string; env: NodeJS.ProcessEnv; out: (line: string) => void; timeoutMs?: number }): Promise<number> {
+export async function runKill(opts: {
+  id?: string | undefined;
+  workbench?: string | undefined;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  out: (line: string) => void;
+  timeoutMs?: number;
+}): Promise<number> {
   // HOST:ID: the host's own kill, over ssh
   const target = hostTarget(opts.id);
   if (target !== null) return killOnHost(target, opts.env, opts.out);
@@ -20,12 +27,23 @@ export async function runKill(opts: { id?: string | undefined; workbench?: strin
   const { runs, silent } = await listRuns(dir);
   const timeoutMs = opts.timeoutMs ?? KILL_TIMEOUT_MS;
   // a run too busy to answer ls in time is still asked to end when it is named
-  const named = opts.id !== undefined && !runs.some((r) => r.id === opts.id) ? silent.find((s) => s.socket === socketPath(dir, opts.id!)) : undefined;
-  const run = named ? null : resolveRun(runs, { ...(opts.id !== undefined ? { id: opts.id } : {}), ...thisFolder(opts.cwd, opts.env, opts.workbench), command: 'kill' });
+  const named =
+    opts.id !== undefined && !runs.some((r) => r.id === opts.id)
+      ? silent.find((s) => s.socket === socketPath(dir, opts.id!))
+      : undefined;
+  const run = named
+    ? null
+    : resolveRun(runs, {
+        ...(opts.id !== undefined ? { id: opts.id } : {}),
+        ...thisFolder(opts.cwd, opts.env, opts.workbench),
+        command: 'kill',
+      });
   const id = terminalText(run?.id ?? opts.id!);
   const result = await requestRun(run?.socket ?? named!.socket, { t: 'kill' }, timeoutMs);
   if (!result.ok && !result.stale) {
-    const server = run ? `its server is pid ${run.pid} (kill ${run.pid} ends it less cleanly)` : 'flower-pty status in its folder names its pid';
+    const server = run
+      ? `its server is pid ${run.pid} (kill ${run.pid} ends it less cleanly)`
+      : 'flower-pty status in its folder names its pid';
     throw new FlowerError(`run ${id} did not end: ${terminalText(result.reason)}; ${server}`, EXIT.notEnded);
   }
   // stale here: the server went away between ls and kill, which is the end asked for
@@ -43,7 +61,11 @@ export function endedLine(id: string, workbench: string | null | undefined): str
 // The folder a command runs in and the workbench a run started there would use (flag-less: the
 // FLOWER_PTY_WORKBENCH variable, then the config files, then .flower; or the --workbench given), to find
 // "this folder's run".
-export function thisFolder(cwd: string, env: NodeJS.ProcessEnv, workbenchFlag?: string): { cwd: string; workbench: string | null } {
+export function thisFolder(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  workbenchFlag?: string,
+): { cwd: string; workbench: string | null } {
   const folder = resolve(cwd);
   return { cwd: folder, workbench: findWorkbench(folder, env, workbenchFlag) };
 }

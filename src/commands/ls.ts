@@ -49,12 +49,17 @@ async function runLsHosts(opts: LsOptions): Promise<number> {
     const objects: object[] = [
       ...(local === null ? [] : [{ host: null, wire: WIRE_VERSION, runs: local.runs }]),
       // only what was read of each host (its wire and its runs, rebuilt field by field): nothing a host added
-      ...remote.map((a) => ('problem' in a ? { host: a.host, error: a.problem } : { host: a.host, wire: a.wire, runs: a.runs })),
+      ...remote.map((a) =>
+        'problem' in a ? { host: a.host, error: a.problem } : { host: a.host, wire: a.wire, runs: a.runs },
+      ),
     ];
     opts.out(JSON.stringify(objects));
     return unreachable(remote);
   }
-  const rows = [...(local?.runs ?? []).map((r) => ({ ...r, host: LOCAL_HOST })), ...remote.flatMap((a) => ('problem' in a ? [] : a.runs.map((r) => ({ ...r, host: a.host }))))];
+  const rows = [
+    ...(local?.runs ?? []).map((r) => ({ ...r, host: LOCAL_HOST })),
+    ...remote.flatMap((a) => ('problem' in a ? [] : a.runs.map((r) => ({ ...r, host: a.host })))),
+  ];
   if (rows.length === 0) opts.out('no live runs');
   else for (const line of runTable(rows, true)) opts.out(line);
   for (const s of local?.silent ?? []) opts.out(`(not listed: ${terminalText(s.socket)}: ${terminalText(s.reason)})`);

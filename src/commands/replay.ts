@@ -26,7 +26,15 @@ export type ReplayEvent =
   | { event: 'overflow'; line: number }
   | { event: 'session'; line: number; sessionId: string }
   /** once, at the first reading: the window and lines in force (the model name is known by then) */
-  | { event: 'policy'; line: number; model: string | null; window: number; at: number; warnAt: number; windowSource: Policy['windowSource'] }
+  | {
+      event: 'policy';
+      line: number;
+      model: string | null;
+      window: number;
+      at: number;
+      warnAt: number;
+      windowSource: Policy['windowSource'];
+    }
   | {
       event: 'summary';
       lines: number;
@@ -77,7 +85,11 @@ export function createReplayer(opts: { window?: number; headroom?: number }): Re
 
   function resolve(model: string | undefined): Policy {
     // The seed's rule reads the model from ANTHROPIC_MODEL: the transcript's model plays that part.
-    return resolvePolicy({ window: opts.window, headroom: opts.headroom, env: model ? { ANTHROPIC_MODEL: model } : {} });
+    return resolvePolicy({
+      window: opts.window,
+      headroom: opts.headroom,
+      env: model ? { ANTHROPIC_MODEL: model } : {},
+    });
   }
 
   // A new generation: the start of the file, and after each compaction (Claude Code's stand-in for a handoff).
@@ -152,7 +164,10 @@ export function createReplayer(opts: { window?: number; headroom?: number }): Re
         dropped: splitter.dropped,
         model: meter.model,
         windowSource: p.windowSource,
-        compactedBelow: lowestCompaction !== null && lowestCompaction < p.at ? { context: lowestCompaction, suggest: windowAbove(lowestCompaction) } : null,
+        compactedBelow:
+          lowestCompaction !== null && lowestCompaction < p.at
+            ? { context: lowestCompaction, suggest: windowAbove(lowestCompaction) }
+            : null,
       });
       return events;
     },
@@ -238,12 +253,16 @@ function checkFile(file: string): void {
     st = statSync(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') fail(`replay: no such file ${file}: give the path of a transcript, e.g. ~/.claude/projects/<dir>/<session>.jsonl`);
+    if (code === 'ENOENT')
+      fail(
+        `replay: no such file ${file}: give the path of a transcript, e.g. ~/.claude/projects/<dir>/<session>.jsonl`,
+      );
     fail(`replay: cannot read ${file} (${code ?? String(error)})`, error);
   }
   if (st.isDirectory()) fail(`replay: ${file} is a directory: give one transcript .jsonl file from it`);
   // a FIFO would hold the read open for ever, a device (/dev/zero) would never end
-  if (!st.isFile()) fail(`replay: ${file} is ${st.isFIFO() ? 'a FIFO' : 'not a regular file'}: give a transcript .jsonl file`);
+  if (!st.isFile())
+    fail(`replay: ${file} is ${st.isFIFO() ? 'a FIFO' : 'not a regular file'}: give a transcript .jsonl file`);
 }
 
 // Streams the file (never read whole: transcripts reach a gigabyte) and prints the timeline.
@@ -262,7 +281,9 @@ export async function runReplay(opts: ReplayOptions): Promise<number> {
     }
   };
   const notTranscript = (): never =>
-    fail(`replay: ${opts.file} is not a Claude Code transcript: no JSON record in its first ${SNIFF_BYTES / 1024} KB (expected a .jsonl file)`);
+    fail(
+      `replay: ${opts.file} is not a Claude Code transcript: no JSON record in its first ${SNIFF_BYTES / 1024} KB (expected a .jsonl file)`,
+    );
   let firstByte: number | undefined;
   try {
     for await (const chunk of createReadStream(opts.file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {

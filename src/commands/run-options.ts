@@ -10,14 +10,21 @@ import type { RunCommandOptions } from './run.js';
 /** what yargs parsed for the run command: the flags by name, the positional, the args after `--` */
 export type RunArgs = Readonly<Record<string, unknown>>;
 
-export function runCommandOptions(args: RunArgs, cfg: ConfigValues, env: Readonly<Record<string, string | undefined>>): RunCommandOptions {
+export function runCommandOptions(
+  args: RunArgs,
+  cfg: ConfigValues,
+  env: Readonly<Record<string, string | undefined>>,
+): RunCommandOptions {
   // FLOWER_PTY_CLAUDE is read where claude is resolved (its errors name the variable): it beats the files
   const { claude: _fromFiles, ...files } = cfg;
   const options = resolveRunOptions(args, env.FLOWER_PTY_CLAUDE ? files : cfg);
   // `flower-pty -- stauts`: with no prompt before it, a word right after -- is the prompt, never a command
   // (a positional passed on to claude would be claude's prompt, and every successor's too)
   const afterDashes = ((args['--'] ?? []) as Array<string | number>).map(String);
-  const wordPrompt = args.prompt === undefined && afterDashes[0] !== undefined && !afterDashes[0].startsWith('-') ? afterDashes[0] : null;
+  const wordPrompt =
+    args.prompt === undefined && afterDashes[0] !== undefined && !afterDashes[0].startsWith('-')
+      ? afterDashes[0]
+      : null;
   return {
     ...options,
     prompt: (args.prompt as string | undefined) ?? wordPrompt,

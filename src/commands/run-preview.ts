@@ -39,7 +39,8 @@ export function previewRun(socketPath: string, changed: () => void): RunPreview 
       if (!emulator) return [];
       const buffer = emulator.term.buffer.active;
       const out: string[] = [];
-      for (let y = 0; y < emulator.term.rows; y++) out.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '');
+      for (let y = 0; y < emulator.term.rows; y++)
+        out.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '');
       // the rows claude left empty at the bottom say nothing
       while (out.length > 0 && out.at(-1)!.trim() === '') out.pop();
       return out;

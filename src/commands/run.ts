@@ -66,7 +66,8 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
   const workbench = o.workbench === false ? null : resolve(cwd, o.workbench);
   if (workbench) {
     try {
-      if (!statSync(workbench).isDirectory()) throw new FlowerError(`--workbench ${workbench} exists and is not a folder: choose another path`);
+      if (!statSync(workbench).isDirectory())
+        throw new FlowerError(`--workbench ${workbench} exists and is not a folder: choose another path`);
     } catch (error) {
       if (error instanceof FlowerError) throw error;
     }
@@ -100,24 +101,38 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
   const freshWorkbench = workbench !== null && !existsSync(workbench);
   if (workbench) checkWorkbenchWritable(workbench);
   // A workbench made now inside a git work tree that does not ignore it: said once, with the line to add.
-  if (workbench && freshWorkbench && (await gitWouldTrack(workbench, process.env))) sayErr(`flower-pty: ${gitignoreNote(workbench, cwd)}`);
+  if (workbench && freshWorkbench && (await gitWouldTrack(workbench, process.env)))
+    sayErr(`flower-pty: ${gitignoreNote(workbench, cwd)}`);
 
   // The release, right before spawning (every usage error first): too old is refused here; the rest
   // decides which hooks the settings may register.
-  const release = await requireSupportedRelease({ claude, env: process.env, verbose: o.verbose, say: (s) => sayErr(`flower-pty: ${s}`) });
+  const release = await requireSupportedRelease({
+    claude,
+    env: process.env,
+    verbose: o.verbose,
+    say: (s) => sayErr(`flower-pty: ${s}`),
+  });
 
   if (o.verbose) {
     const e = process.env;
     const line = (s: string) => sayErr(`flower-pty: ${s}`);
     line(`claude ${claude}`);
-    line(`endpoint ${e.ANTHROPIC_BASE_URL || 'https://api.anthropic.com (default)'} · model ${modelOf(o.claudeArgs, e)}`);
+    line(
+      `endpoint ${e.ANTHROPIC_BASE_URL || 'https://api.anthropic.com (default)'} · model ${modelOf(o.claudeArgs, e)}`,
+    );
     line(`token ${mask(e.ANTHROPIC_AUTH_TOKEN || e.ANTHROPIC_API_KEY)}`);
     const source = policy.windowSource === 'flag' ? 'given' : policy.windowSource; // by flag, FLOWER_PTY_WINDOW or config
-    line(`window ${formatTokens(policy.window)} (${source}${o.window === undefined ? '; Claude Code\'s own report will replace it' : ''}) · near at ${formatTokens(policy.warnAt)} · handoff at ${formatTokens(policy.at)} · max ${policy.maxGenerations} generations`);
-    line(`workbench ${workbench ?? '(none: documents only go through the prompt)'} · step ${step} · handoff ${o.handoff ? 'on' : 'off'}`);
+    line(
+      `window ${formatTokens(policy.window)} (${source}${o.window === undefined ? "; Claude Code's own report will replace it" : ''}) · near at ${formatTokens(policy.warnAt)} · handoff at ${formatTokens(policy.at)} · max ${policy.maxGenerations} generations`,
+    );
+    line(
+      `workbench ${workbench ?? '(none: documents only go through the prompt)'} · step ${step} · handoff ${o.handoff ? 'on' : 'off'}`,
+    );
   }
   if (o.keepAutoCompact && o.handoff) {
-    sayErr('flower-pty: WARNING: --keep-auto-compact leaves Claude Code\'s auto-compact on. It may compact before the handoff line and nobody can tell who shrank the context: this defeats the handoff.');
+    sayErr(
+      "flower-pty: WARNING: --keep-auto-compact leaves Claude Code's auto-compact on. It may compact before the handoff line and nobody can tell who shrank the context: this defeats the handoff.",
+    );
   }
 
   // The run lives in a server of its own; this terminal is its first client (tmux's model).
@@ -152,7 +167,9 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
   );
   if (o.detach) {
     sayOut(server.id);
-    sayErr(`flower-pty: run ${server.id} started with no terminal (pid ${server.pid}); attach with flower-pty attach ${server.id}, or open it in flower-pty web; flower-pty kill ${server.id} ends it`);
+    sayErr(
+      `flower-pty: run ${server.id} started with no terminal (pid ${server.pid}); attach with flower-pty attach ${server.id}, or open it in flower-pty web; flower-pty kill ${server.id} ends it`,
+    );
     return EXIT.ok;
   }
   return attachTerminal({

@@ -29,7 +29,15 @@ async function liveRun(workbench: string): Promise<LiveState | null> {
   const { id, pid, socket } = holder.lock;
   const answer = holder.state === 'live' ? await queryRun(socket, { t: 'info' }).catch(() => null) : null;
   const run = answer?.t === 'info' ? answer.run : null;
-  return { id, pid, socket, clients: run?.clients ?? null, phase: run?.phase ?? null, attention: run?.status?.attention ?? null, deadEnds: run?.status?.deadEnds ?? null };
+  return {
+    id,
+    pid,
+    socket,
+    clients: run?.clients ?? null,
+    phase: run?.phase ?? null,
+    attention: run?.status?.attention ?? null,
+    deadEnds: run?.status?.deadEnds ?? null,
+  };
 }
 
 function liveLine(live: LiveState | null): string {
@@ -41,11 +49,16 @@ function liveLine(live: LiveState | null): string {
   return `live: run ${id} (pid ${live.pid}, ${terminalText(live.phase ?? '')}${needs}), ${clients} attached; flower-pty attach ${id}`;
 }
 
-export async function runStatus(opts: { workbench: string; json: boolean; out: (line: string) => void }): Promise<number> {
+export async function runStatus(opts: {
+  workbench: string;
+  json: boolean;
+  out: (line: string) => void;
+}): Promise<number> {
   const workbench = resolve(opts.workbench);
   const [{ manifest, problem, malformed }, live] = await Promise.all([readManifest(workbench), liveRun(workbench)]);
   if (malformed !== null && !live) throw new FlowerError(malformed);
-  if (!manifest && !live) throw new FlowerError(`${problem}: run flower-pty first, or point --workbench at the run's folder`);
+  if (!manifest && !live)
+    throw new FlowerError(`${problem}: run flower-pty first, or point --workbench at the run's folder`);
   if (opts.json) opts.out(JSON.stringify({ ...(manifest ?? {}), live }));
   else {
     if (manifest) for (const line of describeManifest(manifest)) opts.out(line);

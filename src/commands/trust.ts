@@ -26,7 +26,10 @@ export async function runTrust(o: TrustOptions): Promise<number> {
   if (o.list) {
     const folders = Object.entries(file.folders);
     if (folders.length === 0) o.out(`no trusted folders (${store})`);
-    for (const [folder, entry] of folders) o.out(`${terminalText(folder)} · config ${entry.config_sha256?.slice(0, 12) ?? '(none)'} · trusted ${terminalText(entry.trusted_at)}`);
+    for (const [folder, entry] of folders)
+      o.out(
+        `${terminalText(folder)} · config ${entry.config_sha256?.slice(0, 12) ?? '(none)'} · trusted ${terminalText(entry.trusted_at)}`,
+      );
     return EXIT.ok;
   }
   const workbench = findWorkbench(o.cwd, o.env, o.workbench);
@@ -47,15 +50,28 @@ export async function runTrust(o: TrustOptions): Promise<number> {
   // What trust changes is what the same screen the runs use keeps of a trusted file: a key no trust lets a
   // project's file set (the hosts) is said to stay ignored, never to apply.
   const verdict = screenProjectConfig(values, true, () => true);
-  const risky = Object.entries(verdict.kept).filter(([k]) => (PROJECT_KEY_RULE as Record<string, string>)[k] !== 'always');
+  const risky = Object.entries(verdict.kept).filter(
+    ([k]) => (PROJECT_KEY_RULE as Record<string, string>)[k] !== 'always',
+  );
   if (hash === null && key === resolve(workbench)) {
-    throw new FlowerError(`nothing to trust at ${workbench}: it has no config.json (and is no symlink); a project config that tunes the run needs no trust`, EXIT.usage);
+    throw new FlowerError(
+      `nothing to trust at ${workbench}: it has no config.json (and is no symlink); a project config that tunes the run needs no trust`,
+      EXIT.usage,
+    );
   }
   const when = (o.now?.() ?? new Date()).toISOString();
-  await writeTrustFile(store, { version: 1, folders: { ...file.folders, [key]: { config_sha256: hash, trusted_at: when } } });
-  o.out(`trusted ${terminalText(key)}${hash ? ` with its config.json as it is now (sha256 ${hash.slice(0, 12)})` : ''}; recorded in ${store}`);
+  await writeTrustFile(store, {
+    version: 1,
+    folders: { ...file.folders, [key]: { config_sha256: hash, trusted_at: when } },
+  });
+  o.out(
+    `trusted ${terminalText(key)}${hash ? ` with its config.json as it is now (sha256 ${hash.slice(0, 12)})` : ''}; recorded in ${store}`,
+  );
   for (const [k, v] of risky) o.out(`  now applies: "${k}": ${terminalText(JSON.stringify(v))}`);
-  for (const { key } of verdict.ignored) o.out(`  still ignored: "${terminalText(key)}" (only your own config, ~/.config/flower-pty/config.json, names the machines flower-pty reaches over ssh)`);
+  for (const { key } of verdict.ignored)
+    o.out(
+      `  still ignored: "${terminalText(key)}" (only your own config, ~/.config/flower-pty/config.json, names the machines flower-pty reaches over ssh)`,
+    );
   o.out('a changed config.json is untrusted again; flower-pty trust --remove undoes this');
   return EXIT.ok;
 }

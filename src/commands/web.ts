@@ -67,8 +67,12 @@ export async function runWeb(o: WebOptions): Promise<number> {
   if (o.stop) return stopWeb(o, openWebDir(await openSocketDir(o.env)));
   const listen = parseListen(o.listen ?? `${DEFAULT_WEB_HOST}:${DEFAULT_WEB_PORT}`);
   if ('problem' in listen) throw new FlowerError(listen.problem);
-  if ((o.tlsCert === undefined) !== (o.tlsKey === undefined)) throw new FlowerError('--tls-cert and --tls-key go together: give both files (PEM), or neither');
-  const tls = o.tlsCert !== undefined && o.tlsKey !== undefined ? { cert: readPem(o.tlsCert, '--tls-cert'), key: readPem(o.tlsKey, '--tls-key') } : null;
+  if ((o.tlsCert === undefined) !== (o.tlsKey === undefined))
+    throw new FlowerError('--tls-cert and --tls-key go together: give both files (PEM), or neither');
+  const tls =
+    o.tlsCert !== undefined && o.tlsKey !== undefined
+      ? { cert: readPem(o.tlsCert, '--tls-cert'), key: readPem(o.tlsKey, '--tls-key') }
+      : null;
   if (tls) checkPair(tls, o.tlsCert!, o.tlsKey!);
   const problem = bindProblem(listen.host, { tls: tls !== null, behindProxy: o.behindProxy });
   if (problem) throw new FlowerError(problem);
@@ -76,12 +80,16 @@ export async function runWeb(o: WebOptions): Promise<number> {
 
   if (o.login) {
     const running = runningWeb(paths);
-    if (!running) throw new FlowerError('no web face of yours is running: start one with flower-pty web (or flower-pty web -d)');
+    if (!running)
+      throw new FlowerError('no web face of yours is running: start one with flower-pty web (or flower-pty web -d)');
     printLogin(o, loginUrl(running.url, issueToken(paths.tokens)));
     return EXIT.ok;
   }
   const running = runningWeb(paths);
-  if (running) throw new FlowerError(`a web face of yours is already running (pid ${running.pid}, ${running.url}); flower-pty web --login prints a new login URL for it, flower-pty web --stop stops it`);
+  if (running)
+    throw new FlowerError(
+      `a web face of yours is already running (pid ${running.pid}, ${running.url}); flower-pty web --login prints a new login URL for it, flower-pty web --stop stops it`,
+    );
   if (o.detach) return detach(o, paths);
   return serveWeb(o, paths, listen, tls);
 }
@@ -94,7 +102,9 @@ function readPem(path: string, flag: string): Buffer {
     return readBounded(path, PEM_LIMIT);
   } catch (error) {
     if (error instanceof ReadRefused) throw new FlowerError(`${flag} ${path}: ${error.why}; give a PEM file`);
-    throw new FlowerError(`${flag} ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new FlowerError(
+      `${flag} ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
   }
 }
 
@@ -105,12 +115,19 @@ function checkPair(tls: { cert: Buffer; key: Buffer }, certPath: string, keyPath
     createSecureContext({ cert: tls.cert, key: tls.key });
   } catch (error) {
     const why = (error instanceof Error ? error.message : String(error)).split('\n')[0];
-    throw new FlowerError(`--tls-cert ${certPath} --tls-key ${keyPath}: not a usable certificate and its key (${why}); give both as PEM files`);
+    throw new FlowerError(
+      `--tls-cert ${certPath} --tls-key ${keyPath}: not a usable certificate and its key (${why}); give both as PEM files`,
+    );
   }
 }
 
 // The foreground server: claim the folder, listen, print the login URL, serve until TERM or INT.
-async function serveWeb(o: WebOptions, paths: WebDir, listen: { host: string; port: number }, tls: { cert: Buffer; key: Buffer } | null): Promise<number> {
+async function serveWeb(
+  o: WebOptions,
+  paths: WebDir,
+  listen: { host: string; port: number },
+  tls: { cert: Buffer; key: Buffer } | null,
+): Promise<number> {
   closeSync(openSync(paths.log, 'a', 0o600)); // the log is made 0600 before anything is written to it
   const log = openLog(paths.log);
   const release = claimWeb(paths, { pid: process.pid, url: '', allowInput: o.allowInput });
@@ -130,7 +147,10 @@ async function serveWeb(o: WebOptions, paths: WebDir, listen: { host: string; po
     // by host and id: two hosts' runs may have the same id
     const kept = lineages.get(runKey(run));
     if (!ask.fresh && kept?.key === key) return kept.model;
-    const model = run.host !== undefined ? hostReportModel(run.host, run.workbench, o.env) : reportModel({ workbench: run.workbench, cwd: run.cwd, env: o.env });
+    const model =
+      run.host !== undefined
+        ? hostReportModel(run.host, run.workbench, o.env)
+        : reportModel({ workbench: run.workbench, cwd: run.cwd, env: o.env });
     lineages.set(runKey(run), { key, model });
     // A read made while the run's newest generation was not on disk yet (the status said so first) is not
     // kept: the next page that asks reads again.
@@ -141,7 +161,17 @@ async function serveWeb(o: WebOptions, paths: WebDir, listen: { host: string; po
   follower.onChange((before, after) => {
     if (before && !after) lineages.delete(runKey(before));
   });
-  const web = createWebServer({ rules, tls, behindProxy: o.behindProxy, allowInput: o.allowInput, sessions: openSessions(paths.tokens), follower, hosts: fleet, report, log: log.write });
+  const web = createWebServer({
+    rules,
+    tls,
+    behindProxy: o.behindProxy,
+    allowInput: o.allowInput,
+    sessions: openSessions(paths.tokens),
+    follower,
+    hosts: fleet,
+    report,
+    log: log.write,
+  });
   const server = web.server;
   try {
     await new Promise<void>((resolve, reject) => {
@@ -152,7 +182,9 @@ async function serveWeb(o: WebOptions, paths: WebDir, listen: { host: string; po
     fleet.close();
     release();
     const code = (error as NodeJS.ErrnoException).code;
-    throw new FlowerError(`cannot listen on ${listen.host}:${listen.port} (${code ?? String(error)})${code === 'EADDRINUSE' ? '; choose another with --listen HOST:PORT' : ''}`);
+    throw new FlowerError(
+      `cannot listen on ${listen.host}:${listen.port} (${code ?? String(error)})${code === 'EADDRINUSE' ? '; choose another with --listen HOST:PORT' : ''}`,
+    );
   }
   rules.port = (server.address() as AddressInfo).port;
   const base = baseUrl({ host: listen.host, port: rules.port }, tls !== null, o.publicHost[0] ?? null);
@@ -165,7 +197,9 @@ async function serveWeb(o: WebOptions, paths: WebDir, listen: { host: string; po
     pipe.end(url + '\n');
   } else {
     printLogin(o, url);
-    sayErr(`flower-pty: the web face of your runs (${o.allowInput ? 'input allowed' : 'read-only: --allow-input to type, approve, edit or end'}); the login URL works once, for 10 minutes; flower-pty web --login prints another; Ctrl-C stops it (the runs go on)`);
+    sayErr(
+      `flower-pty: the web face of your runs (${o.allowInput ? 'input allowed' : 'read-only: --allow-input to type, approve, edit or end'}); the login URL works once, for 10 minutes; flower-pty web --login prints another; Ctrl-C stops it (the runs go on)`,
+    );
   }
   const stopped = await new Promise<NodeJS.Signals>((resolve) => {
     for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(sig, () => resolve(sig));
@@ -182,11 +216,24 @@ async function serveWeb(o: WebOptions, paths: WebDir, listen: { host: string; po
 async function detach(o: WebOptions, paths: WebDir): Promise<number> {
   const args = o.argv.filter((a) => a !== '-d' && a !== '--detach');
   const logFd = openSync(paths.log, 'a', 0o600);
-  const child = spawn(process.execPath, [BIN, ...args, '--ready-pipe'], { detached: true, stdio: ['ignore', logFd, logFd, 'pipe'], env: o.env });
+  const child = spawn(process.execPath, [BIN, ...args, '--ready-pipe'], {
+    detached: true,
+    stdio: ['ignore', logFd, logFd, 'pipe'],
+    env: o.env,
+  });
   closeSync(logFd);
   const line = await new Promise<string>((resolve, reject) => {
     let text = '';
-    const timer = setTimeout(() => reject(new FlowerError(`the web face did not start within ${START_TIMEOUT_MS / 1000} s; its log: ${paths.log}`, EXIT.internal)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () =>
+        reject(
+          new FlowerError(
+            `the web face did not start within ${START_TIMEOUT_MS / 1000} s; its log: ${paths.log}`,
+            EXIT.internal,
+          ),
+        ),
+      START_TIMEOUT_MS,
+    );
     (child.stdio[3] as Readable).on('data', (chunk: Buffer) => {
       text += chunk.toString('utf8');
       if (text.includes('\n')) {
@@ -196,13 +243,20 @@ async function detach(o: WebOptions, paths: WebDir): Promise<number> {
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new FlowerError(`the web face exited (code ${code}) before it was ready; its log: ${paths.log}`, code && code > 1 ? code : EXIT.internal));
+      reject(
+        new FlowerError(
+          `the web face exited (code ${code}) before it was ready; its log: ${paths.log}`,
+          code && code > 1 ? code : EXIT.internal,
+        ),
+      );
     });
   });
   (child.stdio[3] as Readable).destroy();
   child.unref();
   printLogin(o, line);
-  sayErr(`flower-pty: the web face runs in the background (pid ${child.pid}); its log: ${paths.log}; flower-pty web --login prints a new login URL; flower-pty web --stop stops it (the runs go on)`);
+  sayErr(
+    `flower-pty: the web face runs in the background (pid ${child.pid}); its log: ${paths.log}; flower-pty web --login prints a new login URL; flower-pty web --stop stops it (the runs go on)`,
+  );
   return EXIT.ok;
 }
 
@@ -222,7 +276,11 @@ async function stopWeb(o: WebOptions, paths: WebDir): Promise<number> {
   }
   const deadline = Date.now() + STOP_TIMEOUT_MS;
   while (processAlive(running.pid)) {
-    if (Date.now() > deadline) throw new FlowerError(`the web face (pid ${running.pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s; kill ${running.pid} ends it less cleanly`, EXIT.notEnded);
+    if (Date.now() > deadline)
+      throw new FlowerError(
+        `the web face (pid ${running.pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s; kill ${running.pid} ends it less cleanly`,
+        EXIT.notEnded,
+      );
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   o.out(`stopped the web face (pid ${running.pid}, ${running.url}); the runs go on`);

@@ -39,6 +39,8 @@ export function reportFatal(error: unknown, write: (line: string) => void): numb
     write(`flower-pty: ${error.message}`);
     return EXIT.usage;
   }
-  write(`flower-pty: internal error (please report): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  write(
+    `flower-pty: internal error (please report): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
   return EXIT.internal;
 }

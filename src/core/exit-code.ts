@@ -27,7 +27,9 @@ export const EXIT_CODES = [
 
 type ExitName = (typeof EXIT_CODES)[number]['name'];
 
-export const EXIT = Object.fromEntries(EXIT_CODES.map((row) => [row.name, row.code])) as { readonly [K in ExitName]: Extract<(typeof EXIT_CODES)[number], { name: K }>['code'] };
+export const EXIT = Object.fromEntries(EXIT_CODES.map((row) => [row.name, row.code])) as {
+  readonly [K in ExitName]: Extract<(typeof EXIT_CODES)[number], { name: K }>['code'];
+};
 
 /** the help's one line: "0 done · 1 internal error · …", then the codes of a signal */
 export function exitCodesLine(): string {

@@ -10,5 +10,7 @@ export function jsonObject(text: string): Record<string, unknown> | null {
   } catch {
     return null;
   }
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }

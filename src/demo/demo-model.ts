@@ -37,14 +37,32 @@ interface ToolStep {
 // Generation 1 climbs 14k → 54k in five tool calls; the line (50k) is crossed on the last one,
 // so flower-pty cuts at that tool boundary and asks for the document.
 const FIRST_GENERATION: readonly ToolStep[] = [
-  { say: 'Setting up the toy project.', command: "mkdir -p toy && printf 'roses\\nviolets\\nsugar\\n' > toy/poem.txt && printf 'one\\ntwo\\n' > toy/list.txt && ls toy", context: 14_000 },
-  { say: 'Adding a third file and counting.', command: "printf 'alpha\\nbeta\\ngamma\\ndelta\\n' > toy/greek.txt && wc -l toy/*.txt", context: 24_000 },
-  { say: 'Writing the first report.', command: 'wc -l toy/poem.txt toy/list.txt toy/greek.txt | sort -n > report.txt && cat report.txt', context: 34_000 },
-  { say: 'One more file for the report.', command: "printf '%s\\n' a b c d e f > toy/letters.txt && wc -l toy/letters.txt", context: 44_000 },
+  {
+    say: 'Setting up the toy project.',
+    command:
+      "mkdir -p toy && printf 'roses\\nviolets\\nsugar\\n' > toy/poem.txt && printf 'one\\ntwo\\n' > toy/list.txt && ls toy",
+    context: 14_000,
+  },
+  {
+    say: 'Adding a third file and counting.',
+    command: "printf 'alpha\\nbeta\\ngamma\\ndelta\\n' > toy/greek.txt && wc -l toy/*.txt",
+    context: 24_000,
+  },
+  {
+    say: 'Writing the first report.',
+    command: 'wc -l toy/poem.txt toy/list.txt toy/greek.txt | sort -n > report.txt && cat report.txt',
+    context: 34_000,
+  },
+  {
+    say: 'One more file for the report.',
+    command: "printf '%s\\n' a b c d e f > toy/letters.txt && wc -l toy/letters.txt",
+    context: 44_000,
+  },
   { say: 'Checking word counts too (not needed for the report).', command: 'wc -w toy/*.txt', context: 54_000 },
 ];
 
-export const DEMO_NEXT = 'Append the count of toy/letters.txt to report.txt (`wc -l toy/letters.txt >> report.txt`), then show the report.';
+export const DEMO_NEXT =
+  'Append the count of toy/letters.txt to report.txt (`wc -l toy/letters.txt >> report.txt`), then show the report.';
 
 export const DEMO_DOCUMENT = [
   '## Doing · 现在在做',
@@ -78,7 +96,8 @@ export function createDemoModel(opts: { paceMs?: number } = {}): DemoModel {
   let markDone!: () => void;
   const successorDone = new Promise<void>((resolve) => (markDone = resolve));
 
-  const paced = (reply: MockReply): MockReply => (reply.kind === 'text' || reply.kind === 'tool' ? { ...reply, delayMs: pace } : reply);
+  const paced = (reply: MockReply): MockReply =>
+    reply.kind === 'text' || reply.kind === 'tool' ? { ...reply, delayMs: pace } : reply;
   const tool = (say: string, command: string, context: number): MockReply =>
     paced({ kind: 'tool', name: 'Bash', input: { command, description: say }, text: say, usage: usageFor(context) });
 
@@ -105,7 +124,12 @@ export function createDemoModel(opts: { paceMs?: number } = {}): DemoModel {
     }
     if (step === 1) {
       markDone();
-      return paced(text('Done: report.txt now lists every file in toy/. I continued exactly where the handoff document said.', usageFor(10_000)));
+      return paced(
+        text(
+          'Done: report.txt now lists every file in toy/. I continued exactly where the handoff document said.',
+          usageFor(10_000),
+        ),
+      );
     }
     return paced(text('The toy task is finished.', usageFor(10_500)));
   }

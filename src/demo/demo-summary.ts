@@ -39,18 +39,30 @@ export function demoSummary(f: DemoFacts): string[] {
   const ok = demoCompleted(f);
   const quit = demoQuit(f);
   const seconds = Math.round(f.seconds);
-  lines.push(ok ? `flower-pty demo: a full handoff cycle in ${seconds}s.` : quit ? `flower-pty demo: you quit it after ${seconds}s, before a full cycle (run it again to see the handoff).` : `flower-pty demo: stopped before a full cycle (${seconds}s).`);
-  lines.push(`  generations: ${gens.length}${gens.map((g) => `\n    ${g.generation}. session ${g.session_id} · peak context ${g.peak_context} · ended: ${g.end}${g.degraded ? ' (degraded)' : ''}`).join('')}`);
+  lines.push(
+    ok
+      ? `flower-pty demo: a full handoff cycle in ${seconds}s.`
+      : quit
+        ? `flower-pty demo: you quit it after ${seconds}s, before a full cycle (run it again to see the handoff).`
+        : `flower-pty demo: stopped before a full cycle (${seconds}s).`,
+  );
+  lines.push(
+    `  generations: ${gens.length}${gens.map((g) => `\n    ${g.generation}. session ${g.session_id} · peak context ${g.peak_context} · ended: ${g.end}${g.degraded ? ' (degraded)' : ''}`).join('')}`,
+  );
   if (f.documents.length === 0) lines.push('  documents written: none');
   else lines.push(`  documents written:${f.documents.map((d) => `\n    ${d}`).join('')}`);
   if (f.quotedNext) lines.push(`  the successor started from the document and did its Next: "${f.quotedNext}"`);
   lines.push(`  folder (left for inspection): ${f.root}`);
-  lines.push(`    project: ${f.projectDir} (toy/, report.txt) · lineage: ${f.workbench}/manifest.json · events: ${f.root}/events.jsonl`);
+  lines.push(
+    `    project: ${f.projectDir} (toy/, report.txt) · lineage: ${f.workbench}/manifest.json · events: ${f.root}/events.jsonl`,
+  );
   lines.push(`    remove it with: rm -rf ${f.root}`);
   if (!ok && !quit && f.logs.length > 0) lines.push(`  what went wrong is in ${f.logs.join(' and ')}`);
   // a checkout's flower-pty is not on the PATH, and `npx flower-pty` works only inside it
   const install = f.flower === 'flower-pty' ? '' : 'install it (the README\'s "Use it"), then ';
-  lines.push(`  run it for real: ${install}cd your-project && flower-pty "your task"   (your own claude and login; see the README)`);
+  lines.push(
+    `  run it for real: ${install}cd your-project && flower-pty "your task"   (your own claude and login; see the README)`,
+  );
   lines.push(...lineageLines(f.flower, f.workbench));
   return lines;
 }
@@ -60,5 +72,9 @@ export function demoSummary(f: DemoFacts): string[] {
  * where the run recorded them, the demo's own Claude config folder), flower-pty as it runs here.
  */
 export function lineageLines(flower: string, workbench: string): string[] {
-  return ['  its lineage, from here:', `    ${flower} status --workbench ${shellWord(workbench)}`, `    ${flower} report --workbench ${shellWord(workbench)}`];
+  return [
+    '  its lineage, from here:',
+    `    ${flower} status --workbench ${shellWord(workbench)}`,
+    `    ${flower} report --workbench ${shellWord(workbench)}`,
+  ];
 }

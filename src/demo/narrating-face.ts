@@ -10,7 +10,11 @@ export interface NarratingFace extends Face {
   quit(): void;
 }
 
-export function narratingFace(inner: Face, narrate: (view: StatusView) => string, opts: { plain: boolean; holdFirstReview?: boolean }): NarratingFace {
+export function narratingFace(
+  inner: Face,
+  narrate: (view: StatusView) => string,
+  opts: { plain: boolean; holdFirstReview?: boolean },
+): NarratingFace {
   let command: ((c: FaceCommand) => void) | null = null;
   let holdAsked = !(opts.holdFirstReview ?? false);
   let narration = '';

@@ -23,7 +23,17 @@ import { createSplitStatus } from './split/status-line.js';
 import { createPaneLayout } from './split/pane-layout.js';
 import { createDocumentEditing } from './split/document-editing.js';
 import { createKeyRouting } from './split/key-routing.js';
-import { ANSWER_HOLD_MS, ANSWERS_DUE_MS, answersDone, CAPS_QUERY, capsFromAnswer, capsFromFacts, takeCapsAnswers, throughTmux, type TerminalCaps } from '../core/screen/terminal-caps.js';
+import {
+  ANSWER_HOLD_MS,
+  ANSWERS_DUE_MS,
+  answersDone,
+  CAPS_QUERY,
+  capsFromAnswer,
+  capsFromFacts,
+  takeCapsAnswers,
+  throughTmux,
+  type TerminalCaps,
+} from '../core/screen/terminal-caps.js';
 import { terminalText } from '../core/terminal-text.js';
 import { echoArm, echoCells, type EchoArm } from '../core/screen/echo-path.js';
 
@@ -69,7 +79,12 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
   const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
   // What the person's terminal shows, from what its environment says (TERM, COLORTERM, TERM_PROGRAM, TMUX),
   // then from what it answers itself (asked once below: synchronized output, the kitty keyboard protocol).
-  let caps: TerminalCaps = capsFromFacts({ term: env.TERM, colorterm: env.COLORTERM, termProgram: env.TERM_PROGRAM, tmux: Boolean(env.TMUX) });
+  let caps: TerminalCaps = capsFromFacts({
+    term: env.TERM,
+    colorterm: env.COLORTERM,
+    termProgram: env.TERM_PROGRAM,
+    tmux: Boolean(env.TMUX),
+  });
   const listeners = createFaceListeners();
   const outerScreen = openOuterScreen(stdout, env.TERM);
   const { screen } = outerScreen;
@@ -123,13 +138,20 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
     const arm = cursorShown ? echoArm(pane.echoFacts(true)) : null;
     if (arm) {
       const at = `${arm.left},${arm.top},${arm.cols},${arm.rows}`;
-      if (beside?.at !== at) beside = { at, bytes: paintBeside(screen, arm.top, arm.top + arm.rows - 1, arm.left, arm.left + arm.cols) };
+      if (beside?.at !== at)
+        beside = { at, bytes: paintBeside(screen, arm.top, arm.top + arm.rows - 1, arm.left, arm.left + arm.cols) };
     }
     echoAt = arm && { ...arm, sync: caps.sync, beside: beside?.bytes ?? null };
     o.echo?.(echoAt);
   }
   const redraw = frames.redraw;
-  const status = createSplitStatus({ screen, bar: statusBar, prefixLabel: prefix.label, focus: () => layout.focus, redraw });
+  const status = createSplitStatus({
+    screen,
+    bar: statusBar,
+    prefixLabel: prefix.label,
+    focus: () => layout.focus,
+    redraw,
+  });
   const layout = createPaneLayout({
     screen,
     pane,
@@ -244,7 +266,8 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
     },
     message(text) {
       // Between generations the session pane is free: say it there too, as the plain face does.
-      if (!child.running && !o.screen) pane.write(`\r\n\u001b[1mflower-pty:\u001b[0m ${terminalText(text)}\r\n`, () => redraw());
+      if (!child.running && !o.screen)
+        pane.write(`\r\n\u001b[1mflower-pty:\u001b[0m ${terminalText(text)}\r\n`, () => redraw());
       status.message(text);
     },
     documentChanged(path, text) {

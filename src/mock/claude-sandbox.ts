@@ -12,9 +12,11 @@ import { transcriptPathFor } from '../claude-code/transcript-path.js';
 export const PINNED_CLAUDE_VERSION: string = pinnedClaudeVersion();
 
 function pinnedClaudeVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { devDependencies?: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    devDependencies?: Record<string, string>;
+  };
   const pinned = pkg.devDependencies?.['@anthropic-ai/claude-code'];
-  if (pinned === undefined) throw new Error("package.json pins no @anthropic-ai/claude-code devDependency");
+  if (pinned === undefined) throw new Error('package.json pins no @anthropic-ai/claude-code devDependency');
   return pinned;
 }
 
@@ -68,7 +70,11 @@ export async function createClaudeSandbox(opts: SandboxOptions): Promise<Sandbox
   const home = join(opts.root, 'home');
   const configDir = join(opts.root, 'config');
   const requestedProject = opts.projectDir ?? join(opts.root, 'project');
-  await Promise.all([mkdir(home, { recursive: true }), mkdir(configDir, { recursive: true }), mkdir(requestedProject, { recursive: true })]);
+  await Promise.all([
+    mkdir(home, { recursive: true }),
+    mkdir(configDir, { recursive: true }),
+    mkdir(requestedProject, { recursive: true }),
+  ]);
   // claude keys trust and transcripts by realpath(cwd) (docs/claude-code.md §3).
   const projectDir = await realpath(requestedProject);
   const login = opts.login ?? 'token';
@@ -82,7 +88,10 @@ export async function createClaudeSandbox(opts: SandboxOptions): Promise<Sandbox
   };
   await writeFile(join(configDir, '.claude.json'), `${JSON.stringify(globalConfig, null, 2)}\n`);
   // Read only from user/policy settings, never from --settings (docs/claude-code.md §1).
-  await writeFile(join(configDir, 'settings.json'), `${JSON.stringify({ skipDangerousModePermissionPrompt: true }, null, 2)}\n`);
+  await writeFile(
+    join(configDir, 'settings.json'),
+    `${JSON.stringify({ skipDangerousModePermissionPrompt: true }, null, 2)}\n`,
+  );
 
   const base = opts.baseEnv ?? process.env;
   const env = buildChildEnv(
@@ -120,7 +129,9 @@ export async function createClaudeSandbox(opts: SandboxOptions): Promise<Sandbox
 export function resolveRepoClaude(): string {
   const path = fileURLToPath(new URL('../../node_modules/.bin/claude', import.meta.url));
   if (!existsSync(path)) {
-    throw new Error(`claude not found at ${path}; run \`npm install\` in the flower-pty repo to get @anthropic-ai/claude-code`);
+    throw new Error(
+      `claude not found at ${path}; run \`npm install\` in the flower-pty repo to get @anthropic-ai/claude-code`,
+    );
   }
   return path;
 }

@@ -24,7 +24,8 @@ export const MARKER_TOUCH = 'MOCK_TOUCH';
 const COMPACTION_PROMPT = /Your task is to create a detailed summary of/;
 
 // The summary shape the compaction parser looks for; without a <summary> block Claude Code asks again.
-export const MOCK_SUMMARY = '<analysis>mock analysis</analysis>\n<summary>MOCK-SUMMARY: the conversation so far, compacted by the mock.</summary>';
+export const MOCK_SUMMARY =
+  '<analysis>mock analysis</analysis>\n<summary>MOCK-SUMMARY: the conversation so far, compacted by the mock.</summary>';
 
 // The text a real API sends with a rejected usage limit.
 export const RATE_LIMIT_MESSAGE = "This request would exceed your account's rate limit. Please try again later.";
@@ -69,7 +70,11 @@ export function usageLimitReply(resetsAt: number): MockReply {
 // True when the newest user message is (only) tool results: the turn goes on after a tool ran.
 function answersToolResult(req: MockRequest): boolean {
   const last = req.messages.at(-1) as { role?: unknown; content?: unknown } | undefined;
-  return last?.role === 'user' && Array.isArray(last.content) && last.content.some((b) => (b as { type?: unknown }).type === 'tool_result');
+  return (
+    last?.role === 'user' &&
+    Array.isArray(last.content) &&
+    last.content.some((b) => (b as { type?: unknown }).type === 'tool_result')
+  );
 }
 
 export interface MarkerOptions {
@@ -107,7 +112,12 @@ export function markerReplies(options: MarkerOptions = {}): Respond {
     const touch = markerValue(req.lastUserText, MARKER_TOUCH);
     if (touch !== undefined && !answersToolResult(req)) {
       context = 6_000;
-      return { kind: 'tool', name: 'Bash', input: { command: `touch ${touch}`, description: `Create file ${touch}` }, usage: usageFor(context) };
+      return {
+        kind: 'tool',
+        name: 'Bash',
+        input: { command: `touch ${touch}`, description: `Create file ${touch}` },
+        usage: usageFor(context),
+      };
     }
     const usage = Number(markerValue(req.lastUserText, MARKER_USAGE) ?? DEFAULT_CONTEXT);
     context = Number.isFinite(usage) ? usage : DEFAULT_CONTEXT;

@@ -137,7 +137,13 @@ export async function startMockApi(opts: MockApiOptions): Promise<MockApi> {
       reply = await opts.respond(request);
     } catch (error) {
       // A broken script shows up in claude as an API error naming the cause, not as a hung test.
-      reply = { kind: 'error', status: 500, type: 'api_error', message: `mock respond threw: ${String(error)}`, retry: false };
+      reply = {
+        kind: 'error',
+        status: 500,
+        type: 'api_error',
+        message: `mock respond threw: ${String(error)}`,
+        retry: false,
+      };
     }
     await answer(reply, request, res);
   }

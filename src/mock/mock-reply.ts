@@ -13,7 +13,15 @@ export type MockReply =
   | { kind: 'text'; text: string; usage?: MockUsage; delayMs?: number }
   // `also`: more tool calls in the same response, after the first (parallel calls, as a model makes them);
   // their ids are the first's with a letter added (2.1.332 answered a sibling id ending in `_<digit>` with "[Tool result missing due to internal error]")
-  | { kind: 'tool'; name: string; input: Record<string, unknown>; text?: string; usage?: MockUsage; delayMs?: number; also?: Array<{ name: string; input: Record<string, unknown> }> }
+  | {
+      kind: 'tool';
+      name: string;
+      input: Record<string, unknown>;
+      text?: string;
+      usage?: MockUsage;
+      delayMs?: number;
+      also?: Array<{ name: string; input: Record<string, unknown> }>;
+    }
   // `retry: false` sends `x-should-retry: false`, so the SDK inside claude gives up at once on a 5xx;
   // `headers` go out with the error (e.g. the unified rate-limit headers of a usage limit).
   | { kind: 'error'; status: number; type: string; message: string; retry?: boolean; headers?: Record<string, string> }

@@ -27,7 +27,14 @@ function contentOf(reply: AnswerReply, ids: MessageIds): ContentBlock[] {
   const blocks: ContentBlock[] = [];
   if (reply.text !== undefined && reply.text !== '') blocks.push({ type: 'text', text: reply.text });
   blocks.push({ type: 'tool_use', id: ids.toolUseId, name: reply.name, input: reply.input });
-  (reply.also ?? []).forEach((call, k) => blocks.push({ type: 'tool_use', id: `${ids.toolUseId}${String.fromCharCode(97 + k)}`, name: call.name, input: call.input }));
+  (reply.also ?? []).forEach((call, k) =>
+    blocks.push({
+      type: 'tool_use',
+      id: `${ids.toolUseId}${String.fromCharCode(97 + k)}`,
+      name: call.name,
+      input: call.input,
+    }),
+  );
   return blocks;
 }
 

@@ -93,7 +93,13 @@ export function createClaudes(o: { ports: Ports; face: Face; post: (event: RunIn
             self.tail?.dispose();
             if (child !== self) return;
             face.childEnded();
-            post({ type: 'child-exit', now: now(), code: exit.code, ...(exit.signal ? { signal: exit.signal } : {}), lastLines: lastLines(lastOutput) });
+            post({
+              type: 'child-exit',
+              now: now(),
+              code: exit.code,
+              ...(exit.signal ? { signal: exit.signal } : {}),
+              lastLines: lastLines(lastOutput),
+            });
           },
           recordFailed: (path, error) => post({ type: 'write-result', now: now(), what: 'record', path, error }),
         },
@@ -102,10 +108,24 @@ export function createClaudes(o: { ports: Ports; face: Face; post: (event: RunIn
       child = self;
       face.childStarted();
       const started = 'folder' in handle ? { folder: handle.folder, refused: handle.refused } : {};
-      post({ type: 'spawned', now: now(), generation, successor, sessionId, transcriptPath: ports.child.transcriptPath(sessionId, started.folder), ...started });
+      post({
+        type: 'spawned',
+        now: now(),
+        generation,
+        successor,
+        sessionId,
+        transcriptPath: ports.child.transcriptPath(sessionId, started.folder),
+        ...started,
+      });
     } catch (error) {
       const exitCode = error instanceof FlowerError ? { exitCode: error.exitCode } : {};
-      post({ type: 'spawn-failed', now: now(), generation, message: error instanceof Error ? error.message : String(error), ...exitCode });
+      post({
+        type: 'spawn-failed',
+        now: now(),
+        generation,
+        message: error instanceof Error ? error.message : String(error),
+        ...exitCode,
+      });
     }
   }
 
@@ -142,7 +162,9 @@ export function createClaudes(o: { ports: Ports; face: Face; post: (event: RunIn
     },
     current: () => child?.handle ?? null,
     async endAll() {
-      await Promise.all([...(child && !child.handle.exited ? [child] : []), ...retiring].map((c) => c.handle.terminate(KILL_GRACE_MS)));
+      await Promise.all(
+        [...(child && !child.handle.exited ? [child] : []), ...retiring].map((c) => c.handle.terminate(KILL_GRACE_MS)),
+      );
       for (const c of [child, ...retiring]) c?.tail?.dispose();
     },
   };

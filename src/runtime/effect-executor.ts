@@ -30,7 +30,12 @@ export interface EffectExecutor {
 }
 
 /** `post` takes an event back to the run's queue; `atEnd` lets go of what the loop holds besides (its watch) */
-export function createEffectExecutor(o: { ports: Ports; face: Face; post: (event: RunInput) => void; atEnd: () => void }): EffectExecutor {
+export function createEffectExecutor(o: {
+  ports: Ports;
+  face: Face;
+  post: (event: RunInput) => void;
+  atEnd: () => void;
+}): EffectExecutor {
   const { ports, face, post, atEnd } = o;
   let effects: Promise<void> = Promise.resolve();
   const claudes = createClaudes({ ports, face, post });
@@ -73,22 +78,28 @@ export function createEffectExecutor(o: { ports: Ports; face: Face; post: (event
         wake?.dispose();
         // The transcript is read up to now before each tick: what a decision due now looks for (a held hook's
         // row) is then in, whatever the tail's own poll.
-        wake = effect.at === null ? null : ports.clock.wakeAt(effect.at, () => {
-          claudes.catchUpAll();
-          post({ type: 'tick', now: now() });
-        });
+        wake =
+          effect.at === null
+            ? null
+            : ports.clock.wakeAt(effect.at, () => {
+                claudes.catchUpAll();
+                post({ type: 'tick', now: now() });
+              });
         return;
       case 'score-document':
         // Off the effects' queue: the events and hook answers behind it never wait on a transcript's reading.
         void scoreDocument(effect);
         return;
       default:
-        effects = effects.then(() => perform(effect)).catch((error: unknown) => ports.log(`effect ${effect.type} failed: ${String(error)}`));
+        effects = effects
+          .then(() => perform(effect))
+          .catch((error: unknown) => ports.log(`effect ${effect.type} failed: ${String(error)}`));
     }
   }
 
   async function scoreDocument(effect: Extract<RunEffect, { type: 'score-document' }>): Promise<void> {
-    const answer = (score: CoverageScore | null, error: string | null): void => post({ type: 'document-scored', now: now(), generation: effect.generation, score, error });
+    const answer = (score: CoverageScore | null, error: string | null): void =>
+      post({ type: 'document-scored', now: now(), generation: effect.generation, score, error });
     if (!ports.coverage) return answer(null, 'this run has no scorer');
     try {
       answer(await ports.coverage(effect.transcriptPath, effect.text), null);
@@ -110,9 +121,23 @@ export function createEffectExecutor(o: { ports: Ports; face: Face; post: (event
       case 'write-document':
         try {
           const written = await ports.documents.freeze(effect.text, new Date(now()));
-          post({ type: 'document-written', now: now(), generation: effect.generation, path: written.path, archived: written.archived, error: null });
+          post({
+            type: 'document-written',
+            now: now(),
+            generation: effect.generation,
+            path: written.path,
+            archived: written.archived,
+            error: null,
+          });
         } catch (error) {
-          post({ type: 'document-written', now: now(), generation: effect.generation, path: null, archived: null, error: error instanceof Error ? error.message : String(error) });
+          post({
+            type: 'document-written',
+            now: now(),
+            generation: effect.generation,
+            path: null,
+            archived: null,
+            error: error instanceof Error ? error.message : String(error),
+          });
         }
         return;
       case 'gather-facts': {
@@ -183,7 +208,12 @@ export function createEffectExecutor(o: { ports: Ports; face: Face; post: (event
     await claudes.endAll();
     // A lineage that could not be saved is not a clean end: --continue would start from an older state.
     const unsaved = await ports.lineage.flush();
-    const result = lineageUnsaved({ exitCode, ...(message ? { message } : {}) }, unsaved, ports.lineage.path, EXIT.writeFailed);
+    const result = lineageUnsaved(
+      { exitCode, ...(message ? { message } : {}) },
+      unsaved,
+      ports.lineage.path,
+      EXIT.writeFailed,
+    );
     finish(result);
   }
 

@@ -61,7 +61,11 @@ export interface ChildPort {
   /** throws a one-line Error when claude cannot be started (binary gone, spawn failure) */
   spawn(
     spec: ChildSpec,
-    on: { data(data: string): void; exit(exit: ChildExit): void; /** a record the run goes on without could not be written */ recordFailed(path: string, error: string): void },
+    on: {
+      data(data: string): void;
+      exit(exit: ChildExit): void /** a record the run goes on without could not be written */;
+      recordFailed(path: string, error: string): void;
+    },
   ): Promise<ChildHandle | ChildStarted>;
   /** where Claude Code will most likely write this session's transcript in `folder`; the first hook says for sure */
   transcriptPath(sessionId: string, folder?: string): string;

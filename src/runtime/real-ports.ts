@@ -10,7 +10,13 @@ import { createSessionReader } from '../claude-code/session-reader.js';
 import { writeAdvice } from '../core/run/write-trouble.js';
 import { transcriptPathFor } from '../claude-code/transcript-path.js';
 import { notificationSequence } from '../core/screen/notification.js';
-import { launchArgs, launchEnv, promptArgument, successorArgument, type LaunchInput } from '../claude-code/child-launch.js';
+import {
+  launchArgs,
+  launchEnv,
+  promptArgument,
+  successorArgument,
+  type LaunchInput,
+} from '../claude-code/child-launch.js';
 import { addedDirsOf, successorArgs } from '../claude-code/successor-args.js';
 import { successorModes } from '../claude-code/permission-modes.js';
 import { boundPlace, type PlaceGrant, type SessionPlace } from '../core/lineage/session-place.js';
@@ -24,7 +30,15 @@ import { createManifestWriter, errorWords, manifestPath } from '../adapters/mani
 import { EXIT, FlowerError } from '../core/errors.js';
 import { openEventsLog } from '../adapters/events-log.js';
 import { watchFile } from '../adapters/file-watch.js';
-import type { ChildPort, ChildSpec, ClockPort, DocumentPort, EventsPort, LineagePort, TranscriptPort } from './ports.js';
+import type {
+  ChildPort,
+  ChildSpec,
+  ClockPort,
+  DocumentPort,
+  EventsPort,
+  LineagePort,
+  TranscriptPort,
+} from './ports.js';
 
 export interface ChildLaunchConfig {
   /** the claude found at start-up; looked up again before every spawn (Claude Code updates itself) */
@@ -65,13 +79,21 @@ function currentClaude(config: ChildLaunchConfig): string {
 
 // A successor's first prompt: in a file only the user can read (the model reads it when no hook carries
 // it), and, with a workbench, a copy in notes/ for the report. The copy is only a record: it never stops a run.
-async function successorPrompt(config: ChildLaunchConfig, spec: ChildSpec, prompt: string, recordFailed: (path: string, error: string) => void): Promise<string> {
+async function successorPrompt(
+  config: ChildLaunchConfig,
+  spec: ChildSpec,
+  prompt: string,
+  recordFailed: (path: string, error: string) => void,
+): Promise<string> {
   const file = join(config.privateDir, `successor-prompt-${spec.generation}.md`);
   const written = await writeFile(file, prompt, { mode: 0o600 }).then(
     () => true,
     (error: unknown) => {
       if (spec.viaHook) return false; // the hook carries it whole all the same
-      throw new FlowerError(`could not write the successor's first prompt to ${file}: ${errorWords(error)}; ${writeAdvice(errorWords(error))}, then flower-pty --continue`, EXIT.writeFailed);
+      throw new FlowerError(
+        `could not write the successor's first prompt to ${file}: ${errorWords(error)}; ${writeAdvice(errorWords(error))}, then flower-pty --continue`,
+        EXIT.writeFailed,
+      );
     },
   );
   if (config.recordPrompts) {
@@ -89,7 +111,10 @@ function folderFor(place: SessionPlace | null, config: ChildLaunchConfig): { fol
   } catch {
     // gone: said below
   }
-  return { folder: config.cwd, refused: `the session's folder ${place.folder} is gone: the successor starts in ${config.cwd}` };
+  return {
+    folder: config.cwd,
+    refused: `the session's folder ${place.folder} is gone: the successor starts in ${config.cwd}`,
+  };
 }
 
 export function realChildPort(config: ChildLaunchConfig): ChildPort {
@@ -105,14 +130,19 @@ export function realChildPort(config: ChildLaunchConfig): ChildPort {
   const grant = (spec: ChildSpec): PlaceGrant => ({
     modes: successorModes(config.launchMode, spec.personModes ?? [], config.bypassAllowed),
     folders: [config.cwdReal, ...worktreesOf(config.cwdReal)],
-    dirs: [...addedDirsOf(config.claudeArgs).map((dir) => resolve(config.cwd, dir)), ...(spec.personDirs ?? []).map((dir) => resolve(config.cwd, dir))],
+    dirs: [
+      ...addedDirsOf(config.claudeArgs).map((dir) => resolve(config.cwd, dir)),
+      ...(spec.personDirs ?? []).map((dir) => resolve(config.cwd, dir)),
+    ],
   });
   return {
     async spawn(spec, on) {
       const bound = spec.place ? boundPlace(spec.place, grant(spec), realFolder) : null;
       const { folder, refused: gone } = folderFor(bound?.place ?? null, config);
       const refused = [...(bound?.refused ?? []), ...(gone ? [gone] : [])].join('; ') || null;
-      const userArgs = bound ? successorArgs(config.claudeArgs, gone ? { ...bound.place, folder: null } : bound.place) : config.claudeArgs;
+      const userArgs = bound
+        ? successorArgs(config.claudeArgs, gone ? { ...bound.place, folder: null } : bound.place)
+        : config.claudeArgs;
       const claude = currentClaude(config);
       let prompt = spec.prompt;
       if (prompt && spec.successor) {
@@ -122,7 +152,10 @@ export function realChildPort(config: ChildLaunchConfig): ChildPort {
         const { arg, spill } = promptArgument(prompt, spillPath);
         if (spill) {
           await writeFile(spillPath, prompt, { mode: 0o600 }).catch((error: unknown) => {
-            throw new FlowerError(`could not write the first prompt to ${spillPath}: ${errorWords(error)}; ${writeAdvice(errorWords(error))}`, EXIT.writeFailed);
+            throw new FlowerError(
+              `could not write the first prompt to ${spillPath}: ${errorWords(error)}; ${writeAdvice(errorWords(error))}`,
+              EXIT.writeFailed,
+            );
           });
         }
         prompt = arg;
@@ -140,7 +173,10 @@ export function realChildPort(config: ChildLaunchConfig): ChildPort {
         window: spec.window,
       };
       const args = config.handoff ? launchArgs(launch) : [...userArgs, ...(prompt ? [prompt] : [])];
-      const pty = spawnPty({ file: claude, args, cwd: folder, env: launchEnv(launch), cols: spec.cols, rows: spec.rows }, config.relay ?? null);
+      const pty = spawnPty(
+        { file: claude, args, cwd: folder, env: launchEnv(launch), cols: spec.cols, rows: spec.rows },
+        config.relay ?? null,
+      );
       pty.onData(on.data);
       pty.onExit((exit) => on.exit({ code: exit.exitCode, ...(exit.signal ? { signal: exit.signal } : {}) }));
       return {
@@ -156,7 +192,12 @@ export function realChildPort(config: ChildLaunchConfig): ChildPort {
         },
       };
     },
-    transcriptPath: (sessionId, folder) => transcriptPathFor(config.configDir, folder === undefined || folder === config.cwd ? config.cwdReal : realFolder(folder), sessionId),
+    transcriptPath: (sessionId, folder) =>
+      transcriptPathFor(
+        config.configDir,
+        folder === undefined || folder === config.cwd ? config.cwdReal : realFolder(folder),
+        sessionId,
+      ),
     async writeRequest(generation, text) {
       const path = join(config.spillDir, `handoff-request-${generation}-${randomUUID().slice(0, 8)}.md`);
       await writeFile(path, text, { mode: 0o644 });
@@ -169,7 +210,8 @@ export function realTranscriptPort(): TranscriptPort {
   return {
     follow(path, on) {
       // The session's own state (tasks, a /loop, crons, a goal, ...) and its tool runs are read off the same lines as the meter.
-      const open = () => createSessionReader({ scope: (changes) => on.scope?.(changes), toolRun: (run) => on.toolRun?.(run) });
+      const open = () =>
+        createSessionReader({ scope: (changes) => on.scope?.(changes), toolRun: (run) => on.toolRun?.(run) });
       let reader = open();
       const tail = openTranscriptTail({
         path,

@@ -26,7 +26,12 @@ export interface RunLoop {
 export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLoop {
   const now = () => ports.clock.now();
   let watch: Disposable | null = null;
-  const executor = createEffectExecutor({ ports, face, post: (event) => queue.post(event), atEnd: () => watch?.dispose() });
+  const executor = createEffectExecutor({
+    ports,
+    face,
+    post: (event) => queue.post(event),
+    atEnd: () => watch?.dispose(),
+  });
   const queue = createRunQueue(initial, executor.carryOut);
   const post = queue.post;
 
@@ -38,9 +43,12 @@ export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLo
   });
   face.onResize((cols, rows) => executor.current()?.resize(cols, rows));
   face.onCommand((command) => {
-    if (command === 'force-handoff' || command === 'hold' || command === 'release' || command === 'quit') post({ type: 'command', now: now(), command });
+    if (command === 'force-handoff' || command === 'hold' || command === 'release' || command === 'quit')
+      post({ type: 'command', now: now(), command });
   });
-  watch = ports.documents.currentPath ? ports.documents.watch((text) => post({ type: 'document-changed', now: now(), text })) : null;
+  watch = ports.documents.currentPath
+    ? ports.documents.watch((text) => post({ type: 'document-changed', now: now(), text }))
+    : null;
 
   post({ type: 'start', now: now() });
 

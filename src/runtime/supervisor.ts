@@ -16,7 +16,12 @@ import type { Release } from '../claude-code/release.js';
 import { HOOK_CONTEXT_MAX_CHARS, stopBlockCap } from '../claude-code/limits.js';
 import { RUN_DIALECT } from '../claude-code/run-dialect.js';
 import { openHookChannel, type HookChannel } from '../adapters/hook-channel.js';
-import { writeRunSettings, findUserStatusLine, defaultHookCommand, settingsDefaultMode } from '../adapters/run-settings.js';
+import {
+  writeRunSettings,
+  findUserStatusLine,
+  defaultHookCommand,
+  settingsDefaultMode,
+} from '../adapters/run-settings.js';
 import { BYPASS_MODE, flagsAllowBypass } from '../claude-code/successor-args.js';
 import { launchModeOf } from '../claude-code/permission-modes.js';
 import { startRunLoop, type RunLoop } from './run-loop.js';
@@ -27,7 +32,13 @@ import { makeRunDir, sweepStaleRunDirs } from '../adapters/run-dir.js';
 import { PRIVATE_DIR_MODE } from '../adapters/private-dir.js';
 import { claudeConfigDir } from '../adapters/claude-config-dir.js';
 import {
-  realChildPort, realDocumentPort, realEventsPort, realLineagePort, realTranscriptPort, terminalAlert, wallClock,
+  realChildPort,
+  realDocumentPort,
+  realEventsPort,
+  realLineagePort,
+  realTranscriptPort,
+  terminalAlert,
+  wallClock,
 } from './real-ports.js';
 import type { Face } from './face.js';
 
@@ -66,9 +77,15 @@ export interface SuperviseResult {
 
 // What the person's own launch gave the run (their flags, their user settings), which a successor's
 // permission mode never goes beyond: the mode it started in, and whether it may bypass permissions at all.
-async function launchGrant(claudeArgs: readonly string[], configDir: string): Promise<{ bypassAllowed: boolean; launchMode: string }> {
+async function launchGrant(
+  claudeArgs: readonly string[],
+  configDir: string,
+): Promise<{ bypassAllowed: boolean; launchMode: string }> {
   const settingsMode = await settingsDefaultMode({ configDir });
-  return { bypassAllowed: flagsAllowBypass(claudeArgs) || settingsMode === BYPASS_MODE, launchMode: launchModeOf(claudeArgs, settingsMode) };
+  return {
+    bypassAllowed: flagsAllowBypass(claudeArgs) || settingsMode === BYPASS_MODE,
+    launchMode: launchModeOf(claudeArgs, settingsMode),
+  };
 }
 
 export async function supervise(opts: SuperviseOptions, face: Face): Promise<SuperviseResult> {
@@ -85,8 +102,16 @@ export async function supervise(opts: SuperviseOptions, face: Face): Promise<Sup
       settingsFromOptions(
         opts.resolved,
         {
-          step: opts.step, cwd: cwdReal, workbench: opts.workbench, documentPath: documents.currentPath, eventsPath: opts.eventsPath, prompt: opts.prompt,
-          env: opts.env, stopBlockCap: stopBlockCap(opts.env), hookContextChars: HOOK_CONTEXT_MAX_CHARS, dialect: RUN_DIALECT,
+          step: opts.step,
+          cwd: cwdReal,
+          workbench: opts.workbench,
+          documentPath: documents.currentPath,
+          eventsPath: opts.eventsPath,
+          prompt: opts.prompt,
+          env: opts.env,
+          stopBlockCap: stopBlockCap(opts.env),
+          hookContextChars: HOOK_CONTEXT_MAX_CHARS,
+          dialect: RUN_DIALECT,
         },
         opts.tunables,
       ),
@@ -100,23 +125,45 @@ export async function supervise(opts: SuperviseOptions, face: Face): Promise<Sup
     if (opts.resolved.handoff) {
       channel = await openHookChannel({ handler: (msg) => loop?.hook(msg.event, msg.payload) ?? '' });
       userStatusLine = await findUserStatusLine({ configDir, cwd: cwdReal });
-      settingsPath = await writeRunSettings({ dir: runDir, hookCommand: defaultHookCommand(), statusLine: true, release: opts.release ?? null });
+      settingsPath = await writeRunSettings({
+        dir: runDir,
+        hookCommand: defaultHookCommand(),
+        statusLine: true,
+        release: opts.release ?? null,
+      });
     }
     // chokidar cannot see a file appear in a folder that does not exist yet: make the folder first.
     if (documents.currentPath) await mkdir(dirname(documents.currentPath), { recursive: true, mode: PRIVATE_DIR_MODE });
     const spillDir = opts.workbench ? join(opts.workbench, 'notes') : runDir;
     await mkdir(spillDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const child = realChildPort({
-      claude: opts.claude, claudeArgs: opts.claudeArgs, cwd: opts.cwd, cwdReal, configDir, env: opts.env,
-      handoff: opts.resolved.handoff, keepAutoCompact: opts.resolved.keepAutoCompact, settingsPath,
-      channel: channel ? { socketPath: channel.socketPath, token: channel.token } : null, userStatusLine, spillDir, privateDir: runDir,
-      recordPrompts: opts.workbench !== null, relay: opts.relay ?? null,
+      claude: opts.claude,
+      claudeArgs: opts.claudeArgs,
+      cwd: opts.cwd,
+      cwdReal,
+      configDir,
+      env: opts.env,
+      handoff: opts.resolved.handoff,
+      keepAutoCompact: opts.resolved.keepAutoCompact,
+      settingsPath,
+      channel: channel ? { socketPath: channel.socketPath, token: channel.token } : null,
+      userStatusLine,
+      spillDir,
+      privateDir: runDir,
+      recordPrompts: opts.workbench !== null,
+      relay: opts.relay ?? null,
       ...(await launchGrant(opts.claudeArgs, configDir)),
     });
     // The notify command is told through its environment only, never blocks the run, and is rate-limited.
     const notifyCommand = opts.resolved.notifyCommand;
     const notifier = notifyCommand
-      ? createNotifier({ command: notifyCommand, log: (line) => opts.log(`notify-command: ${line}`), env: opts.env, run: `${opts.step} in ${cwdReal}`, cwd: cwdReal })
+      ? createNotifier({
+          command: notifyCommand,
+          log: (line) => opts.log(`notify-command: ${line}`),
+          env: opts.env,
+          run: `${opts.step} in ${cwdReal}`,
+          cwd: cwdReal,
+        })
       : null;
     loop = startRunLoop(
       state,

@@ -71,7 +71,8 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
   function watcherTyped(client: ClientLink, data: string): void {
     if (!o.relay) return typed(client, data);
     let keys = watcherKeys.get(client);
-    if (!keys) watcherKeys.set(client, (keys = keysThroughRelay(o.relay, (d, delivered) => typed(client, d, delivered))));
+    if (!keys)
+      watcherKeys.set(client, (keys = keysThroughRelay(o.relay, (d, delivered) => typed(client, d, delivered))));
     keys(data);
   }
 
@@ -80,7 +81,12 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
   clients.onAttachedChange(() => clients.toWatchers({ t: 'info', run: info() }));
 
   const paint: PaintContext = {
-    serverFace, registry: clients, relay: o.relay, log: o.log, info, typed,
+    serverFace,
+    registry: clients,
+    relay: o.relay,
+    log: o.log,
+    info,
+    typed,
     command: (client, command) => onMessage(client, { t: 'command', command }),
     detach: (client) => onMessage(client, { t: 'detach' }),
     choose: (client) => client.close({ t: 'bye', reason: 'detached', choose: true }),
@@ -91,7 +97,17 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
   const painting = new WeakMap<ClientLink, Promise<void>>();
   function repaint(client: ClientLink): void {
     const before = painting.get(client) ?? Promise.resolve();
-    painting.set(client, before.then(() => repaintClient(serverFace, client)).catch((error: unknown) => client.close({ t: 'refused', reason: `cannot repaint: ${error instanceof Error ? error.message : String(error)}` })));
+    painting.set(
+      client,
+      before
+        .then(() => repaintClient(serverFace, client))
+        .catch((error: unknown) =>
+          client.close({
+            t: 'refused',
+            reason: `cannot repaint: ${error instanceof Error ? error.message : String(error)}`,
+          }),
+        ),
+    );
   }
 
   function onHello(client: ClientLink, message: ClientMessage): void {
@@ -103,7 +119,15 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
     if (verdict.watcher) clients.watch(client);
     else if (message.cols && message.rows) client.size = boundedSize(message.cols, message.rows);
     // A first paint that cannot be framed (a screen too big for one frame) refuses that client only.
-    painting.set(client, paintClient(paint, client, message).catch((error: unknown) => client.close({ t: 'refused', reason: `cannot paint this terminal: ${error instanceof Error ? error.message : String(error)}` })));
+    painting.set(
+      client,
+      paintClient(paint, client, message).catch((error: unknown) =>
+        client.close({
+          t: 'refused',
+          reason: `cannot paint this terminal: ${error instanceof Error ? error.message : String(error)}`,
+        }),
+      ),
+    );
   }
 
   function onMessage(client: ClientLink, message: ClientMessage): void {

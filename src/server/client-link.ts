@@ -28,7 +28,10 @@ export interface PartialFrameBudget {
   readonly idleMs: number;
 }
 
-export function createPartialFrameBudget(limit = MAX_PARTIAL_BYTES_TOTAL, idleMs = PARTIAL_FRAME_IDLE_MS): PartialFrameBudget {
+export function createPartialFrameBudget(
+  limit = MAX_PARTIAL_BYTES_TOTAL,
+  idleMs = PARTIAL_FRAME_IDLE_MS,
+): PartialFrameBudget {
   return { held: 0, limit, idleMs };
 }
 

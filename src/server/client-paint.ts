@@ -34,19 +34,28 @@ async function directFace(ctx: PaintContext, client: ClientLink, hello: Hello): 
   try {
     terminal = openClientTerminal(hello.tty);
   } catch (error) {
-    ctx.log(`drawing the client's terminal ${hello.tty} failed (${error instanceof Error ? error.message : String(error)}): it draws its own`);
+    ctx.log(
+      `drawing the client's terminal ${hello.tty} failed (${error instanceof Error ? error.message : String(error)}): it draws its own`,
+    );
     return;
   }
   let face: TerminalFace;
   try {
-    face = await openTerminalFace(terminal, hello, hello.documentPath ?? ctx.serverFace.latest.view?.documentPath ?? null, {
-      input: (data, delivered) => ctx.typed(client, data, delivered),
-      resized: (cols, rows) => ctx.registry.sized(client, cols, rows),
-      command: (command) => ctx.command(client, command),
-      detach: () => ctx.detach(client),
-      ...(ctx.choose ? { choose: () => ctx.choose!(client) } : {}),
-      edit: (path) => client.send({ t: 'edit', path }),
-    }, ctx.relay, ctx.serverFace.screen.emulator);
+    face = await openTerminalFace(
+      terminal,
+      hello,
+      hello.documentPath ?? ctx.serverFace.latest.view?.documentPath ?? null,
+      {
+        input: (data, delivered) => ctx.typed(client, data, delivered),
+        resized: (cols, rows) => ctx.registry.sized(client, cols, rows),
+        command: (command) => ctx.command(client, command),
+        detach: () => ctx.detach(client),
+        ...(ctx.choose ? { choose: () => ctx.choose!(client) } : {}),
+        edit: (path) => client.send({ t: 'edit', path }),
+      },
+      ctx.relay,
+      ctx.serverFace.screen.emulator,
+    );
   } catch (error) {
     terminal.close(); // a face refused (a bad $FLOWER_PTY_PREFIX): the client hears why, in one line
     throw error;
@@ -71,7 +80,12 @@ export async function paintClient(ctx: PaintContext, client: ClientLink, hello: 
   const { serverFace } = ctx;
   await directFace(ctx, client, hello);
   ctx.registry.follow(client);
-  const welcome = encodeFrame({ t: 'welcome', version: WIRE_VERSION, run: ctx.info(), ...(client.face ? { direct: true } : { repaint: true }) });
+  const welcome = encodeFrame({
+    t: 'welcome',
+    version: WIRE_VERSION,
+    run: ctx.info(),
+    ...(client.face ? { direct: true } : { repaint: true }),
+  });
   // A face drawn from the server's one screen has claude's screen at hand already: given the rest now, its
   // first frame (a turn of the loop away, long before the repaint) is whole, where it was drawn without the
   // status, title and cursor and drawn again once they came. The repaint still follows, for its books on
@@ -79,7 +93,12 @@ export async function paintClient(ctx: PaintContext, client: ClientLink, hello: 
   const shared = client.face?.sharesScreen ? client.face : null;
   if (shared) for (const message of latestState(serverFace, null)) shared.show(message);
   const screen = await serverFace.screen.repaint(); // frames broadcast meanwhile are held for this client
-  const repainted: ServerMessage = { t: 'screen', data: screen, cols: serverFace.screen.cols, rows: serverFace.screen.rows };
+  const repainted: ServerMessage = {
+    t: 'screen',
+    data: screen,
+    cols: serverFace.screen.cols,
+    rows: serverFace.screen.rows,
+  };
   client.goLive(welcome, shared ? [repainted] : latestState(serverFace, repainted));
 }
 

@@ -5,7 +5,13 @@
 import { encodeFrame, type ServerMessage } from './wire.js';
 import type { ClientLink } from './client-link.js';
 import type { ServerFace } from './server-face.js';
-import { arbitrateSize, boundedSize, emulatorAnswers, type SizeEvent, type SizeState } from '../core/server/client-rules.js';
+import {
+  arbitrateSize,
+  boundedSize,
+  emulatorAnswers,
+  type SizeEvent,
+  type SizeState,
+} from '../core/server/client-rules.js';
 
 export interface ClientRegistry {
   add(client: ClientLink): void;

@@ -53,7 +53,10 @@ export async function serveDemo(demo: DemoSpec, baseEnv: Record<string, string |
   return {
     env: sandbox.env,
     face(inner) {
-      narrating = narratingFace(inner, (view) => narrate(view, { split: true }), { plain: false, holdFirstReview: demo.holdFirstReview ?? false });
+      narrating = narratingFace(inner, (view) => narrate(view, { split: true }), {
+        plain: false,
+        holdFirstReview: demo.holdFirstReview ?? false,
+      });
       return narrating;
     },
     async end() {

@@ -7,11 +7,21 @@ import { WIRE_VERSION } from './wire.js';
 import type { LiveRun } from './run-registry.js';
 
 /** one host's answer: its runs, each rebuilt from the fields flower-pty reads, or one line */
-export async function askHost(host: string, env: Readonly<Record<string, string | undefined>>): Promise<HostAnswer<LiveRun>> {
-  return readHostLs<LiveRun>(host, await runOnHost(host, REMOTE_LS_ARGS, env, REMOTE_COMMAND_S, LS_REPLY_LIMIT), WIRE_VERSION);
+export async function askHost(
+  host: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<HostAnswer<LiveRun>> {
+  return readHostLs<LiveRun>(
+    host,
+    await runOnHost(host, REMOTE_LS_ARGS, env, REMOTE_COMMAND_S, LS_REPLY_LIMIT),
+    WIRE_VERSION,
+  );
 }
 
 /** each host's answer, in the order named; a host that hangs holds back none but itself */
-export function askHosts(hosts: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<Array<HostAnswer<LiveRun>>> {
+export function askHosts(
+  hosts: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<Array<HostAnswer<LiveRun>>> {
   return Promise.all(hosts.map((host) => askHost(host, env)));
 }

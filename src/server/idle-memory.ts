@@ -43,7 +43,9 @@ export function createIdleMemory(o: {
     } else if (step.type === 'trim') {
       const { advisedBytes } = trim();
       state = trimDone(state);
-      o.log(`idle: gave back the node binary's pages it was not using (${(advisedBytes / 1048576).toFixed(0)} MB of mappings) and malloc's free memory`);
+      o.log(
+        `idle: gave back the node binary's pages it was not using (${(advisedBytes / 1048576).toFixed(0)} MB of mappings) and malloc's free memory`,
+      );
     }
   };
 

@@ -28,7 +28,11 @@ export function toldLater(tell: (data: string, delivered?: boolean) => void): (d
 /** `tell(data, delivered)`: the run's side of a key; without a relay (or once claude is released) it is
  * told at once and writes the keys itself. `later`: where the keys the relay took are told (one queue
  * with the keys the relay forwarded on its own, so the run hears them in the order they were typed) */
-export function keysThroughRelay(relay: FastRelay, tell: (data: string, delivered?: boolean) => void, later = toldLater(tell)): (data: string) => void {
+export function keysThroughRelay(
+  relay: FastRelay,
+  tell: (data: string, delivered?: boolean) => void,
+  later = toldLater(tell),
+): (data: string) => void {
   return (data) => {
     if (!relay.writeClaude(data)) return tell(data);
     later(data);

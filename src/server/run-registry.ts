@@ -6,7 +6,15 @@ import { lstat, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FlowerError } from '../core/errors.js';
 import { pickRun } from '../core/server/run-list.js';
-import { createFrameReader, encodeFrame, parseServerMessage, WIRE_VERSION, type ClientMessage, type RunInfo, type ServerMessage } from './wire.js';
+import {
+  createFrameReader,
+  encodeFrame,
+  parseServerMessage,
+  WIRE_VERSION,
+  type ClientMessage,
+  type RunInfo,
+  type ServerMessage,
+} from './wire.js';
 import { socketId, tempSocketPid } from './socket-dir.js';
 import { processAlive } from '../adapters/process-alive.js';
 
@@ -28,7 +36,11 @@ function isAnswer(request: ClientMessage, message: ServerMessage): boolean {
 
 // One request as a `query` client: hello, the request, then the answer. Never throws. A server that
 // closes after `kill` without a bye has ended all the same: the answer is null.
-export function requestRun(socketPath: string, request: ClientMessage, timeoutMs: number = QUERY_TIMEOUT_MS): Promise<QueryResult> {
+export function requestRun(
+  socketPath: string,
+  request: ClientMessage,
+  timeoutMs: number = QUERY_TIMEOUT_MS,
+): Promise<QueryResult> {
   return new Promise((resolve) => {
     let settled = false;
     const socket = createConnection(socketPath);
@@ -39,7 +51,15 @@ export function requestRun(socketPath: string, request: ClientMessage, timeoutMs
       socket.destroy();
       resolve(result);
     };
-    const timer = setTimeout(() => finish({ ok: false, stale: false, reason: `the run did not answer within ${Math.round(timeoutMs / 100) / 10} s` }), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        finish({
+          ok: false,
+          stale: false,
+          reason: `the run did not answer within ${Math.round(timeoutMs / 100) / 10} s`,
+        }),
+      timeoutMs,
+    );
     const reader = createFrameReader<ServerMessage>({
       validate: parseServerMessage,
       onMessage: (message) => {
@@ -56,7 +76,11 @@ export function requestRun(socketPath: string, request: ClientMessage, timeoutMs
     socket.on('data', (chunk) => reader.push(chunk));
     socket.on('error', (error: NodeJS.ErrnoException) => {
       const stale = error.code === 'ECONNREFUSED' || error.code === 'ENOENT';
-      finish({ ok: false, stale, reason: stale ? 'nothing listens on its socket' : `its socket failed (${error.code ?? error.message})` });
+      finish({
+        ok: false,
+        stale,
+        reason: stale ? 'nothing listens on its socket' : `its socket failed (${error.code ?? error.message})`,
+      });
     });
     socket.on('close', () => {
       reader.end();
@@ -67,7 +91,11 @@ export function requestRun(socketPath: string, request: ClientMessage, timeoutMs
 }
 
 // queryRun: one request, its answer, or a FlowerError in one line.
-export async function queryRun(socketPath: string, message: ClientMessage, timeoutMs: number = QUERY_TIMEOUT_MS): Promise<ServerMessage | null> {
+export async function queryRun(
+  socketPath: string,
+  message: ClientMessage,
+  timeoutMs: number = QUERY_TIMEOUT_MS,
+): Promise<ServerMessage | null> {
   const result = await requestRun(socketPath, message, timeoutMs);
   if (!result.ok) throw new FlowerError(`the run at ${socketPath}: ${result.reason}`);
   return result.answer;
@@ -107,7 +135,9 @@ export async function listRuns(dir: string, timeoutMs: number = QUERY_TIMEOUT_MS
   }
   const listing: RunListing = { runs: [], removed: [], silent: [] };
   const sockets = names.filter((n) => socketId(n) !== null).map((n) => join(dir, n));
-  const results = await Promise.all(sockets.map((socket) => requestRun(socket, { t: 'info' }, timeoutMs).then((result) => ({ socket, result }))));
+  const results = await Promise.all(
+    sockets.map((socket) => requestRun(socket, { t: 'info' }, timeoutMs).then((result) => ({ socket, result }))),
+  );
   for (const { socket, result } of results) {
     if (result.ok && result.answer?.t === 'info') listing.runs.push({ ...result.answer.run, socket });
     else if (!result.ok && result.stale) {
@@ -117,14 +147,18 @@ export async function listRuns(dir: string, timeoutMs: number = QUERY_TIMEOUT_MS
   // a server SIGKILLed between listen and link leaves its temp name: swept once its pid is gone
   for (const name of names) {
     const pid = tempSocketPid(name);
-    if (pid !== null && !processAlive(pid) && (await removeStale(join(dir, name)))) listing.removed.push(join(dir, name));
+    if (pid !== null && !processAlive(pid) && (await removeStale(join(dir, name))))
+      listing.removed.push(join(dir, name));
   }
   listing.runs.sort((a, b) => a.started.localeCompare(b.started) || a.id.localeCompare(b.id));
   return listing;
 }
 
 // The run `attach`/`kill` mean (see pickRun), or a FlowerError listing the runs.
-export function resolveRun(runs: readonly LiveRun[], want: { id?: string; cwd: string; workbench: string | null; command: string }): LiveRun {
+export function resolveRun(
+  runs: readonly LiveRun[],
+  want: { id?: string; cwd: string; workbench: string | null; command: string },
+): LiveRun {
   const pick = pickRun(runs, want);
   if ('problem' in pick) throw new FlowerError(pick.problem);
   return pick.run;

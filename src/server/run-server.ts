@@ -38,7 +38,10 @@ export async function serve(specPath: string, ready: Writable | null): Promise<n
   try {
     started = await start(readRunSpec(specPath));
   } catch (error) {
-    const fatal = error instanceof FlowerError ? { code: error.exitCode, message: error.message } : { code: EXIT.internal, message: `internal error (please report): ${String(error)}` };
+    const fatal =
+      error instanceof FlowerError
+        ? { code: error.exitCode, message: error.message }
+        : { code: EXIT.internal, message: `internal error (please report): ${String(error)}` };
     ready?.end(readyLine({ ok: false, ...fatal }));
     if (!(error instanceof FlowerError)) sayErr(`${error instanceof Error ? error.stack : String(error)}`);
     return fatal.code;
@@ -54,7 +57,9 @@ interface Started {
 async function start(spec: RunSpec): Promise<Started> {
   const socketDir = await openSocketDir(process.env);
   // The lock before the socket: a second flower-pty on this workbench is refused, naming attach.
-  const release = spec.options.workbench ? await acquireWorkbenchLock(spec.options.workbench, { id: spec.id, socket: socketPathOf(socketDir, spec.id) }) : () => undefined;
+  const release = spec.options.workbench
+    ? await acquireWorkbenchLock(spec.options.workbench, { id: spec.id, socket: socketPathOf(socketDir, spec.id) })
+    : () => undefined;
   const startedAt = new Date().toISOString();
   const log = openLog(spec.logPath);
   const abort = new AbortController();
@@ -62,19 +67,33 @@ async function start(spec: RunSpec): Promise<Started> {
 
   const native = !envSwitch(process.env, 'FLOWER_PTY_NO_NATIVE');
   // Quiet with no terminal attached, the server gives back what it holds for nothing (core/server/memory-trim.ts).
-  const idleMemory = createIdleMemory({ attached: () => clients.attached().length, trim: native ? memoryTrim() : null, log: log.write });
-  const serverFace = createServerFace({ cols: spec.cols, rows: spec.rows, broadcast: (message) => clients.broadcast(message), activity: idleMemory.activity });
+  const idleMemory = createIdleMemory({
+    attached: () => clients.attached().length,
+    trim: native ? memoryTrim() : null,
+    log: log.write,
+  });
+  const serverFace = createServerFace({
+    cols: spec.cols,
+    rows: spec.rows,
+    broadcast: (message) => clients.broadcast(message),
+    activity: idleMemory.activity,
+  });
   const clients = createClientRegistry(serverFace);
   // claude's pty and the plain faces' terminals on a native thread, when it is built (else Node's streams)
   const relay = native ? openFastRelay() : null;
-  if (!relay) log.write('the native relay is not in use: keys and output go through Node\'s streams');
+  if (!relay) log.write("the native relay is not in use: keys and output go through Node's streams");
   // The server's emulator answers claude's terminal queries when no attached terminal does (core/server/client-rules.ts).
   serverFace.screen.onReply((data) => {
     if (clients.emulatorAnswers()) serverFace.input(data);
   });
 
   const dispatch = createClientDispatch({
-    spec, serverFace, clients, relay, log: log.write, startedAt,
+    spec,
+    serverFace,
+    clients,
+    relay,
+    log: log.write,
+    startedAt,
     kill() {
       endedBy ??= 'kill';
       abort.abort();
@@ -123,12 +142,19 @@ async function start(spec: RunSpec): Promise<Started> {
         // A notification goes to the terminals as output, around the emulator: it is not part of claude's screen.
         const notify = spec.notify ? (sequence: string) => clients.broadcast({ t: 'output', data: sequence }) : null;
         const face = demo ? demo.face(serverFace) : serverFace;
-        result = await supervise({ ...spec.options, env: demo ? demo.env : process.env, log: log.write, signal: abort.signal, notify, relay }, face);
+        result = await supervise(
+          { ...spec.options, env: demo ? demo.env : process.env, log: log.write, signal: abort.signal, notify, relay },
+          face,
+        );
       } catch (error) {
-        result = { exitCode: EXIT.internal, message: `internal error (please report): ${error instanceof Error ? error.message : String(error)}` };
+        result = {
+          exitCode: EXIT.internal,
+          message: `internal error (please report): ${error instanceof Error ? error.message : String(error)}`,
+        };
         sayErr(`${error instanceof Error ? error.stack : String(error)}`);
       }
-      if (demo && !(demo instanceof Error)) await demo.end().catch((error: unknown) => log.write(`the demo's end: ${String(error)}`));
+      if (demo && !(demo instanceof Error))
+        await demo.end().catch((error: unknown) => log.write(`the demo's end: ${String(error)}`));
       const { exitCode, reason } = runEnding(endedBy, result.exitCode);
       const bye: ServerMessage = { t: 'bye', reason, exitCode, ...(result.message ? { message: result.message } : {}) };
       // The socket goes first: from here on `ls` does not list a run that is ending.
@@ -152,4 +178,3 @@ function closeAll(server: Server, clients: ClientLink[], bye: ServerMessage): Pr
     // A client that does not hang up after its bye is cut at 2 s (client-link): the server still ends.
   });
 }
-

@@ -32,12 +32,19 @@ export function readRunSpec(path: string): RunSpec {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new FlowerError(`the run spec ${path} cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new FlowerError(
+      `the run spec ${path} cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    );
   } finally {
     rmSync(path, { force: true });
   }
   const spec = JSON.parse(text) as RunSpec;
-  if (typeof spec?.id !== 'string' || typeof spec.options !== 'object' || !Number.isInteger(spec.cols) || !Number.isInteger(spec.rows)) {
+  if (
+    typeof spec?.id !== 'string' ||
+    typeof spec.options !== 'object' ||
+    !Number.isInteger(spec.cols) ||
+    !Number.isInteger(spec.rows)
+  ) {
     throw new FlowerError(`the run spec ${path} is not one flower-pty wrote`);
   }
   return spec;

@@ -7,7 +7,9 @@ import { linkOverlay } from './screen-links.js';
 
 // CommonJS, so required rather than imported, as the emulator is (docs/libraries.md §3: no export-name scan
 // of its source at start-up). It reads the same buffer the split view paints.
-const { SerializeAddon } = createRequire(import.meta.url)('@xterm/addon-serialize') as typeof import('@xterm/addon-serialize');
+const { SerializeAddon } = createRequire(import.meta.url)(
+  '@xterm/addon-serialize',
+) as typeof import('@xterm/addon-serialize');
 
 export interface ScreenModel {
   /** the one emulator of the run: the split views the server draws paint from it, parsing nothing themselves */

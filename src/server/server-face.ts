@@ -15,7 +15,12 @@ const MAX_DOCUMENT_CHARS = 1024 * 1024;
 
 export interface ServerFace extends Face {
   readonly screen: ScreenModel;
-  readonly latest: { title: string; view: StatusView | null; document: { path: string; text: string | null } | null; childRunning: boolean };
+  readonly latest: {
+    title: string;
+    view: StatusView | null;
+    document: { path: string; text: string | null } | null;
+    childRunning: boolean;
+  };
   /** when the run entered its current state (phase or attention) and when claude last drew, ms: the run's info says them */
   readonly times: { since: number; active: number | null };
   /** a client's keys (or an emulator reply) for claude; `delivered`: the native relay wrote them already */
@@ -28,7 +33,12 @@ export interface ServerFace extends Face {
 }
 
 /** `activity`: told of every chunk claude writes (the server's idle housekeeping, idle-memory.ts) */
-export function createServerFace(o: { cols: number; rows: number; broadcast: (message: ServerMessage) => void; activity?: () => void }): ServerFace {
+export function createServerFace(o: {
+  cols: number;
+  rows: number;
+  broadcast: (message: ServerMessage) => void;
+  activity?: () => void;
+}): ServerFace {
   const screen = createScreenModel({ cols: o.cols, rows: o.rows });
   const listeners = createFaceListeners();
   const latest: ServerFace['latest'] = { title: '', view: null, document: null, childRunning: false };
@@ -78,7 +88,10 @@ export function createServerFace(o: { cols: number; rows: number; broadcast: (me
       o.broadcast({ t: 'message', text });
     },
     documentChanged(path, text) {
-      const kept = text !== null && text.length > MAX_DOCUMENT_CHARS ? `${text.slice(0, MAX_DOCUMENT_CHARS)}\n… (cut: the file is longer)` : text;
+      const kept =
+        text !== null && text.length > MAX_DOCUMENT_CHARS
+          ? `${text.slice(0, MAX_DOCUMENT_CHARS)}\n… (cut: the file is longer)`
+          : text;
       latest.document = { path, text: kept };
       o.broadcast({ t: 'document', path, text: kept });
     },

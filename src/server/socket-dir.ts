@@ -21,13 +21,18 @@ const MAX_SOCKET_PATH_BYTES = 103;
 const SOCKET_SUFFIX = '.sock';
 
 function currentUid(): number {
-  if (typeof process.getuid !== 'function') throw new FlowerError('the run server needs unix sockets and user ids; this platform has neither');
+  if (typeof process.getuid !== 'function')
+    throw new FlowerError('the run server needs unix sockets and user ids; this platform has neither');
   return process.getuid();
 }
 
 // Where the sockets live: $XDG_RUNTIME_DIR/flower-pty/ (per user, on tmpfs, cleared at logout), else
 // <tmpdir>/flower-pty-<uid>/. A relative XDG_RUNTIME_DIR is ignored, as the XDG spec says to.
-export function socketDirPath(env: NodeJS.ProcessEnv = process.env, uid: number = currentUid(), tmp: string = tmpdir()): string {
+export function socketDirPath(
+  env: NodeJS.ProcessEnv = process.env,
+  uid: number = currentUid(),
+  tmp: string = tmpdir(),
+): string {
   const runtime = env.XDG_RUNTIME_DIR;
   if (runtime && isAbsolute(runtime)) return join(runtime, 'flower-pty');
   return join(tmp, `flower-pty-${uid}`);
@@ -52,11 +57,17 @@ export async function openSocketDir(env: NodeJS.ProcessEnv = process.env): Promi
     problem = openPrivateDir(dir, SOCKET_DIR)?.words ?? null;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new FlowerError(`cannot create the socket directory ${dir} (${code ?? String(error)}); check $XDG_RUNTIME_DIR or the temp directory`, undefined, { cause: error });
+    throw new FlowerError(
+      `cannot create the socket directory ${dir} (${code ?? String(error)}); check $XDG_RUNTIME_DIR or the temp directory`,
+      undefined,
+      { cause: error },
+    );
   }
   if (problem) {
     // in a sticky /tmp a folder another user made cannot be removed by us: a folder of our own is the way out
-    throw new FlowerError(`refusing the socket directory ${dir}: it is ${problem}; if you did not make it, remove it (rm -rf '${dir}') or set XDG_RUNTIME_DIR (or TMPDIR) to a folder of your own, and run again`);
+    throw new FlowerError(
+      `refusing the socket directory ${dir}: it is ${problem}; if you did not make it, remove it (rm -rf '${dir}') or set XDG_RUNTIME_DIR (or TMPDIR) to a folder of your own, and run again`,
+    );
   }
   return dir;
 }
@@ -108,7 +119,9 @@ export async function restrictSocket(path: string): Promise<void> {
 export async function listenPrivate(server: Server, dir: string, id: string): Promise<string> {
   const path = socketPath(dir, id);
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) {
-    throw new FlowerError(`the socket path ${path} is longer than unix sockets allow (${MAX_SOCKET_PATH_BYTES} bytes); set XDG_RUNTIME_DIR or TMPDIR to a shorter directory`);
+    throw new FlowerError(
+      `the socket path ${path} is longer than unix sockets allow (${MAX_SOCKET_PATH_BYTES} bytes); set XDG_RUNTIME_DIR or TMPDIR to a shorter directory`,
+    );
   }
   const temp = join(dir, `.${id}.${process.pid}.tmp`); // tempSocketPid reads this name
   await unlink(temp).catch(() => undefined); // a temp left by a SIGKILLed process of the same pid
@@ -126,7 +139,8 @@ export async function listenPrivate(server: Server, dir: string, id: string): Pr
   } catch (error) {
     server.close();
     await unlink(temp).catch(() => undefined);
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new FlowerError(`a run with id ${id} already has a socket (${path})`, undefined, { cause: error });
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new FlowerError(`a run with id ${id} already has a socket (${path})`, undefined, { cause: error });
     throw error;
   } finally {
     await unlink(temp).catch(() => undefined);

@@ -76,7 +76,12 @@ export async function startRunServer(spec: Omit<RunSpec, 'id'>, env: NodeJS.Proc
       } catch {
         // already gone
       }
-      reject(new FlowerError(`stopped by ${signal} while the run server was starting; nothing is left running`, 128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15)));
+      reject(
+        new FlowerError(
+          `stopped by ${signal} while the run server was starting; nothing is left running`,
+          128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15),
+        ),
+      );
     };
   });
   const onSignal = (signal: NodeJS.Signals) => interrupted?.(signal);
@@ -104,7 +109,16 @@ export async function startRunServer(spec: Omit<RunSpec, 'id'>, env: NodeJS.Proc
 function readyLine(pipe: Readable, child: ReturnType<typeof spawn>, logPath: string): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = '';
-    const timer = setTimeout(() => reject(new FlowerError(`the run server did not answer within ${READY_TIMEOUT_MS / 1000} s; its log: ${logPath}`, EXIT.internal)), READY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () =>
+        reject(
+          new FlowerError(
+            `the run server did not answer within ${READY_TIMEOUT_MS / 1000} s; its log: ${logPath}`,
+            EXIT.internal,
+          ),
+        ),
+      READY_TIMEOUT_MS,
+    );
     const done = (fn: () => void) => {
       clearTimeout(timer);
       fn();
@@ -117,7 +131,18 @@ function readyLine(pipe: Readable, child: ReturnType<typeof spawn>, logPath: str
     pipe.on('error', () => undefined);
     child.once('exit', (code) => {
       // No line and gone: the reason is the last line of its log.
-      setTimeout(() => done(() => reject(new FlowerError(`the run server exited (code ${code}) before it was ready: ${lastLine(logPath)}`, EXIT.internal))), 50);
+      setTimeout(
+        () =>
+          done(() =>
+            reject(
+              new FlowerError(
+                `the run server exited (code ${code}) before it was ready: ${lastLine(logPath)}`,
+                EXIT.internal,
+              ),
+            ),
+          ),
+        50,
+      );
     });
   });
 }

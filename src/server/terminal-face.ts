@@ -68,12 +68,18 @@ export async function openTerminalFace(
   let joinRelay: (() => void) | null = null;
   if (kind === 'plain') {
     const { createPlainFace } = await import('../faces/plain-face.js');
-    face = createPlainFace({ ...io, write: terminal.write, echoed: () => terminal.joined && relay?.handingOut === true });
+    face = createPlainFace({
+      ...io,
+      write: terminal.write,
+      echoed: () => terminal.joined && relay?.handingOut === true,
+    });
     const key = hello.detachKey ?? null;
     const keys = (data: string) => (key !== null && data === key ? on.detach() : on.input(data));
     face.onInput(keys);
     // The relay holds back the detach key alone, as `keys` reads it; every other key it has sent.
-    if (relay) joinRelay = () => void terminal.join(relay, { key, input: (data, forwarded) => (forwarded ? on.input(data, true) : keys(data)) });
+    if (relay)
+      joinRelay = () =>
+        void terminal.join(relay, { key, input: (data, forwarded) => (forwarded ? on.input(data, true) : keys(data)) });
   } else {
     const { createSplitFace } = await import('../faces/split-face.js');
     const env: Record<string, string | undefined> = {
@@ -81,7 +87,9 @@ export async function openTerminalFace(
       ...(hello.colorterm ? { COLORTERM: hello.colorterm } : {}),
       ...(hello.termProgram ? { TERM_PROGRAM: hello.termProgram } : {}),
       ...(hello.tmux ? { TMUX: '1' } : {}),
-      ...(hello.noColor ? { NO_COLOR: '1' } : {}), ...(hello.prefix ? { FLOWER_PTY_PREFIX: hello.prefix } : {}) };
+      ...(hello.noColor ? { NO_COLOR: '1' } : {}),
+      ...(hello.prefix ? { FLOWER_PTY_PREFIX: hello.prefix } : {}),
+    };
     const split = createSplitFace({
       ...io,
       env,
@@ -110,9 +118,17 @@ export async function openTerminalFace(
         terminal.passKeys(held, split.passing());
       };
       joinRelay = () =>
-        void terminal.join(relay, { key: null, input: heard, pass: passThroughTable(), typed: () => split.typedElsewhere(), echoed: (bytes) => split.echoed(bytes.length) }).then((joined) => {
-          if (joined) terminal.passKeys(0, split.passing());
-        });
+        void terminal
+          .join(relay, {
+            key: null,
+            input: heard,
+            pass: passThroughTable(),
+            typed: () => split.typedElsewhere(),
+            echoed: (bytes) => split.echoed(bytes.length),
+          })
+          .then((joined) => {
+            if (joined) terminal.passKeys(0, split.passing());
+          });
     }
   }
   face.onResize(on.resized);

@@ -111,7 +111,10 @@ export type ServerMessage =
 export function encodeFrame(message: ClientMessage | ServerMessage): Buffer {
   const json = JSON.stringify(message);
   const length = Buffer.byteLength(json, 'utf8');
-  if (length > MAX_FRAME_BYTES) throw new RangeError(`wire: a '${message.t}' message of ${length} bytes is over the ${MAX_FRAME_BYTES}-byte frame limit`);
+  if (length > MAX_FRAME_BYTES)
+    throw new RangeError(
+      `wire: a '${message.t}' message of ${length} bytes is over the ${MAX_FRAME_BYTES}-byte frame limit`,
+    );
   const frame = Buffer.allocUnsafe(HEADER_BYTES + length);
   frame.writeUInt32BE(length, 0);
   frame.write(json, HEADER_BYTES, 'utf8');
@@ -197,9 +200,11 @@ export function createFrameReader<M>(opts: FrameReaderOptions<M>): FrameReader {
       // JSON.parse in V8 is not recursive, yet a RangeError (deep or huge input) is caught here all the same
       return 'a frame that is not UTF-8 JSON';
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'a frame that is not a message object';
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      return 'a frame that is not a message object';
     const message = opts.validate(value);
-    if (message === null) return `an unknown or malformed message (t: ${JSON.stringify(String((value as { t?: unknown }).t)).slice(0, 40)})`;
+    if (message === null)
+      return `an unknown or malformed message (t: ${JSON.stringify(String((value as { t?: unknown }).t)).slice(0, 40)})`;
     return message;
   };
 
@@ -238,20 +243,45 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 // a terminal dimension: tmux caps a window at 10000 cells a side
 const isDimension = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 10000;
-const isOneOf = <T extends string>(values: readonly T[], v: unknown): v is T => typeof v === 'string' && (values as readonly string[]).includes(v);
+const isOneOf = <T extends string>(values: readonly T[], v: unknown): v is T =>
+  typeof v === 'string' && (values as readonly string[]).includes(v);
 // A path or a run's id: text the OS or a file name can hold, so never a NUL (native/attach-client.c reads
 // these as C strings and refuses the same ones).
 const isPathText = (v: unknown): v is string => isString(v) && !v.includes('\u0000');
 // A process's exit status: what the native attach client can exit with too (4294967296 would be 0 there).
 const isExitCode = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 255;
 const isNullable = <T>(guard: (v: unknown) => v is T, v: unknown): v is T | null => v === null || guard(v);
-const isShortString = (max: number) => (v: unknown): v is string => typeof v === 'string' && v.length <= max;
+const isShortString =
+  (max: number) =>
+  (v: unknown): v is string =>
+    typeof v === 'string' && v.length <= max;
 const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
 // the hello's optional strings and flags, each with its guard (a path is bounded like PATH_MAX)
-const HELLO_EXTRAS = { tty: isShortString(64), starter: isBoolean, term: isShortString(64), colorterm: isShortString(64), termProgram: isShortString(64), tmux: isBoolean, noColor: isBoolean, prefix: isShortString(16), detachKey: isShortString(1), documentPath: isShortString(4096), watch: isBoolean, chooser: isBoolean } as const;
+const HELLO_EXTRAS = {
+  tty: isShortString(64),
+  starter: isBoolean,
+  term: isShortString(64),
+  colorterm: isShortString(64),
+  termProgram: isShortString(64),
+  tmux: isBoolean,
+  noColor: isBoolean,
+  prefix: isShortString(16),
+  detachKey: isShortString(1),
+  documentPath: isShortString(4096),
+  watch: isBoolean,
+  chooser: isBoolean,
+} as const;
 
 const HOST_COMMANDS: readonly FaceCommand[] = ['force-handoff', 'hold', 'release', 'quit', 'edit-document'];
-const PHASES: readonly StatusView['phase'][] = ['starting', 'working', 'near', 'writing', 'review', 'respawning', 'stopped'];
+const PHASES: readonly StatusView['phase'][] = [
+  'starting',
+  'working',
+  'near',
+  'writing',
+  'review',
+  'respawning',
+  'stopped',
+];
 const BYE_REASONS = ['ended', 'detached', 'killed'] as const;
 
 // A StatusView with every field of the right type, or null.
@@ -260,7 +290,12 @@ export function parseStatusView(v: unknown): StatusView | null {
   const numbers = ['context', 'window', 'at', 'warnAt', 'generation', 'maxGenerations'] as const;
   if (!numbers.every((k) => isFiniteNumber(v[k]))) return null;
   if (typeof v.handoff !== 'boolean' || typeof v.held !== 'boolean' || !isString(v.note)) return null;
-  if (!isNullable(isFiniteNumber, v.reviewLeft) || !isNullable(isString, v.workbench) || !isNullable(isString, v.documentPath)) return null;
+  if (
+    !isNullable(isFiniteNumber, v.reviewLeft) ||
+    !isNullable(isString, v.workbench) ||
+    !isNullable(isString, v.documentPath)
+  )
+    return null;
   // What needs a person: absent from an older server's frames, so a missing one reads as nothing.
   if (v.attention !== undefined && !isNullable(isString, v.attention)) return null;
   if (v.deadEnds !== undefined && !isNullable(isString, v.deadEnds)) return null;
@@ -288,7 +323,8 @@ export function parseStatusView(v: unknown): StatusView | null {
 // A RunInfo with every field of the right type, or null.
 export function parseRunInfo(v: unknown): RunInfo | null {
   if (!isObject(v)) return null;
-  if (!isPathText(v.id) || !isString(v.cwd) || !isString(v.step) || !isString(v.started) || !isString(v.phase)) return null;
+  if (!isPathText(v.id) || !isString(v.cwd) || !isString(v.step) || !isString(v.started) || !isString(v.phase))
+    return null;
   const numbers = ['pid', 'clients', 'generation', 'context', 'window'] as const;
   if (!numbers.every((k) => isFiniteNumber(v[k]))) return null;
   if (!isNullable(isPathText, v.workbench)) return null;
@@ -327,7 +363,9 @@ export function parseClientMessage(v: unknown): ClientMessage | null {
       if (v.cols !== undefined) hello.cols = v.cols as number;
       if (v.rows !== undefined) hello.rows = v.rows as number;
       if (v.face !== undefined) hello.face = v.face;
-      for (const [key, guard] of Object.entries(HELLO_EXTRAS) as Array<[keyof typeof HELLO_EXTRAS, (x: unknown) => boolean]>) {
+      for (const [key, guard] of Object.entries(HELLO_EXTRAS) as Array<
+        [keyof typeof HELLO_EXTRAS, (x: unknown) => boolean]
+      >) {
         if (v[key] === undefined) continue;
         if (!guard(v[key])) return null;
         (hello as unknown as Fields)[key] = v[key];
@@ -343,7 +381,9 @@ export function parseClientMessage(v: unknown): ClientMessage | null {
     case 'detach':
       return { t: 'detach' };
     case 'elsewhere':
-      return Number.isInteger(v.waiting) && (v.waiting as number) >= 0 && (v.waiting as number) <= 10_000 ? { t: 'elsewhere', waiting: v.waiting as number } : null;
+      return Number.isInteger(v.waiting) && (v.waiting as number) >= 0 && (v.waiting as number) <= 10_000
+        ? { t: 'elsewhere', waiting: v.waiting as number }
+        : null;
     case 'info':
       return { t: 'info' };
     case 'kill':
@@ -364,7 +404,13 @@ export function parseServerMessage(v: unknown): ServerMessage | null {
   switch (v.t) {
     case 'welcome': {
       const run = parseRunInfo(v.run);
-      if (!Number.isInteger(v.version) || !run || (v.direct !== undefined && !isBoolean(v.direct)) || (v.repaint !== undefined && !isBoolean(v.repaint))) return null;
+      if (
+        !Number.isInteger(v.version) ||
+        !run ||
+        (v.direct !== undefined && !isBoolean(v.direct)) ||
+        (v.repaint !== undefined && !isBoolean(v.repaint))
+      )
+        return null;
       const welcome: Extract<ServerMessage, { t: 'welcome' }> = { t: 'welcome', version: v.version as number, run };
       if (v.direct !== undefined) welcome.direct = v.direct;
       if (v.repaint !== undefined) welcome.repaint = v.repaint;
@@ -375,7 +421,9 @@ export function parseServerMessage(v: unknown): ServerMessage | null {
     case 'refused':
       return isString(v.reason) ? { t: 'refused', reason: v.reason } : null;
     case 'screen':
-      return isString(v.data) && isDimension(v.cols) && isDimension(v.rows) ? { t: 'screen', data: v.data, cols: v.cols, rows: v.rows } : null;
+      return isString(v.data) && isDimension(v.cols) && isDimension(v.rows)
+        ? { t: 'screen', data: v.data, cols: v.cols, rows: v.rows }
+        : null;
     case 'output':
       return isString(v.data) ? { t: 'output', data: v.data } : null;
     case 'title':

@@ -33,7 +33,13 @@ function parseLock(text: string): WorkbenchLock | null {
   try {
     const v = JSON.parse(text) as Partial<WorkbenchLock> | null;
     if (!v || typeof v !== 'object') return null;
-    if (!Number.isInteger(v.pid) || typeof v.id !== 'string' || typeof v.socket !== 'string' || typeof v.started !== 'string') return null;
+    if (
+      !Number.isInteger(v.pid) ||
+      typeof v.id !== 'string' ||
+      typeof v.socket !== 'string' ||
+      typeof v.started !== 'string'
+    )
+      return null;
     return { pid: v.pid!, id: v.id, socket: v.socket, started: v.started };
   } catch {
     return null;
@@ -71,8 +77,16 @@ export async function lockHolder(lock: WorkbenchLock | null, now: number = Date.
 // the name, failing with EEXIST if a lock is there (the same exclusivity as open(O_CREAT|O_EXCL), without
 // a moment where a reader finds it empty). Two runs taking over one stale lock in the same instant can
 // both succeed (unlink then link is not one step); the window is the time between two syscalls.
-export async function acquireWorkbenchLock(workbench: string, info: { id: string; socket: string; pid?: number; started?: string }): Promise<() => void> {
-  const lock: WorkbenchLock = { pid: info.pid ?? process.pid, id: info.id, socket: info.socket, started: info.started ?? new Date().toISOString() };
+export async function acquireWorkbenchLock(
+  workbench: string,
+  info: { id: string; socket: string; pid?: number; started?: string },
+): Promise<() => void> {
+  const lock: WorkbenchLock = {
+    pid: info.pid ?? process.pid,
+    id: info.id,
+    socket: info.socket,
+    started: info.started ?? new Date().toISOString(),
+  };
   const path = lockPath(workbench);
   await mkdir(workbench, { recursive: true, mode: PRIVATE_DIR_MODE });
   const temp = join(workbench, `.${LOCK_NAME}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
@@ -84,7 +98,10 @@ export async function acquireWorkbenchLock(workbench: string, info: { id: string
         break;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        if (attempt >= TAKEOVER_TRIES) throw new FlowerError(`the lock ${path} keeps changing under this run: another flower-pty is starting on the workbench; try again`);
+        if (attempt >= TAKEOVER_TRIES)
+          throw new FlowerError(
+            `the lock ${path} keeps changing under this run: another flower-pty is starting on the workbench; try again`,
+          );
       }
       const text = await readFile(path, 'utf8').catch(() => null);
       if (text === null) continue; // released between our link and our read: try again
@@ -111,6 +128,9 @@ export async function acquireWorkbenchLock(workbench: string, info: { id: string
 function refusal(workbench: string, holder: LockHolder): string {
   const lock = holder.lock!;
   const id = terminalText(lock.id);
-  const what = holder.state === 'busy' ? `run ${id} (pid ${lock.pid}), which does not answer; if it is hung, end it with kill ${lock.pid}` : `a live run, ${id} (pid ${lock.pid})`;
+  const what =
+    holder.state === 'busy'
+      ? `run ${id} (pid ${lock.pid}), which does not answer; if it is hung, end it with kill ${lock.pid}`
+      : `a live run, ${id} (pid ${lock.pid})`;
   return `the workbench ${workbench} is taken by ${what}; look in with flower-pty attach ${id}, end it with flower-pty kill ${id}, or use another --workbench`;
 }

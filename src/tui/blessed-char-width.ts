@@ -28,8 +28,8 @@ const characterSet = (ranges: Array<[number, number]>): string =>
 export function unicode11Widths(): void {
   const u = unicode as unknown as BlessedUnicode;
   if (u.charWidth !== blessedCharWidth) return;
-  u.charWidth = function (str, index) {
-    const code = typeof str === 'string' ? str.codePointAt(index || 0) ?? 0 : str;
+  u.charWidth = (str, index) => {
+    const code = typeof str === 'string' ? (str.codePointAt(index || 0) ?? 0) : str;
     if (code >= 0x20 && code < 0x7f) return 1;
     return code === 0x09 ? blessedCharWidth(code) : codePointWidth(code);
   };

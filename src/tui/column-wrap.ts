@@ -60,7 +60,7 @@ interface Wrapping {
 /** `box` wraps by columns from now on (its content is measured again at the next parse) */
 export function wrapByColumns(box: Widgets.BoxElement): void {
   const el = box as unknown as Wrapping;
-  el._wrapContent = function (content, boxWidth) {
+  el._wrapContent = (content, boxWidth) => {
     // blessed's own: a scrollbar takes the last column
     const width = el.scrollbar && boxWidth > 1 ? boxWidth - 1 : boxWidth;
     const lines = content.split('\n');

@@ -84,7 +84,12 @@ export function createDocumentPane(opts: { screen: Widgets.Screen; noColor: bool
       const same = next === path;
       path = next || path;
       label();
-      show(text === null ? [{ style: 'flag', text: `! the document ${next} is not on disk (deleted or moved?)` }] : documentLines(text), same);
+      show(
+        text === null
+          ? [{ style: 'flag', text: `! the document ${next} is not on disk (deleted or moved?)` }]
+          : documentLines(text),
+        same,
+      );
     },
     showPlan(input) {
       // A status update comes several times a second while claude works: the plan is drawn again only

@@ -10,14 +10,30 @@ export function editorCommand(env: Record<string, string | undefined>): string {
 
 export { shellQuote };
 
-export function runEditor(path: string, env: Record<string, string | undefined>): Promise<{ ok: boolean; problem?: string }> {
+export function runEditor(
+  path: string,
+  env: Record<string, string | undefined>,
+): Promise<{ ok: boolean; problem?: string }> {
   const command = editorCommand(env);
   return new Promise((resolve) => {
-    const child = spawn(`${command} ${shellQuote(path)}`, { shell: true, stdio: 'inherit', env: env as NodeJS.ProcessEnv });
-    child.on('error', (error) => resolve({ ok: false, problem: `could not start the editor "${command}": ${error.message}; set $VISUAL or $EDITOR` }));
+    const child = spawn(`${command} ${shellQuote(path)}`, {
+      shell: true,
+      stdio: 'inherit',
+      env: env as NodeJS.ProcessEnv,
+    });
+    child.on('error', (error) =>
+      resolve({
+        ok: false,
+        problem: `could not start the editor "${command}": ${error.message}; set $VISUAL or $EDITOR`,
+      }),
+    );
     child.on('exit', (code, signal) => {
       if (code === 0) resolve({ ok: true });
-      else resolve({ ok: false, problem: `the editor "${command}" ended with ${signal ?? `code ${code}`}${code === 127 ? ': not found, set $VISUAL or $EDITOR' : ''}` });
+      else
+        resolve({
+          ok: false,
+          problem: `the editor "${command}" ended with ${signal ?? `code ${code}`}${code === 127 ? ': not found, set $VISUAL or $EDITOR' : ''}`,
+        });
     });
   });
 }

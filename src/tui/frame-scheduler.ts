@@ -6,7 +6,15 @@
 // A request that may be drawn where it is made (`atOnce`: the echo's parse, whose frame is a row or
 // two) skips even the immediate when the pacing says now.
 
-import { FIRST_PACE, FRAME_MS, frameDrawn, frameDue, keyTyped, requestFrame, type PaceState } from '../core/screen/frame-pacing.js';
+import {
+  FIRST_PACE,
+  FRAME_MS,
+  frameDrawn,
+  frameDue,
+  keyTyped,
+  requestFrame,
+  type PaceState,
+} from '../core/screen/frame-pacing.js';
 
 export { FRAME_MS };
 
@@ -22,7 +30,12 @@ export interface FrameScheduler {
 }
 
 /** `held`: the terminal has not taken the last frame yet (in a flood, the next one waits for it) */
-export function createFrameScheduler(render: () => void, frameMs = FRAME_MS, now: () => number = () => performance.now(), held: () => boolean = () => false): FrameScheduler {
+export function createFrameScheduler(
+  render: () => void,
+  frameMs = FRAME_MS,
+  now: () => number = () => performance.now(),
+  held: () => boolean = () => false,
+): FrameScheduler {
   let timer: { cancel(): void } | null = null;
   let dirty = false;
   let suspended = false;

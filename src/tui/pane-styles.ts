@@ -7,8 +7,22 @@
 
 import type { IBufferCell, Terminal as XTerminal } from '@xterm/headless';
 import {
-  BLINK, BOLD, DEFAULT_COLOUR, DIM, INVERSE, INVISIBLE, ITALIC, OVERLINE, RGB, STRIKETHROUGH, UNDERLINE,
-  styleSgr, type CellStyle, type Colour, type Link, type StyleCaps,
+  BLINK,
+  BOLD,
+  DEFAULT_COLOUR,
+  DIM,
+  INVERSE,
+  INVISIBLE,
+  ITALIC,
+  OVERLINE,
+  RGB,
+  STRIKETHROUGH,
+  UNDERLINE,
+  styleSgr,
+  type CellStyle,
+  type Colour,
+  type Link,
+  type StyleCaps,
 } from '../core/screen/cell-style.js';
 
 /** the first look's number: blessed's attribute words (flags << 18 | fg << 9 | bg) stay below it */

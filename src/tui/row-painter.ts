@@ -38,7 +38,15 @@ export function blessedWide(ch: string): boolean {
   return ch.charCodeAt(0) >= 0x1100 && codePointWidth(ch.codePointAt(0)!) === 2;
 }
 
-function paint(s: ScreenInternals, ink: PaneInk, top: number, bottom: number, left: number, right: number, claudeOnly: boolean): string {
+function paint(
+  s: ScreenInternals,
+  ink: PaneInk,
+  top: number,
+  bottom: number,
+  left: number,
+  right: number,
+  claudeOnly: boolean,
+): string {
   const caps = ink.caps();
   let out = '';
   let attr = s.dattr;
@@ -60,7 +68,8 @@ function paint(s: ScreenInternals, ink: PaneInk, top: number, bottom: number, le
       // the right half of claude's wide character is drawn with its left half
       const next = line[x + 1];
       const half = ours && x + 1 < end && next![1] === '' && isPaneStyle(next![0]);
-      if (data === was[0] && ch === was[1] && !(half && (next![0] !== shown[x + 1]![0] || shown[x + 1]![1] !== ''))) continue;
+      if (data === was[0] && ch === was[1] && !(half && (next![0] !== shown[x + 1]![0] || shown[x + 1]![1] !== '')))
+        continue;
       if (ours && ch === '') {
         // a lone right half (its left half scrolled off the pane's left edge): nothing to write there
         was[0] = data;
@@ -108,7 +117,14 @@ function paint(s: ScreenInternals, ink: PaneInk, top: number, bottom: number, le
  * buffer, or null when blessed has something of its own to write first (the caller draws through
  * blessed then). Only rows marked dirty are looked at; they are left clean, as draw() leaves them.
  */
-export function paintRows(screen: Widgets.Screen, ink: PaneInk, top: number, bottom: number, left: number, right: number): string | null {
+export function paintRows(
+  screen: Widgets.Screen,
+  ink: PaneInk,
+  top: number,
+  bottom: number,
+  left: number,
+  right: number,
+): string | null {
   const s = screen as unknown as ScreenInternals;
   if (s._buf) return null;
   return paint(s, ink, top, bottom, left, right, false);
@@ -116,7 +132,11 @@ export function paintRows(screen: Widgets.Screen, ink: PaneInk, top: number, bot
 
 /** makes every draw of `screen` write claude's cells (in the columns `area()` gives) with `ink`, then the
  * rest through blessed's own draw */
-export function drawClaudeFirst(screen: Widgets.Screen, ink: PaneInk, area: () => { left: number; right: number } | null): void {
+export function drawClaudeFirst(
+  screen: Widgets.Screen,
+  ink: PaneInk,
+  area: () => { left: number; right: number } | null,
+): void {
   const s = screen as unknown as ScreenInternals;
   const blessedDraw = s.draw;
   s.draw = function (start: number, end: number) {
@@ -136,7 +156,13 @@ export function drawClaudeFirst(screen: Widgets.Screen, ink: PaneInk, area: () =
  * before and after. Null when one of those cells is not known exactly: blessed has not drawn it yet, or
  * it is a wide character's (blessed keeps those as never drawn), or it is claude's.
  */
-export function paintBeside(screen: Widgets.Screen, top: number, bottom: number, left: number, right: number): string | null {
+export function paintBeside(
+  screen: Widgets.Screen,
+  top: number,
+  bottom: number,
+  left: number,
+  right: number,
+): string | null {
   const s = screen as unknown as ScreenInternals;
   if (s._buf) return null;
   let out = '';
@@ -145,7 +171,10 @@ export function paintBeside(screen: Widgets.Screen, top: number, bottom: number,
     const line = s.lines[y];
     const shown = s.olines[y];
     if (!line || !shown) return null;
-    for (const [from, to] of [[0, left], [right, shown.length]] as const) {
+    for (const [from, to] of [
+      [0, left],
+      [right, shown.length],
+    ] as const) {
       if (from >= to) continue;
       out += `\u001b[${y + 1};${from + 1}H`;
       for (let x = from; x < to; x++) {

@@ -190,7 +190,12 @@ export function createSessionPane(opts: {
     const el = box as unknown as { ileft: number; itop: number; iright: number; ibottom: number };
     const x0 = coords.xi + el.ileft;
     const y0 = coords.yi + el.itop;
-    area = { x0, y0, width: Math.min(term.cols, coords.xl - el.iright - x0), height: Math.min(term.rows, coords.yl - el.ibottom - y0) };
+    area = {
+      x0,
+      y0,
+      width: Math.min(term.cols, coords.xl - el.iright - x0),
+      height: Math.min(term.rows, coords.yl - el.ibottom - y0),
+    };
     origin = { x: x0, y: y0 };
     paint();
   });
@@ -288,7 +293,14 @@ export function createSessionPane(opts: {
     },
     frameModes() {
       const modes = term.modes;
-      return { bracketedPaste: modes.bracketedPasteMode, sendFocus: modes.sendFocusMode, mouseTracking: modes.mouseTrackingMode, synchronizing: modes.synchronizedOutputMode, cursorShape: emulator.cursorShape, keyboard: emulator.keyboard };
+      return {
+        bracketedPaste: modes.bracketedPasteMode,
+        sendFocus: modes.sendFocusMode,
+        mouseTracking: modes.mouseTrackingMode,
+        synchronizing: modes.synchronizedOutputMode,
+        cursorShape: emulator.cursorShape,
+        keyboard: emulator.keyboard,
+      };
     },
     dispose() {
       rowsChanged.dispose();

@@ -80,10 +80,13 @@ export function createSplitFrames(o: {
     syncSince ??= now;
     if (now - syncSince >= SYNC_WAIT_MS) return false;
     if (!syncTimer) {
-      syncTimer = setTimeout(() => {
-        syncTimer = null;
-        frames.request();
-      }, SYNC_WAIT_MS - (now - syncSince) + 1);
+      syncTimer = setTimeout(
+        () => {
+          syncTimer = null;
+          frames.request();
+        },
+        SYNC_WAIT_MS - (now - syncSince) + 1,
+      );
       syncTimer.unref?.();
     }
     return true;
@@ -122,14 +125,18 @@ export function createSplitFrames(o: {
     }
     // What the terminal's modes must change (rarely anything) goes in the same write as the frame.
     const keys = o.claudeHasKeys?.() ?? false;
-    outer.sync({
-      paste: modes.bracketedPaste,
-      focus: modes.sendFocus,
-      mouse: modes.mouseTracking !== 'none',
-      cursorShape: keys ? modes.cursorShape : 0,
-      kitty: keys && caps.kittyKeys ? modes.keyboard.kitty : 0,
-      modifyOtherKeys: keys ? modes.keyboard.modifyOtherKeys : 0,
-    }, false, (sequence) => program._write(sequence));
+    outer.sync(
+      {
+        paste: modes.bracketedPaste,
+        focus: modes.sendFocus,
+        mouse: modes.mouseTracking !== 'none',
+        cursorShape: keys ? modes.cursorShape : 0,
+        kitty: keys && caps.kittyKeys ? modes.keyboard.kitty : 0,
+        modifyOtherKeys: keys ? modes.keyboard.modifyOtherKeys : 0,
+      },
+      false,
+      (sequence) => program._write(sequence),
+    );
     const buffered = program as unknown as { _buf?: string };
     if (caps.sync && buffered._buf) buffered._buf = SYNC_BEGIN + buffered._buf + SYNC_END;
     program.flush();

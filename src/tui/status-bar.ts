@@ -10,7 +10,10 @@ import type { Rect } from '../core/screen/layout.js';
 export interface StatusBar {
   readonly box: Widgets.BoxElement;
   /** true when the content changed and a frame is needed */
-  update(view: StatusBarInput, opts: { hint: string; message: string | null; elsewhere?: { count: number; key: string } | null }): boolean;
+  update(
+    view: StatusBarInput,
+    opts: { hint: string; message: string | null; elsewhere?: { count: number; key: string } | null },
+  ): boolean;
 }
 
 /** `at`: where the box starts (a face's first layout) */
@@ -22,7 +25,10 @@ export function createStatusBar(opts: { screen: Widgets.Screen; noColor: boolean
     update(view, o) {
       const width = typeof box.width === 'number' ? box.width : 80;
       const lines = statusBarLines(view, { width, hint: o.hint, message: o.message, elsewhere: o.elsewhere ?? null });
-      const content = lines.slice(0, Math.max(1, box.height as number)).map((s) => taggedSegments(s, opts.noColor)).join('\n');
+      const content = lines
+        .slice(0, Math.max(1, box.height as number))
+        .map((s) => taggedSegments(s, opts.noColor))
+        .join('\n');
       if (content === last) return false;
       last = content;
       box.setContent(content);

@@ -9,15 +9,39 @@ import type { Segment, SegmentStyle } from '../core/screen/status.js';
 type Style = LineStyle | SegmentStyle;
 
 const COLOURED: Record<Style, string> = {
-  flag: '{red-fg}{bold}', section: '{cyan-fg}{bold}', heading: '{bold}', code: '{yellow-fg}', empty: '{gray-fg}',
-  degraded: '{yellow-fg}{bold}', body: '', hint: '{gray-fg}',
-  plain: '', ok: '{green-fg}', near: '{yellow-fg}{bold}', over: '{red-fg}{bold}', phase: '{bold}',
-  countdown: '{magenta-fg}{bold}', dim: '',
+  flag: '{red-fg}{bold}',
+  section: '{cyan-fg}{bold}',
+  heading: '{bold}',
+  code: '{yellow-fg}',
+  empty: '{gray-fg}',
+  degraded: '{yellow-fg}{bold}',
+  body: '',
+  hint: '{gray-fg}',
+  plain: '',
+  ok: '{green-fg}',
+  near: '{yellow-fg}{bold}',
+  over: '{red-fg}{bold}',
+  phase: '{bold}',
+  countdown: '{magenta-fg}{bold}',
+  dim: '',
 };
 
 const PLAIN: Record<Style, string> = {
-  flag: '{bold}{underline}', section: '{bold}', heading: '{bold}', code: '', empty: '', degraded: '{bold}', body: '', hint: '',
-  plain: '', ok: '', near: '{bold}', over: '{bold}{underline}', phase: '{bold}', countdown: '{bold}', dim: '',
+  flag: '{bold}{underline}',
+  section: '{bold}',
+  heading: '{bold}',
+  code: '',
+  empty: '',
+  degraded: '{bold}',
+  body: '',
+  hint: '',
+  plain: '',
+  ok: '',
+  near: '{bold}',
+  over: '{bold}{underline}',
+  phase: '{bold}',
+  countdown: '{bold}',
+  dim: '',
 };
 
 // Every text of the document pane and the status bar (a document, its path, a note) passes the one terminal

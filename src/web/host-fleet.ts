@@ -92,7 +92,12 @@ export function sweepForwards(dir: string): number[] {
       continue;
     }
     const args = command.split('\0');
-    if (!/(^|\/)ssh$/.test(args[0] ?? '') || !args.some((a) => a.startsWith(`${m[2]}:`)) || !args.includes(FORWARD_LIFELINE)) continue;
+    if (
+      !/(^|\/)ssh$/.test(args[0] ?? '') ||
+      !args.some((a) => a.startsWith(`${m[2]}:`)) ||
+      !args.includes(FORWARD_LIFELINE)
+    )
+      continue;
     try {
       process.kill(pid, 'SIGTERM');
       ended.push(pid);
@@ -104,15 +109,36 @@ export function sweepForwards(dir: string): number[] {
 }
 
 function rowOf(run: LiveRun, host: string, previous: FollowedRun | undefined, now: number): FollowedRun {
-  const changed = !previous || previous.phase !== run.phase || (previous.status?.attention ?? null) !== (run.status?.attention ?? null);
+  const changed =
+    !previous ||
+    previous.phase !== run.phase ||
+    (previous.status?.attention ?? null) !== (run.status?.attention ?? null);
   return {
-    id: run.id, host, cwd: run.cwd, step: run.step ?? '', started: run.started, clients: run.clients, generation: run.generation, phase: run.phase,
-    context: run.context, window: run.window, status: run.status ?? null, since: changed ? now : previous.since, socket: run.socket,
-    workbench: run.workbench, document: previous?.document ?? null,
+    id: run.id,
+    host,
+    cwd: run.cwd,
+    step: run.step ?? '',
+    started: run.started,
+    clients: run.clients,
+    generation: run.generation,
+    phase: run.phase,
+    context: run.context,
+    window: run.window,
+    status: run.status ?? null,
+    since: changed ? now : previous.since,
+    socket: run.socket,
+    workbench: run.workbench,
+    document: previous?.document ?? null,
   };
 }
 
-export function followHosts(local: RunFollower, hosts: readonly string[], dir: string, env: Readonly<Record<string, string | undefined>>, everyMs = HOST_REFRESH_MS): HostFleet {
+export function followHosts(
+  local: RunFollower,
+  hosts: readonly string[],
+  dir: string,
+  env: Readonly<Record<string, string | undefined>>,
+  everyMs = HOST_REFRESH_MS,
+): HostFleet {
   let closed = false;
   const listeners = new Set<() => void>();
   const changes = new Set<(before: FollowedRun | null, after: FollowedRun | null) => void>();
@@ -124,9 +150,17 @@ export function followHosts(local: RunFollower, hosts: readonly string[], dir: s
     // a host's name is no file name: its folder is its place in the list
     const hostDir = join(dir, String(i));
     mkdirSync(hostDir, { recursive: true, mode: 0o700 });
-    return { health: { host, problem: null, runs: 0, checked: null }, dir: hostDir, follower: followRuns(hostDir), listed: new Map(), tunnels: new Map(), timer: null };
+    return {
+      health: { host, problem: null, runs: 0, checked: null },
+      dir: hostDir,
+      follower: followRuns(hostDir),
+      listed: new Map(),
+      tunnels: new Map(),
+      timer: null,
+    };
   });
-  const tag = (run: FollowedRun | undefined, host: string): FollowedRun | undefined => (run === undefined ? undefined : { ...run, host });
+  const tag = (run: FollowedRun | undefined, host: string): FollowedRun | undefined =>
+    run === undefined ? undefined : { ...run, host };
   const openCount = () => states.reduce((n, s) => n + s.tunnels.size, 0);
 
   const record = () => {
@@ -174,7 +208,12 @@ export function followHosts(local: RunFollower, hosts: readonly string[], dir: s
     const answer = await askHost(state.health.host, env);
     if (closed) return;
     const now = Date.now();
-    state.health = { host: state.health.host, problem: 'problem' in answer ? answer.problem : null, runs: 'problem' in answer ? 0 : answer.runs.length, checked: now };
+    state.health = {
+      host: state.health.host,
+      problem: 'problem' in answer ? answer.problem : null,
+      runs: 'problem' in answer ? 0 : answer.runs.length,
+      checked: now,
+    };
     // a host that failed keeps its rows and forwards: its runs are still there if it comes back
     if (!('problem' in answer)) {
       const before = state.listed;
@@ -206,7 +245,8 @@ export function followHosts(local: RunFollower, hosts: readonly string[], dir: s
     const state = states.find((s) => s.health.host === target.host);
     return state ? { state, id: target.id } : null;
   };
-  const rowIn = (state: HostState, id: string): FollowedRun | undefined => tag(state.follower.get(id), state.health.host) ?? state.listed.get(id);
+  const rowIn = (state: HostState, id: string): FollowedRun | undefined =>
+    tag(state.follower.get(id), state.health.host) ?? state.listed.get(id);
 
   const follower: RunFollower = {
     runs: () => [...local.runs(), ...states.flatMap((s) => [...s.listed.keys()].map((id) => rowIn(s, id)!))],
@@ -228,16 +268,20 @@ export function followHosts(local: RunFollower, hosts: readonly string[], dir: s
       let tunnel = state.tunnels.get(id);
       if (!tunnel) {
         // another machine's answer: only a path that is a run socket's shape is handed to ssh
-        if (!forwardableSocket(run.socket)) return `${state.health.host} named a socket for run ${id} that flower-pty does not forward`;
-        if (state.tunnels.size >= HOST_TUNABLES.forwardsPerHost) return `${HOST_TUNABLES.forwardsPerHost} runs of ${state.health.host} are open in pages already (the most at once): close one of their pages first`;
-        if (openCount() >= HOST_TUNABLES.forwardsInAll) return `${HOST_TUNABLES.forwardsInAll} remote runs are open in pages already (the most at once): close one of their pages first`;
+        if (!forwardableSocket(run.socket))
+          return `${state.health.host} named a socket for run ${id} that flower-pty does not forward`;
+        if (state.tunnels.size >= HOST_TUNABLES.forwardsPerHost)
+          return `${HOST_TUNABLES.forwardsPerHost} runs of ${state.health.host} are open in pages already (the most at once): close one of their pages first`;
+        if (openCount() >= HOST_TUNABLES.forwardsInAll)
+          return `${HOST_TUNABLES.forwardsInAll} remote runs are open in pages already (the most at once): close one of their pages first`;
         tunnel = startTunnel(state, run);
       }
       tunnel.pages += 1;
       if (tunnel.linger) clearTimeout(tunnel.linger);
       tunnel.linger = null;
       const deadline = Date.now() + HOST_TUNABLES.forwardReadyMs;
-      while (!state.follower.feed(id) && Date.now() < deadline && state.tunnels.get(id) === tunnel) await new Promise((r) => setTimeout(r, 50));
+      while (!state.follower.feed(id) && Date.now() < deadline && state.tunnels.get(id) === tunnel)
+        await new Promise((r) => setTimeout(r, 50));
       if (state.follower.feed(id)) return null;
       follower.release!(key);
       return `the forward of run ${id} on ${state.health.host} did not connect (ssh ${state.health.host} works?)`;
@@ -259,11 +303,13 @@ export function followHosts(local: RunFollower, hosts: readonly string[], dir: s
       const offs = [
         local.onChange(listener),
         // a forwarded run's changes, as its row; its forward closing is not the run ending while it is listed
-        ...states.map((s) => s.follower.onChange((before, after) => {
-          const host = s.health.host;
-          const id = (after ?? before)!.id;
-          listener(tag(before ?? undefined, host) ?? null, tag(after ?? undefined, host) ?? s.listed.get(id) ?? null);
-        })),
+        ...states.map((s) =>
+          s.follower.onChange((before, after) => {
+            const host = s.health.host;
+            const id = (after ?? before)!.id;
+            listener(tag(before ?? undefined, host) ?? null, tag(after ?? undefined, host) ?? s.listed.get(id) ?? null);
+          }),
+        ),
       ];
       return () => {
         changes.delete(listener);

@@ -13,7 +13,16 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createHttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { hostAllowed, originAllowed, securityHeaders, FIRST_REQUEST_MS, MAX_BODY_BYTES, MAX_CONNECTIONS, MAX_WS_FRAME_BYTES, type HostRules } from '../core/web/web-request.js';
+import {
+  hostAllowed,
+  originAllowed,
+  securityHeaders,
+  FIRST_REQUEST_MS,
+  MAX_BODY_BYTES,
+  MAX_CONNECTIONS,
+  MAX_WS_FRAME_BYTES,
+  type HostRules,
+} from '../core/web/web-request.js';
 import { cookieValue, loginClient, sessionCookie, SESSION_TTL_MS } from '../core/web/web-login.js';
 import { dashboardOrder, notificationFor, stateText, urgency } from '../core/web/web-dashboard.js';
 import type { Sessions } from './token-store.js';
@@ -98,7 +107,12 @@ export function createWebServer(o: WebServerOptions): WebServer {
   const secure = Boolean(o.tls) || o.behindProxy;
   // No per-message deflate (ws's server default, said here): a key's echo is a few bytes, and zlib on
   // its way would only add latency (and memory per page).
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WS_FRAME_BYTES, perMessageDeflate: false, handleProtocols: () => SOCKET_PROTOCOL });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_WS_FRAME_BYTES,
+    perMessageDeflate: false,
+    handleProtocols: () => SOCKET_PROTOCOL,
+  });
   const dashboards = new Set<WebSocket>();
   const pages = new Set<WebSocket>();
 
@@ -121,18 +135,27 @@ export function createWebServer(o: WebServerOptions): WebServer {
     return typeof value === 'string' ? value : null;
   };
   const socketSecret = (req: IncomingMessage): string | null => {
-    const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+    const offered = String(req.headers['sec-websocket-protocol'] ?? '')
+      .split(',')
+      .map((p) => p.trim());
     const mine = offered.find((p) => p.startsWith(`${SOCKET_PROTOCOL}.`));
     return mine ? mine.slice(SOCKET_PROTOCOL.length + 1) : null;
   };
   const authorised = (req: IncomingMessage, secret: string | null) => o.sessions.valid(cookieOf(req), secret);
   const originOk = (req: IncomingMessage) => originAllowed(req.headers.origin, req.headers.host, scheme, o.behindProxy);
 
-  const send = (res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}) => {
+  const send = (
+    res: ServerResponse,
+    status: number,
+    type: string,
+    body: string | Buffer,
+    extra: Record<string, string> = {},
+  ) => {
     res.writeHead(status, { 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), ...extra });
     res.end(body);
   };
-  const refuse = (res: ServerResponse, status: number, text: string) => send(res, status, 'text/plain; charset=utf-8', text + '\n');
+  const refuse = (res: ServerResponse, status: number, text: string) =>
+    send(res, status, 'text/plain; charset=utf-8', text + '\n');
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!hostAllowed(req.headers.host, o.rules)) {
@@ -140,28 +163,37 @@ export function createWebServer(o: WebServerOptions): WebServer {
       res.writeHead(421, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
       return void res.end('this server does not answer to that host name\n');
     }
-    for (const [name, value] of Object.entries(securityHeaders(String(req.headers.host), Boolean(o.tls)))) res.setHeader(name, value);
+    for (const [name, value] of Object.entries(securityHeaders(String(req.headers.host), Boolean(o.tls))))
+      res.setHeader(name, value);
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname;
     if (req.method === 'POST') {
-      if (!originOk(req)) return refuse(res, 403, 'refused: this request did not come from this server\'s own page');
+      if (!originOk(req)) return refuse(res, 403, "refused: this request did not come from this server's own page");
       if (path === '/api/login') return login(req, res);
       if (path === '/api/logout') {
         if (!o.sessions.end(cookieOf(req), headerSecret(req))) return refuse(res, 401, 'not logged in');
         o.log('a browser logged out');
-        return send(res, 204, 'text/plain', '', { 'Set-Cookie': sessionCookie(SESSION_COOKIE, '', { secure, maxAgeMs: 0 }) });
+        return send(res, 204, 'text/plain', '', {
+          'Set-Cookie': sessionCookie(SESSION_COOKIE, '', { secure, maxAgeMs: 0 }),
+        });
       }
       return refuse(res, 404, 'not found');
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
     const asset = staticFile(path);
     // The package's own code, the same for everyone: cached by the browser (pages and data never are).
-    if (asset) return send(res, 200, asset.type, await readStatic(asset.file), { 'Cache-Control': 'private, max-age=3600' });
+    if (asset)
+      return send(res, 200, asset.type, await readStatic(asset.file), { 'Cache-Control': 'private, max-age=3600' });
     if (path === '/login') return send(res, 200, HTML_TYPE, await renderPage(PAGES.login));
     // The pages themselves are empty shells (their data comes on requests that carry the secret).
-    const shell = path === '/' ? PAGES.dashboard : keyOf(/^\/run\/([^/]+)$/.exec(path)?.[1]) !== null ? PAGES.run : null;
-    if (shell) return o.sessions.shell(cookieOf(req)) ? send(res, 200, HTML_TYPE, await renderPage(shell)) : send(res, 401, HTML_TYPE, await renderPage(PAGES.loggedOut));
-    if (!authorised(req, headerSecret(req))) return refuse(res, 401, 'not logged in: this needs the page\'s secret of a login (open a login URL in this tab)');
+    const shell =
+      path === '/' ? PAGES.dashboard : keyOf(/^\/run\/([^/]+)$/.exec(path)?.[1]) !== null ? PAGES.run : null;
+    if (shell)
+      return o.sessions.shell(cookieOf(req))
+        ? send(res, 200, HTML_TYPE, await renderPage(shell))
+        : send(res, 401, HTML_TYPE, await renderPage(PAGES.loggedOut));
+    if (!authorised(req, headerSecret(req)))
+      return refuse(res, 401, "not logged in: this needs the page's secret of a login (open a login URL in this tab)");
     if (path === '/api/runs') return send(res, 200, 'application/json', JSON.stringify(rows()));
     if (path === '/api/hosts') return send(res, 200, 'application/json', JSON.stringify(hostRows()));
     const run = /^\/api\/run\/([^/]+)\/(report|lineage)$/.exec(path);
@@ -186,7 +218,11 @@ export function createWebServer(o: WebServerOptions): WebServer {
         html = renderReportHtml(model);
       } catch (error) {
         // a model the page cannot draw (its checks passed, a value still out of a drawing's range): one line
-        return refuse(res, 502, `the lineage of ${run.host ?? 'this machine'}'s run ${id} cannot be drawn: ${error instanceof Error ? error.message : String(error)}`);
+        return refuse(
+          res,
+          502,
+          `the lineage of ${run.host ?? 'this machine'}'s run ${id} cannot be drawn: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
       return send(res, 200, HTML_TYPE, html);
     }
@@ -225,7 +261,9 @@ export function createWebServer(o: WebServerOptions): WebServer {
         return refuse(res, result.status, result.reason);
       }
       o.log('a browser logged in');
-      send(res, 200, 'application/json', JSON.stringify({ ok: true, secret: result.secret }), { 'Set-Cookie': sessionCookie(SESSION_COOKIE, result.session, { secure, maxAgeMs: SESSION_TTL_MS }) });
+      send(res, 200, 'application/json', JSON.stringify({ ok: true, secret: result.secret }), {
+        'Set-Cookie': sessionCookie(SESSION_COOKIE, result.session, { secure, maxAgeMs: SESSION_TTL_MS }),
+      });
     });
   }
 
@@ -320,7 +358,13 @@ export function createWebServer(o: WebServerOptions): WebServer {
         ws.send(JSON.stringify({ t: 'ended', reason: 'gone', message: `no live run has id ${runId}` }));
         return ws.close(1000, 'no such run');
       }
-      bridgeRun(ws, { ...link, view: () => o.follower.get(runId)?.status ?? null, seq, allowInput: o.allowInput, log: o.log });
+      bridgeRun(ws, {
+        ...link,
+        view: () => o.follower.get(runId)?.status ?? null,
+        seq,
+        allowInput: o.allowInput,
+        log: o.log,
+      });
       for (const [data, binary] of early) ws.emit('message', data, binary);
     });
   }

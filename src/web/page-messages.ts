@@ -30,9 +30,13 @@ export function parsePageMessage(raw: string): PageMessage | null {
     case 'end':
       return { t: m.t };
     case 'command':
-      return COMMANDS.includes(m.command as (typeof COMMANDS)[number]) ? { t: 'command', command: m.command as (typeof COMMANDS)[number] } : null;
+      return COMMANDS.includes(m.command as (typeof COMMANDS)[number])
+        ? { t: 'command', command: m.command as (typeof COMMANDS)[number] }
+        : null;
     case 'save':
-      return str(m.text) && str(m.version) && m.version.length <= 64 ? { t: 'save', text: m.text, version: m.version } : null;
+      return str(m.text) && str(m.version) && m.version.length <= 64
+        ? { t: 'save', text: m.text, version: m.version }
+        : null;
     default:
       return null;
   }

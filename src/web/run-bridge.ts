@@ -14,7 +14,11 @@ import type { FeedMessage, RunFeed } from './run-feed.js';
 import { parsePageMessage, type PageMessage } from './page-messages.js';
 
 /** a document's version: what the page saw, so a save made against an older text is refused */
-export const documentVersion = (text: string | null): string => createHash('sha256').update(text ?? '', 'utf8').digest('hex').slice(0, 32);
+export const documentVersion = (text: string | null): string =>
+  createHash('sha256')
+    .update(text ?? '', 'utf8')
+    .digest('hex')
+    .slice(0, 32);
 
 // A page too far behind (a phone that went to sleep) is dropped rather than buffered without end.
 const MAX_PAGE_BACKLOG = 16 * 1024 * 1024;
@@ -23,7 +27,8 @@ const MAX_PAGE_BACKLOG = 16 * 1024 * 1024;
 // claude's output as a binary frame of its bytes (the page writes them to xterm.js as they are, no
 // JSON on either side), everything else as JSON.
 /** a message as a page takes it: a document with its version */
-export const pageMessage = (m: FeedMessage): object => (m.t === 'document' ? { ...m, version: documentVersion(m.text) } : m);
+export const pageMessage = (m: FeedMessage): object =>
+  m.t === 'document' ? { ...m, version: documentVersion(m.text) } : m;
 
 const encoded = new WeakMap<object, string | Buffer>();
 function pageFrame(m: FeedMessage): string | Buffer {
@@ -35,7 +40,8 @@ function pageFrame(m: FeedMessage): string | Buffer {
   return frame;
 }
 
-const bytesOf = (data: RawData): Buffer => (Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data));
+const bytesOf = (data: RawData): Buffer =>
+  Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
 
 export interface BridgeOptions {
   feed: RunFeed;
@@ -57,18 +63,22 @@ export function bridgeRun(ws: WebSocket, o: BridgeOptions): void {
   };
   toPage({ t: 'hello', allowInput: o.allowInput, status: o.view() });
   let document: { path: string; text: string | null } | null = null;
-  const unwatch = o.feed.watch({
-    show(m) {
-      if (m.t === 'document') document = { path: m.path, text: m.text };
-      toPage(pageFrame(m));
+  const unwatch = o.feed.watch(
+    {
+      show(m) {
+        if (m.t === 'document') document = { path: m.path, text: m.text };
+        toPage(pageFrame(m));
+      },
+      ended(last) {
+        toPage({ t: 'ended', ...last });
+        if (ws.readyState === ws.OPEN) ws.close(1000, 'the run ended');
+      },
     },
-    ended(last) {
-      toPage({ t: 'ended', ...last });
-      if (ws.readyState === ws.OPEN) ws.close(1000, 'the run ended');
-    },
-  }, o.seq);
+    o.seq,
+  );
 
-  const answer = (of: string, verdict: { ok: true } | { ok: false; problem: string }, extra: object = {}) => toPage({ t: 'result', of, ...verdict, ...extra });
+  const answer = (of: string, verdict: { ok: true } | { ok: false; problem: string }, extra: object = {}) =>
+    toPage({ t: 'result', of, ...verdict, ...extra });
   const allowed = (of: string, action: WebAction): boolean => {
     const verdict = mayAct(action, { allowInput: o.allowInput, view: o.view() });
     if (!verdict.ok) answer(of, verdict);
@@ -87,7 +97,15 @@ export function bridgeRun(ws: WebSocket, o: BridgeOptions): void {
     const current = documentVersion(onDisk);
     // Someone (the run, an editor, another page) changed it since this page read it: nothing is
     // written, and the page is shown the newer text; its own edit stays in its box.
-    if (current !== m.version) return answer('save', { ok: false, problem: 'the document changed since you opened it: the newer text is shown; your edit was not saved' }, { text: onDisk, version: current });
+    if (current !== m.version)
+      return answer(
+        'save',
+        {
+          ok: false,
+          problem: 'the document changed since you opened it: the newer text is shown; your edit was not saved',
+        },
+        { text: onDisk, version: current },
+      );
     await writeFileAtomic(document.path, m.text);
     o.log(`a page saved the document ${document.path} (${m.text.length} characters)`);
     answer('save', { ok: true }, { version: documentVersion(m.text) });
@@ -95,7 +113,9 @@ export function bridgeRun(ws: WebSocket, o: BridgeOptions): void {
 
   ws.on('message', (data, isBinary) => {
     // a binary frame is keys, as they are (the page's terminal sends them so: no JSON on the echo's way)
-    const m = isBinary ? { t: 'input' as const, data: bytesOf(data).toString('utf8') } : parsePageMessage(bytesOf(data).toString('utf8'));
+    const m = isBinary
+      ? { t: 'input' as const, data: bytesOf(data).toString('utf8') }
+      : parsePageMessage(bytesOf(data).toString('utf8'));
     if (!m) return ws.close(1003, 'a message this server does not take');
     switch (m.t) {
       case 'input':
@@ -130,7 +150,12 @@ export function bridgeRun(ws: WebSocket, o: BridgeOptions): void {
         }
         return;
       case 'save':
-        save(m).catch((error: unknown) => answer('save', { ok: false, problem: `the document could not be written: ${error instanceof Error ? error.message : String(error)}` }));
+        save(m).catch((error: unknown) =>
+          answer('save', {
+            ok: false,
+            problem: `the document could not be written: ${error instanceof Error ? error.message : String(error)}`,
+          }),
+        );
         return;
     }
   });

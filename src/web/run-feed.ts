@@ -8,7 +8,10 @@
 import type { ServerMessage } from '../server/wire.js';
 
 /** what a page is streamed of its run (the rest of the wire is the follower's) */
-export type FeedMessage = Extract<ServerMessage, { t: 'screen' | 'output' | 'size' | 'title' | 'child' | 'status' | 'document' | 'message' }>;
+export type FeedMessage = Extract<
+  ServerMessage,
+  { t: 'screen' | 'output' | 'size' | 'title' | 'child' | 'status' | 'document' | 'message' }
+>;
 
 export interface FeedPage {
   show(message: FeedMessage): void;
@@ -36,7 +39,16 @@ export interface RunFeed {
   end(last: { reason: string; message?: string }): void;
 }
 
-const FEED = new Set<string>(['screen', 'output', 'size', 'title', 'child', 'status', 'document', 'message'] satisfies Array<FeedMessage['t']>);
+const FEED = new Set<string>([
+  'screen',
+  'output',
+  'size',
+  'title',
+  'child',
+  'status',
+  'document',
+  'message',
+] satisfies Array<FeedMessage['t']>);
 const SCREEN_CHANGES = new Set<string>(['output', 'size', 'child'] satisfies Array<FeedMessage['t']>);
 
 /** `ask`: sends `repaint` on the watcher connection; the run's next `screen` answers it */
@@ -57,7 +69,11 @@ export function createRunFeed(ask: () => void): RunFeed {
   const waiting: Array<{ resolve: (s: Snapshot) => void; reject: (e: Error) => void }> = [];
   let over = false;
 
-  const paint = (screen: FeedMessage): FeedMessage[] => [...(child ? [child] : []), screen, ...[title, status, document].filter((m): m is FeedMessage => m !== null)];
+  const paint = (screen: FeedMessage): FeedMessage[] => [
+    ...(child ? [child] : []),
+    screen,
+    ...[title, status, document].filter((m): m is FeedMessage => m !== null),
+  ];
   const current = (): Snapshot | null => (shot && shot.seq === seq ? { seq, messages: paint(shot.screen) } : null);
   const need = (): void => {
     if (firstDue || asked || over) return;

@@ -57,7 +57,10 @@ export function followRuns(socketDir: string, now: () => number = Date.now): Run
   let closed = false;
 
   const fromInfo = (info: RunInfo, socket: string, previous: FollowedRun | undefined): FollowedRun => {
-    const changed = !previous || previous.phase !== info.phase || (previous.status?.attention ?? null) !== (info.status?.attention ?? null);
+    const changed =
+      !previous ||
+      previous.phase !== info.phase ||
+      (previous.status?.attention ?? null) !== (info.status?.attention ?? null);
     return {
       id: info.id,
       cwd: info.cwd,
@@ -70,7 +73,12 @@ export function followRuns(socketDir: string, now: () => number = Date.now): Run
       window: info.window,
       status: info.status,
       // the server's own word on when its state began (a page opened late still sees how long), else when this follower saw it change
-      since: info.since !== undefined && Number.isFinite(Date.parse(info.since)) ? Date.parse(info.since) : changed ? now() : previous.since,
+      since:
+        info.since !== undefined && Number.isFinite(Date.parse(info.since))
+          ? Date.parse(info.since)
+          : changed
+            ? now()
+            : previous.since,
       socket,
       workbench: info.workbench,
       document: previous?.document ?? null,
@@ -86,7 +94,10 @@ export function followRuns(socketDir: string, now: () => number = Date.now): Run
     let size = { cols: 80, rows: 24 };
     const feed = createRunFeed(() => {
       if (repaints) return link.send({ t: 'repaint' });
-      feed.push({ t: 'message', text: 'this run was started by an older flower-pty: its screen shows only what claude draws from now on' });
+      feed.push({
+        t: 'message',
+        text: 'this run was started by an older flower-pty: its screen shows only what claude draws from now on',
+      });
       feed.push({ t: 'screen', data: '', ...size });
     });
     feeds.set(id, feed);
@@ -108,7 +119,19 @@ export function followRuns(socketDir: string, now: () => number = Date.now): Run
           emit(before, after);
         } else if (m.t === 'status' && before) {
           const { since: _followedSince, ...known } = before;
-          const after = fromInfo({ ...known, pid: 0, status: m.view, phase: m.view.phase, generation: m.view.generation, context: m.view.context, window: m.view.window }, socket, before);
+          const after = fromInfo(
+            {
+              ...known,
+              pid: 0,
+              status: m.view,
+              phase: m.view.phase,
+              generation: m.view.generation,
+              context: m.view.context,
+              window: m.view.window,
+            },
+            socket,
+            before,
+          );
           runs.set(id, after);
           emit(before, after);
         } else if (m.t === 'document' && before) {

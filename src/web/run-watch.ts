@@ -3,14 +3,24 @@
 // the run, until the run ends or the server goes. The same wire as `flower-pty attach` (server/wire.ts).
 
 import { createConnection } from 'node:net';
-import { createFrameReader, encodeFrame, parseServerMessage, WIRE_VERSION, type ClientMessage, type ServerMessage } from '../server/wire.js';
+import {
+  createFrameReader,
+  encodeFrame,
+  parseServerMessage,
+  WIRE_VERSION,
+  type ClientMessage,
+  type ServerMessage,
+} from '../server/wire.js';
 
 export interface RunWatch {
   send(message: ClientMessage): void;
   close(): void;
 }
 
-export function watchRun(socketPath: string, on: { message: (m: ServerMessage) => void; closed: (why: string) => void }): RunWatch {
+export function watchRun(
+  socketPath: string,
+  on: { message: (m: ServerMessage) => void; closed: (why: string) => void },
+): RunWatch {
   const socket = createConnection(socketPath);
   let done = false;
   const finish = (why: string) => {
@@ -27,7 +37,9 @@ export function watchRun(socketPath: string, on: { message: (m: ServerMessage) =
     onError: (reason) => finish(`the run sent ${reason}`),
   });
   socket.setNoDelay(true);
-  socket.on('connect', () => socket.write(encodeFrame({ t: 'hello', version: WIRE_VERSION, role: 'attach', watch: true })));
+  socket.on('connect', () =>
+    socket.write(encodeFrame({ t: 'hello', version: WIRE_VERSION, role: 'attach', watch: true })),
+  );
   socket.on('data', (chunk: Buffer) => reader.push(chunk));
   socket.on('error', (error: NodeJS.ErrnoException) => finish(`its socket failed (${error.code ?? error.message})`));
   socket.on('close', () => finish('the run hung up'));

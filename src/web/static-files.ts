@@ -54,8 +54,28 @@ interface PageHead {
 }
 
 export const PAGES = {
-  dashboard: { title: 'runs', body: 'dashboard.html', styles: [], modules: ['/assets/dashboard.js', '/assets/common.js'] },
-  run: { title: 'run', body: 'run.html', styles: ['/vendor/xterm.css'], modules: ['/assets/run.js', '/vendor/xterm.mjs', '/vendor/addon-fit.mjs', '/vendor/addon-unicode11.mjs', '/assets/common.js', '/core/web-resize-rule.js', '/core/web-side-channels.js', '/core/side-channels.js', '/core/kitty-keys.js'] },
+  dashboard: {
+    title: 'runs',
+    body: 'dashboard.html',
+    styles: [],
+    modules: ['/assets/dashboard.js', '/assets/common.js'],
+  },
+  run: {
+    title: 'run',
+    body: 'run.html',
+    styles: ['/vendor/xterm.css'],
+    modules: [
+      '/assets/run.js',
+      '/vendor/xterm.mjs',
+      '/vendor/addon-fit.mjs',
+      '/vendor/addon-unicode11.mjs',
+      '/assets/common.js',
+      '/core/web-resize-rule.js',
+      '/core/web-side-channels.js',
+      '/core/side-channels.js',
+      '/core/kitty-keys.js',
+    ],
+  },
   login: { title: 'log in', body: 'login.html', styles: [], modules: ['/assets/login.js', '/assets/common.js'] },
   loggedOut: { title: 'not logged in', body: 'logged-out.html', styles: [], modules: [] },
 } as const satisfies Record<string, PageHead>;
@@ -72,7 +92,10 @@ export async function renderPage(page: PageHead): Promise<string> {
     ...preloaded.map((href) => `<link rel="modulepreload" href="${href}">`),
     ...(main ? [`<script type="module" src="${main}"></script>`] : []),
   ];
-  return `${head.toString('utf8').replace('{{title}}', () => page.title).replace('{{links}}', () => links.join('\n'))}${body.toString('utf8')}</html>\n`;
+  return `${head
+    .toString('utf8')
+    .replace('{{title}}', () => page.title)
+    .replace('{{links}}', () => links.join('\n'))}${body.toString('utf8')}</html>\n`;
 }
 
 const cache = new Map<string, Buffer>();

@@ -9,7 +9,17 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import { openSync, closeSync, writeSync, readFileSync, renameSync } from 'node:fs';
-import { consumeToken, loginAllowed, loginFailed, NO_FAILED_LOGINS, sessionValid, SESSION_TTL_MS, TOKEN_TTL_MS, type LoginLimit, type TokenEntry } from '../core/web/web-login.js';
+import {
+  consumeToken,
+  loginAllowed,
+  loginFailed,
+  NO_FAILED_LOGINS,
+  sessionValid,
+  SESSION_TTL_MS,
+  TOKEN_TTL_MS,
+  type LoginLimit,
+  type TokenEntry,
+} from '../core/web/web-login.js';
 
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 const newSecret = (): string => randomBytes(32).toString('base64url');
@@ -17,7 +27,9 @@ const newSecret = (): string => randomBytes(32).toString('base64url');
 function readEntries(file: string): TokenEntry[] {
   try {
     const value = JSON.parse(readFileSync(file, 'utf8')) as unknown;
-    return Array.isArray(value) ? value.filter((e): e is TokenEntry => typeof e?.hash === 'string' && typeof e?.expires === 'number') : [];
+    return Array.isArray(value)
+      ? value.filter((e): e is TokenEntry => typeof e?.hash === 'string' && typeof e?.expires === 'number')
+      : [];
   } catch {
     return [];
   }
@@ -39,7 +51,9 @@ export function issueToken(file: string, now: number = Date.now()): string {
   return token;
 }
 
-export type LoginResult = { ok: true; session: string; secret: string } | { ok: false; status: 401 | 429; reason: string };
+export type LoginResult =
+  | { ok: true; session: string; secret: string }
+  | { ok: false; status: 401 | 429; reason: string };
 
 export interface Sessions {
   /** `client`: who tries (core/web/web-login.ts loginClient), for the failed-login limit */
@@ -77,9 +91,17 @@ export function openSessions(tokensFile: string): Sessions {
       writeEntries(tokensFile, verdict.left);
       // A valid token logs in whatever failed before it: the limit slows guessing, never the owner.
       if (!verdict.ok) {
-        if (!loginAllowed(limit, client, now)) return { ok: false, status: 429, reason: 'too many failed logins: wait a minute' };
+        if (!loginAllowed(limit, client, now))
+          return { ok: false, status: 429, reason: 'too many failed logins: wait a minute' };
         limit = loginFailed(limit, client, now);
-        return { ok: false, status: 401, reason: verdict.reason === 'expired' ? 'this login link has expired: flower-pty web --login prints a new one' : 'this login link is not valid (each one works once): flower-pty web --login prints a new one' };
+        return {
+          ok: false,
+          status: 401,
+          reason:
+            verdict.reason === 'expired'
+              ? 'this login link has expired: flower-pty web --login prints a new one'
+              : 'this login link is not valid (each one works once): flower-pty web --login prints a new one',
+        };
       }
       const session = newSecret();
       const secret = newSecret();

@@ -64,7 +64,10 @@ export function claimWeb(paths: WebDir, state: WebState): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const other = runningWeb(paths);
-      if (other && other.pid !== process.pid) throw new FlowerError(`a web face of yours is already running (pid ${other.pid}, ${other.url}); flower-pty web --login prints a new login URL for it, kill ${other.pid} stops it`);
+      if (other && other.pid !== process.pid)
+        throw new FlowerError(
+          `a web face of yours is already running (pid ${other.pid}, ${other.url}); flower-pty web --login prints a new login URL for it, kill ${other.pid} stops it`,
+        );
       rmSync(paths.state, { force: true });
     }
   }

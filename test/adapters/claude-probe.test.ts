@@ -20,7 +20,10 @@ function tempDir(t: Test): string {
 function fakeClaude(dir: string, name: string, printed: string, hang = false): string {
   const file = join(dir, name);
   const body = hang ? 'setInterval(() => {}, 1000);' : `process.stdout.write(${JSON.stringify(printed)});`;
-  writeFileSync(file, `#!${process.execPath}\nrequire('fs').appendFileSync(${JSON.stringify(file + '.calls')}, 'x');\n${body}\n`);
+  writeFileSync(
+    file,
+    `#!${process.execPath}\nrequire('fs').appendFileSync(${JSON.stringify(file + '.calls')}, 'x');\n${body}\n`,
+  );
   chmodSync(file, 0o755);
   return file;
 }
@@ -49,18 +52,32 @@ t.test('cached per binary path and mtime; an unparsable answer is not cached', a
   const dir = tempDir(t);
   const cacheDir = join(dir, 'cache');
   const bin = fakeClaude(dir, 'claude', '2.1.200 (Claude Code)');
-  t.match(await probeRelease({ claude: bin, env: process.env, cacheDir }), { cached: false, release: { text: '2.1.200' } });
-  t.match(await probeRelease({ claude: bin, env: process.env, cacheDir }), { cached: true, release: { text: '2.1.200' } });
+  t.match(await probeRelease({ claude: bin, env: process.env, cacheDir }), {
+    cached: false,
+    release: { text: '2.1.200' },
+  });
+  t.match(await probeRelease({ claude: bin, env: process.env, cacheDir }), {
+    cached: true,
+    release: { text: '2.1.200' },
+  });
   t.equal(calls(bin), 1, 'claude ran once');
   const later = new Date(Date.now() + 60_000);
   utimesSync(bin, later, later);
-  t.match(await probeRelease({ claude: bin, env: process.env, cacheDir }), { cached: false }, 'a new mtime is a new binary');
+  t.match(
+    await probeRelease({ claude: bin, env: process.env, cacheDir }),
+    { cached: false },
+    'a new mtime is a new binary',
+  );
   const odd = fakeClaude(dir, 'odd', 'who knows');
   await probeRelease({ claude: odd, env: process.env, cacheDir });
   await probeRelease({ claude: odd, env: process.env, cacheDir });
   t.equal(calls(odd), 2, 'asked again each time');
   writeFileSync(join(cacheDir, 'claude-releases.json'), '{not json');
-  t.match(await probeRelease({ claude: bin, env: process.env, cacheDir }), { cached: false, release: { text: '2.1.200' } }, 'a damaged cache is rebuilt');
+  t.match(
+    await probeRelease({ claude: bin, env: process.env, cacheDir }),
+    { cached: false, release: { text: '2.1.200' } },
+    'a damaged cache is rebuilt',
+  );
 });
 
 t.test('a claude that never answers: bounded, then unknown', async (t) => {
@@ -76,15 +93,28 @@ t.test('through the bin: too old is refused in one line with exit 5; unreadable 
   const dir = tempDir(t);
   const env = { ...process.env, XDG_CACHE_HOME: join(dir, 'cache'), HOME: dir, NO_COLOR: '1' };
   const old = fakeClaude(dir, 'claude-old', '2.1.46 (Claude Code)\n');
-  const r = spawnSync(process.execPath, [FLOWER_BIN, '--claude', old, '--no-workbench', '--plain', 'go'], { cwd: dir, env, encoding: 'utf8', input: '', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [FLOWER_BIN, '--claude', old, '--no-workbench', '--plain', 'go'], {
+    cwd: dir,
+    env,
+    encoding: 'utf8',
+    input: '',
+    timeout: 60_000,
+  });
   t.equal(r.status, 5, 'exit 5: no usable claude');
   t.equal(r.stderr.trim().split('\n').length, 1, 'one line');
-  t.match(r.stderr, /Claude Code 2\.1\.46 is too old: flower-pty needs 2\.1\.47 or newer; upgrade with npm install -g @anthropic-ai\/claude-code/);
+  t.match(
+    r.stderr,
+    /Claude Code 2\.1\.46 is too old: flower-pty needs 2\.1\.47 or newer; upgrade with npm install -g @anthropic-ai\/claude-code/,
+  );
   t.equal(calls(old), 1, 'only --version ran: nothing was spawned for a session');
 
   // An unreadable version: one warning, then the run starts (this fake exits at once, so the run ends).
   const odd = fakeClaude(dir, 'claude-odd', 'nightly build\n');
-  const v = spawnSync(process.execPath, [FLOWER_BIN, '--claude', odd, '--no-workbench', '--plain', '-v', '--review', '0', 'go'], { cwd: dir, env, encoding: 'utf8', input: '', timeout: 60_000 });
+  const v = spawnSync(
+    process.execPath,
+    [FLOWER_BIN, '--claude', odd, '--no-workbench', '--plain', '-v', '--review', '0', 'go'],
+    { cwd: dir, env, encoding: 'utf8', input: '', timeout: 60_000 },
+  );
   t.equal((v.stderr.match(/could not read the Claude Code release/g) ?? []).length, 1, 'warned once');
   t.match(v.stderr, /release unknown \(taken as the newest\)/);
   t.ok(calls(odd) >= 2, 'and claude was started after the probe');
@@ -94,7 +124,11 @@ t.test('-v says what an older release costs', async (t) => {
   const dir = tempDir(t);
   const env = { ...process.env, XDG_CACHE_HOME: join(dir, 'cache'), HOME: dir, NO_COLOR: '1' };
   const older = fakeClaude(dir, 'claude-77', '2.1.77 (Claude Code)\n');
-  const v = spawnSync(process.execPath, [FLOWER_BIN, '--claude', older, '--no-workbench', '--plain', '-v', '--review', '0', 'go'], { cwd: dir, env, encoding: 'utf8', input: '', timeout: 60_000 });
+  const v = spawnSync(
+    process.execPath,
+    [FLOWER_BIN, '--claude', older, '--no-workbench', '--plain', '-v', '--review', '0', 'go'],
+    { cwd: dir, env, encoding: 'utf8', input: '', timeout: 60_000 },
+  );
   t.match(v.stderr, /Claude Code 2\.1\.77/);
   t.match(v.stderr, /older release: no StopFailure hook \(before 2\.1\.78\)/);
 });

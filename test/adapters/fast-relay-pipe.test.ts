@@ -23,6 +23,11 @@ t.test('the self-pipe build passes every test of the relay', async (t) => {
   t.ok(existsSync(addon), `the self-pipe variant builds (${build.stderr.trim() || 'no message'})`);
   if (!existsSync(addon)) return;
 
-  const out = passesWhole(t, 'test/adapters/fast-relay.test.ts', { FLOWER_PTY_TEST_RELAY_ADDON: addon }, 'the pipe build');
+  const out = passesWhole(
+    t,
+    'test/adapters/fast-relay.test.ts',
+    { FLOWER_PTY_TEST_RELAY_ADDON: addon },
+    'the pipe build',
+  );
   t.match(out, /ok \d+ - the build under test wakes its thread with a self-pipe/, 'the build under test was the pipe');
 });

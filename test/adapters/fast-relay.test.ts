@@ -75,7 +75,13 @@ function personTerminal(t: Test) {
   terminal.input.setRawMode(true);
   // `typeNow`: straight onto the pty's master, without a turn of this event loop
   const master = (pty as unknown as { _fd: number })._fd;
-  return { pty, terminal, seen: () => seen, type: (keys: string) => pty.write(keys), typeNow: (keys: string) => writeSync(master, keys) };
+  return {
+    pty,
+    terminal,
+    seen: () => seen,
+    type: (keys: string) => pty.write(keys),
+    typeNow: (keys: string) => writeSync(master, keys),
+  };
 }
 
 // The build under test: dist/native's (an eventfd on Linux), or the one fast-relay-pipe.test.ts built
@@ -90,8 +96,22 @@ function relayFor(t: Test): FastRelay {
   return relay;
 }
 
-function claude(t: Test, relay: FastRelay | null, env: Record<string, string> = {}): { pty: PtySession; heard: () => string } {
-  const pty = spawnPty({ file: child(t), args: [], cwd: tmpdir(), env: { ...(process.env as Record<string, string>), ...env }, cols: 80, rows: 24 }, relay);
+function claude(
+  t: Test,
+  relay: FastRelay | null,
+  env: Record<string, string> = {},
+): { pty: PtySession; heard: () => string } {
+  const pty = spawnPty(
+    {
+      file: child(t),
+      args: [],
+      cwd: tmpdir(),
+      env: { ...(process.env as Record<string, string>), ...env },
+      cols: 80,
+      rows: 24,
+    },
+    relay,
+  );
   t.teardown(() => void pty.terminate(100));
   let heard = '';
   pty.onData((d) => (heard += d));
@@ -106,18 +126,49 @@ async function joined(terminal: ClientTerminal, relay: FastRelay, key: string | 
 t.test('the relay is built and loads', async (t) => {
   const relay = openFastRelay(ADDON_UNDER_TEST);
   t.ok(relay, `${ADDON_UNDER_TEST ?? 'dist/native/fast-relay.node'} loads (npm run build)`);
-  t.equal(relay?.wake, WAKE_UNDER_TEST, `the build under test wakes its thread with ${WAKE_UNDER_TEST === 'pipe' ? 'a self-pipe' : 'an eventfd'}`);
+  t.equal(
+    relay?.wake,
+    WAKE_UNDER_TEST,
+    `the build under test wakes its thread with ${WAKE_UNDER_TEST === 'pipe' ? 'a self-pipe' : 'an eventfd'}`,
+  );
   relay?.close();
-  t.equal(envSwitch({ FLOWER_PTY_NO_NATIVE: '1' }, 'FLOWER_PTY_NO_NATIVE'), true, 'FLOWER_PTY_NO_NATIVE=1 turns it off');
+  t.equal(
+    envSwitch({ FLOWER_PTY_NO_NATIVE: '1' }, 'FLOWER_PTY_NO_NATIVE'),
+    true,
+    'FLOWER_PTY_NO_NATIVE=1 turns it off',
+  );
   t.equal(envSwitch({}, 'FLOWER_PTY_NO_NATIVE'), false);
-  t.throws(() => envSwitch({ FLOWER_PTY_NO_NATIVE: 'maybe' }, 'FLOWER_PTY_NO_NATIVE'), /FLOWER_PTY_NO_NATIVE expects true or false, got "maybe"/);
+  t.throws(
+    () => envSwitch({ FLOWER_PTY_NO_NATIVE: 'maybe' }, 'FLOWER_PTY_NO_NATIVE'),
+    /FLOWER_PTY_NO_NATIVE expects true or false, got "maybe"/,
+  );
 });
 
 t.test('the native title filter is title-filter.ts, chunk by chunk', async (t) => {
   const filter = nativeTitleFilter();
   if (!filter) throw new Error('the native relay was not built');
   // pieces that make and break title sequences at every place a chunk can cut them
-  const pieces = ['\u001b]0;', '\u001b]1;', '\u001b]2;', '\u001b]7;', '\u001b]0', '\u001b]', '\u001b', ']', '0', ';', 'ab', '\u0007', '\u001b\\', '\\', 'x'.repeat(3000), 'é'.repeat(700), '😀', '\r\n', '\u001b[1m'];
+  const pieces = [
+    '\u001b]0;',
+    '\u001b]1;',
+    '\u001b]2;',
+    '\u001b]7;',
+    '\u001b]0',
+    '\u001b]',
+    '\u001b',
+    ']',
+    '0',
+    ';',
+    'ab',
+    '\u0007',
+    '\u001b\\',
+    '\\',
+    'x'.repeat(3000),
+    'é'.repeat(700),
+    '😀',
+    '\r\n',
+    '\u001b[1m',
+  ];
   let seed = 42;
   const random = (n: number) => {
     seed = (seed * 1103515245 + 12345) % 2 ** 31;
@@ -144,68 +195,100 @@ t.test('the native title filter is title-filter.ts, chunk by chunk', async (t) =
 // Bytes that are not UTF-8: JavaScript sees a U+FFFD for each stray byte and counts it, so the native filter
 // must count it too (it once counted a continuation byte as nothing, held an unterminated "title" of them
 // without bound and wrote past its buffer). Chunks end on a character's boundary here, as the pieces do above.
-t.test('the native title filter is title-filter.ts on bytes that are not UTF-8, and holds a title of them no longer', async (t) => {
-  const filter = nativeTitleFilter();
-  if (!filter) throw new Error('the native relay was not built');
-  const pieces = [...['\u001b]0;', '\u001b]2;', '\u001b', ']', '\u0007', '\u001b\\', 'ab', '😀'].map((s) => Buffer.from(s)), ...[[0x80], [0xff], [0xe2, 0x82, 0x61], [0xf0, 0x9f, 0x1b], [0xf0, 0x80, 0x07], [0xed, 0xa0, 0x80], [0xc0, 0xaf]].map((b) => Buffer.from(b)), Buffer.alloc(2000, 0x80), Buffer.from(`${'\u00e2'.repeat(1500)}a`, 'latin1')];
-  let seed = 7;
-  const random = (n: number) => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return seed % n;
-  };
-  const compare = (chunks: Buffer[]): boolean => {
-    const ts = createTitleFilter();
-    const decoder = new StringDecoder('utf8');
-    const expected = chunks.map((chunk) => ts.push(decoder.write(chunk)).output);
-    return t.same(filter(chunks).map((b) => b.toString('utf8')), expected, `chunks ${JSON.stringify(chunks.map((c) => c.toString('latin1'))).slice(0, 300)}`);
-  };
-  for (let run = 0; run < 400; run++) {
-    const chunks: Buffer[] = [];
-    for (let c = 0, n = 1 + random(6); c < n; c++) {
-      const parts: Buffer[] = [];
-      for (let p = 0, m = random(10); p < m; p++) parts.push(pieces[random(pieces.length)]!);
-      chunks.push(Buffer.concat(parts));
+t.test(
+  'the native title filter is title-filter.ts on bytes that are not UTF-8, and holds a title of them no longer',
+  async (t) => {
+    const filter = nativeTitleFilter();
+    if (!filter) throw new Error('the native relay was not built');
+    const pieces = [
+      ...['\u001b]0;', '\u001b]2;', '\u001b', ']', '\u0007', '\u001b\\', 'ab', '😀'].map((s) => Buffer.from(s)),
+      ...[
+        [0x80],
+        [0xff],
+        [0xe2, 0x82, 0x61],
+        [0xf0, 0x9f, 0x1b],
+        [0xf0, 0x80, 0x07],
+        [0xed, 0xa0, 0x80],
+        [0xc0, 0xaf],
+      ].map((b) => Buffer.from(b)),
+      Buffer.alloc(2000, 0x80),
+      Buffer.from(`${'\u00e2'.repeat(1500)}a`, 'latin1'),
+    ];
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const compare = (chunks: Buffer[]): boolean => {
+      const ts = createTitleFilter();
+      const decoder = new StringDecoder('utf8');
+      const expected = chunks.map((chunk) => ts.push(decoder.write(chunk)).output);
+      return t.same(
+        filter(chunks).map((b) => b.toString('utf8')),
+        expected,
+        `chunks ${JSON.stringify(chunks.map((c) => c.toString('latin1'))).slice(0, 300)}`,
+      );
+    };
+    for (let run = 0; run < 400; run++) {
+      const chunks: Buffer[] = [];
+      for (let c = 0, n = 1 + random(6); c < n; c++) {
+        const parts: Buffer[] = [];
+        for (let p = 0, m = random(10); p < m; p++) parts.push(pieces[random(pieces.length)]!);
+        chunks.push(Buffer.concat(parts));
+      }
+      if (!compare(chunks)) return;
     }
-    if (!compare(chunks)) return;
-  }
-  // The break: 65,532 stray bytes after a title's start, 65,536 more, then 5,000 letters.
-  const bomb = [Buffer.from('\u001b]0;'), Buffer.alloc(65_532, 0x80), Buffer.alloc(65_536, 0x80), Buffer.alloc(5_000, 0x61)];
-  compare(bomb);
-  t.same(filter(bomb).map((b) => b.length), [0, 65_536, 65_536, 5_000], 'past 4,096 stray bytes the "title" goes through, and nothing more is held');
-});
+    // The break: 65,532 stray bytes after a title's start, 65,536 more, then 5,000 letters.
+    const bomb = [
+      Buffer.from('\u001b]0;'),
+      Buffer.alloc(65_532, 0x80),
+      Buffer.alloc(65_536, 0x80),
+      Buffer.alloc(5_000, 0x61),
+    ];
+    compare(bomb);
+    t.same(
+      filter(bomb).map((b) => b.length),
+      [0, 65_536, 65_536, 5_000],
+      'past 4,096 stray bytes the "title" goes through, and nothing more is held',
+    );
+  },
+);
 
-t.test('a joined terminal: keys to claude and its echo back without JavaScript, titles out, every byte still heard', async (t) => {
-  const relay = relayFor(t);
-  const { pty, heard } = claude(t, relay);
-  await until('the child', () => heard().includes('ready'));
-  const person = personTerminal(t);
-  const keys: Array<[string, boolean]> = [];
-  await joined(person.terminal, relay, '\u001d', keys);
-  t.ok(person.terminal.joined);
+t.test(
+  'a joined terminal: keys to claude and its echo back without JavaScript, titles out, every byte still heard',
+  async (t) => {
+    const relay = relayFor(t);
+    const { pty, heard } = claude(t, relay);
+    await until('the child', () => heard().includes('ready'));
+    const person = personTerminal(t);
+    const keys: Array<[string, boolean]> = [];
+    await joined(person.terminal, relay, '\u001d', keys);
+    t.ok(person.terminal.joined);
 
-  person.type('a');
-  await until('the echo at the terminal', () => person.seen().includes('[a]'));
-  await until('the echo heard by JavaScript', () => heard().includes('[a]'));
-  t.same(keys, [['a', true]], 'JavaScript is told of the key, as sent');
+    person.type('a');
+    await until('the echo at the terminal', () => person.seen().includes('[a]'));
+    await until('the echo heard by JavaScript', () => heard().includes('[a]'));
+    t.same(keys, [['a', true]], 'JavaScript is told of the key, as sent');
 
-  person.type('t');
-  await until('the title heard by JavaScript', () => heard().includes('claude title'));
-  await until('the text around it at the terminal', () => person.seen().includes('<>'));
-  t.notOk(person.seen().includes('claude title'), 'the terminal does not get claude\'s title');
+    person.type('t');
+    await until('the title heard by JavaScript', () => heard().includes('claude title'));
+    await until('the text around it at the terminal', () => person.seen().includes('<>'));
+    t.notOk(person.seen().includes('claude title'), "the terminal does not get claude's title");
 
-  person.type('\u001d');
-  await until('the detach key', () => keys.length === 3);
-  t.same(keys[2], ['\u001d', false], 'the detach key alone is JavaScript\'s');
-  person.type('b');
-  await until('the next echo', () => person.seen().includes('[b]'));
-  t.notOk(heard().includes('[\u001d]'), 'claude never got the detach key');
+    person.type('\u001d');
+    await until('the detach key', () => keys.length === 3);
+    t.same(keys[2], ['\u001d', false], "the detach key alone is JavaScript's");
+    person.type('b');
+    await until('the next echo', () => person.seen().includes('[b]'));
+    t.notOk(heard().includes('[\u001d]'), 'claude never got the detach key');
 
-  person.terminal.write('(written by JavaScript)');
-  await until('a write through the relay', () => person.seen().includes('(written by JavaScript)'));
-  t.equal(person.terminal.backlog(), 0, 'nothing left waiting');
-  pty.write('c'); // a write from JavaScript goes through the relay while it holds the pty
-  await until('its echo', () => person.seen().includes('[c]'));
-});
+    person.terminal.write('(written by JavaScript)');
+    await until('a write through the relay', () => person.seen().includes('(written by JavaScript)'));
+    t.equal(person.terminal.backlog(), 0, 'nothing left waiting');
+    pty.write('c'); // a write from JavaScript goes through the relay while it holds the pty
+    await until('its echo', () => person.seen().includes('[c]'));
+  },
+);
 
 t.test('output read while a terminal joins reaches it exactly once', async (t) => {
   const relay = relayFor(t);
@@ -298,7 +381,7 @@ t.test('the child ending is heard while the relay holds its pty', async (t) => {
   person.type('q');
   const started = Date.now();
   t.same(await exit, { exitCode: 0 });
-  t.ok(Date.now() - started < 2_000, 'at once, not after node-pty\'s timeout');
+  t.ok(Date.now() - started < 2_000, "at once, not after node-pty's timeout");
   t.ok(pty.exited);
 });
 
@@ -320,7 +403,12 @@ t.test('a pty still held when the next one comes goes back to its own stream, wh
 // A 4 MB paste to a child that stopped reading for 1.5 s, then a key (`typeKey`): the event loop
 // beats on, and the key comes after all of the paste. Far more than the pty's buffers take (Linux:
 // 640 KiB of flip buffers): through node-pty's own stream this write blocked the whole event loop.
-async function pasteWhilePaused(t: Test, relay: FastRelay | null, typeKey: (pty: PtySession) => Promise<void>, what: string): Promise<void> {
+async function pasteWhilePaused(
+  t: Test,
+  relay: FastRelay | null,
+  typeKey: (pty: PtySession) => Promise<void>,
+  what: string,
+): Promise<void> {
   const { pty, heard } = claude(t, relay);
   await until('the child', () => heard().includes('ready'));
   pty.write('p');
@@ -341,56 +429,75 @@ async function pasteWhilePaused(t: Test, relay: FastRelay | null, typeKey: (pty:
   t.match(heard(), new RegExp(`\\[Z after ${paste} k\\]`), `the key ${what} after the paste came after all of it`);
 }
 
-t.test('a paste claude is not reading yet: the event loop goes on, and a key typed later still comes after it', async (t) => {
-  const relay = relayFor(t);
-  await pasteWhilePaused(t, relay, async () => {
+t.test(
+  'a paste claude is not reading yet: the event loop goes on, and a key typed later still comes after it',
+  async (t) => {
+    const relay = relayFor(t);
+    await pasteWhilePaused(
+      t,
+      relay,
+      async () => {
+        const person = personTerminal(t);
+        await joined(person.terminal, relay, null, []);
+        person.type('Z');
+      },
+      'typed in a joined terminal',
+    );
+  },
+);
+
+t.test(
+  'keys a terminal sends while claude reads nothing wait in the kernel once the input ceiling is queued: the relay holds no more than that, and every key reaches claude when it reads again',
+  async (t) => {
+    const relay = relayFor(t);
+    const { pty, heard } = claude(t, relay);
+    await until('the child', () => heard().includes('ready'));
     const person = personTerminal(t);
     await joined(person.terminal, relay, null, []);
-    person.type('Z');
-  }, 'typed in a joined terminal');
-});
-
-t.test('keys a terminal sends while claude reads nothing wait in the kernel once the input ceiling is queued: the relay holds no more than that, and every key reaches claude when it reads again', async (t) => {
-  const relay = relayFor(t);
-  const { pty, heard } = claude(t, relay);
-  await until('the child', () => heard().includes('ready'));
-  const person = personTerminal(t);
-  await joined(person.terminal, relay, null, []);
-  process.kill(pty.pid, 'SIGSTOP'); // claude hung: it reads nothing
-  const resume = () => {
-    try {
-      process.kill(pty.pid, 'SIGCONT');
-    } catch {
-      // gone already
+    process.kill(pty.pid, 'SIGSTOP'); // claude hung: it reads nothing
+    const resume = () => {
+      try {
+        process.kill(pty.pid, 'SIGCONT');
+      } catch {
+        // gone already
+      }
+    };
+    t.teardown(resume);
+    // Three times the ceiling, typed onto the terminal by another process (its writes block once the
+    // kernel's buffers are full, as a person's terminal would), then a Z.
+    const total = 3 * MAX_PENDING_INPUT_BYTES;
+    const master = (person.pty as unknown as { _fd: number })._fd;
+    const writer = spawnProcess('sh', ['-c', `head -c ${total} /dev/zero | tr '\\0' k; printf Z`], {
+      stdio: ['ignore', master, 'ignore'],
+    });
+    t.teardown(() => writer.kill('SIGKILL'));
+    let most = 0;
+    const watch = () => {
+      most = Math.max(most, relay.waitingForClaude);
+      return most;
+    };
+    await untilWithin(20_000, 10)('the ceiling queued for claude', () => watch() >= MAX_PENDING_INPUT_BYTES);
+    for (let i = 0; i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      watch();
     }
-  };
-  t.teardown(resume);
-  // Three times the ceiling, typed onto the terminal by another process (its writes block once the
-  // kernel's buffers are full, as a person's terminal would), then a Z.
-  const total = 3 * MAX_PENDING_INPUT_BYTES;
-  const master = (person.pty as unknown as { _fd: number })._fd;
-  const writer = spawnProcess('sh', ['-c', `head -c ${total} /dev/zero | tr '\\0' k; printf Z`], { stdio: ['ignore', master, 'ignore'] });
-  t.teardown(() => writer.kill('SIGKILL'));
-  let most = 0;
-  const watch = () => {
-    most = Math.max(most, relay.waitingForClaude);
-    return most;
-  };
-  await untilWithin(20_000, 10)('the ceiling queued for claude', () => watch() >= MAX_PENDING_INPUT_BYTES);
-  for (let i = 0; i < 50; i++) {
-    await new Promise((r) => setTimeout(r, 20));
-    watch();
-  }
-  t.ok(most <= MAX_PENDING_INPUT_BYTES + 65_536, `the relay held ${most} bytes for claude at most (the ceiling ${MAX_PENDING_INPUT_BYTES}, and one read past it)`);
-  t.equal(writer.exitCode, null, 'the rest waits with the writer, in the kernel');
-  resume();
-  await untilWithin(60_000, 20)('every key in claude', () => heard().includes(`[Z after ${total} k]`));
-  t.pass('claude got every key, then the Z');
-});
+    t.ok(
+      most <= MAX_PENDING_INPUT_BYTES + 65_536,
+      `the relay held ${most} bytes for claude at most (the ceiling ${MAX_PENDING_INPUT_BYTES}, and one read past it)`,
+    );
+    t.equal(writer.exitCode, null, 'the rest waits with the writer, in the kernel');
+    resume();
+    await untilWithin(60_000, 20)('every key in claude', () => heard().includes(`[Z after ${total} k]`));
+    t.pass('claude got every key, then the Z');
+  },
+);
 
-t.test('without the relay (FLOWER_PTY_NO_NATIVE=1, no compiler) a paste claude is not reading never stops the event loop either', async (t) => {
-  await pasteWhilePaused(t, null, async (pty) => pty.write('Z'), 'written');
-});
+t.test(
+  'without the relay (FLOWER_PTY_NO_NATIVE=1, no compiler) a paste claude is not reading never stops the event loop either',
+  async (t) => {
+    await pasteWhilePaused(t, null, async (pty) => pty.write('Z'), 'written');
+  },
+);
 
 t.test("writeClaude: a split view's keys go to the claude adopted last, and nowhere once it is released", async (t) => {
   const relay = relayFor(t);
@@ -428,67 +535,94 @@ async function keysClaude(t: Test) {
   return { relay, got, heard, person: personTerminal(t) };
 }
 
-t.test('a terminal joined for its keys alone: text of the pass table goes to claude without JavaScript while open; any other read is JavaScript\'s, and later keys wait behind it', async (t) => {
-  const { relay, got, heard, person } = await keysClaude(t);
-  const keys: Array<[string, boolean]> = [];
-  // JavaScript's side, as the split view's: what the relay hands over goes to claude by JavaScript's own
-  // write, and the pass-through opens again once it is through with it
-  const echoedFirst: string[] = [];
-  let last = 0;
-  const ok = await person.terminal.join(relay, { key: null, input: (data, forwarded, held) => {
-    keys.push([data, forwarded]);
-    last = held;
-    if (forwarded && heard().includes(`[${data}]`)) echoedFirst.push(data);
-    if (forwarded) return;
-    relay.writeClaude(data);
-    person.terminal.passKeys(held, true);
-  }, pass: passThroughTable() });
-  t.ok(ok, 'joined');
+t.test(
+  "a terminal joined for its keys alone: text of the pass table goes to claude without JavaScript while open; any other read is JavaScript's, and later keys wait behind it",
+  async (t) => {
+    const { relay, got, heard, person } = await keysClaude(t);
+    const keys: Array<[string, boolean]> = [];
+    // JavaScript's side, as the split view's: what the relay hands over goes to claude by JavaScript's own
+    // write, and the pass-through opens again once it is through with it
+    const echoedFirst: string[] = [];
+    let last = 0;
+    const ok = await person.terminal.join(relay, {
+      key: null,
+      input: (data, forwarded, held) => {
+        keys.push([data, forwarded]);
+        last = held;
+        if (forwarded && heard().includes(`[${data}]`)) echoedFirst.push(data);
+        if (forwarded) return;
+        relay.writeClaude(data);
+        person.terminal.passKeys(held, true);
+      },
+      pass: passThroughTable(),
+    });
+    t.ok(ok, 'joined');
 
-  person.type('a');
-  await until('the first key heard', () => keys.length === 1);
-  t.same(keys[0], ['a', false], 'the pass-through starts closed: the first key is JavaScript\'s');
-  await until('claude has it', () => got() === 'a');
+    person.type('a');
+    await until('the first key heard', () => keys.length === 1);
+    t.same(keys[0], ['a', false], "the pass-through starts closed: the first key is JavaScript's");
+    await until('claude has it', () => got() === 'a');
 
-  person.typeNow('xy');
-  t.ok(hold(5_000, () => got() === 'axy'), 'text in the table reached claude while this thread was held: no JavaScript on its way');
-  await until('JavaScript hears of it', () => keys.length === 2);
-  t.same(keys[1], ['xy', true], 'told afterwards, as forwarded');
-  t.same(echoedFirst, [], 'told before claude\'s echo of it is handed over');
+    person.typeNow('xy');
+    t.ok(
+      hold(5_000, () => got() === 'axy'),
+      'text in the table reached claude while this thread was held: no JavaScript on its way',
+    );
+    await until('JavaScript hears of it', () => keys.length === 2);
+    t.same(keys[1], ['xy', true], 'told afterwards, as forwarded');
+    t.same(echoedFirst, [], "told before claude's echo of it is handed over");
 
-  // The prefix key, a mouse report, an escape sequence, each a read of its own (as a rule: a loaded
-  // machine may join two), then a key typed before JavaScript could open the table again
-  const text = (from: number) => keys.slice(from).map(([data]) => data).join('');
-  for (const [special, after] of [['\u001d', 'b'], ['\u001b[<0;10;5M', 'c'], ['\u001b[A', 'd']] as const) {
-    const from = keys.length;
-    person.typeNow(special);
-    hold(60);
-    person.typeNow(after);
-    hold(60); // read by the relay while JavaScript still holds the read before it
-    await until('both heard', () => text(from) === special + after);
-    t.ok(keys.slice(from).every(([, forwarded]) => !forwarded), `${JSON.stringify(special)} not forwarded, nor the key behind it`);
-  }
-  await until('claude has them all', () => got().length === 'axy\u001db\u001b[<0;10;5Mc\u001b[Ad'.length);
-  t.equal(got(), 'axy\u001db\u001b[<0;10;5Mc\u001b[Ad', 'claude got every key in the order typed');
-  t.notOk(person.seen().includes('[xy]'), 'the terminal gets nothing of claude\'s output (its caller draws it)');
-  t.ok(heard().includes('[xy]'), 'JavaScript still hears all of it');
+    // The prefix key, a mouse report, an escape sequence, each a read of its own (as a rule: a loaded
+    // machine may join two), then a key typed before JavaScript could open the table again
+    const text = (from: number) =>
+      keys
+        .slice(from)
+        .map(([data]) => data)
+        .join('');
+    for (const [special, after] of [
+      ['\u001d', 'b'],
+      ['\u001b[<0;10;5M', 'c'],
+      ['\u001b[A', 'd'],
+    ] as const) {
+      const from = keys.length;
+      person.typeNow(special);
+      hold(60);
+      person.typeNow(after);
+      hold(60); // read by the relay while JavaScript still holds the read before it
+      await until('both heard', () => text(from) === special + after);
+      t.ok(
+        keys.slice(from).every(([, forwarded]) => !forwarded),
+        `${JSON.stringify(special)} not forwarded, nor the key behind it`,
+      );
+    }
+    await until('claude has them all', () => got().length === 'axy\u001db\u001b[<0;10;5Mc\u001b[Ad'.length);
+    t.equal(got(), 'axy\u001db\u001b[<0;10;5Mc\u001b[Ad', 'claude got every key in the order typed');
+    t.notOk(person.seen().includes('[xy]'), "the terminal gets nothing of claude's output (its caller draws it)");
+    t.ok(heard().includes('[xy]'), 'JavaScript still hears all of it');
 
-  person.typeNow('e');
-  t.ok(hold(5_000, () => got().endsWith('de')), 'open again once JavaScript was through with every read');
-  await until('heard', () => keys.some(([data, forwarded]) => data === 'e' && forwarded));
+    person.typeNow('e');
+    t.ok(
+      hold(5_000, () => got().endsWith('de')),
+      'open again once JavaScript was through with every read',
+    );
+    await until('heard', () => keys.some(([data, forwarded]) => data === 'e' && forwarded));
 
-  person.typeNow('kk'); // claude counts these and answers nothing: told all the same
-  await until('keys with no answer told', () => keys.some(([data, forwarded]) => data === 'kk' && forwarded));
+    person.typeNow('kk'); // claude counts these and answers nothing: told all the same
+    await until('keys with no answer told', () => keys.some(([data, forwarded]) => data === 'kk' && forwarded));
 
-  person.terminal.passKeys(0, false); // a stale count (reads were handed over since): changes nothing
-  person.typeNow('v');
-  t.ok(hold(5_000, () => got().endsWith('v')), 'still open after a stale call');
-  await until('heard', () => keys.some(([data]) => data === 'v'));
-  person.terminal.passKeys(last, false); // closed by JavaScript (the document pane has the keys)
-  person.typeNow('w');
-  await until('the closed key heard', () => keys.some(([data]) => data === 'w'));
-  t.same(keys.at(-1), ['w', false], 'closed by JavaScript: the key is JavaScript\'s');
-});
+    person.terminal.passKeys(0, false); // a stale count (reads were handed over since): changes nothing
+    person.typeNow('v');
+    t.ok(
+      hold(5_000, () => got().endsWith('v')),
+      'still open after a stale call',
+    );
+    await until('heard', () => keys.some(([data]) => data === 'v'));
+    person.terminal.passKeys(last, false); // closed by JavaScript (the document pane has the keys)
+    person.typeNow('w');
+    await until('the closed key heard', () => keys.some(([data]) => data === 'w'));
+    t.same(keys.at(-1), ['w', false], "closed by JavaScript: the key is JavaScript's");
+  },
+);
 
 t.test('a terminal joined for its keys alone is not read while its stream is paused (an editor has it)', async (t) => {
   const relay = relayFor(t);
@@ -496,7 +630,13 @@ t.test('a terminal joined for its keys alone is not read while its stream is pau
   await until('the child', () => heard().includes('ready'));
   const person = personTerminal(t);
   const keys: Array<[string, boolean]> = [];
-  t.ok(await person.terminal.join(relay, { key: null, input: (data, forwarded) => keys.push([data, forwarded]), pass: passThroughTable() }));
+  t.ok(
+    await person.terminal.join(relay, {
+      key: null,
+      input: (data, forwarded) => keys.push([data, forwarded]),
+      pass: passThroughTable(),
+    }),
+  );
   person.terminal.passKeys(0, true);
   person.terminal.input.pause();
   person.type('e');
@@ -507,41 +647,52 @@ t.test('a terminal joined for its keys alone is not read while its stream is pau
   t.same(keys, [['e', false]], 'read once resumed, and the pass-through stays closed until JavaScript opens it');
 });
 
-t.test('keys forwarded to a terminal joined with `typed`: told `typed` before their echo is handed over, told to `input` after it; keys with no echo told all the same, and in order with the reads JavaScript routes', async (t) => {
-  const { relay, got, heard, person } = await keysClaude(t);
-  const events: string[] = [];
-  let typedBeforeEcho = 0;
-  let toldAfterEcho = 0;
-  const ok = await person.terminal.join(relay, { key: null, input: (data, forwarded, held) => {
-    events.push(`${forwarded ? 'told' : 'read'}:${data}`);
-    if (forwarded && heard().includes(`[${data}]`)) toldAfterEcho++;
-    if (forwarded) return;
-    relay.writeClaude(data);
-    person.terminal.passKeys(held, true);
-  }, pass: passThroughTable(), typed: () => {
-    events.push('typed');
-    if (!heard().includes('[xy]')) typedBeforeEcho++;
-  } });
-  t.ok(ok, 'joined');
+t.test(
+  'keys forwarded to a terminal joined with `typed`: told `typed` before their echo is handed over, told to `input` after it; keys with no echo told all the same, and in order with the reads JavaScript routes',
+  async (t) => {
+    const { relay, got, heard, person } = await keysClaude(t);
+    const events: string[] = [];
+    let typedBeforeEcho = 0;
+    let toldAfterEcho = 0;
+    const ok = await person.terminal.join(relay, {
+      key: null,
+      input: (data, forwarded, held) => {
+        events.push(`${forwarded ? 'told' : 'read'}:${data}`);
+        if (forwarded && heard().includes(`[${data}]`)) toldAfterEcho++;
+        if (forwarded) return;
+        relay.writeClaude(data);
+        person.terminal.passKeys(held, true);
+      },
+      pass: passThroughTable(),
+      typed: () => {
+        events.push('typed');
+        if (!heard().includes('[xy]')) typedBeforeEcho++;
+      },
+    });
+    t.ok(ok, 'joined');
 
-  person.type('a'); // the pass-through starts closed: JavaScript's, and it opens the table
-  await until('claude has it', () => got() === 'a');
-  person.typeNow('xy');
-  await until('told', () => events.includes('told:xy'));
-  t.same(events.slice(-2), ['typed', 'told:xy'], '`typed` first, then the keys themselves');
-  t.equal(typedBeforeEcho, 1, '`typed` came before the echo was handed over');
-  t.equal(toldAfterEcho, 1, 'the keys were told after their echo was handed over');
+    person.type('a'); // the pass-through starts closed: JavaScript's, and it opens the table
+    await until('claude has it', () => got() === 'a');
+    person.typeNow('xy');
+    await until('told', () => events.includes('told:xy'));
+    t.same(events.slice(-2), ['typed', 'told:xy'], '`typed` first, then the keys themselves');
+    t.equal(typedBeforeEcho, 1, '`typed` came before the echo was handed over');
+    t.equal(toldAfterEcho, 1, 'the keys were told after their echo was handed over');
 
-  person.typeNow('kk'); // claude counts these and answers nothing: told all the same
-  await until('keys with no answer told', () => events.includes('told:kk'));
+    person.typeNow('kk'); // claude counts these and answers nothing: told all the same
+    await until('keys with no answer told', () => events.includes('told:kk'));
 
-  // a forwarded key, then a read JavaScript routes, in one turn: the run hears them in the order typed
-  const from = events.length;
-  person.typeNow('m');
-  t.ok(hold(5_000, () => got().endsWith('m')), 'forwarded');
-  person.typeNow('\u001b[A');
-  hold(60);
-  await until('both heard', () => events.slice(from).some((e) => e.startsWith('read:')));
-  const order = events.slice(from).filter((e) => e !== 'typed');
-  t.same(order.slice(0, 2), ['told:m', 'read:\u001b[A'], 'the forwarded key is told before the read behind it');
-});
+    // a forwarded key, then a read JavaScript routes, in one turn: the run hears them in the order typed
+    const from = events.length;
+    person.typeNow('m');
+    t.ok(
+      hold(5_000, () => got().endsWith('m')),
+      'forwarded',
+    );
+    person.typeNow('\u001b[A');
+    hold(60);
+    await until('both heard', () => events.slice(from).some((e) => e.startsWith('read:')));
+    const order = events.slice(from).filter((e) => e !== 'typed');
+    t.same(order.slice(0, 2), ['told:m', 'read:\u001b[A'], 'the forwarded key is told before the read behind it');
+  },
+);

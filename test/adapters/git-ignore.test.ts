@@ -27,6 +27,9 @@ t.test('outside any work tree, or a workbench outside the project: nothing to sa
 });
 
 t.test('the note names the folder relative to where the person is, and the line that ignores it', async (t) => {
-  t.equal(gitignoreNote('/p/.flower', '/p'), ".flower/ is not in .gitignore: it holds this machine's working files (documents, manifest, run lock); to keep them out of git: echo '.flower/' >> .gitignore");
+  t.equal(
+    gitignoreNote('/p/.flower', '/p'),
+    ".flower/ is not in .gitignore: it holds this machine's working files (documents, manifest, run lock); to keep them out of git: echo '.flower/' >> .gitignore",
+  );
   t.match(gitignoreNote('/p/sub/wb', '/p'), "echo 'sub/wb/' >> .gitignore");
 });

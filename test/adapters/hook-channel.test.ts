@@ -5,14 +5,28 @@
 import t from 'tap';
 import { spawn, spawnSync } from 'node:child_process';
 import { createConnection } from 'node:net';
-import { existsSync, statSync, mkdtempSync, writeFileSync, readFileSync, rmSync, mkdirSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  statSync,
+  mkdtempSync,
+  writeFileSync,
+  readFileSync,
+  rmSync,
+  mkdirSync,
+  symlinkSync,
+} from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, dirname, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openHookChannel, hookChannelEnv } from '../../src/adapters/hook-channel.js';
 import type { HookMessage, HookChannel } from '../../src/adapters/hook-channel.js';
-import { writeRunSettings, findUserStatusLine, defaultHookCommand, nodeHookCommand } from '../../src/adapters/run-settings.js';
+import {
+  writeRunSettings,
+  findUserStatusLine,
+  defaultHookCommand,
+  nodeHookCommand,
+} from '../../src/adapters/run-settings.js';
 import { startMockApi, scripted, bash, text, usageFor } from '../../src/mock/messages-api.js';
 import { createClaudeSandbox } from '../../src/mock/claude-sandbox.js';
 import { runClaude } from '../helpers/real-claude.js';
@@ -43,7 +57,13 @@ function baseEnv(extra: Record<string, string>): Record<string, string> {
   return { ...env, ...extra };
 }
 
-function runCommand(file: string, args: string[], env: Record<string, string>, stdin: string, cwd?: string): Promise<ClientRun> {
+function runCommand(
+  file: string,
+  args: string[],
+  env: Record<string, string>,
+  stdin: string,
+  cwd?: string,
+): Promise<ClientRun> {
   return new Promise((resolve) => {
     const child = spawn(file, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -105,7 +125,11 @@ t.test('hookChannelEnv names the socket and secret, and the user status line onl
   const ch = await openHookChannel({ handler: () => '' });
   t.teardown(() => ch.close());
   t.same(hookChannelEnv(ch, null), { FLOWER_PTY_SOCKET: ch.socketPath, FLOWER_PTY_TOKEN: ch.token });
-  t.same(hookChannelEnv(ch, 'my-line.sh'), { FLOWER_PTY_SOCKET: ch.socketPath, FLOWER_PTY_TOKEN: ch.token, FLOWER_PTY_USER_STATUSLINE: 'my-line.sh' });
+  t.same(hookChannelEnv(ch, 'my-line.sh'), {
+    FLOWER_PTY_SOCKET: ch.socketPath,
+    FLOWER_PTY_TOKEN: ch.token,
+    FLOWER_PTY_USER_STATUSLINE: 'my-line.sh',
+  });
 });
 
 t.test('opts.dir chooses the parent of the private folder; close removes the folder', async (t) => {
@@ -125,41 +149,61 @@ t.test('a socket path over the sun_path limit is refused with a one-line fix', a
   await t.rejects(openHookChannel({ handler: () => '', dir: parent }), { message: /TMPDIR/ });
 });
 
-t.test('round trip through the real client: the handler sees the event and payload, stdout is its answer', async (t) => {
-  const seen: HookMessage[] = [];
-  const answer = JSON.stringify({ decision: 'block', reason: 'write the handoff now' });
-  const ch = await openHookChannel({
-    handler: async (msg) => {
-      seen.push(msg);
-      return answer;
-    },
-  });
-  t.teardown(() => ch.close());
-  const run = await runClient('Stop', channelEnv(ch), JSON.stringify(stopPayload));
-  t.equal(run.code, 0);
-  t.equal(run.stdout, answer);
-  t.equal(run.stderr, '');
-  t.same(seen, [{ event: 'Stop', payload: stopPayload }]);
-  t.equal(ch.rejected, 0);
-});
+t.test(
+  'round trip through the real client: the handler sees the event and payload, stdout is its answer',
+  async (t) => {
+    const seen: HookMessage[] = [];
+    const answer = JSON.stringify({ decision: 'block', reason: 'write the handoff now' });
+    const ch = await openHookChannel({
+      handler: async (msg) => {
+        seen.push(msg);
+        return answer;
+      },
+    });
+    t.teardown(() => ch.close());
+    const run = await runClient('Stop', channelEnv(ch), JSON.stringify(stopPayload));
+    t.equal(run.code, 0);
+    t.equal(run.stdout, answer);
+    t.equal(run.stderr, '');
+    t.same(seen, [{ event: 'Stop', payload: stopPayload }]);
+    t.equal(ch.rejected, 0);
+  },
+);
 
-t.test('a pretty-printed payload with escapes and every kind of value arrives whole; an answer with escapes prints decoded', async (t) => {
-  const seen: HookMessage[] = [];
-  const output = 'line one\nline "two" \\ tab\t é 交接 😀 \u0001';
-  const ch = await openHookChannel({ handler: (m) => (seen.push(m), output) });
-  t.teardown(() => ch.close());
-  const payload = { ...stopPayload, nested: { list: [1, -2.5e-3, 0, true, false, null, 'a\nb', '\u2028'], empty: {}, none: [] }, quote: '"\\/' };
-  const run = await runClient('Stop', channelEnv(ch), JSON.stringify(payload, null, 2) + '\n');
-  t.same(seen, [{ event: 'Stop', payload }]);
-  t.equal(run.stdout, output);
-  t.equal(run.code, 0);
-});
+t.test(
+  'a pretty-printed payload with escapes and every kind of value arrives whole; an answer with escapes prints decoded',
+  async (t) => {
+    const seen: HookMessage[] = [];
+    const output = 'line one\nline "two" \\ tab\t é 交接 😀 \u0001';
+    const ch = await openHookChannel({ handler: (m) => (seen.push(m), output) });
+    t.teardown(() => ch.close());
+    const payload = {
+      ...stopPayload,
+      nested: { list: [1, -2.5e-3, 0, true, false, null, 'a\nb', '\u2028'], empty: {}, none: [] },
+      quote: '"\\/',
+    };
+    const run = await runClient('Stop', channelEnv(ch), JSON.stringify(payload, null, 2) + '\n');
+    t.same(seen, [{ event: 'Stop', payload }]);
+    t.equal(run.stdout, output);
+    t.equal(run.code, 0);
+  },
+);
 
 t.test('stdin that is not one JSON object reaches nobody: nothing printed, exit 0', async (t) => {
   const seen: HookMessage[] = [];
   const ch = await openHookChannel({ handler: (m) => (seen.push(m), 'ANSWER') });
   t.teardown(() => ch.close());
-  for (const stdin of ['[1, 2]', '"text"', '{"a": 1} {"b": 2}', '{"a": 01}', '{"a": "raw\u0001control"}', '{"a": [1,]}', '{"a": tru}', '\ufeff{"a": 1}', '{"a": "\\x"}']) {
+  for (const stdin of [
+    '[1, 2]',
+    '"text"',
+    '{"a": 1} {"b": 2}',
+    '{"a": 01}',
+    '{"a": "raw\u0001control"}',
+    '{"a": [1,]}',
+    '{"a": tru}',
+    '\ufeff{"a": 1}',
+    '{"a": "\\x"}',
+  ]) {
     const run = await runClient('Stop', channelEnv(ch), stdin);
     t.same([run.code, run.stdout], [0, ''], `refused: ${JSON.stringify(stdin)}`);
   }
@@ -195,9 +239,16 @@ t.test('malformed requests and an over-long line get {"output":""} and are count
   const empty = '{"output":""}\n';
   t.equal(await rawRequest(ch.socketPath, 'not json\n'), empty);
   t.equal(await rawRequest(ch.socketPath, '[1,2]\n'), empty);
-  t.equal(await rawRequest(ch.socketPath, JSON.stringify({ token: ch.token, event: 'Stop' }) + '\n'), empty, 'no payload');
+  t.equal(
+    await rawRequest(ch.socketPath, JSON.stringify({ token: ch.token, event: 'Stop' }) + '\n'),
+    empty,
+    'no payload',
+  );
   t.equal(await rawRequest(ch.socketPath, JSON.stringify({ token: ch.token, payload: {} }) + '\n'), empty, 'no event');
-  t.equal(await rawRequest(ch.socketPath, JSON.stringify({ token: ch.token, event: 'Stop', payload: [] }) + '\n'), empty);
+  t.equal(
+    await rawRequest(ch.socketPath, JSON.stringify({ token: ch.token, event: 'Stop', payload: [] }) + '\n'),
+    empty,
+  );
   const huge = Buffer.alloc(8 * 1024 * 1024 + 10, 0x61);
   t.equal(await rawRequest(ch.socketPath, huge), empty, 'over 8 MB without a newline');
   t.equal(ch.rejected, 6);
@@ -267,7 +318,9 @@ t.test('no supervisor: closed channel, stale socket file, no env, bad stdin: not
 
 t.test('a supervisor slower than FLOWER_PTY_HOOK_TIMEOUT_MS: nothing printed, exit 0', async (t) => {
   let release = (): void => {};
-  const ch = await openHookChannel({ handler: () => new Promise<string>((resolve) => (release = () => resolve('LATE'))) });
+  const ch = await openHookChannel({
+    handler: () => new Promise<string>((resolve) => (release = () => resolve('LATE'))),
+  });
   t.teardown(async () => {
     release();
     await ch.close();
@@ -291,13 +344,21 @@ t.test('statusline: the supervisor records the payload and the user command prin
   const own = await runClient('statusline', channelEnv(ch), stdin);
   t.equal(own.stdout, 'FLOWER-STATUS', 'no user statusLine: the supervisor text shows');
 
-  const user = await runClient('statusline', { ...channelEnv(ch), FLOWER_PTY_USER_STATUSLINE: 'cat >/dev/null; echo USER-LINE' }, stdin);
+  const user = await runClient(
+    'statusline',
+    { ...channelEnv(ch), FLOWER_PTY_USER_STATUSLINE: 'cat >/dev/null; echo USER-LINE' },
+    stdin,
+  );
   t.same([user.code, user.stdout], [0, 'USER-LINE\n']);
 
   const echo = await runClient('statusline', { ...channelEnv(ch), FLOWER_PTY_USER_STATUSLINE: 'cat' }, stdin);
   t.equal(echo.stdout, stdin, 'the user command gets the same stdin');
 
-  const secret = await runClient('statusline', { ...channelEnv(ch), FLOWER_PTY_USER_STATUSLINE: 'echo "[$FLOWER_PTY_TOKEN]"' }, stdin);
+  const secret = await runClient(
+    'statusline',
+    { ...channelEnv(ch), FLOWER_PTY_USER_STATUSLINE: 'echo "[$FLOWER_PTY_TOKEN]"' },
+    stdin,
+  );
   t.equal(secret.stdout, '[]\n', 'the run secret is not passed to the user command');
 
   t.equal(seen.length, 4);
@@ -308,7 +369,11 @@ t.test('statusline without a supervisor still shows the user line; a failed comm
   const stdin = JSON.stringify(statusPayload);
   const alone = await runClient('statusline', { FLOWER_PTY_USER_STATUSLINE: 'cat >/dev/null; echo USER-LINE' }, stdin);
   t.same([alone.code, alone.stdout], [0, 'USER-LINE\n']);
-  const ignoresStdin = await runClient('statusline', { FLOWER_PTY_USER_STATUSLINE: 'echo NO-READ' }, 'x'.repeat(1 << 20));
+  const ignoresStdin = await runClient(
+    'statusline',
+    { FLOWER_PTY_USER_STATUSLINE: 'echo NO-READ' },
+    'x'.repeat(1 << 20),
+  );
   t.same([ignoresStdin.code, ignoresStdin.stdout], [0, 'NO-READ\n'], 'a command that never reads stdin (EPIPE)');
 });
 
@@ -345,54 +410,72 @@ t.test('the settings file command, run through /bin/sh -c like claude does, reac
   );
 });
 
-t.test('the REAL claude 2.1.332 drives the channel: hooks, a Stop block that steers, the chained status line', async (t) => {
-  const seen: HookMessage[] = [];
-  let blocked = false;
-  const ch = await openHookChannel({
-    handler: (m) => {
-      seen.push(m);
-      if (m.event === 'statusline') return 'FLOWER-STATUS';
-      if (m.event !== 'Stop' || blocked) return '';
-      blocked = true;
-      return JSON.stringify({ decision: 'block', reason: 'CHANNEL-SAYS-WRITE-THE-DOC' });
-    },
-  });
-  t.teardown(() => ch.close());
-  const api = await startMockApi({ respond: scripted([bash('echo tool-ran', usageFor(9000)), text('first-answer', usageFor(10000)), text('second-answer', usageFor(11000))]) });
-  t.teardown(() => api.close());
-  const root = t.testdir({});
-  // The client reached through a hostile path, as a user's install folder might be; the shell must not run any of it.
-  const hostileDir = join(root, `my "tools" 'x' $(touch pwned)`);
-  mkdirSync(hostileDir);
-  const hostileClient = join(hostileDir, basename(CLIENT.at(-1)!));
-  symlinkSync(CLIENT.at(-1)!, hostileClient);
-  const settings = await writeRunSettings({ dir: ch.dir, hookCommand: [...CLIENT.slice(0, -1), hostileClient], statusLine: true });
-  // The user has a statusLine of their own; --settings must win over it and our relay must chain to it.
-  const sandbox = await createClaudeSandbox({ root, baseUrl: api.url, env: { DISABLE_AUTO_COMPACT: '1' } });
-  const userSettingsFile = join(sandbox.configDir, 'settings.json');
-  const userSettings = JSON.parse(readFileSync(userSettingsFile, 'utf8')) as Record<string, unknown>;
-  userSettings['statusLine'] = { type: 'command', command: 'cat >/dev/null; echo USER-LINE-OK' };
-  writeFileSync(userSettingsFile, JSON.stringify(userSettings));
-  const userLine = await findUserStatusLine({ configDir: sandbox.configDir, cwd: sandbox.projectDir });
-  t.equal(userLine, 'cat >/dev/null; echo USER-LINE-OK');
-  Object.assign(sandbox.env, hookChannelEnv(ch, userLine));
-  const claude = runClaude({ t, sandbox, args: ['--session-id', randomUUID(), '--settings', settings, 'run the tool please'] });
-  const events = (name: string): HookMessage[] => seen.filter((m) => m.event === name);
-  await claude.waitFor(() => events('Stop').length >= 2, 60_000, 'the second Stop through the channel');
-  await claude.waitForScreen('USER-LINE-OK', 20_000);
+t.test(
+  'the REAL claude 2.1.332 drives the channel: hooks, a Stop block that steers, the chained status line',
+  async (t) => {
+    const seen: HookMessage[] = [];
+    let blocked = false;
+    const ch = await openHookChannel({
+      handler: (m) => {
+        seen.push(m);
+        if (m.event === 'statusline') return 'FLOWER-STATUS';
+        if (m.event !== 'Stop' || blocked) return '';
+        blocked = true;
+        return JSON.stringify({ decision: 'block', reason: 'CHANNEL-SAYS-WRITE-THE-DOC' });
+      },
+    });
+    t.teardown(() => ch.close());
+    const api = await startMockApi({
+      respond: scripted([
+        bash('echo tool-ran', usageFor(9000)),
+        text('first-answer', usageFor(10000)),
+        text('second-answer', usageFor(11000)),
+      ]),
+    });
+    t.teardown(() => api.close());
+    const root = t.testdir({});
+    // The client reached through a hostile path, as a user's install folder might be; the shell must not run any of it.
+    const hostileDir = join(root, `my "tools" 'x' $(touch pwned)`);
+    mkdirSync(hostileDir);
+    const hostileClient = join(hostileDir, basename(CLIENT.at(-1)!));
+    symlinkSync(CLIENT.at(-1)!, hostileClient);
+    const settings = await writeRunSettings({
+      dir: ch.dir,
+      hookCommand: [...CLIENT.slice(0, -1), hostileClient],
+      statusLine: true,
+    });
+    // The user has a statusLine of their own; --settings must win over it and our relay must chain to it.
+    const sandbox = await createClaudeSandbox({ root, baseUrl: api.url, env: { DISABLE_AUTO_COMPACT: '1' } });
+    const userSettingsFile = join(sandbox.configDir, 'settings.json');
+    const userSettings = JSON.parse(readFileSync(userSettingsFile, 'utf8')) as Record<string, unknown>;
+    userSettings['statusLine'] = { type: 'command', command: 'cat >/dev/null; echo USER-LINE-OK' };
+    writeFileSync(userSettingsFile, JSON.stringify(userSettings));
+    const userLine = await findUserStatusLine({ configDir: sandbox.configDir, cwd: sandbox.projectDir });
+    t.equal(userLine, 'cat >/dev/null; echo USER-LINE-OK');
+    Object.assign(sandbox.env, hookChannelEnv(ch, userLine));
+    const claude = runClaude({
+      t,
+      sandbox,
+      args: ['--session-id', randomUUID(), '--settings', settings, 'run the tool please'],
+    });
+    const events = (name: string): HookMessage[] => seen.filter((m) => m.event === name);
+    await claude.waitFor(() => events('Stop').length >= 2, 60_000, 'the second Stop through the channel');
+    await claude.waitForScreen('USER-LINE-OK', 20_000);
 
-  t.same(
-    events('Stop').map((m) => m.payload['last_assistant_message']),
-    ['first-answer', 'second-answer'],
-  );
-  t.equal(events('Stop')[1]?.payload['stop_hook_active'], true, 'the second turn was caused by our block');
-  t.match(api.requests[2]?.lastUserText, /CHANNEL-SAYS-WRITE-THE-DOC/, 'the block reason reached the model');
-  t.equal(events('SessionStart')[0]?.payload['source'], 'startup');
-  t.match(events('UserPromptSubmit')[0]?.payload['prompt'], /run the tool please/);
-  t.equal(events('PostToolUse')[0]?.payload['tool_name'], 'Bash');
-  t.ok(events('statusline').length >= 1, 'our relay, not the user statusLine, is what claude ran (--settings wins)');
-  t.match(events('statusline').at(-1)?.payload, { context_window: { context_window_size: Number } });
-  t.notMatch(await claude.screenText(), /FLOWER-STATUS/, 'the user status line is not clobbered');
-  t.equal(ch.rejected, 0);
-  for (const where of [root, sandbox.projectDir, hostileDir]) t.notOk(existsSync(join(where, 'pwned')), `nothing ran in ${where}`);
-});
+    t.same(
+      events('Stop').map((m) => m.payload['last_assistant_message']),
+      ['first-answer', 'second-answer'],
+    );
+    t.equal(events('Stop')[1]?.payload['stop_hook_active'], true, 'the second turn was caused by our block');
+    t.match(api.requests[2]?.lastUserText, /CHANNEL-SAYS-WRITE-THE-DOC/, 'the block reason reached the model');
+    t.equal(events('SessionStart')[0]?.payload['source'], 'startup');
+    t.match(events('UserPromptSubmit')[0]?.payload['prompt'], /run the tool please/);
+    t.equal(events('PostToolUse')[0]?.payload['tool_name'], 'Bash');
+    t.ok(events('statusline').length >= 1, 'our relay, not the user statusLine, is what claude ran (--settings wins)');
+    t.match(events('statusline').at(-1)?.payload, { context_window: { context_window_size: Number } });
+    t.notMatch(await claude.screenText(), /FLOWER-STATUS/, 'the user status line is not clobbered');
+    t.equal(ch.rejected, 0);
+    for (const where of [root, sandbox.projectDir, hostileDir])
+      t.notOk(existsSync(join(where, 'pwned')), `nothing ran in ${where}`);
+  },
+);

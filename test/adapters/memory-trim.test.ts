@@ -32,18 +32,30 @@ const http = typeof require('node:http').createServer;
 console.log(JSON.stringify({ before, after, advisedBytes, hash, round, made, parsed, http }));
 `;
 
-t.test('a trim drops the node binary pages it touched and the process goes on working', { skip: process.platform !== 'linux' && 'the trim is Linux only: elsewhere memoryTrim() is null' }, async (t) => {
-  t.ok(existsSync(join(REPO, 'dist', 'native', 'memory-trim.node')), 'built with the rest (npm run build)');
-  const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', CHILD], { encoding: 'utf8' }).trim().split('\n').at(-1)!);
-  t.not(out.trim, null, 'the trim is there on Linux');
-  t.ok(out.advisedBytes > 10 * 1048576, `the binary's read-only mappings were advised (${(out.advisedBytes / 1048576).toFixed(0)} MB)`);
-  t.ok(out.after < out.before - 8 * 1024, `resident file pages dropped: ${out.before} → ${out.after} kB`);
-  t.same(
-    { hash: out.hash, round: out.round, made: out.made, parsed: out.parsed, http: out.http },
-    { hash: 'c06b0cfe0cc5', round: 8000, made: 43, parsed: 3, http: 'function' },
-    'new code compiled, a module loaded, hashing, compression and JSON all work after it',
-  );
-});
+t.test(
+  'a trim drops the node binary pages it touched and the process goes on working',
+  { skip: process.platform !== 'linux' && 'the trim is Linux only: elsewhere memoryTrim() is null' },
+  async (t) => {
+    t.ok(existsSync(join(REPO, 'dist', 'native', 'memory-trim.node')), 'built with the rest (npm run build)');
+    const out = JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', CHILD], { encoding: 'utf8' })
+        .trim()
+        .split('\n')
+        .at(-1)!,
+    );
+    t.not(out.trim, null, 'the trim is there on Linux');
+    t.ok(
+      out.advisedBytes > 10 * 1048576,
+      `the binary's read-only mappings were advised (${(out.advisedBytes / 1048576).toFixed(0)} MB)`,
+    );
+    t.ok(out.after < out.before - 8 * 1024, `resident file pages dropped: ${out.before} → ${out.after} kB`);
+    t.same(
+      { hash: out.hash, round: out.round, made: out.made, parsed: out.parsed, http: out.http },
+      { hash: 'c06b0cfe0cc5', round: 8000, made: 43, parsed: 3, http: 'function' },
+      'new code compiled, a module loaded, hashing, compression and JSON all work after it',
+    );
+  },
+);
 
 // The run server runs without V8's memory reducer (its idle collections landed between a person's keys):
 // the trim collects instead, in a node started with the server's own flags.
@@ -59,8 +71,19 @@ await turn();
 console.log(JSON.stringify({ held, collected: ref.deref() === undefined }));
 `;
 
-t.test('a trim in the run server collects V8\'s garbage first (the server has no memory reducer)', { skip: process.platform !== 'linux' && 'the trim is Linux only: elsewhere memoryTrim() is null' }, async (t) => {
-  t.ok(SERVER_NODE_FLAGS.includes('--no-memory-reducer'), 'the server runs without the memory reducer');
-  const out = JSON.parse(execFileSync(process.execPath, [...SERVER_NODE_FLAGS, '--input-type=module', '-e', COLLECTS], { encoding: 'utf8' }).trim().split('\n').at(-1)!);
-  t.same(out, { held: true, collected: true }, 'garbage left at the trim is collected by it');
-});
+t.test(
+  "a trim in the run server collects V8's garbage first (the server has no memory reducer)",
+  { skip: process.platform !== 'linux' && 'the trim is Linux only: elsewhere memoryTrim() is null' },
+  async (t) => {
+    t.ok(SERVER_NODE_FLAGS.includes('--no-memory-reducer'), 'the server runs without the memory reducer');
+    const out = JSON.parse(
+      execFileSync(process.execPath, [...SERVER_NODE_FLAGS, '--input-type=module', '-e', COLLECTS], {
+        encoding: 'utf8',
+      })
+        .trim()
+        .split('\n')
+        .at(-1)!,
+    );
+    t.same(out, { held: true, collected: true }, 'garbage left at the trim is collected by it');
+  },
+);

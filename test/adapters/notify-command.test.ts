@@ -16,9 +16,15 @@ function tempDir(tt: { teardown(fn: () => void): void }): string {
 }
 
 function options(dir: string, command: string, lines: string[], extra: Partial<NotifierOptions> = {}): NotifierOptions {
-  return { command, run: 'work gen 1', cwd: dir, env: { PATH: process.env.PATH }, log: (line) => lines.push(line), ...extra };
+  return {
+    command,
+    run: 'work gen 1',
+    cwd: dir,
+    env: { PATH: process.env.PATH },
+    log: (line) => lines.push(line),
+    ...extra,
+  };
 }
-
 
 t.test('a hostile message and document reach the command as data, never as code', async (tt) => {
   const dir = tempDir(tt);
@@ -43,7 +49,11 @@ t.test('a hostile message and document reach the command as data, never as code'
 
 t.test('an inherited FLOWER_PTY_DOCUMENT never reaches an event that has none', async (tt) => {
   const dir = tempDir(tt);
-  const notifier = createNotifier(options(dir, `printf '%s' "\${FLOWER_PTY_DOCUMENT-unset}" > doc.txt`, [], { env: { PATH: process.env.PATH, FLOWER_PTY_DOCUMENT: '/stale.md' } }));
+  const notifier = createNotifier(
+    options(dir, `printf '%s' "\${FLOWER_PTY_DOCUMENT-unset}" > doc.txt`, [], {
+      env: { PATH: process.env.PATH, FLOWER_PTY_DOCUMENT: '/stale.md' },
+    }),
+  );
   notifier.notify({ name: 'idle' }, 0);
   await notifier.drain(20_000);
   tt.equal(readFileSync(join(dir, 'doc.txt'), 'utf8'), 'unset');
@@ -52,7 +62,9 @@ t.test('an inherited FLOWER_PTY_DOCUMENT never reaches an event that has none', 
 t.test('the command text is run exactly as written (a pipeline, a redirect)', async (tt) => {
   const dir = tempDir(tt);
   const lines: string[] = [];
-  const notifier = createNotifier(options(dir, `echo "$FLOWER_PTY_EVENT" | tr a-z A-Z > upper.txt; echo to-stderr >&2; exit 3`, lines));
+  const notifier = createNotifier(
+    options(dir, `echo "$FLOWER_PTY_EVENT" | tr a-z A-Z > upper.txt; echo to-stderr >&2; exit 3`, lines),
+  );
   notifier.notify({ name: 'idle' }, 0);
   await notifier.drain(20_000);
   tt.equal(readFileSync(join(dir, 'upper.txt'), 'utf8'), 'IDLE\n');
@@ -63,25 +75,37 @@ t.test('a hanging command is killed with its whole group at the time limit, with
   const dir = tempDir(tt);
   const lines: string[] = [];
   // A grandchild that would outlive the shell: killing the group must take it too.
-  const notifier = createNotifier(options(dir, `sleep 60 & echo $! > child.pid; echo started; sleep 60`, lines, { timeoutMs: 500 }));
+  const notifier = createNotifier(
+    options(dir, `sleep 60 & echo $! > child.pid; echo started; sleep 60`, lines, { timeoutMs: 500 }),
+  );
   const before = Date.now();
   tt.equal(notifier.notify({ name: 'crash-stop', reason: 'x' }, 0), true);
   tt.ok(Date.now() - before < 200, 'notify() returned at once');
   tt.equal(notifier.running(), 1);
-  await until('the grandchild pid', () => existsSync(join(dir, 'child.pid')) && readFileSync(join(dir, 'child.pid'), 'utf8').trim() !== '', 20_000, 20);
+  await until(
+    'the grandchild pid',
+    () => existsSync(join(dir, 'child.pid')) && readFileSync(join(dir, 'child.pid'), 'utf8').trim() !== '',
+    20_000,
+    20,
+  );
   const grandchild = Number(readFileSync(join(dir, 'child.pid'), 'utf8'));
   await notifier.drain(30_000);
   tt.equal(notifier.running(), 0, 'nothing left running');
   tt.ok(Date.now() - before < 30_000, 'well before the 60 s sleep would have ended');
   tt.same(lines, ['notify-command (crash-stop): killed after 500 ms', 'notify-command (crash-stop) stdout: started']);
-  await until('the grandchild to be gone', () => {
-    try {
-      process.kill(grandchild, 0);
-      return false;
-    } catch {
-      return true;
-    }
-  }, 10_000, 20);
+  await until(
+    'the grandchild to be gone',
+    () => {
+      try {
+        process.kill(grandchild, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    },
+    10_000,
+    20,
+  );
   tt.pass('the background child of the command was killed too');
 });
 
@@ -105,7 +129,9 @@ t.test('repeats are rate-limited through the policy', async (tt) => {
 t.test('output reaches the log bounded, and at most maxRunning commands run at once', async (tt) => {
   const dir = tempDir(tt);
   const lines: string[] = [];
-  const notifier = createNotifier(options(dir, `head -c 100000 /dev/zero | tr '\\0' x; sleep 30`, lines, { timeoutMs: 3_000, maxRunning: 2 }));
+  const notifier = createNotifier(
+    options(dir, `head -c 100000 /dev/zero | tr '\\0' x; sleep 30`, lines, { timeoutMs: 3_000, maxRunning: 2 }),
+  );
   tt.equal(notifier.notify({ name: 'brake', reason: 'a' }, 0), true);
   tt.equal(notifier.notify({ name: 'brake', reason: 'b' }, 0), true);
   tt.equal(notifier.notify({ name: 'brake', reason: 'c' }, 0), false, 'a third is dropped while two run');
@@ -120,7 +146,10 @@ t.test('output reaches the log bounded, and at most maxRunning commands run at o
 });
 
 t.test('a blank command is refused with one line', async (tt) => {
-  tt.throws(() => checkNotifyCommand('  '), { name: 'FlowerError', message: /--notify-command expects a shell command/ });
+  tt.throws(() => checkNotifyCommand('  '), {
+    name: 'FlowerError',
+    message: /--notify-command expects a shell command/,
+  });
   tt.throws(() => createNotifier(options('/tmp', '', [])), { name: 'FlowerError' });
   tt.equal(checkNotifyCommand('notify-send x'), 'notify-send x');
 });

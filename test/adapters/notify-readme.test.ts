@@ -27,20 +27,32 @@ t.test('each example passes the message to its program as one intact argument', 
   // Stand-ins: write each argument on its own NUL-terminated record.
   for (const program of ['notify-send', 'curl']) {
     const path = join(dir, program);
-    writeFileSync(path, `#!/bin/sh\nfor a in "$@"; do printf '%s\\0' "$a"; done >> "${join(dir, 'argv')}"\nprintf '\\n' >> "${join(dir, 'argv')}"\n`);
+    writeFileSync(
+      path,
+      `#!/bin/sh\nfor a in "$@"; do printf '%s\\0' "$a"; done >> "${join(dir, 'argv')}"\nprintf '\\n' >> "${join(dir, 'argv')}"\n`,
+    );
     chmodSync(path, 0o755);
   }
   const hostile = `it's "done" $(touch ${join(dir, 'pwned')}) \`touch ${join(dir, 'pwned2')}\``;
   for (const command of readmeCommands()) {
     rmSync(join(dir, 'argv'), { force: true });
     const lines: string[] = [];
-    const notifier = createNotifier({ command, run: 'work', cwd: dir, env: { PATH: `${dir}:/usr/bin:/bin` }, log: (l) => lines.push(l) });
+    const notifier = createNotifier({
+      command,
+      run: 'work',
+      cwd: dir,
+      env: { PATH: `${dir}:/usr/bin:/bin` },
+      log: (l) => lines.push(l),
+    });
     notifier.notify({ name: 'crash-stop', reason: hostile }, 0);
     await notifier.drain(20_000);
     tt.same(lines, ['notify-command (crash-stop): exit 0'], `${command}: ran cleanly`);
     const argv = readFileSync(join(dir, 'argv'), 'utf8').split('\0');
     const message = `flower-pty (work): stopped after claude crashed: ${hostile}`;
-    tt.ok(argv.some((a) => a === message || a === `crash-stop: ${message}`), `${command}: the message arrived as one argument`);
+    tt.ok(
+      argv.some((a) => a === message || a === `crash-stop: ${message}`),
+      `${command}: the message arrived as one argument`,
+    );
   }
   tt.notOk(existsSync(join(dir, 'pwned')) || existsSync(join(dir, 'pwned2')), 'nothing in the message ran');
 });

@@ -13,7 +13,17 @@ const root = tempRoot(t, 'flower-own-command-');
 const plainPath = '/usr/local/bin:/usr/bin:/bin';
 
 function works(command: string, cwd: string, path: string): void {
-  const r = spawnSync('sh', ['-c', `${command} --version`], { cwd, encoding: 'utf8', env: { PATH: `${join(process.execPath, '..')}:${path}`, HOME: root, npm_config_update_notifier: 'false', npm_config_offline: 'true' }, timeout: 60_000 });
+  const r = spawnSync('sh', ['-c', `${command} --version`], {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      PATH: `${join(process.execPath, '..')}:${path}`,
+      HOME: root,
+      npm_config_update_notifier: 'false',
+      npm_config_offline: 'true',
+    },
+    timeout: 60_000,
+  });
   t.equal(r.status, 0, `${command} runs from ${cwd}: ${r.stderr}`);
   t.match(r.stdout, /^\d+\.\d+\.\d+/);
 }
@@ -39,5 +49,9 @@ t.test('a global install links flower-pty into a folder on the PATH: the plain n
   const other = join(root, 'other-bin');
   mkdirSync(other);
   symlinkSync('/bin/true', join(other, 'flower-pty'));
-  t.match(ownCommandHere({ PATH: `${other}:${plainPath}` }, root), /^node /, 'another flower-pty on the PATH is not this one');
+  t.match(
+    ownCommandHere({ PATH: `${other}:${plainPath}` }, root),
+    /^node /,
+    'another flower-pty on the PATH is not this one',
+  );
 });

@@ -25,26 +25,35 @@ t.test('a folder made under umask 000 is 0700, every folder on its way too', asy
   t.equal(modeOf(join(root, 'a', 'b')), '700');
 });
 
-t.test("an older folder of ours with group or other write is narrowed; a shared sticky folder and another user's are refused", async (t) => {
-  const root = mkdtempSync(join(tmpdir(), 'private-dir-'));
-  t.teardown(() => rmSync(root, { recursive: true, force: true }));
-  const lax = join(root, 'lax');
-  mkdirSync(lax);
-  chmodSync(lax, 0o777);
-  makePrivateDir(lax);
-  t.equal(modeOf(lax), '755', 'group and other lose write, nothing else changes');
-  const shared = join(root, 'shared');
-  mkdirSync(shared);
-  chmodSync(shared, 0o1777);
-  t.throws(() => makePrivateDir(shared), { name: 'NotYours', message: /shared is a shared folder other users can write \(mode 1777\).*choose one with --workbench DIR/ });
-  t.equal(modeOf(shared), '1777', 'never narrowed behind the person’s back');
-  if (isRoot) {
-    const theirs = join(root, 'theirs');
-    mkdirSync(theirs);
-    chownSync(theirs, 65534, 65534);
-    t.throws(() => makePrivateDir(theirs), { name: 'NotYours', message: /theirs is owned by uid 65534, not by you \(uid 0\); check it and chown it, then run flower-pty again/ });
-  }
-});
+t.test(
+  "an older folder of ours with group or other write is narrowed; a shared sticky folder and another user's are refused",
+  async (t) => {
+    const root = mkdtempSync(join(tmpdir(), 'private-dir-'));
+    t.teardown(() => rmSync(root, { recursive: true, force: true }));
+    const lax = join(root, 'lax');
+    mkdirSync(lax);
+    chmodSync(lax, 0o777);
+    makePrivateDir(lax);
+    t.equal(modeOf(lax), '755', 'group and other lose write, nothing else changes');
+    const shared = join(root, 'shared');
+    mkdirSync(shared);
+    chmodSync(shared, 0o1777);
+    t.throws(() => makePrivateDir(shared), {
+      name: 'NotYours',
+      message: /shared is a shared folder other users can write \(mode 1777\).*choose one with --workbench DIR/,
+    });
+    t.equal(modeOf(shared), '1777', 'never narrowed behind the person’s back');
+    if (isRoot) {
+      const theirs = join(root, 'theirs');
+      mkdirSync(theirs);
+      chownSync(theirs, 65534, 65534);
+      t.throws(() => makePrivateDir(theirs), {
+        name: 'NotYours',
+        message: /theirs is owned by uid 65534, not by you \(uid 0\); check it and chown it, then run flower-pty again/,
+      });
+    }
+  },
+);
 
 t.test('a file is read only when it is the person’s alone, by its descriptor', async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'private-dir-'));
@@ -59,25 +68,41 @@ t.test('a file is read only when it is the person’s alone, by its descriptor',
 
   const link = join(root, 'link.md');
   symlinkSync(mine, link);
-  await t.rejects(openOwnFile(link, then), { name: 'NotYours', message: /link\.md is a symbolic link; .*then flower-pty --continue/ });
+  await t.rejects(openOwnFile(link, then), {
+    name: 'NotYours',
+    message: /link\.md is a symbolic link; .*then flower-pty --continue/,
+  });
   const fifo = join(root, 'fifo.md');
   t.equal(spawnSync('mkfifo', [fifo]).status, 0);
-  await t.rejects(openOwnFile(fifo, then), { name: 'NotYours', message: /fifo\.md is not a regular file/ }, 'a FIFO neither blocks nor is read');
+  await t.rejects(
+    openOwnFile(fifo, then),
+    { name: 'NotYours', message: /fifo\.md is not a regular file/ },
+    'a FIFO neither blocks nor is read',
+  );
   const open = join(root, 'open.md');
   writeFileSync(open, 'doc');
   chmodSync(open, 0o666);
-  await t.rejects(openOwnFile(open, then), { name: 'NotYours', message: /open\.md can be written by other users \(mode 666\); check it and chmod go-w it/ });
+  await t.rejects(openOwnFile(open, then), {
+    name: 'NotYours',
+    message: /open\.md can be written by other users \(mode 666\); check it and chmod go-w it/,
+  });
   const laxDir = join(root, 'lax');
   mkdirSync(laxDir);
   writeFileSync(join(laxDir, 'doc.md'), 'doc', { mode: 0o644 });
   chmodSync(laxDir, 0o777);
-  await t.rejects(openOwnFile(join(laxDir, 'doc.md'), then), { name: 'NotYours', message: /lax can be written by other users \(mode 777\), so .*doc\.md may not be yours; check it and chmod go-w/ });
+  await t.rejects(openOwnFile(join(laxDir, 'doc.md'), then), {
+    name: 'NotYours',
+    message: /lax can be written by other users \(mode 777\), so .*doc\.md may not be yours; check it and chmod go-w/,
+  });
   if (isRoot) {
     const theirs = join(root, 'theirs.md');
     writeFileSync(theirs, 'doc', { mode: 0o644 });
     chownSync(theirs, 65534, 65534);
     const refused = await openOwnFile(theirs, then).catch((error: unknown) => error);
     t.ok(refused instanceof NotYours);
-    t.match((refused as Error).message, /theirs\.md is owned by uid 65534, not you \(uid 0\); check it and chown it, then flower-pty --continue/);
+    t.match(
+      (refused as Error).message,
+      /theirs\.md is owned by uid 65534, not you \(uid 0\); check it and chown it, then flower-pty --continue/,
+    );
   }
 });

@@ -2,7 +2,16 @@
 // never one whose owner lives, one with no owner file, one that is not a folder, or a symlink's target;
 // the hook channel's folders (fp-*) as well, and only the person's own.
 import t from 'tap';
-import { chownSync, mkdtempSync, mkdirSync, writeFileSync, existsSync, readFileSync, symlinkSync, rmSync } from 'node:fs';
+import {
+  chownSync,
+  mkdtempSync,
+  mkdirSync,
+  writeFileSync,
+  existsSync,
+  readFileSync,
+  symlinkSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeRunDir, sweepStaleRunDirs } from '../../src/adapters/run-dir.js';
@@ -69,7 +78,11 @@ t.test("a hook channel's folder names its owner, and is swept once its run is go
   const channel = await openHookChannel({ handler: () => '', dir: root });
   t.teardown(() => channel.close());
   t.match(channel.dir, /\/fp-[^/]+$/);
-  t.equal(readFileSync(join(channel.dir, 'owner.pid'), 'utf8').trim(), String(process.pid), 'the folder names this process');
+  t.equal(
+    readFileSync(join(channel.dir, 'owner.pid'), 'utf8').trim(),
+    String(process.pid),
+    'the folder names this process',
+  );
   t.same(await sweepStaleRunDirs(root, () => false), [], "a living run's hook folder is never swept");
   // what a run server killed with SIGKILL leaves: its hook folder, socket and all, naming a pid that is gone
   const dead = join(root, 'fp-deadrun');
@@ -85,13 +98,17 @@ t.test("a hook channel's folder names its owner, and is swept once its run is go
   t.ok(existsSync(channel.dir), "this run's own hook folder stays");
 });
 
-t.test("another user's hook folder is never swept, though its run is dead", { skip: process.getuid?.() !== 0 ? 'needs root to give a folder to another user (CI runs as root)' : false }, async (t) => {
-  const root = mkdtempSync(join(tmpdir(), 'run-dir-test-'));
-  t.teardown(() => rmSync(root, { recursive: true, force: true }));
-  const theirs = join(root, 'fp-theirs');
-  mkdirSync(theirs, { mode: 0o700 });
-  writeFileSync(join(theirs, 'owner.pid'), `${DEAD}\n`);
-  chownSync(theirs, 65534, 65534);
-  t.same(await sweepStaleRunDirs(root, alive), []);
-  t.ok(existsSync(theirs));
-});
+t.test(
+  "another user's hook folder is never swept, though its run is dead",
+  { skip: process.getuid?.() !== 0 ? 'needs root to give a folder to another user (CI runs as root)' : false },
+  async (t) => {
+    const root = mkdtempSync(join(tmpdir(), 'run-dir-test-'));
+    t.teardown(() => rmSync(root, { recursive: true, force: true }));
+    const theirs = join(root, 'fp-theirs');
+    mkdirSync(theirs, { mode: 0o700 });
+    writeFileSync(join(theirs, 'owner.pid'), `${DEAD}\n`);
+    chownSync(theirs, 65534, 65534);
+    t.same(await sweepStaleRunDirs(root, alive), []);
+    t.ok(existsSync(theirs));
+  },
+);

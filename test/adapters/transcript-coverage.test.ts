@@ -12,21 +12,45 @@ const prompt = (text: string) => ({ type: 'user', isSidechain: false, message: {
 function edit(path: string, sidechain = false): object[] {
   const id = `tu${++n}`;
   return [
-    { type: 'assistant', isSidechain: sidechain, message: { id: `m${n}`, role: 'assistant', content: [{ type: 'tool_use', id, name: 'Edit', input: { file_path: path, old_string: 'a', new_string: 'b' } }] } },
-    { type: 'user', isSidechain: sidechain, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] }, toolUseResult: {} },
+    {
+      type: 'assistant',
+      isSidechain: sidechain,
+      message: {
+        id: `m${n}`,
+        role: 'assistant',
+        content: [{ type: 'tool_use', id, name: 'Edit', input: { file_path: path, old_string: 'a', new_string: 'b' } }],
+      },
+    },
+    {
+      type: 'user',
+      isSidechain: sidechain,
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] },
+      toolUseResult: {},
+    },
   ];
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'coverage-'));
 const path = join(dir, 's.jsonl');
-const rows = [prompt('Fix the parser. Never touch the generated lexer.'), ...edit('/p/src/parser.ts'), ...edit('/p/src/sub-only.ts', true)];
+const rows = [
+  prompt('Fix the parser. Never touch the generated lexer.'),
+  ...edit('/p/src/parser.ts'),
+  ...edit('/p/src/sub-only.ts', true),
+];
 writeFileSync(path, `${rows.map((r) => JSON.stringify(r)).join('\n')}\n{"type":"assistant","mess`);
 
 t.test('the edited file and the instruction are facts; a document that leaves the file out misses it', async (t) => {
   const without = await scoreAgainstTranscript(path, '## Doing\nfixing things\n');
-  t.same(without.files, { found: 0, total: 1, missing: ['/p/src/parser.ts'] }, "the main thread's edit only, not the subagent's");
+  t.same(
+    without.files,
+    { found: 0, total: 1, missing: ['/p/src/parser.ts'] },
+    "the main thread's edit only, not the subagent's",
+  );
   t.equal(without.instructions.total, 1, "the person's instruction");
-  const withFile = await scoreAgainstTranscript(path, '## Doing\nfixing src/parser.ts; never touch the generated lexer\n');
+  const withFile = await scoreAgainstTranscript(
+    path,
+    '## Doing\nfixing src/parser.ts; never touch the generated lexer\n',
+  );
   t.same([withFile.files.found, withFile.instructions.found], [1, 1]);
 });
 

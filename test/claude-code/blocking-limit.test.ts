@@ -15,12 +15,28 @@ const WINDOW = 200_000; // claude-sonnet-4-5, the sandbox model
 const CLIMBED = 178_000; // past the 177k client line, well inside the window
 
 async function secondTurn(t: Test, useLaunchEnv: boolean): Promise<{ mainRequests: number; screen: string }> {
-  const api = await startMockApi({ respond: scripted([text('climbed past the client line', usageFor(CLIMBED)), text('SECOND-TURN-SENT', usageFor(CLIMBED + 1_000))]) });
+  const api = await startMockApi({
+    respond: scripted([
+      text('climbed past the client line', usageFor(CLIMBED)),
+      text('SECOND-TURN-SENT', usageFor(CLIMBED + 1_000)),
+    ]),
+  });
   t.teardown(() => api.close());
   const root = tempRoot(t);
   const sandbox = await createClaudeSandbox({ root, baseUrl: api.url, env: { DISABLE_AUTO_COMPACT: '1' } });
   const env = useLaunchEnv
-    ? launchEnv({ sessionId: '', settingsPath: null, userArgs: [], prompt: null, handoff: true, keepAutoCompact: false, baseEnv: sandbox.env, channel: null, userStatusLine: null, window: WINDOW })
+    ? launchEnv({
+        sessionId: '',
+        settingsPath: null,
+        userArgs: [],
+        prompt: null,
+        handoff: true,
+        keepAutoCompact: false,
+        baseEnv: sandbox.env,
+        channel: null,
+        userStatusLine: null,
+        window: WINDOW,
+      })
     : sandbox.env;
   const claude = runClaude({ t, sandbox: { ...sandbox, env }, args: ['--session-id', randomUUID(), 'first turn'] });
   await claude.waitForScreen('climbed past the client line', 90_000);

@@ -3,7 +3,12 @@ import t from 'tap';
 import { OUTER_SESSION_MARKERS, buildChildEnv } from '../../src/claude-code/child-env.js';
 
 t.test('outer-session markers, TMUX, COLUMNS and LINES never reach the child', async (tt) => {
-  const base: Record<string, string | undefined> = { PATH: '/bin', TMUX: '/tmp/tmux-0/default,1,0', COLUMNS: '80', LINES: '24' };
+  const base: Record<string, string | undefined> = {
+    PATH: '/bin',
+    TMUX: '/tmp/tmux-0/default,1,0',
+    COLUMNS: '80',
+    LINES: '24',
+  };
   for (const key of OUTER_SESSION_MARKERS) base[key] = 'outer';
   tt.same(buildChildEnv(base, {}, []), { PATH: '/bin' });
 });
@@ -23,7 +28,11 @@ t.test('all nine markers of docs/claude-code.md §9 are named', async (tt) => {
 });
 
 t.test('undefined values are dropped, `remove` is honoured and `set` wins over every removal', async (tt) => {
-  const env = buildChildEnv({ HOME: '/root', GONE: undefined, SECRET: 's', CLAUDECODE: '1' }, { HOME: '/sandbox', CLAUDECODE: 'kept-on-purpose' }, ['SECRET']);
+  const env = buildChildEnv(
+    { HOME: '/root', GONE: undefined, SECRET: 's', CLAUDECODE: '1' },
+    { HOME: '/sandbox', CLAUDECODE: 'kept-on-purpose' },
+    ['SECRET'],
+  );
   tt.same(env, { HOME: '/sandbox', CLAUDECODE: 'kept-on-purpose' });
 });
 

@@ -89,10 +89,15 @@ t.test('spotter 2.1.39: the meter agrees with Claude Code at every compaction', 
       t.ok(c.preTokens !== null && c.preTokens > 0, `${name}: has preTokens`);
       const pre = c.preTokens ?? 0;
       const off = Math.abs(c.estimateBefore - pre) / pre;
-      t.ok(off <= 0.03, `${name}: estimate ${c.estimateBefore} within 3% of preTokens ${pre} (${(off * 100).toFixed(2)}%)`);
+      t.ok(
+        off <= 0.03,
+        `${name}: estimate ${c.estimateBefore} within 3% of preTokens ${pre} (${(off * 100).toFixed(2)}%)`,
+      );
       // The bare reading is a lower bound: Claude Code adds the response's output and what came after.
       t.ok(c.meterBefore > 0 && c.meterBefore <= pre, `${name}: reading ${c.meterBefore} <= preTokens ${pre}`);
-      t.comment(`${name}: reading/preTokens = ${(c.meterBefore / pre).toFixed(4)}, estimate/preTokens = ${(c.estimateBefore / pre).toFixed(4)}`);
+      t.comment(
+        `${name}: reading/preTokens = ${(c.meterBefore / pre).toFixed(4)}, estimate/preTokens = ${(c.estimateBefore / pre).toFixed(4)}`,
+      );
     }
   }
   t.ok(boundaries >= 1, `the spotter set has compaction boundaries (${boundaries})`);
@@ -112,19 +117,29 @@ t.test('2.1.332 subagents-folder: files under <session>/subagents/ do not move t
   for (const f of subFiles) subSignals += feedFile(path.join(subDir, f), meter).signals.length;
   t.equal(subSignals, 0, 'sidechain rows produce no signals');
   t.same({ context: meter.context, peak: meter.peak, readings: meter.readings, numTurns: meter.numTurns }, before);
-  t.same(only(fed.signals, 'overflow').map((s) => s.line), [55], 'the synthetic "Prompt is too long" row');
+  t.same(
+    only(fed.signals, 'overflow').map((s) => s.line),
+    [55],
+    'the synthetic "Prompt is too long" row',
+  );
   t.equal(meter.model, 'claude-opus-5-5');
 });
 
 t.test('2.1.332 interrupt: an interrupt signal; the interrupted stream row still reads', async (t) => {
   const meter = createMeter();
   const { signals, contextAt } = feedFile(fileIn('interrupt'), meter);
-  t.same(only(signals, 'interrupt').map((s) => s.line), [24, 31]);
+  t.same(
+    only(signals, 'interrupt').map((s) => s.line),
+    [24, 31],
+  );
   // Line 23 is the row left by the interrupted stream: stop_reason null, output_tokens 1.
-  t.same(only(signals, 'reading').map((s) => [s.line, s.context]), [
-    [23, 16500],
-    [30, 16500],
-  ]);
+  t.same(
+    only(signals, 'reading').map((s) => [s.line, s.context]),
+    [
+      [23, 16500],
+      [30, 16500],
+    ],
+  );
   t.equal(contextAt.get(24), 16500, 'the interrupt does not reset the reading');
   t.equal(meter.context, 16500);
   t.equal(only(signals, 'turn-end').length, 0, 'an interrupted turn writes no turn_duration');
@@ -159,7 +174,10 @@ t.test('2.1.332 blocked prompt: an overflow signal, and the synthetic row keeps 
   const meter = createMeter();
   const { signals, contextAt } = feedFile(fileIn('blocked-prompt-too-long'), meter);
   const overflow = only(signals, 'overflow');
-  t.same(overflow.map((s) => [s.line, s.text]), [[34, 'Prompt is too long']]);
+  t.same(
+    overflow.map((s) => [s.line, s.text]),
+    [[34, 'Prompt is too long']],
+  );
   t.equal(contextAt.get(33), 178000);
   t.equal(contextAt.get(34), 178000, 'the zero-usage synthetic row is not a reading');
   t.equal(meter.peak, 178000);
@@ -171,14 +189,20 @@ t.test('2.1.332 reactive compaction: boundaries, overflow, cost', async (t) => {
   const meter = createMeter();
   const { signals } = feedFile(fileIn('compaction-reactive-and-subagent'), meter);
   const c = only(signals, 'compaction');
-  t.same(c.map((s) => [s.line, s.preTokens, s.postTokens]), [
-    [57, 16549, 3082],
-    [83, 3243, 3036],
-  ]);
+  t.same(
+    c.map((s) => [s.line, s.preTokens, s.postTokens]),
+    [
+      [57, 16549, 3082],
+      [83, 3243, 3036],
+    ],
+  );
   const first = c[0];
   t.ok(first && Math.abs(first.estimateBefore - 16549) / 16549 <= 0.03, `estimate ${first?.estimateBefore} ~ 16549`);
   t.equal(first?.meterBefore, 16500);
-  t.same(only(signals, 'overflow').map((s) => s.line), [88]);
+  t.same(
+    only(signals, 'overflow').map((s) => s.line),
+    [88],
+  );
   t.equal(meter.context, 3036, 'after the last boundary, postTokens until the next response');
   t.equal(meter.costUsd, 0.1813695);
   t.equal(meter.numTurns, 4, 'four API responses on the main thread (message ids)');
@@ -199,7 +223,10 @@ t.test('random chunk sizes give identical signals', async (t) => {
 // passes it, and no progress row does, whatever the messages inside it.
 t.test('the line test lets every meter row through and no progress row, on every fixture', async (t) => {
   const all = path.join(repoRoot, 'test', 'fixtures');
-  const files = readdirSync(all, { recursive: true }).map(String).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(all, f));
+  const files = readdirSync(all, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.jsonl'))
+    .map((f) => path.join(all, f));
   t.ok(files.length > 30, `${files.length} transcripts`);
   let meterRows = 0;
   let progressRows = 0;
@@ -224,7 +251,10 @@ t.test('the line test lets every meter row through and no progress row, on every
     }
   }
   t.ok(meterRows > 1000, `${meterRows} meter rows let through`);
-  t.ok(progressWithMessages > 10, `${progressWithMessages} of ${progressRows} progress rows carry messages, and are passed over`);
+  t.ok(
+    progressWithMessages > 10,
+    `${progressWithMessages} of ${progressRows} progress rows carry messages, and are passed over`,
+  );
   t.ok(mayMoveMeter('{"type": "user","message":{}}'), 'pretty-printed');
   t.notOk(mayMoveMeter('{"userType":"user"}'), 'another key ending in type');
   t.notOk(mayMoveMeter('{"type":"users"}'), 'a longer value');

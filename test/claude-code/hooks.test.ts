@@ -10,19 +10,25 @@ import { readHook, hasFeature, parseRelease, type HookEvent } from '../../src/cl
 import { claudeFixtures } from '../helpers/fixtures.js';
 
 const RECORDED = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'claude-code');
-const lines = (file: string): unknown[] => readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as unknown);
+const lines = (file: string): unknown[] =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as unknown);
 
 // What every payload of `event` must give, whatever the release.
 function checkEvent(t: Test, h: HookEvent, release: string): void {
   if (h.event === 'statusline') {
     t.type(h.sessionId, 'string', `${release} statusline: session id`);
-    if (hasFeature(parseRelease(release), 'contextWindowSize')) t.ok((h.contextWindowSize ?? 0) > 0, `${release} statusline: the window`);
+    if (hasFeature(parseRelease(release), 'contextWindowSize'))
+      t.ok((h.contextWindowSize ?? 0) > 0, `${release} statusline: the window`);
     return;
   }
   t.not(h.event, 'unknown', `${release}: a known event`);
   t.type(h.sessionId, 'string', `${release} ${h.event}: session id`);
   t.type(h.transcriptPath, 'string', `${release} ${h.event}: transcript path`);
-  if (h.event === 'Stop' && hasFeature(parseRelease(release), 'lastAssistantMessage')) t.type(h.lastAssistantMessage, 'string', `${release} Stop: the reply text`);
+  if (h.event === 'Stop' && hasFeature(parseRelease(release), 'lastAssistantMessage'))
+    t.type(h.lastAssistantMessage, 'string', `${release} Stop: the reply text`);
   if (h.event === 'UserPromptSubmit') t.type(h.prompt, 'string', `${release} UserPromptSubmit: the prompt`);
   if (h.event === 'SessionStart') t.type(h.source, 'string', `${release} SessionStart: the source`);
 }
@@ -55,13 +61,26 @@ t.test('the 2.1.332 walk-away payloads: every hook flower-pty handles', async (t
     checkEvent(t, h, '2.1.332');
     if (h.event === 'PermissionRequest' || h.event === 'PreToolUse') t.equal(h.toolName, 'Bash');
     if (h.event === 'PostToolUse') t.match(h, { toolName: 'Bash', toolUseId: /^toolu_/ });
-    if (h.event === 'StopFailure') t.match(h, { error: /^(rate_limit|invalid_request)$/, lastAssistantMessage: /429|Prompt is too long/ });
+    if (h.event === 'StopFailure')
+      t.match(h, { error: /^(rate_limit|invalid_request)$/, lastAssistantMessage: /429|Prompt is too long/ });
     if (h.event === 'Notification') t.type(h.notificationType, 'string');
     if (h.event === 'PreCompact') t.match(h, { trigger: /^(auto|manual)$/ });
     if (h.event === 'PostCompact') t.match(h, { trigger: /^(auto|manual)$/, compactSummary: /MOCK-SUMMARY/ });
     if (h.event === 'SessionEnd') t.type(h.reason, 'string');
   }
-  for (const needed of ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PermissionRequest', 'Stop', 'StopFailure', 'Notification', 'PreCompact', 'PostCompact', 'SessionEnd']) {
+  for (const needed of [
+    'SessionStart',
+    'UserPromptSubmit',
+    'PreToolUse',
+    'PostToolUse',
+    'PermissionRequest',
+    'Stop',
+    'StopFailure',
+    'Notification',
+    'PreCompact',
+    'PostCompact',
+    'SessionEnd',
+  ]) {
     t.ok(seen.has(needed), `recorded and read: ${needed}`);
   }
 });
@@ -69,14 +88,36 @@ t.test('the 2.1.332 walk-away payloads: every hook flower-pty handles', async (t
 // Hand-made: not from any release, written to prove the guards keep only valid fields.
 t.test('hand-made bad payloads keep only valid fields', async (t) => {
   t.same(readHook('Stop', { session_id: 42, stop_hook_active: 'yes', last_assistant_message: ['x'], agent_id: '' }), {
-    event: 'Stop', sessionId: null, transcriptPath: null, cwd: null, permissionMode: null, agentId: null, stopHookActive: false, lastAssistantMessage: null,
+    event: 'Stop',
+    sessionId: null,
+    transcriptPath: null,
+    cwd: null,
+    permissionMode: null,
+    agentId: null,
+    stopHookActive: false,
+    lastAssistantMessage: null,
   });
-  t.match(readHook('PostToolUse', { agent_id: 'a1', tool_name: 'Bash' }), { event: 'PostToolUse', agentId: 'a1', toolName: 'Bash', toolUseId: null });
+  t.match(readHook('PostToolUse', { agent_id: 'a1', tool_name: 'Bash' }), {
+    event: 'PostToolUse',
+    agentId: 'a1',
+    toolName: 'Bash',
+    toolUseId: null,
+  });
   t.match(readHook('SessionStart', null), { event: 'SessionStart', sessionId: null, source: null });
   t.match(readHook('SessionStart', [1, 2]), { event: 'SessionStart', sessionId: null });
-  t.match(readHook('statusline', { context_window: { context_window_size: 'big', used_percentage: Number.NaN }, model: 'x' }), {
-    event: 'statusline', contextWindowSize: null, usedPercentage: null, modelId: null,
-  });
-  t.match(readHook('PreToolUse', { tool_input: 'rm -rf /' }), { event: 'PreToolUse', toolInput: null }, 'tool_input must be an object');
+  t.match(
+    readHook('statusline', { context_window: { context_window_size: 'big', used_percentage: Number.NaN }, model: 'x' }),
+    {
+      event: 'statusline',
+      contextWindowSize: null,
+      usedPercentage: null,
+      modelId: null,
+    },
+  );
+  t.match(
+    readHook('PreToolUse', { tool_input: 'rm -rf /' }),
+    { event: 'PreToolUse', toolInput: null },
+    'tool_input must be an object',
+  );
   t.match(readHook('Elicitation', { session_id: 's' }), { event: 'unknown', name: 'Elicitation', sessionId: 's' });
 });

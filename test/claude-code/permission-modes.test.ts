@@ -5,7 +5,10 @@ import { readFileSync } from 'node:fs';
 import { launchModeOf, modesWithin, modeWithin, PERMISSION_MODES } from '../../src/claude-code/permission-modes.js';
 
 t.test("the modes are the pinned release's, no more and no fewer", async (t) => {
-  const types = readFileSync(new URL('../../node_modules/@anthropic-ai/claude-code/sdk-tools.d.ts', import.meta.url), 'utf8');
+  const types = readFileSync(
+    new URL('../../node_modules/@anthropic-ai/claude-code/sdk-tools.d.ts', import.meta.url),
+    'utf8',
+  );
   const union = /mode\?: ((?:"[A-Za-z]+"(?: \| )?)+);/.exec(types)?.[1];
   t.ok(union, 'sdk-tools.d.ts still declares the mode union');
   t.same([...PERMISSION_MODES].sort(), [...(union ?? '').matchAll(/"([A-Za-z]+)"/g)].map((m) => m[1]).sort());

@@ -19,7 +19,11 @@ const ASK = 'HANDOFF-ASK: write the handoff document now';
 t.test('a handoff cycle with the settings built for this release', async (t) => {
   const release = testRelease();
   const api = await startMockApi({
-    respond: scripted((req) => (req.lastUserText.includes('HANDOFF-ASK') ? text(handoffDoc('CYCLE'), usageFor(52_000)) : text('first reply of the cycle', usageFor(50_000)))),
+    respond: scripted((req) =>
+      req.lastUserText.includes('HANDOFF-ASK')
+        ? text(handoffDoc('CYCLE'), usageFor(52_000))
+        : text('first reply of the cycle', usageFor(50_000)),
+    ),
   });
   t.teardown(() => api.close());
   const root = tempRoot(t);
@@ -33,12 +37,29 @@ t.test('a handoff cycle with the settings built for this release', async (t) => 
   writeFileSync(settingsPath, JSON.stringify(settings, null, 2));
   recorder.replyOnce('Stop', { decision: 'block', reason: ASK });
 
-  const claude = runClaude({ t, sandbox, args: ['--session-id', randomUUID(), '--settings', settingsPath, 'start the cycle'] });
-  const read = (event: string) => (JSON.parse(`[${readFileSync(join(dir, `${event}.jsonl`), 'utf8').trim().split('\n').join(',')}]`) as unknown[]).map((p) => readHook(event, p));
-  const count = (event: string) => (existsSync(join(dir, `${event}.jsonl`)) ? readFileSync(join(dir, `${event}.jsonl`), 'utf8').trim().split('\n').length : 0);
+  const claude = runClaude({
+    t,
+    sandbox,
+    args: ['--session-id', randomUUID(), '--settings', settingsPath, 'start the cycle'],
+  });
+  const read = (event: string) =>
+    (
+      JSON.parse(
+        `[${readFileSync(join(dir, `${event}.jsonl`), 'utf8')
+          .trim()
+          .split('\n')
+          .join(',')}]`,
+      ) as unknown[]
+    ).map((p) => readHook(event, p));
+  const count = (event: string) =>
+    existsSync(join(dir, `${event}.jsonl`))
+      ? readFileSync(join(dir, `${event}.jsonl`), 'utf8')
+          .trim()
+          .split('\n').length
+      : 0;
   await claude.waitFor(() => count('Stop') >= 2, 120_000, 'two Stop hooks (the blocked one, then the document)');
   const screen = await claude.screenText();
-  t.notMatch(claude.output(), /Settings Error|Invalid key in record/, 'no dialog about flower-pty\'s settings');
+  t.notMatch(claude.output(), /Settings Error|Invalid key in record/, "no dialog about flower-pty's settings");
 
   const stops = read('Stop');
   t.match(stops[0], { event: 'Stop', stopHookActive: false });
@@ -48,7 +69,10 @@ t.test('a handoff cycle with the settings built for this release', async (t) => 
     t.match(last, /## Next[\s\S]*CYCLE/, 'the document arrives in last_assistant_message');
   }
   const main = api.requests.filter((r) => r.isMain);
-  t.ok(main.some((r) => r.lastUserText.includes('HANDOFF-ASK')), 'the Stop block reason reached the model');
+  t.ok(
+    main.some((r) => r.lastUserText.includes('HANDOFF-ASK')),
+    'the Stop block reason reached the model',
+  );
   const start = read('SessionStart')[0];
   t.match(start, { event: 'SessionStart', source: 'startup' });
   t.type(start?.sessionId, 'string');
@@ -65,7 +89,8 @@ t.test('a handoff cycle with the settings built for this release', async (t) => 
   if (keep) {
     mkdirSync(keep, { recursive: true });
     for (const event of [...hookEventsFor(release), STATUSLINE_EVENT]) {
-      if (existsSync(join(dir, `${event}.jsonl`))) copyFileSync(join(dir, `${event}.jsonl`), join(keep, `${event}.jsonl`));
+      if (existsSync(join(dir, `${event}.jsonl`)))
+        copyFileSync(join(dir, `${event}.jsonl`), join(keep, `${event}.jsonl`));
     }
   }
 });

@@ -5,7 +5,12 @@ import { parseRelease, hasFeature, supportFor, compareReleases, MIN_SUPPORTED } 
 import { hookEventsFor, buildSettings } from '../../src/claude-code/settings.js';
 import { thresholds } from '../../src/core/run/policy.js';
 import { RUN_DIALECT } from '../../src/claude-code/run-dialect.js';
-import { clientBlockLimit, blockingLimitOverride, stopBlockCap, STOP_BLOCK_CAP_DEFAULT } from '../../src/claude-code/limits.js';
+import {
+  clientBlockLimit,
+  blockingLimitOverride,
+  stopBlockCap,
+  STOP_BLOCK_CAP_DEFAULT,
+} from '../../src/claude-code/limits.js';
 import { launchEnv, launchArgs, refusedClaudeArg } from '../../src/claude-code/child-launch.js';
 import { requestSessionId } from '../../src/claude-code/requests.js';
 
@@ -48,7 +53,11 @@ t.test('the verdict: refused below the minimum with one line, costs said for an 
   }
   const older = supportFor(r('2.1.77'));
   t.equal(older.kind, 'supported');
-  if (older.kind === 'supported') t.ok(older.costs.some((c) => /StopFailure/.test(c)), 'the missing StopFailure is a cost');
+  if (older.kind === 'supported')
+    t.ok(
+      older.costs.some((c) => /StopFailure/.test(c)),
+      'the missing StopFailure is a cost',
+    );
   const newest = supportFor(r('2.1.332'));
   t.same(newest.kind === 'supported' ? newest.costs : null, []);
   t.same(supportFor(null).kind, 'supported');
@@ -58,16 +67,32 @@ t.test('the hooks registered per release: exactly those it knows', async (t) => 
   t.notOk(hookEventsFor(r('2.1.77')).includes('StopFailure'), 'the 2.1.77 dialog: never');
   t.ok(hookEventsFor(r('2.1.78')).includes('StopFailure'));
   for (const release of [r('2.1.47'), r('2.1.78'), null]) {
-    for (const needed of ['Stop', 'PostToolUse', 'SessionStart', 'UserPromptSubmit', 'Notification', 'PermissionRequest', 'PreCompact', 'SessionEnd']) {
+    for (const needed of [
+      'Stop',
+      'PostToolUse',
+      'SessionStart',
+      'UserPromptSubmit',
+      'Notification',
+      'PermissionRequest',
+      'PreCompact',
+      'SessionEnd',
+    ]) {
       t.ok(hookEventsFor(release).includes(needed as never), `${release?.text ?? 'newest'} registers ${needed}`);
     }
   }
   // A failed call's boundary is on every supported release; auto mode's refusal only from 2.1.88 (a release
   // without it would refuse the whole settings file over the name).
-  for (const release of [r('2.1.47'), r('2.1.87'), r('2.1.332'), null]) t.ok(hookEventsFor(release).includes('PostToolUseFailure'), `${release?.text ?? 'newest'} registers PostToolUseFailure`);
+  for (const release of [r('2.1.47'), r('2.1.87'), r('2.1.332'), null])
+    t.ok(
+      hookEventsFor(release).includes('PostToolUseFailure'),
+      `${release?.text ?? 'newest'} registers PostToolUseFailure`,
+    );
   t.notOk(hookEventsFor(r('2.1.87')).includes('PermissionDenied'), '2.1.87 does not know PermissionDenied');
   t.ok(hookEventsFor(r('2.1.88')).includes('PermissionDenied'));
-  const s = buildSettings({ hookCommand: ['/n', '/c.js'], release: r('2.1.77'), statusLine: true }) as { hooks: Record<string, unknown>; statusLine: { command: string } };
+  const s = buildSettings({ hookCommand: ['/n', '/c.js'], release: r('2.1.77'), statusLine: true }) as {
+    hooks: Record<string, unknown>;
+    statusLine: { command: string };
+  };
   t.same(Object.keys(s.hooks), hookEventsFor(r('2.1.77')));
   t.equal(s.statusLine.command, "'/n' '/c.js' statusline");
 });
@@ -85,14 +110,45 @@ t.test('limits: the client line, its override, the Stop block cap', async (t) =>
 });
 
 t.test('the launch: argv names and the env, with the blocking-limit override only under a handoff', async (t) => {
-  const base = { sessionId: 'id-1', settingsPath: '/s.json', userArgs: ['--model', 'm'], prompt: '-starts with a dash', handoff: true, keepAutoCompact: false, baseEnv: { PATH: '/bin', CLAUDE_CODE_CHILD_SESSION: '1' }, channel: { socketPath: '/sock', token: 'tok' }, userStatusLine: null };
-  t.same(launchArgs(base), ['--session-id', 'id-1', '--settings', '/s.json', '--model', 'm', '--', '-starts with a dash']);
+  const base = {
+    sessionId: 'id-1',
+    settingsPath: '/s.json',
+    userArgs: ['--model', 'm'],
+    prompt: '-starts with a dash',
+    handoff: true,
+    keepAutoCompact: false,
+    baseEnv: { PATH: '/bin', CLAUDE_CODE_CHILD_SESSION: '1' },
+    channel: { socketPath: '/sock', token: 'tok' },
+    userStatusLine: null,
+  };
+  t.same(launchArgs(base), [
+    '--session-id',
+    'id-1',
+    '--settings',
+    '/s.json',
+    '--model',
+    'm',
+    '--',
+    '-starts with a dash',
+  ]);
   const env = launchEnv({ ...base, window: 200_000 });
-  t.match(env, { DISABLE_AUTO_COMPACT: '1', CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE: '200000', FLOWER_PTY_SOCKET: '/sock', FLOWER_PTY_TOKEN: 'tok', PATH: '/bin' });
+  t.match(env, {
+    DISABLE_AUTO_COMPACT: '1',
+    CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE: '200000',
+    FLOWER_PTY_SOCKET: '/sock',
+    FLOWER_PTY_TOKEN: 'tok',
+    PATH: '/bin',
+  });
   t.notOk('CLAUDE_CODE_CHILD_SESSION' in env, 'the inherited marker is dropped');
-  t.ok(Number(launchEnv(base).CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE) >= 10_000_000, 'no window known: a line no window reaches');
+  t.ok(
+    Number(launchEnv(base).CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE) >= 10_000_000,
+    'no window known: a line no window reaches',
+  );
   const kept = launchEnv({ ...base, keepAutoCompact: true });
-  t.notOk('CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE' in kept || 'DISABLE_AUTO_COMPACT' in kept, 'auto-compact kept: claude left as it is');
+  t.notOk(
+    'CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE' in kept || 'DISABLE_AUTO_COMPACT' in kept,
+    'auto-compact kept: claude left as it is',
+  );
   t.equal(refusedClaudeArg(['--model', 'x', '--resume=abc']), '--resume');
 });
 
@@ -100,7 +156,13 @@ t.test('the session of a request: the header from 2.1.86, metadata.user_id befor
   const id = '9fc2b102-8368-4460-8735-5b59bcf83228';
   t.equal(requestSessionId({ 'x-claude-code-session-id': id }, {}), id);
   // As 2.1.78 sent it (recorded by hand from the mock).
-  t.equal(requestSessionId({}, { metadata: { user_id: JSON.stringify({ device_id: 'd', account_uuid: '', session_id: id }) } }), id);
+  t.equal(
+    requestSessionId(
+      {},
+      { metadata: { user_id: JSON.stringify({ device_id: 'd', account_uuid: '', session_id: id }) } },
+    ),
+    id,
+  );
   // The older text form (hand-made from its documented shape).
   t.equal(requestSessionId({}, { metadata: { user_id: `user_abc_account__session_${id}` } }), id);
   t.equal(requestSessionId({}, { metadata: { user_id: 'user_abc' } }), undefined);

@@ -7,12 +7,32 @@ import { join } from 'node:path';
 import { createToolRunReader, errorLine } from '../../src/claude-code/tool-runs.js';
 import { TRANSCRIPT_ROWS } from '../../src/claude-code/transcript-rows.js';
 import { createSessionReader } from '../../src/claude-code/session-reader.js';
-import { EMPTY_FAILURES, MAX_FAILURES, failureLine, recordRun, topFailures, type FailureRecord } from '../../src/core/dead-ends/failure-record.js';
+import {
+  EMPTY_FAILURES,
+  MAX_FAILURES,
+  failureLine,
+  recordRun,
+  topFailures,
+  type FailureRecord,
+} from '../../src/core/dead-ends/failure-record.js';
 import type { ToolRun } from '../../src/core/dead-ends/tool-run.js';
 
-const use = (id: string, name: string, input: object, extra: object = {}) => ({ type: 'assistant', ...extra, message: { content: [{ type: 'tool_use', id, name, input }] } });
-const result = (id: string, content: string, isError: boolean, at = '2026-12-03T07:00:00.000Z', extra: object = {}) => ({
-  type: 'user', timestamp: at, ...extra, message: { content: [{ type: 'tool_result', tool_use_id: id, content, ...(isError ? { is_error: true } : {}) }] },
+const use = (id: string, name: string, input: object, extra: object = {}) => ({
+  type: 'assistant',
+  ...extra,
+  message: { content: [{ type: 'tool_use', id, name, input }] },
+});
+const result = (
+  id: string,
+  content: string,
+  isError: boolean,
+  at = '2026-12-03T07:00:00.000Z',
+  extra: object = {},
+) => ({
+  type: 'user',
+  timestamp: at,
+  ...extra,
+  message: { content: [{ type: 'tool_result', tool_use_id: id, content, ...(isError ? { is_error: true } : {}) }] },
 });
 
 function feed(rows: object[]): { runs: ToolRun[]; record: FailureRecord } {
@@ -22,14 +42,29 @@ function feed(rows: object[]): { runs: ToolRun[]; record: FailureRecord } {
 }
 
 t.test('the error line: the exit code and the first telling line; a tool error without its wrapper', async (t) => {
-  t.equal(errorLine('Exit code 2\nCompiling 40 files (.ex)\nGenerated app\n** (CompileError) lib/a.ex:3: undefined function'), 'exit 2: ** (CompileError) lib/a.ex:3: undefined function');
+  t.equal(
+    errorLine('Exit code 2\nCompiling 40 files (.ex)\nGenerated app\n** (CompileError) lib/a.ex:3: undefined function'),
+    'exit 2: ** (CompileError) lib/a.ex:3: undefined function',
+  );
   t.equal(errorLine('Exit code 1\nsome output\nmore'), 'exit 1: some output', 'no telling line: the first one');
   t.equal(errorLine('Exit code 128'), 'exit 128');
-  t.equal(errorLine('<tool_use_error>String to replace not found in file.\nString: x</tool_use_error>'), 'String to replace not found in file.');
-  t.equal(errorLine('\n\n  Exit code 3  \n\n   \n<tool_use_error></tool_use_error>\n  Compiling\n'), 'exit 3: Compiling', 'blank lines and an empty wrapper skipped');
+  t.equal(
+    errorLine('<tool_use_error>String to replace not found in file.\nString: x</tool_use_error>'),
+    'String to replace not found in file.',
+  );
+  t.equal(
+    errorLine('\n\n  Exit code 3  \n\n   \n<tool_use_error></tool_use_error>\n  Compiling\n'),
+    'exit 3: Compiling',
+    'blank lines and an empty wrapper skipped',
+  );
   t.equal(errorLine('Building\nExit code 1\nok'), 'Building', 'an exit line only counts as the first line');
   t.equal(errorLine('   \n'), 'failed');
-  const long = ['Exit code 1', ...Array.from({ length: 50_000 }, (_, i) => `compiled ${i}`), 'TypeError: x is undefined', 'Error: later'].join('\n');
+  const long = [
+    'Exit code 1',
+    ...Array.from({ length: 50_000 }, (_, i) => `compiled ${i}`),
+    'TypeError: x is undefined',
+    'Error: later',
+  ].join('\n');
   t.equal(errorLine(long), 'exit 1: TypeError: x is undefined', 'the first telling line of a long output');
 });
 
@@ -54,28 +89,34 @@ t.test('failed commands and tools are recorded once each, with tries and times; 
   t.equal(build!.lastAt, Date.parse('2026-12-03T07:05:00.000Z'));
   t.equal(read!.tool, 'Read');
   t.same(read!.files, ['/w/huge.json']);
-  t.equal(failureLine(build!), '`npm run build` (Bash) failed 2 times (07:00:00 to 07:05:00): exit 1: Error: cannot find module y');
+  t.equal(
+    failureLine(build!),
+    '`npm run build` (Bash) failed 2 times (07:00:00 to 07:05:00): exit 1: Error: cannot find module y',
+  );
 });
 
-t.test('not failures: a refusal, a cancelled sibling, a subagent, a result with no call; a later success is noted', async (t) => {
-  const { record } = feed([
-    use('a', 'Bash', { command: 'rm -rf build' }),
-    result('a', "The user doesn't want to proceed with this tool use. The tool use was rejected", true),
-    use('b', 'Bash', { command: 'make x' }),
-    result('b', '<tool_use_error>Sibling tool call errored</tool_use_error>', true),
-    use('c', 'Bash', { command: 'make y' }, { isSidechain: true }),
-    result('c', 'Exit code 2', true, undefined, { isSidechain: true }),
-    result('zzz', 'Exit code 1', true),
-    use('d', 'Bash', { command: 'make z' }),
-    result('d', 'Exit code 2\nmake: *** No rule to make target', true),
-    use('e', 'Bash', { command: 'make  z' }),
-    result('e', 'done', false),
-  ]);
-  t.equal(record.failures.length, 1);
-  t.equal(record.failures[0]!.command, 'make z');
-  t.ok(record.failures[0]!.workedLater, 'the same command worked later');
-  t.match(failureLine(record.failures[0]!), /; worked later$/);
-});
+t.test(
+  'not failures: a refusal, a cancelled sibling, a subagent, a result with no call; a later success is noted',
+  async (t) => {
+    const { record } = feed([
+      use('a', 'Bash', { command: 'rm -rf build' }),
+      result('a', "The user doesn't want to proceed with this tool use. The tool use was rejected", true),
+      use('b', 'Bash', { command: 'make x' }),
+      result('b', '<tool_use_error>Sibling tool call errored</tool_use_error>', true),
+      use('c', 'Bash', { command: 'make y' }, { isSidechain: true }),
+      result('c', 'Exit code 2', true, undefined, { isSidechain: true }),
+      result('zzz', 'Exit code 1', true),
+      use('d', 'Bash', { command: 'make z' }),
+      result('d', 'Exit code 2\nmake: *** No rule to make target', true),
+      use('e', 'Bash', { command: 'make  z' }),
+      result('e', 'done', false),
+    ]);
+    t.equal(record.failures.length, 1);
+    t.equal(record.failures[0]!.command, 'make z');
+    t.ok(record.failures[0]!.workedLater, 'the same command worked later');
+    t.match(failureLine(record.failures[0]!), /; worked later$/);
+  },
+);
 
 t.test('an edit undone by a later edit of the same text is a failure; another edit is not', async (t) => {
   const { record } = feed([
@@ -96,20 +137,43 @@ t.test('an edit undone by a later edit of the same text is a failure; another ed
 
 t.test('bounded: the least tried, oldest entries go first; the newest stays', async (t) => {
   let r = EMPTY_FAILURES;
-  const fail = (command: string, at: number): ToolRun => ({ id: command, tool: 'Bash', command, files: [], input: command, ok: false, error: 'exit 1', at, edit: null });
+  const fail = (command: string, at: number): ToolRun => ({
+    id: command,
+    tool: 'Bash',
+    command,
+    files: [],
+    input: command,
+    ok: false,
+    error: 'exit 1',
+    at,
+    edit: null,
+  });
   r = recordRun(r, fail('kept twice', 0));
   r = recordRun(r, fail('kept twice', 1));
   for (let i = 0; i < MAX_FAILURES + 10; i++) r = recordRun(r, fail(`cmd ${i}`, 10 + i));
   t.equal(r.failures.length, MAX_FAILURES);
   t.equal(r.dropped, 11);
-  t.ok(r.failures.some((f) => f.command === 'kept twice'), 'the most tried is kept');
-  t.ok(r.failures.some((f) => f.command === `cmd ${MAX_FAILURES + 9}`), 'the newest is kept');
-  t.notOk(r.failures.some((f) => f.command === 'cmd 0'), 'the oldest once-tried went');
+  t.ok(
+    r.failures.some((f) => f.command === 'kept twice'),
+    'the most tried is kept',
+  );
+  t.ok(
+    r.failures.some((f) => f.command === `cmd ${MAX_FAILURES + 9}`),
+    'the newest is kept',
+  );
+  t.notOk(
+    r.failures.some((f) => f.command === 'cmd 0'),
+    'the oldest once-tried went',
+  );
 });
 
-t.test('every call and result row is one the meter parses anyway, so the reader scans no line of its own', async (t) => {
-  for (const row of [use('a', 'Bash', { command: 'x' }), result('a', 'x', true)]) t.ok(TRANSCRIPT_ROWS.mayMoveMeter(JSON.stringify(row)));
-});
+t.test(
+  'every call and result row is one the meter parses anyway, so the reader scans no line of its own',
+  async (t) => {
+    for (const row of [use('a', 'Bash', { command: 'x' }), result('a', 'x', true)])
+      t.ok(TRANSCRIPT_ROWS.mayMoveMeter(JSON.stringify(row)));
+  },
+);
 
 // The real transcripts: how many failures each one's main thread has (docs/dead-ends.md keeps the table).
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
@@ -132,6 +196,10 @@ t.test('the real transcripts: the failure record of each, through the live reade
     const reader = createSessionReader({ toolRun: (run) => void (record = recordRun(record, run)) });
     reader.push(readFileSync(join(FIXTURES, file)));
     reader.end();
-    t.equal(record.failures.length, want, `${file}: ${record.failures.map((f) => `${f.tries}× ${f.input.slice(0, 40)}`).join(' | ')}`);
+    t.equal(
+      record.failures.length,
+      want,
+      `${file}: ${record.failures.map((f) => `${f.tries}× ${f.input.slice(0, 40)}`).join(' | ')}`,
+    );
   }
 });

@@ -20,7 +20,11 @@ t.test('parseRecord types the records the meter reads', async (t) => {
         id: 'msg_1',
         model: 'claude-x',
         stop_reason: null,
-        content: [{ type: 'text', text: 'hi' }, { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }, { type: 'tool_use', name: 'NoId', input: {} }],
+        content: [
+          { type: 'text', text: 'hi' },
+          { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } },
+          { type: 'tool_use', name: 'NoId', input: {} },
+        ],
         usage: { input_tokens: 1, cache_creation_input_tokens: 2, cache_read_input_tokens: 3, output_tokens: 4 },
       },
     }),
@@ -30,20 +34,51 @@ t.test('parseRecord types the records the meter reads', async (t) => {
   t.equal(a?.kind === 'assistant' ? a.contentChars : -1, 2 + 4 + JSON.stringify({ command: 'ls' }).length + 4 + 2);
   t.same(a?.kind === 'assistant' ? a.toolUseIds : null, ['toolu_1'], 'the tool calls a PostToolUse hook names, by id');
 
-  const syn = parseRecord('{"type":"assistant","isApiErrorMessage":true,"message":{"model":"<synthetic>","content":[{"type":"text","text":"Prompt is too long"}]}}');
-  t.match(syn, { kind: 'assistant', failure: { overflow: 'Prompt is too long', usageLimit: null }, text: 'Prompt is too long' });
+  const syn = parseRecord(
+    '{"type":"assistant","isApiErrorMessage":true,"message":{"model":"<synthetic>","content":[{"type":"text","text":"Prompt is too long"}]}}',
+  );
+  t.match(syn, {
+    kind: 'assistant',
+    failure: { overflow: 'Prompt is too long', usageLimit: null },
+    text: 'Prompt is too long',
+  });
 
-  const u = parseRecord('{"type":"user","message":{"content":[{"type":"tool_result","content":"abc"}]},"origin":{"kind":"human"}}');
+  const u = parseRecord(
+    '{"type":"user","message":{"content":[{"type":"tool_result","content":"abc"}]},"origin":{"kind":"human"}}',
+  );
   t.match(u, { kind: 'user', said: 'other', contentChars: 3 }, 'a tool result is not a prompt, whatever its origin');
-  t.match(parseRecord('{"type":"user","message":{"content":"fix it"},"origin":{"kind":"human"}}'), { kind: 'user', said: 'prompt', text: 'fix it' });
-  t.match(parseRecord('{"type":"user","message":{"content":"done"},"origin":{"kind":"task-notification"}}'), { kind: 'user', said: 'other' }, "2.1.332's origin says who wrote it");
-  t.match(parseRecord('{"type":"user","message":{"content":"<command-name>/clear</command-name>"}}'), { kind: 'user', said: 'other' }, 'a harness echo');
-  t.match(parseRecord('{"type":"user","message":{"content":"[Request interrupted by user]"}}'), { kind: 'user', said: 'interrupt' });
-  t.match(parseRecord('{"type":"user","isCompactSummary":true,"message":{"content":"summary"}}'), { kind: 'user', said: 'summary' });
+  t.match(parseRecord('{"type":"user","message":{"content":"fix it"},"origin":{"kind":"human"}}'), {
+    kind: 'user',
+    said: 'prompt',
+    text: 'fix it',
+  });
+  t.match(
+    parseRecord('{"type":"user","message":{"content":"done"},"origin":{"kind":"task-notification"}}'),
+    { kind: 'user', said: 'other' },
+    "2.1.332's origin says who wrote it",
+  );
+  t.match(
+    parseRecord('{"type":"user","message":{"content":"<command-name>/clear</command-name>"}}'),
+    { kind: 'user', said: 'other' },
+    'a harness echo',
+  );
+  t.match(parseRecord('{"type":"user","message":{"content":"[Request interrupted by user]"}}'), {
+    kind: 'user',
+    said: 'interrupt',
+  });
+  t.match(parseRecord('{"type":"user","isCompactSummary":true,"message":{"content":"summary"}}'), {
+    kind: 'user',
+    said: 'summary',
+  });
 
-  const sys = parseRecord('{"type":"system","subtype":"compact_boundary","compactMetadata":{"preTokens":100,"trigger":"auto"}}');
+  const sys = parseRecord(
+    '{"type":"system","subtype":"compact_boundary","compactMetadata":{"preTokens":100,"trigger":"auto"}}',
+  );
   t.match(sys, { kind: 'system', event: { kind: 'compaction', preTokens: 100, postTokens: null } });
-  t.match(parseRecord('{"type":"system","subtype":"turn_duration"}'), { kind: 'system', event: { kind: 'turn-end', source: 'turn_duration' } });
+  t.match(parseRecord('{"type":"system","subtype":"turn_duration"}'), {
+    kind: 'system',
+    event: { kind: 'turn-end', source: 'turn_duration' },
+  });
   t.match(parseRecord('{"type":"system","subtype":"local_command"}'), { kind: 'system', event: null });
 
   t.match(parseRecord('{"type":"cost-state","sessionId":"s","totalCostUSD":0.5}'), { kind: 'cost', totalCostUsd: 0.5 });
@@ -74,28 +109,70 @@ t.test("a person's /add-dir, accepted, names the folder claude resolved; a refus
   const lines = readFileSync(fixture, 'utf8').trim().split('\n');
   const added = lines.map(parseRecord).flatMap((r) => (r?.kind === 'user' && r.addedDir !== null ? [r.addedDir] : []));
   const workspace = JSON.parse(lines.at(-1)!).statusLineWorkspace as { added_dirs: string[] };
-  t.same(added, workspace.added_dirs, 'exactly the folder the status line reports: the accepted one, as claude resolved ~/extra');
+  t.same(
+    added,
+    workspace.added_dirs,
+    'exactly the folder the status line reports: the accepted one, as claude resolved ~/extra',
+  );
   t.match(added[0], /^\/.*\/home\/extra$/);
-  const row = (content: string, extra = '') => parseRecord(`{"type":"user","message":{"content":${JSON.stringify(content)}},"rowSource":"local"${extra}}`);
-  t.match(row('<local-command-stdout>Added /srv/extra as a working directory for this session · /permissions to manage</local-command-stdout>'), { kind: 'user', said: 'other', addedDir: '/srv/extra' });
-  t.match(row('<command-name>/add-dir</command-name>\n            <command-message>add-dir</command-message>\n            <command-args>/srv/extra</command-args>'), { addedDir: null }, 'the command row alone: the same for a "no"');
-  t.match(row('<local-command-stdout>Did not add /srv/extra as a working directory.</local-command-stdout>'), { addedDir: null }, 'a refusal');
-  t.match(row('<local-command-stdout>Added /etc as a working directory for this session</local-command-stdout>', ',"origin":{"kind":"human"}'), { addedDir: null }, 'the same words typed at the prompt');
-  t.match(row('<local-command-stdout>Added /etc as a working directory</local-command-stdout>', ',"isMeta":true'), { addedDir: null }, 'a harness row');
+  const row = (content: string, extra = '') =>
+    parseRecord(`{"type":"user","message":{"content":${JSON.stringify(content)}},"rowSource":"local"${extra}}`);
+  t.match(
+    row(
+      '<local-command-stdout>Added /srv/extra as a working directory for this session · /permissions to manage</local-command-stdout>',
+    ),
+    { kind: 'user', said: 'other', addedDir: '/srv/extra' },
+  );
+  t.match(
+    row(
+      '<command-name>/add-dir</command-name>\n            <command-message>add-dir</command-message>\n            <command-args>/srv/extra</command-args>',
+    ),
+    { addedDir: null },
+    'the command row alone: the same for a "no"',
+  );
+  t.match(
+    row('<local-command-stdout>Did not add /srv/extra as a working directory.</local-command-stdout>'),
+    { addedDir: null },
+    'a refusal',
+  );
+  t.match(
+    row(
+      '<local-command-stdout>Added /etc as a working directory for this session</local-command-stdout>',
+      ',"origin":{"kind":"human"}',
+    ),
+    { addedDir: null },
+    'the same words typed at the prompt',
+  );
+  t.match(
+    row('<local-command-stdout>Added /etc as a working directory</local-command-stdout>', ',"isMeta":true'),
+    { addedDir: null },
+    'a harness row',
+  );
   t.match(row('Added /etc as a working directory'), { addedDir: null }, 'the words outside the command output');
 });
 
 t.test("the permission mode claude wrote on a person's row: the mode the session was in", async (t) => {
   // A 2.1.332 session the person had moved into acceptEdits (shift+tab): its prompt rows say so.
-  const fixture = new URL('../fixtures/claude-code/2.1.332/sessions/interrupt/916027cd-11c4-47a2-b016-c835104931da.jsonl', import.meta.url);
-  const modes = readFileSync(fixture, 'utf8').split('\n').map(parseRecord).flatMap((r) => (r?.kind === 'user' && r.permissionMode !== null ? [r.permissionMode] : []));
+  const fixture = new URL(
+    '../fixtures/claude-code/2.1.332/sessions/interrupt/916027cd-11c4-47a2-b016-c835104931da.jsonl',
+    import.meta.url,
+  );
+  const modes = readFileSync(fixture, 'utf8')
+    .split('\n')
+    .map(parseRecord)
+    .flatMap((r) => (r?.kind === 'user' && r.permissionMode !== null ? [r.permissionMode] : []));
   t.same(modes, ['acceptEdits', 'acceptEdits'], 'both prompts, and no tool result or interrupt row');
-  const row = (extra: string) => parseRecord(`{"type":"user","message":{"content":"hi"},"permissionMode":"auto"${extra}}`);
+  const row = (extra: string) =>
+    parseRecord(`{"type":"user","message":{"content":"hi"},"permissionMode":"auto"${extra}}`);
   t.match(row(',"origin":{"kind":"human"}'), { said: 'prompt', permissionMode: 'auto' });
   t.match(row(''), { permissionMode: 'auto' }, 'a release that writes no origin');
   t.match(row(',"origin":{"kind":"task-notification"}'), { permissionMode: null }, 'not from a person');
   t.match(row(',"isMeta":true'), { permissionMode: null }, 'a harness row');
   t.match(row(',"isSidechain":true'), { permissionMode: null }, "a subagent's row");
-  t.match(parseRecord('{"type":"user","message":{"content":"hi"},"permissionMode":7}'), { permissionMode: null }, 'not a string');
+  t.match(
+    parseRecord('{"type":"user","message":{"content":"hi"},"permissionMode":7}'),
+    { permissionMode: null },
+    'not a string',
+  );
   t.match(parseRecord('{"type":"user","message":{"content":"hi"}}'), { permissionMode: null }, 'a row without it');
 });

@@ -29,22 +29,83 @@ function flower(args: string[], env: Record<string, string> = {}) {
 }
 
 const cases: Array<[string, string[], number, RegExp, Record<string, string>?]> = [
-  ['a window that is not a number', ['--window', 'abc', '--claude', fakeClaude], 2, /--window expects a token count like 200000 or 200k, got "abc"/],
-  ['a window below the floor', ['--window', '5k', '--claude', fakeClaude], 2, /--window 5000 is below the 20000 floor.*--window 200k/],
-  ['a headroom larger than the window', ['--window', '100k', '--headroom', '150k', '--claude', fakeClaude], 2, /--headroom 150000 is not smaller than the window 100000/],
+  [
+    'a window that is not a number',
+    ['--window', 'abc', '--claude', fakeClaude],
+    2,
+    /--window expects a token count like 200000 or 200k, got "abc"/,
+  ],
+  [
+    'a window below the floor',
+    ['--window', '5k', '--claude', fakeClaude],
+    2,
+    /--window 5000 is below the 20000 floor.*--window 200k/,
+  ],
+  [
+    'a headroom larger than the window',
+    ['--window', '100k', '--headroom', '150k', '--claude', fakeClaude],
+    2,
+    /--headroom 150000 is not smaller than the window 100000/,
+  ],
   ['an unknown flag', ['--bogus'], 2, /unknown flag --bogus \(see flower-pty --help\)/],
-  ['replay with no transcript', ['replay'], 2, /^flower-pty: replay: name the transcript to replay: flower-pty replay ~\/\.claude\/projects\/<project folder>\/<session id>\.jsonl \[--window N\]\n$/],
-  ['eval with nothing to measure', ['eval'], 2, /^flower-pty: eval: say what to measure: flower-pty eval compaction \[FILE\|DIR \.\.\.\] .*, or flower-pty eval fork SESSION .*\n$/],
-  ['a missing claude binary', ['--claude', '/nonexistent/claude'], 5, /--claude "\/nonexistent\/claude" is not an executable file: install Claude Code/],
+  [
+    'replay with no transcript',
+    ['replay'],
+    2,
+    /^flower-pty: replay: name the transcript to replay: flower-pty replay ~\/\.claude\/projects\/<project folder>\/<session id>\.jsonl \[--window N\]\n$/,
+  ],
+  [
+    'eval with nothing to measure',
+    ['eval'],
+    2,
+    /^flower-pty: eval: say what to measure: flower-pty eval compaction \[FILE\|DIR \.\.\.\] .*, or flower-pty eval fork SESSION .*\n$/,
+  ],
+  [
+    'a missing claude binary',
+    ['--claude', '/nonexistent/claude'],
+    5,
+    /--claude "\/nonexistent\/claude" is not an executable file: install Claude Code/,
+  ],
   ['no claude on PATH', [], 5, /no "claude" on PATH: install Claude Code/],
-  ['FLOWER_PTY_CLAUDE pointing nowhere', [], 5, /FLOWER_PTY_CLAUDE "\/nope" is not an executable file/, { FLOWER_PTY_CLAUDE: '/nope' }],
-  ['a step with nothing usable', ['--step', '../..', '--claude', fakeClaude], 2, /--step "..\/.." has no usable characters/],
-  ['resuming in claude args', ['--claude', fakeClaude, '--', '--resume', 'abc'], 2, /--resume cannot be passed to claude: .*flower-pty --continue/],
-  ['--continue with nothing to continue', ['--continue', '--claude', fakeClaude], 2, /--continue found nothing to continue: no manifest at .*start a run first/],
-  ['a blank notify command', ['--notify-command', ' ', '--claude', fakeClaude], 2, /--notify-command expects a shell command, e\.g\. 'notify-send/],
+  [
+    'FLOWER_PTY_CLAUDE pointing nowhere',
+    [],
+    5,
+    /FLOWER_PTY_CLAUDE "\/nope" is not an executable file/,
+    { FLOWER_PTY_CLAUDE: '/nope' },
+  ],
+  [
+    'a step with nothing usable',
+    ['--step', '../..', '--claude', fakeClaude],
+    2,
+    /--step "..\/.." has no usable characters/,
+  ],
+  [
+    'resuming in claude args',
+    ['--claude', fakeClaude, '--', '--resume', 'abc'],
+    2,
+    /--resume cannot be passed to claude: .*flower-pty --continue/,
+  ],
+  [
+    '--continue with nothing to continue',
+    ['--continue', '--claude', fakeClaude],
+    2,
+    /--continue found nothing to continue: no manifest at .*start a run first/,
+  ],
+  [
+    'a blank notify command',
+    ['--notify-command', ' ', '--claude', fakeClaude],
+    2,
+    /--notify-command expects a shell command, e\.g\. 'notify-send/,
+  ],
   ['a negative review', ['--review', '-3', '--claude', fakeClaude], 2, /--review expects a number of seconds/],
   ['replay of a missing file', ['replay', '/nonexistent.jsonl'], 2, /replay: no such file \/nonexistent.jsonl/],
-  ['status without a run', ['status', '--workbench', '/nonexistent-wb'], 2, /no manifest at \/nonexistent-wb\/manifest.json: run flower-pty first/],
+  [
+    'status without a run',
+    ['status', '--workbench', '/nonexistent-wb'],
+    2,
+    /no manifest at \/nonexistent-wb\/manifest.json: run flower-pty first/,
+  ],
 ];
 
 for (const [name, args, code, message, env] of cases) {
@@ -63,7 +124,21 @@ t.test('--help shows usage, examples and exit codes; --version the version', asy
   t.match(help.out, /flower-pty \[options\] \[prompt\] \[-- <claude args>\]/);
   t.match(help.out, /Examples:/);
   t.match(help.out, /Exit codes: 0 done/);
-  for (const flag of ['--window', '--headroom', '--workbench', '--step', '--review', '--events', '--plain', '--handoff', '--keep-auto-compact', '--continue', '--verbose', '--notify-command']) t.match(help.out, flag);
+  for (const flag of [
+    '--window',
+    '--headroom',
+    '--workbench',
+    '--step',
+    '--review',
+    '--events',
+    '--plain',
+    '--handoff',
+    '--keep-auto-compact',
+    '--continue',
+    '--verbose',
+    '--notify-command',
+  ])
+    t.match(help.out, flag);
   const version = flower(['--version']);
   t.equal(version.code, 0);
   t.match(version.out.trim(), /^\d+\.\d+\.\d+$/);
@@ -73,11 +148,51 @@ t.test('status prints the lineage of a workbench', async (t) => {
   const wb = mkdtempSync(join(root, 'wb-'));
   mkdirSync(wb, { recursive: true });
   const manifest = {
-    version: 1, step: 'work', cwd: '/p', window: 200000, at: 150000, attempts: 0, session_id: 'b', retired: ['a'],
-    context: 1000, cost_usd: 0.5, num_turns: 3, errors: [], original_prompt: 'x', updated_at: 'now',
+    version: 1,
+    step: 'work',
+    cwd: '/p',
+    window: 200000,
+    at: 150000,
+    attempts: 0,
+    session_id: 'b',
+    retired: ['a'],
+    context: 1000,
+    cost_usd: 0.5,
+    num_turns: 3,
+    errors: [],
+    original_prompt: 'x',
+    updated_at: 'now',
     generations: [
-      { generation: 1, session_id: 'a', started_at: 's', ended_at: 'e', peak_context: 151000, context: 151000, cost_usd: 0.5, num_turns: 3, handoff_path: '/p/.flower/notes/交接-work.md', degraded: false, reason: null, end: 'handoff', human_edit: null },
-      { generation: 2, session_id: 'b', started_at: 's', ended_at: null, peak_context: 1000, context: 1000, cost_usd: 0, num_turns: 0, handoff_path: null, degraded: false, reason: null, end: 'running', human_edit: null },
+      {
+        generation: 1,
+        session_id: 'a',
+        started_at: 's',
+        ended_at: 'e',
+        peak_context: 151000,
+        context: 151000,
+        cost_usd: 0.5,
+        num_turns: 3,
+        handoff_path: '/p/.flower/notes/交接-work.md',
+        degraded: false,
+        reason: null,
+        end: 'handoff',
+        human_edit: null,
+      },
+      {
+        generation: 2,
+        session_id: 'b',
+        started_at: 's',
+        ended_at: null,
+        peak_context: 1000,
+        context: 1000,
+        cost_usd: 0,
+        num_turns: 0,
+        handoff_path: null,
+        degraded: false,
+        reason: null,
+        end: 'running',
+        human_edit: null,
+      },
     ],
   };
   writeFileSync(join(wb, 'manifest.json'), JSON.stringify(manifest));
@@ -95,7 +210,10 @@ t.test('status prints the lineage of a workbench', async (t) => {
 t.test('a closed pipe ends replay quietly', async (t) => {
   const { fixturesDir } = await import('../helpers/fixtures.js');
   const file = join(fixturesDir(), 'spotter-2.1.39', '4d5611e5-241a-462a-8d15-5122611a9569.jsonl');
-  const r = spawnSync('/bin/sh', ['-c', `'${process.execPath}' '${FLOWER_BIN}' replay '${file}' | head -n 1`], { encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync('/bin/sh', ['-c', `'${process.execPath}' '${FLOWER_BIN}' replay '${file}' | head -n 1`], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   t.equal(r.stdout.split('\n').length, 2, 'one line read');
   t.notMatch(r.stderr, /EPIPE|Unhandled/, 'no crash report');
 });

@@ -36,14 +36,44 @@ function oneLine(t: Test, r: { code: number | null; err: string }, code: number,
 }
 
 const bounded: Array<[string, string[], RegExp, Record<string, string>?]> = [
-  ['--review 1e308', ['--review', '1e308'], /--review expects a number of seconds from 0 to 86400 \(a day at most\), got "1e308"/],
-  ['--write-timeout 1e308', ['--write-timeout', '1e308'], /--write-timeout expects a number of seconds from 1 to 86400/],
-  ['--write-timeout 0', ['--write-timeout', '0'], /--write-timeout expects a number of seconds \(at least 1: the session needs time to write its document\), got "0"/],
+  [
+    '--review 1e308',
+    ['--review', '1e308'],
+    /--review expects a number of seconds from 0 to 86400 \(a day at most\), got "1e308"/,
+  ],
+  [
+    '--write-timeout 1e308',
+    ['--write-timeout', '1e308'],
+    /--write-timeout expects a number of seconds from 1 to 86400/,
+  ],
+  [
+    '--write-timeout 0',
+    ['--write-timeout', '0'],
+    /--write-timeout expects a number of seconds \(at least 1: the session needs time to write its document\), got "0"/,
+  ],
   ['--parked-retry 1e9', ['--parked-retry', '1e9'], /--parked-retry expects a number of seconds from 0 to 86400/],
-  ['--coverage-check 2', ['--coverage-check', '2'], /--coverage-check expects a share from 0 to 1 like 0.5 or 50% \(0 = off\), got "2"/],
-  ['FLOWER_PTY_WRITE_TIMEOUT=0', [], /FLOWER_PTY_WRITE_TIMEOUT expects a number of seconds \(at least 1/, { FLOWER_PTY_WRITE_TIMEOUT: '0' }],
-  ['FLOWER_PTY_REVIEW=1e308', [], /FLOWER_PTY_REVIEW expects a number of seconds from 0 to 86400/, { FLOWER_PTY_REVIEW: '1e308' }],
-  ['--max-generations 1e9', ['--max-generations', '1000000000'], /--max-generations 1000000000 is past the ceiling of 1000/],
+  [
+    '--coverage-check 2',
+    ['--coverage-check', '2'],
+    /--coverage-check expects a share from 0 to 1 like 0.5 or 50% \(0 = off\), got "2"/,
+  ],
+  [
+    'FLOWER_PTY_WRITE_TIMEOUT=0',
+    [],
+    /FLOWER_PTY_WRITE_TIMEOUT expects a number of seconds \(at least 1/,
+    { FLOWER_PTY_WRITE_TIMEOUT: '0' },
+  ],
+  [
+    'FLOWER_PTY_REVIEW=1e308',
+    [],
+    /FLOWER_PTY_REVIEW expects a number of seconds from 0 to 86400/,
+    { FLOWER_PTY_REVIEW: '1e308' },
+  ],
+  [
+    '--max-generations 1e9',
+    ['--max-generations', '1000000000'],
+    /--max-generations 1000000000 is past the ceiling of 1000/,
+  ],
 ];
 
 for (const [name, args, message, env] of bounded) {
@@ -56,21 +86,39 @@ t.test('a config file with a review past a day is refused, naming the file', asy
   const cwd = tempRoot(t, 'flower-hard-cfg-');
   mkdirSync(join(cwd, '.flower'));
   writeFileSync(join(cwd, '.flower', 'config.json'), '{"review": 1e308}');
-  oneLine(t, flower(['--claude', fakeClaude, 'go'], { cwd }), 2, /config\.json: "review" expects a number of seconds from 0 to 86400/);
+  oneLine(
+    t,
+    flower(['--claude', fakeClaude, 'go'], { cwd }),
+    2,
+    /config\.json: "review" expects a number of seconds from 0 to 86400/,
+  );
 });
 
 t.test("--workbench '' is refused: it would put the lineage in the project folder itself", async (t) => {
   const r = flower(['--claude', fakeClaude, '--workbench', '', 'go']);
   oneLine(t, r, 2, /--workbench needs a folder, got an empty value .*--no-workbench/);
-  t.notOk(existsSync(join(r.cwd, 'notes')) || existsSync(join(r.cwd, 'manifest.json')), 'nothing written in the project folder');
-  oneLine(t, flower(['--claude', fakeClaude, '--workbench', '  ', 'go']), 2, /--workbench needs a folder, got an empty value/);
+  t.notOk(
+    existsSync(join(r.cwd, 'notes')) || existsSync(join(r.cwd, 'manifest.json')),
+    'nothing written in the project folder',
+  );
+  oneLine(
+    t,
+    flower(['--claude', fakeClaude, '--workbench', '  ', 'go']),
+    2,
+    /--workbench needs a folder, got an empty value/,
+  );
 });
 
 t.test('a config file with a byte-order mark is read; a bad one shows what it holds visibly', async (t) => {
   const cwd = tempRoot(t, 'flower-hard-bom-');
   mkdirSync(join(cwd, '.flower'));
   writeFileSync(join(cwd, '.flower', 'config.json'), '\uFEFF{"review": 1e308}');
-  oneLine(t, flower(['--claude', fakeClaude, 'go'], { cwd }), 2, /config\.json: "review" expects a number of seconds from 0 to 86400/);
+  oneLine(
+    t,
+    flower(['--claude', fakeClaude, 'go'], { cwd }),
+    2,
+    /config\.json: "review" expects a number of seconds from 0 to 86400/,
+  );
   writeFileSync(join(cwd, '.flower', 'config.json'), '{"review":\u200b 3}');
   const r = flower(['--claude', fakeClaude, 'go'], { cwd });
   oneLine(t, r, 2, /config\.json: not valid JSON \(.*\\u200b.*\); fix or remove the file/);

@@ -14,12 +14,36 @@ writeFileSync(claude, '#!/bin/sh\nexit 0\n');
 chmodSync(claude, 0o755);
 
 const generation = (n: number) => ({
-  generation: n, session_id: `s${n}`, started_at: new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString(), ended_at: new Date(Date.UTC(2026, 0, 1) + n * 60_000 + 30_000).toISOString(),
-  peak_context: 51000, context: 51000, cost_usd: 0.01, num_turns: 2, handoff_path: null, degraded: false, reason: null, end: 'handoff', human_edit: null,
+  generation: n,
+  session_id: `s${n}`,
+  started_at: new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString(),
+  ended_at: new Date(Date.UTC(2026, 0, 1) + n * 60_000 + 30_000).toISOString(),
+  peak_context: 51000,
+  context: 51000,
+  cost_usd: 0.01,
+  num_turns: 2,
+  handoff_path: null,
+  degraded: false,
+  reason: null,
+  end: 'handoff',
+  human_edit: null,
 });
 const good = (generations: unknown[]) => ({
-  version: 1, step: 'work', cwd: '/p', window: 100000, at: 50000, attempts: 0, session_id: 's1', retired: [],
-  context: 0, cost_usd: 0, num_turns: 0, errors: [], original_prompt: 'go', updated_at: 'now', generations,
+  version: 1,
+  step: 'work',
+  cwd: '/p',
+  window: 100000,
+  at: 50000,
+  attempts: 0,
+  session_id: 's1',
+  retired: [],
+  context: 0,
+  cost_usd: 0,
+  num_turns: 0,
+  errors: [],
+  original_prompt: 'go',
+  updated_at: 'now',
+  generations,
 });
 
 function project(manifestText: string): string {
@@ -31,7 +55,11 @@ function project(manifestText: string): string {
 
 function flower(cwd: string, args: string[]) {
   const r = spawnSync(process.execPath, [FLOWER_BIN, ...args], {
-    cwd, encoding: 'utf8', input: '', timeout: 60_000, env: { PATH: '/usr/bin:/bin', HOME: root, XDG_RUNTIME_DIR: root, CLAUDE_CONFIG_DIR: join(root, 'cc') },
+    cwd,
+    encoding: 'utf8',
+    input: '',
+    timeout: 60_000,
+    env: { PATH: '/usr/bin:/bin', HOME: root, XDG_RUNTIME_DIR: root, CLAUDE_CONFIG_DIR: join(root, 'cc') },
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
@@ -39,8 +67,16 @@ function flower(cwd: string, args: string[]) {
 const malformed: Array<[string, string, RegExp]> = [
   ['generations: [null]', JSON.stringify(good([null])), /generations\[0\] is null, expected an object/],
   ['generations: [{}]', JSON.stringify(good([{}])), /generations\[0\]\.generation is missing, expected a whole number/],
-  ['cost_usd: "lots"', JSON.stringify({ ...good([generation(1)]), cost_usd: 'lots' }), /cost_usd is "lots", expected a number/],
-  ['a generation with cost_usd: "lots"', JSON.stringify(good([{ ...generation(1), cost_usd: 'lots' }])), /generations\[0\]\.cost_usd is "lots", expected a number/],
+  [
+    'cost_usd: "lots"',
+    JSON.stringify({ ...good([generation(1)]), cost_usd: 'lots' }),
+    /cost_usd is "lots", expected a number/,
+  ],
+  [
+    'a generation with cost_usd: "lots"',
+    JSON.stringify(good([{ ...generation(1), cost_usd: 'lots' }])),
+    /generations\[0\]\.cost_usd is "lots", expected a number/,
+  ],
   ['truncated JSON', JSON.stringify(good([generation(1)])).slice(0, 80), /the manifest is not valid JSON/],
 ];
 
@@ -53,7 +89,11 @@ for (const [name, text, field] of malformed) {
       t.match(r.err, /manifest\.json is malformed: /, `${args[0]}: says the manifest is malformed`);
       t.match(r.err, field, `${args[0]}: names the field`);
       t.equal(r.err.trim().split('\n').length, 1, `${args[0]}: one line`);
-      t.notMatch(r.err, /TypeError|internal error|run flower-pty first|\n\s+at /, `${args[0]}: no TypeError, no stack trace`);
+      t.notMatch(
+        r.err,
+        /TypeError|internal error|run flower-pty first|\n\s+at /,
+        `${args[0]}: no TypeError, no stack trace`,
+      );
     }
     // the report says the same problem about the manifest (it has nothing else here to show)
     const report = flower(dir, ['report', '--json']);

@@ -32,10 +32,20 @@ function flower(args: string[]) {
 }
 
 t.test('a lone word near a subcommand: refused, nothing started or written', async (t) => {
-  for (const [typed, meant] of [['stauts', 'status'], ['repot', 'report'], ['atach', 'attach'], ['lss', 'ls'], ['Status', 'status']]) {
+  for (const [typed, meant] of [
+    ['stauts', 'status'],
+    ['repot', 'report'],
+    ['atach', 'attach'],
+    ['lss', 'ls'],
+    ['Status', 'status'],
+  ]) {
     const r = flower([typed!]);
     t.equal(r.code, 2, `${typed}: exit 2`);
-    t.equal(r.err, `flower-pty: "${typed}" is not a command: did you mean \`flower-pty ${meant}\`? (a one-word prompt goes after --: flower-pty -- ${typed}, or in quotes with a space)\n`, `${typed}: one line`);
+    t.equal(
+      r.err,
+      `flower-pty: "${typed}" is not a command: did you mean \`flower-pty ${meant}\`? (a one-word prompt goes after --: flower-pty -- ${typed}, or in quotes with a space)\n`,
+      `${typed}: one line`,
+    );
     t.equal(r.out, '');
     t.same(readdirSync(r.cwd), [], `${typed}: no .flower/ nor anything else in the folder`);
     t.same(readdirSync(r.runtime), [], `${typed}: no run server's socket folder`);
@@ -53,8 +63,14 @@ t.test('the typo is the news even with a flag after it', async (t) => {
 t.test('an unknown flag: once, as typed, with the nearest flag of its command', async (t) => {
   const cases: Array<[string[], string]> = [
     [['--revew', '3', 'a task'], 'flower-pty: unknown flag --revew (did you mean --review?) (see flower-pty --help)\n'],
-    [['web', '--alow-input'], 'flower-pty: unknown flag --alow-input (did you mean --allow-input?) for flower-pty web (see flower-pty web --help)\n'],
-    [['status', '--jsn'], 'flower-pty: unknown flag --jsn (did you mean --json?) for flower-pty status (see flower-pty status --help)\n'],
+    [
+      ['web', '--alow-input'],
+      'flower-pty: unknown flag --alow-input (did you mean --allow-input?) for flower-pty web (see flower-pty web --help)\n',
+    ],
+    [
+      ['status', '--jsn'],
+      'flower-pty: unknown flag --jsn (did you mean --json?) for flower-pty status (see flower-pty status --help)\n',
+    ],
     [['--no-notfy'], 'flower-pty: unknown flag --no-notfy (did you mean --no-notify?) (see flower-pty --help)\n'],
     [['--foo-bar'], 'flower-pty: unknown flag --foo-bar (see flower-pty --help)\n'],
   ];
@@ -67,45 +83,60 @@ t.test('an unknown flag: once, as typed, with the nearest flag of its command', 
   t.notOk(existsSync(mark), 'claude was never started');
 });
 
-t.test('a one-word prompt that is meant: after --, it is the prompt, not claude\'s', async (t) => {
+t.test("a one-word prompt that is meant: after --, it is the prompt, not claude's", async (t) => {
   const after = runCommandOptions({ '--': ['stauts'] }, {}, {});
   t.equal(after.prompt, 'stauts');
   t.same(after.claudeArgs, []);
   const withFlags = runCommandOptions({ '--': ['stauts', '--model', 'opus'] }, {}, {});
   t.same([withFlags.prompt, withFlags.claudeArgs], ['stauts', ['--model', 'opus']]);
   const flagsFirst = runCommandOptions({ '--': ['--model', 'opus'] }, {}, {});
-  t.same([flagsFirst.prompt, flagsFirst.claudeArgs], [null, ['--model', 'opus']], 'flags after -- are claude\'s, as before');
+  t.same(
+    [flagsFirst.prompt, flagsFirst.claudeArgs],
+    [null, ['--model', 'opus']],
+    "flags after -- are claude's, as before",
+  );
   const both = runCommandOptions({ prompt: 'a task', '--': ['word'] }, {}, {});
-  t.same([both.prompt, both.claudeArgs], ['a task', ['word']], 'a prompt before --: the rest is claude\'s untouched');
+  t.same([both.prompt, both.claudeArgs], ['a task', ['word']], "a prompt before --: the rest is claude's untouched");
 });
 
-t.test('a lone word a person types for a command: refused with the command it stands for, nothing started or written', async (t) => {
-  const cases: Array<[string, string]> = [
-    ['list', 'flower-pty ls'],
-    ['stop', 'flower-pty kill'],
-    ['start', 'flower-pty "your task"'],
-    ['logs', 'flower-pty status'],
-    ['version', 'flower-pty --version'],
-    ['uninstall', 'npm uninstall -g flower-pty'],
-    ['Resume', 'flower-pty --continue'],
-    ['dashboard', 'flower-pty web'],
-  ];
-  for (const [typed, meant] of cases) {
-    const r = flower([typed]);
-    t.equal(r.code, 2, `${typed}: exit 2, a usage error`);
-    t.equal(r.err, `flower-pty: "${typed}" is not a command: did you mean \`${meant}\`? (a one-word prompt goes after --: flower-pty -- ${typed}, or in quotes with a space)\n`, `${typed}: one line`);
-    t.equal(r.out, '');
-    t.same(readdirSync(r.cwd), [], `${typed}: nothing written in the folder`);
-    t.same(readdirSync(r.runtime), [], `${typed}: no run server`);
-  }
-  const withFlag = flower(['list', '--json']);
-  t.equal(withFlag.code, 2);
-  t.match(withFlag.err, /^flower-pty: "list" is not a command: did you mean `flower-pty ls`\?/, 'with a flag after it too');
-  const help = flower(['help']);
-  t.equal(help.code, 0, '`help` is the help');
-  t.match(help.out, /^flower-pty \[options\] \[prompt\]/);
-  t.notOk(existsSync(mark), 'claude was never started');
-});
+t.test(
+  'a lone word a person types for a command: refused with the command it stands for, nothing started or written',
+  async (t) => {
+    const cases: Array<[string, string]> = [
+      ['list', 'flower-pty ls'],
+      ['stop', 'flower-pty kill'],
+      ['start', 'flower-pty "your task"'],
+      ['logs', 'flower-pty status'],
+      ['version', 'flower-pty --version'],
+      ['uninstall', 'npm uninstall -g flower-pty'],
+      ['Resume', 'flower-pty --continue'],
+      ['dashboard', 'flower-pty web'],
+    ];
+    for (const [typed, meant] of cases) {
+      const r = flower([typed]);
+      t.equal(r.code, 2, `${typed}: exit 2, a usage error`);
+      t.equal(
+        r.err,
+        `flower-pty: "${typed}" is not a command: did you mean \`${meant}\`? (a one-word prompt goes after --: flower-pty -- ${typed}, or in quotes with a space)\n`,
+        `${typed}: one line`,
+      );
+      t.equal(r.out, '');
+      t.same(readdirSync(r.cwd), [], `${typed}: nothing written in the folder`);
+      t.same(readdirSync(r.runtime), [], `${typed}: no run server`);
+    }
+    const withFlag = flower(['list', '--json']);
+    t.equal(withFlag.code, 2);
+    t.match(
+      withFlag.err,
+      /^flower-pty: "list" is not a command: did you mean `flower-pty ls`\?/,
+      'with a flag after it too',
+    );
+    const help = flower(['help']);
+    t.equal(help.code, 0, '`help` is the help');
+    t.match(help.out, /^flower-pty \[options\] \[prompt\]/);
+    t.notOk(existsSync(mark), 'claude was never started');
+  },
+);
 
 t.test('the words as prompts: not refused when they are more than a word', async (t) => {
   const { commandTypo } = await import('../../src/core/options/command-line-typos.js');

@@ -12,7 +12,10 @@ t.test('no dist/: one line naming npm run build, exit 1, no stack', async (t) =>
   t.teardown(() => rmSync(root, { recursive: true, force: true }));
   mkdirSync(join(root, 'bin'));
   copyFileSync(FLOWER_BIN, join(root, 'bin', 'flower-pty.js'));
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'flower-pty.js'), '--help'], { encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'flower-pty.js'), '--help'], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   t.equal(r.status, 1);
   t.equal(r.stderr, 'flower-pty: not built yet: run `npm run build` in the flower-pty checkout first\n');
   t.notMatch(r.stderr, /ERR_MODULE_NOT_FOUND|\n\s+at /);

@@ -7,13 +7,23 @@ import { runChooser, type ChooserEntry, type ChooserPorts } from '../../src/clie
 import { until } from '../helpers/poll.js';
 
 const run = (id: string, attention: string | null = null): Omit<ChooserEntry, 'host'> => ({
-  id, cwd: `/w/${id}`, phase: 'working', generation: 1, context: 1000, window: 200_000, started: '2026-12-01T04:00:00.000Z',
+  id,
+  cwd: `/w/${id}`,
+  phase: 'working',
+  generation: 1,
+  context: 1000,
+  window: 200_000,
+  started: '2026-12-01T04:00:00.000Z',
   status: { attention },
 });
 
 function fakeTerminal() {
   const stdin = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream & PassThrough;
-  const out = Object.assign(new PassThrough(), { columns: 100, rows: 30, isTTY: false }) as unknown as NodeJS.WriteStream & PassThrough;
+  const out = Object.assign(new PassThrough(), {
+    columns: 100,
+    rows: 30,
+    isTTY: false,
+  }) as unknown as NodeJS.WriteStream & PassThrough;
   let written = '';
   out.on('data', (d: Buffer) => (written += d.toString()));
   // the last paint, as plain lines
@@ -28,9 +38,12 @@ t.test('a hung host, the others at once; a shortcut joins, back after; x y ends;
   let readWhileAway = 0;
   let local = [run('aaaaaa'), run('bbbbbb', 'waiting for your permission: Bash ls')];
   const ports: ChooserPorts = {
-    cwd: '/w', home: null, hosts: ['hung-box', 'fast-box'],
+    cwd: '/w',
+    home: null,
+    hosts: ['hung-box', 'fast-box'],
     listLocal: async () => local,
-    askHost: (host) => (host === 'hung-box' ? new Promise(() => undefined) : Promise.resolve({ runs: [run('cccccc')] })),
+    askHost: (host) =>
+      host === 'hung-box' ? new Promise(() => undefined) : Promise.resolve({ runs: [run('cccccc')] }),
     join: async (entry) => {
       joined.push(`${entry.host ?? 'local'}:${entry.id}`);
       // while the run has the terminal, nothing here listens to it
@@ -44,10 +57,17 @@ t.test('a hung host, the others at once; a shortcut joins, back after; x y ends;
       return `run ${entry.id} ended`;
     },
     start: async () => ({ problem: 'not here' }),
-    stdin: term.stdin, stdout: term.out, localEveryMs: 50, hostEveryMs: 50,
+    stdin: term.stdin,
+    stdout: term.out,
+    localEveryMs: 50,
+    hostEveryMs: 50,
   };
   const closed = runChooser(ports);
-  await until('the local runs and the fast host listed', () => /fast-box +cccccc/.test(term.screen()) && /local +bbbbbb/.test(term.screen()), 5_000);
+  await until(
+    'the local runs and the fast host listed',
+    () => /fast-box +cccccc/.test(term.screen()) && /local +bbbbbb/.test(term.screen()),
+    5_000,
+  );
   t.match(term.screen(), /hung-box: asked \d+s ago, no answer yet/, "the hung host's line says so");
   t.match(term.screen(), /^\(0\) local +bbbbbb .*waiting for your permission/m, 'the waiting run first');
   const fastKey = /^\((\w)\) fast-box/m.exec(term.screen())![1]!;

@@ -12,7 +12,8 @@ t.test('C0 controls and DEL become visible escapes', async (t) => {
   t.equal(terminalText(`${ESC}[6n`), '\\x1b[6n');
   t.equal(terminalText('a\rb\nc\td\u0000'), 'a\\x0db\\x0ac\\x09d\\x00');
   t.equal(terminalText('x\u007fy'), 'x\\u007fy');
-  for (let code = 0; code < 0x20; code++) t.notMatch(terminalText(`<${String.fromCharCode(code)}>`), ACTIVE, `C0 ${code}`);
+  for (let code = 0; code < 0x20; code++)
+    t.notMatch(terminalText(`<${String.fromCharCode(code)}>`), ACTIVE, `C0 ${code}`);
 });
 
 t.test('lines keep their line feeds and tabs, nothing else', async (t) => {
@@ -21,11 +22,16 @@ t.test('lines keep their line feeds and tabs, nothing else', async (t) => {
 
 t.test('C1 controls as code points become \\u escapes', async (t) => {
   t.equal(terminalText('\u009b31m red'), '\\u009b31m red');
-  for (let code = 0x80; code <= 0x9f; code++) t.equal(terminalText(String.fromCharCode(code)), `\\u${code.toString(16).padStart(4, '0')}`);
+  for (let code = 0x80; code <= 0x9f; code++)
+    t.equal(terminalText(String.fromCharCode(code)), `\\u${code.toString(16).padStart(4, '0')}`);
 });
 
 t.test('bytes: C1 as UTF-8 and as a lone raw byte, and any malformed byte, become escapes', async (t) => {
-  t.equal(terminalText(Buffer.from([0x61, 0x9b, 0x33, 0x31, 0x6d])), 'a\\x9b31m', 'the lone byte 0x9B (CSI to a terminal not in UTF-8)');
+  t.equal(
+    terminalText(Buffer.from([0x61, 0x9b, 0x33, 0x31, 0x6d])),
+    'a\\x9b31m',
+    'the lone byte 0x9B (CSI to a terminal not in UTF-8)',
+  );
   t.equal(terminalText(Buffer.from([0xc2, 0x9b, 0x33])), '\\u009b3', 'U+009B in UTF-8');
   t.equal(terminalText(Buffer.from([0x1b, 0x5d, 0x30, 0x3b, 0x07])), '\\x1b]0;\\x07');
   t.equal(terminalText(Buffer.from([0xc0, 0x9b])), '\\xc0\\x9b', 'an overlong form is no character');
@@ -36,13 +42,36 @@ t.test('bytes: C1 as UTF-8 and as a lone raw byte, and any malformed byte, becom
 });
 
 t.test('bidi controls become escapes', async (t) => {
-  for (const c of ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c', '\u2028', '\u2029']) {
+  for (const c of [
+    '\u202a',
+    '\u202b',
+    '\u202c',
+    '\u202d',
+    '\u202e',
+    '\u2066',
+    '\u2067',
+    '\u2068',
+    '\u2069',
+    '\u200e',
+    '\u200f',
+    '\u061c',
+    '\u2028',
+    '\u2029',
+  ]) {
     t.equal(terminalText(`a${c}b`), `a\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}b`);
   }
 });
 
 t.test('ordinary Unicode is untouched', async (t) => {
-  for (const s of ['漢字かな한글', '🌸👩‍👩‍👧 flag 🇫🇷', 'café naïve Ωμέγα', 'עברית عربي', '/home/a b/p-x (1)/.flower', '\u00a0\u00ad\u200d\ufeff', '\\x1b as text']) {
+  for (const s of [
+    '漢字かな한글',
+    '🌸👩‍👩‍👧 flag 🇫🇷',
+    'café naïve Ωμέγα',
+    'עברית عربي',
+    '/home/a b/p-x (1)/.flower',
+    '\u00a0\u00ad\u200d\ufeff',
+    '\\x1b as text',
+  ]) {
     t.equal(terminalText(s), s, s);
     t.equal(terminalText(Buffer.from(s, 'utf8')), s, `${s} as bytes`);
   }

@@ -10,10 +10,16 @@ import { readJsonl } from '../helpers/real-claude.js';
 
 t.test('a compaction Claude Code starts on its own is blocked, and the session hands off instead', async (t) => {
   const f = await startFlower({
-    t, respond: markerReplies(), prompt: 'grow MOCK_USAGE=199990',
+    t,
+    respond: markerReplies(),
+    prompt: 'grow MOCK_USAGE=199990',
     // flower-pty's own line far away: only Claude Code's compaction can notice this context.
     flowerArgs: ['--window', '1m', '--review', '0', '--max-generations', '2', '--write-timeout', '60'],
-    prepare: (sandbox) => writeFileSync(join(sandbox.configDir, 'settings.json'), JSON.stringify({ skipDangerousModePermissionPrompt: true, env: { DISABLE_AUTO_COMPACT: '0' } })),
+    prepare: (sandbox) =>
+      writeFileSync(
+        join(sandbox.configDir, 'settings.json'),
+        JSON.stringify({ skipDangerousModePermissionPrompt: true, env: { DISABLE_AUTO_COMPACT: '0' } }),
+      ),
   });
   await f.run.waitForScreen(/Mock reply/, 60_000);
   await f.run.waitFor(async () => /❯/.test(await f.run.screenText()), 20_000, 'idle prompt');
@@ -24,8 +30,14 @@ t.test('a compaction Claude Code starts on its own is blocked, and the session h
   t.ok(blocked, 'PreCompact answered with a block');
   const done = await f.waitForEvent('done', 120_000);
   t.ok(done, 'a handoff followed');
-  t.notOk(f.events().some((e) => e.event === 'compaction'), 'no compaction happened');
+  t.notOk(
+    f.events().some((e) => e.event === 'compaction'),
+    'no compaction happened',
+  );
   const gen1 = f.manifest().generations[0];
   const rows = readJsonl(f.sandbox.transcriptPath(gen1.session_id));
-  t.notOk(rows.some((r) => r.subtype === 'compact_boundary'), 'the transcript holds no compact boundary');
+  t.notOk(
+    rows.some((r) => r.subtype === 'compact_boundary'),
+    'the transcript holds no compact boundary',
+  );
 });

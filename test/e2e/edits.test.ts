@@ -13,18 +13,24 @@ t.test('edits in the review window and after the successor started', async (t) =
     if (!req.isMain) return text('side');
     firstSession ??= req.sessionId;
     if (req.sessionId === firstSession) {
-      return HANDOFF_ASK.test(req.lastUserText) ? text(handoffDoc('MODEL-DRAFT'), usageFor(56_000)) : text('worked', usageFor(55_000));
+      return HANDOFF_ASK.test(req.lastUserText)
+        ? text(handoffDoc('MODEL-DRAFT'), usageFor(56_000))
+        : text('worked', usageFor(55_000));
     }
     successorTurns++;
     // The successor's first turn is slow, so the test can edit the file while it runs.
-    if (successorTurns === 1) return { kind: 'text', text: 'successor working', usage: usageFor(12_000), delayMs: 4_000 };
+    if (successorTurns === 1)
+      return { kind: 'text', text: 'successor working', usage: usageFor(12_000), delayMs: 4_000 };
     return text('noted the edit', usageFor(13_000));
   };
   const f = await startFlower({ t, respond, prompt: 'go', flowerArgs: ['--window', '100k', '--review', '3'] });
   await f.waitForEvent('done', 90_000);
   // An editor that saves by rename, in the review window: it extends the window and wins.
   const draft = readFileSync(f.documentPath, 'utf8');
-  const edited = draft.replace(/Run the final count and report it \(MODEL-DRAFT\)\./, 'HUMAN-NEXT: check the totals twice.');
+  const edited = draft.replace(
+    /Run the final count and report it \(MODEL-DRAFT\)\./,
+    'HUMAN-NEXT: check the totals twice.',
+  );
   t.not(edited, draft, 'the edit changes the next step');
   writeFileSync(`${f.documentPath}.swp`, edited);
   renameSync(`${f.documentPath}.swp`, f.documentPath);
@@ -32,7 +38,11 @@ t.test('edits in the review window and after the successor started', async (t) =
   const start2 = await f.waitForEvent('generation-start', 30_000, (e) => e.generation === 2);
   const first2 = await f.api.waitForRequest((r) => r.sessionId === start2.session_id, 60_000);
   t.match(first2.lastUserText, TAKING_OVER);
-  t.match(first2.lastUserText, /HUMAN-NEXT: check the totals twice/, 'the successor read the file as it is on disk, with the edit');
+  t.match(
+    first2.lastUserText,
+    /HUMAN-NEXT: check the totals twice/,
+    'the successor read the file as it is on disk, with the edit',
+  );
   t.notMatch(first2.lastUserText, /report it \(MODEL-DRAFT\)/);
   const editEvent = await f.waitForEvent('human-edit', 5_000);
   t.same(editEvent.changed, ['next']);
@@ -42,9 +52,18 @@ t.test('edits in the review window and after the successor started', async (t) =
   t.same(f.manifest().generations[0].human_edit.changed_sections, ['next']);
 
   // After the successor started: edit in place (truncate and write) while its first turn runs.
-  writeFileSync(f.documentPath, readFileSync(f.documentPath, 'utf8').replace('Use plain bash; no new dependencies.', 'HUMAN-DECIDED: python is fine too.'));
+  writeFileSync(
+    f.documentPath,
+    readFileSync(f.documentPath, 'utf8').replace(
+      'Use plain bash; no new dependencies.',
+      'HUMAN-DECIDED: python is fine too.',
+    ),
+  );
   await f.waitForEvent('edit-pending', 10_000);
-  const noted = await f.api.waitForRequest((r) => r.sessionId === start2.session_id && /A person edited the handoff document/.test(r.lastUserText), 60_000);
+  const noted = await f.api.waitForRequest(
+    (r) => r.sessionId === start2.session_id && /A person edited the handoff document/.test(r.lastUserText),
+    60_000,
+  );
   t.match(noted.lastUserText, /Changed: decided/);
   t.match(noted.lastUserText, /HUMAN-DECIDED/, 'the note carries the diff');
   await f.waitForEvent('edit-sent', 5_000);

@@ -46,11 +46,17 @@ interface Seen {
 }
 
 // Every cell the terminal ever showed (the bytes replayed with a long scrollback), for what they carry.
-function cellsSeen(raw: string, cols: number, rows: number): Promise<Pick<Seen, 'italic' | 'strikethrough' | 'truecolor' | 'link'>> {
+function cellsSeen(
+  raw: string,
+  cols: number,
+  rows: number,
+): Promise<Pick<Seen, 'italic' | 'strikethrough' | 'truecolor' | 'link'>> {
   const term: XTerminal = new Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true });
   term.loadAddon(new unicode11.Unicode11Addon());
   term.unicode.activeVersion = '11';
-  const links = (term as unknown as { _core: { _oscLinkService: { getLinkData(id: number): { uri: string } | undefined } } })._core._oscLinkService;
+  const links = (
+    term as unknown as { _core: { _oscLinkService: { getLinkData(id: number): { uri: string } | undefined } } }
+  )._core._oscLinkService;
   const seen = { italic: false, strikethrough: false, truecolor: false, link: false };
   return new Promise((resolve) => {
     // the screen is scanned before each clear, so what a later frame erased counts too
@@ -85,8 +91,8 @@ function cellsSeen(raw: string, cols: number, rows: number): Promise<Pick<Seen, 
 }
 
 // The variables that say "a test runner" or "a CI machine" to claude's colour detection.
-const NOT_A_PERSONS_TERMINAL = /^(NO_COLOR|FORCE_COLOR|COLOR|CI|CONTINUOUS_INTEGRATION|BUILD_NUMBER|RUN_ID|CI_NAME|GITHUB_ACTIONS|GITEA_ACTIONS|GITLAB_CI|TRAVIS|CIRCLECI|APPVEYOR|BUILDKITE|DRONE|TEAMCITY_VERSION|TF_BUILD|AGENT_NAME)$/;
-
+const NOT_A_PERSONS_TERMINAL =
+  /^(NO_COLOR|FORCE_COLOR|COLOR|CI|CONTINUOUS_INTEGRATION|BUILD_NUMBER|RUN_ID|CI_NAME|GITHUB_ACTIONS|GITEA_ACTIONS|GITLAB_CI|TRAVIS|CIRCLECI|APPVEYOR|BUILDKITE|DRONE|TEAMCITY_VERSION|TF_BUILD|AGENT_NAME)$/;
 
 interface OldTerminal {
   raw: string;
@@ -94,7 +100,10 @@ interface OldTerminal {
   detached: string;
 }
 
-async function oneWay(t: Test, how: 'direct' | 'split'): Promise<{ seen: Seen; raw: string; detached: string; flags: number[]; old: OldTerminal | null }> {
+async function oneWay(
+  t: Test,
+  how: 'direct' | 'split',
+): Promise<{ seen: Seen; raw: string; detached: string; flags: number[]; old: OldTerminal | null }> {
   const requests: MockRequest[] = [];
   const api = await startMockApi({
     respond: (req) => {
@@ -111,7 +120,12 @@ async function oneWay(t: Test, how: 'direct' | 'split'): Promise<{ seen: Seen; r
   // no colour at all, and a CI machine's `CI` (or a CI vendor's variable) has claude's colour detection
   // (supports-color) settle on 16 colours with no italic or strikethrough, whatever COLORTERM says.
   const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !NOT_A_PERSONS_TERMINAL.test(k)));
-  const sandbox = await createClaudeSandbox({ root, baseUrl: api.url, baseEnv, env: { XDG_RUNTIME_DIR: runtime, ...TERMINAL_ENV } });
+  const sandbox = await createClaudeSandbox({
+    root,
+    baseUrl: api.url,
+    baseEnv,
+    env: { XDG_RUNTIME_DIR: runtime, ...TERMINAL_ENV },
+  });
   const cols = 120;
   const rows = 40;
   // The kitty keyboard protocol as a terminal keeps it: the flags pushed, answered when asked.
@@ -124,10 +138,19 @@ async function oneWay(t: Test, how: 'direct' | 'split'): Promise<{ seen: Seen; r
       else run?.pty.write(`\u001b[?${flags[flags.length - 1] ?? 0}u`);
     }
   };
-  const args = how === 'direct'
-    ? sandbox.claudeArgs
-    : [FLOWER_BIN, '--claude', testClaude(), '--workbench', join(root, 'wb'), '--', ...sandbox.claudeArgs];
-  run = runClaude({ t, sandbox: { ...sandbox, claudeArgs: [] }, args, ...(how === 'split' ? { bin: process.execPath } : {}), cols, rows, onData });
+  const args =
+    how === 'direct'
+      ? sandbox.claudeArgs
+      : [FLOWER_BIN, '--claude', testClaude(), '--workbench', join(root, 'wb'), '--', ...sandbox.claudeArgs];
+  run = runClaude({
+    t,
+    sandbox: { ...sandbox, claudeArgs: [] },
+    args,
+    ...(how === 'split' ? { bin: process.execPath } : {}),
+    cols,
+    rows,
+    onData,
+  });
   const claude = run;
   const idle = async () => {
     const screen = await claude.screenText();
@@ -149,7 +172,9 @@ async function oneWay(t: Test, how: 'direct' | 'split'): Promise<{ seen: Seen; r
   claude.pty.write('/copy');
   await sleep(500);
   claude.pty.write('\r');
-  await claude.waitFor(() => claude.output().includes('\u001b]52;'), 15_000, `the clipboard write (${how})`).catch(() => undefined);
+  await claude
+    .waitFor(() => claude.output().includes('\u001b]52;'), 15_000, `the clipboard write (${how})`)
+    .catch(() => undefined);
   await sleep(500);
   let detached = '';
   let old: OldTerminal | null = null;
@@ -157,7 +182,14 @@ async function oneWay(t: Test, how: 'direct' | 'split'): Promise<{ seen: Seen; r
     // A second person's terminal attaches meanwhile: an old xterm that says nothing of 24-bit colour, the
     // kitty protocol or synchronized output. It gets what it can show, the first keeps what it can.
     const oldEnv = { ...sandbox.env, COLORTERM: '', TERM_PROGRAM: '', FORCE_HYPERLINK: '' };
-    const second = runClaude({ t, sandbox: { ...sandbox, env: oldEnv, claudeArgs: [] }, args: [FLOWER_BIN, 'attach'], bin: process.execPath, cols, rows });
+    const second = runClaude({
+      t,
+      sandbox: { ...sandbox, env: oldEnv, claudeArgs: [] },
+      args: [FLOWER_BIN, 'attach'],
+      bin: process.execPath,
+      cols,
+      rows,
+    });
     await second.waitForScreen(/finished item/, 30_000);
     await sleep(500);
     const oldRaw = second.output();
@@ -165,14 +197,24 @@ async function oneWay(t: Test, how: 'direct' | 'split'): Promise<{ seen: Seen; r
     second.pty.write('\u001d');
     await sleep(200);
     second.pty.write('d');
-    await second.waitFor(() => /detached/i.test(second.output().slice(oldRaw.length)), 15_000, 'the old terminal detached');
+    await second.waitFor(
+      () => /detached/i.test(second.output().slice(oldRaw.length)),
+      15_000,
+      'the old terminal detached',
+    );
     old = { raw: oldRaw, italic: oldCells.italic, detached: second.output().slice(oldRaw.length) };
     // the prefix as the terminal now sends it (CSI u), then d: detached, the terminal given back
     const before = claude.output().length;
     claude.pty.write(flags.length && flags[flags.length - 1]! > 0 ? '\u001b[93;5u' : '\u001d');
     await sleep(200);
     claude.pty.write('d');
-    await claude.waitFor(() => !claude.isExited() ? /detached/i.test(claude.output().slice(before)) : true, 15_000, 'the detach').catch(() => undefined);
+    await claude
+      .waitFor(
+        () => (!claude.isExited() ? /detached/i.test(claude.output().slice(before)) : true),
+        15_000,
+        'the detach',
+      )
+      .catch(() => undefined);
     await sleep(500);
     detached = claude.output().slice(before);
   }
@@ -196,7 +238,8 @@ async function oneWay(t: Test, how: 'direct' | 'split'): Promise<{ seen: Seen; r
 t.test('what claude sends a modern terminal arrives through the split view as it arrives directly', async (t) => {
   const direct = await oneWay(t, 'direct');
   t.comment(`directly: ${JSON.stringify(direct.seen)}`);
-  for (const feature of Object.keys(direct.seen) as Array<keyof Seen>) t.ok(direct.seen[feature], `directly, claude sends ${feature}`);
+  for (const feature of Object.keys(direct.seen) as Array<keyof Seen>)
+    t.ok(direct.seen[feature], `directly, claude sends ${feature}`);
   const split = await oneWay(t, 'split');
   t.comment(`through the split view: ${JSON.stringify(split.seen)}`);
   for (const feature of Object.keys(direct.seen) as Array<keyof Seen>) {

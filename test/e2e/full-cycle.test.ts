@@ -28,7 +28,12 @@ t.test('full cycle: grow, cross, hand off at the boundary, freeze, respawn, arch
     perSession.set(sid, context);
     return text(`reply ${turn} of ${sid.slice(0, 8)}`, usageFor(context));
   };
-  const f = await startFlower({ t, respond, prompt: 'start the toy task', flowerArgs: ['--window', '100k', '--review', '1'] });
+  const f = await startFlower({
+    t,
+    respond,
+    prompt: 'start the toy task',
+    flowerArgs: ['--window', '100k', '--review', '1'],
+  });
   const { run, api } = f;
 
   await run.waitForScreen(/reply 1 of/, 60_000);
@@ -39,7 +44,10 @@ t.test('full cycle: grow, cross, hand off at the boundary, freeze, respawn, arch
   run.pty.write('\r');
   await run.waitForScreen(/reply 2 of/, 30_000);
   await f.waitForEvent('near', 10_000);
-  t.notOk(api.requests.some((r) => HANDOFF_ASK.test(r.lastUserText)), 'no handoff request below the line');
+  t.notOk(
+    api.requests.some((r) => HANDOFF_ASK.test(r.lastUserText)),
+    'no handoff request below the line',
+  );
   await run.waitFor(async () => looksReady(await run.screenText()), 20_000, 'idle prompt after turn 2');
   run.pty.write('and the next one');
   await run.waitForScreen('and the next one', 10_000);
@@ -69,7 +77,11 @@ t.test('full cycle: grow, cross, hand off at the boundary, freeze, respawn, arch
   t.not(first2.sessionId, main[0]!.sessionId, 'a new session id');
   t.match(first2.lastUserText, TAKING_OVER);
   t.match(first2.lastUserText, /DOC-1/, 'seeded with exactly the frozen document');
-  t.match(first2.lastUserText, new RegExp(f.documentPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'pointing at the file');
+  t.match(
+    first2.lastUserText,
+    new RegExp(f.documentPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+    'pointing at the file',
+  );
   const m1 = f.manifest();
   t.same(m1.retired, [main[0]!.sessionId], 'the manifest retired the first id');
   t.equal(m1.session_id, start2.session_id);
@@ -87,7 +99,11 @@ t.test('full cycle: grow, cross, hand off at the boundary, freeze, respawn, arch
   const archived = f.archived();
   t.equal(archived.length, 1, 'one archived document');
   t.match(archived[0], /^work-.*\.md$/);
-  t.match(readFileSync(`${f.workbench}/notes/archive/交接/${archived[0]}`, 'utf8'), /DOC-1/, 'the previous generation kept');
+  t.match(
+    readFileSync(`${f.workbench}/notes/archive/交接/${archived[0]}`, 'utf8'),
+    /DOC-1/,
+    'the previous generation kept',
+  );
   t.match(readFileSync(f.documentPath, 'utf8'), /DOC-2/, 'the current one is the new document');
   const m2 = f.manifest();
   t.equal(m2.retired.length, 2);

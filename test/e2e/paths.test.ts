@@ -13,7 +13,12 @@ t.test('a long autonomous turn is cut at the next tool boundary', async (t) => {
     if (HANDOFF_ASK.test(req.lastUserText)) return text(handoffDoc('CUT'), usageFor(58_000));
     return bash(`echo step-${i}`, usageFor(20_000 + i * 12_000)); // 20k, 32k, 44k, 56k: crosses 50k mid-turn
   });
-  const f = await startFlower({ t, respond, prompt: 'do many steps', flowerArgs: ['--window', '100k', '--review', '0'] });
+  const f = await startFlower({
+    t,
+    respond,
+    prompt: 'do many steps',
+    flowerArgs: ['--window', '100k', '--review', '0'],
+  });
   const writing = await f.waitForEvent('writing', 90_000);
   t.equal(writing.cut, 'tool-boundary');
   t.equal(writing.context, 56_000);
@@ -21,7 +26,10 @@ t.test('a long autonomous turn is cut at the next tool boundary', async (t) => {
   const main = f.api.requests.filter((r) => r.isMain);
   t.match(ask.lastUserText, /PostToolUse/, 'through the PostToolUse hook, mid-turn');
   t.match(ask.lastUserText, /step-3/, 'right after the tool that crossed the line');
-  t.notOk(main.slice(0, main.indexOf(ask)).some((r) => HANDOFF_ASK.test(r.lastUserText)), 'not before');
+  t.notOk(
+    main.slice(0, main.indexOf(ask)).some((r) => HANDOFF_ASK.test(r.lastUserText)),
+    'not before',
+  );
   const done = await f.waitForEvent('done', 60_000);
   t.equal(done.degraded, false);
   t.match(readFileSync(f.documentPath, 'utf8'), /CUT/);
@@ -31,10 +39,16 @@ t.test('a long autonomous turn is cut at the next tool boundary', async (t) => {
 
 t.test('a model that answers the request with garbage: degraded, and the run continues', async (t) => {
   const respond = bySession((req) => {
-    if (HANDOFF_ASK.test(req.lastUserText)) return text('I would rather keep going with the task, thanks.', usageFor(57_000));
+    if (HANDOFF_ASK.test(req.lastUserText))
+      return text('I would rather keep going with the task, thanks.', usageFor(57_000));
     return text('worked a lot', usageFor(55_000));
   });
-  const f = await startFlower({ t, respond, prompt: 'ORIGINAL-TASK: count the files', flowerArgs: ['--window', '100k', '--review', '0'] });
+  const f = await startFlower({
+    t,
+    respond,
+    prompt: 'ORIGINAL-TASK: count the files',
+    flowerArgs: ['--window', '100k', '--review', '0'],
+  });
   const done = await f.waitForEvent('done', 90_000);
   t.equal(done.degraded, true);
   t.match(done.reason, /incomplete: missing doing, next/);
@@ -52,8 +66,15 @@ t.test('a model that answers the request with garbage: degraded, and the run con
 });
 
 t.test('a model that never answers the request hits the writing deadline', async (t) => {
-  const respond = bySession((req) => (HANDOFF_ASK.test(req.lastUserText) ? { kind: 'hang' } : text('worked', usageFor(55_000))));
-  const f = await startFlower({ t, respond, prompt: 'go', flowerArgs: ['--window', '100k', '--review', '0', '--write-timeout', '4'] });
+  const respond = bySession((req) =>
+    HANDOFF_ASK.test(req.lastUserText) ? { kind: 'hang' } : text('worked', usageFor(55_000)),
+  );
+  const f = await startFlower({
+    t,
+    respond,
+    prompt: 'go',
+    flowerArgs: ['--window', '100k', '--review', '0', '--write-timeout', '4'],
+  });
   const done = await f.waitForEvent('done', 90_000);
   t.equal(done.degraded, true);
   t.match(done.reason, /no handoff document within 4s/);
@@ -71,7 +92,10 @@ t.test('the 400 overflow path: degraded at once, new session', async (t) => {
   const done = await f.waitForEvent('done', 60_000);
   t.equal(done.degraded, true);
   t.match(done.reason, /overflow: .*prompt is too long/i);
-  t.notOk(f.api.requests.some((r) => HANDOFF_ASK.test(r.lastUserText)), 'no writing turn was attempted: the session cannot run one');
+  t.notOk(
+    f.api.requests.some((r) => HANDOFF_ASK.test(r.lastUserText)),
+    'no writing turn was attempted: the session cannot run one',
+  );
   await f.waitForEvent('generation-start', 30_000, (e) => e.generation === 2);
   t.equal(f.manifest().attempts, 0);
 });
@@ -95,13 +119,25 @@ t.test('--no-handoff leaves claude alone', async (t) => {
   const respond = (req: MockRequest): MockReply => (req.isMain ? text('big reply', usageFor(95_000)) : text('side'));
   const f = await startFlower({ t, respond, prompt: 'go', flowerArgs: ['--window', '100k', '--no-handoff'] });
   await f.run.waitForScreen(/big reply/, 60_000);
-  const claudePid = execFileSync('pgrep', ['-P', String(f.run.pty.pid)]).toString().trim().split('\n')[0]!;
+  const claudePid = execFileSync('pgrep', ['-P', String(f.run.pty.pid)])
+    .toString()
+    .trim()
+    .split('\n')[0]!;
   const environ = readFileSync(`/proc/${claudePid}/environ`, 'utf8').split('\0');
-  t.notOk(environ.some((v) => v.startsWith('DISABLE_AUTO_COMPACT=')), 'auto-compact stays on');
-  t.notOk(environ.some((v) => v.startsWith('FLOWER_PTY_SOCKET=')), 'no hook channel');
+  t.notOk(
+    environ.some((v) => v.startsWith('DISABLE_AUTO_COMPACT=')),
+    'auto-compact stays on',
+  );
+  t.notOk(
+    environ.some((v) => v.startsWith('FLOWER_PTY_SOCKET=')),
+    'no hook channel',
+  );
   const cmdline = readFileSync(`/proc/${claudePid}/cmdline`, 'utf8').split('\0');
   t.notOk(cmdline.includes('--settings'), 'no settings injected');
   await new Promise((r) => setTimeout(r, 1500));
-  t.notOk(f.api.requests.some((r) => HANDOFF_ASK.test(r.lastUserText)), 'no handoff request above the line');
+  t.notOk(
+    f.api.requests.some((r) => HANDOFF_ASK.test(r.lastUserText)),
+    'no handoff request above the line',
+  );
   t.notOk(existsSync(f.documentPath), 'no document');
 });

@@ -21,14 +21,16 @@ function commandLines(): Array<{ pid: string; line: string }> {
   return lines;
 }
 
-t.test('the document is on nobody\'s command line, and the successor gets it whole', async (t) => {
+t.test("the document is on nobody's command line, and the successor gets it whole", async (t) => {
   const MARKER = `SECRET-${Math.random().toString(36).slice(2, 10)}`;
   let firstSession: string | undefined;
   const respond = (req: MockRequest): MockReply => {
     if (!req.isMain) return text('side');
     firstSession ??= req.sessionId;
     if (req.sessionId === firstSession) {
-      return HANDOFF_ASK.test(req.lastUserText) ? text(handoffDoc(MARKER), usageFor(56_000)) : text('worked', usageFor(55_000));
+      return HANDOFF_ASK.test(req.lastUserText)
+        ? text(handoffDoc(MARKER), usageFor(56_000))
+        : text('worked', usageFor(55_000));
     }
     return text('successor here', usageFor(12_000));
   };
@@ -40,18 +42,32 @@ t.test('the document is on nobody\'s command line, and the successor gets it who
   const transcript1 = (f.manifest().generations[0] as { session_id: string }).session_id;
   const needles = [MARKER, 'Dead ends', f.sandbox.projectDir, `${transcript1}.jsonl`];
   const scan = commandLines();
-  t.ok(scan.some((c) => c.line.includes(start2.session_id as string)), 'the scan sees the successor claude itself');
+  t.ok(
+    scan.some((c) => c.line.includes(start2.session_id as string)),
+    'the scan sees the successor claude itself',
+  );
   for (const needle of needles) {
-    t.same(scan.filter((c) => c.line.includes(needle)), [], `no command line holds ${needle}`);
+    t.same(
+      scan.filter((c) => c.line.includes(needle)),
+      [],
+      `no command line holds ${needle}`,
+    );
   }
 
   // What the successor was told, exactly: the record in notes/ is its whole first prompt.
   const record = readFileSync(join(f.workbench, 'notes', 'successor-prompt-2.md'), 'utf8');
   t.match(record, TAKING_OVER);
   t.match(record, MARKER);
-  t.ok(first2.lastUserText.includes(record.trim()), 'the first request holds the whole first prompt, document included');
+  t.ok(
+    first2.lastUserText.includes(record.trim()),
+    'the first request holds the whole first prompt, document included',
+  );
   t.match(first2.lastUserText, /Dead ends[\s\S]*find -printf was not portable/);
   const seeded = await f.waitForEvent('seed-delivered', 10_000);
   t.match(seeded, { generation: 2, via: 'hook' });
-  t.equal(statSync(join(f.workbench, 'notes', 'successor-prompt-2.md')).mode & 0o077, 0, 'the record is the user\'s alone');
+  t.equal(
+    statSync(join(f.workbench, 'notes', 'successor-prompt-2.md')).mode & 0o077,
+    0,
+    "the record is the user's alone",
+  );
 });

@@ -15,7 +15,6 @@ import type { Sandbox } from '../../src/mock/claude-sandbox.js';
 import { logIn, openBrowser, pageScreen, startWeb } from '../web/web-helpers.js';
 import { sleep } from '../helpers/poll.js';
 
-
 t.test('try it without an account: demo -d, ls, attach, C-] d, web on a phone, status, report, kill', async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'flower-try-'));
   t.teardown(() => rmSync(root, { recursive: true, force: true }));
@@ -23,15 +22,34 @@ t.test('try it without an account: demo -d, ls, attach, C-] d, web on a phone, s
   for (const dir of [here, join(root, 'home'), join(root, 'tmp')]) mkdirSync(dir, { recursive: true });
   const runtime = runtimeDir(root);
   endServersAtTeardown(t, runtime);
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: join(root, 'home'), TMPDIR: join(root, 'tmp'), XDG_RUNTIME_DIR: runtime, XDG_CONFIG_HOME: join(root, 'config'), XDG_CACHE_HOME: join(root, 'cache'), TERM: 'xterm-256color' };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: join(root, 'home'),
+    TMPDIR: join(root, 'tmp'),
+    XDG_RUNTIME_DIR: runtime,
+    XDG_CONFIG_HOME: join(root, 'config'),
+    XDG_CACHE_HOME: join(root, 'cache'),
+    TERM: 'xterm-256color',
+  };
   // a person's terminal in `here`: the program is node running the bin
   const terminal = { claudeArgs: [], projectDir: here, env } as unknown as Sandbox;
   const flower = (args: string[]) => {
     const r = spawnSync(process.execPath, [FLOWER_BIN, ...args], { cwd: here, env, encoding: 'utf8', timeout: 60_000 });
     return { code: r.status, out: r.stdout, err: r.stderr };
   };
-  const runsJson = () => JSON.parse(flower(['ls', '--json']).out || '[]') as Array<{ id: string; phase: string; generation: number; clients: number; context: number }>;
-  const waitForRun = async (what: string, ok: (run: { phase: string; generation: number; context: number }) => boolean, ms: number) => {
+  const runsJson = () =>
+    JSON.parse(flower(['ls', '--json']).out || '[]') as Array<{
+      id: string;
+      phase: string;
+      generation: number;
+      clients: number;
+      context: number;
+    }>;
+  const waitForRun = async (
+    what: string,
+    ok: (run: { phase: string; generation: number; context: number }) => boolean,
+    ms: number,
+  ) => {
     const deadline = Date.now() + ms;
     for (;;) {
       const run = runsJson()[0];
@@ -42,7 +60,14 @@ t.test('try it without an account: demo -d, ls, attach, C-] d, web on a phone, s
   };
 
   // flower-pty demo -d --review 60
-  const start = runClaude({ t, sandbox: terminal, args: [FLOWER_BIN, 'demo', '-d', '--review', '60'], bin: process.execPath, cols: 120, rows: 40 });
+  const start = runClaude({
+    t,
+    sandbox: terminal,
+    args: [FLOWER_BIN, 'demo', '-d', '--review', '60'],
+    bin: process.execPath,
+    cols: 120,
+    rows: 40,
+  });
   t.equal((await start.exited).exitCode, 0, 'demo -d returns at once');
   const said = start.output().replace(/\r/g, '');
   const id = /run (\w{6}) started with no terminal/.exec(said)?.[1] ?? '';
@@ -50,12 +75,21 @@ t.test('try it without an account: demo -d, ls, attach, C-] d, web on a phone, s
   // no flower-pty on the PATH and `here` outside the checkout: the bin is named by its path
   t.match(said, new RegExp(`node \\S+/bin/flower-pty\\.js attach ${id}`), 'how to attach');
   t.match(said, /node \S+\/bin\/flower-pty\.js web/, 'how to open it in the web face');
-  const lines = said.trimEnd().split('\n').slice(-2).map((line) => line.trim());
+  const lines = said
+    .trimEnd()
+    .split('\n')
+    .slice(-2)
+    .map((line) => line.trim());
   t.match(lines[0], /^node \S+\/bin\/flower-pty\.js status --workbench \S+\/project\/\.flower$/);
   t.match(lines[1], /^node \S+\/bin\/flower-pty\.js report --workbench \S+\/project\/\.flower$/);
   // each line as printed, pasted into a shell in `here`
   const asPrinted = (line: string) => {
-    const r = spawnSync('sh', ['-c', line], { cwd: here, env: { ...env, PATH: `${join(process.execPath, '..')}:${env.PATH}` }, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync('sh', ['-c', line], {
+      cwd: here,
+      env: { ...env, PATH: `${join(process.execPath, '..')}:${env.PATH}` },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     return { code: r.status, out: r.stdout, err: r.stderr };
   };
 
@@ -65,7 +99,14 @@ t.test('try it without an account: demo -d, ls, attach, C-] d, web on a phone, s
   t.match(ls.out, new RegExp(`^${id} `, 'm'), 'ls lists the demo');
 
   // flower-pty attach, then C-] d
-  const attached = runClaude({ t, sandbox: terminal, args: [FLOWER_BIN, 'attach'], bin: process.execPath, cols: 120, rows: 40 });
+  const attached = runClaude({
+    t,
+    sandbox: terminal,
+    args: [FLOWER_BIN, 'attach'],
+    bin: process.execPath,
+    cols: 120,
+    rows: 40,
+  });
   const screen = await attached.waitForScreen(/demo: /, 60_000);
   t.match(screen, /context [\d.]+K?\/100\.0K/, 'the split view: the meter in the status bar');
   t.notMatch(screen, /retired|retires/, "the demo's model is one the pinned claude does not warn about");
@@ -81,10 +122,17 @@ t.test('try it without an account: demo -d, ls, attach, C-] d, web on a phone, s
   const page = await context.newPage();
   await logIn(page, web);
   await page.goto(`${web.base}/run/${id}`);
-  await page.waitForFunction(() => /^review \d+ s$/.test(document.getElementById('state')?.textContent ?? ''), undefined, { timeout: 15_000 });
+  await page.waitForFunction(
+    () => /^review \d+ s$/.test(document.getElementById('state')?.textContent ?? ''),
+    undefined,
+    { timeout: 15_000 },
+  );
   for (const part of ['state', 'meterbox', 'hold']) {
     const box = await page.locator(`#${part}`).boundingBox();
-    t.ok(box && box.y >= 0 && box.y + box.height <= 844 && box.x + box.width <= 390, `#${part} is on the first screen: ${JSON.stringify(box)}`);
+    t.ok(
+      box && box.y >= 0 && box.y + box.height <= 844 && box.x + box.width <= 390,
+      `#${part} is on the first screen: ${JSON.stringify(box)}`,
+    );
   }
   t.match(await page.locator('#state').textContent(), /^review \d+ s$/, 'the state and its countdown');
   t.notMatch(await pageScreen(page), /claude --resume/, "claude's own resume advice is not shown during the review");

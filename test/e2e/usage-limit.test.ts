@@ -6,23 +6,38 @@ import t from 'tap';
 import { markerReplies } from '../../src/mock/fault-markers.js';
 import { startFlower } from '../helpers/flower-run.js';
 
-t.test('subscription login: parked with its reset time, resumed by Claude Code itself, and the continuation is nobody\'s prompt', async (t) => {
-  const f = await startFlower({ t, respond: markerReplies(), login: 'oauth', prompt: 'keep working MOCK_RATE_LIMIT=5', flowerArgs: ['--window', '200k'] });
-  const parked = await f.waitForEvent('parked', 60_000);
-  t.equal(parked.autoContinue, true, 'a subscription continues by itself');
-  await f.run.waitFor(() => /parked until \d\d:\d\d/.test(f.run.output()), 30_000, 'the title says until when');
-  const resumed = await f.waitForEvent('resumed', 150_000);
-  t.ok(resumed, 'resumed after the reset');
-  await f.run.waitForScreen(/Mock reply 1 /, 30_000);
-  const typedByUs = f.api.requests.filter((r) => r.isMain && /^continue$/m.test(r.lastUserText));
-  t.equal(typedByUs.length, 0, 'flower-pty never typed over the auto-continue');
-  const m = await f.manifestWhen((m) => m.original_prompt !== null);
-  t.equal(m.original_prompt, 'keep working MOCK_RATE_LIMIT=5', "the auto-continuation is not the lineage's prompt");
-  t.equal(f.events().filter((e) => e.event === 'parked').length, 1, 'parked said once');
-});
+t.test(
+  "subscription login: parked with its reset time, resumed by Claude Code itself, and the continuation is nobody's prompt",
+  async (t) => {
+    const f = await startFlower({
+      t,
+      respond: markerReplies(),
+      login: 'oauth',
+      prompt: 'keep working MOCK_RATE_LIMIT=5',
+      flowerArgs: ['--window', '200k'],
+    });
+    const parked = await f.waitForEvent('parked', 60_000);
+    t.equal(parked.autoContinue, true, 'a subscription continues by itself');
+    await f.run.waitFor(() => /parked until \d\d:\d\d/.test(f.run.output()), 30_000, 'the title says until when');
+    const resumed = await f.waitForEvent('resumed', 150_000);
+    t.ok(resumed, 'resumed after the reset');
+    await f.run.waitForScreen(/Mock reply 1 /, 30_000);
+    const typedByUs = f.api.requests.filter((r) => r.isMain && /^continue$/m.test(r.lastUserText));
+    t.equal(typedByUs.length, 0, 'flower-pty never typed over the auto-continue');
+    const m = await f.manifestWhen((m) => m.original_prompt !== null);
+    t.equal(m.original_prompt, 'keep working MOCK_RATE_LIMIT=5', "the auto-continuation is not the lineage's prompt");
+    t.equal(f.events().filter((e) => e.event === 'parked').length, 1, 'parked said once');
+  },
+);
 
 t.test('API-key login: parked with no auto-continue, continued once by flower-pty after the back-off', async (t) => {
-  const f = await startFlower({ t, respond: markerReplies(), login: 'api-key', prompt: 'keep working MOCK_RATE_LIMIT=3', flowerArgs: ['--window', '200k', '--parked-retry', '6'] });
+  const f = await startFlower({
+    t,
+    respond: markerReplies(),
+    login: 'api-key',
+    prompt: 'keep working MOCK_RATE_LIMIT=3',
+    flowerArgs: ['--window', '200k', '--parked-retry', '6'],
+  });
   const parked = await f.waitForEvent('parked', 60_000);
   t.equal(parked.autoContinue, false, 'an API login does not continue by itself');
   // The title is drawn after the event is written: wait for it rather than read it at once (CI once read it early).

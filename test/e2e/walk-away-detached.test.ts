@@ -20,14 +20,23 @@ t.test('walk away: detach mid-turn, hand off unattended, attach, type, C-] d, ki
     if (TAKING_OVER.test(req.lastUserText)) return text('successor here, continuing', usageFor(12_000));
     return text(`gen two heard: ${req.lastUserText.slice(-30)}`, usageFor(13_000));
   };
-  const f = await startFlower({ t, respond, prompt: 'a long task, then walk away', flowerArgs: ['--window', '100k', '--review', '1'] });
+  const f = await startFlower({
+    t,
+    respond,
+    prompt: 'a long task, then walk away',
+    flowerArgs: ['--window', '100k', '--review', '1'],
+  });
   await f.api.waitForRequest((r) => r.isMain, 60_000);
 
   process.kill(f.run.pty.pid, 'SIGHUP'); // the terminal closes
   const exit = await f.run.exited;
   t.equal(exit.exitCode, 0, 'the first terminal detached');
   t.match(f.run.output(), /detached from run \w{6} \(it goes on\)/);
-  t.same(f.events().filter((e) => e.event === 'writing'), [], 'detached before the handoff began');
+  t.same(
+    f.events().filter((e) => e.event === 'writing'),
+    [],
+    'detached before the handoff began',
+  );
 
   const done = await f.waitForEvent('done', 90_000);
   t.equal(done.degraded, false, 'the document was written with nobody attached');
@@ -41,18 +50,24 @@ t.test('walk away: detach mid-turn, hand off unattended, attach, type, C-] d, ki
   const screen = await b.waitForScreen(/gen 2\/8/, 30_000);
   t.match(screen, /WALKED-AWAY/, 'the document pane shows the frozen document');
   await b.waitForScreen('successor here, continuing', 30_000);
-  await b.waitFor(async () => /❯/.test(await b.screenText()), 30_000, 'claude\'s prompt');
+  await b.waitFor(async () => /❯/.test(await b.screenText()), 30_000, "claude's prompt");
   b.pty.write('typed after attaching');
   await b.waitForScreen('typed after attaching', 15_000);
   b.pty.write('\r');
-  await f.api.waitForRequest((r) => r.sessionId === start2.session_id && /typed after attaching/.test(r.lastUserText), 60_000);
+  await f.api.waitForRequest(
+    (r) => r.sessionId === start2.session_id && /typed after attaching/.test(r.lastUserText),
+    60_000,
+  );
   await b.waitForScreen('gen two heard', 30_000);
 
   b.pty.write('\u001d');
   b.pty.write('d');
   const detached = await b.exited;
   t.equal(detached.exitCode, 0, 'C-] d detaches');
-  t.match(b.output(), new RegExp(`detached from run ${run.id} \\(it goes on\\); attach again with flower-pty attach ${run.id}`));
+  t.match(
+    b.output(),
+    new RegExp(`detached from run ${run.id} \\(it goes on\\); attach again with flower-pty attach ${run.id}`),
+  );
   t.equal((await oneRun(f.runtime)).clients, 0, 'still live after the detach');
 
   const answer = await requestRun(run.socket, { t: 'kill' }, 30_000);

@@ -34,7 +34,10 @@ t.test('claude exits with an error mid-turn: degraded handoff, recorded as a cra
 t.test('claude SIGKILLed while writing its handoff: degraded, the run goes on', async (t) => {
   const f = startFake({
     t,
-    script: { runs: [{ steps: [{ turn: 60_000 }], handoff: { signal: 'SIGKILL' } }], default: { steps: [{ turn: 8_000 }] } },
+    script: {
+      runs: [{ steps: [{ turn: 60_000 }], handoff: { signal: 'SIGKILL' } }],
+      default: { steps: [{ turn: 8_000 }] },
+    },
     prompt: 'go',
     flowerArgs: FAST,
   });
@@ -47,59 +50,88 @@ t.test('claude SIGKILLed while writing its handoff: degraded, the run goes on', 
   t.match(m.generations[0], { end: 'crash' });
 });
 
-t.test('a successor that dies before its first turn stops the run at once; the last frozen document stays as it was', async (t) => {
+t.test(
+  'a successor that dies before its first turn stops the run at once; the last frozen document stays as it was',
+  async (t) => {
+    const f = startFake({
+      t,
+      script: {
+        runs: [
+          { steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('MARKER-GEN1') } },
+          { steps: [{ print: 'Error: Invalid API key · Please run /login\r\n' }, { exit: 1 }] },
+        ],
+        default: { steps: [{ turn: 8_000 }] },
+      },
+      prompt: 'go',
+      flowerArgs: FAST,
+    });
+    const exit = await f.run.exited;
+    t.equal(exit.exitCode, 4, 'a clean stop, not a restart');
+    t.match(
+      f.run.output(),
+      /before its first turn.*Invalid API key · Please run \/login/,
+      "claude's own last lines in the message",
+    );
+    t.equal(f.spawns().length, 2, 'no chain of empty generations');
+    const doc = readFileSync(f.documentPath, 'utf8');
+    t.match(doc, /MARKER-GEN1/, 'the current document is the good one');
+    t.notOk(doc.includes(DEGRADED_MARKER), 'no degraded document replaced it');
+    const m = await f.manifestWhen((m) => m.generations?.[1]?.ended_at);
+    t.match(m.generations[1], { end: 'crash', reason: /before its first turn/ });
+    t.match(
+      f.events().find((e) => e.event === 'stopped'),
+      { exitCode: 4 },
+    );
+  },
+);
+
+t.test('repeated crashes hit the brake (exit 4), not a restart storm', async (t) => {
   const f = startFake({
     t,
-    script: {
-      runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('MARKER-GEN1') } }, { steps: [{ print: 'Error: Invalid API key · Please run /login\r\n' }, { exit: 1 }] }],
-      default: { steps: [{ turn: 8_000 }] },
-    },
+    script: { default: { steps: [{ tool: 8_000 }, { exit: 3 }] } },
     prompt: 'go',
     flowerArgs: FAST,
   });
-  const exit = await f.run.exited;
-  t.equal(exit.exitCode, 4, 'a clean stop, not a restart');
-  t.match(f.run.output(), /before its first turn.*Invalid API key · Please run \/login/, "claude's own last lines in the message");
-  t.equal(f.spawns().length, 2, 'no chain of empty generations');
-  const doc = readFileSync(f.documentPath, 'utf8');
-  t.match(doc, /MARKER-GEN1/, 'the current document is the good one');
-  t.notOk(doc.includes(DEGRADED_MARKER), 'no degraded document replaced it');
-  const m = await f.manifestWhen((m) => m.generations?.[1]?.ended_at);
-  t.match(m.generations[1], { end: 'crash', reason: /before its first turn/ });
-  t.match(f.events().find((e) => e.event === 'stopped'), { exitCode: 4 });
-});
-
-t.test('repeated crashes hit the brake (exit 4), not a restart storm', async (t) => {
-  const f = startFake({ t, script: { default: { steps: [{ tool: 8_000 }, { exit: 3 }] } }, prompt: 'go', flowerArgs: FAST });
   const exit = await f.run.exited;
   t.equal(exit.exitCode, 4);
   t.match(f.run.output(), /crashed 3 times in a row/);
   t.equal(f.spawns().length, 3, 'three attempts, no more');
   const m = await f.manifestWhen((m) => m.attempts >= 3);
   t.equal(m.attempts, 3);
-  t.match(f.events().find((e) => e.event === 'stopped'), { exitCode: 4 });
+  t.match(
+    f.events().find((e) => e.event === 'stopped'),
+    { exitCode: 4 },
+  );
 });
 
-t.test('the claude binary removed between generations (an update gone wrong): one line, a clean stop, the lineage intact', async (t) => {
-  const root = realpathSync(tempRoot(t, 'flower-gone-'));
-  const bin = join(root, 'bin');
-  mkdirSync(bin);
-  const claude = join(bin, 'claude');
-  writeFileSync(claude, `#!/bin/sh\nexec "${process.execPath}" "${FAKE_CLAUDE}" "$@"\n`, { mode: 0o755 });
-  const f = startFake({
-    t, root, claude,
-    script: { runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('BEFORE-THE-UPDATE') } }], default: { steps: [{ turn: 8_000 }] } },
-    prompt: 'go',
-    flowerArgs: ['--window', '100k', '--review', '3'],
-    env: { PATH: `${join(root, 'empty')}:/usr/bin:/bin` },
-  });
-  await f.waitForEvent('done', 30_000);
-  unlinkSync(claude);
-  const exit = await f.run.exited;
-  t.equal(exit.exitCode, 5, 'the documented exit code for a missing claude');
-  t.match(f.run.output(), /flower-pty: .*claude/);
-  t.notMatch(f.run.output(), /at .*\.js:\d+/, 'no stack trace');
-  const m = await f.manifestWhen((m) => m.generations?.[0]?.end === 'handoff');
-  t.equal(m.generations.length, 1, 'no half-started generation recorded');
-  t.match(readFileSync(f.documentPath, 'utf8'), /BEFORE-THE-UPDATE/, 'the document is there for --continue');
-});
+t.test(
+  'the claude binary removed between generations (an update gone wrong): one line, a clean stop, the lineage intact',
+  async (t) => {
+    const root = realpathSync(tempRoot(t, 'flower-gone-'));
+    const bin = join(root, 'bin');
+    mkdirSync(bin);
+    const claude = join(bin, 'claude');
+    writeFileSync(claude, `#!/bin/sh\nexec "${process.execPath}" "${FAKE_CLAUDE}" "$@"\n`, { mode: 0o755 });
+    const f = startFake({
+      t,
+      root,
+      claude,
+      script: {
+        runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('BEFORE-THE-UPDATE') } }],
+        default: { steps: [{ turn: 8_000 }] },
+      },
+      prompt: 'go',
+      flowerArgs: ['--window', '100k', '--review', '3'],
+      env: { PATH: `${join(root, 'empty')}:/usr/bin:/bin` },
+    });
+    await f.waitForEvent('done', 30_000);
+    unlinkSync(claude);
+    const exit = await f.run.exited;
+    t.equal(exit.exitCode, 5, 'the documented exit code for a missing claude');
+    t.match(f.run.output(), /flower-pty: .*claude/);
+    t.notMatch(f.run.output(), /at .*\.js:\d+/, 'no stack trace');
+    const m = await f.manifestWhen((m) => m.generations?.[0]?.end === 'handoff');
+    t.equal(m.generations.length, 1, 'no half-started generation recorded');
+    t.match(readFileSync(f.documentPath, 'utf8'), /BEFORE-THE-UPDATE/, 'the document is there for --continue');
+  },
+);

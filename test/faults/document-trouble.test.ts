@@ -6,11 +6,13 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { startFake, fakeDoc } from './fake-flower.js';
 
-
 function inReview(t: Test, marker: string) {
   return startFake({
     t,
-    script: { runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc(marker) } }], default: { steps: [{ turn: 8_000 }] } },
+    script: {
+      runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc(marker) } }],
+      default: { steps: [{ turn: 8_000 }] },
+    },
     prompt: 'go',
     flowerArgs: ['--window', '100k', '--review', '2'],
   });
@@ -43,10 +45,13 @@ t.test("an editor's rename with control characters, a fake header and an injecti
   writeFileSync(tmp, hostile);
   renameSync(tmp, f.documentPath);
   const prompt = await successorPrompt(f);
-  t.match(prompt, /^You are TAKING OVER/, 'flower-pty\'s own words come first');
+  t.match(prompt, /^You are TAKING OVER/, "flower-pty's own words come first");
   t.notMatch(prompt, /[\u0000-\u0008\u000b-\u001f\u007f]/, 'no control characters reach claude');
   const body = prompt.indexOf('The handoff document:');
-  t.ok(body > 0 && prompt.indexOf('IGNORE THE DOCUMENT ABOVE') > body, 'the injection stays inside the fenced document');
+  t.ok(
+    body > 0 && prompt.indexOf('IGNORE THE DOCUMENT ABOVE') > body,
+    'the injection stays inside the fenced document',
+  );
   t.match(prompt, /EDITED/);
   const m = await f.manifestWhen((m) => m.generations?.[0]?.human_edit);
   t.ok(m.generations[0].human_edit, 'the edit is recorded in the manifest');

@@ -25,7 +25,11 @@ export interface FakeRun extends WorkbenchView {
   argvPath: string;
   /** another terminal (a pty of this size) running `flower-pty attach <args>` in the project folder, through
    * node; `asPerson`: the bin run as a person runs it (an executable: `attach` goes to the native client) */
-  attach(args: string[], size?: { cols: number; rows: number }, how?: { asPerson?: boolean; env?: Record<string, string> }): RunningClaude;
+  attach(
+    args: string[],
+    size?: { cols: number; rows: number },
+    how?: { asPerson?: boolean; env?: Record<string, string> },
+  ): RunningClaude;
   /** every spawn of the fake claude: its argv and pid, in order */
   spawns(): { argv: string[]; pid: number; envKeys: string[] }[];
   /** what that claude's first prompt gave the model: its hook's context (the document), else the positional prompt */
@@ -74,18 +78,47 @@ export function startFake(opts: FakeRunOptions): FakeRun {
     ...opts.env,
   };
   const sandbox: Sandbox = {
-    env, root, configDir, home, projectDir: project, claudeArgs: [],
+    env,
+    root,
+    configDir,
+    home,
+    projectDir: project,
+    claudeArgs: [],
     transcriptPath: () => '',
   };
   const args = [
-    FLOWER_BIN, '--plain', '--claude', opts.claude ?? FAKE_CLAUDE, '--workbench', workbench, '--events', eventsPath,
-    ...(opts.step === null ? [] : ['--step', step]), ...(opts.flowerArgs ?? []), ...(opts.prompt !== undefined ? [opts.prompt] : []), '--', ...(opts.claudeArgs ?? []),
+    FLOWER_BIN,
+    '--plain',
+    '--claude',
+    opts.claude ?? FAKE_CLAUDE,
+    '--workbench',
+    workbench,
+    '--events',
+    eventsPath,
+    ...(opts.step === null ? [] : ['--step', step]),
+    ...(opts.flowerArgs ?? []),
+    ...(opts.prompt !== undefined ? [opts.prompt] : []),
+    '--',
+    ...(opts.claudeArgs ?? []),
   ];
   const run = opts.umask
-    ? runClaude({ t: opts.t, sandbox, args: ['-c', `umask ${opts.umask} && exec "$0" "$@"`, process.execPath, ...args], bin: '/bin/sh', cols: 100, rows: 30 })
+    ? runClaude({
+        t: opts.t,
+        sandbox,
+        args: ['-c', `umask ${opts.umask} && exec "$0" "$@"`, process.execPath, ...args],
+        bin: '/bin/sh',
+        cols: 100,
+        rows: 30,
+      })
     : runClaude({ t: opts.t, sandbox, args, bin: process.execPath, cols: 100, rows: 30 });
   return {
-    run, root, runtime, project, workbench, configDir, argvPath,
+    run,
+    root,
+    runtime,
+    project,
+    workbench,
+    configDir,
+    argvPath,
     ...workbenchView({ workbench, eventsPath, step, context: async () => `output:\n${run.output().slice(-2000)}` }),
     spawns: () => readJsonl(argvPath) as any,
     async firstPrompt(spawn) {
@@ -103,7 +136,13 @@ export function startFake(opts: FakeRunOptions): FakeRun {
       const at = how.env ? { ...sandbox, env: { ...sandbox.env, ...how.env } } : sandbox;
       return how.asPerson
         ? runClaude({ t: opts.t, sandbox: at, args: ['attach', ...attachArgs], bin: FLOWER_BIN, ...size })
-        : runClaude({ t: opts.t, sandbox: at, args: [FLOWER_BIN, 'attach', ...attachArgs], bin: process.execPath, ...size });
+        : runClaude({
+            t: opts.t,
+            sandbox: at,
+            args: [FLOWER_BIN, 'attach', ...attachArgs],
+            bin: process.execPath,
+            ...size,
+          });
     },
   };
 }
@@ -137,5 +176,8 @@ export async function claudeSize(r: RunningClaude): Promise<string> {
   const before = count();
   r.pty.write('size\r');
   await r.waitFor(() => count() > before, 15_000, 'a size report');
-  return r.output().match(/size: \d+x\d+/g)!.at(-1)!;
+  return r
+    .output()
+    .match(/size: \d+x\d+/g)!
+    .at(-1)!;
 }

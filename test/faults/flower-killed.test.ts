@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { startFake, fakeDoc, alive, walk, type FakeRun } from './fake-flower.js';
 import { serverPids } from '../helpers/run-servers.js';
 
-
 async function killFlower(t: Test, f: FakeRun): Promise<number[]> {
   const claudePids = f.spawns().map((s) => s.pid);
   const servers = serverPids(f.runtime);
@@ -17,7 +16,9 @@ async function killFlower(t: Test, f: FakeRun): Promise<number[]> {
   t.equal(exit.exitCode, 9, 'the client leaves too, with the code that says the server died (not 1, a bug)');
   t.match(f.run.output(), /pick the lineage up with flower-pty --continue/);
   // The kernel hangs up the orphaned pty: claude gets SIGHUP and must go.
-  await f.run.waitFor(() => claudePids.every((pid) => !alive(pid)), 10_000, 'claude to exit after its pty closed').catch(() => undefined);
+  await f.run
+    .waitFor(() => claudePids.every((pid) => !alive(pid)), 10_000, 'claude to exit after its pty closed')
+    .catch(() => undefined);
   for (const pid of claudePids) t.notOk(alive(pid), `claude ${pid} did not outlive flower-pty`);
   return claudePids;
 }
@@ -32,13 +33,25 @@ function checkFiles(t: Test, workbench: string): void {
 
 async function resume(t: Test, killed: FakeRun, generations: number): Promise<FakeRun> {
   const before = killed.spawns().length;
-  const f = startFake({ t, root: killed.root, script: { default: { steps: [{ turn: 8_000 }] } }, flowerArgs: ['--continue', '--window', '100k', '--review', '0'] });
-  const start = await f.waitForEvent('generation-start', 20_000, (e) => e.successor === true && (e.generation as number) > generations);
+  const f = startFake({
+    t,
+    root: killed.root,
+    script: { default: { steps: [{ turn: 8_000 }] } },
+    flowerArgs: ['--continue', '--window', '100k', '--review', '0'],
+  });
+  const start = await f.waitForEvent(
+    'generation-start',
+    20_000,
+    (e) => e.successor === true && (e.generation as number) > generations,
+  );
   t.equal(start.generation, generations + 1, 'generations continue');
   await f.run.waitFor(() => f.spawns().length > before, 10_000, 'the resumed spawn');
   const m = await f.manifestWhen((m) => m.generations?.length === generations + 1);
   t.equal(m.generations.length, generations + 1, 'the manifest lineage continues');
-  t.ok(m.generations.slice(0, -1).every((g: { ended_at: string | null }) => g.ended_at !== null), 'older generations are closed');
+  t.ok(
+    m.generations.slice(0, -1).every((g: { ended_at: string | null }) => g.ended_at !== null),
+    'older generations are closed',
+  );
   // The resumed server's own write in flight has a temp too (its fsyncs make the window a few ms wide):
   // what must be gone is every temp whose writer is dead.
   const writer = (p: string) => Number(/\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(p)?.[1] ?? NaN);
@@ -66,11 +79,20 @@ t.test('killed while working (generation 2, after one handoff)', async (t) => {
   await killFlower(t, f);
   checkFiles(t, f.workbench);
   const r = await resume(t, f, 2);
-  t.match(await r.firstPrompt(r.spawns().at(-1)!), /KEEP-ME/, 'the resumed session is seeded with the newest frozen document');
+  t.match(
+    await r.firstPrompt(r.spawns().at(-1)!),
+    /KEEP-ME/,
+    'the resumed session is seeded with the newest frozen document',
+  );
 });
 
 t.test('killed while the session writes its handoff', async (t) => {
-  const f = startFake({ t, script: { runs: [{ steps: [{ turn: 60_000 }], handoff: 'hang' }] }, prompt: 'ORIGINAL-WRITING', flowerArgs: ['--window', '100k'] });
+  const f = startFake({
+    t,
+    script: { runs: [{ steps: [{ turn: 60_000 }], handoff: 'hang' }] },
+    prompt: 'ORIGINAL-WRITING',
+    flowerArgs: ['--window', '100k'],
+  });
   await f.waitForEvent('writing', 20_000);
   await killFlower(t, f);
   checkFiles(t, f.workbench);
@@ -81,7 +103,12 @@ t.test('killed while the session writes its handoff', async (t) => {
 });
 
 t.test('killed during the review window', async (t) => {
-  const f = startFake({ t, script: { runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('IN-REVIEW') } }] }, prompt: 'go', flowerArgs: ['--window', '100k', '--review', '60'] });
+  const f = startFake({
+    t,
+    script: { runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('IN-REVIEW') } }] },
+    prompt: 'go',
+    flowerArgs: ['--window', '100k', '--review', '60'],
+  });
   await f.waitForEvent('done', 20_000);
   await killFlower(t, f);
   checkFiles(t, f.workbench);

@@ -18,7 +18,11 @@ function connect(path: string): Promise<Socket> {
 // what the server sent this client until it closed it (bounded: false if it never did)
 function serverCloses(socket: Socket, timeoutMs = 20_000): Promise<{ closed: boolean; messages: ServerMessage[] }> {
   const messages: ServerMessage[] = [];
-  const reader = createFrameReader<ServerMessage>({ validate: parseServerMessage, onMessage: (m) => messages.push(m), onError: () => undefined });
+  const reader = createFrameReader<ServerMessage>({
+    validate: parseServerMessage,
+    onMessage: (m) => messages.push(m),
+    onError: () => undefined,
+  });
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve({ closed: false, messages }), timeoutMs);
     socket.on('data', (c) => reader.push(c));
@@ -36,7 +40,11 @@ t.test('hostile clients cannot crash or stall a run server', async (t) => {
     const line = `still-${++typed}`;
     f.run.pty.write(`${line}\r`);
     await f.run.waitFor(() => f.run.output().includes(`echo: ${line}`), 20_000, `echo after ${what}`);
-    t.match(await requestRun(run.socket, { t: 'info' }, 10_000), { ok: true, answer: { t: 'info', run: { id: run.id } } }, `info answered after ${what}`);
+    t.match(
+      await requestRun(run.socket, { t: 'info' }, 10_000),
+      { ok: true, answer: { t: 'info', run: { id: run.id } } },
+      `info answered after ${what}`,
+    );
   };
 
   const stalled = await connect(run.socket);
@@ -70,7 +78,17 @@ t.test('hostile clients cannot crash or stall a run server', async (t) => {
   old.write(encodeFrame({ t: 'hello', version: 999, role: 'attach' }));
   const oldEnd = await o;
   t.ok(oldEnd.closed, 'another version: closed');
-  t.match(oldEnd.messages, [{ t: 'refused', reason: /^flower-pty \(wire 999\) cannot attach to a run served by another version \(wire 1\); use the same flower-pty$/ }], 'with one line that says why');
+  t.match(
+    oldEnd.messages,
+    [
+      {
+        t: 'refused',
+        reason:
+          /^flower-pty \(wire 999\) cannot attach to a run served by another version \(wire 1\); use the same flower-pty$/,
+      },
+    ],
+    'with one line that says why',
+  );
 
   for (let seed = 1; seed <= 10; seed++) {
     const noise = await connect(run.socket);

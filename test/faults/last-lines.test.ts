@@ -16,10 +16,18 @@ t.test('the cursor moves are the spaces and line breaks they stand for', async (
 });
 
 t.test("claude's last lines keep their spaces in the stop message", async (t) => {
-  const f = startFake({ t, script: { default: { steps: [{ print: rendered }, { exit: 1 }] } }, prompt: 'go', flowerArgs: ['--review', '0'] });
+  const f = startFake({
+    t,
+    script: { default: { steps: [{ print: rendered }, { exit: 1 }] } },
+    prompt: 'go',
+    flowerArgs: ['--review', '0'],
+  });
   const exit = await f.run.exited;
   t.equal(exit.exitCode, 4, 'died before its first turn');
   const output = f.run.output().replace(/\r?\n/g, ' ');
-  t.match(output, /flower-pty: claude exited with code 1 .*Its last lines: .*Claude Code might not be available in your country\. \/ Check supported countries at https:\/\/anthropic\.com\/supported-countries/);
+  t.match(
+    output,
+    /flower-pty: claude exited with code 1 .*Its last lines: .*Claude Code might not be available in your country\. \/ Check supported countries at https:\/\/anthropic\.com\/supported-countries/,
+  );
   t.notMatch(output, /ClaudeCode/);
 });

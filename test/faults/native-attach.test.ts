@@ -21,7 +21,12 @@ function program(c: RunningClaude): string {
 }
 
 /** a run started in one terminal, then left (a hang-up detaches it): the run goes on with nobody attached */
-async function detachedRun(t: Test, script: object, flowerArgs: string[] = [], ready?: (f: FakeRun) => Promise<unknown>): Promise<{ f: FakeRun; id: string }> {
+async function detachedRun(
+  t: Test,
+  script: object,
+  flowerArgs: string[] = [],
+  ready?: (f: FakeRun) => Promise<unknown>,
+): Promise<{ f: FakeRun; id: string }> {
   const f = startFake({ t, script, prompt: 'go', flowerArgs });
   await (ready ? ready(f) : f.run.waitFor(() => f.run.output().includes('fake>'), 15_000, 'the prompt'));
   process.kill(f.run.pty.pid, 'SIGHUP');
@@ -41,18 +46,24 @@ t.test('the native client is built (the build has a C compiler here, as CI has)'
   t.ok(statSync(NATIVE).mode & 0o111, `${NATIVE} is executable`);
 });
 
-t.test('--plain with the id: drawn by the server, keys reach claude, a hang-up detaches with the Node words', async (t) => {
-  const { f, id } = await detachedRun(t, ECHO);
-  const b = f.attach(['--plain', id], undefined, { asPerson: true });
-  await b.waitForScreen('FIRST', 15_000);
-  t.equal(program(b), NATIVE, 'the attach is the native client');
-  await typeLine(b, 'typed through the native attach');
-  process.kill(b.pty.pid, 'SIGHUP');
-  const exit = await b.exited;
-  t.equal(exit.exitCode, EXIT.ok, 'a detach is not a failure');
-  t.match(b.output(), new RegExp(`flower-pty: detached from run ${id} \\(it goes on\\); attach again with flower-pty attach ${id}`));
-  t.equal((await oneRun(f.runtime)).clients, 0, 'the run goes on with nobody attached');
-});
+t.test(
+  '--plain with the id: drawn by the server, keys reach claude, a hang-up detaches with the Node words',
+  async (t) => {
+    const { f, id } = await detachedRun(t, ECHO);
+    const b = f.attach(['--plain', id], undefined, { asPerson: true });
+    await b.waitForScreen('FIRST', 15_000);
+    t.equal(program(b), NATIVE, 'the attach is the native client');
+    await typeLine(b, 'typed through the native attach');
+    process.kill(b.pty.pid, 'SIGHUP');
+    const exit = await b.exited;
+    t.equal(exit.exitCode, EXIT.ok, 'a detach is not a failure');
+    t.match(
+      b.output(),
+      new RegExp(`flower-pty: detached from run ${id} \\(it goes on\\); attach again with flower-pty attach ${id}`),
+    );
+    t.equal((await oneRun(f.runtime)).clients, 0, 'the run goes on with nobody attached');
+  },
+);
 
 t.test('the split view with no id (the only run): its prefix key detaches; a resize reaches the server', async (t) => {
   const { f, id } = await detachedRun(t, ECHO);
@@ -67,10 +78,14 @@ t.test('the split view with no id (the only run): its prefix key detaches; a res
   b.pty.resize(160, 44);
   const second = pane(160, 44);
   t.not(`${second.cols}x${second.rows}`, `${first.cols}x${first.rows}`, 'a size that tells them apart');
-  await b.waitFor(async () => {
-    b.pty.write('size\r');
-    return (await b.screenText()).includes(`size: ${second.cols}x${second.rows}`);
-  }, 15_000, 'claude follows the resized terminal');
+  await b.waitFor(
+    async () => {
+      b.pty.write('size\r');
+      return (await b.screenText()).includes(`size: ${second.cols}x${second.rows}`);
+    },
+    15_000,
+    'claude follows the resized terminal',
+  );
   b.pty.write('\u001d');
   b.pty.write('d');
   const exit = await b.exited;
@@ -88,29 +103,52 @@ t.test('the run ended by flower-pty kill while attached: the kill line and the l
   const exit = await b.exited;
   t.equal(exit.exitCode, EXIT.ok);
   t.match(b.output(), new RegExp(`flower-pty: run ${id} was ended by flower-pty kill`));
-  t.match(b.output(), new RegExp(`flower-pty: lineage in ${f.workbench.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/manifest\\.json; pick it up again with flower-pty --continue`));
+  t.match(
+    b.output(),
+    new RegExp(
+      `flower-pty: lineage in ${f.workbench.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/manifest\\.json; pick it up again with flower-pty --continue`,
+    ),
+  );
 });
 
-t.test('the server SIGKILLed while attached: the modes go off, the terminal is cooked again, exit 9 naming --continue', async (t) => {
-  const { f, id } = await detachedRun(t, { default: { steps: [{ modes: true }] } });
-  const b = f.attach(['--plain', id], undefined, { asPerson: true });
-  await b.waitForScreen('modes on', 15_000);
-  t.equal(program(b), NATIVE);
-  const pid = (await oneRun(f.runtime)).pid;
-  const before = b.output().length;
-  process.kill(pid, 'SIGKILL');
-  const exit = await b.exited;
-  t.equal(exit.exitCode, EXIT.serverLost);
-  const after = b.output().slice(before);
-  for (const [name, seq] of [['alt screen', '\u001b[?1049l'], ['mouse', '\u001b[?1000l'], ['bracketed paste', '\u001b[?2004l'], ['cursor shown', '\u001b[?25h']]) {
-    t.ok(after.includes(seq!), `${name} reset`);
-  }
-  t.match(after, new RegExp(`flower-pty: the run server ${id} is gone \\(pid ${pid} killed\\?\\); pick the lineage up with flower-pty --continue`));
-});
+t.test(
+  'the server SIGKILLed while attached: the modes go off, the terminal is cooked again, exit 9 naming --continue',
+  async (t) => {
+    const { f, id } = await detachedRun(t, { default: { steps: [{ modes: true }] } });
+    const b = f.attach(['--plain', id], undefined, { asPerson: true });
+    await b.waitForScreen('modes on', 15_000);
+    t.equal(program(b), NATIVE);
+    const pid = (await oneRun(f.runtime)).pid;
+    const before = b.output().length;
+    process.kill(pid, 'SIGKILL');
+    const exit = await b.exited;
+    t.equal(exit.exitCode, EXIT.serverLost);
+    const after = b.output().slice(before);
+    for (const [name, seq] of [
+      ['alt screen', '\u001b[?1049l'],
+      ['mouse', '\u001b[?1000l'],
+      ['bracketed paste', '\u001b[?2004l'],
+      ['cursor shown', '\u001b[?25h'],
+    ]) {
+      t.ok(after.includes(seq!), `${name} reset`);
+    }
+    t.match(
+      after,
+      new RegExp(
+        `flower-pty: the run server ${id} is gone \\(pid ${pid} killed\\?\\); pick the lineage up with flower-pty --continue`,
+      ),
+    );
+  },
+);
 
-t.test('the editor runs in the native client\'s terminal and its end reaches the server', async (t) => {
+t.test("the editor runs in the native client's terminal and its end reaches the server", async (t) => {
   // (the run is left once the document is frozen and under review: the prompt scrolls away meanwhile)
-  const { f } = await detachedRun(t, { runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('E') } }, { steps: [{ print: 'NEXT\r\n' }] }] }, ['--review', '60', '--window', '100k'], (f) => f.waitForEvent('done', 30_000));
+  const { f } = await detachedRun(
+    t,
+    { runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('E') } }, { steps: [{ print: 'NEXT\r\n' }] }] },
+    ['--review', '60', '--window', '100k'],
+    (f) => f.waitForEvent('done', 30_000),
+  );
   const editor = join(f.root, 'editor.sh');
   writeFileSync(editor, '#!/bin/sh\necho "EDITED BY THE PERSON" >> "$1"\n');
   chmodSync(editor, 0o755);
@@ -140,14 +178,25 @@ t.test('--plain --detach-key: the native client reads it itself, and the key det
   }
 });
 
-t.test('Ctrl-C typed in the editor is the editor\'s: neither client detaches', async (t) => {
-  const { f } = await detachedRun(t, { runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('E') } }, { steps: [{ print: 'NEXT\r\n' }] }] }, ['--review', '60', '--window', '100k'], (f) => f.waitForEvent('done', 30_000));
+t.test("Ctrl-C typed in the editor is the editor's: neither client detaches", async (t) => {
+  const { f } = await detachedRun(
+    t,
+    { runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('E') } }, { steps: [{ print: 'NEXT\r\n' }] }] },
+    ['--review', '60', '--window', '100k'],
+    (f) => f.waitForEvent('done', 30_000),
+  );
   // An editor that takes Ctrl-C itself (as vi does): the terminal still sends SIGINT to the whole
   // foreground group, the client in it.
   const editor = join(f.root, 'editor.sh');
-  writeFileSync(editor, '#!/bin/sh\ntrap "echo CTRL-C TAKEN" INT\necho "EDITOR WAITING"\nread line\nread line\necho "EDITED AFTER CTRL-C" >> "$1"\n');
+  writeFileSync(
+    editor,
+    '#!/bin/sh\ntrap "echo CTRL-C TAKEN" INT\necho "EDITOR WAITING"\nread line\nread line\necho "EDITED AFTER CTRL-C" >> "$1"\n',
+  );
   chmodSync(editor, 0o755);
-  for (const [client, env] of [['native', {}], ['node', { FLOWER_PTY_NO_NATIVE: '1' }]] as const) {
+  for (const [client, env] of [
+    ['native', {}],
+    ['node', { FLOWER_PTY_NO_NATIVE: '1' }],
+  ] as const) {
     const b = f.attach([], { cols: 150, rows: 40 }, { asPerson: true, env: { VISUAL: editor, ...env } });
     await b.waitForScreen('Fake task E', 15_000);
     b.pty.write('\u001d');

@@ -8,7 +8,10 @@ import { startFake } from './fake-flower.js';
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   t.test(`${signal} during set-up ends flower-pty at once and starts nothing`, async (t) => {
     const f = startFake({
-      t, script: { default: { steps: [{ turn: 8_000 }] } }, prompt: 'go', flowerArgs: ['--window', '100k'],
+      t,
+      script: { default: { steps: [{ turn: 8_000 }] } },
+      prompt: 'go',
+      flowerArgs: ['--window', '100k'],
       env: { FAKE_CLAUDE_VERSION_DELAY_MS: '8000' },
     });
     // the probe is running once node is up and has read the flags

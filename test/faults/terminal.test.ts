@@ -4,7 +4,11 @@ import t from 'tap';
 import { startFake } from './fake-flower.js';
 
 t.test('a resize storm and an output flood: claude keeps running and answering', async (t) => {
-  const f = startFake({ t, script: { default: { steps: [{ flood: 20 * 1024 * 1024 }, { print: 'FLOOD-DONE\r\n' }] } }, flowerArgs: ['--no-workbench'] });
+  const f = startFake({
+    t,
+    script: { default: { steps: [{ flood: 20 * 1024 * 1024 }, { print: 'FLOOD-DONE\r\n' }] } },
+    flowerArgs: ['--no-workbench'],
+  });
   for (let i = 0; i < 300; i++) f.run.pty.resize(40 + (i % 80), 10 + (i % 40));
   f.run.pty.resize(100, 30);
   await f.run.waitFor(() => f.run.output().includes('FLOOD-DONE'), 120_000, 'the flood to pass');

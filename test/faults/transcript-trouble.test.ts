@@ -2,7 +2,17 @@
 // late, truncated, replaced (/clear), a torn line, binary junk, a 10 MB single line, and a 1 GB file
 // (made in os.tmpdir() and removed) read with bounded memory. Never a throw; the meter right afterwards.
 import t from 'tap';
-import { appendFileSync, closeSync, mkdtempSync, openSync, renameSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  mkdtempSync,
+  openSync,
+  renameSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +21,16 @@ import { createTranscriptReader, type TranscriptReader } from '../../src/core/me
 import { TRANSCRIPT_ROWS } from '../../src/claude-code/transcript-rows.js';
 
 const assistant = (id: string, context: number, text = 'ok') =>
-  JSON.stringify({ type: 'assistant', sessionId: 's1', message: { id, model: 'claude-sonnet-4-5', content: [{ type: 'text', text }], usage: { input_tokens: 100, cache_read_input_tokens: context - 100, output_tokens: 5 } } }) + '\n';
+  JSON.stringify({
+    type: 'assistant',
+    sessionId: 's1',
+    message: {
+      id,
+      model: 'claude-sonnet-4-5',
+      content: [{ type: 'text', text }],
+      usage: { input_tokens: 100, cache_read_input_tokens: context - 100, output_tokens: 5 },
+    },
+  }) + '\n';
 
 function follow(path: string) {
   let reader: TranscriptReader = createTranscriptReader(TRANSCRIPT_ROWS);
@@ -25,7 +44,13 @@ function follow(path: string) {
       reader = createTranscriptReader(TRANSCRIPT_ROWS);
     },
   });
-  return { tail, resets, get meter() { return reader.meter; } };
+  return {
+    tail,
+    resets,
+    get meter() {
+      return reader.meter;
+    },
+  };
 }
 
 t.test('missing, then appearing late, torn, truncated, replaced', async (t) => {
@@ -62,7 +87,15 @@ t.test('binary junk and a 10 MB single line', async (t) => {
   writeFileSync(path, assistant('m1', 10_000));
   const f = follow(path);
   t.teardown(() => f.tail.close());
-  appendFileSync(path, Buffer.concat([randomBytes(256 * 1024), Buffer.from('\n\u0000\u00ff{"type":"assistant",\n'), randomBytes(4096), Buffer.from('\n')]));
+  appendFileSync(
+    path,
+    Buffer.concat([
+      randomBytes(256 * 1024),
+      Buffer.from('\n\u0000\u00ff{"type":"assistant",\n'),
+      randomBytes(4096),
+      Buffer.from('\n'),
+    ]),
+  );
   appendFileSync(path, assistant('m2', 40_000));
   t.doesNotThrow(() => f.tail.catchUp());
   t.equal(f.meter.context, 40_000, 'the good line after the junk counts');

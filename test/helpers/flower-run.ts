@@ -3,7 +3,15 @@
 import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startMockApi, text, usageFor, type MockApi, type MockReply, type MockRequest, type Respond } from '../../src/mock/messages-api.js';
+import {
+  startMockApi,
+  text,
+  usageFor,
+  type MockApi,
+  type MockReply,
+  type MockRequest,
+  type Respond,
+} from '../../src/mock/messages-api.js';
 import { createClaudeSandbox, type Sandbox, type SandboxLogin } from '../../src/mock/claude-sandbox.js';
 import { runClaude, readJsonl, testClaude, type RunningClaude, type Teardown } from './real-claude.js';
 import { runtimeDir, endServersAtTeardown } from './run-servers.js';
@@ -58,7 +66,10 @@ export async function startFlower(opts: FlowerRunOptions): Promise<FlowerRun> {
     const root = tempRoot(opts.t, 'flower-e2e-');
     // Each test's runs have their own socket folder: attach and ls see only them.
     sandbox = await createClaudeSandbox({
-      root, baseUrl: api.url, env: { XDG_RUNTIME_DIR: runtimeDir(root), ...opts.env }, ...(opts.login ? { login: opts.login } : {}),
+      root,
+      baseUrl: api.url,
+      env: { XDG_RUNTIME_DIR: runtimeDir(root), ...opts.env },
+      ...(opts.login ? { login: opts.login } : {}),
       ...(opts.projectName !== undefined ? { projectDir: join(root, opts.projectName) } : {}),
     });
     opts.prepare?.(sandbox);
@@ -71,10 +82,14 @@ export async function startFlower(opts: FlowerRunOptions): Promise<FlowerRun> {
   const args = [
     FLOWER_BIN,
     ...(opts.split ? [] : ['--plain']),
-    '--claude', testClaude(),
-    '--workbench', workbench,
-    '--events', eventsPath,
-    '--step', step,
+    '--claude',
+    testClaude(),
+    '--workbench',
+    workbench,
+    '--events',
+    eventsPath,
+    '--step',
+    step,
     ...(opts.flowerArgs ?? []),
     ...(opts.prompt !== undefined ? [opts.prompt] : []),
     '--',
@@ -82,24 +97,53 @@ export async function startFlower(opts: FlowerRunOptions): Promise<FlowerRun> {
   ];
   // runClaude prepends sandbox.claudeArgs: here the program is node running flower-pty.
   const run = opts.umask
-    ? runClaude({ t: opts.t, sandbox: { ...sandbox, claudeArgs: [] }, args: ['-c', `umask ${opts.umask} && exec "$0" "$@"`, process.execPath, ...args], bin: '/bin/sh', cols: 120, rows: 40 })
-    : runClaude({ t: opts.t, sandbox: { ...sandbox, claudeArgs: [] }, args, bin: process.execPath, cols: 120, rows: 40 });
+    ? runClaude({
+        t: opts.t,
+        sandbox: { ...sandbox, claudeArgs: [] },
+        args: ['-c', `umask ${opts.umask} && exec "$0" "$@"`, process.execPath, ...args],
+        bin: '/bin/sh',
+        cols: 120,
+        rows: 40,
+      })
+    : runClaude({
+        t: opts.t,
+        sandbox: { ...sandbox, claudeArgs: [] },
+        args,
+        bin: process.execPath,
+        cols: 120,
+        rows: 40,
+      });
   return {
     api,
     sandbox,
     run,
     runtime,
     attach: (attachArgs, size = { cols: 120, rows: 40 }) =>
-      runClaude({ t: opts.t, sandbox: { ...sandbox, claudeArgs: [] }, args: [FLOWER_BIN, 'attach', ...attachArgs], bin: process.execPath, ...size }),
+      runClaude({
+        t: opts.t,
+        sandbox: { ...sandbox, claudeArgs: [] },
+        args: [FLOWER_BIN, 'attach', ...attachArgs],
+        bin: process.execPath,
+        ...size,
+      }),
     workbench,
     eventsPath,
-    ...workbenchView({ workbench, eventsPath, step, context: () => run.screenText().then((screen) => `screen:\n${screen}`) }),
+    ...workbenchView({
+      workbench,
+      eventsPath,
+      step,
+      context: () => run.screenText().then((screen) => `screen:\n${screen}`),
+    }),
   };
 }
 
 export interface WorkbenchView {
   events(): Record<string, unknown>[];
-  waitForEvent(name: string, ms: number, match?: (e: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  waitForEvent(
+    name: string,
+    ms: number,
+    match?: (e: Record<string, unknown>) => boolean,
+  ): Promise<Record<string, unknown>>;
   manifest(): Record<string, any>;
   /** the manifest once `ready` holds for it (writes are asynchronous), or the last one read after `ms` */
   manifestWhen(ready: (m: Record<string, any>) => boolean, ms?: number): Promise<Record<string, any>>;
@@ -107,10 +151,14 @@ export interface WorkbenchView {
   archived(): string[];
 }
 
-
 // What a test reads of a run's workbench and events file, whatever claude (real or fake) ran in it.
 // `context` says what to show beside the events when an expected one never comes.
-export function workbenchView(o: { workbench: string; eventsPath: string; step: string; context: () => Promise<string> }): WorkbenchView {
+export function workbenchView(o: {
+  workbench: string;
+  eventsPath: string;
+  step: string;
+  context: () => Promise<string>;
+}): WorkbenchView {
   const events = () => readJsonl(o.eventsPath);
   const manifestFile = join(o.workbench, 'manifest.json');
   return {
@@ -121,7 +169,11 @@ export function workbenchView(o: { workbench: string; eventsPath: string; step: 
         const found = events().find((e) => e.event === name && match(e));
         if (found) return found;
         if (performance.now() > deadline) {
-          throw new Error(`no "${name}" event within ${ms} ms; events so far:\n${events().map((e) => JSON.stringify(e)).join('\n')}\n${await o.context()}`);
+          throw new Error(
+            `no "${name}" event within ${ms} ms; events so far:\n${events()
+              .map((e) => JSON.stringify(e))
+              .join('\n')}\n${await o.context()}`,
+          );
         }
         await sleep(50);
       }
@@ -170,7 +222,10 @@ export function handoffDoc(marker: string): string {
 
 // Answers by session: `first` scripts generation 1's main calls (with their index), successors get a
 // plain reply, side calls a short one.
-export function bySession(first: (req: MockRequest, i: number) => MockReply, successor: MockReply = text('successor here, continuing', usageFor(12_000))): Respond {
+export function bySession(
+  first: (req: MockRequest, i: number) => MockReply,
+  successor: MockReply = text('successor here, continuing', usageFor(12_000)),
+): Respond {
   let firstSession: string | undefined;
   let i = 0;
   return (req: MockRequest): MockReply => {

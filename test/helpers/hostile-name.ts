@@ -7,7 +7,8 @@ export const HOSTILE_NAME = `p-${ESC}]52;c;U1RPTEVO\u0007-${ESC}]0;TITLE-PWN\u00
 
 /** the sequences of HOSTILE_NAME as a terminal would obey them, in what a terminal received (read as UTF-8):
  *  any clipboard write, a title holding its words, its CSI 6n, any C1 control, any right-to-left override */
-export const HOSTILE_SEQUENCES = /\u001b\]52;|\u001b\][012];[^\u0007\u001b]*TITLE-PWN|\u001b\[6n-|[\u0080-\u009f]|\u202e/;
+export const HOSTILE_SEQUENCES =
+  /\u001b\]52;|\u001b\][012];[^\u0007\u001b]*TITLE-PWN|\u001b\[6n-|[\u0080-\u009f]|\u202e/;
 
 const C1_UTF8 = /\xc2[\x80-\x9f]/;
 const BIDI_UTF8 = /\xd8\x9c|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]/;

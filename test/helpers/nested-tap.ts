@@ -16,7 +16,11 @@ export function passesWhole(t: Test, file: string, env: Record<string, string>, 
   // Run under this tap, the inner one prints its file as one subtest (no summary line): read its tests' lines.
   const passed = run.stdout.match(/^ {4}ok \d+ - /gm)?.length ?? 0;
   const plan = Number(/^ {4}1\.\.(\d+)$/m.exec(run.stdout)?.[1] ?? NaN);
-  t.equal(run.status, 0, `${file} against ${against} exits 0${run.status === 0 ? '' : `:\n${run.stdout.slice(-3000)}`}`);
+  t.equal(
+    run.status,
+    0,
+    `${file} against ${against} exits 0${run.status === 0 ? '' : `:\n${run.stdout.slice(-3000)}`}`,
+  );
   t.notMatch(run.stdout, /^\s*not ok/m, `no test failed against ${against}`);
   t.ok(passed >= 10 && passed === plan, `every one of its tests passed against ${against} (${passed} of ${plan})`);
   return run.stdout;

@@ -25,7 +25,12 @@ export function personTerminal(t: Test, size = { cols: 100, rows: 30 }) {
 
 // A flower-pty command in a terminal of its own (attach over ssh, say): what reached the screen and how it
 // ended, read as it goes; killed at the test's end if it is still running.
-export function commandTerminal(t: Test, file: string, args: string[], opts: { cols: number; rows: number; env: Record<string, string>; cwd: string; name?: string }) {
+export function commandTerminal(
+  t: Test,
+  file: string,
+  args: string[],
+  opts: { cols: number; rows: number; env: Record<string, string>; cwd: string; name?: string },
+) {
   const pty = spawn(file, args, opts);
   let seen = '';
   pty.onData((d) => (seen += d));

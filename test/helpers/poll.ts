@@ -19,6 +19,9 @@ export async function until(what: string, ok: () => boolean, ms: number, everyMs
 }
 
 /** a file's `until`: its own default bound and pace */
-export function untilWithin(defaultMs: number, everyMs: number): (what: string, ok: () => boolean, ms?: number) => Promise<void> {
+export function untilWithin(
+  defaultMs: number,
+  everyMs: number,
+): (what: string, ok: () => boolean, ms?: number) => Promise<void> {
   return (what, ok, ms = defaultMs) => until(what, ok, ms, everyMs);
 }

@@ -65,11 +65,14 @@ export function testRelease(): Release | null {
   return parseRelease(process.env.FLOWER_PTY_TEST_CLAUDE_RELEASE ?? '');
 }
 
-
 // Idle and taking input: the '❯' prompt box between two rules, no "esc to interrupt" (busy) footer and no
 // modal. The prompt line may hold a draft or a placeholder ("Resend your message to try again" after an error).
 export function looksReady(screen: string): boolean {
-  return /─{10,}\n❯[^\n]*\n─{10,}/.test(screen) && !screen.includes('esc to interrupt') && !screen.includes('Enter to confirm');
+  return (
+    /─{10,}\n❯[^\n]*\n─{10,}/.test(screen) &&
+    !screen.includes('esc to interrupt') &&
+    !screen.includes('Enter to confirm')
+  );
 }
 
 // Ctrl-C twice, as a person quits claude at its prompt. A first Ctrl-C that lands while a turn is
@@ -78,7 +81,10 @@ export function looksReady(screen: string): boolean {
 export async function quitWithCtrlC(run: RunningClaude, attempts = 5): Promise<void> {
   for (let i = 0; i < attempts; i++) {
     run.pty.write('\u0003');
-    const armed = await run.waitForScreen(/again to exit/, 3_000).then(() => true, () => false);
+    const armed = await run.waitForScreen(/again to exit/, 3_000).then(
+      () => true,
+      () => false,
+    );
     if (armed) {
       run.pty.write('\u0003');
       return;
@@ -124,12 +130,17 @@ export function runClaude(opts: RunClaudeOptions): RunningClaude {
       term.write('', () => {
         const buffer = term.buffer.active;
         const lines: string[] = [];
-        for (let y = 0; y < term.rows; y++) lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '');
+        for (let y = 0; y < term.rows; y++)
+          lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '');
         resolve(lines.join('\n'));
       });
     });
 
-  const waitFor = async (predicate: () => boolean | Promise<boolean>, ms: number, what = 'condition'): Promise<void> => {
+  const waitFor = async (
+    predicate: () => boolean | Promise<boolean>,
+    ms: number,
+    what = 'condition',
+  ): Promise<void> => {
     const deadline = performance.now() + ms;
     for (;;) {
       if (await predicate()) return;
@@ -193,7 +204,9 @@ export function readJsonl(file: string): Record<string, unknown>[] {
     .flatMap((line): Record<string, unknown>[] => {
       try {
         const parsed = JSON.parse(line) as unknown;
-        return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? [parsed as Record<string, unknown>] : [];
+        return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+          ? [parsed as Record<string, unknown>]
+          : [];
       } catch {
         return [];
       }
@@ -204,12 +217,31 @@ export function readJsonl(file: string): Record<string, unknown>[] {
 // prompt), removed at teardown: call it before runClaude so claude is killed before its files go.
 export { tempRoot };
 
-export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop', 'StopFailure', 'Notification', 'SessionEnd'] as const;
+export const HOOK_EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PostToolUse',
+  'Stop',
+  'StopFailure',
+  'Notification',
+  'SessionEnd',
+] as const;
 // The events of a walk-away run (docs/claude-code.md §10) on top of HOOK_EVENTS: pass to recordHooks.
-export const WALK_AWAY_EVENTS = [...HOOK_EVENTS, 'PreToolUse', 'PermissionRequest', 'PreCompact', 'PostCompact'] as const;
+export const WALK_AWAY_EVENTS = [
+  ...HOOK_EVENTS,
+  'PreToolUse',
+  'PermissionRequest',
+  'PreCompact',
+  'PostCompact',
+] as const;
 // Every boundary of a tool call on top of those (docs/claude-code.md §12): a failed call, a batch of
 // parallel calls, a call auto mode refused.
-export const TOOL_BOUNDARY_EVENTS = [...WALK_AWAY_EVENTS, 'PostToolUseFailure', 'PostToolBatch', 'PermissionDenied'] as const;
+export const TOOL_BOUNDARY_EVENTS = [
+  ...WALK_AWAY_EVENTS,
+  'PostToolUseFailure',
+  'PostToolBatch',
+  'PermissionDenied',
+] as const;
 // 'StatusLine' is not a hook: it is the statusLine command's stdin, recorded the same way.
 export type HookEvent = (typeof TOOL_BOUNDARY_EVENTS)[number] | 'StatusLine';
 
@@ -243,14 +275,20 @@ process.stdin.on('end', () => {
 `;
 
 // Writes a --settings file whose hooks (and status line) record every payload of `events` under `dir`.
-export function recordHooks(dir: string, extraSettings: Record<string, unknown> = {}, events: readonly HookEvent[] = HOOK_EVENTS): HookRecorder {
+export function recordHooks(
+  dir: string,
+  extraSettings: Record<string, unknown> = {},
+  events: readonly HookEvent[] = HOOK_EVENTS,
+): HookRecorder {
   mkdirSync(dir, { recursive: true });
   const script = join(dir, 'record-hook.cjs');
   writeFileSync(script, HOOK_SCRIPT);
   const command = (event: string): string => `'${process.execPath}' '${script}' '${dir}' ${event}`;
   // A release refuses the whole file over a hook it does not know (StopFailure before 2.1.78).
   const known = events.filter((event) => event !== 'StopFailure' || hasFeature(testRelease(), 'stopFailure'));
-  const hooks = Object.fromEntries(known.map((event) => [event, [{ hooks: [{ type: 'command', command: command(event) }] }]]));
+  const hooks = Object.fromEntries(
+    known.map((event) => [event, [{ hooks: [{ type: 'command', command: command(event) }] }]]),
+  );
   const settingsPath = join(dir, 'settings.json');
   const statusLine = { type: 'command', command: command('StatusLine'), padding: 0 };
   writeFileSync(settingsPath, JSON.stringify({ statusLine, ...extraSettings, hooks }, null, 2));
@@ -294,12 +332,21 @@ export async function startClaudeRig(t: Teardown, o: ClaudeRigOptions): Promise<
   const api = await startMockApi({ respond: o.respond });
   t.teardown(() => api.close());
   const root = tempRoot(t);
-  const created = await createClaudeSandbox({ root, baseUrl: api.url, login: o.login ?? 'token', env: o.env ?? { DISABLE_AUTO_COMPACT: '1' } });
+  const created = await createClaudeSandbox({
+    root,
+    baseUrl: api.url,
+    login: o.login ?? 'token',
+    env: o.env ?? { DISABLE_AUTO_COMPACT: '1' },
+  });
   const sandbox = o.claudeArgs ? { ...created, claudeArgs: o.claudeArgs } : created;
   const hooks = recordHooks(join(root, 'hooks'), {}, o.events ?? HOOK_EVENTS);
   o.beforeStart?.(hooks);
   const sessionId = randomUUID();
-  const claude = runClaude({ t, sandbox, args: ['--session-id', sessionId, '--settings', hooks.settingsPath, o.prompt] });
+  const claude = runClaude({
+    t,
+    sandbox,
+    args: ['--session-id', sessionId, '--settings', hooks.settingsPath, o.prompt],
+  });
   return { api, sandbox, hooks, claude, sessionId };
 }
 

@@ -5,7 +5,15 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { transcriptPathFor } from '../../src/claude-code/transcript-path.js';
-import { createManifest, endGeneration, recordHumanEdit, recordOriginalPrompt, recordUsage, startGeneration, type Manifest } from '../../src/core/lineage/manifest.js';
+import {
+  createManifest,
+  endGeneration,
+  recordHumanEdit,
+  recordOriginalPrompt,
+  recordUsage,
+  startGeneration,
+  type Manifest,
+} from '../../src/core/lineage/manifest.js';
 
 export interface Reading {
   /** ms after the generation's start */
@@ -35,20 +43,43 @@ export const GEN_SPAN = 10 * 60_000;
 // One assistant row of a response, as 2.1.332 writes it (usage on every row; cache_read carries most).
 export function assistantLine(sessionId: string, n: number, context: number, at: number): string {
   return JSON.stringify({
-    parentUuid: `p-${n}`, isSidechain: false,
+    parentUuid: `p-${n}`,
+    isSidechain: false,
     message: {
-      id: `msg_${sessionId.slice(0, 8)}_${n}`, type: 'message', role: 'assistant', model: 'claude-opus-5-5',
-      content: [{ type: 'text', text: `reply ${n}` }], stop_reason: 'end_turn', stop_sequence: null,
-      usage: { input_tokens: 50, cache_creation_input_tokens: 1000, cache_read_input_tokens: context - 1050, output_tokens: 42 },
+      id: `msg_${sessionId.slice(0, 8)}_${n}`,
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-opus-5-5',
+      content: [{ type: 'text', text: `reply ${n}` }],
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      usage: {
+        input_tokens: 50,
+        cache_creation_input_tokens: 1000,
+        cache_read_input_tokens: context - 1050,
+        output_tokens: 42,
+      },
     },
-    requestId: `req_${n}`, type: 'assistant', uuid: `u-${sessionId}-${n}`, timestamp: new Date(at).toISOString(), sessionId, version: '2.1.332',
+    requestId: `req_${n}`,
+    type: 'assistant',
+    uuid: `u-${sessionId}-${n}`,
+    timestamp: new Date(at).toISOString(),
+    sessionId,
+    version: '2.1.332',
   });
 }
 
 export function userLine(sessionId: string, text: string, at: number): string {
   return JSON.stringify({
-    parentUuid: null, isSidechain: false, type: 'user', message: { role: 'user', content: text }, uuid: `q-${sessionId}`,
-    timestamp: new Date(at).toISOString(), origin: { kind: 'human' }, sessionId, version: '2.1.332',
+    parentUuid: null,
+    isSidechain: false,
+    type: 'user',
+    message: { role: 'user', content: text },
+    uuid: `q-${sessionId}`,
+    timestamp: new Date(at).toISOString(),
+    origin: { kind: 'human' },
+    sessionId,
+    version: '2.1.332',
   });
 }
 
@@ -61,7 +92,10 @@ export interface Lineage {
   transcript(sessionId: string): string;
 }
 
-export function makeLineage(gens: SyntheticGeneration[], opts: { window?: number; at?: number; step?: string } = {}): Lineage {
+export function makeLineage(
+  gens: SyntheticGeneration[],
+  opts: { window?: number; at?: number; step?: string } = {},
+): Lineage {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'flower-report-')));
   const project = join(root, 'project');
   const configDir = join(root, 'config');
@@ -86,13 +120,21 @@ export function makeLineage(gens: SyntheticGeneration[], opts: { window?: number
       writeFileSync(path, lines.join('\n') + '\n');
     }
     const peak = Math.max(0, ...g.readings.map((r) => r.context));
-    m = recordUsage(m, { context: g.readings.at(-1)?.context ?? 0, costUsd: g.cost ?? 0.01 * (i + 1), numTurns: g.readings.length, now: iso(start + GEN_SPAN - 1000) });
+    m = recordUsage(m, {
+      context: g.readings.at(-1)?.context ?? 0,
+      costUsd: g.cost ?? 0.01 * (i + 1),
+      numTurns: g.readings.length,
+      now: iso(start + GEN_SPAN - 1000),
+    });
     m = { ...m, generations: m.generations.map((x) => (x.generation === i + 1 ? { ...x, peak_context: peak } : x)) };
     if (g.end !== 'running') {
       const current = join(notes, `交接-${step}.md`);
       m = endGeneration(m, {
-        end: g.end, now: iso(start + GEN_SPAN - 1000), handoffPath: g.document !== undefined ? current : null,
-        degraded: g.end === 'degraded', ...(g.reason ? { reason: g.reason } : {}),
+        end: g.end,
+        now: iso(start + GEN_SPAN - 1000),
+        handoffPath: g.document !== undefined ? current : null,
+        degraded: g.end === 'degraded',
+        ...(g.reason ? { reason: g.reason } : {}),
       });
     }
     if (g.draft !== undefined) {
@@ -108,7 +150,14 @@ export function makeLineage(gens: SyntheticGeneration[], opts: { window?: number
     else writeFileSync(join(archive, `${step}-2026-11-30T2${k + 1}0000.000Z.md`), text);
   });
   writeFileSync(join(workbench, 'manifest.json'), JSON.stringify(m, null, 2));
-  return { root, project, configDir, workbench, manifest: m, transcript: (id) => transcriptPathFor(configDir, project, id) };
+  return {
+    root,
+    project,
+    configDir,
+    workbench,
+    manifest: m,
+    transcript: (id) => transcriptPathFor(configDir, project, id),
+  };
 }
 
 export function doc(next: string, extra = ''): string {

@@ -36,7 +36,6 @@ export function serverPids(runtime: string): number[] {
   return pids.filter((pid) => !pids.includes(parents.get(pid) ?? -1));
 }
 
-
 function gone(pid: number): boolean {
   try {
     return /^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));

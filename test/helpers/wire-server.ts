@@ -2,7 +2,15 @@
 // info and kill like a run would, and can be told to misbehave (stay silent, refuse, send garbage),
 // or to stream a client's face to it (never drawing the client's terminal itself) and end.
 import { createServer, type Server, type Socket } from 'node:net';
-import { createFrameReader, encodeFrame, parseClientMessage, versionMismatchReason, WIRE_VERSION, type ClientMessage, type RunInfo } from '../../src/server/wire.js';
+import {
+  createFrameReader,
+  encodeFrame,
+  parseClientMessage,
+  versionMismatchReason,
+  WIRE_VERSION,
+  type ClientMessage,
+  type RunInfo,
+} from '../../src/server/wire.js';
 import { listenPrivate } from '../../src/server/socket-dir.js';
 
 export type Behaviour = 'normal' | 'silent' | 'refuse' | 'garbage' | 'kill-no-bye' | 'stream';
@@ -20,13 +28,28 @@ export interface FakeRun {
 
 export function runInfo(id: string, over: Partial<RunInfo> = {}): RunInfo {
   return {
-    id, pid: process.pid, cwd: '/home/u/proj', workbench: '/home/u/proj/.flower', step: 'work', started: '2026-12-01T04:00:00.000Z',
-    clients: 0, generation: 1, phase: 'working', context: 12_000, window: 200_000, status: null, ...over,
+    id,
+    pid: process.pid,
+    cwd: '/home/u/proj',
+    workbench: '/home/u/proj/.flower',
+    step: 'work',
+    started: '2026-12-01T04:00:00.000Z',
+    clients: 0,
+    generation: 1,
+    phase: 'working',
+    context: 12_000,
+    window: 200_000,
+    status: null,
+    ...over,
   };
 }
 
 /** `lastWords`: the message of the stream's bye; `direct`: the welcome says the server draws the client's terminal */
-export async function startFakeRun(dir: string, id: string, opts: { info?: Partial<RunInfo>; behaviour?: Behaviour; lastWords?: string; direct?: boolean } = {}): Promise<FakeRun> {
+export async function startFakeRun(
+  dir: string,
+  id: string,
+  opts: { info?: Partial<RunInfo>; behaviour?: Behaviour; lastWords?: string; direct?: boolean } = {},
+): Promise<FakeRun> {
   const behaviour = opts.behaviour ?? 'normal';
   const info = runInfo(id, opts.info);
   const received: ClientMessage[] = [];
@@ -48,15 +71,23 @@ export async function startFakeRun(dir: string, id: string, opts: { info?: Parti
         received.push(m);
         if (behaviour === 'silent') return;
         if (m.t === 'hello') {
-          if (behaviour === 'refuse' || m.version !== WIRE_VERSION) return void (send({ t: 'refused', reason: versionMismatchReason(m.version) }), socket.end());
+          if (behaviour === 'refuse' || m.version !== WIRE_VERSION)
+            return void (send({ t: 'refused', reason: versionMismatchReason(m.version) }), socket.end());
           send({ t: 'welcome', version: WIRE_VERSION, run: info, ...(opts.direct ? { direct: true } : {}) });
           // All in one write, right behind the welcome: a client must keep them while it loads its face.
           if (behaviour === 'stream' && m.role === 'attach') {
-            socket.end(Buffer.concat([
-              encodeFrame({ t: 'screen', data: 'STREAMED-SCREEN\r\n', cols: 80, rows: 24 }),
-              encodeFrame({ t: 'output', data: 'STREAMED-OUTPUT\r\n' }),
-              encodeFrame({ t: 'bye', reason: 'ended', exitCode: 0, message: opts.lastWords ?? 'the stream is over' }),
-            ]));
+            socket.end(
+              Buffer.concat([
+                encodeFrame({ t: 'screen', data: 'STREAMED-SCREEN\r\n', cols: 80, rows: 24 }),
+                encodeFrame({ t: 'output', data: 'STREAMED-OUTPUT\r\n' }),
+                encodeFrame({
+                  t: 'bye',
+                  reason: 'ended',
+                  exitCode: 0,
+                  message: opts.lastWords ?? 'the stream is over',
+                }),
+              ]),
+            );
           }
         } else if (m.t === 'info') send({ t: 'info', run: info });
         else if (m.t === 'kill') {
@@ -71,11 +102,16 @@ export async function startFakeRun(dir: string, id: string, opts: { info?: Parti
   });
   const socket = await listenPrivate(server, dir, id);
   return {
-    server, socket, info, received, errors,
-    close: () => new Promise<void>((resolve) => {
-      for (const c of connections) c.destroy();
-      if (!server.listening) return resolve();
-      server.close(() => resolve());
-    }),
+    server,
+    socket,
+    info,
+    received,
+    errors,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const c of connections) c.destroy();
+        if (!server.listening) return resolve();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -37,12 +37,25 @@ const fleet = await startFleet(t, root, { evil: { script: HOSTILE }, shape: { sc
 // each host's one run: a real run socket (the web face forwards it), listed and reported by the host's script
 for (const [host, id, model] of [
   ['evil', 'eeee0001', hostileStrings(MARKUP)],
-  ['shape', 'ssss0001', { ...fullModel, turns: MARKUP, generations: [{ ...fullModel.generations[0], n: MARKUP, turns: '<img src=x onerror=alert(1)>' }] }],
+  [
+    'shape',
+    'ssss0001',
+    {
+      ...fullModel,
+      turns: MARKUP,
+      generations: [{ ...fullModel.generations[0], n: MARKUP, turns: '<img src=x onerror=alert(1)>' }],
+    },
+  ],
 ] as const) {
   const home = fleet.hosts[host]!.home;
-  const run = await startFakeRun(await openSocketDir({ XDG_RUNTIME_DIR: fleet.hosts[host]!.runtime }), id, { info: { cwd: `/srv/${host}`, workbench: `/srv/${host}/.flower` } });
+  const run = await startFakeRun(await openSocketDir({ XDG_RUNTIME_DIR: fleet.hosts[host]!.runtime }), id, {
+    info: { cwd: `/srv/${host}`, workbench: `/srv/${host}/.flower` },
+  });
   t.teardown(() => run.close());
-  writeFileSync(join(home, 'ls.json'), JSON.stringify({ wire: WIRE_VERSION, runs: [{ ...run.info, socket: run.socket }] }));
+  writeFileSync(
+    join(home, 'ls.json'),
+    JSON.stringify({ wire: WIRE_VERSION, runs: [{ ...run.info, socket: run.socket }] }),
+  );
   writeFileSync(join(home, 'report.json'), JSON.stringify(model));
 }
 
@@ -66,10 +79,21 @@ async function nothingMadeByHost(t: Test, page: Page, url: string): Promise<void
   // a refresh of 0 s would have gone by now; an image's error would have run
   await sleep(1_500);
   t.equal(page.url(), url, 'no navigation (no refresh moved the page)');
-  const elements = [await page.locator('script').count(), await page.locator('img').count(), await page.locator('meta[http-equiv]').count()];
+  const elements = [
+    await page.locator('script').count(),
+    await page.locator('img').count(),
+    await page.locator('meta[http-equiv]').count(),
+  ];
   t.same(elements, [0, 0, 0], 'no script, image or refresh element');
-  t.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned ?? null), null, 'no script ran');
-  t.ok((await page.locator('body').innerText()).includes('<script>window.__pwned=1</script>'), "the host's markup is there as text");
+  t.equal(
+    await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned ?? null),
+    null,
+    'no script ran',
+  );
+  t.ok(
+    ((await page.locator('body').textContent()) ?? '').includes('<script>window.__pwned=1</script>'),
+    "the host's markup is there as text",
+  );
   t.same(hits, [], 'nothing reached the address the markup names');
 }
 
@@ -90,13 +114,19 @@ t.test('report HOST:ID: markup in a number refused in one line naming the host',
   const file = join(local, 'shape.html');
   const r = await flower(['report', 'shape:ssss0001', '-o', file]);
   t.equal(r.code, 2, 'a usage error');
-  t.match(r.stderr, /^flower-pty: report: shape answered with something that is not a report this flower-pty draws: turns is not a finite number/);
+  t.match(
+    r.stderr,
+    /^flower-pty: report: shape answered with something that is not a report this flower-pty draws: turns is not a finite number/,
+  );
   t.equal(r.stderr.trim().split('\n').length, 1, 'one line');
   t.notOk(existsSync(file), 'no page written');
 });
 
 t.test("the web face's report tab of a remote run: nothing of the host's making", async (t) => {
-  const web = await startWeb(t, { runtime, env: { HOME: local, XDG_CONFIG_HOME: join(local, 'config'), FLOWER_PTY_SSH_CONFIG: fleet.config } });
+  const web = await startWeb(t, {
+    runtime,
+    env: { HOME: local, XDG_CONFIG_HOME: join(local, 'config'), FLOWER_PTY_SSH_CONFIG: fleet.config },
+  });
   const page = await browser.newPage();
   await logIn(page, web);
   await page.waitForFunction(() => document.querySelectorAll('#runs li').length === 2, undefined, { timeout: 30_000 });
@@ -108,14 +138,22 @@ t.test("the web face's report tab of a remote run: nothing of the host's making"
   await tab.waitForLoadState('load');
   const url = tab.url();
   t.match(url, /^blob:/, 'the report tab');
-  await tab.waitForFunction(() => document.body.innerText.includes('flower-pty report'), undefined, { timeout: 30_000 });
+  await tab.waitForFunction(() => document.body.textContent?.includes('flower-pty report'), undefined, {
+    timeout: 30_000,
+  });
   await nothingMadeByHost(t, tab, url);
 
   // the model with markup in its numbers: the web face says why in one line naming the host
   const login = await page.evaluate(() => sessionStorage.getItem('flower-secret'));
   const cookie = (await browser.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
-  const refused = await get(web, `/api/run/${encodeURIComponent('shape:ssss0001')}/report`, { Cookie: cookie, 'x-flower-secret': login ?? '' });
+  const refused = await get(web, `/api/run/${encodeURIComponent('shape:ssss0001')}/report`, {
+    Cookie: cookie,
+    'x-flower-secret': login ?? '',
+  });
   t.equal(refused.status, 404);
-  t.match(refused.body, /shape answered with something that is not a report this flower-pty draws: turns is not a finite number/);
+  t.match(
+    refused.body,
+    /shape answered with something that is not a report this flower-pty draws: turns is not a finite number/,
+  );
   t.notMatch(refused.body, /<script/, 'and none of the markup');
 });

@@ -22,8 +22,17 @@ t.teardown(() => endServers(alpha.runtime));
 const echo = join(alpha.home, 'echo.sh');
 writeFileSync(echo, '#!/bin/sh\nprintf "ready\\r\\n"\nexec cat\n');
 chmodSync(echo, 0o755);
-const alphaEnv = { ...process.env, HOME: alpha.home, XDG_RUNTIME_DIR: alpha.runtime, CLAUDE_CONFIG_DIR: join(alpha.home, 'cfg') };
-const started = spawnSync(process.execPath, [FLOWER_BIN, '-d', '--no-handoff', '--no-workbench', '--no-notify', '--claude', echo], { cwd: alpha.home, env: alphaEnv, encoding: 'utf8' });
+const alphaEnv = {
+  ...process.env,
+  HOME: alpha.home,
+  XDG_RUNTIME_DIR: alpha.runtime,
+  CLAUDE_CONFIG_DIR: join(alpha.home, 'cfg'),
+};
+const started = spawnSync(
+  process.execPath,
+  [FLOWER_BIN, '-d', '--no-handoff', '--no-workbench', '--no-notify', '--claude', echo],
+  { cwd: alpha.home, env: alphaEnv, encoding: 'utf8' },
+);
 const id = started.stdout.trim().split('\n')[0]!;
 t.match(id, /^[a-z0-9]+$/, started.status === 0 ? 'the run on alpha started' : started.stderr);
 
@@ -32,9 +41,15 @@ mkdirSync(join(local, 'run'), { recursive: true, mode: 0o700 });
 const env = { ...fleet.env, HOME: local, XDG_RUNTIME_DIR: join(local, 'run'), XDG_CONFIG_HOME: join(local, 'config') };
 
 t.test('attach alpha:ID in the split view: the run shows, takes keys, and C-] d detaches', async (t) => {
-  const term = commandTerminal(t, process.execPath, [FLOWER_BIN, 'attach', `alpha:${id}`], { name: 'xterm-256color', cols: 100, rows: 30, env: { ...env, TERM: 'xterm-256color' } as Record<string, string>, cwd: local });
+  const term = commandTerminal(t, process.execPath, [FLOWER_BIN, 'attach', `alpha:${id}`], {
+    name: 'xterm-256color',
+    cols: 100,
+    rows: 30,
+    env: { ...env, TERM: 'xterm-256color' } as Record<string, string>,
+    cwd: local,
+  });
   const { pty } = term;
-  await until('the run\'s screen', () => term.seen().includes('ready'), 30_000);
+  await until("the run's screen", () => term.seen().includes('ready'), 30_000);
   pty.write('hello-over-ssh');
   await until('the echo of what was typed', () => term.seen().includes('hello-over-ssh'), 30_000);
   t.pass('typed here, echoed there, shown here');
@@ -48,10 +63,15 @@ t.test('attach alpha:ID in the split view: the run shows, takes keys, and C-] d 
 
 t.test('kill alpha:ID ends the real run there', async (t) => {
   const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [FLOWER_BIN, 'kill', `alpha:${id}`], { env, timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    execFile(process.execPath, [FLOWER_BIN, 'kill', `alpha:${id}`], { env, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
   t.equal(r.code, 0, r.stderr);
-  t.match(r.stdout, new RegExp(`^run ${id} ended; it ran with --no-workbench, so nothing was kept to continue from$`, 'm'));
+  t.match(
+    r.stdout,
+    new RegExp(`^run ${id} ended; it ran with --no-workbench, so nothing was kept to continue from$`, 'm'),
+  );
   const after = spawnSync(process.execPath, [FLOWER_BIN, 'ls', '--host', 'alpha'], { env, encoding: 'utf8' });
   t.equal(after.stdout.trim(), 'no live runs', 'alpha has no run left');
 });

@@ -8,7 +8,9 @@ const readJson = (file: string): unknown => JSON.parse(readFileSync(file, 'utf8'
 
 t.test('the pinned release is the devDependency of package.json, the one npm installed', async (tt) => {
   tt.match(PINNED_CLAUDE_VERSION, /^\d+\.\d+\.\d+$/, 'an exact release, not a range');
-  const installed = readJson(join(import.meta.dirname, '..', '..', 'node_modules', '@anthropic-ai', 'claude-code', 'package.json')) as { version: string };
+  const installed = readJson(
+    join(import.meta.dirname, '..', '..', 'node_modules', '@anthropic-ai', 'claude-code', 'package.json'),
+  ) as { version: string };
   tt.equal(PINNED_CLAUDE_VERSION, installed.version);
 });
 
@@ -31,10 +33,23 @@ t.test('seeds onboarding, trust and the bypass acceptance', async (tt) => {
 
 t.test('each login sets its one credential; an API key is pre-approved so no dialog asks about it', async (tt) => {
   const credentials = ['ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN'];
-  const expected = { token: 'ANTHROPIC_AUTH_TOKEN', 'api-key': 'ANTHROPIC_API_KEY', oauth: 'CLAUDE_CODE_OAUTH_TOKEN' } as const;
+  const expected = {
+    token: 'ANTHROPIC_AUTH_TOKEN',
+    'api-key': 'ANTHROPIC_API_KEY',
+    oauth: 'CLAUDE_CODE_OAUTH_TOKEN',
+  } as const;
   for (const login of ['token', 'api-key', 'oauth'] as const) {
-    const sb = await createClaudeSandbox({ root: tt.testdir({}), baseUrl: 'http://127.0.0.1:9', login, baseEnv: { PATH: '/usr/bin' } });
-    tt.same(credentials.filter((key) => key in sb.env), [expected[login]], login);
+    const sb = await createClaudeSandbox({
+      root: tt.testdir({}),
+      baseUrl: 'http://127.0.0.1:9',
+      login,
+      baseEnv: { PATH: '/usr/bin' },
+    });
+    tt.same(
+      credentials.filter((key) => key in sb.env),
+      [expected[login]],
+      login,
+    );
     const config = readJson(join(sb.configDir, '.claude.json')) as { customApiKeyResponses?: { approved: string[] } };
     if (login === 'api-key') tt.same(config.customApiKeyResponses?.approved, [sb.env.ANTHROPIC_API_KEY?.slice(-20)]);
     else tt.notOk('customApiKeyResponses' in config);

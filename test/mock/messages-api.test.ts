@@ -74,7 +74,12 @@ t.test('a streamed text reply is a complete, well-ordered SSE message', async (t
   tt.ok(parsed.names.filter((n) => n === 'content_block_delta').length > 1, 'text arrives in several deltas');
   tt.same(assemble(parsed).blocks, [{ type: 'text', text: 'Hello from the mock, streamed in several pieces.' }]);
   const start = parsed.events[0]?.data.message as { usage: Record<string, number> };
-  tt.match(start.usage, { input_tokens: 100, cache_creation_input_tokens: 0, cache_read_input_tokens: 29900, output_tokens: 1 });
+  tt.match(start.usage, {
+    input_tokens: 100,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 29900,
+    output_tokens: 1,
+  });
   const delta = parsed.events.at(-2)?.data as { delta: Record<string, unknown>; usage: Record<string, number> };
   tt.equal(delta.delta.stop_reason, 'end_turn');
   tt.equal(delta.usage.output_tokens, 9);
@@ -88,7 +93,12 @@ t.test('a streamed text reply is a complete, well-ordered SSE message', async (t
 });
 
 t.test('a streamed tool call carries its input as input_json_delta and stops with tool_use', async (tt) => {
-  const api = await mock(tt, () => ({ kind: 'tool', name: 'Bash', input: { command: 'echo hello-from-tool && echo a-longer-tail' }, text: 'Let me run it.' }));
+  const api = await mock(tt, () => ({
+    kind: 'tool',
+    name: 'Bash',
+    input: { command: 'echo hello-from-tool && echo a-longer-tail' },
+    text: 'Let me run it.',
+  }));
   const parsed = parseSse(await (await post(api, body())).text());
   const { blocks, json } = assemble(parsed);
   tt.same(blocks[0], { type: 'text', text: 'Let me run it.' });
@@ -115,15 +125,28 @@ t.test('a non-streaming request gets the equivalent JSON message', async (tt) =>
 });
 
 t.test('parallel tool calls: one response, one tool_use block a call, each with its own id', async (tt) => {
-  const api = await mock(tt, () => ({ kind: 'tool', name: 'Bash', input: { command: 'ls a' }, also: [{ name: 'Bash', input: { command: 'ls b' } }] }));
-  const message = (await (await post(api, body({ stream: false }))).json()) as { content: Array<{ id: string; input: unknown }> };
-  tt.match(message.content, [{ type: 'tool_use', input: { command: 'ls a' } }, { type: 'tool_use', input: { command: 'ls b' } }]);
+  const api = await mock(tt, () => ({
+    kind: 'tool',
+    name: 'Bash',
+    input: { command: 'ls a' },
+    also: [{ name: 'Bash', input: { command: 'ls b' } }],
+  }));
+  const message = (await (await post(api, body({ stream: false }))).json()) as {
+    content: Array<{ id: string; input: unknown }>;
+  };
+  tt.match(message.content, [
+    { type: 'tool_use', input: { command: 'ls a' } },
+    { type: 'tool_use', input: { command: 'ls b' } },
+  ]);
   tt.equal(message.content.length, 2);
   tt.not(message.content[0]!.id, message.content[1]!.id);
 });
 
 t.test('an error reply has the API error shape, status and retry header', async (tt) => {
-  const replies: MockReply[] = [promptTooLong(), { kind: 'error', status: 529, type: 'overloaded_error', message: 'Overloaded', retry: false }];
+  const replies: MockReply[] = [
+    promptTooLong(),
+    { kind: 'error', status: 529, type: 'overloaded_error', message: 'Overloaded', retry: false },
+  ];
   const api = await mock(tt, () => replies.shift() ?? text('unused'));
   const tooLong = await post(api, body());
   tt.equal(tooLong.status, 400);
@@ -175,7 +198,10 @@ t.test('a hung reply stays open until close()', async (tt) => {
 t.test('side endpoints: /api/hello, count_tokens, unknown paths', async (tt) => {
   const api = await mock(tt, () => text('unused'));
   tt.equal((await fetch(`${api.url}/api/hello`, { method: 'HEAD' })).status, 200);
-  const count = await fetch(`${api.url}/v1/messages/count_tokens?beta=true`, { method: 'POST', body: JSON.stringify(body()) });
+  const count = await fetch(`${api.url}/v1/messages/count_tokens?beta=true`, {
+    method: 'POST',
+    body: JSON.stringify(body()),
+  });
   tt.equal(count.status, 200);
   const counted = (await count.json()) as { input_tokens: number };
   tt.ok(counted.input_tokens > 0, 'a positive estimate');
@@ -194,7 +220,13 @@ t.test('request texts: newest user message, tool results and reminders, all mess
     body({
       messages: [
         userTurn('an old question'),
-        { role: 'assistant', content: [{ type: 'text', text: 'an old answer' }, { type: 'tool_use', id: 'x', name: 'Bash', input: {} }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'an old answer' },
+            { type: 'tool_use', id: 'x', name: 'Bash', input: {} },
+          ],
+        },
         userTurn([
           { type: 'tool_result', tool_use_id: 'x', content: 'tool said hi' },
           { type: 'tool_result', tool_use_id: 'y', content: [{ type: 'text', text: 'nested result' }] },
@@ -205,7 +237,10 @@ t.test('request texts: newest user message, tool results and reminders, all mess
     }),
   );
   const [req] = api.requests;
-  tt.equal(req?.lastUserText, 'tool said hi\nnested result\n<system-reminder>\nStop hook feedback: WRITE-THE-DOC\n</system-reminder>');
+  tt.equal(
+    req?.lastUserText,
+    'tool said hi\nnested result\n<system-reminder>\nStop hook feedback: WRITE-THE-DOC\n</system-reminder>',
+  );
   tt.match(req?.allText, /an old question\nan old answer\ntool said hi/);
   tt.equal(req?.messages.length, 3);
 });
@@ -222,7 +257,13 @@ t.test('a malformed body is recorded, answered and never crashes the mock', asyn
     content: [{ type: 'text', text: 'still here' }],
     stop_reason: 'end_turn',
     stop_sequence: null,
-    usage: { input_tokens: 100, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 3, service_tier: 'standard' },
+    usage: {
+      input_tokens: 100,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      output_tokens: 3,
+      service_tier: 'standard',
+    },
   });
   tt.match(api.requests[0], { model: '', messages: [], lastUserText: '', isMain: false, body: undefined });
 });
@@ -256,7 +297,10 @@ t.test('waitForRequest sees past and future requests and times out with a messag
   const later = api.waitForRequest((r) => r.model === 'second', 5000);
   await post(api, body({ model: 'second' }));
   tt.equal((await later).index, 1);
-  await tt.rejects(api.waitForRequest((r) => r.model === 'never', 50), /no matching request within 50 ms \(saw 2\)/);
+  await tt.rejects(
+    api.waitForRequest((r) => r.model === 'never', 50),
+    /no matching request within 50 ms \(saw 2\)/,
+  );
 });
 
 t.test('scripted plays steps for main calls only, then falls back', async (tt) => {

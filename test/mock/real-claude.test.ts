@@ -10,19 +10,34 @@ import type { ClaudeRig, HookEvent, HookRecorder } from '../helpers/real-claude.
 type Rig = ClaudeRig;
 
 // Auto-compact off, as flower-pty runs claude: a 400 then ends the turn instead of compacting.
-function rig(tt: Test, steps: MockReply[] | ((req: MockRequest, i: number) => MockReply), prompt: string, beforeStart?: (hooks: HookRecorder) => void): Promise<Rig> {
+function rig(
+  tt: Test,
+  steps: MockReply[] | ((req: MockRequest, i: number) => MockReply),
+  prompt: string,
+  beforeStart?: (hooks: HookRecorder) => void,
+): Promise<Rig> {
   return startClaudeRig(tt, { respond: scripted(steps), prompt, ...(beforeStart ? { beforeStart } : {}) });
 }
 
-const hookArrived = (r: Rig, event: HookEvent, count = 1) => () => r.hooks.payloads(event).length >= count;
+const hookArrived =
+  (r: Rig, event: HookEvent, count = 1) =>
+  () =>
+    r.hooks.payloads(event).length >= count;
 
 t.test('a tool call then a text reply, end to end', async (tt) => {
-  const r = await rig(tt, [bash('echo hello-from-tool', usageFor(12000)), text('done-MOCK-REPLY', usageFor(30000, 7))], 'please run the tool');
+  const r = await rig(
+    tt,
+    [bash('echo hello-from-tool', usageFor(12000)), text('done-MOCK-REPLY', usageFor(30000, 7))],
+    'please run the tool',
+  );
   await r.claude.waitFor(hookArrived(r, 'Stop'), 40000, 'the Stop hook');
 
   tt.equal(r.api.requests.length, 2, 'exactly the two main calls');
   tt.same(r.api.hits, ['POST /v1/messages', 'POST /v1/messages'], 'no side traffic (no /api/hello, no title call)');
-  tt.ok(r.api.requests.every((req) => req.sessionId === r.sessionId && req.isMain), 'every request carries our session id');
+  tt.ok(
+    r.api.requests.every((req) => req.sessionId === r.sessionId && req.isMain),
+    'every request carries our session id',
+  );
   tt.match(r.api.requests[0]?.lastUserText, /please run the tool/, 'the positional prompt was sent');
   tt.match(r.api.requests[1]?.lastUserText, /hello-from-tool/, 'the tool result came back to the mock');
 
@@ -53,8 +68,21 @@ t.test('a tool call then a text reply, end to end', async (tt) => {
   tt.match(screen, /Sonnet 4\.5/, 'the sandbox model is in use');
   tt.match(screen, /bypass permissions on/, 'bypass mode is on');
   tt.notMatch(r.claude.output(), /WARNING|Do you want to use this API key|trust this folder/, 'no dialog was shown');
-  await r.claude.waitFor(() => r.hooks.payloads('StatusLine').some((p) => p.context_window && (p.context_window as { total_input_tokens?: number }).total_input_tokens === 30000), 10000, 'a status line with the reply usage');
-  tt.match(r.hooks.payloads('StatusLine').at(-1), { context_window: { context_window_size: 200000, total_input_tokens: 30000 } }, 'a 200k window');
+  await r.claude.waitFor(
+    () =>
+      r.hooks
+        .payloads('StatusLine')
+        .some(
+          (p) => p.context_window && (p.context_window as { total_input_tokens?: number }).total_input_tokens === 30000,
+        ),
+    10000,
+    'a status line with the reply usage',
+  );
+  tt.match(
+    r.hooks.payloads('StatusLine').at(-1),
+    { context_window: { context_window_size: 200000, total_input_tokens: 30000 } },
+    'a 200k window',
+  );
 
   r.claude.pty.write('/exit');
   await new Promise((resolve) => setTimeout(resolve, 200));
@@ -65,13 +93,20 @@ t.test('a tool call then a text reply, end to end', async (tt) => {
 });
 
 t.test('a Stop hook that blocks once makes claude ask the model again', async (tt) => {
-  const r = await rig(tt, [text('first-answer', usageFor(5000)), text('the-doc-is-written', usageFor(6000))], 'say something', (hooks) =>
-    hooks.replyOnce('Stop', { decision: 'block', reason: 'WRITE-THE-DOC' }),
+  const r = await rig(
+    tt,
+    [text('first-answer', usageFor(5000)), text('the-doc-is-written', usageFor(6000))],
+    'say something',
+    (hooks) => hooks.replyOnce('Stop', { decision: 'block', reason: 'WRITE-THE-DOC' }),
   );
   await r.claude.waitFor(hookArrived(r, 'Stop', 2), 40000, 'the second Stop hook');
 
   tt.equal(r.api.requests.length, 2);
-  tt.match(r.api.requests[1]?.lastUserText, /WRITE-THE-DOC/, 'the block reason reaches the model as the newest user text');
+  tt.match(
+    r.api.requests[1]?.lastUserText,
+    /WRITE-THE-DOC/,
+    'the block reason reaches the model as the newest user text',
+  );
   tt.notMatch(r.api.requests[0]?.lastUserText, /WRITE-THE-DOC/);
   const [first, second] = r.hooks.payloads('Stop');
   tt.equal(first?.stop_hook_active, false);

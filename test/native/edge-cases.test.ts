@@ -37,7 +37,9 @@ async function hookDecision(command: string[], c: HookCase): Promise<HookCase['d
   });
   try {
     const printed = await new Promise<string>((resolve) => {
-      const child = spawnChild(command[0]!, [...command.slice(1), 'Stop'], { env: cleanEnv({ ...hookChannelEnv(channel, null), ...c.env }) });
+      const child = spawnChild(command[0]!, [...command.slice(1), 'Stop'], {
+        env: cleanEnv({ ...hookChannelEnv(channel, null), ...c.env }),
+      });
       let out = '';
       // only a net so a hung client fails this case, not the file
       const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
@@ -58,7 +60,10 @@ async function hookDecision(command: string[], c: HookCase): Promise<HookCase['d
 for (const c of HOOK_CASES) {
   t.test(`hook: ${c.name}`, async (t) => {
     t.ok(existsSync(NATIVE_HOOK), 'the native hook client is built (npm run build, a C compiler)');
-    for (const [who, command] of [['native', [NATIVE_HOOK]], ['node', nodeHookCommand()]] as const) {
+    for (const [who, command] of [
+      ['native', [NATIVE_HOOK]],
+      ['node', nodeHookCommand()],
+    ] as const) {
       t.same(await hookDecision([...command], c), c.decision, `the ${who} client`);
     }
   });
@@ -95,14 +100,24 @@ async function scriptedServer(t: Test, c: AttachCase): Promise<{ runtime: string
   return { runtime };
 }
 
-async function attachDecision(t: Test, file: string, args: string[], c: AttachCase): Promise<{ exit: number; output: string; editor: string | null }> {
+async function attachDecision(
+  t: Test,
+  file: string,
+  args: string[],
+  c: AttachCase,
+): Promise<{ exit: number; output: string; editor: string | null }> {
   const { runtime } = await scriptedServer(t, c);
   // the editor writes down what it was asked to open
   const editorLog = join(runtime, 'editor.log');
   const editor = join(runtime, 'editor.sh');
   writeFileSync(editor, `#!/bin/sh\nprintf %s "$1" > '${editorLog}'\n`);
   chmodSync(editor, 0o755);
-  const pty = spawnPty(file, args, { cols: 80, rows: 24, cwd: runtime, env: cleanEnv({ XDG_RUNTIME_DIR: runtime, VISUAL: editor }) });
+  const pty = spawnPty(file, args, {
+    cols: 80,
+    rows: 24,
+    cwd: runtime,
+    env: cleanEnv({ XDG_RUNTIME_DIR: runtime, VISUAL: editor }),
+  });
   let output = '';
   pty.onData((d) => (output += d));
   const killer = setTimeout(() => pty.kill('SIGKILL'), 30_000);

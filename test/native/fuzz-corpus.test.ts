@@ -26,13 +26,18 @@ t.test('the corpus holds every input that broke the native code', async (t) => {
 });
 
 t.test('each harness replays its corpus clean under ASan and UBSan', async (t) => {
-  const run = spawnSync(process.execPath, [join(REPO, 'scripts', 'fuzz.mjs'), '--replay'], { cwd: REPO, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [join(REPO, 'scripts', 'fuzz.mjs'), '--replay'], {
+    cwd: REPO,
+    encoding: 'utf8',
+  });
   t.equal(run.status, 0, `scripts/fuzz.mjs --replay: ${run.stderr.slice(-2000)}`);
   for (const target of Object.keys(CRASHERS)) {
     t.match(run.stdout, new RegExp(`fuzz ${target}: ok`), `${target} replayed clean`);
   }
   // each target's replay, in order, and the corpus it read (the title filter's small-cap build reads its corpus too)
-  const replayed = [...run.stdout.matchAll(/replayed (\d+) input\(s\)\nfuzz ([\w-]+): ok/g)].map((m) => [m[2]!, Number(m[1])] as const);
+  const replayed = [...run.stdout.matchAll(/replayed (\d+) input\(s\)\nfuzz ([\w-]+): ok/g)].map(
+    (m) => [m[2]!, Number(m[1])] as const,
+  );
   t.ok(replayed.length >= Object.keys(CRASHERS).length, 'every target replayed');
   for (const [target, count] of replayed) {
     const corpus = Object.keys(CRASHERS).find((name) => target.startsWith(name))!;

@@ -17,13 +17,22 @@ function firstHumanPrompt(transcript: string): string | null {
     if (r.type !== 'user' || r.isMeta) continue;
     const c = r.message?.content;
     if (typeof c === 'string') return c;
-    if (Array.isArray(c)) return c.filter((b: { type?: string }) => b.type === 'text').map((b: { text?: string }) => b.text ?? '').join('\n');
+    if (Array.isArray(c))
+      return c
+        .filter((b: { type?: string }) => b.type === 'text')
+        .map((b: { text?: string }) => b.text ?? '')
+        .join('\n');
   }
   return null;
 }
 
 t.test("a report of the demo's lineage", async (t) => {
-  const demo = spawnSync(process.execPath, [bin, 'demo', '--plain', '--review', '1'], { encoding: 'utf8', input: '', timeout: 240_000, env: { ...process.env, NO_COLOR: '1' } });
+  const demo = spawnSync(process.execPath, [bin, 'demo', '--plain', '--review', '1'], {
+    encoding: 'utf8',
+    input: '',
+    timeout: 240_000,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   t.equal(demo.status, 0, `the demo ran\n${demo.stderr.slice(-2000)}`);
   const root = /rm -rf (\S+)/.exec(demo.stdout)?.[1];
   if (!root) return t.fail(`no folder in the demo's output:\n${demo.stdout.slice(-2000)}`);
@@ -44,12 +53,15 @@ t.test("a report of the demo's lineage", async (t) => {
   t.ok(g1.curve.length >= 4 && g2.curve.length >= 1, 'both curves drawn');
   t.equal(Math.max(...g1.curve.map((p) => p.v)), g1.peak, "the curve's top is the generation's peak");
   t.ok(g1.document?.text.includes('## Next'), 'the frozen document');
-  t.equal(g2.firstPrompt?.source, 'recorded', 'the run keeps every successor\'s first prompt in the workbench');
+  t.equal(g2.firstPrompt?.source, 'recorded', "the run keeps every successor's first prompt in the workbench");
   // The successor's typed-by-nobody prompt only names its context; the recorded prompt is that context,
   // which its transcript holds too (the hook's additionalContext): what the real successor got.
   t.match(firstHumanPrompt(g2.transcript.path ?? ''), /TAKING OVER[\s\S]*as the context of this message/);
   const transcriptText = readFileSync(g2.transcript.path ?? '', 'utf8');
-  t.ok(g2.firstPrompt?.text && transcriptText.includes(JSON.stringify(g2.firstPrompt.text.trim()).slice(1, -1)), 'the recorded prompt is the one the real successor got');
+  t.ok(
+    g2.firstPrompt?.text && transcriptText.includes(JSON.stringify(g2.firstPrompt.text.trim()).slice(1, -1)),
+    'the recorded prompt is the one the real successor got',
+  );
   const page = readFileSync(join(workbench, 'report.html'), 'utf8');
   t.match(page, '<dt>generations</dt><dd>2</dd>');
   t.equal((page.match(/<polyline/g) ?? []).length, 2);
@@ -63,7 +75,12 @@ t.test("a report of the demo's lineage", async (t) => {
   t.match(status, /^npx flower-pty status --workbench /);
   t.match(report, /^npx flower-pty report --workbench /);
   rmSync(join(workbench, 'report.html'));
-  const elsewhere = { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: join(root, 'another-home'), npm_config_offline: 'true', npm_config_update_notifier: 'false' };
+  const elsewhere = {
+    PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
+    HOME: join(root, 'another-home'),
+    npm_config_offline: 'true',
+    npm_config_update_notifier: 'false',
+  };
   // pasted into a shell in the folder the demo was started in
   const statusRun = spawnSync('sh', ['-c', status!], { encoding: 'utf8', env: elsewhere, timeout: 60_000 });
   t.equal(statusRun.status, 0, statusRun.stderr);
@@ -71,6 +88,6 @@ t.test("a report of the demo's lineage", async (t) => {
   const reportRun = spawnSync('sh', ['-c', report!], { encoding: 'utf8', env: elsewhere, timeout: 60_000 });
   t.equal(reportRun.status, 0, reportRun.stderr);
   const again = readFileSync(join(workbench, 'report.html'), 'utf8');
-  t.equal((again.match(/<polyline/g) ?? []).length, 2, 'both curves, from the demo\'s own config folder');
+  t.equal((again.match(/<polyline/g) ?? []).length, 2, "both curves, from the demo's own config folder");
   t.notMatch(again, /not found at|gone/, 'nothing missing');
 });

@@ -9,7 +9,15 @@ import type { CoverageScore } from '../../src/core/coverage/coverage-score.js';
 
 const AMENDED = COMPLETE_DOC.replace('## Scene\n', '## Scene\nsrc/parser.ts\n');
 const none = { found: 0, total: 0, missing: [] };
-const score = (text: string): CoverageScore => ({ files: text.includes('parser.ts') ? { found: 1, total: 1, missing: [] } : { found: 0, total: 1, missing: ['/p/src/parser.ts'] }, dead_ends: none, instructions: none, tasks: none, identifiers: none });
+const score = (text: string): CoverageScore => ({
+  files: text.includes('parser.ts')
+    ? { found: 1, total: 1, missing: [] }
+    : { found: 0, total: 1, missing: ['/p/src/parser.ts'] },
+  dead_ends: none,
+  instructions: none,
+  tasks: none,
+  identifiers: none,
+});
 
 async function crossAndWrite(w: ReturnType<typeof startWorld>): Promise<string> {
   const sid = await started(w);
@@ -28,8 +36,15 @@ t.test('below the share: the amendment is typed, and the amended document is the
   const sid = await crossAndWrite(w);
   await w.clock.advance(ENTER_AFTER_TYPING_MS + 100);
   await settle();
-  t.match(w.child().written.join(''), /flower-pty: your handoff document leaves things out\. Read the file \S+ now/, 'typed into claude');
-  t.same(w.events.filter((e) => e.name === 'coverage' || e.name === 'amendment').map((e) => e.name), ['coverage', 'amendment']);
+  t.match(
+    w.child().written.join(''),
+    /flower-pty: your handoff document leaves things out\. Read the file \S+ now/,
+    'typed into claude',
+  );
+  t.same(
+    w.events.filter((e) => e.name === 'coverage' || e.name === 'amendment').map((e) => e.name),
+    ['coverage', 'amendment'],
+  );
   t.notOk(w.documents.get('/p/.flower/notes/doc.md'), 'nothing frozen yet');
   await w.hook('UserPromptSubmit', { session_id: sid, prompt: 'flower-pty: your handoff document leaves things out.' });
   w.append(sid, [response(162_000, AMENDED)]);
@@ -44,6 +59,8 @@ t.test('below the share: the amendment is typed, and the amended document is the
 t.test('a run with no scorer freezes the document unchecked, and says so', async (t) => {
   const w = startWorld({ coverageCheck: 0.5 });
   await crossAndWrite(w);
-  t.match(w.events.find((e) => e.name === 'coverage-skipped')?.fields, { reason: 'the document could not be scored: this run has no scorer' });
+  t.match(w.events.find((e) => e.name === 'coverage-skipped')?.fields, {
+    reason: 'the document could not be scored: this run has no scorer',
+  });
   t.match(w.documents.get('/p/.flower/notes/doc.md'), /building the thing/);
 });

@@ -11,7 +11,15 @@ import { STOP_BLOCK_CAP_DEFAULT } from '../../src/claude-code/limits.js';
 import { createSessionReader } from '../../src/claude-code/session-reader.js';
 import { createRun, type RunSettings } from '../../src/core/run/run-state.js';
 import { startRunLoop, type RunLoop } from '../../src/runtime/run-loop.js';
-import type { ChildExit, ChildPort, ChildSpec, ClockPort, DocumentPort, Ports, TranscriptPort } from '../../src/runtime/ports.js';
+import type {
+  ChildExit,
+  ChildPort,
+  ChildSpec,
+  ClockPort,
+  DocumentPort,
+  Ports,
+  TranscriptPort,
+} from '../../src/runtime/ports.js';
 import type { Face, FaceCommand, StatusView } from '../../src/runtime/face.js';
 import type { Manifest } from '../../src/core/lineage/manifest.js';
 
@@ -19,7 +27,10 @@ type Json = Record<string, unknown>;
 
 // earlyMs: a timer fires that much before its moment, as Node's do against Date.now() (its timers
 // count from the event loop's cached, truncated time: nodejs/node#26578).
-export function fakeClock(start = 1_000_000, earlyMs = 0): ClockPort & { advance(ms: number): Promise<void>; pending(): number; fired(): number } {
+export function fakeClock(
+  start = 1_000_000,
+  earlyMs = 0,
+): ClockPort & { advance(ms: number): Promise<void>; pending(): number; fired(): number } {
   let now = start;
   let fired = 0;
   let sameMoment = 0; // timers fired in a row without the clock moving
@@ -115,19 +126,57 @@ export interface World {
 export function settings(over: Partial<RunSettings> = {}): RunSettings {
   // the real builder from the table's defaults: a 200k window, 300s to write
   const options = resolveRunOptions({ window: 200_000, 'write-timeout': 300 }, {});
-  const facts = { step: 'work', cwd: '/p', workbench: '/p/.flower', documentPath: '/p/.flower/notes/doc.md', eventsPath: null, prompt: 'build the thing', env: {}, stopBlockCap: STOP_BLOCK_CAP_DEFAULT, dialect: RUN_DIALECT };
+  const facts = {
+    step: 'work',
+    cwd: '/p',
+    workbench: '/p/.flower',
+    documentPath: '/p/.flower/notes/doc.md',
+    eventsPath: null,
+    prompt: 'build the thing',
+    env: {},
+    stopBlockCap: STOP_BLOCK_CAP_DEFAULT,
+    dialect: RUN_DIALECT,
+  };
   // the check at the freeze off: its own tests (coverage-check.test.ts) turn it on
   return { ...settingsFromOptions(options, facts), coverageCheck: 0, ...over };
 }
 
 // earlyMs: timers fire early (fakeClock); slowExit: a claude told to end is gone only when a test says
-export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: number; slowExit?: boolean; resume?: { manifest: Manifest; document: string | null }; coverage?: Ports['coverage'] } = {}): World {
+export function startWorld(
+  over: Partial<RunSettings> = {},
+  world: {
+    earlyMs?: number;
+    slowExit?: boolean;
+    resume?: { manifest: Manifest; document: string | null };
+    coverage?: Ports['coverage'];
+  } = {},
+): World {
   const clock = fakeClock(undefined, world.earlyMs ?? 0);
-  const transcripts = new Map<string, { reader: TranscriptReader; visible: string; hidden: string; on: Parameters<TranscriptPort['follow']>[1] | null; read: number; found: boolean }>();
+  const transcripts = new Map<
+    string,
+    {
+      reader: TranscriptReader;
+      visible: string;
+      hidden: string;
+      on: Parameters<TranscriptPort['follow']>[1] | null;
+      read: number;
+      found: boolean;
+    }
+  >();
   const w = {
-    clock, children: [] as FakeChild[], documents: new Map<string, string>(), archived: [] as string[], manifests: [] as Manifest[],
-    events: [] as World['events'], views: [] as StatusView[], shown: [] as World['shown'], requests: [] as string[], logs: [] as string[],
-    alerts: [] as string[], told: [] as string[], spawnError: null as string | null,
+    clock,
+    children: [] as FakeChild[],
+    documents: new Map<string, string>(),
+    archived: [] as string[],
+    manifests: [] as Manifest[],
+    events: [] as World['events'],
+    views: [] as StatusView[],
+    shown: [] as World['shown'],
+    requests: [] as string[],
+    logs: [] as string[],
+    alerts: [] as string[],
+    told: [] as string[],
+    spawnError: null as string | null,
     disk: { document: null, manifest: null, record: null } as World['disk'],
     oversized: null as number | null,
     said: [] as string[],
@@ -137,8 +186,18 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
     let e = transcripts.get(path);
     if (!e) {
       // The dialect reads the session's own state and its tool runs off the same lines, as in real-ports.ts.
-      const reader = createSessionReader({ scope: (changes) => created.on?.scope?.(changes), toolRun: (run) => created.on?.toolRun?.(run) });
-      const created = { reader, visible: '', hidden: '', on: null as Parameters<TranscriptPort['follow']>[1] | null, read: 0, found: false };
+      const reader = createSessionReader({
+        scope: (changes) => created.on?.scope?.(changes),
+        toolRun: (run) => created.on?.toolRun?.(run),
+      });
+      const created = {
+        reader,
+        visible: '',
+        hidden: '',
+        on: null as Parameters<TranscriptPort['follow']>[1] | null,
+        read: 0,
+        found: false,
+      };
       transcripts.set(path, (e = created));
     }
     return e;
@@ -173,9 +232,17 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
   const child: ChildPort = {
     async spawn(spec, on) {
       if (w.spawnError) throw new Error(w.spawnError);
-      if (spec.successor && w.disk.record) on.recordFailed(`/p/.flower/notes/successor-prompt-${spec.generation}.md`, w.disk.record);
+      if (spec.successor && w.disk.record)
+        on.recordFailed(`/p/.flower/notes/successor-prompt-${spec.generation}.md`, w.disk.record);
       const c: FakeChild = {
-        generation: spec.generation, sessionId: spec.sessionId, prompt: spec.prompt, viaHook: spec.viaHook, place: spec.place, written: [], exited: false, terminated: 0,
+        generation: spec.generation,
+        sessionId: spec.sessionId,
+        prompt: spec.prompt,
+        viaHook: spec.viaHook,
+        place: spec.place,
+        written: [],
+        exited: false,
+        terminated: 0,
         exit: (e) => {
           if (c.exited) return;
           c.exited = true;
@@ -230,7 +297,10 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
     watch: () => ({ dispose() {} }),
   };
   const ports: Ports = {
-    child, transcript, documents, clock,
+    child,
+    transcript,
+    documents,
+    clock,
     lineage: {
       path: '/p/.flower/manifest.json',
       // A refused write never lands: the manifests list is what is on disk.
@@ -239,7 +309,8 @@ export function startWorld(over: Partial<RunSettings> = {}, world: { earlyMs?: n
     },
     events: {
       emit: (name, fields) => {
-        if (!readRunEvent({ ts: new Date(0).toISOString(), event: name, ...fields })) throw new Error(`the "${name}" event does not fit its schema: ${JSON.stringify(fields)}`);
+        if (!readRunEvent({ ts: new Date(0).toISOString(), event: name, ...fields }))
+          throw new Error(`the "${name}" event does not fit its schema: ${JSON.stringify(fields)}`);
         w.events.push({ name, fields });
       },
     },
@@ -278,8 +349,20 @@ let ids = 0;
 export function response(context: number, text: string): Json {
   ids += 1;
   return {
-    type: 'assistant', isSidechain: false,
-    message: { id: `msg_${ids}`, model: 'claude-sonnet-4-5', stop_reason: 'end_turn', content: [{ type: 'text', text }], usage: { input_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: context - 10, output_tokens: 20 } },
+    type: 'assistant',
+    isSidechain: false,
+    message: {
+      id: `msg_${ids}`,
+      model: 'claude-sonnet-4-5',
+      stop_reason: 'end_turn',
+      content: [{ type: 'text', text }],
+      usage: {
+        input_tokens: 10,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: context - 10,
+        output_tokens: 20,
+      },
+    },
   };
 }
 export const prompt = (text: string): Json => ({ type: 'user', message: { role: 'user', content: text } });
@@ -296,7 +379,8 @@ export async function started(w: World): Promise<string> {
 
 export const turnEnd = (): Json => ({ type: 'system', subtype: 'turn_duration', durationMs: 1000 });
 
-export const COMPLETE_DOC = '# Handoff\n\n## Doing\nbuilding the thing\n\n## Decided\nuse tap\n\n## Dead ends\nnone\n\n## Next\n1. finish it\n\n## Scene\nsrc/\n';
+export const COMPLETE_DOC =
+  '# Handoff\n\n## Doing\nbuilding the thing\n\n## Decided\nuse tap\n\n## Dead ends\nnone\n\n## Next\n1. finish it\n\n## Scene\nsrc/\n';
 
 // Generation 1 crosses the line at a turn end and answers the request with COMPLETE_DOC (the review window
 // is still open when this returns).

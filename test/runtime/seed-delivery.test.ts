@@ -4,27 +4,37 @@
 import t from 'tap';
 import { startWorld, settle, response, prompt, turnEnd, crossAndWrite, COMPLETE_DOC } from './fake-ports.js';
 
-t.test('a first prompt that fits: the successor\'s first UserPromptSubmit hook carries it whole, once', async (t) => {
+t.test("a first prompt that fits: the successor's first UserPromptSubmit hook carries it whole, once", async (t) => {
   const w = startWorld({ hookContextChars: 9_500 });
-  const sid2 = await crossAndWrite(w).then(() => w.clock.advance(10_000)).then(() => w.child().sessionId);
+  const sid2 = await crossAndWrite(w)
+    .then(() => w.clock.advance(10_000))
+    .then(() => w.child().sessionId);
   t.equal(w.children.length, 2);
   const successor = w.child();
   t.equal(successor.viaHook, true, 'the command line only names it');
-  t.equal(w.children[0]!.viaHook, false, 'generation 1 has the person\'s own prompt');
+  t.equal(w.children[0]!.viaHook, false, "generation 1 has the person's own prompt");
   t.equal(await w.hook('UserPromptSubmit', { session_id: 'someone-else', prompt: 'x' }), '', 'not to another session');
-  const answer = JSON.parse(await w.hook('UserPromptSubmit', { session_id: sid2, prompt: 'You are TAKING OVER ...' })) as {
+  const answer = JSON.parse(
+    await w.hook('UserPromptSubmit', { session_id: sid2, prompt: 'You are TAKING OVER ...' }),
+  ) as {
     hookSpecificOutput: { hookEventName: string; additionalContext: string };
   };
   t.equal(answer.hookSpecificOutput.hookEventName, 'UserPromptSubmit');
   t.equal(answer.hookSpecificOutput.additionalContext, successor.prompt, 'exactly the first prompt');
   t.match(answer.hookSpecificOutput.additionalContext, /TAKING OVER[\s\S]*building the thing/);
   t.match(w.events.find((e) => e.name === 'seed-delivered')?.fields, { generation: 2, via: 'hook' });
-  t.equal(await w.hook('UserPromptSubmit', { session_id: sid2, prompt: 'a person types' }), '', 'only the first prompt gets it');
+  t.equal(
+    await w.hook('UserPromptSubmit', { session_id: sid2, prompt: 'a person types' }),
+    '',
+    'only the first prompt gets it',
+  );
 });
 
 t.test('a first prompt longer than a hook may carry goes through the file, and no hook answers with it', async (t) => {
   const w = startWorld({ hookContextChars: 100 });
-  const sid2 = await crossAndWrite(w).then(() => w.clock.advance(10_000)).then(() => w.child().sessionId);
+  const sid2 = await crossAndWrite(w)
+    .then(() => w.clock.advance(10_000))
+    .then(() => w.child().sessionId);
   t.equal(w.child().viaHook, false);
   t.equal(await w.hook('UserPromptSubmit', { session_id: sid2, prompt: 'read the file' }), '');
 });
@@ -38,7 +48,11 @@ t.test('with the hooks missing the file carries it', async (t) => {
   t.ok(w.events.some((e) => e.name === 'hooks-missing'));
   // The typed request goes in 300 ms after its line (a real timer).
   await new Promise((r) => setTimeout(r, 400));
-  w.append(sid, [prompt('flower-pty: your context window is nearly full. Read the file x'), response(160_000, COMPLETE_DOC), turnEnd()]);
+  w.append(sid, [
+    prompt('flower-pty: your context window is nearly full. Read the file x'),
+    response(160_000, COMPLETE_DOC),
+    turnEnd(),
+  ]);
   await settle();
   await w.clock.advance(10_000);
   t.equal(w.children.length, 2);

@@ -27,11 +27,22 @@ for (const flag of ['--events', '--log']) {
   t.test(`${flag} at a FIFO with no reader: one line, exit 2, nothing started`, async (t) => {
     const path = fifo(`pipe${flag}`);
     const cwd = mkdtempSync(join(root, 'cwd-'));
-    const r = spawnSync(process.execPath, [FLOWER_BIN, '--claude', claude, '--plain', '--no-workbench', flag, path, 'go'], {
-      cwd, encoding: 'utf8', input: '', timeout: 20_000, env: { PATH: '/usr/bin:/bin', HOME: root, XDG_RUNTIME_DIR: root },
-    });
+    const r = spawnSync(
+      process.execPath,
+      [FLOWER_BIN, '--claude', claude, '--plain', '--no-workbench', flag, path, 'go'],
+      {
+        cwd,
+        encoding: 'utf8',
+        input: '',
+        timeout: 20_000,
+        env: { PATH: '/usr/bin:/bin', HOME: root, XDG_RUNTIME_DIR: root },
+      },
+    );
     t.equal(r.status, 2, `exit 2 (signal ${r.signal}, stderr ${r.stderr})`);
-    t.equal(r.stderr, `flower-pty: ${flag} ${path} is a FIFO (named pipe) with no reader: name a regular file, e.g. ${flag} run.jsonl\n`);
+    t.equal(
+      r.stderr,
+      `flower-pty: ${flag} ${path} is a FIFO (named pipe) with no reader: name a regular file, e.g. ${flag} run.jsonl\n`,
+    );
     t.notOk(existsSync(join(root, 'claude-ran')), 'claude never ran');
   });
 }
@@ -39,8 +50,12 @@ for (const flag of ['--events', '--log']) {
 t.test('a folder or a device is refused too', async (t) => {
   const dir = join(root, 'a-folder');
   mkdirSync(dir);
-  t.throws(() => checkAppendTarget(dir, '--events', root), { message: /--events .*a-folder is a folder: name a regular file/ });
-  t.throws(() => checkAppendTarget('/dev/zero', '--log', root), { message: '--log /dev/zero is a device, not a regular file: name a regular file, e.g. --log run.jsonl' });
+  t.throws(() => checkAppendTarget(dir, '--events', root), {
+    message: /--events .*a-folder is a folder: name a regular file/,
+  });
+  t.throws(() => checkAppendTarget('/dev/zero', '--log', root), {
+    message: '--log /dev/zero is a device, not a regular file: name a regular file, e.g. --log run.jsonl',
+  });
   const file = join(root, 'fine.jsonl');
   checkAppendTarget(file, '--events', root);
   t.ok(existsSync(file), 'a regular file is fine (and created where the person asked)');
@@ -58,7 +73,11 @@ t.test('report --events at a FIFO says it is not a regular file instead of waiti
   const wb = join(root, 'wb');
   mkdirSync(join(wb, 'notes'), { recursive: true });
   writeFileSync(join(wb, 'notes', '交接-work.md'), '## Doing\nx\n## Next\ny\n');
-  const r = spawnSync(process.execPath, [FLOWER_BIN, 'report', '--workbench', wb, '--events', path, '--json'], { encoding: 'utf8', timeout: 20_000, env: { PATH: '/usr/bin:/bin', HOME: root } });
+  const r = spawnSync(process.execPath, [FLOWER_BIN, 'report', '--workbench', wb, '--events', path, '--json'], {
+    encoding: 'utf8',
+    timeout: 20_000,
+    env: { PATH: '/usr/bin:/bin', HOME: root },
+  });
   t.equal(r.status, 0, `${r.signal} ${r.stderr}`);
   t.match(r.stdout, /is not a regular file: not read/);
 });

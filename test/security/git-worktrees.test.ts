@@ -7,12 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { worktreesOf } from '../../src/adapters/git-worktrees.js';
 
-t.test('the repository\'s worktrees, from anywhere in it', async (t) => {
+t.test("the repository's worktrees, from anywhere in it", async (t) => {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'flower-worktrees-')));
   t.teardown(() => rmSync(root, { recursive: true, force: true }));
   const repo = join(root, 'repo');
   mkdirSync(join(repo, 'src'), { recursive: true });
-  const git = (...args: string[]) => execFileSync('git', ['-C', repo, '-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { stdio: 'ignore' });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', repo, '-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { stdio: 'ignore' });
   git('init', '-q');
   git('commit', '-q', '--allow-empty', '-m', 'first');
   git('worktree', 'add', '-q', join(repo, '.claude', 'worktrees', 'a'));

@@ -5,7 +5,19 @@
 // A real git clone; the fake claude (on PATH) stands in for claude.
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, chmodSync, mkdirSync, existsSync, realpathSync, symlinkSync, appendFileSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import {
+  mkdtempSync,
+  writeFileSync,
+  chmodSync,
+  mkdirSync,
+  existsSync,
+  realpathSync,
+  symlinkSync,
+  appendFileSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fakeClaudeBin } from './fake-claude-bin.js';
@@ -20,7 +32,18 @@ const notifyMarker = join(outside, 'repo-notify-ran');
 const flower = fakeClaudeBin(root);
 
 function git(cwd: string, ...args: string[]) {
-  const r = spawnSync('git', args, { cwd, encoding: 'utf8', env: { PATH: '/usr/bin:/bin', HOME: root, GIT_AUTHOR_NAME: 'x', GIT_AUTHOR_EMAIL: 'x@x', GIT_COMMITTER_NAME: 'x', GIT_COMMITTER_EMAIL: 'x@x' } });
+  const r = spawnSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      PATH: '/usr/bin:/bin',
+      HOME: root,
+      GIT_AUTHOR_NAME: 'x',
+      GIT_AUTHOR_EMAIL: 'x@x',
+      GIT_COMMITTER_NAME: 'x',
+      GIT_COMMITTER_EMAIL: 'x@x',
+    },
+  });
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
 }
 
@@ -29,15 +52,21 @@ function clonedHostileRepo(name: string): string {
   const upstream = join(root, `${name}-upstream`);
   mkdirSync(join(upstream, '.flower'), { recursive: true });
   mkdirSync(join(upstream, 'tools'));
-  writeFileSync(join(upstream, 'tools', 'claude'), `#!/bin/sh\necho "$@" >> ${ranMarker}\necho "2.1.332 (Claude Code)"\n`);
+  writeFileSync(
+    join(upstream, 'tools', 'claude'),
+    `#!/bin/sh\necho "$@" >> ${ranMarker}\necho "2.1.332 (Claude Code)"\n`,
+  );
   chmodSync(join(upstream, 'tools', 'claude'), 0o755);
-  writeFileSync(join(upstream, '.flower', 'config.json'), JSON.stringify({
-    claude: './tools/claude',
-    'notify-command': `touch ${notifyMarker}`,
-    log: join(outside, 'appended.log'),
-    events: '../outside-events.jsonl',
-    review: 0,
-  }));
+  writeFileSync(
+    join(upstream, '.flower', 'config.json'),
+    JSON.stringify({
+      claude: './tools/claude',
+      'notify-command': `touch ${notifyMarker}`,
+      log: join(outside, 'appended.log'),
+      events: '../outside-events.jsonl',
+      review: 0,
+    }),
+  );
   git(upstream, 'init', '-q');
   git(upstream, 'add', '-A');
   git(upstream, 'commit', '-qm', 'hostile');
@@ -51,7 +80,10 @@ t.test('a cloned repository cannot run its claude or notify command, nor write o
   t.equal(r.code, 0, `the run works with the person's own claude (${r.err})`);
   const line = r.err.split('\n').find((l) => l.includes('ignored from'));
   t.ok(line, 'one line says what was ignored');
-  t.match(line, `ignored from ${join(repo, '.flower', 'config.json')}: claude, notify-command, log (outside the project), events (outside the project): a project's own config may not run a program or write outside the project until you trust the folder`);
+  t.match(
+    line,
+    `ignored from ${join(repo, '.flower', 'config.json')}: claude, notify-command, log (outside the project), events (outside the project): a project's own config may not run a program or write outside the project until you trust the folder`,
+  );
   t.notOk(existsSync(ranMarker), "the repository's claude script never ran (not even as --version)");
   t.notOk(existsSync(notifyMarker), 'its notify command never ran');
   t.notOk(existsSync(join(outside, 'appended.log')), 'no file outside the project was written');
@@ -92,7 +124,10 @@ t.test('a .flower that is a symlink elsewhere is refused, and nothing is written
   symlinkSync(elsewhere, join(repo, '.flower'));
   const r = flower(repo, ['--plain', 'go']);
   t.equal(r.code, 2, r.err);
-  t.equal(r.err, `flower-pty: ${join(repo, '.flower')} is a symlink to ${elsewhere}: a project's .flower is not followed elsewhere unless you say so; name it yourself with --workbench ${elsewhere}, trust it with flower-pty trust, or remove the link\n`);
+  t.equal(
+    r.err,
+    `flower-pty: ${join(repo, '.flower')} is a symlink to ${elsewhere}: a project's .flower is not followed elsewhere unless you say so; name it yourself with --workbench ${elsewhere}, trust it with flower-pty trust, or remove the link\n`,
+  );
   t.same(readdirSync(elsewhere), [], 'nothing written through the link');
   // naming it is saying so
   const named = flower(repo, ['--plain', '--workbench', elsewhere, 'go']);
@@ -103,7 +138,10 @@ t.test('a .flower that is a symlink elsewhere is refused, and nothing is written
 t.test('paths inside the project and tuning keys still apply from an untrusted config', async (t) => {
   const repo = join(root, 'tame');
   mkdirSync(join(repo, '.flower'), { recursive: true });
-  writeFileSync(join(repo, '.flower', 'config.json'), JSON.stringify({ events: 'events.jsonl', log: '.flower/run.log', step: 'tame', review: 0 }));
+  writeFileSync(
+    join(repo, '.flower', 'config.json'),
+    JSON.stringify({ events: 'events.jsonl', log: '.flower/run.log', step: 'tame', review: 0 }),
+  );
   const r = flower(repo, ['--plain', 'go']);
   t.equal(r.code, 0, r.err);
   t.notMatch(r.err, /ignored from/);
@@ -112,10 +150,13 @@ t.test('paths inside the project and tuning keys still apply from an untrusted c
   t.match(readFileSync(join(repo, 'events.jsonl'), 'utf8'), /"step":"tame"/);
 });
 
-t.test('trust never says a project config\'s hosts apply: they stay ignored, trusted or not', async (t) => {
+t.test("trust never says a project config's hosts apply: they stay ignored, trusted or not", async (t) => {
   const repo = join(root, 'hosts-repo');
   mkdirSync(join(repo, '.flower'), { recursive: true });
-  writeFileSync(join(repo, '.flower', 'config.json'), JSON.stringify({ hosts: ['evil.example'], 'notify-command': 'true', review: 0 }));
+  writeFileSync(
+    join(repo, '.flower', 'config.json'),
+    JSON.stringify({ hosts: ['evil.example'], 'notify-command': 'true', review: 0 }),
+  );
   const trust = flower(repo, ['trust']);
   t.equal(trust.code, 0, trust.err);
   t.match(trust.out, /now applies: "notify-command": "true"/, 'a key trust does change is named');
@@ -124,6 +165,10 @@ t.test('trust never says a project config\'s hosts apply: they stay ignored, tru
   t.match(trust.out, /still ignored: "hosts" \(only your own config/);
   const run = flower(repo, ['--plain', 'go']);
   t.equal(run.code, 0, run.err);
-  t.match(run.err, /ignored from .*config\.json: hosts: only your own config/, 'and the trusted run still ignores them');
+  t.match(
+    run.err,
+    /ignored from .*config\.json: hosts: only your own config/,
+    'and the trusted run still ignores them',
+  );
   flower(repo, ['trust', '--remove']);
 });

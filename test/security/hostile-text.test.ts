@@ -36,7 +36,12 @@ mkdirSync(home);
 function flower(args: string[], cwd = project): { code: number | null; out: Buffer; err: Buffer } {
   const r = spawnSync(process.execPath, [FLOWER_BIN, ...args], {
     cwd,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_RUNTIME_DIR: join(root, 'run'), CLAUDE_CONFIG_DIR: join(root, 'config') },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home,
+      XDG_RUNTIME_DIR: join(root, 'run'),
+      CLAUDE_CONFIG_DIR: join(root, 'config'),
+    },
     timeout: 60_000,
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
@@ -48,12 +53,51 @@ function clean(t: Test, what: string, r: { out: Buffer; err: Buffer }): void {
 }
 
 const manifest = {
-  version: 1, step: 'work', cwd: project, window: 200000, at: 150000, attempts: 0, session_id: `b-${HOSTILE}`, retired: [`a-${HOSTILE}`],
-  context: 1000, cost_usd: 0.5, num_turns: 3, original_prompt: `go ${HOSTILE}`, updated_at: '2026-12-05T03:00:00.000Z',
+  version: 1,
+  step: 'work',
+  cwd: project,
+  window: 200000,
+  at: 150000,
+  attempts: 0,
+  session_id: `b-${HOSTILE}`,
+  retired: [`a-${HOSTILE}`],
+  context: 1000,
+  cost_usd: 0.5,
+  num_turns: 3,
+  original_prompt: `go ${HOSTILE}`,
+  updated_at: '2026-12-05T03:00:00.000Z',
   errors: [{ generation: 1, at: '2026-12-05T02:00:00.000Z', reason: `degraded ${HOSTILE}` }],
   generations: [
-    { generation: 1, session_id: `a-${HOSTILE}`, started_at: '2026-12-05T01:00:00.000Z', ended_at: '2026-12-05T02:00:00.000Z', peak_context: 151000, context: 151000, cost_usd: 0.5, num_turns: 3, handoff_path: join(workbench, 'notes', `${HOSTILE}.md`), degraded: true, reason: `why ${HOSTILE}`, end: 'handoff', human_edit: null },
-    { generation: 2, session_id: `b-${HOSTILE}`, started_at: '2026-12-05T02:00:00.000Z', ended_at: null, peak_context: 1000, context: 1000, cost_usd: 0, num_turns: 0, handoff_path: null, degraded: false, reason: null, end: 'running', human_edit: null },
+    {
+      generation: 1,
+      session_id: `a-${HOSTILE}`,
+      started_at: '2026-12-05T01:00:00.000Z',
+      ended_at: '2026-12-05T02:00:00.000Z',
+      peak_context: 151000,
+      context: 151000,
+      cost_usd: 0.5,
+      num_turns: 3,
+      handoff_path: join(workbench, 'notes', `${HOSTILE}.md`),
+      degraded: true,
+      reason: `why ${HOSTILE}`,
+      end: 'handoff',
+      human_edit: null,
+    },
+    {
+      generation: 2,
+      session_id: `b-${HOSTILE}`,
+      started_at: '2026-12-05T02:00:00.000Z',
+      ended_at: null,
+      peak_context: 1000,
+      context: 1000,
+      cost_usd: 0,
+      num_turns: 0,
+      handoff_path: null,
+      degraded: false,
+      reason: null,
+      end: 'running',
+      human_edit: null,
+    },
   ],
 };
 writeFileSync(join(workbench, 'manifest.json'), JSON.stringify(manifest));
@@ -63,7 +107,11 @@ t.test('status of a shipped manifest: its fields shown, inert', async (t) => {
   t.equal(r.code, 0, r.err.toString());
   clean(t, 'status', r);
   const out = r.out.toString('utf8');
-  t.match(out, 'a-p-\\x1b]52;c;U1RPTEVO\\x07-\\x1b]0;TITLE-PWN\\x07-\\x1b[6n-\\u009b31m-\\u202e x', 'the session id shows what it holds');
+  t.match(
+    out,
+    'a-p-\\x1b]52;c;U1RPTEVO\\x07-\\x1b]0;TITLE-PWN\\x07-\\x1b[6n-\\u009b31m-\\u202e x',
+    'the session id shows what it holds',
+  );
   t.match(out, 'why p-\\x1b]52', 'the reason too');
   t.match(out, 'degraded p-\\x1b]52', 'and the error');
 });
@@ -97,13 +145,21 @@ t.test('an unknown key in a shipped config: the one line that names it is inert'
   t.match(r.err.toString('utf8'), /unknown key "kp-\\x1b\]52;c;U1RPTEVO\\x07/);
 });
 
-t.test("replay of a transcript whose model name holds the sequences", async (t) => {
+t.test('replay of a transcript whose model name holds the sequences', async (t) => {
   const fixture = join(fixturesDir(), 'spotter-2.1.39', '4d5611e5-241a-462a-8d15-5122611a9569.jsonl');
-  const rows = readFileSync(fixture, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
-  for (const row of rows) if (row.message && typeof row.message.model === 'string') row.message.model = `claude-${HOSTILE}`;
+  const rows = readFileSync(fixture, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+  for (const row of rows)
+    if (row.message && typeof row.message.model === 'string') row.message.model = `claude-${HOSTILE}`;
   const file = join(root, `${HOSTILE}.jsonl`);
   writeFileSync(file, rows.map((row) => JSON.stringify(row)).join('\n') + '\n');
-  for (const args of [['replay', file], ['replay', file, '--window', '200k'], ['replay', file, '--window', '200k', '--json']]) {
+  for (const args of [
+    ['replay', file],
+    ['replay', file, '--window', '200k'],
+    ['replay', file, '--window', '200k', '--json'],
+  ]) {
     const r = flower(args, root);
     const what = ['replay <file>', ...args.slice(2)].join(' ');
     clean(t, what, r);
@@ -120,10 +176,22 @@ t.test('the refusal of a workbench another run holds names its path inert', asyn
   const release = await acquireWorkbenchLock(workbench, { id: 'ffffff', socket: run.socket });
   t.teardown(release);
   const r = await new Promise<{ code: number; out: Buffer; err: Buffer }>((resolve) => {
-    execFile(process.execPath, [FLOWER_BIN, '--plain', '--claude', FAKE_CLAUDE, 'go'], {
-      cwd: project, encoding: 'buffer', timeout: 60_000,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_RUNTIME_DIR: runtime, CLAUDE_CONFIG_DIR: join(root, 'config') },
-    }, (error, out, err) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out, err }));
+    execFile(
+      process.execPath,
+      [FLOWER_BIN, '--plain', '--claude', FAKE_CLAUDE, 'go'],
+      {
+        cwd: project,
+        encoding: 'buffer',
+        timeout: 60_000,
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: home,
+          XDG_RUNTIME_DIR: runtime,
+          CLAUDE_CONFIG_DIR: join(root, 'config'),
+        },
+      },
+      (error, out, err) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out, err }),
+    );
   });
   t.not(r.code, 0, 'refused');
   clean(t, 'the refusal', r);

@@ -11,10 +11,36 @@ import { tempRoot } from '../helpers/temp-root.js';
 
 function lineage(step: string, cwd: string) {
   return {
-    version: 1, step, cwd, window: 100000, at: 50000, attempts: 0, session_id: 'a', retired: [],
-    context: 1000, cost_usd: 0, num_turns: 1, errors: [], original_prompt: 'go', updated_at: 'now',
+    version: 1,
+    step,
+    cwd,
+    window: 100000,
+    at: 50000,
+    attempts: 0,
+    session_id: 'a',
+    retired: [],
+    context: 1000,
+    cost_usd: 0,
+    num_turns: 1,
+    errors: [],
+    original_prompt: 'go',
+    updated_at: 'now',
     generations: [
-      { generation: 1, session_id: 'a', started_at: '2026-01-01T00:00:00Z', ended_at: '2026-01-01T00:10:00Z', peak_context: 51000, context: 51000, cost_usd: 0, num_turns: 1, handoff_path: null, degraded: false, reason: null, end: 'handoff', human_edit: null },
+      {
+        generation: 1,
+        session_id: 'a',
+        started_at: '2026-01-01T00:00:00Z',
+        ended_at: '2026-01-01T00:10:00Z',
+        peak_context: 51000,
+        context: 51000,
+        cost_usd: 0,
+        num_turns: 1,
+        handoff_path: null,
+        degraded: false,
+        reason: null,
+        end: 'handoff',
+        human_edit: null,
+      },
     ],
   };
 }
@@ -25,7 +51,13 @@ t.test('--continue without --step keeps the lineage step (refactor), seeded and 
   mkdirSync(join(wb, 'notes'), { recursive: true });
   writeFileSync(join(wb, 'manifest.json'), JSON.stringify(lineage('refactor', join(root, 'project'))));
   writeFileSync(join(wb, 'notes', '交接-refactor.md'), fakeDoc('REFACTOR-LINEAGE'));
-  const f = startFake({ t, root, step: null, script: { default: { steps: [{ turn: 8_000 }] } }, flowerArgs: ['--continue', '--window', '100k', '--review', '0'] });
+  const f = startFake({
+    t,
+    root,
+    step: null,
+    script: { default: { steps: [{ turn: 8_000 }] } },
+    flowerArgs: ['--continue', '--window', '100k', '--review', '0'],
+  });
   const start = await f.waitForEvent('start', 20_000);
   t.equal(start.step, 'refactor', "the run uses the lineage's own step");
   await f.run.waitFor(() => f.spawns().length > 0, 20_000, 'the successor spawn');
@@ -43,7 +75,13 @@ t.test('--continue --step other: the person’s step wins from here on', async (
   mkdirSync(join(wb, 'notes'), { recursive: true });
   writeFileSync(join(wb, 'manifest.json'), JSON.stringify(lineage('refactor', join(root, 'project'))));
   writeFileSync(join(wb, 'notes', '交接-refactor.md'), fakeDoc('REFACTOR-LINEAGE'));
-  const f = startFake({ t, root, step: 'polish', script: { default: { steps: [{ turn: 8_000 }] } }, flowerArgs: ['--continue', '--window', '100k', '--review', '0'] });
+  const f = startFake({
+    t,
+    root,
+    step: 'polish',
+    script: { default: { steps: [{ turn: 8_000 }] } },
+    flowerArgs: ['--continue', '--window', '100k', '--review', '0'],
+  });
   const start = await f.waitForEvent('start', 20_000);
   t.equal(start.step, 'polish');
   const m = await f.manifestWhen((m) => m.generations?.length === 2 && m.step === 'polish');
@@ -64,14 +102,26 @@ t.test('a crafted step in the manifest is refused: nothing outside the project i
   writeFileSync(claude, `#!/bin/sh\necho ran >> ${join(root, 'claude-ran')}\nexit 0\n`);
   chmodSync(claude, 0o755);
   const r = spawnSync(process.execPath, [FLOWER_BIN, '--claude', claude, '--plain', '--continue'], {
-    cwd: project, encoding: 'utf8', input: '', timeout: 20_000, env: { PATH: '/usr/bin:/bin', HOME: root, XDG_RUNTIME_DIR: root },
+    cwd: project,
+    encoding: 'utf8',
+    input: '',
+    timeout: 20_000,
+    env: { PATH: '/usr/bin:/bin', HOME: root, XDG_RUNTIME_DIR: root },
   });
   t.equal(r.status, 2, r.stderr);
-  t.match(r.stderr, /--continue cannot pick the lineage up: the manifest .*manifest\.json is malformed: step is ".*", which is not a step name/);
+  t.match(
+    r.stderr,
+    /--continue cannot pick the lineage up: the manifest .*manifest\.json is malformed: step is ".*", which is not a step name/,
+  );
   t.equal(r.stderr.trim().split('\n').length, 1, 'one line');
   t.notOk(existsSync(join(root, 'claude-ran')), 'claude was never started (not even for --version)');
   for (const cmd of [['status'], ['report', '--json']]) {
-    const s = spawnSync(process.execPath, [FLOWER_BIN, ...cmd], { cwd: project, encoding: 'utf8', timeout: 20_000, env: { PATH: '/usr/bin:/bin', HOME: root } });
+    const s = spawnSync(process.execPath, [FLOWER_BIN, ...cmd], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { PATH: '/usr/bin:/bin', HOME: root },
+    });
     t.notMatch(s.stdout + s.stderr, /SECRET-FROM-OUTSIDE/, `${cmd[0]} never shows the outside file`);
   }
 });

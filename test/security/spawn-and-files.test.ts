@@ -20,12 +20,22 @@ t.test('step names never leave the notes folder', async (t) => {
     }
     t.notMatch(checked.step, /[\\/\u0000\n]|\.\./, `${JSON.stringify(raw)} → ${checked.step}`);
     const path = openNotesStore(wb, checked.step).currentPath;
-    t.equal(path.startsWith(`${wb}/notes/`) && !path.slice(`${wb}/notes/`.length).includes('/'), true, `${path} stays in notes/`);
+    t.equal(
+      path.startsWith(`${wb}/notes/`) && !path.slice(`${wb}/notes/`.length).includes('/'),
+      true,
+      `${path} stays in notes/`,
+    );
   }
 });
 
 t.test('--step ../../x through the bin: the document lands inside the workbench', async (t) => {
-  const f = startFake({ t, step: '../../escape', script: { runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('STEP') } }] }, prompt: 'go', flowerArgs: ['--window', '100k', '--review', '30'] });
+  const f = startFake({
+    t,
+    step: '../../escape',
+    script: { runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('STEP') } }] },
+    prompt: 'go',
+    flowerArgs: ['--window', '100k', '--review', '30'],
+  });
   const done = await f.waitForEvent('done', 20_000);
   t.equal(done.path, join(f.workbench, 'notes', '交接-escape.md'));
   t.notOk(existsSync(join(f.root, 'escape')) || existsSync(join(f.root, '..', 'escape')), 'nothing outside');
@@ -38,24 +48,57 @@ t.test('--claude path and passthrough args reach claude literally: no shell', as
   mkdirSync(dir, { recursive: true });
   const claude = join(dir, 'my claude `id`.mjs');
   symlinkSync(FAKE_CLAUDE, claude);
-  const weird = [`--append-system-prompt`, `a b "c" 'd' $(touch PWNED2) \`touch PWNED3\` ; rm -rf nothing & | > x`, '--model', '$HOME'];
-  const f = startFake({ t, root: f0.root, claude, claudeArgs: weird, script: { default: { steps: [{ turn: 5_000 }] } }, prompt: '$(touch PWNED4) "quoted" prompt' });
+  const weird = [
+    `--append-system-prompt`,
+    `a b "c" 'd' $(touch PWNED2) \`touch PWNED3\` ; rm -rf nothing & | > x`,
+    '--model',
+    '$HOME',
+  ];
+  const f = startFake({
+    t,
+    root: f0.root,
+    claude,
+    claudeArgs: weird,
+    script: { default: { steps: [{ turn: 5_000 }] } },
+    prompt: '$(touch PWNED4) "quoted" prompt',
+  });
   await f.run.waitFor(() => f.spawns().length === 1, 15_000, 'the fake claude to start');
   const argv = f.spawns()[0]!.argv;
-  t.same(argv.slice(argv.indexOf('--append-system-prompt'), argv.indexOf('--append-system-prompt') + 4), weird, 'user args verbatim, in order');
+  t.same(
+    argv.slice(argv.indexOf('--append-system-prompt'), argv.indexOf('--append-system-prompt') + 4),
+    weird,
+    'user args verbatim, in order',
+  );
   t.equal(argv.at(-1), '$(touch PWNED4) "quoted" prompt', 'the prompt verbatim after --');
   for (const name of ['PWNED', 'PWNED2', 'PWNED3', 'PWNED4']) {
-    t.notOk(walk(f.root).some((p) => p.endsWith(name)), `nothing ran ${name}`);
+    t.notOk(
+      walk(f.root).some((p) => p.endsWith(name)),
+      `nothing ran ${name}`,
+    );
   }
 });
 
 t.test('files respect the umask and are never wider than 0644', async (t) => {
-  for (const [umask, want] of [['022', 0o644], ['077', 0o600], ['000', 0o644]] as const) {
-    const f = startFake({ t, umask, script: { runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('MODE') } }] }, prompt: 'go', flowerArgs: ['--window', '100k', '--review', '30'] });
+  for (const [umask, want] of [
+    ['022', 0o644],
+    ['077', 0o600],
+    ['000', 0o644],
+  ] as const) {
+    const f = startFake({
+      t,
+      umask,
+      script: { runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('MODE') } }] },
+      prompt: 'go',
+      flowerArgs: ['--window', '100k', '--review', '30'],
+    });
     await f.waitForEvent('done', 20_000);
     await f.manifestWhen((m) => m.generations?.[0]?.ended_at);
     for (const file of [join(f.workbench, 'manifest.json'), f.documentPath]) {
-      t.equal((statSync(file).mode & 0o777).toString(8), want.toString(8), `umask ${umask}: ${file.slice(f.root.length)}`);
+      t.equal(
+        (statSync(file).mode & 0o777).toString(8),
+        want.toString(8),
+        `umask ${umask}: ${file.slice(f.root.length)}`,
+      );
     }
     await f.run.kill();
   }
@@ -67,7 +110,8 @@ t.test('tokens are masked in -v and absent from the events and log files', async
   await f0.run.exited;
   const logPath = join(f0.root, 'flower.log');
   const f = startFake({
-    t, root: f0.root,
+    t,
+    root: f0.root,
     env: { ANTHROPIC_API_KEY: secret, ANTHROPIC_AUTH_TOKEN: secret, OTHER_SECRET: 'hunter2-private-value' },
     script: { runs: [{ steps: [{ turn: 60_000 }], handoff: { text: fakeDoc('TOKENS') } }] },
     prompt: 'go',

@@ -28,12 +28,23 @@ t.test("no file in src writes to stdout or stderr but through the boundary's ada
     .map((e) => relative(REPO, join(e.parentPath, e.name)));
   t.ok(files.length > 100, `src is read (${files.length} files)`);
   const writers = files.filter((f) => {
-    const code = readFileSync(join(REPO, f), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    const code = readFileSync(join(REPO, f), 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '');
     return STREAM_WRITE.test(code);
   });
   t.same(writers.sort(), Object.keys(WRITERS).sort(), 'the writers are the known ones');
-  t.match(readFileSync(join(REPO, 'src/adapters/terminal-lines.ts'), 'utf8'), /terminalText\(line/, 'the adapter escapes');
-  t.ok(STREAM_WRITE.test('x; process.stderr.write(`a`)') && STREAM_WRITE.test('console.log(x)') && !STREAM_WRITE.test('stdout.write(x)'), 'the pattern catches what it must');
+  t.match(
+    readFileSync(join(REPO, 'src/adapters/terminal-lines.ts'), 'utf8'),
+    /terminalText\(line/,
+    'the adapter escapes',
+  );
+  t.ok(
+    STREAM_WRITE.test('x; process.stderr.write(`a`)') &&
+      STREAM_WRITE.test('console.log(x)') &&
+      !STREAM_WRITE.test('stdout.write(x)'),
+    'the pattern catches what it must',
+  );
 });
 
 // The notes a face writes into claude's screen between generations, and the titles flower-pty sets: through
@@ -47,7 +58,11 @@ t.test('every note written into a screen and every title set goes through termin
     for (const w of writes) t.match(w, /^terminalText\(/, `${f}: the note is ${w}`);
   }
   t.match(read('src/core/screen/title-filter.ts'), /\]0;\$\{terminalText\(title\)\}/, 'titleSequence');
-  t.match(read('src/faces/split/status-line.ts'), /\.title = terminalText\(/, "the split view's title (blessed writes it as it is)");
+  t.match(
+    read('src/faces/split/status-line.ts'),
+    /\.title = terminalText\(/,
+    "the split view's title (blessed writes it as it is)",
+  );
 });
 
 // every kind of control, and what must pass untouched beside them
@@ -59,12 +74,27 @@ async function attachOutput(t: Test, native: boolean): Promise<string> {
   const runtime = await mkdtemp(join(tmpdir(), 'fp-boundary-'));
   t.teardown(() => rm(runtime, { recursive: true, force: true }));
   const dir = await openSocketDir({ XDG_RUNTIME_DIR: runtime });
-  const run = await startFakeRun(dir, 'dddddd', { behaviour: 'stream', direct: true, lastWords: WORDS, info: { workbench: `/w/${HOSTILE}/.flower`, cwd: `/w/${HOSTILE}` } });
+  const run = await startFakeRun(dir, 'dddddd', {
+    behaviour: 'stream',
+    direct: true,
+    lastWords: WORDS,
+    info: { workbench: `/w/${HOSTILE}/.flower`, cwd: `/w/${HOSTILE}` },
+  });
   t.teardown(() => run.close());
   // The native client alone: no node on its PATH, so a hand-off to the Node client would fail, not pass.
-  const env = { PATH: native ? join(runtime, 'no-node') : '/usr/bin:/bin', HOME: runtime, XDG_RUNTIME_DIR: runtime, TERM: 'xterm-256color' };
+  const env = {
+    PATH: native ? join(runtime, 'no-node') : '/usr/bin:/bin',
+    HOME: runtime,
+    XDG_RUNTIME_DIR: runtime,
+    TERM: 'xterm-256color',
+  };
   const term = native
-    ? spawn(join(REPO, 'dist', 'native', 'flower-pty-attach'), [FLOWER_BIN, 'attach', 'dddddd', '--plain'], { cols: 100, rows: 30, env, cwd: runtime })
+    ? spawn(join(REPO, 'dist', 'native', 'flower-pty-attach'), [FLOWER_BIN, 'attach', 'dddddd', '--plain'], {
+        cols: 100,
+        rows: 30,
+        env,
+        cwd: runtime,
+      })
     : spawn(process.execPath, [FLOWER_BIN, 'attach', 'dddddd', '--plain'], { cols: 100, rows: 30, env, cwd: runtime });
   let seen = '';
   term.onData((d) => (seen += d));
@@ -79,19 +109,33 @@ async function attachOutput(t: Test, native: boolean): Promise<string> {
   return seen;
 }
 
-const linesOf = (seen: string) => seen.split(/\r?\n/).map((l) => l.replace(/\r/g, '')).filter((l) => l.startsWith('flower-pty: '));
+const linesOf = (seen: string) =>
+  seen
+    .split(/\r?\n/)
+    .map((l) => l.replace(/\r/g, ''))
+    .filter((l) => l.startsWith('flower-pty: '));
 
 t.test('the native and the Node attach clients show the same escapes, and nothing a terminal acts on', async (t) => {
   const node = await attachOutput(t, false);
   const native = await attachOutput(t, true);
   const expectedWords = `flower-pty: ${terminalText(WORDS)}`;
   const expectedLineage = `flower-pty: lineage in ${terminalText(`/w/${HOSTILE}/.flower/manifest.json`)}`;
-  for (const [name, seen] of [['node', node], ['native', native]] as const) {
+  for (const [name, seen] of [
+    ['node', node],
+    ['native', native],
+  ] as const) {
     const lines = linesOf(seen);
     t.ok(lines.includes(expectedWords), `${name}: the last words, escaped (${terminalJson(lines)})`);
-    t.ok(lines.some((l) => l.startsWith(expectedLineage)), `${name}: the lineage line, escaped`);
+    t.ok(
+      lines.some((l) => l.startsWith(expectedLineage)),
+      `${name}: the lineage line, escaped`,
+    );
     const theirs = lines.join('\n');
-    t.notMatch(theirs, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/, `${name}: no control in its lines`);
+    t.notMatch(
+      theirs,
+      /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/,
+      `${name}: no control in its lines`,
+    );
     t.notMatch(seen, HOSTILE_SEQUENCES, `${name}: no sequence of the folder name reaches the terminal`);
   }
   t.same(linesOf(native), linesOf(node), 'the same lines from both');

@@ -3,7 +3,17 @@
 // exit 2 before claude starts, and nothing is written (nor read, for `--continue`) through the link.
 // Below the command: an atomic write whose folder became a link, and an append whose file did, write nothing.
 import t from 'tap';
-import { existsSync, rmSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  rmSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fakeClaudeBin } from './fake-claude-bin.js';
@@ -27,25 +37,45 @@ function project(plant: (flower: string, outside: string) => void): { repo: stri
 }
 
 const cases: Array<[string, (wb: string, outside: string) => void, RegExp]> = [
-  ['the archive folder', (wb, outside) => {
-    mkdirSync(join(wb, 'notes', 'archive'), { recursive: true });
-    symlinkSync(outside, join(wb, 'notes', 'archive', HANDOFF_DIR_NAME));
-    writeFileSync(join(wb, 'notes', `${HANDOFF_DIR_NAME}-work.md`), '# an older document\n');
-  }, /archive\/交接 is a symbolic link/],
+  [
+    'the archive folder',
+    (wb, outside) => {
+      mkdirSync(join(wb, 'notes', 'archive'), { recursive: true });
+      symlinkSync(outside, join(wb, 'notes', 'archive', HANDOFF_DIR_NAME));
+      writeFileSync(join(wb, 'notes', `${HANDOFF_DIR_NAME}-work.md`), '# an older document\n');
+    },
+    /archive\/交接 is a symbolic link/,
+  ],
   ['notes/', (wb, outside) => symlinkSync(outside, join(wb, 'notes')), /\.flower\/notes is a symbolic link/],
-  ['the manifest', (wb, outside) => symlinkSync(join(outside, 'manifest.json'), join(wb, 'manifest.json')), /manifest\.json is a symbolic link/],
-  ['the current document', (wb, outside) => {
-    mkdirSync(join(wb, 'notes'));
-    symlinkSync(join(outside, 'doc.md'), join(wb, 'notes', `${HANDOFF_DIR_NAME}-work.md`));
-  }, /交接-work\.md is a symbolic link/],
-  ['the events file the config names', (wb, outside) => {
-    writeFileSync(join(wb, 'config.json'), JSON.stringify({ events: 'ev.jsonl' }));
-    symlinkSync(join(outside, 'ev.jsonl'), join(wb, '..', 'ev.jsonl'));
-  }, /ev\.jsonl is a symbolic link/],
-  ['the log file the config names', (wb, outside) => {
-    writeFileSync(join(wb, 'config.json'), JSON.stringify({ log: '.flower/run.log' }));
-    symlinkSync(join(outside, 'appended.log'), join(wb, 'run.log'));
-  }, /run\.log is a symbolic link/],
+  [
+    'the manifest',
+    (wb, outside) => symlinkSync(join(outside, 'manifest.json'), join(wb, 'manifest.json')),
+    /manifest\.json is a symbolic link/,
+  ],
+  [
+    'the current document',
+    (wb, outside) => {
+      mkdirSync(join(wb, 'notes'));
+      symlinkSync(join(outside, 'doc.md'), join(wb, 'notes', `${HANDOFF_DIR_NAME}-work.md`));
+    },
+    /交接-work\.md is a symbolic link/,
+  ],
+  [
+    'the events file the config names',
+    (wb, outside) => {
+      writeFileSync(join(wb, 'config.json'), JSON.stringify({ events: 'ev.jsonl' }));
+      symlinkSync(join(outside, 'ev.jsonl'), join(wb, '..', 'ev.jsonl'));
+    },
+    /ev\.jsonl is a symbolic link/,
+  ],
+  [
+    'the log file the config names',
+    (wb, outside) => {
+      writeFileSync(join(wb, 'config.json'), JSON.stringify({ log: '.flower/run.log' }));
+      symlinkSync(join(outside, 'appended.log'), join(wb, 'run.log'));
+    },
+    /run\.log is a symbolic link/,
+  ],
 ];
 
 for (const [what, plant, line] of cases) {
@@ -74,7 +104,11 @@ t.test('--continue never reads a document that is a link outside the project', a
   t.equal(r.err.trim().split('\n').length, 1, 'one line');
   t.notMatch(r.err, /SECRET-OUTSIDE/);
   const state = join(root, 'state');
-  t.notOk(existsSync(state) && readdirSync(state).some((f) => readFileSync(join(state, f), 'utf8').includes('SECRET-OUTSIDE')), 'no claude was told it');
+  t.notOk(
+    existsSync(state) &&
+      readdirSync(state).some((f) => readFileSync(join(state, f), 'utf8').includes('SECRET-OUTSIDE')),
+    'no claude was told it',
+  );
 });
 
 t.test('below the command: a folder or file that became a link is never written through', async (t) => {

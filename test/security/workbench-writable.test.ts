@@ -19,7 +19,11 @@ const isRoot = process.getuid?.() === 0;
 function flower(args: string[]) {
   const cwd = mkdtempSync(join(root, 'cwd-'));
   const r = spawnSync(process.execPath, [FLOWER_BIN, '--claude', claude, '--plain', ...args, 'go'], {
-    cwd, encoding: 'utf8', input: '', timeout: 20_000, env: { PATH: '/usr/bin:/bin', HOME: root, XDG_RUNTIME_DIR: root },
+    cwd,
+    encoding: 'utf8',
+    input: '',
+    timeout: 20_000,
+    env: { PATH: '/usr/bin:/bin', HOME: root, XDG_RUNTIME_DIR: root },
   });
   return { code: r.status, err: r.stderr };
 }
@@ -32,7 +36,6 @@ function refused(t: Test, args: string[], message: RegExp) {
   t.notMatch(r.err, /internal error|\n\s+at /, 'no stack trace');
   t.notOk(existsSync(ran), 'claude was never run');
 }
-
 
 // A read-only tmpfs at `dir`; false when this process cannot mount (not root, or no mount(8) here).
 function readOnlyMount(t: Test, dir: string): boolean {
@@ -47,7 +50,11 @@ function readOnlyMount(t: Test, dir: string): boolean {
 t.test('a file where the workbench folder should be (a folder on its way)', async (t) => {
   const file = join(root, 'a-file');
   writeFileSync(file, 'x');
-  refused(t, ['--workbench', join(file, 'wb')], /the workbench .*a-file\/wb cannot be used: .*a-file\/wb, or a folder on its way, is a file where a folder should be; move that file away or choose another --workbench DIR/);
+  refused(
+    t,
+    ['--workbench', join(file, 'wb')],
+    /the workbench .*a-file\/wb cannot be used: .*a-file\/wb, or a folder on its way, is a file where a folder should be; move that file away or choose another --workbench DIR/,
+  );
 });
 
 t.test('notes/ is a file', async (t) => {
@@ -60,13 +67,21 @@ t.test('notes/ is a file', async (t) => {
 t.test('a read-only workbench (a read-only mount as root, mode 0555 otherwise)', async (t) => {
   const wb = join(root, 'wb-ro');
   if (readOnlyMount(t, wb)) {
-    refused(t, ['--workbench', wb], /the workbench .*wb-ro cannot be used: .*wb-ro is on a read-only file system; choose a writable folder with --workbench DIR, or remount it read-write/);
+    refused(
+      t,
+      ['--workbench', wb],
+      /the workbench .*wb-ro cannot be used: .*wb-ro is on a read-only file system; choose a writable folder with --workbench DIR, or remount it read-write/,
+    );
   } else if (isRoot) {
     t.skip('root here cannot mount a read-only tmpfs (no CAP_SYS_ADMIN), and mode 0555 does not stop root', () => {});
   } else {
     chmodSync(wb, 0o555);
     t.teardown(() => chmodSync(wb, 0o755));
-    refused(t, ['--workbench', wb], /wb-ro cannot be written \(permission denied\); fix its permissions \(chmod u\+w .*wb-ro\)/);
+    refused(
+      t,
+      ['--workbench', wb],
+      /wb-ro cannot be written \(permission denied\); fix its permissions \(chmod u\+w .*wb-ro\)/,
+    );
   }
 });
 

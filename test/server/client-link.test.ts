@@ -7,7 +7,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openClientLink, MAX_PENDING_BYTES, type ClientLink } from '../../src/server/client-link.js';
-import { createFrameReader, encodeFrame, parseServerMessage, WIRE_VERSION, type ClientMessage, type ServerMessage } from '../../src/server/wire.js';
+import {
+  createFrameReader,
+  encodeFrame,
+  parseServerMessage,
+  WIRE_VERSION,
+  type ClientMessage,
+  type ServerMessage,
+} from '../../src/server/wire.js';
 import { untilWithin } from '../helpers/poll.js';
 
 interface Rig {
@@ -28,7 +35,12 @@ async function rig(t: Test): Promise<Rig> {
     messages: [],
     server: createServer((socket) => {
       sockets.push(socket);
-      r.links.push(openClientLink(socket, { onMessage: (link, m) => r.messages.push([link, m]), onClose: (link) => r.closed.push(link) }));
+      r.links.push(
+        openClientLink(socket, {
+          onMessage: (link, m) => r.messages.push([link, m]),
+          onClose: (link) => r.closed.push(link),
+        }),
+      );
     }),
     connect: () =>
       new Promise((resolve) => {
@@ -50,7 +62,11 @@ const until = untilWithin(15_000, 10);
 
 function reading(socket: Socket): ServerMessage[] {
   const got: ServerMessage[] = [];
-  const reader = createFrameReader<ServerMessage>({ validate: parseServerMessage, onMessage: (m) => got.push(m), onError: () => undefined });
+  const reader = createFrameReader<ServerMessage>({
+    validate: parseServerMessage,
+    onMessage: (m) => got.push(m),
+    onError: () => undefined,
+  });
   socket.on('data', (c: Buffer) => reader.push(c));
   return got;
 }
@@ -103,8 +119,14 @@ t.test('an attach client gets its first paint before what was broadcast while it
   link.goLive(encodeFrame({ t: 'message', text: 'welcome' }), [{ t: 'screen', data: 'the paint', cols: 10, rows: 2 }]);
   shown({ t: 'output', data: 'later' });
   await until('five frames', () => got.length === 5);
-  t.same(got.map((m) => m.t), ['message', 'message', 'screen', 'output', 'output']);
-  t.same(got.map((m) => ('data' in m ? m.data : 'text' in m ? m.text : '')), ['a control message goes at once', 'welcome', 'the paint', 'after the paint', 'later']);
+  t.same(
+    got.map((m) => m.t),
+    ['message', 'message', 'screen', 'output', 'output'],
+  );
+  t.same(
+    got.map((m) => ('data' in m ? m.data : 'text' in m ? m.text : '')),
+    ['a control message goes at once', 'welcome', 'the paint', 'after the paint', 'later'],
+  );
   link.close({ t: 'bye', reason: 'detached' });
   await until('the bye', () => got.length === 6);
   t.same(got[5], { t: 'bye', reason: 'detached' });

@@ -16,8 +16,20 @@ import { personTerminal } from '../helpers/person-terminal.js';
 import { runInfo } from '../helpers/wire-server.js';
 
 const VIEW: StatusView = {
-  phase: 'working', context: 42_000, window: 200_000, at: 150_000, warnAt: 120_000, generation: 2, maxGenerations: 8, handoff: true,
-  reviewLeft: null, held: false, workbench: null, documentPath: null, note: 'NOTE-OF-THE-RUN', attention: null,
+  phase: 'working',
+  context: 42_000,
+  window: 200_000,
+  at: 150_000,
+  warnAt: 120_000,
+  generation: 2,
+  maxGenerations: 8,
+  handoff: true,
+  reviewLeft: null,
+  held: false,
+  workbench: null,
+  documentPath: null,
+  note: 'NOTE-OF-THE-RUN',
+  attention: null,
 };
 
 // What reached the client: to its face (drawn here) or on the wire, in order, and when the repaint was taken.
@@ -68,17 +80,28 @@ function paintOnce(t: Test, face: 'split' | 'plain' | 'stream') {
     setRole: () => undefined,
     hold: () => undefined,
     goLive(_welcome: Buffer | null, first: ServerMessage[]) {
-      for (const message of first) (drawn ? drawn.show(message) : events.push(`wire ${message.t}`));
+      for (const message of first) drawn ? drawn.show(message) : events.push(`wire ${message.t}`);
     },
   };
   registry.add(client);
   const hello: Hello = {
-    t: 'hello', version: WIRE_VERSION, role: 'attach', cols: 100, rows: 30, term: 'xterm-256color',
+    t: 'hello',
+    version: WIRE_VERSION,
+    role: 'attach',
+    cols: 100,
+    rows: 30,
+    term: 'xterm-256color',
     ...(face === 'stream' ? {} : { face, tty: person.path }),
   };
   const ctx = {
-    serverFace, registry, relay: null, log: () => undefined, info: () => runInfo('abc123'),
-    typed: () => undefined, command: () => undefined, detach: () => undefined,
+    serverFace,
+    registry,
+    relay: null,
+    log: () => undefined,
+    info: () => runInfo('abc123'),
+    typed: () => undefined,
+    command: () => undefined,
+    detach: () => undefined,
   };
   return { events, writes, painted: paintClient(ctx, client, hello) };
 }
@@ -89,17 +112,24 @@ t.test('a split view drawn from the one screen: the state at once, one whole fir
   const { events, writes, painted } = paintOnce(t, 'split');
   await painted;
   await settle();
-  t.same(events, ['face child', 'face title', 'face status', 'repaint', 'face screen'], 'the state before the repaint, the repaint for its books after');
+  t.same(
+    events,
+    ['face child', 'face title', 'face status', 'repaint', 'face screen'],
+    'the state before the repaint, the repaint for its books after',
+  );
   const frames = writes.filter((w) => w.includes('CLAUDE-SCREEN-LINE'));
-  t.equal(frames.length, 1, 'claude\'s screen drawn once');
+  t.equal(frames.length, 1, "claude's screen drawn once");
   t.match(frames[0], /NOTE-OF-THE-RUN/, 'with the status bar in the same frame');
   t.match(frames[0], /TITLE-OF-CLAUDE/, 'and the title on the pane');
   // (the repaint's own empty parse asks for claude's changed rows: none, the cursor put back where it is)
-  const after = writes.slice(writes.indexOf(frames[0]!) + 1).join('').replace(/\u001b\[\d+;\d+H/g, '');
+  const after = writes
+    .slice(writes.indexOf(frames[0]!) + 1)
+    .join('')
+    .replace(/\u001b\[\d+;\d+H/g, '');
   t.equal(after, '', 'and nothing drawn after it');
 });
 
-t.test('a --plain face and a stream client: the repaint first, then the state, in the stream\'s order', async (t) => {
+t.test("a --plain face and a stream client: the repaint first, then the state, in the stream's order", async (t) => {
   for (const face of ['plain', 'stream'] as const) {
     const { events, painted } = paintOnce(t, face);
     await painted;

@@ -29,7 +29,7 @@ t.test('anything but a terminal device path is refused with the reason', async (
   t.throws(() => openClientTerminal('/dev/pts/999999'), /ENOENT/);
 });
 
-t.test('output reaches the terminal, keys come back, a reported size is the terminal\'s', async (t) => {
+t.test("output reaches the terminal, keys come back, a reported size is the terminal's", async (t) => {
   const term = terminal(t);
   t.match(term.path, /^\/dev\/pts\/\d+$/);
   const c = openClientTerminal(term.path);
@@ -69,31 +69,45 @@ t.test('a terminal that stops reading (^S) does not block the writer: the backlo
   term.pty.resume();
 });
 
-t.test("an arm for the relay's echo that comes while the frame before it is still on its way holds once the terminal took the frame, after it", async (t) => {
-  const relay = openFastRelay();
-  if (!relay) throw new Error('the native relay was not built: `npm run build` compiles it');
-  t.teardown(() => relay.close());
-  // claude's stand-in: cat in cooked mode, its pty echoing what it is typed
-  const claude = spawnPty({ file: '/bin/cat', args: [], cwd: tmpdir(), env: process.env as Record<string, string>, cols: 20, rows: 5 }, relay);
-  t.teardown(() => void claude.terminate(100));
-  claude.onData(() => undefined);
-  const term = terminal(t);
-  const c = openClientTerminal(term.path);
-  t.teardown(() => c.close());
-  c.input.setRawMode(true); // as the face has it: keys as they are typed, no echo of the terminal's own
-  const echoed: string[] = [];
-  t.ok(await c.join(relay, { key: null, input: () => undefined, pass: passThroughTable(), echoed: (bytes) => echoed.push(bytes.toString()) }), 'joined for its keys');
-  c.passKeys(0, true); // text typed there goes straight to claude
-  term.pty.pause(); // the terminal takes nothing for a while: a large frame waits
-  c.output.write(`${'x'.repeat(256 * 1024)}FRAME-END`);
-  t.ok(c.output.writableLength > 0, 'the frame is still on its way');
-  c.armEcho({ x: 0, y: 0, cols: 20, rows: 5, left: 0, top: 0 });
-  term.pty.resume();
-  await until('the frame at the terminal', () => term.seen().includes('FRAME-END'));
-  await new Promise((r) => setTimeout(r, 100));
-  term.pty.write('k');
-  await until('the echo drawn by the relay', () => echoed.length > 0);
-  t.same(echoed, ['k'], "the relay drew claude's echo itself: the arm held");
-  await until('the echo at the terminal', () => term.seen().endsWith('k'));
-  t.ok(term.seen().indexOf('k', term.seen().indexOf('FRAME-END')) > 0, 'after the frame');
-});
+t.test(
+  "an arm for the relay's echo that comes while the frame before it is still on its way holds once the terminal took the frame, after it",
+  async (t) => {
+    const relay = openFastRelay();
+    if (!relay) throw new Error('the native relay was not built: `npm run build` compiles it');
+    t.teardown(() => relay.close());
+    // claude's stand-in: cat in cooked mode, its pty echoing what it is typed
+    const claude = spawnPty(
+      { file: '/bin/cat', args: [], cwd: tmpdir(), env: process.env as Record<string, string>, cols: 20, rows: 5 },
+      relay,
+    );
+    t.teardown(() => void claude.terminate(100));
+    claude.onData(() => undefined);
+    const term = terminal(t);
+    const c = openClientTerminal(term.path);
+    t.teardown(() => c.close());
+    c.input.setRawMode(true); // as the face has it: keys as they are typed, no echo of the terminal's own
+    const echoed: string[] = [];
+    t.ok(
+      await c.join(relay, {
+        key: null,
+        input: () => undefined,
+        pass: passThroughTable(),
+        echoed: (bytes) => echoed.push(bytes.toString()),
+      }),
+      'joined for its keys',
+    );
+    c.passKeys(0, true); // text typed there goes straight to claude
+    term.pty.pause(); // the terminal takes nothing for a while: a large frame waits
+    c.output.write(`${'x'.repeat(256 * 1024)}FRAME-END`);
+    t.ok(c.output.writableLength > 0, 'the frame is still on its way');
+    c.armEcho({ x: 0, y: 0, cols: 20, rows: 5, left: 0, top: 0 });
+    term.pty.resume();
+    await until('the frame at the terminal', () => term.seen().includes('FRAME-END'));
+    await new Promise((r) => setTimeout(r, 100));
+    term.pty.write('k');
+    await until('the echo drawn by the relay', () => echoed.length > 0);
+    t.same(echoed, ['k'], "the relay drew claude's echo itself: the arm held");
+    await until('the echo at the terminal', () => term.seen().endsWith('k'));
+    t.ok(term.seen().indexOf('k', term.seen().indexOf('FRAME-END')) > 0, 'after the frame');
+  },
+);

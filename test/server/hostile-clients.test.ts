@@ -34,7 +34,12 @@ t.test('hostile clients are cut off one by one; a good client is answered all al
   const dir = await openSocketDir({ XDG_RUNTIME_DIR: runtime });
   const run = await startFakeRun(dir, 'aaaaaa');
   t.teardown(() => run.close());
-  const answered = async (what: string) => t.match(await requestRun(run.socket, { t: 'info' }, 10_000), { ok: true, answer: { t: 'info', run: { id: 'aaaaaa' } } }, `answered ${what}`);
+  const answered = async (what: string) =>
+    t.match(
+      await requestRun(run.socket, { t: 'info' }, 10_000),
+      { ok: true, answer: { t: 'info', run: { id: 'aaaaaa' } } },
+      `answered ${what}`,
+    );
 
   // a half frame left open: it must not hold the server up for anyone else
   const stalled = await connect(run.socket);
@@ -73,7 +78,11 @@ t.test('hostile clients are cut off one by one; a good client is answered all al
   await answered('after 20 noise clients');
 
   t.equal(run.errors.length, 23, 'each hostile client gave the server exactly one error');
-  t.match(run.errors, [/not UTF-8 JSON|over the/, /4294967295 bytes is over the 8388608-byte limit/, /hung up in the middle of a frame/]);
+  t.match(run.errors, [
+    /not UTF-8 JSON|over the/,
+    /4294967295 bytes is over the 8388608-byte limit/,
+    /hung up in the middle of a frame/,
+  ]);
   t.ok(stalled.writable && !stalled.destroyed, 'the stalled client is still connected: it only hurts itself');
   stalled.destroy();
 });

@@ -15,7 +15,13 @@ function harness() {
   let clock = 0;
   const trims: number[] = [];
   const lines: string[] = [];
-  const idle = createIdleMemory({ attached: () => attached, trim: () => (trims.push(clock), { advisedBytes: 8 * 1048576 }), log: (l) => lines.push(l), now: () => clock, quietMs: QUIET });
+  const idle = createIdleMemory({
+    attached: () => attached,
+    trim: () => (trims.push(clock), { advisedBytes: 8 * 1048576 }),
+    log: (l) => lines.push(l),
+    now: () => clock,
+    quietMs: QUIET,
+  });
   return {
     idle,
     trims,

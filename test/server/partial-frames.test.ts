@@ -5,7 +5,13 @@
 import t from 'tap';
 import { createServer, createConnection, type Socket, type Server } from 'node:net';
 import { join } from 'node:path';
-import { openClientLink, createPartialFrameBudget, PARTIAL_FRAME_IDLE_MS, MAX_PARTIAL_BYTES_TOTAL, type PartialFrameBudget } from '../../src/server/client-link.js';
+import {
+  openClientLink,
+  createPartialFrameBudget,
+  PARTIAL_FRAME_IDLE_MS,
+  MAX_PARTIAL_BYTES_TOTAL,
+  type PartialFrameBudget,
+} from '../../src/server/client-link.js';
 import { encodeFrame, type ClientMessage } from '../../src/server/wire.js';
 import { poll } from '../helpers/poll.js';
 import { tempRoot } from '../helpers/temp-root.js';
@@ -83,7 +89,10 @@ t.test('all unfinished frames together are capped: the client that passes the ca
   await sent(fourth, frame.subarray(0, 300_000));
   t.ok(await closedByServer(fourth, 10_000), 'the fourth, past the cap, is closed');
   t.equal(budget.held, 900_000, 'the others keep theirs');
-  t.ok(holders.every((s) => !s.destroyed), 'the first three are still connected');
+  t.ok(
+    holders.every((s) => !s.destroyed),
+    'the first three are still connected',
+  );
   // one of them finishes its frame: it is a message like any other, and its share is given back
   await sent(holders[0]!, frame.subarray(300_000));
   await until(() => budget.held === 600_000);

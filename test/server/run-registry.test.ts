@@ -43,9 +43,16 @@ t.test('lists every answering run, oldest first, with its socket', async (t) => 
   const b = await fake(t, dir, 'bbbbbb', { info: { started: '2026-12-01T05:00:00.000Z', clients: 2 } });
   const a = await fake(t, dir, 'aaaaaa', { info: { started: '2026-12-01T04:00:00.000Z' } });
   const listing = await listRuns(dir);
-  t.same(listing.runs.map((r) => r.id), ['aaaaaa', 'bbbbbb']);
+  t.same(
+    listing.runs.map((r) => r.id),
+    ['aaaaaa', 'bbbbbb'],
+  );
   t.same(listing.runs[1], { ...b.info, socket: b.socket });
-  t.same(a.received, [{ t: 'hello', version: 1, role: 'query' }, { t: 'info' }], 'a query client says hello, then asks');
+  t.same(
+    a.received,
+    [{ t: 'hello', version: 1, role: 'query' }, { t: 'info' }],
+    'a query client says hello, then asks',
+  );
 });
 
 t.test('a stale socket is removed; a file that is not a socket is left alone', async (t) => {
@@ -54,14 +61,19 @@ t.test('a stale socket is removed; a file that is not a socket is left alone', a
   const stale = await staleSocket(dir, 'dddddd');
   await writeFile(join(dir, 'ffffff.sock'), 'not a socket');
   const listing = await listRuns(dir);
-  t.same(listing.runs.map((r) => r.id), ['aaaaaa']);
+  t.same(
+    listing.runs.map((r) => r.id),
+    ['aaaaaa'],
+  );
   t.same(listing.removed, [stale]);
   t.same((await readdir(dir)).sort(), ['aaaaaa.sock', 'ffffff.sock'], 'the stale socket is gone, the plain file stays');
 });
 
 t.test('a temp socket left between listen and link is swept once its pid is gone', async (t) => {
   const dir = await socketDir(t);
-  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+    encoding: 'utf8',
+  }).stdout;
   const left = await staleSocket(dir, 'tmp000');
   const deadTemp = join(dir, `.tmp000.${dead}.tmp`);
   await rename(left, deadTemp);
@@ -69,7 +81,11 @@ t.test('a temp socket left between listen and link is swept once its pid is gone
   await rename(await staleSocket(dir, 'tmp111'), liveTemp);
   const listing = await listRuns(dir);
   t.same(listing.removed, [deadTemp]);
-  t.same((await readdir(dir)).filter((n) => n.endsWith('.tmp')), [`.tmp111.${process.pid}.tmp`], 'a live process may still be starting: its temp stays');
+  t.same(
+    (await readdir(dir)).filter((n) => n.endsWith('.tmp')),
+    [`.tmp111.${process.pid}.tmp`],
+    'a live process may still be starting: its temp stays',
+  );
 });
 
 t.test('a silent, refusing or garbage-speaking server is not listed and its socket stays', async (t) => {
@@ -98,10 +114,17 @@ t.test('queryRun: the answer, or one line', async (t) => {
   t.match(answer, { t: 'info', run: { id: 'aaaaaa', generation: 4 } });
   await t.rejects(queryRun(join(dir, 'nobody.sock'), { t: 'info' }), FlowerError);
   const refusing = await fake(t, dir, 'rrrrrr', { behaviour: 'refuse' });
-  await t.rejects(queryRun(refusing.socket, { t: 'info' }), { name: 'FlowerError', message: /rrrrrr\.sock: flower-pty \(wire 1\) cannot attach/ });
+  await t.rejects(queryRun(refusing.socket, { t: 'info' }), {
+    name: 'FlowerError',
+    message: /rrrrrr\.sock: flower-pty \(wire 1\) cannot attach/,
+  });
   const gone = await requestRun(join(dir, 'nobody.sock'), { t: 'info' });
   t.same(gone, { ok: false, stale: true, reason: 'nothing listens on its socket' });
-  t.same(await requestRun(run.socket, { t: 'kill' }), { ok: true, answer: { t: 'bye', reason: 'killed', exitCode: 0 } }, 'kill is answered by bye');
+  t.same(
+    await requestRun(run.socket, { t: 'kill' }),
+    { ok: true, answer: { t: 'bye', reason: 'killed', exitCode: 0 } },
+    'kill is answered by bye',
+  );
 });
 
 t.test('kill answered by a hang-up alone still ends', async (t) => {
@@ -117,7 +140,10 @@ t.test('resolveRun and thisFolder', async (t) => {
   const { runs } = await listRuns(dir);
   t.equal(resolveRun(runs, { ...thisFolder('/p/b', {}), command: 'kill' }).id, 'bbbbbb');
   t.equal(resolveRun(runs, { cwd: '/p/x', workbench: '/p/a/.flower', command: 'kill' }).id, 'aaaaaa');
-  t.throws(() => resolveRun(runs, { cwd: '/q', workbench: '/q/.flower', command: 'kill' }), { name: 'FlowerError', message: /pass an id \(flower-pty kill <id>\)/ });
+  t.throws(() => resolveRun(runs, { cwd: '/q', workbench: '/q/.flower', command: 'kill' }), {
+    name: 'FlowerError',
+    message: /pass an id \(flower-pty kill <id>\)/,
+  });
   t.same(thisFolder('/p/b', { FLOWER_PTY_WORKBENCH: 'wb' }), { cwd: '/p/b', workbench: '/p/b/wb' });
   t.same(thisFolder('/p/b', {}, '/abs/wb'), { cwd: '/p/b', workbench: '/abs/wb' });
 });

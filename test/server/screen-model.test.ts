@@ -17,7 +17,9 @@ function cells(term: Terminal): string[] {
     const line = buffer.getLine(buffer.viewportY + y)!;
     for (let x = 0; x < term.cols; x++) {
       line.getCell(x, cell);
-      out.push(`${cell.getChars()}|${cell.getWidth()}|${cell.getFgColorMode()}:${cell.getFgColor()}|${cell.getBgColorMode()}:${cell.getBgColor()}|${cell.isBold()}${cell.isItalic()}${cell.isUnderline()}${cell.isInverse()}`);
+      out.push(
+        `${cell.getChars()}|${cell.getWidth()}|${cell.getFgColorMode()}:${cell.getFgColor()}|${cell.getBgColorMode()}:${cell.getBgColor()}|${cell.isBold()}${cell.isItalic()}${cell.isUnderline()}${cell.isInverse()}`,
+      );
     }
   }
   return out;
@@ -66,7 +68,11 @@ t.test('a hidden cursor stays hidden; a reset forgets the previous child', async
   await write(fresh.term, await model.repaint());
   t.equal(fresh.term.buffer.active.getLine(0)!.translateToString(true), '', 'an empty screen after a reset');
   t.ok(fresh.cursorVisible, 'the cursor shows again');
-  t.equal(await model.repaint(), '', 'an empty screen repaints as nothing (a plain terminal that is not a tty gets no escapes)');
+  t.equal(
+    await model.repaint(),
+    '',
+    'an empty screen repaints as nothing (a plain terminal that is not a tty gets no escapes)',
+  );
   fresh.dispose();
   model.dispose();
 });

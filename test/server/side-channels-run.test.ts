@@ -21,15 +21,36 @@ t.test("a synthetic child's side channels through the run server's split view", 
   const runtime = runtimeDir(root);
   endServersAtTeardown(t, runtime);
   const env = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CLAUDE_CONFIG_DIR: join(root, 'config'), XDG_RUNTIME_DIR: runtime,
-    TERM: 'xterm-256color', COLORTERM: 'truecolor', LANG: 'C.UTF-8',
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    CLAUDE_CONFIG_DIR: join(root, 'config'),
+    XDG_RUNTIME_DIR: runtime,
+    TERM: 'xterm-256color',
+    COLORTERM: 'truecolor',
+    LANG: 'C.UTF-8',
   };
-  const sandbox = { env, root, configDir: join(root, 'config'), home, projectDir: project, claudeArgs: [], transcriptPath: () => '' };
+  const sandbox = {
+    env,
+    root,
+    configDir: join(root, 'config'),
+    home,
+    projectDir: project,
+    claudeArgs: [],
+    transcriptPath: () => '',
+  };
   // a terminal that knows the kitty protocol answers its query (xterm 6.0, the reader's emulator, does not)
   const answerKitty = (data: string) => {
     if (data.includes('\u001b[?u')) run.pty.write('\u001b[?0u');
   };
-  const run = runClaude({ t, sandbox, args: [FLOWER_BIN, '--claude', CHILD, '--workbench', join(root, 'wb'), '--review', '0', '--max-generations', '1'], bin: process.execPath, cols: 120, rows: 36, onData: answerKitty });
+  const run = runClaude({
+    t,
+    sandbox,
+    args: [FLOWER_BIN, '--claude', CHILD, '--workbench', join(root, 'wb'), '--review', '0', '--max-generations', '1'],
+    bin: process.execPath,
+    cols: 120,
+    rows: 36,
+    onData: answerKitty,
+  });
   await run.waitForScreen(/side-channel child ready/, 20_000);
   await run.waitFor(() => run.output().includes('\u001b[>1u'), 10_000, 'the kitty push asked of the terminal');
   t.match(run.output(), '\u001b[6 q', 'the bar cursor');
@@ -57,5 +78,9 @@ t.test("a synthetic child's side channels through the run server's split view", 
   t.match(end, '\u001b[<u', 'the kitty push popped');
   t.match(end, '\u001b[0 q', "the terminal's own cursor shape again");
   const all = run.output();
-  t.equal((all.match(/\u001b\[<u/g) ?? []).length, (all.match(/\u001b\[>\d+u/g) ?? []).length, 'as many pops as pushes');
+  t.equal(
+    (all.match(/\u001b\[<u/g) ?? []).length,
+    (all.match(/\u001b\[>\d+u/g) ?? []).length,
+    'as many pops as pushes',
+  );
 });

@@ -27,19 +27,67 @@ function rng(seed: number): () => number {
 }
 
 const view: StatusView = {
-  phase: 'review', context: 150_000, window: 200_000, at: 0.8, warnAt: 0.7, generation: 2, maxGenerations: 20,
-  handoff: true, reviewLeft: 42, held: false, workbench: '/w/.flower', documentPath: '/w/.flower/notes/001.md', note: 'froze the document', attention: 'parked until 03:04',
+  phase: 'review',
+  context: 150_000,
+  window: 200_000,
+  at: 0.8,
+  warnAt: 0.7,
+  generation: 2,
+  maxGenerations: 20,
+  handoff: true,
+  reviewLeft: 42,
+  held: false,
+  workbench: '/w/.flower',
+  documentPath: '/w/.flower/notes/001.md',
+  note: 'froze the document',
+  attention: 'parked until 03:04',
 };
 const run: RunInfo = {
-  id: 'a1b2c3', pid: 4242, cwd: '/home/u/proj', workbench: '/home/u/proj/.flower', step: 'step-1',
-  started: '2026-12-01T04:00:00.000Z', clients: 1, generation: 2, phase: 'review', context: 150_000, window: 200_000, status: view,
+  id: 'a1b2c3',
+  pid: 4242,
+  cwd: '/home/u/proj',
+  workbench: '/home/u/proj/.flower',
+  step: 'step-1',
+  started: '2026-12-01T04:00:00.000Z',
+  clients: 1,
+  generation: 2,
+  phase: 'review',
+  context: 150_000,
+  window: 200_000,
+  status: view,
 };
 
 const clientMessages: ClientMessage[] = [
   { t: 'hello', version: WIRE_VERSION, role: 'attach', cols: 200, rows: 60, face: 'split' },
   { t: 'hello', version: WIRE_VERSION, role: 'query' },
-  { t: 'hello', version: WIRE_VERSION, role: 'attach', cols: 80, rows: 24, face: 'plain', tty: '/dev/pts/3', starter: true, term: 'xterm-256color', noColor: false, prefix: 'C-b', detachKey: '\u001d', documentPath: '/w/doc.md' },
-  { t: 'hello', version: WIRE_VERSION, role: 'attach', cols: 80, rows: 24, face: 'split', tty: '/dev/pts/4', term: 'xterm-ghostty', colorterm: 'truecolor', termProgram: 'ghostty', tmux: true },
+  {
+    t: 'hello',
+    version: WIRE_VERSION,
+    role: 'attach',
+    cols: 80,
+    rows: 24,
+    face: 'plain',
+    tty: '/dev/pts/3',
+    starter: true,
+    term: 'xterm-256color',
+    noColor: false,
+    prefix: 'C-b',
+    detachKey: '\u001d',
+    documentPath: '/w/doc.md',
+  },
+  {
+    t: 'hello',
+    version: WIRE_VERSION,
+    role: 'attach',
+    cols: 80,
+    rows: 24,
+    face: 'split',
+    tty: '/dev/pts/4',
+    term: 'xterm-ghostty',
+    colorterm: 'truecolor',
+    termProgram: 'ghostty',
+    tmux: true,
+  },
   { t: 'edited', ok: true },
   { t: 'edited', ok: false, problem: 'the editor "vi" ended with code 1' },
   { t: 'input', data: 'héllo 交接 😀\x1b[A\r' },
@@ -80,7 +128,12 @@ function frameOf(payload: string | Buffer): Buffer {
 function collect<M>(validate: (v: unknown) => M | null, maxBytes?: number) {
   const messages: M[] = [];
   const errors: string[] = [];
-  const reader = createFrameReader<M>({ maxBytes, validate, onMessage: (m) => messages.push(m), onError: (e) => errors.push(e) });
+  const reader = createFrameReader<M>({
+    maxBytes,
+    validate,
+    onMessage: (m) => messages.push(m),
+    onError: (e) => errors.push(e),
+  });
   return { reader, messages, errors };
 }
 
@@ -104,7 +157,11 @@ t.test('every message round-trips through a frame and its guard', async (t) => {
   for (const m of serverMessages) s.reader.push(encodeFrame(m));
   t.same(s.messages, serverMessages);
   t.same([...c.errors, ...s.errors], []);
-  t.equal(encodeFrame({ t: 'info' }).readUInt32BE(0), Buffer.byteLength('{"t":"info"}'), 'the header is the payload length, big-endian');
+  t.equal(
+    encodeFrame({ t: 'info' }).readUInt32BE(0),
+    Buffer.byteLength('{"t":"info"}'),
+    'the header is the payload length, big-endian',
+  );
 });
 
 t.test('random chunk splits of a valid stream give the same messages', async (t) => {
@@ -170,7 +227,10 @@ t.test('a huge declared length is refused at once, allocating nothing for it', a
     Buffer.allocUnsafe = realAllocUnsafe;
     Buffer.alloc = realAlloc;
   }
-  t.ok(sizes.every((n) => n <= 4), `the reader allocated only header-sized buffers (${JSON.stringify(sizes)})`);
+  t.ok(
+    sizes.every((n) => n <= 4),
+    `the reader allocated only header-sized buffers (${JSON.stringify(sizes)})`,
+  );
 });
 
 t.test('the limit itself: a frame of exactly maxBytes passes, one more is refused', async (t) => {
@@ -185,7 +245,11 @@ t.test('the limit itself: a frame of exactly maxBytes passes, one more is refuse
   over.reader.push(frameOf(exact));
   t.same(over.messages, []);
   t.equal(over.errors.length, 1);
-  t.throws(() => encodeFrame({ t: 'output', data: 'y'.repeat(MAX_FRAME_BYTES) }), RangeError, 'the sender will not frame what the reader refuses');
+  t.throws(
+    () => encodeFrame({ t: 'output', data: 'y'.repeat(MAX_FRAME_BYTES) }),
+    RangeError,
+    'the sender will not frame what the reader refuses',
+  );
 });
 
 t.test('a frame cut anywhere and then hung up gives the earlier messages and one error', async (t) => {
@@ -227,7 +291,10 @@ t.test('deep and huge JSON never throw', async (t) => {
 t.test('not UTF-8, not JSON, not an object, unknown or malformed: one error, then deaf', async (t) => {
   const cases: [string, Buffer][] = [
     ['invalid UTF-8', frameOf(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]))],
-    ['a cut UTF-8 sequence', frameOf(Buffer.concat([Buffer.from('{"t":"input","data":"'), Buffer.from([0xe4, 0xba]), Buffer.from('"}')]))],
+    [
+      'a cut UTF-8 sequence',
+      frameOf(Buffer.concat([Buffer.from('{"t":"input","data":"'), Buffer.from([0xe4, 0xba]), Buffer.from('"}')])),
+    ],
     ['not JSON', frameOf('{t: input}')],
     ['empty payload', frameOf('')],
     ['a number', frameOf('42')],
@@ -245,7 +312,10 @@ t.test('not UTF-8, not JSON, not an object, unknown or malformed: one error, the
     t.equal(c.errors.length, 1, `${name}: one error`);
   }
   const emptyLast = collect(parseClientMessage);
-  t.doesNotThrow(() => emptyLast.reader.push(frameOf('')), 'an empty frame that ends the chunk (found by the fuzz test)');
+  t.doesNotThrow(
+    () => emptyLast.reader.push(frameOf('')),
+    'an empty frame that ends the chunk (found by the fuzz test)',
+  );
   t.equal(emptyLast.errors.length, 1);
 });
 
@@ -287,7 +357,10 @@ t.test('the guards check every field', async (t) => {
   ];
   for (const v of badServer) t.equal(parseServerMessage(v), null, JSON.stringify(v).slice(0, 80));
   t.same(parseClientMessage({ t: 'kill', extra: { a: 1 } }), { t: 'kill' }, 'extra fields are dropped');
-  t.match(versionMismatchReason(7), /^flower-pty \(wire 7\) cannot attach to a run served by another version \(wire 1\); use the same flower-pty$/);
+  t.match(
+    versionMismatchReason(7),
+    /^flower-pty \(wire 7\) cannot attach to a run served by another version \(wire 1\); use the same flower-pty$/,
+  );
 });
 
 t.test("a view's dead-ends count crosses the wire; a wrong type is refused", async (t) => {

@@ -38,7 +38,7 @@ t.test('taken with its fields, read back, released only by its owner', async (t)
   const mine = await acquireWorkbenchLock(workbench, { id: 'aaaaaa', socket: join(dir, 'x.sock') });
   await writeFile(join(workbench, 'run.lock'), JSON.stringify({ pid: 1, id: 'bbbbbb', socket: '/x', started: 'now' }));
   mine();
-  t.match(await readWorkbenchLock(workbench), { id: 'bbbbbb' }, "a lock that is no longer ours is not removed");
+  t.match(await readWorkbenchLock(workbench), { id: 'bbbbbb' }, 'a lock that is no longer ours is not removed');
 });
 
 t.test('a live run refuses a second one with one line naming attach', async (t) => {
@@ -46,8 +46,13 @@ t.test('a live run refuses a second one with one line naming attach', async (t) 
   const run = await startFakeRun(dir, 'aaaaaa');
   t.teardown(() => run.close());
   await acquireWorkbenchLock(workbench, { id: 'aaaaaa', socket: run.socket, started: HOUR_AGO() });
-  const error = await acquireWorkbenchLock(workbench, { id: 'bbbbbb', socket: join(dir, 'bbbbbb.sock') }).catch((e: Error) => e);
-  t.match(error, { name: 'FlowerError', message: `the workbench ${workbench} is taken by a live run, aaaaaa (pid ${process.pid}); look in with flower-pty attach aaaaaa, end it with flower-pty kill aaaaaa, or use another --workbench` });
+  const error = await acquireWorkbenchLock(workbench, { id: 'bbbbbb', socket: join(dir, 'bbbbbb.sock') }).catch(
+    (e: Error) => e,
+  );
+  t.match(error, {
+    name: 'FlowerError',
+    message: `the workbench ${workbench} is taken by a live run, aaaaaa (pid ${process.pid}); look in with flower-pty attach aaaaaa, end it with flower-pty kill aaaaaa, or use another --workbench`,
+  });
   t.match(await readWorkbenchLock(workbench), { id: 'aaaaaa' }, 'the lock is untouched');
   t.match(await lockHolder(await readWorkbenchLock(workbench)), { state: 'live' });
 });
@@ -57,20 +62,36 @@ t.test('a run that holds the lock but does not answer is not pushed aside', asyn
   const run = await startFakeRun(dir, 'ssssss', { behaviour: 'silent' });
   t.teardown(() => run.close());
   await acquireWorkbenchLock(workbench, { id: 'ssssss', socket: run.socket, started: HOUR_AGO() });
-  await t.rejects(acquireWorkbenchLock(workbench, { id: 'bbbbbb', socket: '/x' }), { message: /run ssssss \(pid \d+\), which does not answer; if it is hung, end it with kill \d+; look in with flower-pty attach ssssss/ });
+  await t.rejects(acquireWorkbenchLock(workbench, { id: 'bbbbbb', socket: '/x' }), {
+    message:
+      /run ssssss \(pid \d+\), which does not answer; if it is hung, end it with kill \d+; look in with flower-pty attach ssssss/,
+  });
 });
 
 t.test('a young lock whose socket is not there yet is a run starting', async (t) => {
   const { dir, workbench } = await place(t);
   await acquireWorkbenchLock(workbench, { id: 'aaaaaa', socket: join(dir, 'aaaaaa.sock') });
-  await t.rejects(acquireWorkbenchLock(workbench, { id: 'bbbbbb', socket: '/x' }), { message: /flower-pty attach aaaaaa/ });
+  await t.rejects(acquireWorkbenchLock(workbench, { id: 'bbbbbb', socket: '/x' }), {
+    message: /flower-pty attach aaaaaa/,
+  });
 });
 
 t.test('stale locks are taken over', async (t) => {
   const { dir, workbench } = await place(t);
   const cases: Array<[string, string]> = [
-    ['the pid is gone', JSON.stringify({ pid: deadPid(), id: 'dead00', socket: join(dir, 'dead00.sock'), started: new Date().toISOString() })],
-    ['the pid lives (reused) but nothing listens, for an hour', JSON.stringify({ pid: process.pid, id: 'old000', socket: join(dir, 'old000.sock'), started: HOUR_AGO() })],
+    [
+      'the pid is gone',
+      JSON.stringify({
+        pid: deadPid(),
+        id: 'dead00',
+        socket: join(dir, 'dead00.sock'),
+        started: new Date().toISOString(),
+      }),
+    ],
+    [
+      'the pid lives (reused) but nothing listens, for an hour',
+      JSON.stringify({ pid: process.pid, id: 'old000', socket: join(dir, 'old000.sock'), started: HOUR_AGO() }),
+    ],
     ['garbage', '{"half a lock'],
     ['not a lock', JSON.stringify({ pid: 'x' })],
   ];
@@ -87,7 +108,12 @@ t.test('stale locks are taken over', async (t) => {
 t.test('the lock file is whole from the moment it exists', async (t) => {
   const { workbench } = await place(t);
   await acquireWorkbenchLock(workbench, { id: 'aaaaaa', socket: '/s', pid: 4242, started: '2026-12-01T04:00:00.000Z' });
-  t.same(JSON.parse(await readFile(join(workbench, 'run.lock'), 'utf8')), { pid: 4242, id: 'aaaaaa', socket: '/s', started: '2026-12-01T04:00:00.000Z' });
+  t.same(JSON.parse(await readFile(join(workbench, 'run.lock'), 'utf8')), {
+    pid: 4242,
+    id: 'aaaaaa',
+    socket: '/s',
+    started: '2026-12-01T04:00:00.000Z',
+  });
 });
 
 t.test('a zombie counts as gone (a SIGKILLed server nobody reaped must not hold the lock)', async (t) => {
@@ -96,7 +122,9 @@ t.test('a zombie counts as gone (a SIGKILLed server nobody reaped must not hold 
   // `sleep 0` exits at once, and its parent then becomes `sleep 5`, which never reaps it: a zombie for 5 s.
   const parent = spawn('/bin/sh', ['-c', 'sleep 0 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
   t.teardown(() => parent.kill('SIGKILL'));
-  const pid = await new Promise<number>((resolve) => parent.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))));
+  const pid = await new Promise<number>((resolve) =>
+    parent.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))),
+  );
   const deadline = performance.now() + 4_000;
   const zombie = () => /\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   while (!zombie() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));

@@ -45,6 +45,9 @@ t.test('every code point has its Unicode 11 width', async (t) => {
 t.test("the layout's patterns: a placeholder after each wide character and what joins it", async (t) => {
   unicode11Widths();
   const { chars } = u();
-  t.equal('a中b👍🏽c👨\u200d👩⌚'.replace(chars.all, '$1\u0003'), 'a中\u0003b👍\u0003🏽\u0003c👨\u200d\u0003👩\u0003⌚\u0003');
+  t.equal(
+    'a中b👍🏽c👨\u200d👩⌚'.replace(chars.all, '$1\u0003'),
+    'a中\u0003b👍\u0003🏽\u0003c👨\u200d\u0003👩\u0003⌚\u0003',
+  );
   t.equal('e\u0301\u200dx\ufe0f'.replace(chars.combining, ''), 'ex', 'the zero-width ones');
 });

@@ -5,7 +5,15 @@ import { openOuterScreen } from '../../src/tui/outer-screen.js';
 import { createDocumentPane } from '../../src/tui/document-pane.js';
 import { createVirtualTty } from './virtual-tty.js';
 
-const plan = (context: number) => ({ context, window: 200_000, at: 150_000, warnAt: 140_000, handoff: true, maxGenerations: 8, documentPath: null });
+const plan = (context: number) => ({
+  context,
+  window: 200_000,
+  at: 150_000,
+  warnAt: 140_000,
+  handoff: true,
+  maxGenerations: 8,
+  documentPath: null,
+});
 
 t.test('the plan: drawn when its text changes, not again for the same text; never over a document', async (t) => {
   const tty = createVirtualTty(100, 30);
@@ -34,7 +42,7 @@ const UNICODE_DOCUMENT = [
   'end',
 ].join('\n');
 
-t.test('wide, modified, joined and combining characters never shift the pane\'s borders', async (t) => {
+t.test("wide, modified, joined and combining characters never shift the pane's borders", async (t) => {
   // the pane in the middle of the terminal: a row drawn too wide would push its right border along
   const tty = createVirtualTty(100, 24);
   const { screen } = openOuterScreen(tty.stdout, 'xterm-256color');
@@ -54,7 +62,8 @@ t.test('wide, modified, joined and combining characters never shift the pane\'s 
       if (cell.getWidth() > 0) row += cell.getChars() || ' ';
       if (x > 20 && x < 58 && cell.getWidth() > 0) drawn += cell.getChars();
     }
-    if (line.getCell(20)!.getChars() !== '│' || line.getCell(59)!.getChars() !== '│') shifted.push(`row ${y}: ${JSON.stringify(row)}`);
+    if (line.getCell(20)!.getChars() !== '│' || line.getCell(59)!.getChars() !== '│')
+      shifted.push(`row ${y}: ${JSON.stringify(row)}`);
   }
   t.same(shifted, [], "the left border at the pane's first column, the right one at its last, on every row");
   const body = UNICODE_DOCUMENT.replace(/\s/g, '');
@@ -88,10 +97,18 @@ async function paneRows(document: string, width: number): Promise<string[]> {
 t.test('a line with combining marks wraps where its columns run out, not where its code units do', async (t) => {
   // 30 accented letters written as letter + combining acute (60 code units, 30 columns) and a word: one row.
   const accented = 'e\u0301'.repeat(30);
-  t.same((await paneRows(`${accented} end`, 40)).map((row) => row.normalize('NFC')), [`${accented} end`.normalize('NFC')], 'all of it on its one row');
+  t.same(
+    (await paneRows(`${accented} end`, 40)).map((row) => row.normalize('NFC')),
+    [`${accented} end`.normalize('NFC')],
+    'all of it on its one row',
+  );
   // 70 columns of them in a pane of 37: the first row full, the rest on the next.
   const long = 'a\u0308'.repeat(70);
   const rows = await paneRows(long, 40);
-  t.same(rows.map((row) => [...row.normalize('NFC')].length), [37, 33], 'a full first row, the rest after it');
+  t.same(
+    rows.map((row) => [...row.normalize('NFC')].length),
+    [37, 33],
+    'a full first row, the rest after it',
+  );
   t.equal(rows.join('').normalize('NFC'), long.normalize('NFC'), 'every letter kept its mark');
 });

@@ -14,7 +14,7 @@ t.test('$VISUAL wins over $EDITOR, vi when neither is set', async (t) => {
 });
 
 t.test('a hostile path reaches the editor as one argument', async (t) => {
-  const path = "/tmp/it's a \"doc\" $(touch /tmp/pwned) `x`.md";
+  const path = '/tmp/it\'s a "doc" $(touch /tmp/pwned) `x`.md';
   t.equal(execFileSync('/bin/sh', ['-c', `printf %s ${shellQuote(path)}`], { encoding: 'utf8' }), path);
 });
 

@@ -28,8 +28,12 @@ t.test('the terminfo of a terminal is compiled once, and each screen has its own
   const b = openOuterScreen(terminal(), 'xterm-256color');
   const c = openOuterScreen(terminal(), 'vt100');
   t.teardown(() => [a, b, c].forEach((s) => s.screen.destroy()));
-  t.ok(compiled <= 2, `two terminal names, at most two compiles (${compiled}); none for the second xterm-256color screen`);
-  const tput = (s: typeof a) => (s.screen as unknown as { tput: { cup(y: number, x: number): string; colors: number; terminal: string } }).tput;
+  t.ok(
+    compiled <= 2,
+    `two terminal names, at most two compiles (${compiled}); none for the second xterm-256color screen`,
+  );
+  const tput = (s: typeof a) =>
+    (s.screen as unknown as { tput: { cup(y: number, x: number): string; colors: number; terminal: string } }).tput;
   t.not(tput(a), tput(b), 'each screen its own Tput');
   t.equal(tput(b).cup(4, 9), tput(a).cup(4, 9), 'the same capability, from the kept entry');
   t.equal(tput(b).cup(4, 9), '\u001b[5;10H');
@@ -41,7 +45,8 @@ t.test('a terminfo entry blessed cannot use is looked for once per terminal name
   // No terminfo has this name: blessed's lookup fails and it falls back to its own entries, as it does for
   // a system entry in a format it cannot parse (ncurses 6's 32-bit numbers).
   const name = 'flower-pty-no-such-terminal';
-  const proto = (blessed as unknown as { Tput: { prototype: { readTerminfo(term?: string): unknown } } }).Tput.prototype;
+  const proto = (blessed as unknown as { Tput: { prototype: { readTerminfo(term?: string): unknown } } }).Tput
+    .prototype;
   const read = proto.readTerminfo;
   const looked: Array<string | undefined> = [];
   proto.readTerminfo = function (this: unknown, term?: string) {

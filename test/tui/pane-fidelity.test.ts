@@ -24,7 +24,10 @@ const REPLY = [
   '中文 😀 \u001b[38;5;208mpalette\u001b[0m \u001b[91mbright\u001b[0m',
 ].join('\r\n');
 
-interface Rig { vt: VirtualTty; face: Face }
+interface Rig {
+  vt: VirtualTty;
+  face: Face;
+}
 
 function rig(t: Test, env: Record<string, string>): Rig {
   const vt = createVirtualTty(120, 30);
@@ -46,7 +49,11 @@ function link(term: XTerminal, cell: IBufferCell): string {
   const c = cell as unknown as { extended?: { _urlId?: number } };
   const id = c.extended?._urlId ?? 0;
   if (!id) return '';
-  const data = (term as unknown as { _core: { _oscLinkService: { getLinkData(i: number): { uri: string; id?: string } | undefined } } })._core._oscLinkService.getLinkData(id);
+  const data = (
+    term as unknown as {
+      _core: { _oscLinkService: { getLinkData(i: number): { uri: string; id?: string } | undefined } };
+    }
+  )._core._oscLinkService.getLinkData(id);
   return data ? `${data.uri}#${data.id ?? ''}` : '';
 }
 
@@ -58,8 +65,20 @@ function underline(cell: IBufferCell): string {
 }
 
 function describe(term: XTerminal, cell: IBufferCell, rgbTo256: boolean, styled: boolean): string {
-  const colour = (mode: number, value: number, rgb: boolean) => (mode === 0 ? 'd' : rgb ? (rgbTo256 ? `p${nearest256(value)}` : `#${value.toString(16)}`) : `p${value}`);
-  const flags = [cell.isBold(), cell.isDim(), cell.isItalic(), cell.isBlink(), cell.isInverse(), cell.isInvisible(), cell.isStrikethrough(), cell.isOverline()].map((f) => (f ? 1 : 0)).join('');
+  const colour = (mode: number, value: number, rgb: boolean) =>
+    mode === 0 ? 'd' : rgb ? (rgbTo256 ? `p${nearest256(value)}` : `#${value.toString(16)}`) : `p${value}`;
+  const flags = [
+    cell.isBold(),
+    cell.isDim(),
+    cell.isItalic(),
+    cell.isBlink(),
+    cell.isInverse(),
+    cell.isInvisible(),
+    cell.isStrikethrough(),
+    cell.isOverline(),
+  ]
+    .map((f) => (f ? 1 : 0))
+    .join('');
   return [
     cell.getChars() || ' ',
     cell.getWidth(),

@@ -14,20 +14,39 @@ type Screen = InstanceType<typeof xtermHeadless.Terminal>;
 // a blessed screen of 30 × 8 whose output is kept: what the terminal was sent
 function offscreen(t: Test): { screen: Widgets.Screen; sent: () => string } {
   let sent = '';
-  const output = Object.assign(new Writable({ write: (c, _e, cb) => ((sent += String(c)), cb()) }), { isTTY: true, columns: 30, rows: 8 });
-  const screen = blessed.screen({ input: new PassThrough(), output, terminal: 'xterm-256color', fullUnicode: true } as unknown as Widgets.IScreenOptions);
+  const output = Object.assign(new Writable({ write: (c, _e, cb) => ((sent += String(c)), cb()) }), {
+    isTTY: true,
+    columns: 30,
+    rows: 8,
+  });
+  const screen = blessed.screen({
+    input: new PassThrough(),
+    output,
+    terminal: 'xterm-256color',
+    fullUnicode: true,
+  } as unknown as Widgets.IScreenOptions);
   t.teardown(() => screen.destroy());
   return { screen, sent: () => sent };
 }
 
 const feed = (term: Screen, data: string) => new Promise<void>((r) => term.write(data, r));
-const text = (term: Screen) => Array.from({ length: term.rows }, (_, y) => term.buffer.active.getLine(y)!.translateToString(false));
+const text = (term: Screen) =>
+  Array.from({ length: term.rows }, (_, y) => term.buffer.active.getLine(y)!.translateToString(false));
 
 t.test('the cells beside a pane, drawn again as blessed drew them', async (t) => {
   const { screen, sent } = offscreen(t);
   // claude's pane at columns 1..12 of rows 1..5, the document beside it in colour, a border around both
   blessed.box({ parent: screen, left: 0, top: 0, width: 14, height: 7, border: 'line' });
-  blessed.box({ parent: screen, left: 14, top: 0, width: 16, height: 7, border: 'line', content: 'the document\nsecond line', style: { fg: 'green', border: { fg: 'cyan' } } });
+  blessed.box({
+    parent: screen,
+    left: 14,
+    top: 0,
+    width: 16,
+    height: 7,
+    border: 'line',
+    content: 'the document\nsecond line',
+    style: { fg: 'green', border: { fg: 'cyan' } },
+  });
   screen.render();
   await new Promise((r) => setImmediate(r)); // blessed writes on the next tick
   const term = new xtermHeadless.Terminal({ cols: 30, rows: 8, allowProposedApi: true });

@@ -24,7 +24,10 @@ wiring the split view into flower-pty
 run the tmux screen tests
 `;
 
-function flower(t: Test, opts: { cols: number; rows: number; args: string; document?: string }): { tmux: Tmux; wb: string; docPath: string } {
+function flower(
+  t: Test,
+  opts: { cols: number; rows: number; args: string; document?: string },
+): { tmux: Tmux; wb: string; docPath: string } {
   t.ok(existsSync(join(REPO, 'dist', 'faces', 'split-face.js')), 'dist is built (npm run build)');
   const root = tempRoot(t, 'flower-tui-');
   const wb = join(root, 'wb');
@@ -45,14 +48,24 @@ function columns(line: string): number {
   let n = 0;
   for (const ch of line) {
     const cp = ch.codePointAt(0) ?? 0;
-    n += cp >= 0x1f300 || (cp >= 0x2e80 && cp <= 0x9fff) || (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xff00 && cp <= 0xff60) ? 2 : 1;
+    n +=
+      cp >= 0x1f300 ||
+      (cp >= 0x2e80 && cp <= 0x9fff) ||
+      (cp >= 0xac00 && cp <= 0xd7a3) ||
+      (cp >= 0xff00 && cp <= 0xff60)
+        ? 2
+        : 1;
   }
   return n;
 }
 
 // Golden screens: the temp path normalised; UPDATE_GOLDEN=1 rewrites them.
 function golden(t: Test, name: string, screen: string, wb: string): void {
-  const normal = screen.split(wb).join('<WB>').replace(/\/tmp\/flower-tui-\w+/g, '<ROOT>').replace(/ +$/gm, '');
+  const normal = screen
+    .split(wb)
+    .join('<WB>')
+    .replace(/\/tmp\/flower-tui-\w+/g, '<ROOT>')
+    .replace(/ +$/gm, '');
   const file = join(GOLDEN, `${name}.txt`);
   if (process.env.UPDATE_GOLDEN === '1' || !existsSync(file)) {
     mkdirSync(GOLDEN, { recursive: true });
@@ -62,12 +75,29 @@ function golden(t: Test, name: string, screen: string, wb: string): void {
 }
 
 t.test('wide terminal: claude beside its document, keys, prefix commands, editor, resize, quit', async (t) => {
-  const { tmux, wb, docPath } = flower(t, { cols: 160, rows: 40, args: '--no-handoff --window 200k', document: DOCUMENT });
-  let screen = await tmux.waitFor((s) => s.includes('fake-claude> ') && s.includes('wiring the split view'), 'the prompt and the document', 30_000);
+  const { tmux, wb, docPath } = flower(t, {
+    cols: 160,
+    rows: 40,
+    args: '--no-handoff --window 200k',
+    document: DOCUMENT,
+  });
+  let screen = await tmux.waitFor(
+    (s) => s.includes('fake-claude> ') && s.includes('wiring the split view'),
+    'the prompt and the document',
+    30_000,
+  );
   let rows = screen.split('\n');
   t.match(rows[0], /^┌─ ▶ claude ─+┐┌─ .*交接-work\.md ─+┐$/, 'two panes with their labels');
-  t.match(rows[3], /^│fake-claude> +││## Doing · 现在在做 +│$/, "the fake's prompt is inside the session pane, the document beside it");
-  t.match(rows[1], /^│fake-claude ready truecolor inverse ✓ 中文 😀x +││# 交接 · work +│$/, 'nothing slips in after a wide emoji');
+  t.match(
+    rows[3],
+    /^│fake-claude> +││## Doing · 现在在做 +│$/,
+    "the fake's prompt is inside the session pane, the document beside it",
+  );
+  t.match(
+    rows[1],
+    /^│fake-claude ready truecolor inverse ✓ 中文 😀x +││# 交接 · work +│$/,
+    'nothing slips in after a wide emoji',
+  );
   t.equal(columns(rows[1]!.slice(0, rows[1]!.indexOf('││'))), 95, 'CJK and emoji keep the border in its column');
   t.match(rows[2], /size 94x36/, 'the child got the pane inner size');
   t.match(rows[38], /^ working · context 0\/200\.0K · handoff off .* gen 1\/8$/);
@@ -92,13 +122,22 @@ t.test('wide terminal: claude beside its document, keys, prefix commands, editor
   await tmux.waitFor((s) => s.includes('bracketed paste on'), 'the child asking for bracketed paste');
   tmux.run('set-buffer', 'pasted \u001d text');
   tmux.run('paste-buffer', '-p', '-t', 'main');
-  await tmux.waitFor((s) => s.includes('paste: pasted ^] text'), 'a bracketed paste arriving whole, its C-] byte not taken as the prefix');
+  await tmux.waitFor(
+    (s) => s.includes('paste: pasted ^] text'),
+    'a bracketed paste arriving whole, its C-] byte not taken as the prefix',
+  );
 
   tmux.send('C-]', 'z');
-  screen = await tmux.waitFor((s) => s.includes('resized 158x36'), 'the child resized when the document pane is hidden');
+  screen = await tmux.waitFor(
+    (s) => s.includes('resized 158x36'),
+    'the child resized when the document pane is hidden',
+  );
   t.notMatch(screen, /交接-work\.md/, 'the document pane is gone');
   tmux.send('C-]', 'z');
-  screen = await tmux.waitFor((s) => s.includes('resized 94x36') && s.includes('wiring the split view'), 'the document pane back');
+  screen = await tmux.waitFor(
+    (s) => s.includes('resized 94x36') && s.includes('wiring the split view'),
+    'the document pane back',
+  );
 
   tmux.send('C-]', 'e');
   screen = await tmux.waitFor((s) => s.includes('edited by fake-editor'), 'the edited document after $EDITOR');
@@ -113,8 +152,14 @@ t.test('wide terminal: claude beside its document, keys, prefix commands, editor
   renameSync(`${docPath}.tmp`, docPath);
   screen = await tmux.waitFor((s) => s.includes('rewritten by a rename'), 'the document pane after an atomic rename');
   t.match(screen, /! missing required section: Next · 下一步/, 'the broken document is flagged');
-  writeFileSync(docPath, readFileSync(docPath, 'utf8') + '\n## Next · 下一步\nrun the tmux screen tests\n\nedited by fake-editor\n');
-  await tmux.waitFor((s) => !s.includes('missing required section') && s.includes('edited by fake-editor'), 'the flag gone after the fix');
+  writeFileSync(
+    docPath,
+    readFileSync(docPath, 'utf8') + '\n## Next · 下一步\nrun the tmux screen tests\n\nedited by fake-editor\n',
+  );
+  await tmux.waitFor(
+    (s) => !s.includes('missing required section') && s.includes('edited by fake-editor'),
+    'the flag gone after the fix',
+  );
 
   tmux.resize(100, 40);
   screen = await tmux.waitFor((s) => s.includes('resized 98x23'), 'the child told of the stacked size');
@@ -132,7 +177,11 @@ t.test('wide terminal: claude beside its document, keys, prefix commands, editor
 
 t.test('with handoff on and no document yet, the pane explains the plan', async (t) => {
   const { tmux, wb } = flower(t, { cols: 160, rows: 40, args: '--window 200k' });
-  const screen = await tmux.waitFor((s) => s.includes('fake-claude> ') && s.includes('handoff at 150.0K'), 'the prompt and the plan', 30_000);
+  const screen = await tmux.waitFor(
+    (s) => s.includes('fake-claude> ') && s.includes('handoff at 150.0K'),
+    'the prompt and the plan',
+    30_000,
+  );
   t.match(screen, /about 150\.0K to the handoff/);
   t.match(screen, /notes\/交接-work\.md/);
   golden(t, 'wide-plan', screen, wb);

@@ -7,13 +7,26 @@ import blessed from 'blessed';
 import type { Widgets } from 'blessed';
 import { createSessionPane, type SessionPane } from '../../src/tui/session-pane.js';
 import { createFrameScheduler } from '../../src/tui/frame-scheduler.js';
-import { BOLD, DEFAULT_COLOUR, INVERSE, ITALIC, RGB, STRIKETHROUGH, UNDERLINE } from '../../src/core/screen/cell-style.js';
+import {
+  BOLD,
+  DEFAULT_COLOUR,
+  INVERSE,
+  ITALIC,
+  RGB,
+  STRIKETHROUGH,
+  UNDERLINE,
+} from '../../src/core/screen/cell-style.js';
 
 type Cell = [number, string];
 
 function offscreen(t: Test, cols = 40, rows = 10): Widgets.Screen {
   const output = Object.assign(new Writable({ write: (_c, _e, cb) => cb() }), { isTTY: true, columns: cols, rows });
-  const screen = blessed.screen({ input: new PassThrough(), output, terminal: 'xterm-256color', fullUnicode: true } as unknown as Widgets.IScreenOptions);
+  const screen = blessed.screen({
+    input: new PassThrough(),
+    output,
+    terminal: 'xterm-256color',
+    fullUnicode: true,
+  } as unknown as Widgets.IScreenOptions);
   t.teardown(() => screen.destroy());
   return screen;
 }
@@ -32,10 +45,20 @@ const cells = (screen: Widgets.Screen, y: number): Cell[] => (screen as unknown 
 t.test('text lands inside the border, each cell with its whole look', async (t) => {
   const screen = offscreen(t);
   const pane = paneOn(t, screen);
-  await write(pane, 'plain \u001b[1;31mB\u001b[0m\u001b[4;44mU\u001b[0m\u001b[7mI\u001b[0m\u001b[38;5;208mP\u001b[38;2;255;100;0mT\u001b[0m\u001b[3;9mS');
+  await write(
+    pane,
+    'plain \u001b[1;31mB\u001b[0m\u001b[4;44mU\u001b[0m\u001b[7mI\u001b[0m\u001b[38;5;208mP\u001b[38;2;255;100;0mT\u001b[0m\u001b[3;9mS',
+  );
   screen.render();
   const row = cells(screen, 1);
-  t.equal(row.slice(1, 7).map((c) => c[1]).join(''), 'plain ', 'row 1, column 1: inside the border');
+  t.equal(
+    row
+      .slice(1, 7)
+      .map((c) => c[1])
+      .join(''),
+    'plain ',
+    'row 1, column 1: inside the border',
+  );
   t.equal(row[0]![1], '│');
   const look = (x: number) => pane.ink.styles.look(row[x]![0]);
   t.match(look(1), { flags: 0, fg: DEFAULT_COLOUR, bg: DEFAULT_COLOUR, link: null }, 'default colours');
@@ -53,7 +76,12 @@ t.test('a wide character fills two cells: the glyph, then an empty cell the pain
   const pane = paneOn(t, screen);
   await write(pane, '中😀x');
   screen.render();
-  t.same(cells(screen, 1).slice(1, 6).map((c) => c[1]), ['中', '', '😀', '', 'x']);
+  t.same(
+    cells(screen, 1)
+      .slice(1, 6)
+      .map((c) => c[1]),
+    ['中', '', '😀', '', 'x'],
+  );
   t.same(pane.cursor(), { x: 6, y: 1 }, 'Unicode 11: the emoji is two columns, so the cursor is at 1+5');
 });
 
@@ -110,7 +138,11 @@ t.test('frames coalesce: a thousand requests in a burst make one render', async 
 t.test('frames: a lone request after a quiet frame is drawn at once; a flood keeps the frame rate', async (t) => {
   let clock = 0;
   const stamps: number[] = [];
-  const frames = createFrameScheduler(() => stamps.push(clock), 16, () => clock);
+  const frames = createFrameScheduler(
+    () => stamps.push(clock),
+    16,
+    () => clock,
+  );
   t.teardown(() => frames.dispose());
   const tick = () => new Promise((r) => setTimeout(r, 5));
   frames.request();
@@ -145,7 +177,11 @@ t.test("a person's keys go through the emulator: they reach the child, and the e
   t.ok(parsed, 'the echo is parsed before write() returns');
   t.equal(pane.term.buffer.active.getLine(1)?.translateToString(true), 'k');
   pane.write('later', () => {});
-  t.equal(pane.term.buffer.active.getLine(1)?.translateToString(true), 'k', 'output without a key before it is parsed asynchronously, as before');
+  t.equal(
+    pane.term.buffer.active.getLine(1)?.translateToString(true),
+    'k',
+    'output without a key before it is parsed asynchronously, as before',
+  );
 });
 
 t.test('frames: a quick frame is drawn on the next turn of the event loop, not after a timer', async (t) => {
@@ -157,26 +193,33 @@ t.test('frames: a quick frame is drawn on the next turn of the event loop, not a
   t.equal(renders, 1, 'drawn by the immediate queued before ours');
 });
 
-t.test('frames: a request that may be drawn at once is drawn before it returns, unless a frame is pending or was just drawn', async (t) => {
-  let clock = 100;
-  const stamps: number[] = [];
-  const frames = createFrameScheduler(() => stamps.push(clock), 16, () => clock);
-  t.teardown(() => frames.dispose());
-  frames.request(true);
-  t.same(stamps, [100], 'drawn inside request()');
-  clock = 101; // under QUICK_GAP_MS after that frame: it waits for the next turn, with whatever else comes
-  frames.request(true);
-  frames.request(true);
-  t.same(stamps, [100]);
-  await new Promise((r) => setImmediate(r));
-  t.same(stamps, [100, 101], 'both joined one frame');
-  clock = 150;
-  frames.request();
-  frames.request(true);
-  t.same(stamps, [100, 101], 'a whole frame pending: the quick one joins it');
-  await new Promise((r) => setImmediate(r));
-  t.same(stamps, [100, 101, 150]);
-});
+t.test(
+  'frames: a request that may be drawn at once is drawn before it returns, unless a frame is pending or was just drawn',
+  async (t) => {
+    let clock = 100;
+    const stamps: number[] = [];
+    const frames = createFrameScheduler(
+      () => stamps.push(clock),
+      16,
+      () => clock,
+    );
+    t.teardown(() => frames.dispose());
+    frames.request(true);
+    t.same(stamps, [100], 'drawn inside request()');
+    clock = 101; // under QUICK_GAP_MS after that frame: it waits for the next turn, with whatever else comes
+    frames.request(true);
+    frames.request(true);
+    t.same(stamps, [100]);
+    await new Promise((r) => setImmediate(r));
+    t.same(stamps, [100, 101], 'both joined one frame');
+    clock = 150;
+    frames.request();
+    frames.request(true);
+    t.same(stamps, [100, 101], 'a whole frame pending: the quick one joins it');
+    await new Promise((r) => setImmediate(r));
+    t.same(stamps, [100, 101, 150]);
+  },
+);
 
 t.test("blessedWide answers as blessed's width table, skipping the table below U+1100", async (t) => {
   const { blessedWide } = await import('../../src/tui/row-painter.js');

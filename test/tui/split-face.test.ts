@@ -8,16 +8,38 @@ import { createVirtualTty, type VirtualTty } from './virtual-tty.js';
 import { createEmulator } from '../../src/adapters/emulator.js';
 
 const VIEW: StatusView = {
-  phase: 'working', context: 42_000, window: 200_000, at: 150_000, warnAt: 130_000, generation: 1, maxGenerations: 8,
-  handoff: true, reviewLeft: null, held: false, workbench: '/tmp/wb', documentPath: '/tmp/wb/notes/交接-work.md', note: 'working', attention: null
+  phase: 'working',
+  context: 42_000,
+  window: 200_000,
+  at: 150_000,
+  warnAt: 130_000,
+  generation: 1,
+  maxGenerations: 8,
+  handoff: true,
+  reviewLeft: null,
+  held: false,
+  workbench: '/tmp/wb',
+  documentPath: '/tmp/wb/notes/交接-work.md',
+  note: 'working',
+  attention: null,
 };
 
-interface Rig { vt: VirtualTty; face: Face; input: string[]; commands: FaceCommand[]; resizes: Array<[number, number]> }
+interface Rig {
+  vt: VirtualTty;
+  face: Face;
+  input: string[];
+  commands: FaceCommand[];
+  resizes: Array<[number, number]>;
+}
 
 function rig(t: Test, opts: { cols?: number; rows?: number; env?: Record<string, string> } = {}): Rig {
   const vt = createVirtualTty(opts.cols ?? 160, opts.rows ?? 40);
   const face = createSplitFace({
-    stdin: vt.stdin, stdout: vt.stdout, stderr: vt.stderr, env: { TERM: 'xterm-256color', ...opts.env }, documentPath: null,
+    stdin: vt.stdin,
+    stdout: vt.stdout,
+    stderr: vt.stderr,
+    env: { TERM: 'xterm-256color', ...opts.env },
+    documentPath: null,
   });
   t.teardown(() => face.restore());
   const r: Rig = { vt, face, input: [], commands: [], resizes: [] };
@@ -27,17 +49,21 @@ function rig(t: Test, opts: { cols?: number; rows?: number; env?: Record<string,
   return r;
 }
 
-const type = (r: Rig, keys: string) => new Promise<void>((resolve) => {
-  r.vt.stdin.write(keys);
-  setImmediate(resolve);
-});
+const type = (r: Rig, keys: string) =>
+  new Promise<void>((resolve) => {
+    r.vt.stdin.write(keys);
+    setImmediate(resolve);
+  });
 
 t.test('both panes, the plan before the first handoff and the status bar', async (t) => {
   const r = rig(t);
   r.face.status(VIEW);
   r.face.childStarted();
   r.face.childOutput('\u001b[1;32mfake-claude\u001b[0m ready\r\nfake> ');
-  const screen = await r.vt.waitFor((s) => s.includes('fake>') && s.includes('gen 1/8'), 'the child and the status bar');
+  const screen = await r.vt.waitFor(
+    (s) => s.includes('fake>') && s.includes('gen 1/8'),
+    'the child and the status bar',
+  );
   const lines = screen.split('\n');
   t.match(lines[0], /^┌─ ▶ claude ─+┐┌─ handoff document ─+┐$/, 'two bordered panes side by side');
   t.match(lines[1], /^│fake-claude ready +││No handoff yet +│$/);
@@ -51,7 +77,10 @@ t.test('both panes, the plan before the first handoff and the status bar', async
 t.test('documentChanged shows the document, a missing section flagged on top', async (t) => {
   const r = rig(t);
   r.face.status(VIEW);
-  r.face.documentChanged('/tmp/wb/notes/交接-work.md', '## Doing · 现在在做\nporting the tailer\n\n## Decided\nchokidar 5\n');
+  r.face.documentChanged(
+    '/tmp/wb/notes/交接-work.md',
+    '## Doing · 现在在做\nporting the tailer\n\n## Decided\nchokidar 5\n',
+  );
   const screen = await r.vt.waitFor((s) => s.includes('porting the tailer'), 'the document text');
   t.match(screen, /! missing required section: Next · 下一步/);
   t.match(screen.split('\n')[0], /┌─ \/tmp\/wb\/notes\/交接-work\.md ─/, 'the pane is labelled with the path');
@@ -78,20 +107,27 @@ t.test('keys: text to the child, prefix commands to the supervisor, the prefix t
   await r.vt.waitFor((s) => s.includes('nothing to detach from'), 'C-] d in a run that lives in this process');
 });
 
-t.test("the terminal's answer to the capability query, cut across two reads, never reaches claude as keys", async (t) => {
-  const answers = '\u001b[?2026;2$y\u001b[?1u\u001bP>|kitty(0.35.2)\u001b\\\u001b[>1;4000;29c\u001b[?62;22c';
-  // a read can end anywhere in them, even right after an ESC (Esc is a key too: it is held while the answers are due)
-  for (const cut of [1, 3, 11, 12, 20, 35, answers.length - 4]) {
-    const r = rig(t);
-    r.face.status(VIEW);
-    await type(r, `a${answers.slice(0, cut)}`);
-    await type(r, `${answers.slice(cut)}b`);
-    // once the answers are in, an Esc that ends a read is a key at once
-    await type(r, '\u001b');
-    t.same(r.input.join(''), 'ab\u001b', `cut after ${JSON.stringify(answers.slice(0, cut))}: the keys around them, and the Esc`);
-    r.face.restore();
-  }
-});
+t.test(
+  "the terminal's answer to the capability query, cut across two reads, never reaches claude as keys",
+  async (t) => {
+    const answers = '\u001b[?2026;2$y\u001b[?1u\u001bP>|kitty(0.35.2)\u001b\\\u001b[>1;4000;29c\u001b[?62;22c';
+    // a read can end anywhere in them, even right after an ESC (Esc is a key too: it is held while the answers are due)
+    for (const cut of [1, 3, 11, 12, 20, 35, answers.length - 4]) {
+      const r = rig(t);
+      r.face.status(VIEW);
+      await type(r, `a${answers.slice(0, cut)}`);
+      await type(r, `${answers.slice(cut)}b`);
+      // once the answers are in, an Esc that ends a read is a key at once
+      await type(r, '\u001b');
+      t.same(
+        r.input.join(''),
+        'ab\u001b',
+        `cut after ${JSON.stringify(answers.slice(0, cut))}: the keys around them, and the Esc`,
+      );
+      r.face.restore();
+    }
+  },
+);
 
 t.test('hold and release say what happened, though the supervisor answers synchronously', async (t) => {
   const r = rig(t);
@@ -151,7 +187,10 @@ t.test('focus moves to the document pane, where j/k scroll and nothing reaches c
   await type(r, '\u001d\t');
   await r.vt.waitFor((s) => s.includes('▶ /d.md') && s.includes('document: j/k scroll'), 'the focus mark and hint');
   r.face.documentChanged('/d.md', long.replace('line 1\n', 'CHANGED\n'));
-  await r.vt.waitFor((s) => s.includes('CHANGED') && s.includes('▶ /d.md'), 'the focus mark kept when the document changes');
+  await r.vt.waitFor(
+    (s) => s.includes('CHANGED') && s.includes('▶ /d.md'),
+    'the focus mark kept when the document changes',
+  );
   await type(r, 'jjjjj');
   const screen = await r.vt.waitFor((s) => !s.includes('│line 1 ') && !s.match(/│## Doing/), 'the scrolled document');
   t.match(screen, /line 40/);
@@ -202,7 +241,10 @@ t.test('mouse: mirrored to the outer terminal only while claude asks; clicks tra
   await type(r, '\u001b[<0;10;5M');
   t.same(r.input, [], 'no tracking asked: a mouse report reaches nobody');
   r.face.childOutput('\u001b[?1000h\u001b[?1006h');
-  await r.vt.waitFor(() => r.vt.written().includes('\u001b[?1003h\u001b[?1006h'), 'the outer terminal asked for mouse reports');
+  await r.vt.waitFor(
+    () => r.vt.written().includes('\u001b[?1003h\u001b[?1006h'),
+    'the outer terminal asked for mouse reports',
+  );
   // outer (10,5) is pane column 9 - 1 = 8, row 5 - 1 - 1 = 3 (the border takes one cell each way)
   await type(r, '\u001b[<0;10;5M\u001b[<0;10;5m');
   t.same(r.input, ['\u001b[<0;9;4M', '\u001b[<0;9;4m']);
@@ -225,59 +267,91 @@ async function cellsOf(vt: VirtualTty): Promise<string[]> {
     const row: string[] = [];
     for (let x = 0; x < vt.term.cols; x++) {
       const c = line?.getCell(x, cell);
-      row.push(c ? `${c.getChars()}:${c.getFgColorMode()}/${c.getFgColor()}:${c.getBgColorMode()}/${c.getBgColor()}:${c.isBold()}${c.isInverse()}${c.isUnderline()}` : '-');
+      row.push(
+        c
+          ? `${c.getChars()}:${c.getFgColorMode()}/${c.getFgColor()}:${c.getBgColorMode()}/${c.getBgColor()}:${c.isBold()}${c.isInverse()}${c.isUnderline()}`
+          : '-',
+      );
     }
     rows.push(row.join(' '));
   }
   return rows;
 }
 
-t.test("claude's output alone repaints only the rows it changed, and the screen is what a whole render draws", async (t) => {
-  const vt = createVirtualTty(120, 30);
-  const shared = createEmulator({ cols: 118, rows: 27, scrollback: 0 });
-  t.teardown(() => shared.dispose());
-  const face = createSplitFace({ stdin: vt.stdin, stdout: vt.stdout, stderr: vt.stderr, env: { TERM: 'xterm-256color' }, documentPath: null, screen: shared });
-  t.teardown(() => face.restore());
-  face.onInput(() => undefined);
-  face.childStarted();
-  face.childTitle('fast');
-  const parsed = (data: string) => new Promise<void>((resolve) => shared.term.write(data, resolve));
-  await parsed('ready\r\n\u001b[1;31mred\u001b[0m 中文 \u001b[38;2;10;200;30mrgb\u001b[0m\r\n');
-  await vt.waitFor((s) => s.includes('rgb'), 'the first output');
-  await new Promise((r) => setTimeout(r, 50)); // the whole frames settle
-  const echoes = ['a', 'b', '\u001b[7mc\u001b[0m', 'é', '\r\n', '\u001b[2;3H\u001b[4mX\u001b[0m', '\u001b[5;1H\u001b[K終', '\u001b[?25l', '\u001b[?25h'];
-  for (const echo of echoes) {
-    const before = vt.written().length;
-    // a key first: the echo is then parsed and drawn at once, as the run server's screen does after a key
-    await type({ vt } as Rig, 'k');
-    await parsed(echo);
-    const frame = vt.written().slice(before);
-    t.ok(frame.length < 120, `the echo ${JSON.stringify(echo)} drew a few cells, not the screen (${frame.length} bytes)`);
-    t.notMatch(frame, /│|─/, 'no border was drawn again');
-  }
-  const fast = await cellsOf(vt);
-  face.childTitle('fast'); // a whole render of every element, from the same emulator
-  await new Promise((r) => setTimeout(r, 50));
-  t.same(await cellsOf(vt), fast, 'the rows drawn alone are what a whole render draws');
-  t.match(fast.map((row) => row.replace(/:[^ ]*/g, '')).join('\n'), /X/, 'the echoes are on the screen');
-});
+t.test(
+  "claude's output alone repaints only the rows it changed, and the screen is what a whole render draws",
+  async (t) => {
+    const vt = createVirtualTty(120, 30);
+    const shared = createEmulator({ cols: 118, rows: 27, scrollback: 0 });
+    t.teardown(() => shared.dispose());
+    const face = createSplitFace({
+      stdin: vt.stdin,
+      stdout: vt.stdout,
+      stderr: vt.stderr,
+      env: { TERM: 'xterm-256color' },
+      documentPath: null,
+      screen: shared,
+    });
+    t.teardown(() => face.restore());
+    face.onInput(() => undefined);
+    face.childStarted();
+    face.childTitle('fast');
+    const parsed = (data: string) => new Promise<void>((resolve) => shared.term.write(data, resolve));
+    await parsed('ready\r\n\u001b[1;31mred\u001b[0m 中文 \u001b[38;2;10;200;30mrgb\u001b[0m\r\n');
+    await vt.waitFor((s) => s.includes('rgb'), 'the first output');
+    await new Promise((r) => setTimeout(r, 50)); // the whole frames settle
+    const echoes = [
+      'a',
+      'b',
+      '\u001b[7mc\u001b[0m',
+      'é',
+      '\r\n',
+      '\u001b[2;3H\u001b[4mX\u001b[0m',
+      '\u001b[5;1H\u001b[K終',
+      '\u001b[?25l',
+      '\u001b[?25h',
+    ];
+    for (const echo of echoes) {
+      const before = vt.written().length;
+      // a key first: the echo is then parsed and drawn at once, as the run server's screen does after a key
+      await type({ vt } as Rig, 'k');
+      await parsed(echo);
+      const frame = vt.written().slice(before);
+      t.ok(
+        frame.length < 120,
+        `the echo ${JSON.stringify(echo)} drew a few cells, not the screen (${frame.length} bytes)`,
+      );
+      t.notMatch(frame, /│|─/, 'no border was drawn again');
+    }
+    const fast = await cellsOf(vt);
+    face.childTitle('fast'); // a whole render of every element, from the same emulator
+    await new Promise((r) => setTimeout(r, 50));
+    t.same(await cellsOf(vt), fast, 'the rows drawn alone are what a whole render draws');
+    t.match(fast.map((row) => row.replace(/:[^ ]*/g, '')).join('\n'), /X/, 'the echoes are on the screen');
+  },
+);
 
-t.test('the panes are made where the first layout puts them: no pane’s area is cleared before the first frame', async (t) => {
-  // blessed clears a box's area whenever it is moved or its text set; a screen that has drawn nothing has
-  // nothing to clear (a pane's label, one row, is still placed by blessed's own setter).
-  const proto = (await import('blessed')).default.screen.prototype as unknown as { clearRegion(xi: number, xl: number, yi: number, yl: number): unknown };
-  const clear = proto.clearRegion;
-  const cleared: string[] = [];
-  proto.clearRegion = function (this: unknown, xi: number, xl: number, yi: number, yl: number) {
-    if (yl - yi > 1) cleared.push(`${xl - xi}x${yl - yi} at ${xi},${yi}`);
-    return clear.call(this, xi, xl, yi, yl);
-  };
-  t.teardown(() => {
-    proto.clearRegion = clear;
-  });
-  const r = rig(t);
-  t.same(cleared, [], 'no area of more than a row cleared while the face is made');
-  const screen = await r.vt.waitFor((s) => s.includes('starting…'), 'the first frame');
-  t.match(screen.split('\n')[0], /^┌─ ▶ claude ─+┐┌─ handoff document ─+┐$/, 'both panes where the layout puts them');
-  t.match(screen.split('\n')[38], /^ *$/, 'the status bar’s rows below them, empty until a status comes');
-});
+t.test(
+  'the panes are made where the first layout puts them: no pane’s area is cleared before the first frame',
+  async (t) => {
+    // blessed clears a box's area whenever it is moved or its text set; a screen that has drawn nothing has
+    // nothing to clear (a pane's label, one row, is still placed by blessed's own setter).
+    const proto = (await import('blessed')).default.screen.prototype as unknown as {
+      clearRegion(xi: number, xl: number, yi: number, yl: number): unknown;
+    };
+    const clear = proto.clearRegion;
+    const cleared: string[] = [];
+    proto.clearRegion = function (this: unknown, xi: number, xl: number, yi: number, yl: number) {
+      if (yl - yi > 1) cleared.push(`${xl - xi}x${yl - yi} at ${xi},${yi}`);
+      return clear.call(this, xi, xl, yi, yl);
+    };
+    t.teardown(() => {
+      proto.clearRegion = clear;
+    });
+    const r = rig(t);
+    t.same(cleared, [], 'no area of more than a row cleared while the face is made');
+    const screen = await r.vt.waitFor((s) => s.includes('starting…'), 'the first frame');
+    t.match(screen.split('\n')[0], /^┌─ ▶ claude ─+┐┌─ handoff document ─+┐$/, 'both panes where the layout puts them');
+    t.match(screen.split('\n')[38], /^ *$/, 'the status bar’s rows below them, empty until a status comes');
+  },
+);

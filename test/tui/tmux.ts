@@ -19,9 +19,13 @@ export interface Tmux {
 
 let counter = 0;
 
-export function startTmux(t: { teardown(fn: () => void): void }, opts: { cols: number; rows: number; command: string }): Tmux {
+export function startTmux(
+  t: { teardown(fn: () => void): void },
+  opts: { cols: number; rows: number; command: string },
+): Tmux {
   const socket = `flower-test-${process.pid}-${++counter}`;
-  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+  const tmux = (...args: string[]) =>
+    execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
   // The command goes through a script file, not tmux's argument: tmux refuses a command longer than
   // one of its messages ("command too long"), and a test that hands claude the whole environment
   // grows with tap's own variables (CI: the coverage exclude list of every test file, over 16 KiB).

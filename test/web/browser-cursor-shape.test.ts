@@ -16,7 +16,9 @@ const EDITOR = join(import.meta.dirname, '..', 'fixtures', 'programs', 'fake-vim
 // the shape DECSCUSR set on the page's terminal (xterm.js keeps it apart from its options); null: none set
 function pageShape(page: Page): Promise<string | null> {
   return page.evaluate(() => {
-    const term = (window as unknown as { flowerTerm: { _core: { coreService: { decPrivateModes: { cursorStyle?: string } } } } }).flowerTerm;
+    const term = (
+      window as unknown as { flowerTerm: { _core: { coreService: { decPrivateModes: { cursorStyle?: string } } } } }
+    ).flowerTerm;
     return term._core.coreService.decPrivateModes.cursorStyle ?? null;
   });
 }
@@ -24,7 +26,8 @@ function pageShape(page: Page): Promise<string | null> {
 async function waitForShape(page: Page, shape: string, what: string): Promise<void> {
   const deadline = performance.now() + 30_000;
   while ((await pageShape(page)) !== shape) {
-    if (performance.now() > deadline) throw new Error(`the page's cursor never became a ${shape} (${what}): ${await pageShape(page)}`);
+    if (performance.now() > deadline)
+      throw new Error(`the page's cursor never became a ${shape} (${what}): ${await pageShape(page)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -51,5 +54,5 @@ t.test("the editor claude runs on ctrl+g sets the page's cursor shape", async (t
   writeFileSync(go, '');
   await waitForPageScreen(page, /❯\s+typed in the fake vim/, 30_000);
   await waitForShape(page, 'block', 'after the editor');
-  t.pass('the block the editor left, with its text in claude\'s prompt');
+  t.pass("the block the editor left, with its text in claude's prompt");
 });

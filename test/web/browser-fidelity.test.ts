@@ -22,7 +22,9 @@ t.test("claude's link, /copy and cell looks reach the page", async (t) => {
     env: { FORCE_COLOR: '3', COLORTERM: 'truecolor', FORCE_HYPERLINK: '1', TERM_PROGRAM: 'WezTerm' },
     respond: (req) => {
       if (req.isMain) prompts.push(req.lastUserText ?? '');
-      return req.isMain ? text(`Some *slanted words* here.\n\nOpen [the icon](${linkTarget}) now.`, usageFor(20_000)) : text('side');
+      return req.isMain
+        ? text(`Some *slanted words* here.\n\nOpen [the icon](${linkTarget}) now.`, usageFor(20_000))
+        : text('side');
     },
   });
   await f.run.waitFor(async () => looksReady(await f.run.screenText()), 90_000, 'claude idle');
@@ -35,10 +37,19 @@ t.test("claude's link, /copy and cell looks reach the page", async (t) => {
   await logIn(page, web);
   await page.goto(`${web.base}/run/${run.id}`);
   await waitForPageScreen(page, /❯/, 30_000);
-  t.equal(await page.evaluate(() => (window as unknown as { flowerTerm: { unicode: { activeVersion: string } } }).flowerTerm.unicode.activeVersion), '11', 'Unicode 11 widths in the page');
+  t.equal(
+    await page.evaluate(
+      () =>
+        (window as unknown as { flowerTerm: { unicode: { activeVersion: string } } }).flowerTerm.unicode.activeVersion,
+    ),
+    '11',
+    'Unicode 11 widths in the page',
+  );
 
   // the prompt in two lines: the key bar's ⇧⏎ between them adds a newline, it does not send the first
-  const modes = await page.evaluate(() => (window as unknown as { flowerKeyboard: { modes: { kitty: number } } }).flowerKeyboard.modes);
+  const modes = await page.evaluate(
+    () => (window as unknown as { flowerKeyboard: { modes: { kitty: number } } }).flowerKeyboard.modes,
+  );
   t.ok(modes.kitty > 0, `the page knows claude pushed the kitty keyboard protocol (flags ${modes.kitty})`);
   f.run.pty.write('show me');
   await waitForPageScreen(page, /show me/, 15_000);
@@ -52,16 +63,40 @@ t.test("claude's link, /copy and cell looks reach the page", async (t) => {
   await new Promise((r) => setTimeout(r, 500));
   f.run.pty.write('link');
   await waitForPageScreen(page, /link/, 15_000);
-  t.same(prompts.filter((p) => /show me/.test(p)), [], 'nothing sent to the model at the ⇧⏎');
+  t.same(
+    prompts.filter((p) => /show me/.test(p)),
+    [],
+    'nothing sent to the model at the ⇧⏎',
+  );
   await new Promise((r) => setTimeout(r, 300));
   f.run.pty.write('\r');
   await waitForPageScreen(page, /Open the icon now/, 60_000);
   await f.run.waitFor(async () => looksReady(await f.run.screenText()), 30_000, 'claude idle after the reply');
-  t.match(prompts.find((p) => /show me/.test(p)) ?? '', /show me\r?\nthe\r?\nlink/, "the prompt claude sent has the newlines the key bar's ⇧⏎ and the page's shift+enter added");
+  t.match(
+    prompts.find((p) => /show me/.test(p)) ?? '',
+    /show me\r?\nthe\r?\nlink/,
+    "the prompt claude sent has the newlines the key bar's ⇧⏎ and the page's shift+enter added",
+  );
 
   // the cells: italic and a 24-bit colour somewhere in claude's reply, as claude drew them
   const looks = await page.evaluate(() => {
-    const term = (window as unknown as { flowerTerm: { cols: number; buffer: { active: { length: number; getLine(i: number): { getCell(x: number): { getChars(): string; isItalic(): number; isFgRGB(): boolean } | undefined } | undefined } } } }).flowerTerm;
+    const term = (
+      window as unknown as {
+        flowerTerm: {
+          cols: number;
+          buffer: {
+            active: {
+              length: number;
+              getLine(
+                i: number,
+              ):
+                | { getCell(x: number): { getChars(): string; isItalic(): number; isFgRGB(): boolean } | undefined }
+                | undefined;
+            };
+          };
+        };
+      }
+    ).flowerTerm;
     const buffer = term.buffer.active;
     let italic = '';
     let rgb = false;
@@ -83,12 +118,30 @@ t.test("claude's link, /copy and cell looks reach the page", async (t) => {
   const shown: string[] = [];
   async function clickLink(on: Page, which: string): Promise<void> {
     const at = await on.evaluate(() => {
-      const term = (window as unknown as { flowerTerm: { cols: number; rows: number; buffer: { active: { viewportY: number; getLine(i: number): { translateToString(trim: boolean): string } | undefined } } } }).flowerTerm;
+      const term = (
+        window as unknown as {
+          flowerTerm: {
+            cols: number;
+            rows: number;
+            buffer: {
+              active: {
+                viewportY: number;
+                getLine(i: number): { translateToString(trim: boolean): string } | undefined;
+              };
+            };
+          };
+        }
+      ).flowerTerm;
       const buffer = term.buffer.active;
       const box = document.querySelector('#term .xterm-screen')!.getBoundingClientRect();
       for (let y = 0; y < term.rows; y++) {
-        const x = buffer.getLine(buffer.viewportY + y)?.translateToString(false).indexOf('the icon') ?? -1;
-        if (x >= 0) return { x: box.left + ((x + 2) * box.width) / term.cols, y: box.top + ((y + 0.5) * box.height) / term.rows };
+        const x =
+          buffer
+            .getLine(buffer.viewportY + y)
+            ?.translateToString(false)
+            .indexOf('the icon') ?? -1;
+        if (x >= 0)
+          return { x: box.left + ((x + 2) * box.width) / term.cols, y: box.top + ((y + 0.5) * box.height) / term.rows };
       }
       return null;
     });

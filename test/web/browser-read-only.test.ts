@@ -11,7 +11,11 @@ import { logIn, openBrowser, pageScreen, startWeb, waitForPageScreen } from './w
 
 t.test('read-only: no key bar, and the server itself refuses keys and approvals', async (t) => {
   const f = await startFlower({ t, respond: markerReplies(), prompt: 'say hello' });
-  await f.run.waitFor(async () => looksReady(await f.run.screenText()) && /Mock reply 1/.test(await f.run.screenText()), 90_000, 'claude idle');
+  await f.run.waitFor(
+    async () => looksReady(await f.run.screenText()) && /Mock reply 1/.test(await f.run.screenText()),
+    90_000,
+    'claude idle',
+  );
   const run = await oneRun(f.runtime);
   const web = await startWeb(t, { runtime: f.runtime });
   const context = await openBrowser(t);
@@ -24,7 +28,10 @@ t.test('read-only: no key bar, and the server itself refuses keys and approvals'
   // The page's buttons are not the protection: a socket that sends anyway is refused by the server.
   const answers = await page.evaluate(async (id) => {
     // the page's own login: its secret, as the page offers it
-    const ws = new WebSocket(`ws://${location.host}/ws/run/${id}`, ['flower', `flower.${sessionStorage.getItem('flower-secret')}`]);
+    const ws = new WebSocket(`ws://${location.host}/ws/run/${id}`, [
+      'flower',
+      `flower.${sessionStorage.getItem('flower-secret')}`,
+    ]);
     const results: Array<{ of: string; ok: boolean; problem?: string }> = [];
     await new Promise((r) => ws.addEventListener('open', r));
     const done = new Promise<void>((resolve) => {
@@ -43,7 +50,8 @@ t.test('read-only: no key bar, and the server itself refuses keys and approvals'
     return results;
   }, run.id);
   t.equal(answers.length, 4);
-  for (const a of answers) t.match(a, { ok: false, problem: /read-only.*--allow-input/ }, `${a.of} refused by the server`);
+  for (const a of answers)
+    t.match(a, { ok: false, problem: /read-only.*--allow-input/ }, `${a.of} refused by the server`);
   await page.locator('#term').click();
   await page.keyboard.type('PAGE-TYPED');
   f.run.pty.write('typed in the terminal\r');

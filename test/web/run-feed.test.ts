@@ -9,39 +9,53 @@ import { createRunFeed, type FeedMessage } from '../../src/web/run-feed.js';
 function recorder() {
   const got: FeedMessage[] = [];
   const ends: string[] = [];
-  return { got, ends, page: { show: (m: FeedMessage) => got.push(m), ended: (last: { reason: string }) => ends.push(last.reason) } };
+  return {
+    got,
+    ends,
+    page: { show: (m: FeedMessage) => got.push(m), ended: (last: { reason: string }) => ends.push(last.reason) },
+  };
 }
 const asker = () => {
   const asked = { count: 0 };
   return { asked, ask: () => void asked.count++ };
 };
 
-t.test('a page waiting for a paint drops the output the answer holds, and is streamed what follows the answer, in order', async (t) => {
-  const { asked, ask } = asker();
-  const feed = createRunFeed(ask);
-  feed.push({ t: 'child', state: 'started' });
-  feed.push({ t: 'screen', data: 'hello', cols: 40, rows: 5 }); // the first paint
-  feed.push({ t: 'output', data: ' world' });
-  feed.push({ t: 'status', view: { phase: 'working' } as never });
-  const a = recorder();
-  feed.watch(a.page, null);
-  t.equal(asked.count, 1, 'its screen is stale: the run is asked once');
-  t.same(a.got, [], 'nothing until the answer');
-  feed.push({ t: 'output', data: '!' }); // before the answer on the wire: the run server's screen has it
-  feed.push({ t: 'message', text: 'note' });
-  const b = recorder();
-  feed.watch(b.page, null);
-  t.equal(asked.count, 1, 'a second page waits on the same question');
-  feed.push({ t: 'screen', data: 'hello world!', cols: 40, rows: 5 }); // the answer
-  feed.push({ t: 'output', data: '?' });
-  for (const p of [a, b]) {
-    t.same(p.got.map((m) => m.t), ['child', 'screen', 'status', ...(p === a ? ['message'] : []), 'output'], 'child state, screen, the latest status, a message held meanwhile, then live');
-    t.same(p.got.find((m) => m.t === 'screen'), { t: 'screen', data: 'hello world!', cols: 40, rows: 5 });
-    t.same(p.got.at(-1), { t: 'output', data: '?' }, 'only what came after the answer is streamed');
-  }
-  t.equal(feed.watchers, 2);
-  feed.end({ reason: 'ended' });
-});
+t.test(
+  'a page waiting for a paint drops the output the answer holds, and is streamed what follows the answer, in order',
+  async (t) => {
+    const { asked, ask } = asker();
+    const feed = createRunFeed(ask);
+    feed.push({ t: 'child', state: 'started' });
+    feed.push({ t: 'screen', data: 'hello', cols: 40, rows: 5 }); // the first paint
+    feed.push({ t: 'output', data: ' world' });
+    feed.push({ t: 'status', view: { phase: 'working' } as never });
+    const a = recorder();
+    feed.watch(a.page, null);
+    t.equal(asked.count, 1, 'its screen is stale: the run is asked once');
+    t.same(a.got, [], 'nothing until the answer');
+    feed.push({ t: 'output', data: '!' }); // before the answer on the wire: the run server's screen has it
+    feed.push({ t: 'message', text: 'note' });
+    const b = recorder();
+    feed.watch(b.page, null);
+    t.equal(asked.count, 1, 'a second page waits on the same question');
+    feed.push({ t: 'screen', data: 'hello world!', cols: 40, rows: 5 }); // the answer
+    feed.push({ t: 'output', data: '?' });
+    for (const p of [a, b]) {
+      t.same(
+        p.got.map((m) => m.t),
+        ['child', 'screen', 'status', ...(p === a ? ['message'] : []), 'output'],
+        'child state, screen, the latest status, a message held meanwhile, then live',
+      );
+      t.same(
+        p.got.find((m) => m.t === 'screen'),
+        { t: 'screen', data: 'hello world!', cols: 40, rows: 5 },
+      );
+      t.same(p.got.at(-1), { t: 'output', data: '?' }, 'only what came after the answer is streamed');
+    }
+    t.equal(feed.watchers, 2);
+    feed.end({ reason: 'ended' });
+  },
+);
 
 t.test('a page painted by its HTML at the current count gets no second screen; a stale one does', async (t) => {
   const { asked, ask } = asker();
@@ -52,7 +66,10 @@ t.test('a page painted by its HTML at the current count gets no second screen; a
   t.equal(shot.seq, feed.seq);
   const fresh = recorder();
   feed.watch(fresh.page, shot.seq);
-  t.notOk(fresh.got.some((m) => m.t === 'screen'), 'unchanged since its HTML: no repaint');
+  t.notOk(
+    fresh.got.some((m) => m.t === 'screen'),
+    'unchanged since its HTML: no repaint',
+  );
   feed.push({ t: 'output', data: 'y' });
   const stale = recorder();
   feed.watch(stale.page, shot.seq);

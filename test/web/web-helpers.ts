@@ -11,7 +11,16 @@ import type { Teardown } from '../helpers/real-claude.js';
 import { oneRun } from '../helpers/run-servers.js';
 
 export const CHROMIUM = process.env.FLOWER_PTY_CHROMIUM || '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export interface WebFace {
   url: string;
@@ -22,7 +31,10 @@ export interface WebFace {
   stderr(): string;
 }
 
-export async function startWeb(t: Teardown, o: { runtime: string; args?: string[]; env?: Record<string, string>; listen?: string }): Promise<WebFace> {
+export async function startWeb(
+  t: Teardown,
+  o: { runtime: string; args?: string[]; env?: Record<string, string>; listen?: string },
+): Promise<WebFace> {
   const child = spawn(process.execPath, [FLOWER_BIN, 'web', '--listen', o.listen ?? '127.0.0.1:0', ...(o.args ?? [])], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...o.env, XDG_RUNTIME_DIR: o.runtime },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -50,7 +62,12 @@ export async function startWeb(t: Teardown, o: { runtime: string; args?: string[
 
 export async function openBrowser(t: Teardown, viewport = { width: 1280, height: 800 }): Promise<BrowserContext> {
   const profile = mkdtempSync(join(tmpdir(), 'flower-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, viewport, headless: true });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: ARGS,
+    viewport,
+    headless: true,
+  });
   t.teardown(async () => {
     await context.close();
     rmSync(profile, { recursive: true, force: true });
@@ -65,7 +82,10 @@ export async function logIn(page: Page, web: WebFace): Promise<void> {
 }
 
 /** the run of a live flower-pty (its only one) on the web face with input allowed, its page open in Chromium */
-export async function openRunPage(t: Teardown, runtime: string): Promise<{ run: { id: string }; web: WebFace; context: BrowserContext; page: Page }> {
+export async function openRunPage(
+  t: Teardown,
+  runtime: string,
+): Promise<{ run: { id: string }; web: WebFace; context: BrowserContext; page: Page }> {
   const run = await oneRun(runtime);
   const web = await startWeb(t, { runtime, args: ['--allow-input'] });
   const context = await openBrowser(t);
@@ -78,7 +98,15 @@ export async function openRunPage(t: Teardown, runtime: string): Promise<{ run: 
 /** the text of the page's terminal (xterm.js's buffer), one line per row; empty before the page made it */
 export function pageScreen(page: Page): Promise<string> {
   return page.evaluate(() => {
-    const term = (window as unknown as { flowerTerm?: { buffer: { active: { length: number; getLine(i: number): { translateToString(trim: boolean): string } | undefined } } } }).flowerTerm;
+    const term = (
+      window as unknown as {
+        flowerTerm?: {
+          buffer: {
+            active: { length: number; getLine(i: number): { translateToString(trim: boolean): string } | undefined };
+          };
+        };
+      }
+    ).flowerTerm;
     // (the page's script makes its terminal a moment after the page loads: nothing shown yet)
     if (!term) return '';
     const buffer = term.buffer.active;
@@ -93,7 +121,8 @@ export async function waitForPageScreen(page: Page, needle: RegExp, ms: number):
   for (;;) {
     const screen = await pageScreen(page);
     if (needle.test(screen)) return screen;
-    if (performance.now() > deadline) throw new Error(`the page's terminal never showed ${needle}; it shows:\n${screen}`);
+    if (performance.now() > deadline)
+      throw new Error(`the page's terminal never showed ${needle}; it shows:\n${screen}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

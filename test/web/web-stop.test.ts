@@ -13,7 +13,8 @@ import { processAlive } from '../../src/adapters/process-alive.js';
 const runtime = runtimeDir(tempRoot(t, 'flower-web-stop-'));
 const env = { ...process.env, XDG_RUNTIME_DIR: runtime };
 const dir = join(runtime, 'flower-pty', 'web');
-const flower = (...args: string[]) => spawnSync(process.execPath, [FLOWER_BIN, 'web', ...args], { env, encoding: 'utf8', timeout: 30_000 });
+const flower = (...args: string[]) =>
+  spawnSync(process.execPath, [FLOWER_BIN, 'web', ...args], { env, encoding: 'utf8', timeout: 30_000 });
 
 t.test('none running: one line, exit 0', async (t) => {
   const r = flower('--stop');
@@ -33,7 +34,10 @@ t.test('web -d, then web --stop: it ends, one line, exit 0', async (t) => {
   t.ok(processAlive(pid));
   const r = flower('--stop');
   t.equal(r.status, 0, r.stderr);
-  t.match(r.stdout, new RegExp(`^stopped the web face \\(pid ${pid}, http://127\\.0\\.0\\.1:\\d+\\); the runs go on\\n$`));
+  t.match(
+    r.stdout,
+    new RegExp(`^stopped the web face \\(pid ${pid}, http://127\\.0\\.0\\.1:\\d+\\); the runs go on\\n$`),
+  );
   t.notOk(processAlive(pid), 'the process is gone when --stop returns');
   t.notOk(existsSync(join(dir, 'server.json')), 'its claim is given back');
   t.equal(flower('--stop').stdout, 'no web face of yours is running\n', 'again: none');
@@ -42,7 +46,11 @@ t.test('web -d, then web --stop: it ends, one line, exit 0', async (t) => {
 t.test('a claim naming a pid that is no web face: not signalled', async (t) => {
   const other = spawn('sleep', ['30']);
   t.teardown(() => other.kill('SIGKILL'));
-  writeFileSync(join(dir, 'server.json'), JSON.stringify({ pid: other.pid, url: 'http://127.0.0.1:1', allowInput: false }), { mode: 0o600 });
+  writeFileSync(
+    join(dir, 'server.json'),
+    JSON.stringify({ pid: other.pid, url: 'http://127.0.0.1:1', allowInput: false }),
+    { mode: 0o600 },
+  );
   const r = flower('--stop');
   t.equal(r.status, 0, r.stderr);
   t.equal(r.stdout, 'no web face of yours is running\n');

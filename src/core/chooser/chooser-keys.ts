@@ -57,7 +57,8 @@ export function runKey(r: Pick<ChooserRun, 'host' | 'id'>): string {
 /** the rows the chooser lists: the one order of runs (needs first, then last activity), narrowed by the filter */
 export function chooserRows(runs: readonly ChooserRun[], filter: string): ChooserRun[] {
   const f = filter.toLowerCase();
-  const kept = f === '' ? runs : runs.filter((r) => [r.id, r.cwd, r.host ?? 'local'].some((s) => s.toLowerCase().includes(f)));
+  const kept =
+    f === '' ? runs : runs.filter((r) => [r.id, r.cwd, r.host ?? 'local'].some((s) => s.toLowerCase().includes(f)));
   return pictureOrder(kept);
 }
 
@@ -101,15 +102,24 @@ export function chooserKeys(data: string): ChooserKey[] {
 
 function move(state: ChooserState, rows: readonly ChooserRun[], by: number): ChooserState {
   if (rows.length === 0) return state;
-  const at = Math.max(0, rows.findIndex((r) => runKey(r) === state.selected));
+  const at = Math.max(
+    0,
+    rows.findIndex((r) => runKey(r) === state.selected),
+  );
   const next = Math.min(rows.length - 1, Math.max(0, at + by));
   return { ...state, selected: runKey(rows[next]!) };
 }
 
-const selectedRun = (state: ChooserState, rows: readonly ChooserRun[]): ChooserRun | undefined => rows.find((r) => runKey(r) === state.selected);
+const selectedRun = (state: ChooserState, rows: readonly ChooserRun[]): ChooserRun | undefined =>
+  rows.find((r) => runKey(r) === state.selected);
 
 /** one key: the next state and what to do. `rows` are the rows as listed now (chooserRows of the state's filter) */
-export function chooserStep(state: ChooserState, key: ChooserKey, allRuns: readonly ChooserRun[], cwd: string): { state: ChooserState; act: ChooserAct | null } {
+export function chooserStep(
+  state: ChooserState,
+  key: ChooserKey,
+  allRuns: readonly ChooserRun[],
+  cwd: string,
+): { state: ChooserState; act: ChooserAct | null } {
   const rows = chooserRows(allRuns, state.filter);
   const same = { state, act: null };
   if (key.k === 'interrupt') return { state, act: { t: 'close' } };
@@ -121,14 +131,16 @@ export function chooserStep(state: ChooserState, key: ChooserKey, allRuns: reado
   }
   if (state.mode === 'new') return formStep(state, key);
   if (state.mode === 'filter') {
-    if (key.k === 'esc') return { state: settle({ ...state, mode: 'list', filter: '' }, chooserRows(allRuns, '')), act: null };
+    if (key.k === 'esc')
+      return { state: settle({ ...state, mode: 'list', filter: '' }, chooserRows(allRuns, '')), act: null };
     if (key.k === 'enter') {
       // the person comes back from the run to every run, the chosen one still selected
       const run = selectedRun(state, rows);
       return run ? { state: { ...state, mode: 'list', filter: '' }, act: { t: 'switch', run } } : same;
     }
     if (key.k === 'up' || key.k === 'down') return { state: move(state, rows, key.k === 'up' ? -1 : 1), act: null };
-    const filter = key.k === 'backspace' ? state.filter.slice(0, -1) : key.k === 'char' ? state.filter + key.ch : state.filter;
+    const filter =
+      key.k === 'backspace' ? state.filter.slice(0, -1) : key.k === 'char' ? state.filter + key.ch : state.filter;
     return { state: settle({ ...state, filter }, chooserRows(allRuns, filter)), act: null };
   }
   // the list
@@ -150,7 +162,9 @@ export function chooserStep(state: ChooserState, key: ChooserKey, allRuns: reado
     case '/':
       return { state: { ...state, mode: 'filter' }, act: null };
     case 'x':
-      return state.selected !== null && selectedRun(state, rows) ? { state: { ...state, mode: 'confirm-end', ending: state.selected }, act: null } : same;
+      return state.selected !== null && selectedRun(state, rows)
+        ? { state: { ...state, mode: 'confirm-end', ending: state.selected }, act: null }
+        : same;
     case 'n':
       return { state: { ...state, mode: 'new', form: { field: 0, folder: cwd, worktree: '', prompt: '' } }, act: null };
   }
@@ -172,11 +186,13 @@ function formStep(state: ChooserState, key: ChooserKey): { state: ChooserState; 
     return { state: { ...state, form: { ...form, field } }, act: null };
   }
   if (key.k === 'enter') {
-    if (form.field < 2) return { state: { ...state, form: { ...form, field: (form.field + 1) as NewRunForm['field'] } }, act: null };
+    if (form.field < 2)
+      return { state: { ...state, form: { ...form, field: (form.field + 1) as NewRunForm['field'] } }, act: null };
     if (form.folder.trim() === '') return { state: { ...state, form: { ...form, field: 0 } }, act: null };
     return { state: { ...state, mode: 'list', form: null }, act: { t: 'new', form } };
   }
-  if (key.k === 'backspace') return { state: { ...state, form: { ...form, [name]: form[name].slice(0, -1) } }, act: null };
+  if (key.k === 'backspace')
+    return { state: { ...state, form: { ...form, [name]: form[name].slice(0, -1) } }, act: null };
   if (key.k === 'char') return { state: { ...state, form: { ...form, [name]: form[name] + key.ch } }, act: null };
   return { state, act: null };
 }

@@ -66,7 +66,8 @@ export function fit(text: string, width: number, from: 'end' | 'start' = 'end'):
 }
 
 function folderText(cwd: string, home: string | null): string {
-  const shown = home && home !== '/' && (cwd === home || cwd.startsWith(`${home}/`)) ? `~${cwd.slice(home.length)}` : cwd;
+  const shown =
+    home && home !== '/' && (cwd === home || cwd.startsWith(`${home}/`)) ? `~${cwd.slice(home.length)}` : cwd;
   return terminalText(shown);
 }
 
@@ -101,33 +102,64 @@ function runLine(r: ChooserRun, index: number, c: Columns, s: ChooserScreen, sel
   const p = runPicture(r);
   const key = index < SHORTCUTS.length ? `(${SHORTCUTS[index]}) ` : '    ';
   const base: LineStyle = selected ? 'selected' : 'row';
-  const text = [key, c.host ? `${fit(terminalText(r.host ?? 'local'), c.host)} ` : '', `${fit(terminalText(r.id), c.id)} `, `${fit(folderText(r.cwd, s.home), c.folder, 'start')} `].join('');
+  const text = [
+    key,
+    c.host ? `${fit(terminalText(r.host ?? 'local'), c.host)} ` : '',
+    `${fit(terminalText(r.id), c.id)} `,
+    `${fit(folderText(r.cwd, s.home), c.folder, 'start')} `,
+  ].join('');
   const line: ChooserLine = [
     { text, style: base },
     { text: `${fit(terminalText(p.words), c.state)} `, style: selected ? 'selected' : p.needsPerson ? 'needs' : 'row' },
   ];
-  if (c.bar) line.push({ text: meterBar(p.meter, BAR), style: selected ? 'selected' : meterLevel(p.meter) }, { text: ' ', style: base });
-  line.push({ text: `${fit(`g${p.generation}`, c.gen)} ${durationText(p.since, s.now).padStart(3)}`, style: selected ? 'selected' : 'dim' });
+  if (c.bar)
+    line.push(
+      { text: meterBar(p.meter, BAR), style: selected ? 'selected' : meterLevel(p.meter) },
+      { text: ' ', style: base },
+    );
+  line.push({
+    text: `${fit(`g${p.generation}`, c.gen)} ${durationText(p.since, s.now).padStart(3)}`,
+    style: selected ? 'selected' : 'dim',
+  });
   return line;
 }
 
 function hostLine(h: HostStatus, now: number): ChooserLine | null {
   if (h.problem !== null) return [{ text: `  ${terminalText(h.host)}: ${terminalText(h.problem)}`, style: 'warn' }];
-  if (h.askingSince !== null) return [{ text: `  ${terminalText(h.host)}: asked ${durationText(h.askingSince, now)} ago, no answer yet`, style: 'dim' }];
+  if (h.askingSince !== null)
+    return [
+      { text: `  ${terminalText(h.host)}: asked ${durationText(h.askingSince, now)} ago, no answer yet`, style: 'dim' },
+    ];
   return null;
 }
 
 function bottomLine(s: ChooserScreen, rows: readonly ChooserRun[]): ChooserLine {
   const st = s.state;
-  if (st.mode === 'filter') return [{ text: `/${terminalText(st.filter)}`, style: 'prompt' }, { text: `  ${rows.length} match · Enter switches · Esc clears`, style: 'dim' }];
+  if (st.mode === 'filter')
+    return [
+      { text: `/${terminalText(st.filter)}`, style: 'prompt' },
+      { text: `  ${rows.length} match · Enter switches · Esc clears`, style: 'dim' },
+    ];
   if (st.mode === 'confirm-end') {
     const r = s.runs.find((x) => runKey(x) === st.ending);
-    return [{ text: `end run ${terminalText(r?.id ?? '?')} in ${r ? folderText(r.cwd, s.home) : '?'}? (y/n)`, style: 'prompt' }];
+    return [
+      {
+        text: `end run ${terminalText(r?.id ?? '?')} in ${r ? folderText(r.cwd, s.home) : '?'}? (y/n)`,
+        style: 'prompt',
+      },
+    ];
   }
   if (st.mode === 'new' && st.form) {
     const f = st.form;
-    const asks = [`folder: ${terminalText(f.folder)}`, `new git worktree (empty: none): ${terminalText(f.worktree)}`, `prompt: ${terminalText(f.prompt)}`];
-    return [{ text: `new run · ${asks[f.field]}`, style: 'prompt' }, { text: '  Enter next · Esc back', style: 'dim' }];
+    const asks = [
+      `folder: ${terminalText(f.folder)}`,
+      `new git worktree (empty: none): ${terminalText(f.worktree)}`,
+      `prompt: ${terminalText(f.prompt)}`,
+    ];
+    return [
+      { text: `new run · ${asks[f.field]}`, style: 'prompt' },
+      { text: '  Enter next · Esc back', style: 'dim' },
+    ];
   }
   if (s.message) return [{ text: terminalText(s.message), style: 'warn' }];
   return [{ text: '↑↓/jk move · Enter or (key) switch · / filter · x end · n new · q quit', style: 'dim' }];
@@ -143,7 +175,17 @@ function scroll(n: number, room: number, at: number): [number, number] {
 /** every line to draw, top to bottom, each at most `cols` wide */
 export function renderChooser(s: ChooserScreen): ChooserLine[] {
   if (s.cols < MIN_COLS || s.rows < MIN_ROWS) {
-    return [[{ text: fit(`too small for the chooser: ${MIN_COLS}×${MIN_ROWS} at least (or flower-pty attach ID)`, s.cols).trimEnd(), style: 'warn' }]];
+    return [
+      [
+        {
+          text: fit(
+            `too small for the chooser: ${MIN_COLS}×${MIN_ROWS} at least (or flower-pty attach ID)`,
+            s.cols,
+          ).trimEnd(),
+          style: 'warn',
+        },
+      ],
+    ];
   }
   const rows = chooserRows(s.runs, s.state.filter);
   const needs = s.runs.filter((r) => runPicture(r).needsPerson).length;
@@ -152,9 +194,18 @@ export function renderChooser(s: ChooserScreen): ChooserLine[] {
   const hostLines = s.hosts.map((h) => hostLine(h, s.now)).filter((l): l is ChooserLine => l !== null);
   const room = Math.max(1, s.rows - 2 - hostLines.length);
   const c = columns(rows, s);
-  const at = Math.max(0, rows.findIndex((r) => runKey(r) === s.state.selected));
+  const at = Math.max(
+    0,
+    rows.findIndex((r) => runKey(r) === s.state.selected),
+  );
   const [from, to] = scroll(rows.length, room, at);
-  if (rows.length === 0) out.push([{ text: fit(s.runs.length === 0 ? 'no live runs (n starts one)' : 'no run matches', s.cols).trimEnd(), style: 'dim' }]);
+  if (rows.length === 0)
+    out.push([
+      {
+        text: fit(s.runs.length === 0 ? 'no live runs (n starts one)' : 'no run matches', s.cols).trimEnd(),
+        style: 'dim',
+      },
+    ]);
   for (let i = from; i < to; i++) out.push(runLine(rows[i]!, i, c, s, runKey(rows[i]!) === s.state.selected));
   for (const l of hostLines.slice(0, Math.max(0, s.rows - 1 - out.length))) out.push(l);
   const spare = s.rows - out.length - 1;
@@ -163,7 +214,8 @@ export function renderChooser(s: ChooserScreen): ChooserLine[] {
     const head = `── ${terminalText(shown.id)} `;
     out.push([{ text: head + '─'.repeat(Math.max(0, s.cols - textWidth(head))), style: 'dim' }]);
     // its last lines: where claude's prompt and question are
-    for (const l of s.preview.slice(Math.max(0, s.preview.length - (spare - 1)))) out.push([{ text: fit(terminalText(l), s.cols).trimEnd(), style: 'row' }]);
+    for (const l of s.preview.slice(Math.max(0, s.preview.length - (spare - 1))))
+      out.push([{ text: fit(terminalText(l), s.cols).trimEnd(), style: 'row' }]);
   }
   out.push(bottomLine(s, rows));
   return out.map((line) => cutLine(line, s.cols));

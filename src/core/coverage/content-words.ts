@@ -26,12 +26,17 @@ const STOPWORDS = new Set(
 
 // Lower case without accents: "Sólo" and "solo" are one word.
 export function fold(text: string): string {
-  return text.toLowerCase().normalize('NFD').replace(/\p{M}+/gu, '');
+  return text
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '');
 }
 
 /** the words of a text, in order, folded; stopwords kept */
 export function words(text: string): string[] {
-  return fold(text).split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '');
+  return fold(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w !== '');
 }
 
 /** the content words of a sentence, once each, in order */
@@ -53,12 +58,14 @@ export function wordSet(text: string): Set<string> {
 // an instruction: a question, a quotation, a pasted log or code line, and a report of what happened ("It
 // always fails on CI", "There are no tests", "I only changed one file"). docs/eval.md states the rule and
 // its measured precision.
-const STRONG = /(?<![\p{L}\p{N}])(?:don'?t|do not|never|always|must(?:n'?t)?|should(?:n'?t| not)|(?:we|you) should|avoid|instead|nunca|siempre|jamas|debe(?:s|n|mos|rias?)?|en vez de|en lugar de|evita)(?![\p{L}\p{N}])/u;
+const STRONG =
+  /(?<![\p{L}\p{N}])(?:don'?t|do not|never|always|must(?:n'?t)?|should(?:n'?t| not)|(?:we|you) should|avoid|instead|nunca|siempre|jamas|debe(?:s|n|mos|rias?)?|en vez de|en lugar de|evita)(?![\p{L}\p{N}])/u;
 const WEAK = /^(?:no|only|solo|solamente)$/;
 // Who a report is about: a sentence that opens with one of these tells what happened, unless it says what
 // is wanted or owed (I want, we must, it should).
 const REPORT_SUBJECT = /^(?:i|i'm|i've|it|it's|its|this|that|there|there's|he|she|they|yo|eso|esto|hay)$/;
-const WANTED = /(?<![\p{L}\p{N}])(?:must|should|want|wants|need|needs|prefer|quiero|necesito|debe(?:s|n|mos|rias?)?)(?![\p{L}\p{N}])/u;
+const WANTED =
+  /(?<![\p{L}\p{N}])(?:must|should|want|wants|need|needs|prefer|quiero|necesito|debe(?:s|n|mos|rias?)?)(?![\p{L}\p{N}])/u;
 
 export function isInstruction(sentence: string): boolean {
   const whole = fold(sentence).replace(/[’‘]/g, "'").trim();
@@ -84,7 +91,12 @@ export function isInstruction(sentence: string): boolean {
 function pasted(line: string): boolean {
   if (/^(?:>|\t| {4})/.test(line)) return true;
   const t = line.trim();
-  if (/^(?:\$ |>>> |at \S+ \(|\[\w+\]|\d{4}-\d{2}-\d{2}|\d{2}:\d{2}:\d{2}|(?:error|warn|info|debug|trace)\b[:\]])/i.test(t)) return true;
+  if (
+    /^(?:\$ |>>> |at \S+ \(|\[\w+\]|\d{4}-\d{2}-\d{2}|\d{2}:\d{2}:\d{2}|(?:error|warn|info|debug|trace)\b[:\]])/i.test(
+      t,
+    )
+  )
+    return true;
   const letters = (t.match(/[\p{L}\s]/gu) ?? []).length;
   return t.length >= 12 && letters / t.length < 0.7;
 }
@@ -92,7 +104,8 @@ function pasted(line: string): boolean {
 // A terminal pasted whole: a line that opens with a shell's prompt and a command (`user@host:~/x$ make`,
 // `(venv) user@host:/x$ claude -c`, `PS C:\x> dir`), and the lines after it up to a blank line, which are
 // that command's output: "No conversation found to continue" under `$ claude -c` is the program's words.
-const SHELL_PROMPT = /^(?:\([\w.-]+\)\s+)?(?:[\w.-]+@[\w.-]+(?::[^\s$#]*)?\s?[$#%]|PS [A-Za-z]:\\[^>]*>|[A-Za-z]:\\[^>]*>)\s+\S/;
+const SHELL_PROMPT =
+  /^(?:\([\w.-]+\)\s+)?(?:[\w.-]+@[\w.-]+(?::[^\s$#]*)?\s?[$#%]|PS [A-Za-z]:\\[^>]*>|[A-Za-z]:\\[^>]*>)\s+\S/;
 function dropTerminalPastes(lines: string[]): string[] {
   const out: string[] = [];
   let inPaste = false;

@@ -24,7 +24,11 @@ const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 // The document as commands are compared in it: code spans opened, a line continuation and every run of
 // blanks one space, a leading `./` dropped from every token (as command-match.ts normalises a command).
 function flatten(text: string): string {
-  return text.replace(/`/g, ' ').replace(/\\\n/g, ' ').replace(/\s+/g, ' ').replace(/(^|[\s"'(])(?:\.\/)+/g, '$1');
+  return text
+    .replace(/`/g, ' ')
+    .replace(/\\\n/g, ' ')
+    .replace(/\s+/g, ' ')
+    .replace(/(^|[\s"'(])(?:\.\/)+/g, '$1');
 }
 
 // `needle` as a whole token: not inside a longer word, flag or path (a `/` before it is allowed when
@@ -54,7 +58,8 @@ function hasPath(flat: string, path: string): boolean {
 /** how far around a file's name the document must say something of its failure, in characters */
 export const NEAR_CHARS = 160;
 // Words that say something went wrong (or was undone): near a file's name, they tell of its failure.
-const FAILURE_WORD = /\b(?:fail(?:s|ed|ing|ure|ures)?|errors?|erred|broke|broken|crash(?:ed|es)?|could ?n[o']t|can ?n[o']t|can't|did ?n[o']t work|not found|missing|refused|rejected|denied|timed? ?out|too large|too big|exceed(?:s|ed)?|undone|undid|revert(?:ed|s)?|rolled back|dead ends?|abandon(?:ed)?|gave up|does ?n[o']t exist|unable|mismatch(?:ed)?|conflicts?)\b/i;
+const FAILURE_WORD =
+  /\b(?:fail(?:s|ed|ing|ure|ures)?|errors?|erred|broke|broken|crash(?:ed|es)?|could ?n[o']t|can ?n[o']t|can't|did ?n[o']t work|not found|missing|refused|rejected|denied|timed? ?out|too large|too big|exceed(?:s|ed)?|undone|undid|revert(?:ed|s)?|rolled back|dead ends?|abandon(?:ed)?|gave up|does ?n[o']t exist|unable|mismatch(?:ed)?|conflicts?)\b/i;
 
 // A file tool's failure is kept when the document names the file and, near it, says something of the
 // failure: a word of failure, or most of the error's own content words. Naming the file for another
@@ -75,7 +80,9 @@ function hasCommand(flat: string, command: string): boolean {
   const whole = (seg: string): boolean => new RegExp(`(?<![\\w./-])${escapeRe(seg)}(?![\\w/=-]|[:.]\\w)`).test(flat);
   const c = command.includes('`') ? flatten(command).trim() : command;
   if (whole(c)) return true;
-  return commandSegments(command).some((seg) => seg.includes(' ') && whole(seg.includes('`') ? flatten(seg).trim() : seg));
+  return commandSegments(command).some(
+    (seg) => seg.includes(' ') && whole(seg.includes('`') ? flatten(seg).trim() : seg),
+  );
 }
 
 /** whether a document names a file, by the files rule (the path as a token, or its file name) */
@@ -104,13 +111,18 @@ function found(rule: FactRule, doc: Doc): boolean {
     case 'command':
       return hasCommand(doc.flat, rule.command);
     case 'target':
-      return rule.paths.length > 0 ? tellsFailure(doc, rule.paths, rule.error) : doc.folded.includes(fold(flatten(rule.input)).trim());
+      return rule.paths.length > 0
+        ? tellsFailure(doc, rule.paths, rule.error)
+        : doc.folded.includes(fold(flatten(rule.input)).trim());
     case 'words':
       return wordShare(rule.words, doc.words) >= WORD_SHARE;
     case 'literal':
       return hasToken(doc.flat, rule.text, false);
     case 'issue':
-      return new RegExp(`(?:#|\\b(?:issues?|PRs?|pull request)\\s*#?|\\b(?:issues|pull)/)${rule.number}(?!\\d)`, 'i').test(doc.flat);
+      return new RegExp(
+        `(?:#|\\b(?:issues?|PRs?|pull request)\\s*#?|\\b(?:issues|pull)/)${rule.number}(?!\\d)`,
+        'i',
+      ).test(doc.flat);
   }
 }
 

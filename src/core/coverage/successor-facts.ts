@@ -51,10 +51,42 @@ const URL_CHARS = 300;
 // `python -m pytest`, `uv run pytest`, `bundle exec rspec`), or a build tool's subcommand or script is a
 // test (`npm test`, `cargo test`, `go test ./...`, `npm run test:unit`, `make test`). Never a word inside a
 // path (`ls tests/`), a package's name (`brew install x/tap/y`), a comment, or the shell's own `test -f`.
-const TEST_RUNNER = /^(?:jest|vitest|mocha|pytest|py\.test|tap|ava|rspec|phpunit|ctest|unittest|nosetests|tox|nox|karma|cypress)$/;
+const TEST_RUNNER =
+  /^(?:jest|vitest|mocha|pytest|py\.test|tap|ava|rspec|phpunit|ctest|unittest|nosetests|tox|nox|karma|cypress)$/;
 const BUILD_TOOLS = new Set([
-  'npm', 'yarn', 'pnpm', 'bun', 'deno', 'node', 'cargo', 'go', 'mix', 'make', 'just', 'mise', 'task', 'gradle', 'gradlew', 'mvn', 'mvnw',
-  'dotnet', 'swift', 'zig', 'poetry', 'uv', 'hatch', 'rake', 'bundle', 'composer', 'flutter', 'dart', 'lein', 'sbt', 'playwright', 'python', 'python3',
+  'npm',
+  'yarn',
+  'pnpm',
+  'bun',
+  'deno',
+  'node',
+  'cargo',
+  'go',
+  'mix',
+  'make',
+  'just',
+  'mise',
+  'task',
+  'gradle',
+  'gradlew',
+  'mvn',
+  'mvnw',
+  'dotnet',
+  'swift',
+  'zig',
+  'poetry',
+  'uv',
+  'hatch',
+  'rake',
+  'bundle',
+  'composer',
+  'flutter',
+  'dart',
+  'lein',
+  'sbt',
+  'playwright',
+  'python',
+  'python3',
 ]);
 const RUNS_SCRIPT = new Set(['run', 'run-script', 'exec', 'x', '-m']);
 const TEST_SCRIPT = /^tests?(?:$|[:_-]\w)/;
@@ -98,7 +130,8 @@ const GH_NUMBER = /\bgh\s+(?:issue|pr)\s+[a-z-]+\s+#?(\d{1,6})\b/g;
 // What a command says in quotes (a commit message, a PR's title or body, an inline script) is the model's
 // prose, not the person's world: numbers there are not read.
 const QUOTED = /"(?:[^"\\]|\\.)*"|'[^']*'|<<[\s\S]*$/g;
-const BRANCH_MADE = /\bgit\s+(?:checkout\s+-[bB]|switch\s+-[cC]|worktree\s+add\s(?:[^&;|]*?\s)?-[bB]|push\s+(?:-u|--set-upstream)\s+\S+)\s+([\w.][\w./-]*)/g;
+const BRANCH_MADE =
+  /\bgit\s+(?:checkout\s+-[bB]|switch\s+-[cC]|worktree\s+add\s(?:[^&;|]*?\s)?-[bB]|push\s+(?:-u|--set-upstream)\s+\S+)\s+([\w.][\w./-]*)/g;
 // Branches every repository has: naming them tells a successor nothing.
 const COMMON_BRANCHES = new Set(['HEAD', 'main', 'master']);
 
@@ -136,7 +169,8 @@ export function createFactCollector(opts: CollectorOptions = {}): FactCollector 
   let checklist: ListItem[] = [];
   let lastTest: string | null = null;
 
-  const issue = (n: string): void => identifiers.add(`issue:${n}`, { text: `#${n}`, match: { rule: 'issue', number: n } });
+  const issue = (n: string): void =>
+    identifiers.add(`issue:${n}`, { text: `#${n}`, match: { rule: 'issue', number: n } });
   // An issue's or PR's URL is that issue or PR: one fact, found by its URL or its `#N`.
   const url = (raw: string): void => {
     const u = raw.replace(/[.,;:!?*_]+$/, '');
@@ -162,7 +196,8 @@ export function createFactCollector(opts: CollectorOptions = {}): FactCollector 
 
   function commandIdentifiers(command: string): void {
     if (command.includes('http')) for (const m of command.matchAll(URL)) url(m[0]);
-    const bare = command.includes('"') || command.includes("'") || command.includes('<<') ? command.replace(QUOTED, ' ') : command;
+    const bare =
+      command.includes('"') || command.includes("'") || command.includes('<<') ? command.replace(QUOTED, ' ') : command;
     identifiersIn(bare.replace(/https?:\/\/\S+/g, ' '), true);
     if (bare.includes('gh ')) for (const m of bare.matchAll(GH_NUMBER)) issue(m[1]!);
   }
@@ -173,7 +208,8 @@ export function createFactCollector(opts: CollectorOptions = {}): FactCollector 
     for (const s of sentences(text)) {
       if (s.length > INSTRUCTION_CHARS || !isInstruction(s)) continue;
       const w = contentWords(s);
-      if (w.length > 0) instructions.add(w.join(' '), { text: oneLine(s, TEXT_CHARS), match: { rule: 'words', words: w } });
+      if (w.length > 0)
+        instructions.add(w.join(' '), { text: oneLine(s, TEXT_CHARS), match: { rule: 'words', words: w } });
     }
   }
 
@@ -212,19 +248,36 @@ export function createFactCollector(opts: CollectorOptions = {}): FactCollector 
       const dead = (opts.failures?.() ?? failures).failures
         .filter((f) => !f.workedLater && !f.trivial)
         .map((f): Fact => {
-          if (f.command !== null) return { text: oneLine(f.input, TEXT_CHARS), match: { rule: 'command', command: f.command } };
+          if (f.command !== null)
+            return { text: oneLine(f.input, TEXT_CHARS), match: { rule: 'command', command: f.command } };
           const target = f.files.length > 0 ? f.files.join(' ') : f.target;
-          return { text: oneLine(`${f.tool} ${target}`, TEXT_CHARS), match: { rule: 'target', paths: f.files, input: target, error: contentWords(f.error) } };
+          return {
+            text: oneLine(`${f.tool} ${target}`, TEXT_CHARS),
+            match: { rule: 'target', paths: f.files, input: target, error: contentWords(f.error) },
+          };
         });
-      const subjects = [...openTasks(scope).map((t) => t.subject), ...checklist.filter((i) => !i.done).map((i) => i.subject)];
+      const subjects = [
+        ...openTasks(scope).map((t) => t.subject),
+        ...checklist.filter((i) => !i.done).map((i) => i.subject),
+      ];
       const tasks = keptSet<Fact>();
       for (const s of subjects) {
         const w = contentWords(s);
-        tasks.add(w.join(' ') || s, { text: oneLine(s, TEXT_CHARS), match: w.length > 0 ? { rule: 'words', words: w } : { rule: 'literal', text: s } });
+        tasks.add(w.join(' ') || s, {
+          text: oneLine(s, TEXT_CHARS),
+          match: w.length > 0 ? { rule: 'words', words: w } : { rule: 'literal', text: s },
+        });
       }
       const ids = identifiers.values();
-      if (lastTest !== null) ids.push({ text: oneLine(lastTest, TEXT_CHARS), match: { rule: 'command', command: lastTest } });
-      return { files: files.values(), dead_ends: dead, instructions: instructions.values(), tasks: tasks.values(), identifiers: ids };
+      if (lastTest !== null)
+        ids.push({ text: oneLine(lastTest, TEXT_CHARS), match: { rule: 'command', command: lastTest } });
+      return {
+        files: files.values(),
+        dead_ends: dead,
+        instructions: instructions.values(),
+        tasks: tasks.values(),
+        identifiers: ids,
+      };
     },
   };
 }

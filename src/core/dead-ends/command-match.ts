@@ -9,7 +9,9 @@ const OUTPUT_TAIL = /\s*(?:2>&1|\|\s*(?:head|tail)(?:\s+-n)?(?:\s+-?\d+)?)\s*$/;
 const LEADING_CD = /^cd\s+(?:"[^"]*"|'[^']*'|\S+)\s*&&\s*/;
 
 function unquote(token: string): string {
-  return token.length >= 2 && (token[0] === '"' || token[0] === "'") && token.at(-1) === token[0] ? token.slice(1, -1) : token;
+  return token.length >= 2 && (token[0] === '"' || token[0] === "'") && token.at(-1) === token[0]
+    ? token.slice(1, -1)
+    : token;
 }
 
 export function normalisePath(path: string): string {
@@ -32,7 +34,9 @@ export function normaliseCommand(command: string): string {
   if (!c.includes('./')) return c;
   return c
     .split(' ')
-    .map((t) => (t.startsWith('./') || t.startsWith('"./') || t.startsWith("'./") ? t.replace(/^(["']?)(?:\.\/)+/, '$1') : t))
+    .map((t) =>
+      t.startsWith('./') || t.startsWith('"./') || t.startsWith("'./") ? t.replace(/^(["']?)(?:\.\/)+/, '$1') : t,
+    )
     .join(' ');
 }
 
@@ -85,14 +89,31 @@ export function commandSegments(command: string): string[] {
 
 /** the programs a segment pipes through (`cat x | grep y`: both), each as its words */
 export function pipelineStages(segment: string): string[] {
-  return splitTopLevel(segment, true).map((s) => s.trim()).filter((s) => s !== '');
+  return splitTopLevel(segment, true)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 // Words before the program that do not change which job it is: an environment assignment, a wrapper.
 const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const WRAPPERS = new Set(['sudo', 'time', 'timeout', 'nice', 'env', 'command', 'exec', 'npx', 'bunx', 'pnpx', 'uvx']);
 // A program's subcommand that names another: `npm run build`, `uv run pytest`, `gh pr view`.
-const RUNS_ANOTHER = new Set(['run', 'run-script', 'exec', 'x', 'dlx', 'pr', 'issue', 'compose', 'workspace', 'repo', 'stash', 'worktree', 'remote', 'submodule']);
+const RUNS_ANOTHER = new Set([
+  'run',
+  'run-script',
+  'exec',
+  'x',
+  'dlx',
+  'pr',
+  'issue',
+  'compose',
+  'workspace',
+  'repo',
+  'stash',
+  'worktree',
+  'remote',
+  'submodule',
+]);
 
 /** a segment's words as a shell would read them apart (quoted words whole) */
 export function shellWords(segment: string): string[] {
@@ -129,7 +150,9 @@ export function segmentJob(segment: string): string {
 
 /** the jobs of a command's segments */
 export function commandJobs(command: string): string[] {
-  return commandSegments(command).map(segmentJob).filter((j) => j !== '');
+  return commandSegments(command)
+    .map(segmentJob)
+    .filter((j) => j !== '');
 }
 
 const LONG_FLAG = /^--[A-Za-z0-9][\w-]*/;
@@ -149,7 +172,12 @@ export function longFlags(command: string): string[] {
 // with a letter. Tested piece by piece: one pattern for it backtracks badly on a long token.
 function isFileName(token: string): boolean {
   const dot = token.lastIndexOf('.');
-  return dot > 0 && /^[\w.-]+$/.test(token) && /^\.[A-Za-z]\w{0,7}$/.test(token.slice(dot)) && /[A-Za-z_]/.test(token.slice(0, dot));
+  return (
+    dot > 0 &&
+    /^[\w.-]+$/.test(token) &&
+    /^\.[A-Za-z]\w{0,7}$/.test(token.slice(dot)) &&
+    /[A-Za-z_]/.test(token.slice(0, dot))
+  );
 }
 
 // The paths a command names: a token with a `/`, or a file name with an extension; never a flag or a URL.
@@ -178,7 +206,12 @@ export function hasToken(text: string, needle: string): boolean {
 export function mentionsCommand(text: string, command: string): boolean {
   const flat = normaliseCommand(text.replace(/`/g, ' '));
   // A command is named whole: `npm run build:prod` or `npm run build-x` is another command.
-  if (commandSegments(command).some((seg) => seg.includes(' ') && new RegExp(`(?<![\\w./-])${escapeRe(seg)}(?![\\w/=-]|[:.]\\w)`).test(flat))) return true;
+  if (
+    commandSegments(command).some(
+      (seg) => seg.includes(' ') && new RegExp(`(?<![\\w./-])${escapeRe(seg)}(?![\\w/=-]|[:.]\\w)`).test(flat),
+    )
+  )
+    return true;
   if (longFlags(command).some((flag) => hasToken(flat, flag))) return true;
   return commandPaths(command).some((path) => mentionsPath(flat, path));
 }

@@ -72,7 +72,8 @@ export function watchList(text: string, listed: readonly Failure[]): WatchedDead
     }
   });
   for (const f of listed) {
-    const pattern: WatchedDeadEnd['pattern'] = f.command !== null ? { kind: 'command', command: f.command } : { kind: 'tool', tool: f.tool, input: f.input };
+    const pattern: WatchedDeadEnd['pattern'] =
+      f.command !== null ? { kind: 'command', command: f.command } : { kind: 'tool', tool: f.tool, input: f.input };
     if (f.kind === 'reverted-edit') continue; // undoing an edit is no call to repeat
     if (out.some((w) => samePattern(w.pattern, pattern))) continue;
     const at = lines.findIndex((l) => l.includes(codeSpan(f.input)));

@@ -69,7 +69,15 @@ function withFailure(r: FailureRecord, f: Omit<Failure, 'tries' | 'firstAt' | 'w
   if (i >= 0) {
     const old = r.failures[i]!;
     const failures = [...r.failures];
-    failures[i] = { ...old, error: f.error, tries: old.tries + 1, lastAt: f.lastAt ?? old.lastAt, workedLater: false, trivial: old.trivial && f.trivial, pending: f.pending };
+    failures[i] = {
+      ...old,
+      error: f.error,
+      tries: old.tries + 1,
+      lastAt: f.lastAt ?? old.lastAt,
+      workedLater: false,
+      trivial: old.trivial && f.trivial,
+      pending: f.pending,
+    };
     return { ...r, failures };
   }
   let failures = [...r.failures, { ...f, tries: 1, firstAt: f.lastAt, workedLater: false }];
@@ -100,7 +108,19 @@ export function recordRun(r: FailureRecord, run: ToolRun): FailureRecord {
     const kind = run.command !== null ? 'command' : 'tool';
     const target = command ?? targetOf(run);
     const pending = command === null ? [] : commandJobs(command);
-    return withFailure(r, { key, kind, tool: run.tool, input, command, target, trivial: run.trivial === true, pending, files: run.files, error: oneLine(run.error ?? 'failed', ERROR_CHARS), lastAt: run.at });
+    return withFailure(r, {
+      key,
+      kind,
+      tool: run.tool,
+      input,
+      command,
+      target,
+      trivial: run.trivial === true,
+      pending,
+      files: run.files,
+      error: oneLine(run.error ?? 'failed', ERROR_CHARS),
+      lastAt: run.at,
+    });
   }
   let next = r;
   // The same call worked; or, for a shell call, every job of the failed one (its program and subcommand)
@@ -110,7 +130,8 @@ export function recordRun(r: FailureRecord, run: ToolRun): FailureRecord {
   let failures: Failure[] | null = null;
   r.failures.forEach((f, i) => {
     if (f.workedLater || f.tool !== run.tool) return;
-    const pending = jobs.length === 0 || f.pending.length === 0 ? f.pending : f.pending.filter((j) => !jobs.includes(j));
+    const pending =
+      jobs.length === 0 || f.pending.length === 0 ? f.pending : f.pending.filter((j) => !jobs.includes(j));
     const worked = f.key === key || (f.pending.length > 0 && pending.length === 0);
     if (!worked && pending.length === f.pending.length) return;
     failures ??= [...r.failures];
@@ -124,15 +145,34 @@ export function recordRun(r: FailureRecord, run: ToolRun): FailureRecord {
   if (undone >= 0) {
     const earlier = next.edits[undone]!;
     const edits = next.edits.filter((_, j) => j !== undone);
-    return withFailure({ ...next, edits }, {
-      key: `edit:${earlier.file}:${earlier.before}:${earlier.after}`, kind: 'reverted-edit', tool: run.tool, input: earlier.input,
-      command: null, target: earlier.file, trivial: false, pending: [], files: [earlier.file], error: 'undone by a later edit of the same text', lastAt: run.at,
-    });
+    return withFailure(
+      { ...next, edits },
+      {
+        key: `edit:${earlier.file}:${earlier.before}:${earlier.after}`,
+        kind: 'reverted-edit',
+        tool: run.tool,
+        input: earlier.input,
+        command: null,
+        target: earlier.file,
+        trivial: false,
+        pending: [],
+        files: [earlier.file],
+        error: 'undone by a later edit of the same text',
+        lastAt: run.at,
+      },
+    );
   }
   // A record per successful edit: written field by field (an object spread is V8's slow path), the list
   // cut only once it is over its bound.
-  const edits = [...next.edits, { file: e.file, before: e.before, after: e.after, input: oneLine(run.input, INPUT_CHARS) }];
-  return { failures: next.failures, edits: edits.length > EDITS_KEPT ? edits.slice(-EDITS_KEPT) : edits, dropped: next.dropped };
+  const edits = [
+    ...next.edits,
+    { file: e.file, before: e.before, after: e.after, input: oneLine(run.input, INPUT_CHARS) },
+  ];
+  return {
+    failures: next.failures,
+    edits: edits.length > EDITS_KEPT ? edits.slice(-EDITS_KEPT) : edits,
+    dropped: next.dropped,
+  };
 }
 
 // The most tried first; among equals, the newest first.
@@ -152,7 +192,8 @@ const clock = (ms: number | null): string => (ms === null ? '' : new Date(ms).to
 // A failure as one list line: the call, the tool, how often and when, the error.
 export function failureLine(f: Failure): string {
   const times = f.tries === 1 ? 'failed once' : `failed ${f.tries} times`;
-  const when = f.lastAt === null ? '' : f.tries === 1 ? ` at ${clock(f.lastAt)}` : ` (${clock(f.firstAt)} to ${clock(f.lastAt)})`;
+  const when =
+    f.lastAt === null ? '' : f.tries === 1 ? ` at ${clock(f.lastAt)}` : ` (${clock(f.firstAt)} to ${clock(f.lastAt)})`;
   const later = f.workedLater ? '; worked later' : '';
   return `${codeSpan(f.input)} (${f.tool}) ${f.kind === 'reverted-edit' ? (f.tries === 1 ? 'undone' : `undone ${f.tries} times`) : times}${when}: ${f.error}${later}`;
 }

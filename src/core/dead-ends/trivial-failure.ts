@@ -8,8 +8,35 @@ import { commandSegments, pipelineStages, programWords } from './command-match.j
 
 // Programs that only look at files and print what they find (or filter what another prints).
 const LOOKS = new Set([
-  'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'find', 'fd', 'ls', 'cat', 'head', 'tail', 'wc', 'stat', 'file',
-  'tree', 'test', '[', '[[', 'realpath', 'readlink', 'cd', 'pwd', 'echo', 'sort', 'uniq', 'cut', 'tr', 'less',
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'ag',
+  'ack',
+  'find',
+  'fd',
+  'ls',
+  'cat',
+  'head',
+  'tail',
+  'wc',
+  'stat',
+  'file',
+  'tree',
+  'test',
+  '[',
+  '[[',
+  'realpath',
+  'readlink',
+  'cd',
+  'pwd',
+  'echo',
+  'sort',
+  'uniq',
+  'cut',
+  'tr',
+  'less',
 ]);
 // What a look says when the path is not there.
 const NOT_THERE = /no such file or directory|cannot access|does not exist|not a directory/i;

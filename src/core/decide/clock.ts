@@ -31,7 +31,10 @@ export const ROW_LOOK_MS = 10;
 // overlap (core/run/child-timing.ts) not yet gone, the cycle waits on an event (written, exited), not on the
 // clock.
 export function cycleWaitsOnEvent(s: RunState): boolean {
-  return s.freezing || (s.cycle.phase === 'review' && s.gen !== null && !s.gen.ended && successorAwaitsExit(s.gen.place, s.settings.cwd));
+  return (
+    s.freezing ||
+    (s.cycle.phase === 'review' && s.gen !== null && !s.gen.ended && successorAwaitsExit(s.gen.place, s.settings.cwd))
+  );
 }
 
 // When an API-key session parked on a limit is continued: a little after its reset, else after a back-off.
@@ -50,12 +53,15 @@ const earliest = (moments: number[]): number | null => (moments.length === 0 ? n
 // In the order they run when several are due at once.
 export const CLOCK_RULES: readonly ClockRule[] = [
   {
-    name: "a hook held for its transcript row runs out of time: decided from what the transcript holds",
+    name: 'a hook held for its transcript row runs out of time: decided from what the transcript holds',
     due: (s) => earliest(s.boundaryWaits.map((w) => w.until)),
     run: (o, now) => {
       for (const wait of o.s.boundaryWaits) {
         if (now < wait.until) continue;
-        const row = wait.awaits.kind === 'reply' ? "the Stop hook's last response" : `the PostToolUse hook's tool call (${wait.awaits.toolUseId})`;
+        const row =
+          wait.awaits.kind === 'reply'
+            ? "the Stop hook's last response"
+            : `the PostToolUse hook's tool call (${wait.awaits.toolUseId})`;
         o.do({ type: 'log', line: `${row} did not reach the transcript within ${o.s.settings.stopWaitMs} ms` });
         settleWait(o, wait, now, false);
       }
@@ -69,7 +75,8 @@ export const CLOCK_RULES: readonly ClockRule[] = [
   },
   {
     name: 'a turn ended with no Stop hook: hooks are missing, and the turn end is the boundary',
-    due: (s) => (awaitsFirstHook(s) && s.gen!.turnEndAt !== null ? s.gen!.turnEndAt + s.settings.turnHooklessAfterMs : null),
+    due: (s) =>
+      awaitsFirstHook(s) && s.gen!.turnEndAt !== null ? s.gen!.turnEndAt + s.settings.turnHooklessAfterMs : null,
     run: (o, now) => hooksMissing(o, now, 'turn'),
   },
   {
@@ -78,10 +85,12 @@ export const CLOCK_RULES: readonly ClockRule[] = [
     run: (o, now) => hooksMissing(o, now, 'start'),
   },
   {
-    name: "a turn under way with no transcript: it is lost, and the session hands off at its next boundary",
+    name: 'a turn under way with no transcript: it is lost, and the session hands off at its next boundary',
     due: (s) => {
       const g = s.gen;
-      return g && !g.ended && g.transcriptMissingSince !== null && !g.transcriptLost ? g.transcriptMissingSince + s.settings.transcriptLostAfterMs : null;
+      return g && !g.ended && g.transcriptMissingSince !== null && !g.transcriptLost
+        ? g.transcriptMissingSince + s.settings.transcriptLostAfterMs
+        : null;
     },
     run: transcriptLost,
   },
@@ -97,7 +106,10 @@ export const CLOCK_RULES: readonly ClockRule[] = [
     // A model that ignores the request must not stall the run.
     name: 'the writing turn gives no document in time: a degraded one is frozen',
     cycle: true,
-    due: (s) => (s.cycle.phase === 'writing' && s.cycle.writingSince !== null && checkUnderWay(s) === null ? s.cycle.writingSince + s.settings.writeTimeoutMs : null),
+    due: (s) =>
+      s.cycle.phase === 'writing' && s.cycle.writingSince !== null && checkUnderWay(s) === null
+        ? s.cycle.writingSince + s.settings.writeTimeoutMs
+        : null,
     run: (o, now) => degrade(o, now, `no handoff document within ${Math.round(o.s.settings.writeTimeoutMs / 1000)}s`),
   },
   {
@@ -114,14 +126,17 @@ export const CLOCK_RULES: readonly ClockRule[] = [
     // A frozen document waits for a person only so long.
     name: 'the review window ends: the successor starts',
     cycle: true,
-    due: (s) => (s.cycle.phase === 'review' && s.cycle.reviewUntil !== null && !s.cycle.held ? s.cycle.reviewUntil : null),
+    due: (s) =>
+      s.cycle.phase === 'review' && s.cycle.reviewUntil !== null && !s.cycle.held ? s.cycle.reviewUntil : null,
     run: startNext,
   },
   {
     name: "the review's countdown a face shows moves, once a second",
     due: (s, now) => {
       const c = s.cycle;
-      return c.phase === 'review' && c.reviewUntil !== null && !c.held && c.reviewUntil > now ? now + ((c.reviewUntil - now) % 1000 || 1000) : null;
+      return c.phase === 'review' && c.reviewUntil !== null && !c.held && c.reviewUntil > now
+        ? now + ((c.reviewUntil - now) % 1000 || 1000)
+        : null;
     },
   },
 ];

@@ -4,7 +4,14 @@
 import { notifyEventOf } from '../run/notify-policy.js';
 import type { Manifest } from '../lineage/manifest.js';
 import type { RunEventName, RunEventFields, RunEventOf } from '../run/run-events.js';
-import { currentGeneration, type GenerationFacts, type HandoffCycle, type RunEffect, type RunEmit, type RunState } from '../run/run-state.js';
+import {
+  currentGeneration,
+  type GenerationFacts,
+  type HandoffCycle,
+  type RunEffect,
+  type RunEmit,
+  type RunState,
+} from '../run/run-state.js';
 
 export interface Decision {
   state: RunState;

@@ -45,7 +45,10 @@ export function diffLines(before: string, after: string, maxCells: number = MAX_
   let coarse = false;
   if ((midA.length + 1) * (midB.length + 1) > maxCells) {
     coarse = true;
-    middle = [...midA.map((text): DiffLine => ({ op: 'del', text })), ...midB.map((text): DiffLine => ({ op: 'add', text }))];
+    middle = [
+      ...midA.map((text): DiffLine => ({ op: 'del', text })),
+      ...midB.map((text): DiffLine => ({ op: 'add', text })),
+    ];
   } else {
     middle = lcsDiff(midA, midB);
   }
@@ -67,7 +70,9 @@ function lcsDiff(a: string[], b: string[]): DiffLine[] {
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
       table[i * width + j] =
-        a[i] === b[j] ? (table[(i + 1) * width + j + 1] as number) + 1 : Math.max(table[(i + 1) * width + j] as number, table[i * width + j + 1] as number);
+        a[i] === b[j]
+          ? (table[(i + 1) * width + j + 1] as number) + 1
+          : Math.max(table[(i + 1) * width + j] as number, table[i * width + j + 1] as number);
     }
   }
   const out: DiffLine[] = [];

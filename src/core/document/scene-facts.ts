@@ -26,15 +26,17 @@ export interface SceneFacts {
 // The first line of the block; the block runs from it to the end of its paragraph (a blank line or the end).
 export const FACTS_HEADING = '[flower-pty facts · written by flower-pty, not by the model]';
 
-
 // The block for `facts`, or '' when there is nothing certain to say.
 export function renderSceneFacts(facts: SceneFacts): string {
   const lines: string[] = [];
   const transcript = facts.transcriptPath === null ? '' : oneLine(facts.transcriptPath);
-  if (transcript !== '') lines.push(`- previous session's transcript (search it for what this document left out): ${transcript}`);
+  if (transcript !== '')
+    lines.push(`- previous session's transcript (search it for what this document left out): ${transcript}`);
   if (facts.git !== null) {
     const n = facts.git.changedFiles;
-    lines.push(`- git HEAD ${oneLine(facts.git.head)}, ${n} ${n === 1 ? 'file' : 'files'} changed and not committed when the document was frozen`);
+    lines.push(
+      `- git HEAD ${oneLine(facts.git.head)}, ${n} ${n === 1 ? 'file' : 'files'} changed and not committed when the document was frozen`,
+    );
   }
   if (facts.scope) lines.push(...scopeFactLines(facts.scope).map((line) => `- ${oneLine(line)}`));
   for (const line of facts.notInDocument ?? []) lines.push(`- ${oneLine(line)}`);
@@ -75,7 +77,8 @@ function trimBlankEdges(lines: string[]): string[] {
   return out;
 }
 
-const appendBlock = (rest: string, block: string): string => (block === '' ? rest : rest === '' ? block : `${rest}\n\n${block}`);
+const appendBlock = (rest: string, block: string): string =>
+  block === '' ? rest : rest === '' ? block : `${rest}\n\n${block}`;
 
 // At freeze: the Scene with exactly one facts block, this handoff's, at its end.
 export function withSceneFacts(scene: string, facts: SceneFacts): string {

@@ -10,6 +10,9 @@ const CHARS_PER_TOKEN = 4;
 export function oversizedSeed(prompt: string, window: number): string | null {
   const tokens = Math.ceil(prompt.length / CHARS_PER_TOKEN);
   if (tokens <= window / 2) return null;
-  const size = prompt.length >= 1_000_000 ? `${(prompt.length / 1_000_000).toFixed(1)}M` : `${(prompt.length / 1_000).toFixed(1)}K`;
+  const size =
+    prompt.length >= 1_000_000
+      ? `${(prompt.length / 1_000_000).toFixed(1)}M`
+      : `${(prompt.length / 1_000).toFixed(1)}K`;
   return `the handoff document is ${size} characters (about ${formatTokens(tokens)} tokens), more than the successor's ${formatTokens(window)}-token window can take in`;
 }

@@ -53,7 +53,15 @@ export interface SessionScope {
 // Each change is idempotent: a transcript read again from its start (a reset, a moved file) folds to the same value.
 export type ScopeChange =
   | { kind: 'task-created'; id: string; subject: string; description: string; activeForm: string | null }
-  | { kind: 'task-updated'; id: string; status?: TaskStatus | 'deleted'; subject?: string; description?: string; activeForm?: string; addBlockedBy?: string[] }
+  | {
+      kind: 'task-updated';
+      id: string;
+      status?: TaskStatus | 'deleted';
+      subject?: string;
+      description?: string;
+      activeForm?: string;
+      addBlockedBy?: string[];
+    }
   | { kind: 'wakeup-set'; prompt: string; delaySeconds: number }
   /** a `stop`, or the wake-up fired (the turn it started may set the next one) */
   | { kind: 'wakeup-cleared' }
@@ -78,7 +86,10 @@ export function applyScopeChange(scope: SessionScope, change: ScopeChange): Sess
     case 'task-created': {
       const { kind: _kind, ...fields } = change;
       const old = scope.tasks.find((t) => t.id === change.id);
-      return { ...scope, tasks: upsert(scope.tasks, old ? { ...old, ...fields } : { ...fields, status: 'pending', blockedBy: [] }) };
+      return {
+        ...scope,
+        tasks: upsert(scope.tasks, old ? { ...old, ...fields } : { ...fields, status: 'pending', blockedBy: [] }),
+      };
     }
     case 'task-updated': {
       const old = scope.tasks.find((t) => t.id === change.id);
@@ -116,7 +127,11 @@ export function applyScopeChange(scope: SessionScope, change: ScopeChange): Sess
     case 'shell-started':
       return { ...scope, shells: upsert(scope.shells, change.shell) };
     case 'background-ended':
-      return { ...scope, monitors: scope.monitors.filter((m) => m.id !== change.id), shells: scope.shells.filter((s) => s.id !== change.id) };
+      return {
+        ...scope,
+        monitors: scope.monitors.filter((m) => m.id !== change.id),
+        shells: scope.shells.filter((s) => s.id !== change.id),
+      };
   }
 }
 
@@ -124,19 +139,31 @@ export function applyScopeChange(scope: SessionScope, change: ScopeChange): Sess
 // wake-up and background shells live on (as Claude Code was seen to do: TaskList "No tasks found", CronList unchanged).
 export const afterClear = (scope: SessionScope): SessionScope => ({ ...scope, tasks: [] });
 
-export const applyScopeChanges = (scope: SessionScope, changes: readonly ScopeChange[]): SessionScope => changes.reduce(applyScopeChange, scope);
+export const applyScopeChanges = (scope: SessionScope, changes: readonly ScopeChange[]): SessionScope =>
+  changes.reduce(applyScopeChange, scope);
 
 export const openTasks = (scope: SessionScope): ScopeTask[] => scope.tasks.filter((t) => t.status !== 'completed');
 
 export function isEmptyScope(scope: SessionScope): boolean {
-  return openTasks(scope).length === 0 && scope.wakeup === null && scope.crons.length === 0 && scope.goal === null && scope.monitors.length === 0 && scope.shells.length === 0;
+  return (
+    openTasks(scope).length === 0 &&
+    scope.wakeup === null &&
+    scope.crons.length === 0 &&
+    scope.goal === null &&
+    scope.monitors.length === 0 &&
+    scope.shells.length === 0
+  );
 }
 
 // Each value shown on one line, cut short: a runaway prompt must not swamp the document.
 const TEXT_CHARS = 300;
 const MAX_ITEMS = 30;
 const q = (text: string): string => `"${oneLine(text, TEXT_CHARS).replace(/"/g, "'")}"`;
-const STATUS_WORDS: Record<TaskStatus, string> = { pending: 'pending', in_progress: 'in progress', completed: 'completed' };
+const STATUS_WORDS: Record<TaskStatus, string> = {
+  pending: 'pending',
+  in_progress: 'in progress',
+  completed: 'completed',
+};
 
 function capped<T>(items: readonly T[], line: (item: T) => string, more: (n: number) => string): string[] {
   const lines = items.slice(0, MAX_ITEMS).map(line);
@@ -148,17 +175,34 @@ const taskText = (t: ScopeTask): string =>
 const cronText = (c: ScopeCron): string =>
   `session cron ${oneLine(c.cron, 60)}${c.schedule ? ` (${oneLine(c.schedule, 80)})` : ''}, ${c.recurring ? 'recurring' : 'once'}, prompt ${q(c.prompt)}`;
 const wakeupText = (w: ScopeWakeup): string => `pending /loop wake-up in ${w.delaySeconds} s, prompt ${q(w.prompt)}`;
-const backgroundText = (what: string, b: ScopeBackground): string => `${what} ${q(b.command)}${b.description ? ` (${oneLine(b.description, 120)})` : ''}`;
+const backgroundText = (what: string, b: ScopeBackground): string =>
+  `${what} ${q(b.command)}${b.description ? ` (${oneLine(b.description, 120)})` : ''}`;
 
 // The facts block's lines (core/document/scene-facts.ts adds the "- "): what the previous session had, and its fate.
 export function scopeFactLines(scope: SessionScope): string[] {
   return [
     ...(scope.goal ? [`goal (the successor sets it again): ${q(scope.goal.condition)}`] : []),
-    ...capped(openTasks(scope), (t) => `open ${taskText(t)}; the successor creates it again`, (n) => `and ${n} more open tasks`),
+    ...capped(
+      openTasks(scope),
+      (t) => `open ${taskText(t)}; the successor creates it again`,
+      (n) => `and ${n} more open tasks`,
+    ),
     ...(scope.wakeup ? [`${wakeupText(scope.wakeup)}; the successor schedules it again`] : []),
-    ...capped(scope.crons, (c) => `${cronText(c)}; the successor creates it again`, (n) => `and ${n} more session crons`),
-    ...capped(scope.monitors, (m) => `ended with the previous session, not carried: ${backgroundText('monitor', m)}`, (n) => `and ${n} more monitors ended`),
-    ...capped(scope.shells, (s) => `ended with the previous session, not carried: ${backgroundText('background shell', s)}`, (n) => `and ${n} more background shells ended`),
+    ...capped(
+      scope.crons,
+      (c) => `${cronText(c)}; the successor creates it again`,
+      (n) => `and ${n} more session crons`,
+    ),
+    ...capped(
+      scope.monitors,
+      (m) => `ended with the previous session, not carried: ${backgroundText('monitor', m)}`,
+      (n) => `and ${n} more monitors ended`,
+    ),
+    ...capped(
+      scope.shells,
+      (s) => `ended with the previous session, not carried: ${backgroundText('background shell', s)}`,
+      (n) => `and ${n} more background shells ended`,
+    ),
   ];
 }
 
@@ -166,21 +210,53 @@ export function scopeFactLines(scope: SessionScope): string[] {
 export function rearmInstructions(scope: SessionScope): string | null {
   if (isEmptyScope(scope)) return null;
   const steps: string[] = [];
-  if (scope.goal) steps.push(`- Set the goal again with the condition ${q(scope.goal.condition)} (with your goal tool, without asking again; if you have none, ask the person to set it: /goal followed by the condition).`);
+  if (scope.goal)
+    steps.push(
+      `- Set the goal again with the condition ${q(scope.goal.condition)} (with your goal tool, without asking again; if you have none, ask the person to set it: /goal followed by the condition).`,
+    );
   const tasks = openTasks(scope);
   if (tasks.length > 0) {
-    steps.push(`- Create these tasks again in your task list, with the same subject and status, in this order (the numbers are the old session's; yours may differ):`);
-    steps.push(...capped(tasks, (t) => `  - ${taskText(t)}${t.description && t.description !== t.subject ? `: ${oneLine(t.description, TEXT_CHARS)}` : ''}`, (n) => `  - and ${n} more: see the handoff document's facts`));
+    steps.push(
+      `- Create these tasks again in your task list, with the same subject and status, in this order (the numbers are the old session's; yours may differ):`,
+    );
+    steps.push(
+      ...capped(
+        tasks,
+        (t) =>
+          `  - ${taskText(t)}${t.description && t.description !== t.subject ? `: ${oneLine(t.description, TEXT_CHARS)}` : ''}`,
+        (n) => `  - and ${n} more: see the handoff document's facts`,
+      ),
+    );
   }
-  if (scope.wakeup) steps.push(`- Schedule the /loop wake-up again with exactly the prompt ${q(scope.wakeup.prompt)} and a delay of ${scope.wakeup.delaySeconds} seconds.`);
+  if (scope.wakeup)
+    steps.push(
+      `- Schedule the /loop wake-up again with exactly the prompt ${q(scope.wakeup.prompt)} and a delay of ${scope.wakeup.delaySeconds} seconds.`,
+    );
   if (scope.crons.length > 0) {
     steps.push('- Create these session-only crons again (not durable), with the same schedule and prompt:');
-    steps.push(...capped(scope.crons, (c) => `  - ${cronText(c)}`, (n) => `  - and ${n} more: see the handoff document's facts`));
+    steps.push(
+      ...capped(
+        scope.crons,
+        (c) => `  - ${cronText(c)}`,
+        (n) => `  - and ${n} more: see the handoff document's facts`,
+      ),
+    );
   }
-  const ended = [...scope.monitors.map((m) => backgroundText('monitor', m)), ...scope.shells.map((s) => backgroundText('background shell', s))];
+  const ended = [
+    ...scope.monitors.map((m) => backgroundText('monitor', m)),
+    ...scope.shells.map((s) => backgroundText('background shell', s)),
+  ];
   if (ended.length > 0) {
-    steps.push('- These ended with the previous session and cannot be carried over (their process is gone); start them again only if the work still needs them:');
-    steps.push(...capped(ended, (e) => `  - ${e}`, (n) => `  - and ${n} more`));
+    steps.push(
+      '- These ended with the previous session and cannot be carried over (their process is gone); start them again only if the work still needs them:',
+    );
+    steps.push(
+      ...capped(
+        ended,
+        (e) => `  - ${e}`,
+        (n) => `  - and ${n} more`,
+      ),
+    );
   }
   return `The previous session had set these up in its own session, and they ended with it. Before you go on with the work:\n${steps.join('\n')}`;
 }

@@ -15,6 +15,9 @@ export function sanitizeStep(raw: string): string {
 // The error text is for --step; an empty result means nothing usable was left.
 export function validateStep(raw: string): { step: string } | { problem: string } {
   const step = sanitizeStep(raw);
-  if (step === '') return { problem: `--step "${raw.replace(/[\u0000-\u001f]/g, '?')}" has no usable characters: use letters, digits, '-', '_' or '.', e.g. --step work` };
+  if (step === '')
+    return {
+      problem: `--step "${raw.replace(/[\u0000-\u001f]/g, '?')}" has no usable characters: use letters, digits, '-', '_' or '.', e.g. --step work`,
+    };
   return { step };
 }

@@ -72,7 +72,11 @@ export function createCompactionScan(reader: FactRowReader): CompactionScan {
       for (const row of reader.row(value)) {
         if (row.kind === 'summary') {
           // Only the score is kept: a folder of a thousand summaries must not hold a thousand sets of facts.
-          summaries.push({ line: splitter.lineNumber(i), score: scoreDocument(facts.facts(), row.text), since: scoreDocument(since.facts(), row.text) });
+          summaries.push({
+            line: splitter.lineNumber(i),
+            score: scoreDocument(facts.facts(), row.text),
+            since: scoreDocument(since.facts(), row.text),
+          });
           since = createFactCollector();
         } else {
           facts.push(row);
@@ -87,7 +91,14 @@ export function createCompactionScan(reader: FactRowReader): CompactionScan {
     end() {
       const tail = splitter.end();
       take(tail);
-      return { summaries, rows, junk, notJsonl: first === false, truncatedTail: tail.length > 0 && lastFailed, dropped: splitter.dropped };
+      return {
+        summaries,
+        rows,
+        junk,
+        notJsonl: first === false,
+        truncatedTail: tail.length > 0 && lastFailed,
+        dropped: splitter.dropped,
+      };
     },
   };
 }

@@ -33,17 +33,39 @@ function missed(s: EvalSummary): string {
     const items = s.score[c].missing;
     if (items.length === 0) continue;
     const more = items.length > MISSING_SHOWN ? `<li>… and ${items.length - MISSING_SHOWN} more</li>` : '';
-    parts.push(`<h4>${e(CATEGORY_TITLES[c])} missing</h4><ul class="missed">${items.slice(0, MISSING_SHOWN).map((m) => `<li><code>${e(m)}</code></li>`).join('')}${more}</ul>`);
+    parts.push(
+      `<h4>${e(CATEGORY_TITLES[c])} missing</h4><ul class="missed">${items
+        .slice(0, MISSING_SHOWN)
+        .map((m) => `<li><code>${e(m)}</code></li>`)
+        .join('')}${more}</ul>`,
+    );
   }
-  return parts.length === 0 ? '<p>Nothing missing.</p>' : `<details><summary>What it missed</summary>${parts.join('')}</details>`;
+  return parts.length === 0
+    ? '<p>Nothing missing.</p>'
+    : `<details><summary>What it missed</summary>${parts.join('')}</details>`;
 }
 
-export function renderEvalPage(o: { summaries: readonly EvalSummary[]; transcripts: number; notes: readonly string[]; now: string; shown: (path: string) => string }): string {
+export function renderEvalPage(o: {
+  summaries: readonly EvalSummary[];
+  transcripts: number;
+  notes: readonly string[];
+  now: string;
+  shown: (path: string) => string;
+}): string {
   const title = 'What compaction kept';
   const totals = scoreTotals(o.summaries.map((s) => s.score));
-  const notes = o.notes.length > 0 ? `<div class="notes"><strong>Notes</strong><ul>${o.notes.map((n) => `<li>${e(n)}</li>`).join('')}</ul></div>` : '';
-  const each = o.summaries.map((s) => `<h3><code>${e(o.shown(s.transcript))}</code> line ${s.line}</h3>${bars(s.score)}${missed(s)}`).join('\n');
-  const facts = [['summaries', String(o.summaries.length)], ['transcripts read', String(o.transcripts)], ['written', `${e(o.now.slice(0, 19).replace('T', ' '))} UTC`]] as const;
+  const notes =
+    o.notes.length > 0
+      ? `<div class="notes"><strong>Notes</strong><ul>${o.notes.map((n) => `<li>${e(n)}</li>`).join('')}</ul></div>`
+      : '';
+  const each = o.summaries
+    .map((s) => `<h3><code>${e(o.shown(s.transcript))}</code> line ${s.line}</h3>${bars(s.score)}${missed(s)}`)
+    .join('\n');
+  const facts = [
+    ['summaries', String(o.summaries.length)],
+    ['transcripts read', String(o.transcripts)],
+    ['written', `${e(o.now.slice(0, 19).replace('T', ' '))} UTC`],
+  ] as const;
   return `${pageTop(title, STYLE, facts)}
 ${notes}
 <p>Each compaction summary is scored against the main thread of its transcript before it: of the facts a successor must have, how many it carries (the rules: docs/eval.md in flower-pty).</p>

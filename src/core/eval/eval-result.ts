@@ -25,7 +25,12 @@ export interface EvalJson {
 
 export function evalJson(summaries: readonly EvalSummary[]): EvalJson {
   return {
-    summaries: summaries.map((s) => ({ transcript: s.transcript, line: s.line, categories: s.score, since_previous: s.since })),
+    summaries: summaries.map((s) => ({
+      transcript: s.transcript,
+      line: s.line,
+      categories: s.score,
+      since_previous: s.since,
+    })),
     totals: scoreTotals(summaries.map((s) => s.score)),
     totals_since_previous: scoreTotals(summaries.map((s) => s.since)),
   };
@@ -54,17 +59,38 @@ export function foundText(found: number, total: number): string {
 // Both countings, each headed: first since the previous compaction, then from the start. A transcript that
 // compacted once has the same figures in both.
 export function evalTable(summaries: readonly EvalSummary[], shown: (path: string) => string): string[] {
-  return [COUNTINGS.since, ...countingTable(summaries, (s) => s.since, shown), COUNTINGS.start, ...countingTable(summaries, (s) => s.score, shown)];
+  return [
+    COUNTINGS.since,
+    ...countingTable(summaries, (s) => s.since, shown),
+    COUNTINGS.start,
+    ...countingTable(summaries, (s) => s.score, shown),
+  ];
 }
 
 // One row per summary, its transcript last (a long path does not push the figures off the screen), then
 // the totals. `shown` is how a path is written (relative to the folder the command ran in).
-function countingTable(summaries: readonly EvalSummary[], scoreOf: (s: EvalSummary) => CoverageScore, shown: (path: string) => string): string[] {
+function countingTable(
+  summaries: readonly EvalSummary[],
+  scoreOf: (s: EvalSummary) => CoverageScore,
+  shown: (path: string) => string,
+): string[] {
   const head = ['line', ...CATEGORIES.map((c) => CATEGORY_TITLES[c]), 'transcript'];
-  const rows = summaries.map((s) => [String(s.line), ...CATEGORIES.map((c) => foundText(scoreOf(s)[c].found, scoreOf(s)[c].total)), oneLine(shown(s.transcript))]);
+  const rows = summaries.map((s) => [
+    String(s.line),
+    ...CATEGORIES.map((c) => foundText(scoreOf(s)[c].found, scoreOf(s)[c].total)),
+    oneLine(shown(s.transcript)),
+  ]);
   const totals = scoreTotals(summaries.map(scoreOf));
-  rows.push(['', ...CATEGORIES.map((c) => foundText(totals[c].found, totals[c].total)), `total of ${summaries.length} summar${summaries.length === 1 ? 'y' : 'ies'}`]);
+  rows.push([
+    '',
+    ...CATEGORIES.map((c) => foundText(totals[c].found, totals[c].total)),
+    `total of ${summaries.length} summar${summaries.length === 1 ? 'y' : 'ies'}`,
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (i === head.length - 1 ? 0 : r[i]!.length))));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : i === 0 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : i === 0 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(head), ...rows.map(line)];
 }

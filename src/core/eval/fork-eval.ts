@@ -85,18 +85,37 @@ export function tallyArms(runs: readonly ArmRun[]): ArmTally[] {
   return ARMS.map((arm) => {
     const mine = runs.filter((r) => r.arm === arm);
     const probes = mine.flatMap((r) => r.probes);
-    const byKind = Object.fromEntries(PROBE_KINDS.map((k) => {
-      const of = probes.filter((p) => p.kind === k);
-      return [k, wilson95(of.filter((p) => p.passed).length, of.length)];
-    })) as Record<ProbeKind, Rate>;
-    const coverage = Object.fromEntries(CATEGORIES.map((c) => [c, { found: 0, total: 0 }])) as Record<Category, { found: number; total: number }>;
-    for (const r of mine) for (const c of CATEGORIES) if (r.coverage) {
-      coverage[c].found += r.coverage[c].found;
-      coverage[c].total += r.coverage[c].total;
-    }
-    const spend = mine.reduce((s, r) => ({ tokens: s.tokens + r.spend.tokens, costUsd: s.costUsd + r.spend.costUsd, ms: s.ms + r.spend.ms }), { tokens: 0, costUsd: 0, ms: 0 });
+    const byKind = Object.fromEntries(
+      PROBE_KINDS.map((k) => {
+        const of = probes.filter((p) => p.kind === k);
+        return [k, wilson95(of.filter((p) => p.passed).length, of.length)];
+      }),
+    ) as Record<ProbeKind, Rate>;
+    const coverage = Object.fromEntries(CATEGORIES.map((c) => [c, { found: 0, total: 0 }])) as Record<
+      Category,
+      { found: number; total: number }
+    >;
+    for (const r of mine)
+      for (const c of CATEGORIES)
+        if (r.coverage) {
+          coverage[c].found += r.coverage[c].found;
+          coverage[c].total += r.coverage[c].total;
+        }
+    const spend = mine.reduce(
+      (s, r) => ({ tokens: s.tokens + r.spend.tokens, costUsd: s.costUsd + r.spend.costUsd, ms: s.ms + r.spend.ms }),
+      { tokens: 0, costUsd: 0, ms: 0 },
+    );
     const rediscovery = rediscoveryTotals(mine.flatMap((r) => (r.rediscovery ? [r.rediscovery] : [])));
-    return { arm, runs: mine.length, failed: mine.filter((r) => r.document === null).length, overall: wilson95(probes.filter((p) => p.passed).length, probes.length), byKind, coverage, rediscovery, spend };
+    return {
+      arm,
+      runs: mine.length,
+      failed: mine.filter((r) => r.document === null).length,
+      overall: wilson95(probes.filter((p) => p.passed).length, probes.length),
+      byKind,
+      coverage,
+      rediscovery,
+      spend,
+    };
   });
 }
 
@@ -106,15 +125,23 @@ export function tallyText(tallies: readonly ArmTally[]): string[] {
   for (const t of tallies) {
     lines.push(`${ARM_WORDS[t.arm]}: ${t.runs} run(s)${t.failed > 0 ? `, ${t.failed} with no document` : ''}`);
     lines.push(`  probes passed   ${rateText(t.overall)}`);
-    for (const k of PROBE_KINDS) if (t.byKind[k].n > 0) lines.push(`    ${k.padEnd(13)} ${t.byKind[k].passes}/${t.byKind[k].n}  ${rateText(t.byKind[k])}`);
-    const cov = CATEGORIES.filter((c) => t.coverage[c].total > 0).map((c) => `${c} ${t.coverage[c].found}/${t.coverage[c].total}`);
+    for (const k of PROBE_KINDS)
+      if (t.byKind[k].n > 0)
+        lines.push(`    ${k.padEnd(13)} ${t.byKind[k].passes}/${t.byKind[k].n}  ${rateText(t.byKind[k])}`);
+    const cov = CATEGORIES.filter((c) => t.coverage[c].total > 0).map(
+      (c) => `${c} ${t.coverage[c].found}/${t.coverage[c].total}`,
+    );
     lines.push(`  coverage        ${cov.length > 0 ? cov.join(' · ') : '—'}`);
     const r = t.rediscovery;
     const mean = (n: number): string => (r.runs === 0 ? '—' : (n / r.runs).toFixed(1).replace(/\.0$/, ''));
-    lines.push(r.runs === 0
-      ? '  rediscovery     — (no seeded successor ran)'
-      : `  rediscovery     ${mean(r.calls)} tool calls · ${formatTokens(Math.round(r.tokens / r.runs))} input tokens before its first change · ${mean(r.reread)} file(s) the document named read again (mean of ${r.runs}; ${r.changed} reached a change)`);
-    lines.push(`  spent           ${t.spend.tokens} tokens · $${t.spend.costUsd.toFixed(4)} · ${(t.spend.ms / 1000).toFixed(1)} s`);
+    lines.push(
+      r.runs === 0
+        ? '  rediscovery     — (no seeded successor ran)'
+        : `  rediscovery     ${mean(r.calls)} tool calls · ${formatTokens(Math.round(r.tokens / r.runs))} input tokens before its first change · ${mean(r.reread)} file(s) the document named read again (mean of ${r.runs}; ${r.changed} reached a change)`,
+    );
+    lines.push(
+      `  spent           ${t.spend.tokens} tokens · $${t.spend.costUsd.toFixed(4)} · ${(t.spend.ms / 1000).toFixed(1)} s`,
+    );
   }
   return lines;
 }

@@ -24,10 +24,31 @@ export interface Probe {
 export const PROBE_KEYS = 10;
 
 const PROBES: ReadonlyArray<{ kind: ProbeKind; category: Category; question: string; share: number }> = [
-  { kind: 'recall', category: 'files', share: 0.5, question: 'Which files has this work created or changed so far? List their paths.' },
-  { kind: 'artifact', category: 'dead_ends', share: 0, question: 'Which command or tool call failed in this work and did not work later, and why? Give the command exactly.' },
-  { kind: 'continuation', category: 'tasks', share: 0, question: 'What is the next step of this work? Name the task still open that you would do next.' },
-  { kind: 'constraints', category: 'instructions', share: 0.5, question: 'What has the person told you always, never or only to do in this work? Quote their instructions.' },
+  {
+    kind: 'recall',
+    category: 'files',
+    share: 0.5,
+    question: 'Which files has this work created or changed so far? List their paths.',
+  },
+  {
+    kind: 'artifact',
+    category: 'dead_ends',
+    share: 0,
+    question:
+      'Which command or tool call failed in this work and did not work later, and why? Give the command exactly.',
+  },
+  {
+    kind: 'continuation',
+    category: 'tasks',
+    share: 0,
+    question: 'What is the next step of this work? Name the task still open that you would do next.',
+  },
+  {
+    kind: 'constraints',
+    category: 'instructions',
+    share: 0.5,
+    question: 'What has the person told you always, never or only to do in this work? Quote their instructions.',
+  },
 ];
 
 /** the probes the facts at a cut support: one per kind with facts to key it */
@@ -35,7 +56,15 @@ export function probesOf(facts: SuccessorFacts): Probe[] {
   return PROBES.flatMap((p) => {
     const keys = facts[p.category].slice(-PROBE_KEYS);
     if (keys.length === 0) return [];
-    return [{ kind: p.kind, question: p.question, category: p.category, keys, need: Math.max(1, Math.ceil(keys.length * p.share)) }];
+    return [
+      {
+        kind: p.kind,
+        question: p.question,
+        category: p.category,
+        keys,
+        need: Math.max(1, Math.ceil(keys.length * p.share)),
+      },
+    ];
   });
 }
 
@@ -71,6 +100,8 @@ export function splitAnswers(reply: string, count: number): string[] {
 
 /** whether `answer` passes `probe`: it carries at least `need` of its keys, by the category's rule */
 export function probePasses(probe: Probe, answer: string): boolean {
-  const facts = Object.fromEntries(CATEGORIES.map((c) => [c, c === probe.category ? probe.keys : []])) as unknown as SuccessorFacts;
+  const facts = Object.fromEntries(
+    CATEGORIES.map((c) => [c, c === probe.category ? probe.keys : []]),
+  ) as unknown as SuccessorFacts;
   return scoreDocument(facts, answer)[probe.category].found >= probe.need;
 }

@@ -48,6 +48,21 @@ export function continuationPrompt(document: string): string {
 }
 
 /** the runs' costs summed, and how many runs changed a file */
-export function rediscoveryTotals(all: readonly Rediscovery[]): { runs: number; changed: number; calls: number; tokens: number; reread: number } {
-  return all.reduce((t, r) => ({ runs: t.runs + 1, changed: t.changed + (r.changed ? 1 : 0), calls: t.calls + r.calls, tokens: t.tokens + r.tokens, reread: t.reread + r.reread.length }), { runs: 0, changed: 0, calls: 0, tokens: 0, reread: 0 });
+export function rediscoveryTotals(all: readonly Rediscovery[]): {
+  runs: number;
+  changed: number;
+  calls: number;
+  tokens: number;
+  reread: number;
+} {
+  return all.reduce(
+    (t, r) => ({
+      runs: t.runs + 1,
+      changed: t.changed + (r.changed ? 1 : 0),
+      calls: t.calls + r.calls,
+      tokens: t.tokens + r.tokens,
+      reread: t.reread + r.reread.length,
+    }),
+    { runs: 0, changed: 0, calls: 0, tokens: 0, reread: 0 },
+  );
 }

@@ -3,10 +3,23 @@
 // (unreachable, no flower-pty, an older one, garbage). Pure: the adapter runs ssh and hands the reply in.
 
 import { oneLine } from '../one-line.js';
-import { type RunSummary } from '../server/run-list.js';
+import type { RunSummary } from '../server/run-list.js';
 import { terminalText } from '../terminal-text.js';
 import { RUN_ID_RE } from './host-name.js';
-import { count, finite, flag, listOf, matching, oneOf, optional, orNull, readRemote, record, text, type Shape } from './remote-value.js';
+import {
+  count,
+  finite,
+  flag,
+  listOf,
+  matching,
+  oneOf,
+  optional,
+  orNull,
+  readRemote,
+  record,
+  text,
+  type Shape,
+} from './remote-value.js';
 import type { StatusView } from '../screen/status.js';
 
 /** what `ssh HOST flower-pty ...` gave back */
@@ -35,11 +48,16 @@ export const SSH_FAILED = 255;
 /** the remote ls the hosts run: its answer carries the wire version, so an older flower-pty is told apart */
 export const REMOTE_LS_ARGS = ['ls', '--json', '--wire-version'] as const;
 
-export type HostAnswer<R> = { host: string; wire: number; runs: R[]; raw: Record<string, unknown> } | { host: string; problem: string };
+export type HostAnswer<R> =
+  | { host: string; wire: number; runs: R[]; raw: Record<string, unknown> }
+  | { host: string; problem: string };
 
 /** the last non-empty line of ssh's or the remote's standard error, shown safely */
 function lastWords(stderr: string): string {
-  const lines = stderr.split('\n').map((l) => oneLine(l)).filter((l) => l !== '');
+  const lines = stderr
+    .split('\n')
+    .map((l) => oneLine(l))
+    .filter((l) => l !== '');
   return lines.length === 0 ? '' : terminalText(oneLine(lines.at(-1)!, 200));
 }
 
@@ -49,10 +67,13 @@ function lastWords(stderr: string): string {
  */
 export function hostFailure(host: string, reply: HostReply): string | null {
   const name = terminalText(host);
-  if (reply.overLimit !== undefined) return `${name}: answered with more than ${Math.round(reply.overLimit / 1048576)} MB, more than flower-pty sends; not read`;
-  if (reply.timedOut) return `${name}: no answer within ${reply.waitedSeconds} s (the host or its network hangs); check it with ssh ${name}`;
+  if (reply.overLimit !== undefined)
+    return `${name}: answered with more than ${Math.round(reply.overLimit / 1048576)} MB, more than flower-pty sends; not read`;
+  if (reply.timedOut)
+    return `${name}: no answer within ${reply.waitedSeconds} s (the host or its network hangs); check it with ssh ${name}`;
   const words = lastWords(reply.stderr);
-  if (reply.code === SSH_FAILED) return `${name}: unreachable over ssh${words === '' ? '' : ` (${words})`}; check it with ssh ${name}`;
+  if (reply.code === SSH_FAILED)
+    return `${name}: unreachable over ssh${words === '' ? '' : ` (${words})`}; check it with ssh ${name}`;
   if (reply.code === 127 || /flower-pty: (command )?not found|flower-pty: No such file/i.test(reply.stderr)) {
     return `${name}: no flower-pty there (install it, and put it on the PATH a non-interactive ssh session gets)`;
   }
@@ -66,14 +87,21 @@ function olderLine(host: string): string {
 }
 
 /** a host's `ls --json --wire-version`, read: its runs, or one line */
-export function readHostLs<R extends RunSummary = RunSummary>(host: string, reply: HostReply, ourWire: number): HostAnswer<R> {
+export function readHostLs<R extends RunSummary = RunSummary>(
+  host: string,
+  reply: HostReply,
+  ourWire: number,
+): HostAnswer<R> {
   const failure = hostFailure(host, reply);
   if (failure !== null) return { host, problem: failure };
   const name = terminalText(host);
   if (reply.code !== 0) {
     if (/wire-version/.test(reply.stderr)) return { host, problem: olderLine(host) };
     const words = lastWords(reply.stderr);
-    return { host, problem: `${name}: flower-pty ls failed there (exit ${reply.code})${words === '' ? '' : `: ${words}`}` };
+    return {
+      host,
+      problem: `${name}: flower-pty ls failed there (exit ${reply.code})${words === '' ? '' : `: ${words}`}`,
+    };
   }
   let data: unknown;
   try {
@@ -87,15 +115,23 @@ export function readHostLs<R extends RunSummary = RunSummary>(host: string, repl
   if (typeof data !== 'object' || data === null) return { host, problem: garbage };
   const raw = data as Record<string, unknown>;
   const wire = raw['wire'];
-  if (typeof wire !== 'number' || !Number.isSafeInteger(wire) || !Array.isArray(raw['runs'])) return { host, problem: garbage };
+  if (typeof wire !== 'number' || !Number.isSafeInteger(wire) || !Array.isArray(raw['runs']))
+    return { host, problem: garbage };
   if (wire !== ourWire) {
     const older = wire < ourWire ? 'there' : 'here';
-    return { host, problem: `${name}: its flower-pty speaks wire version ${wire}, this one ${ourWire}: update the one ${older} so both are the same version` };
+    return {
+      host,
+      problem: `${name}: its flower-pty speaks wire version ${wire}, this one ${ourWire}: update the one ${older} so both are the same version`,
+    };
   }
   // each run rebuilt from the fields flower-pty reads: whatever else the host sent (a field 200,000 deep, a
   // key of its own) goes no further than this
   const read = readRemote(RUNS, raw['runs']);
-  if ('problem' in read) return { host, problem: `${name}: answered with something that is not flower-pty's list of runs: runs${terminalText(read.problem)}` };
+  if ('problem' in read)
+    return {
+      host,
+      problem: `${name}: answered with something that is not flower-pty's list of runs: runs${terminalText(read.problem)}`,
+    };
   const runs = read.value as unknown as R[];
   return { host, wire, runs, raw: { wire, runs } };
 }
@@ -104,24 +140,48 @@ export function readHostLs<R extends RunSummary = RunSummary>(host: string, repl
 const LINE = 4096;
 const STATUS: Shape<StatusView> = record<StatusView>({
   phase: oneOf(['starting', 'working', 'near', 'writing', 'review', 'respawning', 'stopped'] as const),
-  context: finite, window: finite, at: finite, warnAt: finite, generation: finite, maxGenerations: finite,
-  handoff: flag, reviewLeft: orNull(finite), held: flag,
-  workbench: orNull(text(LINE)), documentPath: orNull(text(LINE)), note: text(LINE), attention: orNull(text(LINE)),
-  deadEnds: optional(orNull(text(LINE))), coverage: optional(orNull(text(LINE))),
+  context: finite,
+  window: finite,
+  at: finite,
+  warnAt: finite,
+  generation: finite,
+  maxGenerations: finite,
+  handoff: flag,
+  reviewLeft: orNull(finite),
+  held: flag,
+  workbench: orNull(text(LINE)),
+  documentPath: orNull(text(LINE)),
+  note: text(LINE),
+  attention: orNull(text(LINE)),
+  deadEnds: optional(orNull(text(LINE))),
+  coverage: optional(orNull(text(LINE))),
 });
 
 const runId = matching(RUN_ID_RE, 'a run id (lowercase letters and digits)');
 
 /** the fields of a run that this machine reads (RunSummary, the rest of the wire's RunInfo, the socket), each of its type */
 const RUN = record<RunSummary & { step?: string; watchers?: number; socket?: string }>({
-  id: runId, pid: finite, cwd: text(LINE), workbench: orNull(text(LINE)), phase: text(64), generation: finite, context: finite,
-  window: finite, clients: count, started: text(64), status: optional(orNull(STATUS)),
-  step: optional(text(LINE)), watchers: optional(count), socket: optional(text(LINE)),
+  id: runId,
+  pid: finite,
+  cwd: text(LINE),
+  workbench: orNull(text(LINE)),
+  phase: text(64),
+  generation: finite,
+  context: finite,
+  window: finite,
+  clients: count,
+  started: text(64),
+  status: optional(orNull(STATUS)),
+  step: optional(text(LINE)),
+  watchers: optional(count),
+  socket: optional(text(LINE)),
 });
 const RUNS = listOf(RUN, MAX_HOST_RUNS);
 
 /** a run socket's path on a host that `ssh -L LOCAL:REMOTE` can be given as it is: absolute, a socket's name,
  * nothing ssh would split (a colon) and nothing a line would hide (a space, a control character) */
 export function forwardableSocket(path: unknown): path is string {
-  return typeof path === 'string' && /^\/[^:\s\u0000-\u001f\u007f]*\.sock$/.test(path) && !path.split('/').includes('..');
+  return (
+    typeof path === 'string' && /^\/[^:\s\u0000-\u001f\u007f]*\.sock$/.test(path) && !path.split('/').includes('..')
+  );
 }

@@ -11,8 +11,10 @@ export const RUN_ID_RE = /^[a-z0-9]{1,32}$/;
 export function hostNameProblem(name: string): string | null {
   if (name === '') return 'a host needs a name (user@box, or an alias from ~/.ssh/config)';
   // `-oProxyCommand=...` would be an option of ssh's, running a program of the name's choosing
-  if (name.startsWith('-')) return `host "${terminalText(name)}" starts with "-", which ssh would read as an option: give the machine's name or an alias from ~/.ssh/config`;
-  if (/[\s\u0000-\u001f\u007f-\u009f]/.test(name)) return `host "${terminalText(name)}" holds a space or a control character: give the machine's name or an alias from ~/.ssh/config`;
+  if (name.startsWith('-'))
+    return `host "${terminalText(name)}" starts with "-", which ssh would read as an option: give the machine's name or an alias from ~/.ssh/config`;
+  if (/[\s\u0000-\u001f\u007f-\u009f]/.test(name))
+    return `host "${terminalText(name)}" holds a space or a control character: give the machine's name or an alias from ~/.ssh/config`;
   return null;
 }
 
@@ -29,17 +31,28 @@ export function parseHostTarget(text: string): HostTarget | { problem: string } 
   const id = text.slice(colon + 1);
   const problem = hostNameProblem(host);
   if (problem !== null) return { problem };
-  if (!RUN_ID_RE.test(id)) return { problem: `"${terminalText(text)}": after the host comes a run id (lowercase letters and digits, as flower-pty ls --host ${terminalText(host)} prints it)` };
+  if (!RUN_ID_RE.test(id))
+    return {
+      problem: `"${terminalText(text)}": after the host comes a run id (lowercase letters and digits, as flower-pty ls --host ${terminalText(host)} prints it)`,
+    };
   return { host, id };
 }
 
 /** the hosts a command asks: the ones named, else (`all`) every configured one; each name once, in order */
-export function chooseHosts(named: readonly string[], configured: readonly string[], all: boolean): { hosts: string[] } | { problem: string } {
+export function chooseHosts(
+  named: readonly string[],
+  configured: readonly string[],
+  all: boolean,
+): { hosts: string[] } | { problem: string } {
   const wanted = all ? [...configured, ...named] : [...named];
   for (const name of wanted) {
     const problem = hostNameProblem(name);
     if (problem !== null) return { problem };
   }
-  if (all && wanted.length === 0) return { problem: 'no hosts are configured: add "hosts": ["box", "me@build"] to ~/.config/flower-pty/config.json, or name one with --host' };
+  if (all && wanted.length === 0)
+    return {
+      problem:
+        'no hosts are configured: add "hosts": ["box", "me@build"] to ~/.config/flower-pty/config.json, or name one with --host',
+    };
   return { hosts: [...new Set(wanted)] };
 }

@@ -1,7 +1,13 @@
 // The document decisions around a handoff, as values: what gets frozen, what a successor is
 // seeded with, and the note a running successor gets when a person edits its document.
 
-import { degradedDocument, diffSections, isDegraded, type HandoffDoc, type SectionKey } from '../document/handoff-doc.js';
+import {
+  degradedDocument,
+  diffSections,
+  isDegraded,
+  type HandoffDoc,
+  type SectionKey,
+} from '../document/handoff-doc.js';
 import { parseDocument } from '../document/handoff-parse.js';
 import { renderDocument } from '../document/handoff-render.js';
 import { successorPrompt } from './handoff-prompts.js';
@@ -47,18 +53,29 @@ export function documentToFreeze(input: {
   const mechanical = input.degraded || parsed === null;
   const doc: HandoffDoc = mechanical
     ? degradedDocument({
-      originalPrompt: input.originalPrompt, reason: input.reason ?? 'unknown', ...(parsed ? { partial: parsed.doc } : {}),
-      failed: listed.map((f) => `- ${failureLine(f)}`),
-    })
+        originalPrompt: input.originalPrompt,
+        reason: input.reason ?? 'unknown',
+        ...(parsed ? { partial: parsed.doc } : {}),
+        failed: listed.map((f) => `- ${failureLine(f)}`),
+      })
     : parsed.doc;
   // A writer's document is checked for each failure listed to it; the ones it leaves out go in the facts.
   const missing = mechanical ? [] : unmentioned(doc, listed);
   const byWriter = mechanical ? 0 : all.filter((f) => mentions(doc, f)).length;
   const byFacts = mechanical ? listed.length : missing.length;
   const seen = all.length + (input.failures?.dropped ?? 0);
-  const check: DeadEndCheck = { seen, byWriter, byFacts, notAtAll: Math.max(0, seen - byWriter - byFacts), missing: missing.map((f) => f.input) };
+  const check: DeadEndCheck = {
+    seen,
+    byWriter,
+    byFacts,
+    notAtAll: Math.max(0, seen - byWriter - byFacts),
+    missing: missing.map((f) => f.input),
+  };
   if (input.facts) {
-    const withFacts = { ...doc, scene: withSceneFacts(doc.scene, { ...input.facts, notInDocument: notInDocumentLines(missing) }) };
+    const withFacts = {
+      ...doc,
+      scene: withSceneFacts(doc.scene, { ...input.facts, notInDocument: notInDocumentLines(missing) }),
+    };
     return { text: renderDocument(withFacts, { step: input.step }), doc: withFacts, check };
   }
   return { text: renderDocument(doc, { step: input.step }), doc, check };
@@ -91,7 +108,10 @@ export function seedSuccessor(input: {
     input.onDisk ??
     input.kept ??
     renderDocument(
-      degradedDocument({ originalPrompt: input.originalPrompt, reason: 'no handoff document was frozen before the previous session ended' }),
+      degradedDocument({
+        originalPrompt: input.originalPrompt,
+        reason: 'no handoff document was frozen before the previous session ended',
+      }),
       { step: input.step },
     );
   const parsed = parseDocument(text);
@@ -100,13 +120,25 @@ export function seedSuccessor(input: {
     problems.push(`the document ${input.path} was missing at spawn time; this is the copy flower-pty kept`);
   }
   const humanEdit =
-    input.frozen && input.onDisk !== null && input.onDisk !== input.frozen.text ? { changed: diffSections(input.frozen.doc, parsed.doc).changed } : null;
+    input.frozen && input.onDisk !== null && input.onDisk !== input.frozen.text
+      ? { changed: diffSections(input.frozen.doc, parsed.doc).changed }
+      : null;
   const degraded = isDegraded(parsed.doc) || parsed.degraded;
   // The facts are flower-pty's, not the person's to lose by accident: a removed block comes back.
-  const facts = input.frozen ? restoreSceneFacts(parsed.doc.scene, input.frozen.doc.scene) : { scene: parsed.doc.scene, restored: false };
+  const facts = input.frozen
+    ? restoreSceneFacts(parsed.doc.scene, input.frozen.doc.scene)
+    : { scene: parsed.doc.scene, restored: false };
   return {
     // The path only when the file is there: a successor is never told a document is saved where there is none.
-    prompt: successorPrompt({ ...parsed.doc, scene: facts.scene }, { ...(input.path && input.onDisk !== null ? { path: input.path } : {}), degraded, problems, rearm: input.carried ? rearmInstructions(input.carried) : null }),
+    prompt: successorPrompt(
+      { ...parsed.doc, scene: facts.scene },
+      {
+        ...(input.path && input.onDisk !== null ? { path: input.path } : {}),
+        degraded,
+        problems,
+        rearm: input.carried ? rearmInstructions(input.carried) : null,
+      },
+    ),
     seededText: text,
     missing: parsed.missing,
     humanEdit,
@@ -116,7 +148,11 @@ export function seedSuccessor(input: {
 
 // A person edited the document a running successor started from: the note it gets at its next
 // boundary, or null when no section changed.
-export function editNote(path: string, seededText: string, editedText: string): { note: string; changed: SectionKey[] } | null {
+export function editNote(
+  path: string,
+  seededText: string,
+  editedText: string,
+): { note: string; changed: SectionKey[] } | null {
   const diff = diffSections(parseDocument(seededText).doc, parseDocument(editedText).doc);
   if (diff.changed.length === 0) return null;
   return {

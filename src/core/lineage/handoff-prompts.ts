@@ -1,11 +1,11 @@
 // The two prompts around a handoff: the request that makes the session write the document
 // (flower's HANDOFF_PROMPT) and the first prompt of the successor session.
 
-import type {HandoffDoc} from '../document/handoff-doc.js';
-import {EMPTY_MARKER, SECTIONS, stripControl} from '../document/handoff-doc.js';
-import {renderSections} from '../document/handoff-render.js';
-import {formatTokens} from '../meter/token-format.js';
-import {failureLine, type Failure} from '../dead-ends/failure-record.js';
+import type { HandoffDoc } from '../document/handoff-doc.js';
+import { EMPTY_MARKER, SECTIONS, stripControl } from '../document/handoff-doc.js';
+import { renderSections } from '../document/handoff-render.js';
+import { formatTokens } from '../meter/token-format.js';
+import { failureLine, type Failure } from '../dead-ends/failure-record.js';
 
 /** the list of failures in the request stays within this many characters (each line is bounded too) */
 export const FAILURES_REQUEST_CHARS = 4_000;
@@ -27,7 +27,12 @@ Be concrete: file paths, commands, names, numbers. In "{sceneTitle}", give point
 // successor's first prompt (inline or pointing at its file), and the lines it types as `flower-pty: …`.
 // The amendment request's first words (amendmentRequest below): flower-pty's too, never the person's.
 const AMENDMENT_OPENING = 'Your handoff document leaves out things your transcript shows the next session needs.';
-const OWN_PROMPT_STARTS = ['STOP the current work. Your context is nearly full', 'You are TAKING OVER an ongoing task', 'flower-pty: ', AMENDMENT_OPENING];
+const OWN_PROMPT_STARTS = [
+  'STOP the current work. Your context is nearly full',
+  'You are TAKING OVER an ongoing task',
+  'flower-pty: ',
+  AMENDMENT_OPENING,
+];
 
 /** a prompt flower-pty typed, not the person: never one of the person's own words */
 export function isFlowerPrompt(text: string): boolean {
@@ -52,11 +57,10 @@ export function failuresToAccountFor(failures: readonly Failure[], deadendsTitle
 
 // The request that makes the session, which alone holds the context, write its own handoff; `failures`:
 // what its transcript shows failed, the most tried first (at most core/dead-ends/dead-end-watch.ts's FAILURES_LISTED).
-export function handoffRequest(vars: {used: number; window: number; failures?: readonly Failure[]}): string {
+export function handoffRequest(vars: { used: number; window: number; failures?: readonly Failure[] }): string {
   const sections = SECTIONS.map((s) => `## ${s.title}\n(${s.required ? 'REQUIRED: ' : ''}${s.hint})`).join('\n\n');
   const titles: Record<string, string> = Object.fromEntries(SECTIONS.map((s) => [`${s.key}Title`, s.title]));
-  const request = HANDOFF_TEMPLATE
-    .replace('{sections}', () => sections)
+  const request = HANDOFF_TEMPLATE.replace('{sections}', () => sections)
     .replace(/\{(\w+Title)\}/g, (whole, name: string) => titles[name] ?? whole)
     .replace('{used}', () => formatTokens(vars.used))
     .replace('{window}', () => formatTokens(vars.window));
@@ -65,7 +69,10 @@ export function handoffRequest(vars: {used: number; window: number; failures?: r
 }
 
 // The successor's first prompt: it is TAKING OVER, so it must not ask a person for context.
-export function successorPrompt(doc: HandoffDoc, opts: {path?: string; degraded: boolean; problems?: string[]; rearm?: string | null}): string {
+export function successorPrompt(
+  doc: HandoffDoc,
+  opts: { path?: string; degraded: boolean; problems?: string[]; rearm?: string | null },
+): string {
   const parts: string[] = [
     'You are TAKING OVER an ongoing task from a previous session that ran out of context. ' +
       'Do not ask anyone for context and do not start over: the handoff document below is what that session ' +
@@ -76,10 +83,12 @@ export function successorPrompt(doc: HandoffDoc, opts: {path?: string; degraded:
     parts.push(`The document is saved at ${path}. Re-read that file whenever you need it; a person may edit it.`);
   }
   if (opts.degraded) {
-    parts.push('WARNING: this handoff is DEGRADED and INCOMPLETE: the previous session did not manage to write it, ' +
-      'so it was built mechanically. Before acting, reconstruct where things stand yourself: read the errors in the ' +
-      "run's manifest.json for the reason, the previous session's transcript, and the original prompt under " +
-      '"Scene". Check the files it names before trusting anything.');
+    parts.push(
+      'WARNING: this handoff is DEGRADED and INCOMPLETE: the previous session did not manage to write it, ' +
+        'so it was built mechanically. Before acting, reconstruct where things stand yourself: read the errors in the ' +
+        "run's manifest.json for the reason, the previous session's transcript, and the original prompt under " +
+        '"Scene". Check the files it names before trusting anything.',
+    );
   }
   const problems = (opts.problems ?? []).map((p) => stripControl(p).replace(/\n/g, ' ').trim()).filter((p) => p !== '');
   if (problems.length > 0) parts.push(`Problems found in the document:\n${problems.map((p) => `- ${p}`).join('\n')}`);

@@ -57,7 +57,8 @@ const ENDS: ReadonlyArray<GenerationRecord['end']> = ['running', 'handoff', 'deg
 function generationOf(x: unknown, path: string): GenerationRecord {
   const g = obj(x, path);
   const generation = g.generation;
-  if (typeof generation !== 'number' || !Number.isInteger(generation) || generation < 1) fail(`${path}.generation`, generation, 'a whole number of at least 1');
+  if (typeof generation !== 'number' || !Number.isInteger(generation) || generation < 1)
+    fail(`${path}.generation`, generation, 'a whole number of at least 1');
   const end = g.end;
   if (!ENDS.includes(end as GenerationRecord['end'])) fail(`${path}.end`, end, `one of ${ENDS.join(', ')}`);
   const degraded = g.degraded ?? false;
@@ -94,19 +95,26 @@ function generationOf(x: unknown, path: string): GenerationRecord {
     end: end as GenerationRecord['end'],
     human_edit,
     ...(place ? { place } : {}),
-    ...(g.transcript_path !== undefined && g.transcript_path !== null ? { transcript_path: str(g.transcript_path, `${path}.transcript_path`) } : {}),
+    ...(g.transcript_path !== undefined && g.transcript_path !== null
+      ? { transcript_path: str(g.transcript_path, `${path}.transcript_path`) }
+      : {}),
   };
 }
 
 function errorOf(x: unknown, path: string): ManifestError {
   const e = obj(x, path);
-  return { generation: count(e.generation, `${path}.generation`), at: str(e.at, `${path}.at`), reason: str(e.reason, `${path}.reason`) };
+  return {
+    generation: count(e.generation, `${path}.generation`),
+    at: str(e.at, `${path}.at`),
+    reason: str(e.reason, `${path}.reason`),
+  };
 }
 
 /** a step name read from a file: exactly what --step would have made of it, so it cannot climb out of notes/ */
 export function checkStoredStep(x: unknown, path = 'step'): Checked<string> {
   if (typeof x !== 'string') return { problem: `${path} is ${shown(x)}, expected a step name` };
-  if (x === '' || sanitizeStep(x) !== x) return { problem: `${path} is ${shown(x)}, which is not a step name (letters, digits, '-', '_', '.')` };
+  if (x === '' || sanitizeStep(x) !== x)
+    return { problem: `${path} is ${shown(x)}, which is not a step name (letters, digits, '-', '_', '.')` };
   return { value: x };
 }
 

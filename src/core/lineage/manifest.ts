@@ -38,7 +38,10 @@ function withTotals(m: Manifest, now: string): Manifest {
   };
 }
 
-export function startGeneration(m: Manifest, g: { generation: number; sessionId: string; now: string; transcriptPath?: string }): Manifest {
+export function startGeneration(
+  m: Manifest,
+  g: { generation: number; sessionId: string; now: string; transcriptPath?: string },
+): Manifest {
   const record: GenerationRecord = {
     generation: g.generation,
     session_id: g.sessionId,
@@ -66,13 +69,15 @@ function updateCurrent(m: Manifest, now: string, patch: (g: GenerationRecord) =>
 
 type Usage = { context: number; costUsd?: number; numTurns?: number; now: string };
 
-const withUsage = (u: Usage) => (g: GenerationRecord): GenerationRecord => ({
-  ...g,
-  context: u.context,
-  peak_context: Math.max(g.peak_context, u.context),
-  cost_usd: u.costUsd ?? g.cost_usd,
-  num_turns: u.numTurns ?? g.num_turns,
-});
+const withUsage =
+  (u: Usage) =>
+  (g: GenerationRecord): GenerationRecord => ({
+    ...g,
+    context: u.context,
+    peak_context: Math.max(g.peak_context, u.context),
+    cost_usd: u.costUsd ?? g.cost_usd,
+    num_turns: u.numTurns ?? g.num_turns,
+  });
 
 export function recordUsage(m: Manifest, u: Usage): Manifest {
   return updateCurrent(m, u.now, withUsage(u));
@@ -81,13 +86,22 @@ export function recordUsage(m: Manifest, u: Usage): Manifest {
 /** a generation's last reading, which can land after its successor started (the writing turn's row) */
 export function recordUsageOf(m: Manifest, generation: number, u: Usage): Manifest {
   if (!m.generations.some((g) => g.generation === generation)) return m;
-  return withTotals({ ...m, generations: m.generations.map((g) => (g.generation === generation ? withUsage(u)(g) : g)) }, u.now);
+  return withTotals(
+    { ...m, generations: m.generations.map((g) => (g.generation === generation ? withUsage(u)(g) : g)) },
+    u.now,
+  );
 }
 
 // A generation ends: its session id is retired; a degraded end adds an error with its reason.
 export function endGeneration(
   m: Manifest,
-  e: { end: GenerationRecord['end']; now: string; handoffPath?: string | null; degraded?: boolean; reason?: string | null },
+  e: {
+    end: GenerationRecord['end'];
+    now: string;
+    handoffPath?: string | null;
+    degraded?: boolean;
+    reason?: string | null;
+  },
 ): Manifest {
   const last = m.generations.at(-1);
   if (!last || last.ended_at !== null) return m;
@@ -99,9 +113,14 @@ export function endGeneration(
     degraded: e.degraded ?? false,
     reason: e.reason ?? null,
   }));
-  const retired = e.end === 'handoff' || e.end === 'degraded' || e.end === 'crash' ? [...ended.retired, last.session_id] : ended.retired;
+  const retired =
+    e.end === 'handoff' || e.end === 'degraded' || e.end === 'crash'
+      ? [...ended.retired, last.session_id]
+      : ended.retired;
   const errors =
-    e.degraded && e.reason ? [...ended.errors, { generation: last.generation, at: e.now, reason: e.reason }] : ended.errors;
+    e.degraded && e.reason
+      ? [...ended.errors, { generation: last.generation, at: e.now, reason: e.reason }]
+      : ended.errors;
   return { ...ended, retired, errors, attempts: e.end === 'crash' ? ended.attempts + 1 : ended.attempts };
 }
 
@@ -111,7 +130,9 @@ export function recordHumanEdit(
   edit: { changedSections: string[]; draftPath: string | null; now: string },
 ): Manifest {
   const generations = m.generations.map((g) =>
-    g.generation === generation ? { ...g, human_edit: { changed_sections: edit.changedSections, draft_path: edit.draftPath } } : g,
+    g.generation === generation
+      ? { ...g, human_edit: { changed_sections: edit.changedSections, draft_path: edit.draftPath } }
+      : g,
   );
   return { ...m, generations, updated_at: edit.now };
 }
@@ -144,7 +165,9 @@ export function parseManifest(text: string): { manifest: Manifest | null; proble
     return { manifest: null, problem: 'the manifest is not valid JSON' };
   }
   const checked = checkManifest(raw);
-  return 'problem' in checked ? { manifest: null, problem: checked.problem } : { manifest: checked.value, problem: null };
+  return 'problem' in checked
+    ? { manifest: null, problem: checked.problem }
+    : { manifest: checked.value, problem: null };
 }
 
 // A readable lineage for `flower-pty status`.
@@ -155,7 +178,9 @@ export function describeManifest(m: Manifest): string[] {
     `cost $${m.cost_usd.toFixed(4)} · turns ${m.num_turns} · last context ${m.context}`,
   ];
   for (const g of m.generations) {
-    const edit = g.human_edit ? ` · edited by a person (${g.human_edit.changed_sections.join(', ') || 'no section changed'})` : '';
+    const edit = g.human_edit
+      ? ` · edited by a person (${g.human_edit.changed_sections.join(', ') || 'no section changed'})`
+      : '';
     lines.push(
       `  #${g.generation} ${g.session_id} ${g.end}${g.degraded ? ' (degraded)' : ''} peak ${g.peak_context}` +
         `${g.handoff_path ? ` → ${g.handoff_path}` : ''}${g.reason ? ` · ${g.reason}` : ''}${edit}`,

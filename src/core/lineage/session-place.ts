@@ -30,12 +30,22 @@ export const NO_PLACE: SessionPlace = { folder: null, permissionMode: null, adde
 // launch folder however far a Bash `cd` wandered. A hook only has `cwd`, which follows those `cd`s too, so
 // it names the folder only the first time, or when the session moved (its transcript moved with it: the
 // PostToolUse of EnterWorktree comes before any status line in the new folder).
-export function placeAfter(place: SessionPlace, where: SessionWhere, o: { fromStatusLine: boolean; moved: boolean }): SessionPlace {
+export function placeAfter(
+  place: SessionPlace,
+  where: SessionWhere,
+  o: { fromStatusLine: boolean; moved: boolean },
+): SessionPlace {
   let next = place;
-  const folder = o.fromStatusLine ? (where.projectDir ?? where.cwd) : place.folder === null || o.moved ? where.cwd : null;
+  const folder = o.fromStatusLine
+    ? (where.projectDir ?? where.cwd)
+    : place.folder === null || o.moved
+      ? where.cwd
+      : null;
   if (folder !== null && folder !== '' && folder !== next.folder) next = { ...next, folder };
-  if (where.permissionMode !== null && where.permissionMode !== '' && where.permissionMode !== next.permissionMode) next = { ...next, permissionMode: where.permissionMode };
-  if (where.addedDirs !== null && !sameList(where.addedDirs, next.addedDirs)) next = { ...next, addedDirs: [...where.addedDirs] };
+  if (where.permissionMode !== null && where.permissionMode !== '' && where.permissionMode !== next.permissionMode)
+    next = { ...next, permissionMode: where.permissionMode };
+  if (where.addedDirs !== null && !sameList(where.addedDirs, next.addedDirs))
+    next = { ...next, addedDirs: [...where.addedDirs] };
   return next;
 }
 
@@ -68,21 +78,30 @@ export interface PlaceGrant {
 }
 
 /** the place within the grant (paths compared as `real` makes them), and why anything was left out */
-export function boundPlace(place: SessionPlace, grant: PlaceGrant, real: (path: string) => string): { place: SessionPlace; refused: string[] } {
+export function boundPlace(
+  place: SessionPlace,
+  grant: PlaceGrant,
+  real: (path: string) => string,
+): { place: SessionPlace; refused: string[] } {
   const folders = new Set(grant.folders.map(real));
   const dirs = new Set([...grant.dirs.map(real), ...folders]);
   const refused: string[] = [];
   let { folder, permissionMode } = place;
   if (folder !== null && !folders.has(real(folder))) {
-    refused.push(`the session's folder ${folder} is neither the run's folder nor a worktree of its repository: the successor starts in the run's folder`);
+    refused.push(
+      `the session's folder ${folder} is neither the run's folder nor a worktree of its repository: the successor starts in the run's folder`,
+    );
     folder = null;
   }
   if (permissionMode !== null && !grant.modes.includes(permissionMode)) {
-    refused.push(`the permission mode ${permissionMode} is neither the person's own launch's (or one of fewer powers) nor one their session was in: the successor starts in the launch's mode`);
+    refused.push(
+      `the permission mode ${permissionMode} is neither the person's own launch's (or one of fewer powers) nor one their session was in: the successor starts in the launch's mode`,
+    );
     permissionMode = null;
   }
   const addedDirs = place.addedDirs.filter((dir) => dirs.has(real(dir)));
   const dropped = place.addedDirs.filter((dir) => !addedDirs.includes(dir));
-  if (dropped.length > 0) refused.push(`directories the person did not add are not given to the successor: ${dropped.join(', ')}`);
+  if (dropped.length > 0)
+    refused.push(`directories the person did not add are not given to the successor: ${dropped.join(', ')}`);
   return { place: { folder, permissionMode, addedDirs }, refused };
 }

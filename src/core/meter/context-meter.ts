@@ -79,7 +79,8 @@ export function saneTokens(n: number): boolean {
 
 // The first field of a row's usage (or a compaction's counts) that is not sane, or null.
 function insaneField(counts: Record<string, number | null | undefined>): { field: string; value: number } | null {
-  for (const [field, value] of Object.entries(counts)) if (value !== null && value !== undefined && !saneTokens(value)) return { field, value };
+  for (const [field, value] of Object.entries(counts))
+    if (value !== null && value !== undefined && !saneTokens(value)) return { field, value };
   return null;
 }
 
@@ -130,7 +131,13 @@ export function createMeter(): Meter {
   function onAssistant(r: AssistantRecord, line: number, out: MeterSignal[]): void {
     const failure = r.failure;
     if (failure) {
-      if (failure.usageLimit) out.push({ kind: 'usage-limit', line, resetsAtMs: failure.usageLimit.resetsAtMs, autoContinues: failure.usageLimit.autoContinues });
+      if (failure.usageLimit)
+        out.push({
+          kind: 'usage-limit',
+          line,
+          resetsAtMs: failure.usageLimit.resetsAtMs,
+          autoContinues: failure.usageLimit.autoContinues,
+        });
       // A failed request's row carries zero usage: it must never become the reading.
       if (failure.overflow !== null) {
         overflows += 1;
@@ -139,7 +146,20 @@ export function createMeter(): Meter {
       return;
     }
     const u = r.usage;
-    if (u !== null && insane({ input_tokens: u.input, cache_creation_input_tokens: u.cacheCreation, cache_read_input_tokens: u.cacheRead, output_tokens: u.output }, line, out)) return;
+    if (
+      u !== null &&
+      insane(
+        {
+          input_tokens: u.input,
+          cache_creation_input_tokens: u.cacheCreation,
+          cache_read_input_tokens: u.cacheRead,
+          output_tokens: u.output,
+        },
+        line,
+        out,
+      )
+    )
+      return;
     // NO output tokens: the reading is what the model was sent, as Claude Code's statusline
     // `total_input_tokens` and ccstatusline count it. This response's output re-enters the
     // window only as part of the next request, and `estimate` adds it there.
@@ -197,7 +217,13 @@ export function createMeter(): Meter {
       if (insane({ preTokens: e.preTokens, postTokens: e.postTokens }, line, out)) return;
       const pre = e.preTokens;
       const post = e.postTokens;
-      const signal: MeterSignal = { kind: 'compaction', line, preTokens: pre, meterBefore: context, estimateBefore: estimate() };
+      const signal: MeterSignal = {
+        kind: 'compaction',
+        line,
+        preTokens: pre,
+        meterBefore: context,
+        estimateBefore: estimate(),
+      };
       if (post !== null) signal.postTokens = post;
       out.push(signal);
       compactions += 1;

@@ -29,7 +29,10 @@ export interface RowTap {
   row(value: unknown): void;
 }
 
-export function createTranscriptReader(rows: TranscriptRows, opts: { taps?: readonly RowTap[] } = {}): TranscriptReader {
+export function createTranscriptReader(
+  rows: TranscriptRows,
+  opts: { taps?: readonly RowTap[] } = {},
+): TranscriptReader {
   const splitter = createLineSplitter();
   const meter = createMeter();
   let sawRecord = false;

@@ -60,7 +60,10 @@ export interface UserRecord extends Envelope {
 export interface SystemRecord extends Envelope {
   kind: 'system';
   /** a compaction's boundary, or a row that ends a completed turn (`source` names the row) */
-  event: { kind: 'compaction'; preTokens: number | null; postTokens: number | null } | { kind: 'turn-end'; source: string } | null;
+  event:
+    | { kind: 'compaction'; preTokens: number | null; postTokens: number | null }
+    | { kind: 'turn-end'; source: string }
+    | null;
 }
 
 /** a session's cumulative cost so far */

@@ -44,37 +44,109 @@ export const COMMAND_FLAGS = {
     { from: 'headroom', help: 'tokens left free above the handoff line' },
     json('one JSON object a line'),
   ],
-  status: [workbench('the workbench folder (found as a run finds it)'), json('the manifest and whether its run is live, as one JSON object')],
+  status: [
+    workbench('the workbench folder (found as a run finds it)'),
+    json('the manifest and whether its run is live, as one JSON object'),
+  ],
   report: [
     workbench('the workbench folder (found as a run finds it)'),
     { name: 'output', alias: 'o', type: 'string', help: 'the HTML file to write (default <workbench>/report.html)' },
-    { name: 'events', type: 'string', help: "the run's --events file (default: the workbench config's events key, if any)" },
-    { name: 'open', type: 'boolean', default: false, help: "open the page with the platform's opener (xdg-open / open)" },
+    {
+      name: 'events',
+      type: 'string',
+      help: "the run's --events file (default: the workbench config's events key, if any)",
+    },
+    {
+      name: 'open',
+      type: 'boolean',
+      default: false,
+      help: "open the page with the platform's opener (xdg-open / open)",
+    },
     json('print the same data as one JSON document instead of writing the page'),
   ],
   ls: [
     json('one JSON array of runs (with --host: one object a host, as that host printed it, plus "host")'),
-    { name: 'host', type: 'string', array: true, help: 'list the runs on this machine over ssh instead (user@box, an alias of ~/.ssh/config; repeat it for several)' },
-    { name: 'all-hosts', type: 'boolean', default: false, help: 'list the runs here and on every host of your config\'s "hosts" list' },
-    { name: 'wire-version', type: 'boolean', default: false, hidden: true, help: 'with --json: one object, the wire version and the runs (what ls --host asks a host)' },
+    {
+      name: 'host',
+      type: 'string',
+      array: true,
+      help: 'list the runs on this machine over ssh instead (user@box, an alias of ~/.ssh/config; repeat it for several)',
+    },
+    {
+      name: 'all-hosts',
+      type: 'boolean',
+      default: false,
+      help: 'list the runs here and on every host of your config\'s "hosts" list',
+    },
+    {
+      name: 'wire-version',
+      type: 'boolean',
+      default: false,
+      hidden: true,
+      help: 'with --json: one object, the wire version and the runs (what ls --host asks a host)',
+    },
   ],
   kill: [workbench('the workbench whose run to end when no id is given (found as a run finds it)')],
   web: [
-    { name: 'listen', type: 'string', help: `HOST:PORT to listen on (default ${DEFAULT_WEB_HOST}:${DEFAULT_WEB_PORT}; anything but loopback needs --tls-cert/--tls-key or --behind-proxy)` },
-    { name: 'allow-input', type: 'boolean', default: false, help: 'let pages type into claude, approve or deny permissions, edit the document in review, hand off, hold, end runs (default: read-only)' },
-    { name: 'detach', alias: 'd', type: 'boolean', default: false, help: 'run in the background: print the login URL, write a log, exit' },
+    {
+      name: 'listen',
+      type: 'string',
+      help: `HOST:PORT to listen on (default ${DEFAULT_WEB_HOST}:${DEFAULT_WEB_PORT}; anything but loopback needs --tls-cert/--tls-key or --behind-proxy)`,
+    },
+    {
+      name: 'allow-input',
+      type: 'boolean',
+      default: false,
+      help: 'let pages type into claude, approve or deny permissions, edit the document in review, hand off, hold, end runs (default: read-only)',
+    },
+    {
+      name: 'detach',
+      alias: 'd',
+      type: 'boolean',
+      default: false,
+      help: 'run in the background: print the login URL, write a log, exit',
+    },
     { name: 'login', type: 'boolean', default: false, help: 'print a new login URL for the web face already running' },
-    { name: 'stop', type: 'boolean', default: false, help: 'stop the web face of yours that is running (web -d); the runs go on' },
+    {
+      name: 'stop',
+      type: 'boolean',
+      default: false,
+      help: 'stop the web face of yours that is running (web -d); the runs go on',
+    },
     { name: 'tls-cert', type: 'string', help: 'serve https with this certificate (PEM)' },
     { name: 'tls-key', type: 'string', help: 'the key of --tls-cert (PEM)' },
-    { name: 'behind-proxy', type: 'boolean', default: false, help: 'an SSH tunnel or tailscale serve protects a non-loopback --listen (it speaks https to the browser)' },
-    { name: 'public-host', type: 'string', array: true, help: 'a host name the browser uses for this server through a proxy (tailscale serve: the machine name)' },
-    { name: 'ready-pipe', type: 'boolean', default: false, hidden: true, help: 'the detached server says it listens on its standard output' },
+    {
+      name: 'behind-proxy',
+      type: 'boolean',
+      default: false,
+      help: 'an SSH tunnel or tailscale serve protects a non-loopback --listen (it speaks https to the browser)',
+    },
+    {
+      name: 'public-host',
+      type: 'string',
+      array: true,
+      help: 'a host name the browser uses for this server through a proxy (tailscale serve: the machine name)',
+    },
+    {
+      name: 'ready-pipe',
+      type: 'boolean',
+      default: false,
+      hidden: true,
+      help: 'the detached server says it listens on its standard output',
+    },
   ],
   demo: [
     { from: 'plain', help: 'claude full-screen with state in the terminal title (no split view)', default: false },
-    { name: 'keep-going', type: 'boolean', default: false, help: "don't end after the successor's first turn: quit claude yourself (or flower-pty kill)" },
-    { from: 'detach', help: 'start the demo with no terminal (it keeps going): print how to attach it and open it in the web face' },
+    {
+      name: 'keep-going',
+      type: 'boolean',
+      default: false,
+      help: "don't end after the successor's first turn: quit claude yourself (or flower-pty kill)",
+    },
+    {
+      from: 'detach',
+      help: 'start the demo with no terminal (it keeps going): print how to attach it and open it in the web face',
+    },
     { from: 'claude', defaultText: "$FLOWER_PTY_CLAUDE, else the repo's pinned one, else PATH" },
     { from: 'review', help: 'seconds the frozen document waits for your edit', default: DEMO_REVIEW_SECONDS },
   ],
@@ -86,12 +158,34 @@ export const COMMAND_FLAGS = {
   eval: [
     { name: 'html', type: 'string', help: 'also write the scores as one self-contained HTML page to this file' },
     json('print the scores as one JSON document (docs/eval.md has its shape)'),
-    { name: 'at', type: 'string', array: true, help: "eval fork: a line of the session's transcript to fork it at (again for more cuts; default: its end)" },
-    { name: 'runs', alias: 'k', type: 'count', default: 1, min: 1, max: 20, maxWhy: 'each run is a real fork, paid for', help: 'eval fork: runs per arm and cut' },
-    { name: 'dry-run', type: 'boolean', default: false, help: 'eval fork: print what it would run and a token estimate, and run nothing' },
+    {
+      name: 'at',
+      type: 'string',
+      array: true,
+      help: "eval fork: a line of the session's transcript to fork it at (again for more cuts; default: its end)",
+    },
+    {
+      name: 'runs',
+      alias: 'k',
+      type: 'count',
+      default: 1,
+      min: 1,
+      max: 20,
+      maxWhy: 'each run is a real fork, paid for',
+      help: 'eval fork: runs per arm and cut',
+    },
+    {
+      name: 'dry-run',
+      type: 'boolean',
+      default: false,
+      help: 'eval fork: print what it would run and a token estimate, and run nothing',
+    },
     { from: 'claude', help: 'eval fork: the claude to fork with (as a run finds it)' },
   ],
-  doctor: [{ from: 'claude' }, json('one JSON object: "ready", and "checks", each with its level (OK, WARN, FAIL), topic and text')],
+  doctor: [
+    { from: 'claude' },
+    json('one JSON object: "ready", and "checks", each with its level (OK, WARN, FAIL), topic and text'),
+  ],
 } as const satisfies Partial<Record<CommandName, readonly CommandFlag[]>>;
 
 /** a subcommand's flags (none: it takes only its positionals) */
@@ -103,9 +197,19 @@ export function commandFlags(command: CommandName): readonly CommandFlag[] {
 // The values a subcommand's handler gets, typed from its rows (cli/main.ts casts yargs' result to this once).
 type RunRow = (typeof RUN_OPTIONS)[number];
 type FlagsOf<C> = C extends keyof typeof COMMAND_FLAGS ? (typeof COMMAND_FLAGS)[C][number] : never;
-type FlagKey<F> = F extends { from: infer N extends string } ? N : F extends { name: infer N extends string } ? N : never;
+type FlagKey<F> = F extends { from: infer N extends string }
+  ? N
+  : F extends { name: infer N extends string }
+    ? N
+    : never;
 /** yargs fills in a default the flag gives, or a run row's that no config file or variable could beat */
-type Absent<F, R> = F extends { default: unknown } ? never : R extends { configKey: string } ? undefined : R extends { default: unknown } ? never : undefined;
+type Absent<F, R> = F extends { default: unknown }
+  ? never
+  : R extends { configKey: string }
+    ? undefined
+    : R extends { default: unknown }
+      ? never
+      : undefined;
 type FlagValue<F> = F extends { array: true }
   ? string[] | undefined
   : F extends { from: infer N }

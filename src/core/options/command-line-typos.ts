@@ -11,7 +11,10 @@ import { nearestName } from './near-name.js';
 import { commandWord } from './command-words.js';
 
 /** the subcommands a person may type (the hidden ones are not suggested) */
-const TYPED_COMMANDS: readonly string[] = [...COMMANDS.filter((row) => row.summary !== false && row.name !== '$0').map((row) => row.name), COMPLETION_COMMAND.name];
+const TYPED_COMMANDS: readonly string[] = [
+  ...COMMANDS.filter((row) => row.summary !== false && row.name !== '$0').map((row) => row.name),
+  COMPLETION_COMMAND.name,
+];
 
 /** the refusal of a prompt that is a lone word near a subcommand or standing for one, or null when it is a prompt */
 export function commandTypo(prompt: string): string | null {
@@ -24,7 +27,12 @@ export function commandTypo(prompt: string): string | null {
 
 /** the long flags `command` takes, as typed without the dashes (a boolean's --no- form too) */
 export function knownFlags(command: CommandName): string[] {
-  const rows = command === '$0' ? RUN_OPTIONS : commandFlags(command).map((flag) => ('from' in flag ? RUN_OPTIONS.find((row) => row.name === flag.from)! : flag));
+  const rows =
+    command === '$0'
+      ? RUN_OPTIONS
+      : commandFlags(command).map((flag) =>
+          'from' in flag ? RUN_OPTIONS.find((row) => row.name === flag.from)! : flag,
+        );
   const names = rows.flatMap((row) => (row.type === 'boolean' ? [row.name, `no-${row.name}`] : [row.name]));
   return [...names, 'help', 'version'];
 }
@@ -39,13 +47,15 @@ export function unknownFlagsLine(message: string, command: CommandName, argv: re
   const listed = /^Unknown arguments?: (.+)$/.exec(message)?.[1];
   if (listed === undefined) return null;
   const names = listed.split(', ');
-  const typedName = (name: string): boolean => argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`) || arg === `-${name}`);
+  const typedName = (name: string): boolean =>
+    argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`) || arg === `-${name}`);
   // yargs names a mistyped --foo-bar twice (foo-bar, fooBar): one flag each, spelt as typed, else kebab-case
   const byFlag = new Map<string, string>();
   // A cluster of short flags typed as one word (-oProxyCommand=x, a value that looks like an ssh option):
   // yargs names each of its letters; it is named once, as typed.
   const clusters = argv.filter((arg) => /^-[^-]/.test(arg) && arg.length > 2);
-  const clusterOf = (name: string): string | undefined => (name.length === 1 ? clusters.find((c) => (c.slice(1).split('=')[0] ?? '').includes(name)) : undefined);
+  const clusterOf = (name: string): string | undefined =>
+    name.length === 1 ? clusters.find((c) => (c.slice(1).split('=')[0] ?? '').includes(name)) : undefined;
   for (const name of names) {
     const cluster = clusterOf(name);
     if (cluster !== undefined) {

@@ -16,19 +16,77 @@ export interface CommandRow {
 }
 
 export const COMMANDS = [
-  { name: '$0', args: '[prompt]', argHelp: 'the task for the first session (later sessions start from the handoff document)', summary: 'run claude under supervision (the default)' },
-  { name: 'attach', args: '[id]', argHelp: 'the run id (flower-pty ls), or HOST:ID for a run on another machine (over ssh)', summary: 'attach this terminal to a live run (no id: the run of this folder, else the only one; HOST:ID: one on another machine, over ssh -t)' },
+  {
+    name: '$0',
+    args: '[prompt]',
+    argHelp: 'the task for the first session (later sessions start from the handoff document)',
+    summary: 'run claude under supervision (the default)',
+  },
+  {
+    name: 'attach',
+    args: '[id]',
+    argHelp: 'the run id (flower-pty ls), or HOST:ID for a run on another machine (over ssh)',
+    summary:
+      'attach this terminal to a live run (no id: the run of this folder, else the only one; HOST:ID: one on another machine, over ssh -t)',
+  },
   { name: '__serve', args: '<spec>', summary: false },
-  { name: 'replay', args: '<transcript>', argHelp: 'a Claude Code transcript (.jsonl)', argMissing: 'name the transcript to replay: flower-pty replay ~/.claude/projects/<project folder>/<session id>.jsonl [--window N]', summary: 'dry run: what flower-pty would have done on a recorded transcript' },
+  {
+    name: 'replay',
+    args: '<transcript>',
+    argHelp: 'a Claude Code transcript (.jsonl)',
+    argMissing:
+      'name the transcript to replay: flower-pty replay ~/.claude/projects/<project folder>/<session id>.jsonl [--window N]',
+    summary: 'dry run: what flower-pty would have done on a recorded transcript',
+  },
   { name: 'status', summary: 'print the lineage recorded in the workbench manifest' },
-  { name: 'report', args: '[run]', argHelp: "a live run's id, or HOST:ID for one on another machine (its lineage fetched over ssh)", summary: 'write the lineage as one self-contained HTML page: context curves, timeline, documents, edits, cost' },
-  { name: 'ls', summary: "list this user's live runs on this machine (a run whose server is gone is not listed; its socket is removed), or on others over ssh (--host, --all-hosts)" },
-  { name: 'kill', args: '[id]', argHelp: 'the run id (flower-pty ls), or HOST:ID for a run on another machine (over ssh)', summary: 'end a live run cleanly (no id: the run of this folder, else the only one); flower-pty --continue picks the lineage up later' },
-  { name: 'web', summary: "every live run of yours in a browser: a dashboard, each run's terminal, its document, approvals (prints a login URL)" },
-  { name: 'demo', summary: 'watch a whole handoff cycle in about a minute: the real claude against a built-in scripted model on 127.0.0.1 (no account, no network, a throwaway folder)' },
-  { name: 'trust', summary: "let this folder's own config (.flower/config.json) run programs and write outside the project: its claude, notify-command, events, log, workbench (as it is now; a changed file needs trusting again)" },
-  { name: 'eval', args: '<what> [paths..]', argMissing: 'say what to measure: flower-pty eval compaction [FILE|DIR ...] (your sessions\' compaction summaries), or flower-pty eval fork SESSION (a fork of one session)', argHelp: 'compaction [FILE|DIR ...]: score every compaction summary in these transcripts (default: your Claude Code projects folder); fork SESSION: fork one of your sessions and compare /compact with a handoff (docs/eval-fork.md)', summary: 'measure what a handoff keeps: how much of what a successor must have (files, dead ends, your instructions, open tasks, identifiers) each compaction summary of your sessions carries (docs/eval.md)' },
-  { name: 'doctor', summary: 'check in one screen whether claude, its login, its config folder, hooks and transcript writing will work with flower-pty (never calls the API)' },
+  {
+    name: 'report',
+    args: '[run]',
+    argHelp: "a live run's id, or HOST:ID for one on another machine (its lineage fetched over ssh)",
+    summary: 'write the lineage as one self-contained HTML page: context curves, timeline, documents, edits, cost',
+  },
+  {
+    name: 'ls',
+    summary:
+      "list this user's live runs on this machine (a run whose server is gone is not listed; its socket is removed), or on others over ssh (--host, --all-hosts)",
+  },
+  {
+    name: 'kill',
+    args: '[id]',
+    argHelp: 'the run id (flower-pty ls), or HOST:ID for a run on another machine (over ssh)',
+    summary:
+      'end a live run cleanly (no id: the run of this folder, else the only one); flower-pty --continue picks the lineage up later',
+  },
+  {
+    name: 'web',
+    summary:
+      "every live run of yours in a browser: a dashboard, each run's terminal, its document, approvals (prints a login URL)",
+  },
+  {
+    name: 'demo',
+    summary:
+      'watch a whole handoff cycle in about a minute: the real claude against a built-in scripted model on 127.0.0.1 (no account, no network, a throwaway folder)',
+  },
+  {
+    name: 'trust',
+    summary:
+      "let this folder's own config (.flower/config.json) run programs and write outside the project: its claude, notify-command, events, log, workbench (as it is now; a changed file needs trusting again)",
+  },
+  {
+    name: 'eval',
+    args: '<what> [paths..]',
+    argMissing:
+      "say what to measure: flower-pty eval compaction [FILE|DIR ...] (your sessions' compaction summaries), or flower-pty eval fork SESSION (a fork of one session)",
+    argHelp:
+      'compaction [FILE|DIR ...]: score every compaction summary in these transcripts (default: your Claude Code projects folder); fork SESSION: fork one of your sessions and compare /compact with a handoff (docs/eval-fork.md)',
+    summary:
+      'measure what a handoff keeps: how much of what a successor must have (files, dead ends, your instructions, open tasks, identifiers) each compaction summary of your sessions carries (docs/eval.md)',
+  },
+  {
+    name: 'doctor',
+    summary:
+      'check in one screen whether claude, its login, its config folder, hooks and transcript writing will work with flower-pty (never calls the API)',
+  },
 ] as const satisfies readonly CommandRow[];
 
 export type CommandName = (typeof COMMANDS)[number]['name'];
@@ -40,7 +98,8 @@ export type CommandName = (typeof COMMANDS)[number]['name'];
  */
 export const COMPLETION_COMMAND = {
   name: 'completion',
-  summary: 'print a shell completion script for bash or zsh (the shell $SHELL names): flower-pty completion >> ~/.bashrc (or ~/.zshrc)',
+  summary:
+    'print a shell completion script for bash or zsh (the shell $SHELL names): flower-pty completion >> ~/.bashrc (or ~/.zshrc)',
 } as const;
 
 /**
@@ -49,7 +108,9 @@ export const COMPLETION_COMMAND = {
  * a colon.
  */
 export function completionWords(words: readonly string[]): string[] {
-  const hidden = new Set<string>(COMMANDS.filter((row) => row.name === '$0' || row.summary === false).map((row) => row.name));
+  const hidden = new Set<string>(
+    COMMANDS.filter((row) => row.name === '$0' || row.summary === false).map((row) => row.name),
+  );
   return words.filter((word) => !hidden.has(word.split(':')[0]!)).map((word) => word.replace(/^--(\w)(?=$|:)/, '-$1'));
 }
 

@@ -7,7 +7,16 @@ import type { OptionRow } from './options-table.js';
 
 export type OptionValue = number | string | boolean;
 
-const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = { '1': true, true: true, yes: true, on: true, '0': false, false: false, no: false, off: false };
+const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = {
+  '1': true,
+  true: true,
+  yes: true,
+  on: true,
+  '0': false,
+  false: false,
+  no: false,
+  off: false,
+};
 
 function asNumber(raw: unknown): number {
   return typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
@@ -18,9 +27,12 @@ function checkSeconds(row: OptionRow, raw: unknown): { value: number } | { probl
   const min = row.min ?? 0;
   const shown = shownValue(raw);
   if (!Number.isFinite(n) || n < min) {
-    return { problem: `expects a number of seconds (${min === 0 ? '0 or more' : `at least ${min}: ${row.minWhy ?? ''}`}), got ${shown}` };
+    return {
+      problem: `expects a number of seconds (${min === 0 ? '0 or more' : `at least ${min}: ${row.minWhy ?? ''}`}), got ${shown}`,
+    };
   }
-  if (row.max !== undefined && n > row.max) return { problem: `expects a number of seconds from ${min} to ${row.max} (a day at most), got ${shown}` };
+  if (row.max !== undefined && n > row.max)
+    return { problem: `expects a number of seconds from ${min} to ${row.max} (a day at most), got ${shown}` };
   return { value: n };
 }
 
@@ -30,7 +42,8 @@ function checkCount(row: OptionRow, raw: unknown): { value: number } | { problem
   // a count is shown as typed (`got 0`), as the brake's own check in core/run/policy.ts words it
   const shown = typeof raw === 'string' && raw.trim() !== '' ? raw : shownValue(raw);
   if (!Number.isInteger(n) || n < min) return { problem: `expects a whole number of at least ${min}, got ${shown}` };
-  if (row.max !== undefined && n > row.max) return { problem: `${n} is past the ceiling of ${row.max}${row.maxWhy ? `: ${row.maxWhy}` : ''}` };
+  if (row.max !== undefined && n > row.max)
+    return { problem: `${n} is past the ceiling of ${row.max}${row.maxWhy ? `: ${row.maxWhy}` : ''}` };
   return { value: n };
 }
 
@@ -39,7 +52,8 @@ function checkShare(raw: unknown): { value: number } | { problem: string } {
   const text = typeof raw === 'string' ? raw.trim() : raw;
   const percent = typeof text === 'string' && text.endsWith('%');
   const n = asNumber(percent ? (text as string).slice(0, -1) : text) / (percent ? 100 : 1);
-  if (!Number.isFinite(n) || n < 0 || n > 1) return { problem: `expects a share from 0 to 1 like 0.5 or 50% (0 = off), got ${shownValue(raw)}` };
+  if (!Number.isFinite(n) || n < 0 || n > 1)
+    return { problem: `expects a share from 0 to 1 like 0.5 or 50% (0 = off), got ${shownValue(raw)}` };
   return { value: n };
 }
 

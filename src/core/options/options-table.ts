@@ -46,34 +46,183 @@ export const MAX_SECONDS = 86_400;
 export const DEFAULT_WORKBENCH = '.flower';
 
 export const RUN_OPTIONS = [
-  { name: 'window', type: 'tokens', unit: 'tokens', defaultText: 'what Claude Code reports, else from the model name', env: 'FLOWER_PTY_WINDOW', configKey: 'window', help: "the model's context window (200k, 1m, 200000)" },
-  { name: 'headroom', type: 'tokens', unit: 'tokens', default: 50_000, later: 'core/run/policy.ts: only a headroom given is refused when not below the window', env: 'FLOWER_PTY_HEADROOM', configKey: 'headroom', help: 'tokens left free above the handoff line' },
-  { name: 'max-generations', type: 'count', unit: 'generations', default: 8, later: 'core/run/policy.ts, beside the headroom', min: 1, max: 1_000, maxWhy: 'a brake that high never stops a runaway; use e.g. --max-generations 20', env: 'FLOWER_PTY_MAX_GENERATIONS', configKey: 'max-generations', help: 'the runaway brake' },
-  { name: 'workbench', type: 'string', negatable: true, default: DEFAULT_WORKBENCH, env: 'FLOWER_PTY_WORKBENCH', configKey: 'workbench', help: 'folder for the documents and the manifest; --no-workbench keeps nothing on disk' },
-  { name: 'step', type: 'string', default: 'work', later: "commands/run.ts: on --continue a step not given is the lineage's own", env: 'FLOWER_PTY_STEP', configKey: 'step', help: 'the step name used in the document file name (on --continue: the lineage\'s own)' },
-  { name: 'review', type: 'seconds', unit: 'seconds', default: 10, min: 0, max: MAX_SECONDS, env: 'FLOWER_PTY_REVIEW', configKey: 'review', help: 'seconds a frozen document waits for a person before the successor starts (0 = none)' },
-  { name: 'write-timeout', type: 'seconds', unit: 'seconds', default: 300, min: 1, minWhy: 'the session needs time to write its document', max: MAX_SECONDS, env: 'FLOWER_PTY_WRITE_TIMEOUT', configKey: 'write-timeout', help: 'seconds the session has to write its document before a degraded one is used' },
-  { name: 'coverage-check', type: 'share', default: 0.5, env: 'FLOWER_PTY_COVERAGE_CHECK', configKey: 'coverage-check', help: "the share of a category's facts (files, dead ends, the person's instructions, open tasks, identifiers) a document must carry before it is frozen; below it the session is asked once to add what it left out (0 = off)" },
-  { name: 'parked-retry', type: 'seconds', unit: 'seconds', default: 300, min: 0, max: MAX_SECONDS, env: 'FLOWER_PTY_PARKED_RETRY', configKey: 'parked-retry', help: 'seconds an API-key session parked on a rate limit waits before flower-pty types `continue` once (subscriptions continue by themselves; 0 = at once)' },
-  { name: 'events', type: 'string', env: 'FLOWER_PTY_EVENTS', configKey: 'events', help: 'append one JSON object a line per event to this file' },
+  {
+    name: 'window',
+    type: 'tokens',
+    unit: 'tokens',
+    defaultText: 'what Claude Code reports, else from the model name',
+    env: 'FLOWER_PTY_WINDOW',
+    configKey: 'window',
+    help: "the model's context window (200k, 1m, 200000)",
+  },
+  {
+    name: 'headroom',
+    type: 'tokens',
+    unit: 'tokens',
+    default: 50_000,
+    later: 'core/run/policy.ts: only a headroom given is refused when not below the window',
+    env: 'FLOWER_PTY_HEADROOM',
+    configKey: 'headroom',
+    help: 'tokens left free above the handoff line',
+  },
+  {
+    name: 'max-generations',
+    type: 'count',
+    unit: 'generations',
+    default: 8,
+    later: 'core/run/policy.ts, beside the headroom',
+    min: 1,
+    max: 1_000,
+    maxWhy: 'a brake that high never stops a runaway; use e.g. --max-generations 20',
+    env: 'FLOWER_PTY_MAX_GENERATIONS',
+    configKey: 'max-generations',
+    help: 'the runaway brake',
+  },
+  {
+    name: 'workbench',
+    type: 'string',
+    negatable: true,
+    default: DEFAULT_WORKBENCH,
+    env: 'FLOWER_PTY_WORKBENCH',
+    configKey: 'workbench',
+    help: 'folder for the documents and the manifest; --no-workbench keeps nothing on disk',
+  },
+  {
+    name: 'step',
+    type: 'string',
+    default: 'work',
+    later: "commands/run.ts: on --continue a step not given is the lineage's own",
+    env: 'FLOWER_PTY_STEP',
+    configKey: 'step',
+    help: "the step name used in the document file name (on --continue: the lineage's own)",
+  },
+  {
+    name: 'review',
+    type: 'seconds',
+    unit: 'seconds',
+    default: 10,
+    min: 0,
+    max: MAX_SECONDS,
+    env: 'FLOWER_PTY_REVIEW',
+    configKey: 'review',
+    help: 'seconds a frozen document waits for a person before the successor starts (0 = none)',
+  },
+  {
+    name: 'write-timeout',
+    type: 'seconds',
+    unit: 'seconds',
+    default: 300,
+    min: 1,
+    minWhy: 'the session needs time to write its document',
+    max: MAX_SECONDS,
+    env: 'FLOWER_PTY_WRITE_TIMEOUT',
+    configKey: 'write-timeout',
+    help: 'seconds the session has to write its document before a degraded one is used',
+  },
+  {
+    name: 'coverage-check',
+    type: 'share',
+    default: 0.5,
+    env: 'FLOWER_PTY_COVERAGE_CHECK',
+    configKey: 'coverage-check',
+    help: "the share of a category's facts (files, dead ends, the person's instructions, open tasks, identifiers) a document must carry before it is frozen; below it the session is asked once to add what it left out (0 = off)",
+  },
+  {
+    name: 'parked-retry',
+    type: 'seconds',
+    unit: 'seconds',
+    default: 300,
+    min: 0,
+    max: MAX_SECONDS,
+    env: 'FLOWER_PTY_PARKED_RETRY',
+    configKey: 'parked-retry',
+    help: 'seconds an API-key session parked on a rate limit waits before flower-pty types `continue` once (subscriptions continue by themselves; 0 = at once)',
+  },
+  {
+    name: 'events',
+    type: 'string',
+    env: 'FLOWER_PTY_EVENTS',
+    configKey: 'events',
+    help: 'append one JSON object a line per event to this file',
+  },
   { name: 'log', type: 'string', env: 'FLOWER_PTY_LOG', configKey: 'log', help: 'write diagnostic lines to this file' },
-  { name: 'plain', type: 'boolean', default: false, env: 'FLOWER_PTY_PLAIN', configKey: 'plain', help: 'claude full-screen with state in the terminal title (no split view; also when stdout is not a terminal)' },
-  { name: 'handoff', type: 'boolean', default: true, help: 'hand off instead of auto-compact; --no-handoff runs claude unchanged' },
-  { name: 'keep-auto-compact', type: 'boolean', default: false, help: "keep Claude Code's auto-compact as a backstop (defeats the handoff: not recommended)" },
-  { name: 'continue', type: 'boolean', default: false, help: 'resume a lineage: a new session seeded with the newest frozen document' },
-  { name: 'notify', type: 'boolean', default: true, env: 'FLOWER_PTY_NOTIFY', configKey: 'notify', help: 'bell and desktop notification on handoff, degraded handoff, brake and exit (--no-notify: none)' },
-  { name: 'notify-command', type: 'string', env: 'FLOWER_PTY_NOTIFY_COMMAND', configKey: 'notify-command', help: 'run this shell command for each event that needs a person (the event in $FLOWER_PTY_EVENT, $FLOWER_PTY_MESSAGE)' },
-  { name: 'claude', type: 'string', defaultText: 'PATH', env: 'FLOWER_PTY_CLAUDE', configKey: 'claude', help: 'path to the claude binary' },
-  { name: 'verbose', alias: 'v', type: 'boolean', default: false, help: 'print the endpoint, model, window, thresholds and the masked token, then start' },
-  { name: 'detach-key', type: 'string', help: 'with --plain: a control key (e.g. C-\\) that detaches when pressed alone; the split view detaches with C-] d' },
-  { name: 'detach', alias: 'd', type: 'boolean', default: false, help: 'start the run with no terminal: print its id and how to attach or open it, and exit' },
+  {
+    name: 'plain',
+    type: 'boolean',
+    default: false,
+    env: 'FLOWER_PTY_PLAIN',
+    configKey: 'plain',
+    help: 'claude full-screen with state in the terminal title (no split view; also when stdout is not a terminal)',
+  },
+  {
+    name: 'handoff',
+    type: 'boolean',
+    default: true,
+    help: 'hand off instead of auto-compact; --no-handoff runs claude unchanged',
+  },
+  {
+    name: 'keep-auto-compact',
+    type: 'boolean',
+    default: false,
+    help: "keep Claude Code's auto-compact as a backstop (defeats the handoff: not recommended)",
+  },
+  {
+    name: 'continue',
+    type: 'boolean',
+    default: false,
+    help: 'resume a lineage: a new session seeded with the newest frozen document',
+  },
+  {
+    name: 'notify',
+    type: 'boolean',
+    default: true,
+    env: 'FLOWER_PTY_NOTIFY',
+    configKey: 'notify',
+    help: 'bell and desktop notification on handoff, degraded handoff, brake and exit (--no-notify: none)',
+  },
+  {
+    name: 'notify-command',
+    type: 'string',
+    env: 'FLOWER_PTY_NOTIFY_COMMAND',
+    configKey: 'notify-command',
+    help: 'run this shell command for each event that needs a person (the event in $FLOWER_PTY_EVENT, $FLOWER_PTY_MESSAGE)',
+  },
+  {
+    name: 'claude',
+    type: 'string',
+    defaultText: 'PATH',
+    env: 'FLOWER_PTY_CLAUDE',
+    configKey: 'claude',
+    help: 'path to the claude binary',
+  },
+  {
+    name: 'verbose',
+    alias: 'v',
+    type: 'boolean',
+    default: false,
+    help: 'print the endpoint, model, window, thresholds and the masked token, then start',
+  },
+  {
+    name: 'detach-key',
+    type: 'string',
+    help: 'with --plain: a control key (e.g. C-\\) that detaches when pressed alone; the split view detaches with C-] d',
+  },
+  {
+    name: 'detach',
+    alias: 'd',
+    type: 'boolean',
+    default: false,
+    help: 'start the run with no terminal: print its id and how to attach or open it, and exit',
+  },
 ] as const satisfies readonly OptionRow[];
 
 type Row = (typeof RUN_OPTIONS)[number];
 export type ValueOf<T extends OptionType> = T extends 'boolean' ? boolean : T extends 'string' ? string : number;
 
 /** a flag's name as a property: max-generations → maxGenerations */
-export type CamelName<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelName<Tail>>}` : S;
+export type CamelName<S extends string> = S extends `${infer Head}-${infer Tail}`
+  ? `${Head}${Capitalize<CamelName<Tail>>}`
+  : S;
 
 /** a row's resolved value: its type (or false, for a negatable one); undefined only when it has no default
  * here (none at all, or one applied later) */
@@ -93,7 +242,9 @@ export type SecondsInMs = { readonly [R in Extract<Row, { type: 'seconds' }> as 
 /** what the config files and the variables hold, key by key, typed from the rows; and `hosts`, the machines
  * `ls --all-hosts` and the web face reach over ssh, which only the user's own file may hold (a list, no flag
  * of the run's: core/options/project-trust.ts) */
-export type ConfigValues = { [R in Extract<Row, { configKey: string }> as R['configKey']]?: ValueOf<R['type']> } & { hosts?: readonly string[] };
+export type ConfigValues = { [R in Extract<Row, { configKey: string }> as R['configKey']]?: ValueOf<R['type']> } & {
+  hosts?: readonly string[];
+};
 
 /** the config key of the hosts list */
 export const HOSTS_KEY = 'hosts';
@@ -132,6 +283,7 @@ export function shownDefault(row: OptionRow): string | null {
   if (row.defaultText !== undefined) return row.defaultText;
   if (row.default === undefined) return null;
   // a token count as a person types it: 50k for 50000
-  if (row.type === 'tokens' && typeof row.default === 'number' && row.default % 1_000 === 0) return `${row.default / 1_000}k`;
+  if (row.type === 'tokens' && typeof row.default === 'number' && row.default % 1_000 === 0)
+    return `${row.default / 1_000}k`;
   return String(row.default);
 }

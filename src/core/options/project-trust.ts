@@ -32,14 +32,21 @@ export type ProjectKey = keyof typeof PROJECT_KEY_RULE;
 export interface ProjectVerdict<V> {
   kept: Partial<V>;
   /** keys dropped, each with why, in the file's order */
-  ignored: Array<{ key: string; why: 'runs a program' | 'writes outside the project' | 'names machines to connect to' }>;
+  ignored: Array<{
+    key: string;
+    why: 'runs a program' | 'writes outside the project' | 'names machines to connect to';
+  }>;
 }
 
 /**
  * The settings of an untrusted project file that apply. `inside(key)` says whether the path that key
  * names resolves (symlinks followed) inside the project folder.
  */
-export function screenProjectConfig<V extends object>(values: V, trusted: boolean, inside: (key: string) => boolean): ProjectVerdict<V> {
+export function screenProjectConfig<V extends object>(
+  values: V,
+  trusted: boolean,
+  inside: (key: string) => boolean,
+): ProjectVerdict<V> {
   const kept: Record<string, unknown> = {};
   const ignored: ProjectVerdict<V>['ignored'] = [];
   for (const [key, value] of Object.entries(values as Record<string, unknown>)) {
@@ -55,14 +62,22 @@ export function screenProjectConfig<V extends object>(values: V, trusted: boolea
 }
 
 /** the one line a person reads when settings were ignored (null when none were) */
-export function ignoredLine(file: string, ignored: ProjectVerdict<object>["ignored"]): string | null {
+export function ignoredLine(file: string, ignored: ProjectVerdict<object>['ignored']): string | null {
   if (ignored.length === 0) return null;
   const userOnly = ignored.filter((i) => i.why === 'names machines to connect to').map((i) => i.key);
   const rest = ignored.filter((i) => i.why !== 'names machines to connect to');
   const keys = rest.map((i) => (i.why === 'runs a program' ? i.key : `${i.key} (outside the project)`)).join(', ');
   const lines = [
-    ...(rest.length > 0 ? [`${keys}: a project's own config may not run a program or write outside the project until you trust the folder; to use them, check the file and run flower-pty trust (or give them as flags)`] : []),
-    ...(userOnly.length > 0 ? [`${userOnly.join(', ')}: only your own config (~/.config/flower-pty/config.json) names the machines flower-pty reaches over ssh`] : []),
+    ...(rest.length > 0
+      ? [
+          `${keys}: a project's own config may not run a program or write outside the project until you trust the folder; to use them, check the file and run flower-pty trust (or give them as flags)`,
+        ]
+      : []),
+    ...(userOnly.length > 0
+      ? [
+          `${userOnly.join(', ')}: only your own config (~/.config/flower-pty/config.json) names the machines flower-pty reaches over ssh`,
+        ]
+      : []),
   ];
   return `ignored from ${file}: ${lines.join('; ')}`;
 }

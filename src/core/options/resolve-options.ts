@@ -3,7 +3,13 @@
 // the row's default. This is the only place a run option's default is applied, except the few a row marks
 // `later` (the one consumer that must know whether a value was given). Pure.
 
-import { RUN_OPTIONS, type CamelName, type ConfigValues, type OptionRow, type RunOptionValues } from './options-table.js';
+import {
+  RUN_OPTIONS,
+  type CamelName,
+  type ConfigValues,
+  type OptionRow,
+  type RunOptionValues,
+} from './options-table.js';
 
 /** the row's name as a property of the resolved values (max-generations → maxGenerations) */
 export function camelName<S extends string>(name: S): CamelName<S> {

@@ -72,12 +72,26 @@ function activityOf(f: Pick<RunFacts, 'phase' | 'status'>): RunActivity {
   return 'working';
 }
 
-const URGENCY: Record<RunActivity, number> = { permission: 0, question: 0, trouble: 0, review: 1, parked: 2, idle: 3, exited: 4, writing: 5, starting: 5, working: 5 };
+const URGENCY: Record<RunActivity, number> = {
+  permission: 0,
+  question: 0,
+  trouble: 0,
+  review: 1,
+  parked: 2,
+  idle: 3,
+  exited: 4,
+  writing: 5,
+  starting: 5,
+  working: 5,
+};
 
 /** the words for the state, with what the run adds to it (the countdown, what its document leaves out) */
 function wordsOf(activity: RunActivity, f: Pick<RunFacts, 'phase' | 'status'>, view: StatusView | null): string {
   const a = f.status?.attention ?? '';
-  const extras = [view?.deadEnds, view?.coverage].filter((x): x is string => Boolean(x)).map((x) => ` · ${x}`).join('');
+  const extras = [view?.deadEnds, view?.coverage]
+    .filter((x): x is string => Boolean(x))
+    .map((x) => ` · ${x}`)
+    .join('');
   switch (activity) {
     case 'permission':
     case 'trouble':
@@ -109,9 +123,16 @@ const ms = (iso: string | undefined): number | null => {
 };
 
 /** the state alone (what it does, its words, how urgent), from the phase and the status: the web's rows read this */
-export function runState(f: Pick<RunFacts, 'phase' | 'status'>): Pick<RunPicture, 'activity' | 'words' | 'needsPerson' | 'urgency'> {
+export function runState(
+  f: Pick<RunFacts, 'phase' | 'status'>,
+): Pick<RunPicture, 'activity' | 'words' | 'needsPerson' | 'urgency'> {
   const activity = activityOf(f);
-  return { activity, words: wordsOf(activity, f, fullView(f)), needsPerson: URGENCY[activity] <= 1, urgency: URGENCY[activity] };
+  return {
+    activity,
+    words: wordsOf(activity, f, fullView(f)),
+    needsPerson: URGENCY[activity] <= 1,
+    urgency: URGENCY[activity],
+  };
 }
 
 export function runPicture(f: RunFacts): RunPicture {
@@ -121,7 +142,13 @@ export function runPicture(f: RunFacts): RunPicture {
     ...runState(f),
     generation: f.generation,
     maxGenerations: view?.maxGenerations ?? null,
-    meter: { context: f.context, window: f.window, at: view?.at ?? f.window, warnAt: view?.warnAt ?? f.window, handoff: view?.handoff ?? false },
+    meter: {
+      context: f.context,
+      window: f.window,
+      at: view?.at ?? f.window,
+      warnAt: view?.warnAt ?? f.window,
+      handoff: view?.handoff ?? false,
+    },
     since,
     lastActive: Math.max(ms(f.active) ?? 0, since ?? 0) || (ms(f.started) ?? 0),
   };

@@ -14,7 +14,16 @@ export function drawn(value: string | number | boolean | null | undefined): stri
 
 export const CHART = { width: 960, height: 340, left: 64, right: 20, top: 20, bottom: 44 } as const;
 
-export const GENERATION_COLOURS = ['#2563eb', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#be123c', '#4d7c0f', '#a16207'] as const;
+export const GENERATION_COLOURS = [
+  '#2563eb',
+  '#16a34a',
+  '#9333ea',
+  '#ea580c',
+  '#0891b2',
+  '#be123c',
+  '#4d7c0f',
+  '#a16207',
+] as const;
 
 export interface ChartScale {
   t0: number;
@@ -73,18 +82,26 @@ export function renderChart(model: ReportModel): string {
   const scale = chartScale(model);
   const parts: string[] = [];
   const bottom = CHART.height - CHART.bottom;
-  parts.push(`<rect class="plot" x="${CHART.left}" y="${CHART.top}" width="${CHART.width - CHART.left - CHART.right}" height="${bottom - CHART.top}"/>`);
+  parts.push(
+    `<rect class="plot" x="${CHART.left}" y="${CHART.top}" width="${CHART.width - CHART.left - CHART.right}" height="${bottom - CHART.top}"/>`,
+  );
   for (let k = 0; k <= 4; k++) {
     const v = (scale.yMax * k) / 4;
     const y = r2(yOf(scale, v));
     parts.push(`<line class="grid" x1="${CHART.left}" x2="${CHART.width - CHART.right}" y1="${y}" y2="${y}"/>`);
-    parts.push(`<text class="axis" x="${CHART.left - 6}" y="${y}" text-anchor="end" dominant-baseline="middle">${formatTokens(v)}</text>`);
+    parts.push(
+      `<text class="axis" x="${CHART.left - 6}" y="${y}" text-anchor="end" dominant-baseline="middle">${formatTokens(v)}</text>`,
+    );
   }
   for (let k = 0; k <= 4; k++) {
     const t = scale.t0 + ((scale.t1 - scale.t0) * k) / 4;
-    parts.push(`<text class="axis" x="${r2(xOf(scale, t))}" y="${bottom + 16}" text-anchor="${k === 0 ? 'start' : k === 4 ? 'end' : 'middle'}">${clock(t)}</text>`);
+    parts.push(
+      `<text class="axis" x="${r2(xOf(scale, t))}" y="${bottom + 16}" text-anchor="${k === 0 ? 'start' : k === 4 ? 'end' : 'middle'}">${clock(t)}</text>`,
+    );
   }
-  parts.push(`<text class="axis" x="${CHART.left}" y="${CHART.height - 6}">time (UTC) · context tokens per reading</text>`);
+  parts.push(
+    `<text class="axis" x="${CHART.left}" y="${CHART.height - 6}">time (UTC) · context tokens per reading</text>`,
+  );
   const th = model.thresholds;
   if (th) {
     parts.push(hline(scale, th.warnAt, 'near', `near ${formatTokens(th.warnAt)}`));
@@ -95,11 +112,15 @@ export function renderChart(model: ReportModel): string {
     if (g.startedAt) {
       const x = r2(xOf(scale, Date.parse(g.startedAt)));
       parts.push(`<line class="gen-start" x1="${x}" x2="${x}" y1="${CHART.top}" y2="${bottom}" stroke="${colour}"/>`);
-      parts.push(`<text class="gen-label" x="${r2(xOf(scale, Date.parse(g.startedAt)) + 3)}" y="${CHART.top + 12}" fill="${colour}">#${drawn(g.n)}</text>`);
+      parts.push(
+        `<text class="gen-label" x="${r2(xOf(scale, Date.parse(g.startedAt)) + 3)}" y="${CHART.top + 12}" fill="${colour}">#${drawn(g.n)}</text>`,
+      );
     }
     if (g.curve.length > 0) {
       const pts = g.curve.map((p) => `${r2(xOf(scale, p.t))},${r2(yOf(scale, p.v))}`).join(' ');
-      parts.push(`<polyline class="curve" data-generation="${drawn(g.n)}" stroke="${colour}" points="${pts}"><title>generation ${drawn(g.n)}: ${g.curve.length} reading(s) shown, peak ${drawn(formatTokens(g.peak))}</title></polyline>`);
+      parts.push(
+        `<polyline class="curve" data-generation="${drawn(g.n)}" stroke="${colour}" points="${pts}"><title>generation ${drawn(g.n)}: ${g.curve.length} reading(s) shown, peak ${drawn(formatTokens(g.peak))}</title></polyline>`,
+      );
     }
     const h = g.handoffAsked;
     if (h) {
@@ -127,7 +148,9 @@ export function renderChart(model: ReportModel): string {
     }
   });
   if (model.generations.every((g) => g.curve.length === 0)) {
-    parts.push(`<text class="empty" x="${CHART.width / 2}" y="${CHART.height / 2}" text-anchor="middle">no transcript readings to draw</text>`);
+    parts.push(
+      `<text class="empty" x="${CHART.width / 2}" y="${CHART.height / 2}" text-anchor="middle">no transcript readings to draw</text>`,
+    );
   }
   return (
     `<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${CHART.width} ${CHART.height}" role="img" ` +

@@ -25,8 +25,13 @@ const MAX_REPEATS = 20;
 
 // Generation `n`'s account, or null when no event speaks of it (nothing failed, nothing repeated).
 export function deadEndsOf(n: number, events: readonly RunEventRecord[]): GenerationDeadEnds | null {
-  const checked = events.find((e): e is RunEventOf<'dead-ends-checked'> & { ts: string } => e.event === 'dead-ends-checked' && e.generation === n);
-  const repeated = events.filter((e): e is RunEventOf<'dead-end-repeated'> & { ts: string } => e.event === 'dead-end-repeated' && e.generation === n + 1);
+  const checked = events.find(
+    (e): e is RunEventOf<'dead-ends-checked'> & { ts: string } => e.event === 'dead-ends-checked' && e.generation === n,
+  );
+  const repeated = events.filter(
+    (e): e is RunEventOf<'dead-end-repeated'> & { ts: string } =>
+      e.event === 'dead-end-repeated' && e.generation === n + 1,
+  );
   if (!checked && repeated.length === 0) return null;
   return {
     seen: checked?.seen ?? 0,
@@ -42,7 +47,10 @@ export function deadEndsOf(n: number, events: readonly RunEventRecord[]): Genera
 // One generation's account in words, for the report's table.
 export function deadEndsWords(d: GenerationDeadEnds): string {
   const worked = d.repeats.filter((r) => r.ok).length;
-  const repeats = d.repeatCount === 0 ? 'no repeat by its successor' : `${d.repeatCount} repeated by its successor${worked > 0 ? ` (${worked} worked this time)` : ''}`;
+  const repeats =
+    d.repeatCount === 0
+      ? 'no repeat by its successor'
+      : `${d.repeatCount} repeated by its successor${worked > 0 ? ` (${worked} worked this time)` : ''}`;
   return `${d.seen} failed · ${d.byWriter} in the document by its writer · ${d.byFacts} by flower-pty's facts · ${d.notAtAll} not at all · ${repeats}`;
 }
 
@@ -57,12 +65,16 @@ export function deadEndsListed(text: string): number {
 // The lineage at a glance, in the words of each generation's own account: what its transcript showed
 // failed, how many of those its writer carried into the document, and how many dead ends the document
 // lists (a dead end is not always a failed call: "tried wc -w, dropped it").
-export function deadEndsTrend(gens: ReadonlyArray<{ n: number; deadEnds: GenerationDeadEnds | null; document?: { text: string } | null }>): string | null {
+export function deadEndsTrend(
+  gens: ReadonlyArray<{ n: number; deadEnds: GenerationDeadEnds | null; document?: { text: string } | null }>,
+): string | null {
   const parts = gens.flatMap((g) => {
     const listed = g.document ? deadEndsListed(g.document.text) : 0;
     const seen = g.deadEnds?.seen ?? 0;
     if (seen === 0 && listed === 0) return [];
-    return [`#${g.n} ${seen} failed · ${g.deadEnds?.byWriter ?? 0} in the document by its writer · ${listed} listed in its document`];
+    return [
+      `#${g.n} ${seen} failed · ${g.deadEnds?.byWriter ?? 0} in the document by its writer · ${listed} listed in its document`,
+    ];
   });
   return parts.length === 0 ? null : parts.join(' → ');
 }

@@ -11,9 +11,7 @@ import { formatTokens } from '../meter/token-format.js';
 import { deadEndsWords, type GenerationDeadEnds } from './report-dead-ends.js';
 import { coverageWords, type GenerationCoverage } from './report-coverage.js';
 
-
 const e = escapeHtml;
-
 
 function when(iso: string | null): string {
   return iso ? e(`${String(iso).slice(0, 10)} ${String(iso).slice(11, 19)} UTC`) : '—';
@@ -121,17 +119,26 @@ export function renderDiff(lines: readonly DiffLine[]): string {
 
 function documentHtml(d: DocumentReport): string {
   const parts = [`<p>Frozen to <code>${e(d.path)}</code> (${drawn((d.bytes / 1024).toFixed(1))} KB).</p>`];
-  if (d.truncated) parts.push(`<p class="missing">This document is ${drawn((d.bytes / 1048576).toFixed(1))} MB: only its beginning is shown.</p>`);
+  if (d.truncated)
+    parts.push(
+      `<p class="missing">This document is ${drawn((d.bytes / 1048576).toFixed(1))} MB: only its beginning is shown.</p>`,
+    );
   parts.push(`<div class="doc">${renderMarkdown(d.text)}</div>`);
   if (d.edit) {
     const changed = d.edit.changedSections.length > 0 ? d.edit.changedSections.join(', ') : 'no section';
-    parts.push(`<h4>A person edited it (${e(changed)} changed): the model's draft against the version the successor read</h4>`);
+    parts.push(
+      `<h4>A person edited it (${e(changed)} changed): the model's draft against the version the successor read</h4>`,
+    );
     if (d.edit.diff) {
       const { added, removed, coarse } = d.edit.diff;
-      parts.push(`<p>${drawn(added)} line(s) added, ${drawn(removed)} removed${coarse ? ' (too large to align line by line: shown as removed then added)' : ''}.</p>`);
+      parts.push(
+        `<p>${drawn(added)} line(s) added, ${drawn(removed)} removed${coarse ? ' (too large to align line by line: shown as removed then added)' : ''}.</p>`,
+      );
       parts.push(renderDiff(d.edit.diff.lines));
     } else {
-      parts.push(`<p class="missing">The model's draft ${d.edit.draftPath ? `(<code>${e(d.edit.draftPath)}</code>) is not on disk` : 'was not kept'}: no diff.</p>`);
+      parts.push(
+        `<p class="missing">The model's draft ${d.edit.draftPath ? `(<code>${e(d.edit.draftPath)}</code>) is not on disk` : 'was not kept'}: no diff.</p>`,
+      );
     }
   }
   return parts.join('\n');
@@ -139,28 +146,42 @@ function documentHtml(d: DocumentReport): string {
 
 function deadEndsHtml(d: GenerationDeadEnds): string {
   const parts = [`<p class="deadends">Dead ends: ${e(deadEndsWords(d))}.</p>`];
-  if (d.missing.length > 0) parts.push(`<p>Added by flower-pty's facts (not in the document): ${d.missing.map((m) => `<code>${e(m)}</code>`).join(', ')}</p>`);
+  if (d.missing.length > 0)
+    parts.push(
+      `<p>Added by flower-pty's facts (not in the document): ${d.missing.map((m) => `<code>${e(m)}</code>`).join(', ')}</p>`,
+    );
   if (d.repeats.length > 0) {
-    const items = d.repeats.map((r) => `<li><code>${e(r.call)}</code> ${r.ok ? 'worked this time' : 'failed again'}: ${e(r.deadEnd)}${r.line === null ? '' : ` (document line ${drawn(r.line)})`}</li>`);
+    const items = d.repeats.map(
+      (r) =>
+        `<li><code>${e(r.call)}</code> ${r.ok ? 'worked this time' : 'failed again'}: ${e(r.deadEnd)}${r.line === null ? '' : ` (document line ${drawn(r.line)})`}</li>`,
+    );
     parts.push(`<p>Repeated by its successor:</p><ul>${items.join('')}</ul>`);
   }
   return parts.join('\n');
 }
 
 function coverageHtml(c: GenerationCoverage): string {
-  const parts = [`<p class="coverage">What its document carries of what its transcript shows: ${e(coverageWords(c))}.</p>`];
+  const parts = [
+    `<p class="coverage">What its document carries of what its transcript shows: ${e(coverageWords(c))}.</p>`,
+  ];
   if (c.missing.length > 0) parts.push(`<p>Left out: ${c.missing.map((m) => `<code>${e(m)}</code>`).join(', ')}</p>`);
   for (const why of c.skipped) parts.push(`<p class="missing">${e(why)}.</p>`);
   return parts.join('\n');
 }
 
 function generationHtml(g: GenerationReport, colour: string): string {
-  const parts = [`<h2 id="gen-${drawn(g.n)}"><span class="swatch" style="background:${colour}"></span>Generation ${drawn(g.n)}</h2>`];
+  const parts = [
+    `<h2 id="gen-${drawn(g.n)}"><span class="swatch" style="background:${colour}"></span>Generation ${drawn(g.n)}</h2>`,
+  ];
   parts.push(`<p>Session <code>${e(g.sessionId)}</code> · ${e(g.endWords)}</p>`);
   if (g.transcript.found) {
-    parts.push(`<p>Transcript <code>${e(g.transcript.path ?? '')}</code>: ${drawn((g.transcript.bytes / 1048576).toFixed(2))} MB, ${drawn(g.transcript.readings)} reading(s), ${drawn(g.curve.length)} drawn${g.transcript.untimed ? ' (no timestamps: spread over the generation by line)' : ''}.</p>`);
+    parts.push(
+      `<p>Transcript <code>${e(g.transcript.path ?? '')}</code>: ${drawn((g.transcript.bytes / 1048576).toFixed(2))} MB, ${drawn(g.transcript.readings)} reading(s), ${drawn(g.curve.length)} drawn${g.transcript.untimed ? ' (no timestamps: spread over the generation by line)' : ''}.</p>`,
+    );
   } else {
-    parts.push(`<p class="missing">No transcript: ${e(g.transcript.problem ?? 'not found')}. The curve of this generation is missing.</p>`);
+    parts.push(
+      `<p class="missing">No transcript: ${e(g.transcript.problem ?? 'not found')}. The curve of this generation is missing.</p>`,
+    );
   }
   if (g.firstPrompt) {
     const label = g.firstPrompt.source === 'original' ? 'The first prompt' : "The successor's first prompt";
@@ -168,7 +189,9 @@ function generationHtml(g: GenerationReport, colour: string): string {
       `<details><summary>${label} (${e(g.firstPrompt.note ?? g.firstPrompt.source)})</summary><pre>${e(g.firstPrompt.text)}</pre></details>`,
     );
   } else if (g.n > 1) {
-    parts.push(`<p class="missing">The first prompt of this generation cannot be shown: the document it started from is not on disk.</p>`);
+    parts.push(
+      `<p class="missing">The first prompt of this generation cannot be shown: the document it started from is not on disk.</p>`,
+    );
   }
   if (g.deadEnds) parts.push(deadEndsHtml(g.deadEnds));
   if (g.coverage) parts.push(coverageHtml(g.coverage));
@@ -183,7 +206,8 @@ function generationHtml(g: GenerationReport, colour: string): string {
 function timelineHtml(m: ReportModel): string {
   const rows = m.generations.map((g, i) => {
     const colour = GENERATION_COLOURS[i % GENERATION_COLOURS.length] as string;
-    const problems = g.problems.length > 0 ? `<ul class="problems">${g.problems.map((p) => `<li>${e(p)}</li>`).join('')}</ul>` : '';
+    const problems =
+      g.problems.length > 0 ? `<ul class="problems">${g.problems.map((p) => `<li>${e(p)}</li>`).join('')}</ul>` : '';
     const remarks = g.remarks.map((r) => `<div class="remark">${e(r)}</div>`).join('');
     return (
       `<tr><td><a href="#gen-${drawn(g.n)}"><span class="swatch" style="background:${colour}"></span>#${drawn(g.n)}</a></td>` +
@@ -208,14 +232,25 @@ export function renderReportHtml(m: ReportModel): string {
     ['folder', m.cwd ? `<code>${e(m.cwd)}</code>` : '—'],
     ['workbench', `<code>${e(m.workbench)}</code>`],
     ['generations', drawn(m.generations.length)],
-    ['wall clock', `${when(m.startedAt)} → ${when(m.endedAt)}${m.live ? ' (live: up to now)' : ''} · ${drawn(formatDuration(m.spanMs))}`],
+    [
+      'wall clock',
+      `${when(m.startedAt)} → ${when(m.endedAt)}${m.live ? ' (live: up to now)' : ''} · ${drawn(formatDuration(m.spanMs))}`,
+    ],
     ['total cost', money(m.costUsd)],
     ['total turns', drawn(m.turns)],
     ['how it ended', e(m.ending)],
     ['dead ends', e(m.deadEndsTrend ?? 'nothing failed and no document lists a dead end (or no record of it)')],
-    ['window', th ? e(`${formatTokens(th.window)} · near at ${formatTokens(th.warnAt)} · handoff at ${formatTokens(th.at)}`) : '—'],
+    [
+      'window',
+      th
+        ? e(`${formatTokens(th.window)} · near at ${formatTokens(th.warnAt)} · handoff at ${formatTokens(th.at)}`)
+        : '—',
+    ],
   ];
-  const notes = m.notes.length > 0 ? `<div class="notes"><strong>Missing data</strong><ul>${m.notes.map((n) => `<li>${e(n)}</li>`).join('')}</ul></div>` : '';
+  const notes =
+    m.notes.length > 0
+      ? `<div class="notes"><strong>Missing data</strong><ul>${m.notes.map((n) => `<li>${e(n)}</li>`).join('')}</ul></div>`
+      : '';
   const legend =
     `<div class="legend">${m.generations.map((g, i) => `<span><span class="swatch" style="background:${GENERATION_COLOURS[i % GENERATION_COLOURS.length]}"></span>generation ${drawn(g.n)}</span>`).join('')}` +
     `<span>┈ near line</span><span>━ handoff line (red)</span><span>● handoff asked for</span><span>✕ compaction</span><span>▲ overflow</span></div>`;

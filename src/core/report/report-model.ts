@@ -93,7 +93,12 @@ export interface GenerationReport {
   /** its frozen document's coverage of its transcript, checked at the freeze (null: no check) */
   coverage: GenerationCoverage | null;
   /** what this generation was told first */
-  firstPrompt: { text: string; source: 'original' | 'recorded' | 'reproduced'; path: string | null; note: string | null } | null;
+  firstPrompt: {
+    text: string;
+    source: 'original' | 'recorded' | 'reproduced';
+    path: string | null;
+    note: string | null;
+  } | null;
 }
 
 export interface DocumentReport {
@@ -176,11 +181,17 @@ function cleanGeneration(raw: unknown, index: number): GenerationRecord | null {
     handoff_path: stringOr(g.handoff_path, null),
     degraded: g.degraded === true,
     reason: stringOr(g.reason, null),
-    end: ENDS.includes(g.end as GenerationRecord['end']) ? (g.end as GenerationRecord['end']) : endedAt === null ? 'running' : 'quit',
+    end: ENDS.includes(g.end as GenerationRecord['end'])
+      ? (g.end as GenerationRecord['end'])
+      : endedAt === null
+        ? 'running'
+        : 'quit',
     human_edit:
       typeof edit === 'object' && edit !== null
         ? {
-            changed_sections: Array.isArray(edit.changed_sections) ? edit.changed_sections.filter((x): x is string => typeof x === 'string') : [],
+            changed_sections: Array.isArray(edit.changed_sections)
+              ? edit.changed_sections.filter((x): x is string => typeof x === 'string')
+              : [],
             draft_path: stringOr(edit.draft_path, null),
           }
         : null,
@@ -193,7 +204,9 @@ function cleanGeneration(raw: unknown, index: number): GenerationRecord | null {
 export function cleanManifest(m: Manifest): { manifest: Manifest; dropped: number } {
   const generations = m.generations.map(cleanGeneration).filter((g): g is GenerationRecord => g !== null);
   const errors = Array.isArray(m.errors)
-    ? m.errors.filter((e) => typeof e === 'object' && e !== null && typeof e.reason === 'string' && typeof e.generation === 'number')
+    ? m.errors.filter(
+        (e) => typeof e === 'object' && e !== null && typeof e.reason === 'string' && typeof e.generation === 'number',
+      )
     : [];
   return {
     manifest: {
@@ -210,7 +223,10 @@ export function cleanManifest(m: Manifest): { manifest: Manifest; dropped: numbe
 }
 
 // The generations of the lineage: the manifest's, else the events file's generation-start lines.
-export function lineageGenerations(manifest: Manifest | null, events: readonly RunEventRecord[] | null): GenerationRecord[] {
+export function lineageGenerations(
+  manifest: Manifest | null,
+  events: readonly RunEventRecord[] | null,
+): GenerationRecord[] {
   if (manifest) return manifest.generations;
   const out: GenerationRecord[] = [];
   for (const e of events ?? []) {
@@ -218,8 +234,19 @@ export function lineageGenerations(manifest: Manifest | null, events: readonly R
       const prev = out.at(-1);
       if (prev && prev.ended_at === null) prev.ended_at = e.ts;
       out.push({
-        generation: e.generation, session_id: e.session_id, started_at: e.ts, ended_at: null, peak_context: 0, context: 0,
-        cost_usd: 0, num_turns: 0, handoff_path: null, degraded: false, reason: null, end: 'running', human_edit: null,
+        generation: e.generation,
+        session_id: e.session_id,
+        started_at: e.ts,
+        ended_at: null,
+        peak_context: 0,
+        context: 0,
+        cost_usd: 0,
+        num_turns: 0,
+        handoff_path: null,
+        degraded: false,
+        reason: null,
+        end: 'running',
+        human_edit: null,
       });
     }
     const g = e.event === 'done' ? out.find((x) => x.generation === e.generation) : undefined;
@@ -262,7 +289,8 @@ function problemsOf(g: GenerationRecord, manifest: Manifest | null, events: read
     if (e.event === 'error') out.push(`error: ${e.message}`);
     if (e.event === 'api-error') out.push(`API error: ${e.error} ${e.details}`.trim());
     if (e.event === 'crash') out.push(`claude exited unexpectedly (code ${e.code})`);
-    if (e.event === 'document-problem' && e.missing.length > 0) out.push(`the document lacked: ${e.missing.join(', ')}`);
+    if (e.event === 'document-problem' && e.missing.length > 0)
+      out.push(`the document lacked: ${e.missing.join(', ')}`);
   }
   return [...new Set(out)];
 }
@@ -274,7 +302,8 @@ function handoffAskedOf(
 ): GenerationReport['handoffAsked'] {
   const writing = events.find((e) => e.event === 'writing' && e.generation === g.generation);
   const t = writing ? ms(writing.ts) : null;
-  if (writing?.event === 'writing' && t !== null) return { t, v: writing.context, line: scan?.crossing?.line ?? null, source: 'events' };
+  if (writing?.event === 'writing' && t !== null)
+    return { t, v: writing.context, line: scan?.crossing?.line ?? null, source: 'events' };
   if (scan?.crossing && !scan.untimed) return { ...scan.crossing, source: 'transcript' };
   return null;
 }
@@ -295,13 +324,17 @@ function firstPromptOf(
   const spilled = input.spilledPrompts.get(g.generation);
   if (spilled) {
     return {
-      text: spilled.text, source: 'recorded', path: spilled.path,
+      text: spilled.text,
+      source: 'recorded',
+      path: spilled.path,
       note: `${spilled.tooLong === true ? `recorded: too long for the command line, the session was told to read ${spilled.path}` : `recorded as given to the session, in ${spilled.path}`}${spilled.truncated ? ' (cut for this page)' : ''}`,
     };
   }
   if (previous === null) {
     const original = input.manifest?.original_prompt ?? null;
-    return original === null ? null : { text: original, source: 'original', path: null, note: "the person's prompt that started the lineage" };
+    return original === null
+      ? null
+      : { text: original, source: 'original', path: null, note: "the person's prompt that started the lineage" };
   }
   if (!previous.doc) return null;
   const seed = seedSuccessor({
@@ -314,7 +347,9 @@ function firstPromptOf(
   });
   const cut = previous.doc.truncated ? ' from the document as cut for this page' : '';
   return {
-    text: seed.prompt, source: 'reproduced', path: previous.doc.path,
+    text: seed.prompt,
+    source: 'reproduced',
+    path: previous.doc.path,
     note: `reproduced${cut} with the same function flower-pty seeds a successor with (seedSuccessor), from the document as it is on disk now`,
   };
 }
@@ -325,15 +360,21 @@ export function buildReport(input: ReportInput): ReportModel {
   const gens = lineageGenerations(manifest, input.events);
   const notes: string[] = [];
   if (input.manifestProblem) {
-    notes.push(`${input.manifestProblem}: ${gens.length > 0 ? 'the generations come from the events file' : 'only the documents are shown'}`);
+    notes.push(
+      `${input.manifestProblem}: ${gens.length > 0 ? 'the generations come from the events file' : 'only the documents are shown'}`,
+    );
   }
-  if (input.manifestDropped) notes.push(`${input.manifestDropped} generation record(s) of the manifest have no session id: left out`);
+  if (input.manifestDropped)
+    notes.push(`${input.manifestDropped} generation record(s) of the manifest have no session id: left out`);
   if (input.eventsProblem) notes.push(input.eventsProblem);
   const docs = assignDocuments(gens, input.documents);
   // By name too: the manifest records absolute paths, and a workbench may have been moved since.
   const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
   const draftFiles = input.documents.filter((d) => d.kind === 'draft');
-  const drafts = new Map([...draftFiles.map((d): [string, DocumentFile] => [baseName(d.path), d]), ...draftFiles.map((d): [string, DocumentFile] => [d.path, d])]);
+  const drafts = new Map([
+    ...draftFiles.map((d): [string, DocumentFile] => [baseName(d.path), d]),
+    ...draftFiles.map((d): [string, DocumentFile] => [d.path, d]),
+  ]);
   const nowMs = ms(input.now) ?? 0;
   let previous: { doc: DocumentFile | undefined; gen: GenerationRecord } | null = null;
   const generations: GenerationReport[] = [];
@@ -345,20 +386,31 @@ export function buildReport(input: ReportInput): ReportModel {
     const ended = endedRaw ?? (g.end === 'running' ? nowMs : (scan?.lastAt ?? null));
     const problems = problemsOf(g, manifest, events);
     if (tin?.problem) problems.push(tin.problem);
-    if (scan && scan.junkLines > 0) problems.push(`${scan.junkLines} line(s) of its transcript were not JSON records and were skipped`);
+    if (scan && scan.junkLines > 0)
+      problems.push(`${scan.junkLines} line(s) of its transcript were not JSON records and were skipped`);
     if (scan && scan.droppedLines > 0) problems.push(`${scan.droppedLines} over-long transcript line(s) were skipped`);
-    for (const o of (scan?.overflows ?? []).slice(0, MAX_PROBLEMS)) problems.push(`overflow at transcript line ${o.line}: ${o.text}`);
+    for (const o of (scan?.overflows ?? []).slice(0, MAX_PROBLEMS))
+      problems.push(`overflow at transcript line ${o.line}: ${o.text}`);
     if (scan && scan.overflowCount > MAX_PROBLEMS) problems.push(`${scan.overflowCount} overflows in all`);
-    if (scan && scan.compactionCount > scan.compactions.length) problems.push(`${scan.compactionCount} compactions in all; the first ${scan.compactions.length} are marked`);
+    if (scan && scan.compactionCount > scan.compactions.length)
+      problems.push(`${scan.compactionCount} compactions in all; the first ${scan.compactions.length} are marked`);
     const doc = docs.get(g.generation);
     let document: DocumentReport | null = null;
     if (doc) {
       const draftPath = g.human_edit?.draft_path ?? null;
       const draft = draftPath ? (drafts.get(draftPath) ?? drafts.get(baseName(draftPath))) : undefined;
       document = {
-        path: doc.path, text: doc.text, bytes: doc.bytes, truncated: doc.truncated,
+        path: doc.path,
+        text: doc.text,
+        bytes: doc.bytes,
+        truncated: doc.truncated,
         edit: g.human_edit
-          ? { changedSections: g.human_edit.changed_sections, draftPath, draftFound: draft !== undefined, diff: draft ? diffLines(draft.text, doc.text) : null }
+          ? {
+              changedSections: g.human_edit.changed_sections,
+              draftPath,
+              draftFound: draft !== undefined,
+              diff: draft ? diffLines(draft.text, doc.text) : null,
+            }
           : null,
       };
     } else if (g.handoff_path) {
@@ -376,9 +428,14 @@ export function buildReport(input: ReportInput): ReportModel {
       peak: Math.max(g.peak_context, scan?.peak ?? 0),
       costUsd: manifest ? g.cost_usd : (scan?.costUsd ?? null),
       turns: manifest ? g.num_turns : (scan?.turns ?? null),
-      problems: problems.length > MAX_PROBLEMS ? [...problems.slice(0, MAX_PROBLEMS), `… and ${problems.length - MAX_PROBLEMS} more`] : problems,
+      problems:
+        problems.length > MAX_PROBLEMS
+          ? [...problems.slice(0, MAX_PROBLEMS), `… and ${problems.length - MAX_PROBLEMS} more`]
+          : problems,
       remarks: g.human_edit
-        ? [`a person edited its document (${g.human_edit.changed_sections.length > 0 ? g.human_edit.changed_sections.join(', ') : 'no section changed'})`]
+        ? [
+            `a person edited its document (${g.human_edit.changed_sections.length > 0 ? g.human_edit.changed_sections.join(', ') : 'no section changed'})`,
+          ]
         : [],
       transcript: {
         path: tin?.path ?? null,
@@ -392,7 +449,12 @@ export function buildReport(input: ReportInput): ReportModel {
       },
       curve: scan ? spread(scan.points, scan, started, ended) : [],
       handoffAsked: handoffAskedOf(g, events, scan),
-      compactions: (scan?.compactions ?? []).map((c) => ({ t: mark(c.t, c.line), v: c.before, line: c.line, preTokens: c.preTokens })),
+      compactions: (scan?.compactions ?? []).map((c) => ({
+        t: mark(c.t, c.line),
+        v: c.before,
+        line: c.line,
+        preTokens: c.preTokens,
+      })),
       overflows: (scan?.overflows ?? []).map((o) => ({ t: mark(o.t, o.line), v: 0, line: o.line, text: o.text })),
       document,
       deadEnds: deadEndsOf(g.generation, events),
@@ -402,7 +464,8 @@ export function buildReport(input: ReportInput): ReportModel {
     previous = { doc, gen: g };
   }
   const missing = generations.filter((g) => !g.transcript.found).length;
-  if (missing > 0) notes.push(`${missing} of ${generations.length} transcript(s) could not be read: their curves are missing`);
+  if (missing > 0)
+    notes.push(`${missing} of ${generations.length} transcript(s) could not be read: their curves are missing`);
   if (input.documents.some((d) => d.truncated)) {
     notes.push(`documents over ${Math.round(input.documentLimit / 1024)} KB are cut at that size on this page`);
   }
@@ -431,7 +494,10 @@ export function buildReport(input: ReportInput): ReportModel {
     costUsd: Math.round(generations.reduce((s, g) => s + (g.costUsd ?? 0), 0) * 1e6) / 1e6,
     turns: generations.reduce((s, g) => s + (g.turns ?? 0), 0),
     ending: last ? `generation ${last.n}: ${last.endWords}` : 'no generation recorded',
-    thresholds: window !== null && at !== null ? { window, at, warnAt: Math.max(POLICY_DEFAULTS.warnFloor, at - POLICY_DEFAULTS.warnGap) } : null,
+    thresholds:
+      window !== null && at !== null
+        ? { window, at, warnAt: Math.max(POLICY_DEFAULTS.warnFloor, at - POLICY_DEFAULTS.warnGap) }
+        : null,
     notes,
     generations,
     deadEndsTrend: deadEndsTrend(generations),

@@ -61,7 +61,11 @@ function isObjectLine(pieces: Uint8Array[]): boolean | null {
   return null; // an empty line is not junk
 }
 
-export function createTranscriptScanner(opts: { at: number | null; rows: TranscriptRows; maxPoints?: number }): TranscriptScanner {
+export function createTranscriptScanner(opts: {
+  at: number | null;
+  rows: TranscriptRows;
+  maxPoints?: number;
+}): TranscriptScanner {
   const reader = createTranscriptReader(opts.rows);
   const sampler = createCurveSampler(opts.maxPoints ?? DEFAULT_MAX_POINTS);
   let partial: Uint8Array[] = [];

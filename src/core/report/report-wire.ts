@@ -12,7 +12,21 @@ import type { CurvePoint } from './downsample.js';
 import type { DiffLine, LineDiff } from '../document/line-diff.js';
 import { CATEGORIES } from '../coverage/successor-facts.js';
 import { jsonObject } from '../json-object.js';
-import { count, epochMs, finite, flag, keyed, listOf, oneOf, orNull, readRemote, record, text, time, type Shape } from '../hosts/remote-value.js';
+import {
+  count,
+  epochMs,
+  finite,
+  flag,
+  keyed,
+  listOf,
+  oneOf,
+  orNull,
+  readRemote,
+  record,
+  text,
+  time,
+  type Shape,
+} from '../hosts/remote-value.js';
 
 /** a path, a word, a line of a problem: longer is not a report's */
 const LINE = 64 * 1024;
@@ -36,13 +50,26 @@ const documentShape: Shape<DocumentReport> = record<DocumentReport>({
   text: text(TEXT),
   bytes: count,
   truncated: flag,
-  edit: orNull(record<NonNullable<DocumentReport['edit']>>({ changedSections: listOf(line, ITEMS), draftPath: orNull(line), draftFound: flag, diff: orNull(diffShape) })),
+  edit: orNull(
+    record<NonNullable<DocumentReport['edit']>>({
+      changedSections: listOf(line, ITEMS),
+      draftPath: orNull(line),
+      draftFound: flag,
+      diff: orNull(diffShape),
+    }),
+  ),
 });
 
 const deadEndsShape: Shape<GenerationDeadEnds> = record<GenerationDeadEnds>({
-  seen: count, byWriter: count, byFacts: count, notAtAll: count,
+  seen: count,
+  byWriter: count,
+  byFacts: count,
+  notAtAll: count,
   missing: listOf(line, ITEMS),
-  repeats: listOf(record<GenerationDeadEnds['repeats'][number]>({ call: line, deadEnd: line, line: orNull(count), ok: flag }), ITEMS),
+  repeats: listOf(
+    record<GenerationDeadEnds['repeats'][number]>({ call: line, deadEnd: line, line: orNull(count), ok: flag }),
+    ITEMS,
+  ),
   repeatCount: count,
 });
 
@@ -54,7 +81,9 @@ const coverageShape: Shape<GenerationCoverage> = record<GenerationCoverage>({
   skipped: listOf(line, ITEMS),
 });
 
-const ENDS = ['running', 'handoff', 'degraded', 'quit', 'stopped', 'crash', 'unknown'] as const satisfies ReadonlyArray<GenerationReport['end']>;
+const ENDS = ['running', 'handoff', 'degraded', 'quit', 'stopped', 'crash', 'unknown'] as const satisfies ReadonlyArray<
+  GenerationReport['end']
+>;
 
 const generationShape: Shape<GenerationReport> = record<GenerationReport>({
   n: count,
@@ -70,18 +99,35 @@ const generationShape: Shape<GenerationReport> = record<GenerationReport>({
   problems: listOf(line, ITEMS),
   remarks: listOf(line, ITEMS),
   transcript: record<GenerationReport['transcript']>({
-    path: orNull(line), found: flag, problem: orNull(line), bytes: count, readings: count, junkLines: count, droppedLines: count, untimed: flag,
+    path: orNull(line),
+    found: flag,
+    problem: orNull(line),
+    bytes: count,
+    readings: count,
+    junkLines: count,
+    droppedLines: count,
+    untimed: flag,
   }),
   curve: listOf(record<CurvePoint>({ t: epochMs, v: finite, line: finite }), ITEMS),
-  handoffAsked: orNull(record<NonNullable<GenerationReport['handoffAsked']>>({ ...mark, source: oneOf(['events', 'transcript'] as const) })),
+  handoffAsked: orNull(
+    record<NonNullable<GenerationReport['handoffAsked']>>({
+      ...mark,
+      source: oneOf(['events', 'transcript'] as const),
+    }),
+  ),
   compactions: listOf(record<GenerationReport['compactions'][number]>({ ...mark, preTokens: orNull(finite) }), ITEMS),
   overflows: listOf(record<GenerationReport['overflows'][number]>({ ...mark, text: line }), ITEMS),
   document: orNull(documentShape),
   deadEnds: orNull(deadEndsShape),
   coverage: orNull(coverageShape),
-  firstPrompt: orNull(record<NonNullable<GenerationReport['firstPrompt']>>({
-    text: text(TEXT), source: oneOf(['original', 'recorded', 'reproduced'] as const), path: orNull(line), note: orNull(line),
-  })),
+  firstPrompt: orNull(
+    record<NonNullable<GenerationReport['firstPrompt']>>({
+      text: text(TEXT),
+      source: oneOf(['original', 'recorded', 'reproduced'] as const),
+      path: orNull(line),
+      note: orNull(line),
+    }),
+  ),
 });
 
 const modelShape: Shape<ReportModel> = record<ReportModel>({
@@ -108,7 +154,10 @@ const modelShape: Shape<ReportModel> = record<ReportModel>({
 export function readReportModel(textIn: string): { model: ReportModel } | { problem: string } {
   const m = jsonObject(textIn);
   if (!m) return { problem: 'it is not one JSON object' };
-  if (m['version'] !== 1) return { problem: `its version is ${typeof m['version'] === 'number' ? m['version'] : 'missing'}, this flower-pty reads version 1` };
+  if (m['version'] !== 1)
+    return {
+      problem: `its version is ${typeof m['version'] === 'number' ? m['version'] : 'missing'}, this flower-pty reads version 1`,
+    };
   const read = readRemote(modelShape, m);
   return 'value' in read ? { model: read.value } : read;
 }

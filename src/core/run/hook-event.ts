@@ -33,18 +33,46 @@ type HookKind =
    *  missing file, a person's interrupt); either way the boundary a cut can use mid-turn.
    *  `toolUseId`: the transcript row of the call it follows carries the same id; `interrupted`: a person
    *  stopped the call (Esc), so the turn is over and nothing in the answer reaches the model */
-  | { kind: 'post-tool'; sessionId: string | null; subagent: boolean; tool: string; toolUseId: string | null; failed?: boolean; interrupted?: boolean }
+  | {
+      kind: 'post-tool';
+      sessionId: string | null;
+      subagent: boolean;
+      tool: string;
+      toolUseId: string | null;
+      failed?: boolean;
+      interrupted?: boolean;
+    }
   /** the CLI refused a tool call by itself (never ran it) and the turn goes on; its answer can carry
    *  nothing, so the cut waits for the next boundary that can */
-  | { kind: 'tool-denied'; sessionId: string | null; subagent: boolean; tool: string; toolUseId: string | null; reason: string }
+  | {
+      kind: 'tool-denied';
+      sessionId: string | null;
+      subagent: boolean;
+      tool: string;
+      toolUseId: string | null;
+      reason: string;
+    }
   | { kind: 'pre-tool'; sessionId: string | null; subagent: boolean; tool: string }
   /** `question`: claude asks its person (AskUserQuestion), "Which parser? (A / B)"; null for a tool's approval */
   | { kind: 'permission-request'; sessionId: string | null; tool: string; summary: string; question: string | null }
   | { kind: 'stop'; sessionId: string | null; lastMessage: string; stopHookActive: boolean }
   /** a turn ended on an API error: `overflow`, the prompt does not fit; `usageLimit`, a usage limit refused it
    *  (`autoContinues`: the session goes on by itself after the reset) */
-  | { kind: 'stop-failure'; sessionId: string | null; error: string; details: string; lastMessage: string; overflow: boolean; usageLimit: { autoContinues: boolean } | null }
+  | {
+      kind: 'stop-failure';
+      sessionId: string | null;
+      error: string;
+      details: string;
+      lastMessage: string;
+      overflow: boolean;
+      usageLimit: { autoContinues: boolean } | null;
+    }
   /** what claude tells its person: it sits idle at its prompt, it waits for a permission, it went on after a usage limit */
-  | { kind: 'notification'; sessionId: string | null; about: 'idle' | 'permission' | 'resumed' | 'other'; message: string }
+  | {
+      kind: 'notification';
+      sessionId: string | null;
+      about: 'idle' | 'permission' | 'resumed' | 'other';
+      message: string;
+    }
   | { kind: 'pre-compact'; sessionId: string | null; trigger: 'auto' | 'manual' | 'other' }
   | { kind: 'other'; sessionId: string | null; event: string };

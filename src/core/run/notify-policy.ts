@@ -8,7 +8,18 @@ import { formatClock } from '../screen/clock-text.js';
 import type { RunEventOf } from './run-events.js';
 import { EXIT } from '../exit-code.js';
 
-export const NOTIFY_EVENTS = ['needs-permission', 'question', 'idle', 'parked', 'resumed', 'review', 'degraded', 'brake', 'crash-stop', 'ended'] as const;
+export const NOTIFY_EVENTS = [
+  'needs-permission',
+  'question',
+  'idle',
+  'parked',
+  'resumed',
+  'review',
+  'degraded',
+  'brake',
+  'crash-stop',
+  'ended',
+] as const;
 export type NotifyEventName = (typeof NOTIFY_EVENTS)[number];
 
 export type NotifyEvent =
@@ -100,7 +111,9 @@ export function notifyMessage(event: NotifyEvent): string {
     case 'idle':
       return 'claude is idle, waiting for you';
     case 'parked':
-      return event.resetsAtMs === null ? 'parked on a usage limit' : `parked on a usage limit until ${formatClock(event.resetsAtMs)}`;
+      return event.resetsAtMs === null
+        ? 'parked on a usage limit'
+        : `parked on a usage limit until ${formatClock(event.resetsAtMs)}`;
     case 'resumed':
       return 'the usage limit has lifted: the session goes on';
     case 'review':
@@ -159,7 +172,13 @@ export interface NotifyRun {
 
 // Every variable notifyEnv may set: the command's base environment is cleared of them first, so an event
 // without a document never shows one inherited from elsewhere (a flower-pty inside a notify command).
-export const NOTIFY_ENV_KEYS = ['FLOWER_PTY_EVENT', 'FLOWER_PTY_MESSAGE', 'FLOWER_PTY_RUN', 'FLOWER_PTY_CWD', 'FLOWER_PTY_DOCUMENT'] as const;
+export const NOTIFY_ENV_KEYS = [
+  'FLOWER_PTY_EVENT',
+  'FLOWER_PTY_MESSAGE',
+  'FLOWER_PTY_RUN',
+  'FLOWER_PTY_CWD',
+  'FLOWER_PTY_DOCUMENT',
+] as const;
 
 // The only channel from flower-pty to the command: nothing is ever spliced into the command text.
 export function notifyEnv(send: NotifySend, run: NotifyRun): Record<string, string> {

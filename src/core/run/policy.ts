@@ -95,7 +95,9 @@ export function resolvePolicy(input: PolicyInput): Policy {
     throw new PolicyError(`--max-generations expects a whole number of at least 1, got ${maxGenerations}`);
   }
   if (maxGenerations > POLICY_DEFAULTS.maxGenerationsCeiling) {
-    throw new PolicyError(`--max-generations ${maxGenerations} is past the ceiling of ${POLICY_DEFAULTS.maxGenerationsCeiling}: a brake that high never stops a runaway; use e.g. --max-generations 20`);
+    throw new PolicyError(
+      `--max-generations ${maxGenerations} is past the ceiling of ${POLICY_DEFAULTS.maxGenerationsCeiling}: a brake that high never stops a runaway; use e.g. --max-generations 20`,
+    );
   }
   return { window, headroom, maxGenerations, windowSource, ...thresholds(window, headroom) };
 }

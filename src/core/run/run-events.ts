@@ -5,15 +5,41 @@
 
 // Field types: 'number', 'string', 'boolean', 'string[]'; `|null` allows null; a trailing '?' makes the
 // field optional.
-type Tag = 'number' | 'string' | 'boolean' | 'string[]' | 'number|null' | 'string|null' | 'number?' | 'string?' | 'boolean?' | 'string[]?';
+type Tag =
+  | 'number'
+  | 'string'
+  | 'boolean'
+  | 'string[]'
+  | 'number|null'
+  | 'string|null'
+  | 'number?'
+  | 'string?'
+  | 'boolean?'
+  | 'string[]?';
 
 export const RUN_EVENT_FIELDS = {
   /** the run began: the policy it runs with */
-  start: { window: 'number', windowSource: 'string', at: 'number', warnAt: 'number', maxGenerations: 'number', handoff: 'boolean', workbench: 'string|null', step: 'string|null' },
+  start: {
+    window: 'number',
+    windowSource: 'string',
+    at: 'number',
+    warnAt: 'number',
+    maxGenerations: 'number',
+    handoff: 'boolean',
+    workbench: 'string|null',
+    step: 'string|null',
+  },
   /** claude said which model (and so which window) it runs: the policy changed */
   window: { window: 'number', source: 'string', at: 'number', warnAt: 'number' },
   /** `folder`: where claude was started (a successor: where its predecessor was) */
-  'generation-start': { generation: 'number', session_id: 'string', successor: 'boolean', window: 'number', at: 'number', folder: 'string?' },
+  'generation-start': {
+    generation: 'number',
+    session_id: 'string',
+    successor: 'boolean',
+    window: 'number',
+    at: 'number',
+    folder: 'string?',
+  },
   near: { generation: 'number', context: 'number', warnAt: 'number' },
   /** the handoff request went out; `cut`: at a turn's end, a tool boundary, typed, or instead of a compaction */
   writing: { generation: 'number', context: 'number', at: 'number', cut: 'string' },
@@ -22,7 +48,16 @@ export const RUN_EVENT_FIELDS = {
   'generation-end': { generation: 'number', peak: 'number', reason: 'string' },
   /** the document is frozen */
   /** `written` false: the disk refused it, and the successor starts from the copy in memory */
-  done: { generation: 'number', context: 'number', window: 'number', degraded: 'boolean', reason: 'string?', path: 'string|null', written: 'boolean?', sections: 'string[]' },
+  done: {
+    generation: 'number',
+    context: 'number',
+    window: 'number',
+    degraded: 'boolean',
+    reason: 'string?',
+    path: 'string|null',
+    written: 'boolean?',
+    sections: 'string[]',
+  },
   review: { generation: 'number', path: 'string|null', reason: 'string?' },
   degraded: { generation: 'number', path: 'string|null', reason: 'string?' },
   archived: { path: 'string' },
@@ -59,7 +94,13 @@ export const RUN_EVENT_FIELDS = {
   /** claude moved the session (a worktree): its transcript is now `to`, its folder `cwd` */
   'transcript-moved': { generation: 'number', from: 'string', to: 'string', cwd: 'string|null' },
   /** where the session is changed by Claude Code's word; `changed` names which of the three */
-  'session-place': { generation: 'number', folder: 'string|null', permissionMode: 'string|null', addedDirs: 'string[]', changed: 'string[]' },
+  'session-place': {
+    generation: 'number',
+    folder: 'string|null',
+    permissionMode: 'string|null',
+    addedDirs: 'string[]',
+    changed: 'string[]',
+  },
   /** a turn under way and no transcript at `path` for `after` seconds: not metered, handed off at the next boundary */
   'transcript-lost': { generation: 'number', path: 'string', after: 'number' },
   'transcript-found': { generation: 'number', path: 'string' },
@@ -81,22 +122,55 @@ export const RUN_EVENT_FIELDS = {
   'facts-restored': { path: 'string|null' },
   /** at a freeze: what failed in the generation (`seen`), how many its document names (`byWriter`), how many
    * flower-pty's facts add (`byFacts`, their calls in `missing`), and how many neither (`notAtAll`) */
-  'dead-ends-checked': { generation: 'number', seen: 'number', byWriter: 'number', byFacts: 'number', notAtAll: 'number', missing: 'string[]', degraded: 'boolean' },
+  'dead-ends-checked': {
+    generation: 'number',
+    seen: 'number',
+    byWriter: 'number',
+    byFacts: 'number',
+    notAtAll: 'number',
+    missing: 'string[]',
+    degraded: 'boolean',
+  },
   /** a successor's call matched a dead end of its document or a failure listed to its writer (`line`: the
    * dead end's line in the document, null when only listed); `ok`: this time it worked */
-  'dead-end-repeated': { generation: 'number', tool: 'string', call: 'string', deadEnd: 'string', line: 'number|null', ok: 'boolean' },
+  'dead-end-repeated': {
+    generation: 'number',
+    tool: 'string',
+    call: 'string',
+    deadEnd: 'string',
+    line: 'number|null',
+    ok: 'boolean',
+  },
   /** a document scored against what its transcript shows, before the freeze (`document`: first, or amended);
    * per category what it carries of the total; `below`: the categories under `threshold`; `missing`: the items
    * left out, each as `category: item` (at most 50) */
   coverage: {
-    generation: 'number', document: 'string', threshold: 'number', below: 'string[]', missing: 'string[]',
-    files_found: 'number', files_total: 'number', dead_ends_found: 'number', dead_ends_total: 'number',
-    instructions_found: 'number', instructions_total: 'number', tasks_found: 'number', tasks_total: 'number',
-    identifiers_found: 'number', identifiers_total: 'number',
+    generation: 'number',
+    document: 'string',
+    threshold: 'number',
+    below: 'string[]',
+    missing: 'string[]',
+    files_found: 'number',
+    files_total: 'number',
+    dead_ends_found: 'number',
+    dead_ends_total: 'number',
+    instructions_found: 'number',
+    instructions_total: 'number',
+    tasks_found: 'number',
+    tasks_total: 'number',
+    identifiers_found: 'number',
+    identifiers_total: 'number',
   },
   /** the session was asked once to add what its document leaves out (`items` of the `below` categories; the
    * ones the request lists in `asked`, as `category: item`), in at most `lines` lines; it has `ms` */
-  amendment: { generation: 'number', below: 'string[]', items: 'number', ms: 'number', asked: 'string[]?', lines: 'number?' },
+  amendment: {
+    generation: 'number',
+    below: 'string[]',
+    items: 'number',
+    ms: 'number',
+    asked: 'string[]?',
+    lines: 'number?',
+  },
   /** what the amendment changed: lines `added` and `removed` against the first document, the asked items the
    * amended one now carries (`gained`), and whether it added more lines than it was allowed (`over`) */
   amended: { generation: 'number', added: 'number', removed: 'number', gained: 'string[]', over: 'boolean' },
@@ -110,13 +184,27 @@ type Table = typeof RUN_EVENT_FIELDS;
 export type RunEventName = keyof Table;
 export const RUN_EVENT_NAMES = Object.keys(RUN_EVENT_FIELDS) as RunEventName[];
 
-type Base<T> = T extends `${infer B}?` ? Base<B> : T extends `${infer A}|null` ? Base<A> | null : T extends 'number' ? number : T extends 'string' ? string : T extends 'boolean' ? boolean : T extends 'string[]' ? string[] : never;
+type Base<T> = T extends `${infer B}?`
+  ? Base<B>
+  : T extends `${infer A}|null`
+    ? Base<A> | null
+    : T extends 'number'
+      ? number
+      : T extends 'string'
+        ? string
+        : T extends 'boolean'
+          ? boolean
+          : T extends 'string[]'
+            ? string[]
+            : never;
 type Required<S> = { -readonly [K in keyof S as S[K] extends `${string}?` ? never : K]: Base<S[K]> };
 type Optional<S> = { -readonly [K in keyof S as S[K] extends `${string}?` ? K : never]?: Base<S[K]> };
 type Flat<T> = { [K in keyof T]: T[K] };
 
 /** the fields of event `K`, as the writer passes them */
-export type RunEventFields<K extends RunEventName> = K extends RunEventName ? Flat<Required<Table[K]> & Optional<Table[K]>> : never;
+export type RunEventFields<K extends RunEventName> = K extends RunEventName
+  ? Flat<Required<Table[K]> & Optional<Table[K]>>
+  : never;
 /** one event with its name, narrowed by `event` */
 export type RunEventOf<K extends RunEventName = RunEventName> = { [N in K]: Flat<{ event: N } & RunEventFields<N>> }[K];
 /** one line of the events file */

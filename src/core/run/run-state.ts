@@ -50,7 +50,10 @@ export interface CoverageCheck {
 /** what the run works by, built from the resolved options by core/run/settings-from-options.ts: the seconds
  * options in ms (`reviewMs`, `writeTimeoutMs`, `parkedRetryMs`), the handoff switches, the tunables
  * (core/options/tunables.ts) and the facts of this run */
-export interface RunSettings extends SecondsInMs, Tunables, Pick<RunOptionValues, 'handoff' | 'keepAutoCompact' | 'coverageCheck'> {
+export interface RunSettings
+  extends SecondsInMs,
+    Tunables,
+    Pick<RunOptionValues, 'handoff' | 'keepAutoCompact' | 'coverageCheck'> {
   step: string;
   cwd: string;
   workbench: string | null;
@@ -192,7 +195,13 @@ export interface RunState {
   /** a freeze is on its way to disk: the face keeps the old view until the document is there */
   readonly freezing: boolean;
   /** a freeze waiting for its facts (`text` null) or for the disk */
-  readonly pendingFreeze: { generation: number; modelText: string | null; text: string | null; degraded: boolean; reason: string | null } | null;
+  readonly pendingFreeze: {
+    generation: number;
+    modelText: string | null;
+    text: string | null;
+    degraded: boolean;
+    reason: string | null;
+  } | null;
   /** hooks waiting for the transcript row they follow (a Stop hook its turn's last response, a PostToolUse
    * hook its tool call), so that a crossing made by that row is decided at this boundary, not after it */
   readonly boundaryWaits: readonly BoundaryWait[];
@@ -223,7 +232,16 @@ export type RunCommand = 'force-handoff' | 'hold' | 'release' | 'quit';
 export type RunInput =
   | { type: 'start'; now: number }
   /** `folder`: where claude was started; `refused`: why the place asked for could not be used (it is gone) */
-  | { type: 'spawned'; now: number; generation: number; successor: boolean; sessionId: string; transcriptPath: string; folder?: string; refused?: string | null }
+  | {
+      type: 'spawned';
+      now: number;
+      generation: number;
+      successor: boolean;
+      sessionId: string;
+      transcriptPath: string;
+      folder?: string;
+      refused?: string | null;
+    }
   /** `exitCode`: what the failure means (core/errors.ts); absent, claude could not be found or run */
   | { type: 'spawn-failed'; now: number; generation: number; message: string; exitCode?: number }
   /** a write the run goes on without (the manifest, a record for the report): said when it fails, and
@@ -231,7 +249,13 @@ export type RunInput =
   | { type: 'write-result'; now: number; what: 'manifest' | 'record'; path: string; error: string | null }
   | { type: 'child-exit'; now: number; code: number; signal?: number; lastLines: string }
   /** `generation`: whose transcript it is (a retired claude's last rows can come after its successor started) */
-  | { type: 'transcript'; now: number; generation: number; signal: MeterSignal; usage: { context: number; costUsd: number | null; numTurns: number } }
+  | {
+      type: 'transcript';
+      now: number;
+      generation: number;
+      signal: MeterSignal;
+      usage: { context: number; costUsd: number | null; numTurns: number };
+    }
   | { type: 'transcript-reset'; now: number; generation: number; reason: string }
   /** the session's own state changed, as its transcript tells (claude-code/session-scope.ts) */
   | { type: 'scope'; now: number; generation: number; changes: ScopeChange[] }
@@ -240,8 +264,21 @@ export type RunInput =
   /** the followed transcript appeared, or went away (moved by claude, or never written) */
   | { type: 'transcript-presence'; now: number; generation: number; found: boolean }
   | { type: 'hook'; now: number; id: number; hook: HookEvent }
-  | { type: 'document-written'; now: number; generation: number; path: string | null; archived: string | null; error: string | null }
-  | { type: 'seed-read'; now: number; generation: number; onDisk: string | null; /** the document on disk is not the person's alone: the line that says so; the run stops */ refused?: string | null }
+  | {
+      type: 'document-written';
+      now: number;
+      generation: number;
+      path: string | null;
+      archived: string | null;
+      error: string | null;
+    }
+  | {
+      type: 'seed-read';
+      now: number;
+      generation: number;
+      onDisk: string | null /** the document on disk is not the person's alone: the line that says so; the run stops */;
+      refused?: string | null;
+    }
   | { type: 'draft-saved'; now: number; generation: number; changed: SectionKey[]; path: string | null }
   | { type: 'document-changed'; now: number; text: string | null }
   | { type: 'facts-gathered'; now: number; generation: number; git: GitFacts | null }
@@ -270,7 +307,17 @@ export type RunEffect =
   /** start claude; answered by `spawned` or `spawn-failed`. `viaHook`: the first UserPromptSubmit hook
    * carries `prompt` to the model (the command line only names it). `place`: where the predecessor was (its
    * folder, permission mode, added directories); null: the run's own */
-  | { type: 'spawn'; generation: number; successor: boolean; prompt: string | null; window: number; viaHook: boolean; place?: SessionPlace | null; personDirs?: readonly string[]; personModes?: readonly string[] }
+  | {
+      type: 'spawn';
+      generation: number;
+      successor: boolean;
+      prompt: string | null;
+      window: number;
+      viaHook: boolean;
+      place?: SessionPlace | null;
+      personDirs?: readonly string[];
+      personModes?: readonly string[];
+    }
   | { type: 'end-child' }
   /** put `request` in a file and type `line` (with `{file}` replaced by its path) into claude's prompt, then Enter */
   | { type: 'type-into-child'; request: string; line: string }
@@ -293,20 +340,39 @@ export function currentGeneration(s: RunState): number {
 }
 
 // A new run, or a lineage picked up with --continue (`resume`: its manifest and newest document).
-export function createRun(settings: RunSettings, now: string, resume: { manifest: Manifest; document: string | null } | null): RunState {
+export function createRun(
+  settings: RunSettings,
+  now: string,
+  resume: { manifest: Manifest; document: string | null } | null,
+): RunState {
   const policy = resolvePolicy(settings.policy);
   // A lineage picked up after flower-pty was killed: close the generation it could not close.
   const closed = endGeneration(
     // a lineage continued under another --step writes its next documents, and records them, under that one
-    resume ? { ...resume.manifest, step: settings.step } : createManifest({ step: settings.step, cwd: settings.cwd, window: policy.window, at: policy.at, now }),
+    resume
+      ? { ...resume.manifest, step: settings.step }
+      : createManifest({ step: settings.step, cwd: settings.cwd, window: policy.window, at: policy.at, now }),
     { end: 'stopped', now, reason: 'flower-pty stopped before this generation ended' },
   );
   const manifest = settings.eventsPath ? { ...closed, events_path: settings.eventsPath } : closed;
   return {
     settings,
     cycle: {
-      phase: 'starting', nearSent: false, line: policy.at, bornHigh: false, pendingCut: false, cutDueSince: null, writingSince: null, reviewUntil: null,
-      held: false, crashes: 0, pendingNote: false, idle: false, turnInRows: false, typed: false, stopBlocks: 0,
+      phase: 'starting',
+      nearSent: false,
+      line: policy.at,
+      bornHigh: false,
+      pendingCut: false,
+      cutDueSince: null,
+      writingSince: null,
+      reviewUntil: null,
+      held: false,
+      crashes: 0,
+      pendingNote: false,
+      idle: false,
+      turnInRows: false,
+      typed: false,
+      stopBlocks: 0,
     },
     policy,
     manifest,

@@ -8,7 +8,8 @@ import { troubleAttention } from './write-trouble.js';
 import { CATEGORIES } from '../coverage/successor-facts.js';
 
 export function attentionText(w: Waiting | null, hooksMissing: boolean): string | null {
-  if (w?.kind === 'parked') return w.until === null ? 'parked on a usage limit' : `parked until ${formatClock(w.until)}`;
+  if (w?.kind === 'parked')
+    return w.until === null ? 'parked on a usage limit' : `parked until ${formatClock(w.until)}`;
   if (w?.kind === 'permission') return `waiting for your permission: ${w.what}`;
   if (w?.kind === 'question') return `claude asks: ${w.text}`;
   if (w?.kind === 'idle') return 'waiting for you';
@@ -30,7 +31,9 @@ export function coverageText(s: RunState): string | null {
   const c = s.coverage;
   if (s.cycle.phase !== 'review' || !c || c.generation !== currentGeneration(s) || !c.score) return null;
   const score = c.score;
-  const parts = CATEGORIES.filter((k) => score[k].total > 0).map((k) => `${k.replace('_', ' ')} ${score[k].found}/${score[k].total}`);
+  const parts = CATEGORIES.filter((k) => score[k].total > 0).map(
+    (k) => `${k.replace('_', ' ')} ${score[k].found}/${score[k].total}`,
+  );
   if (parts.length === 0) return null;
   return `${c.amended ? 'amended, covers' : 'covers'} ${parts.join(', ')}`;
 }

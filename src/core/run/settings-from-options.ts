@@ -3,16 +3,36 @@
 // The one place an option becomes a setting: every seconds option of the table arrives in ms under its own
 // name (`--parked-retry` → `parkedRetryMs`), so a new one needs no edit here. Pure.
 
-import { RUN_OPTIONS, type OptionRow, type RunOptionValues, type SecondsInMs, type SecondsName } from '../options/options-table.js';
+import {
+  RUN_OPTIONS,
+  type OptionRow,
+  type RunOptionValues,
+  type SecondsInMs,
+  type SecondsName,
+} from '../options/options-table.js';
 import { camelName } from '../options/resolve-options.js';
 import { TUNABLES, type Tunables } from '../options/tunables.js';
 import type { RunSettings } from './run-state.js';
 
 /** the options the run's settings are made of, picked by name from the resolved values */
-export type RunSettingOptions = Pick<RunOptionValues, SecondsName | 'window' | 'headroom' | 'maxGenerations' | 'handoff' | 'keepAutoCompact' | 'coverageCheck'>;
+export type RunSettingOptions = Pick<
+  RunOptionValues,
+  SecondsName | 'window' | 'headroom' | 'maxGenerations' | 'handoff' | 'keepAutoCompact' | 'coverageCheck'
+>;
 
 /** what the run knows of itself besides its options */
-export type RunFacts = Pick<RunSettings, 'step' | 'cwd' | 'workbench' | 'documentPath' | 'eventsPath' | 'prompt' | 'stopBlockCap' | 'hookContextChars' | 'dialect'> & {
+export type RunFacts = Pick<
+  RunSettings,
+  | 'step'
+  | 'cwd'
+  | 'workbench'
+  | 'documentPath'
+  | 'eventsPath'
+  | 'prompt'
+  | 'stopBlockCap'
+  | 'hookContextChars'
+  | 'dialect'
+> & {
   /** the environment the policy reads the model from */
   env: Readonly<Record<string, string | undefined>>;
 };
@@ -26,7 +46,11 @@ function secondsInMs(options: RunSettingOptions): SecondsInMs {
   return ms as SecondsInMs;
 }
 
-export function settingsFromOptions(options: RunSettingOptions, facts: RunFacts, tunables: Partial<Tunables> = {}): RunSettings {
+export function settingsFromOptions(
+  options: RunSettingOptions,
+  facts: RunFacts,
+  tunables: Partial<Tunables> = {},
+): RunSettings {
   const { env, ...known } = facts;
   return {
     ...known,

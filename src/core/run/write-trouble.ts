@@ -41,7 +41,13 @@ export function troubleText(t: WriteTrouble): string {
 }
 
 // The fields of the `write-failed` event.
-export function troubleFields(t: WriteTrouble): { what: string; path: string; reason: string; cost: string; advice: string } {
+export function troubleFields(t: WriteTrouble): {
+  what: string;
+  path: string;
+  reason: string;
+  cost: string;
+  advice: string;
+} {
   return { what: t.what, path: t.path, reason: t.reason, cost: COSTS[t.what], advice: writeAdvice(t.reason) };
 }
 

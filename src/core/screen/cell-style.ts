@@ -42,7 +42,14 @@ export interface StyleCaps {
   hyperlinks: boolean;
 }
 
-export const PLAIN_STYLE: CellStyle = { flags: 0, underlineStyle: 0, fg: DEFAULT_COLOUR, bg: DEFAULT_COLOUR, underlineColour: DEFAULT_COLOUR, link: null };
+export const PLAIN_STYLE: CellStyle = {
+  flags: 0,
+  underlineStyle: 0,
+  fg: DEFAULT_COLOUR,
+  bg: DEFAULT_COLOUR,
+  underlineColour: DEFAULT_COLOUR,
+  link: null,
+};
 
 const CUBE = [0, 95, 135, 175, 215, 255];
 

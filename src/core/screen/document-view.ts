@@ -7,7 +7,10 @@ import { formatTokens } from '../meter/token-format.js';
 
 export type LineStyle = 'flag' | 'section' | 'heading' | 'code' | 'empty' | 'degraded' | 'body' | 'hint';
 
-export interface StyledLine { text: string; style: LineStyle }
+export interface StyledLine {
+  text: string;
+  style: LineStyle;
+}
 
 export interface PreviewInput {
   context: number;
@@ -61,12 +64,18 @@ export function previewLines(v: PreviewInput): StyledLine[] {
     { style: 'body', text: `context ${formatTokens(v.context)} of ${formatTokens(v.window)}` },
   ];
   if (!v.handoff) {
-    lines.push({ style: 'hint', text: 'handoff is off (--no-handoff): claude runs unchanged and no document is written.' });
+    lines.push({
+      style: 'hint',
+      text: 'handoff is off (--no-handoff): claude runs unchanged and no document is written.',
+    });
     return lines;
   }
   lines.push(
     { style: 'body', text: `near at ${formatTokens(v.warnAt)}: the meter turns yellow` },
-    { style: 'body', text: `handoff at ${formatTokens(v.at)}: at its next message boundary the session writes its handoff document` },
+    {
+      style: 'body',
+      text: `handoff at ${formatTokens(v.at)}: at its next message boundary the session writes its handoff document`,
+    },
     { style: 'body', text: '' },
   );
   if (v.documentPath) {
@@ -76,7 +85,7 @@ export function previewLines(v: PreviewInput): StyledLine[] {
       { style: 'hint', text: 'where you can read and edit it before a fresh session starts from it.' },
     );
   } else {
-    lines.push({ style: 'hint', text: 'No workbench: the document goes straight into the next session\'s prompt.' });
+    lines.push({ style: 'hint', text: "No workbench: the document goes straight into the next session's prompt." });
   }
   lines.push({ style: 'hint', text: `At most ${v.maxGenerations} sessions in a row.` });
   return lines;

@@ -51,7 +51,16 @@ export interface PaneEchoFacts {
 }
 
 export function echoArm(f: PaneEchoFacts): EchoArm | null {
-  if (!f.cursorShown || !f.parsedAll || !f.plainPen || f.insertMode || !f.wraparound || !f.wholeScrollRegion || f.synchronizing) return null;
+  if (
+    !f.cursorShown ||
+    !f.parsedAll ||
+    !f.plainPen ||
+    f.insertMode ||
+    !f.wraparound ||
+    !f.wholeScrollRegion ||
+    f.synchronizing
+  )
+    return null;
   // a pane that shows part of claude's screen would have the relay draw past its edge
   if (f.shownCols !== f.cols || f.shownRows !== f.rows || f.cols < 1 || f.rows < 1) return null;
   if (f.cursorX < 0 || f.cursorX > f.cols || f.cursorY < 0 || f.cursorY >= f.rows) return null;
@@ -61,7 +70,10 @@ export function echoArm(f: PaneEchoFacts): EchoArm | null {
 /** the cells of the pane an echo of `length` characters drawn at `arm` covers, row by row (columns
  * from..to-1, rows as they are once the pane scrolled), how many rows the pane scrolled up (a wrap on its
  * last row), and where the cursor is after it: what echo_plan (native/echo-path.h) wrote */
-export function echoCells(arm: EchoArm, length: number): { rows: Array<{ y: number; from: number; to: number }>; scrolled: number; next: EchoArm } {
+export function echoCells(
+  arm: EchoArm,
+  length: number,
+): { rows: Array<{ y: number; from: number; to: number }>; scrolled: number; next: EchoArm } {
   const rows: Array<{ y: number; from: number; to: number }> = [];
   let { x, y } = arm;
   let left = length;
@@ -76,5 +88,9 @@ export function echoCells(arm: EchoArm, length: number): { rows: Array<{ y: numb
     left -= take;
   }
   const scrolled = Math.max(0, y - (arm.rows - 1));
-  return { rows: rows.map((r) => ({ ...r, y: r.y - scrolled })).filter((r) => r.y >= 0), scrolled, next: { ...arm, x, y: y - scrolled } };
+  return {
+    rows: rows.map((r) => ({ ...r, y: r.y - scrolled })).filter((r) => r.y >= 0),
+    scrolled,
+    next: { ...arm, x, y: y - scrolled },
+  };
 }

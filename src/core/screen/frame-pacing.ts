@@ -31,17 +31,28 @@ export const FIRST_PACE: PaceState = { last: -Infinity, streak: 0, busy: false, 
 export type FrameTiming = { type: 'now' } | { type: 'next-turn' } | { type: 'after'; ms: number };
 
 /** the first request since the last frame; `state` then goes on with the returned one */
-export function requestFrame(state: PaceState, now: number, atOnce: boolean, frameMs = FRAME_MS): { state: PaceState; timing: FrameTiming } {
+export function requestFrame(
+  state: PaceState,
+  now: number,
+  atOnce: boolean,
+  frameMs = FRAME_MS,
+): { state: PaceState; timing: FrameTiming } {
   const since = now - state.last;
   const streak = since < frameMs ? state.streak + 1 : 0;
   const next = { ...state, streak };
   if (state.busy || streak >= FLOOD_STREAK) {
     const wait = frameMs - since;
-    return { state: next, timing: wait > 0 ? { type: 'after', ms: wait } : atOnce ? { type: 'now' } : { type: 'next-turn' } };
+    return {
+      state: next,
+      timing: wait > 0 ? { type: 'after', ms: wait } : atOnce ? { type: 'now' } : { type: 'next-turn' },
+    };
   }
   // A person typing fast (or a key held down) puts keys under QUICK_GAP_MS after the last echo: each key's
   // echo is still drawn where it is parsed, a turn of the event loop sooner.
-  return { state: next, timing: atOnce && (since >= QUICK_GAP_MS || state.typed) ? { type: 'now' } : { type: 'next-turn' } };
+  return {
+    state: next,
+    timing: atOnce && (since >= QUICK_GAP_MS || state.typed) ? { type: 'now' } : { type: 'next-turn' },
+  };
 }
 
 /** a person typed: what comes next is an echo they wait for, drawn at once, whatever came before */
@@ -50,7 +61,11 @@ export function keyTyped(state: PaceState): PaceState {
 }
 
 /** a frame is due: draw it, or (a flood, and the terminal still has the last frame to take) wait a frame more */
-export function frameDue(state: PaceState, held: boolean, frameMs = FRAME_MS): { draw: true } | { draw: false; ms: number } {
+export function frameDue(
+  state: PaceState,
+  held: boolean,
+  frameMs = FRAME_MS,
+): { draw: true } | { draw: false; ms: number } {
   const flooding = state.busy || state.streak >= FLOOD_STREAK;
   return flooding && held ? { draw: false, ms: frameMs } : { draw: true };
 }

@@ -6,8 +6,21 @@
 import { legacyKey } from './kitty-keys.js';
 
 export type PaneCommand =
-  | 'focus' | 'scroll-up' | 'scroll-down' | 'page-up' | 'page-down' | 'top' | 'bottom'
-  | 'edit' | 'force-handoff' | 'hold-toggle' | 'toggle-document' | 'detach' | 'choose' | 'quit' | 'help';
+  | 'focus'
+  | 'scroll-up'
+  | 'scroll-down'
+  | 'page-up'
+  | 'page-down'
+  | 'top'
+  | 'bottom'
+  | 'edit'
+  | 'force-handoff'
+  | 'hold-toggle'
+  | 'toggle-document'
+  | 'detach'
+  | 'choose'
+  | 'quit'
+  | 'help';
 
 export type KeyAction =
   | { type: 'send'; data: string }
@@ -69,7 +82,11 @@ export function parsePrefix(name: string): { byte: string } | { problem: string 
   return { problem: `prefix "${name}" is not a control key: write it as C-] or C-\\ (C-a … C-z, C-\\, C-], C-^, C-_)` };
 }
 
-const CLAUDE_KEYS = new Set(['c', 'd', 'r', 'o', 't', 'g', 's', 'l', 'v', 'z', 'm', 'i', 'j', 'h'].map((c) => String.fromCharCode(c.charCodeAt(0) - 0x60)));
+const CLAUDE_KEYS = new Set(
+  ['c', 'd', 'r', 'o', 't', 'g', 's', 'l', 'v', 'z', 'm', 'i', 'j', 'h'].map((c) =>
+    String.fromCharCode(c.charCodeAt(0) - 0x60),
+  ),
+);
 
 // The name a person reads in the status bar and help: "\x1d" -> "C-]".
 export function prefixName(byte: string): string {
@@ -124,18 +141,52 @@ export function translateCursorKey(key: string, applicationCursor: boolean): str
 }
 
 const AFTER_PREFIX: Record<string, PaneCommand> = {
-  '\t': 'focus', j: 'scroll-down', k: 'scroll-up', '\u001b[B': 'scroll-down', '\u001bOB': 'scroll-down',
-  '\u001b[A': 'scroll-up', '\u001bOA': 'scroll-up', '\u001b[5~': 'page-up', '\u001b[6~': 'page-down',
-  e: 'edit', h: 'force-handoff', p: 'hold-toggle', z: 'toggle-document', d: 'detach', s: 'choose', q: 'quit', '?': 'help',
+  '\t': 'focus',
+  j: 'scroll-down',
+  k: 'scroll-up',
+  '\u001b[B': 'scroll-down',
+  '\u001bOB': 'scroll-down',
+  '\u001b[A': 'scroll-up',
+  '\u001bOA': 'scroll-up',
+  '\u001b[5~': 'page-up',
+  '\u001b[6~': 'page-down',
+  e: 'edit',
+  h: 'force-handoff',
+  p: 'hold-toggle',
+  z: 'toggle-document',
+  d: 'detach',
+  s: 'choose',
+  q: 'quit',
+  '?': 'help',
 };
 
 // In the document pane the keys of a pager scroll it; Tab, Esc and q give the keyboard back.
 const IN_DOCUMENT: Record<string, PaneCommand> = {
-  j: 'scroll-down', k: 'scroll-up', '\u001b[B': 'scroll-down', '\u001bOB': 'scroll-down', '\r': 'scroll-down',
-  '\u001b[A': 'scroll-up', '\u001bOA': 'scroll-up', '\u001b[5~': 'page-up', b: 'page-up', '\u0002': 'page-up',
-  '\u001b[6~': 'page-down', ' ': 'page-down', '\u0006': 'page-down', g: 'top', '\u001b[H': 'top', '\u001bOH': 'top',
-  '\u001b[1~': 'top', G: 'bottom', '\u001b[F': 'bottom', '\u001bOF': 'bottom', '\u001b[4~': 'bottom',
-  '\t': 'focus', '\u001b': 'focus', q: 'focus', '?': 'help',
+  j: 'scroll-down',
+  k: 'scroll-up',
+  '\u001b[B': 'scroll-down',
+  '\u001bOB': 'scroll-down',
+  '\r': 'scroll-down',
+  '\u001b[A': 'scroll-up',
+  '\u001bOA': 'scroll-up',
+  '\u001b[5~': 'page-up',
+  b: 'page-up',
+  '\u0002': 'page-up',
+  '\u001b[6~': 'page-down',
+  ' ': 'page-down',
+  '\u0006': 'page-down',
+  g: 'top',
+  '\u001b[H': 'top',
+  '\u001bOH': 'top',
+  '\u001b[1~': 'top',
+  G: 'bottom',
+  '\u001b[F': 'bottom',
+  '\u001bOF': 'bottom',
+  '\u001b[4~': 'bottom',
+  '\t': 'focus',
+  '\u001b': 'focus',
+  q: 'focus',
+  '?': 'help',
 };
 
 export function createKeyRouter(prefix: string): KeyRouter {
@@ -185,8 +236,10 @@ export function createKeyRouter(prefix: string): KeyRouter {
           const key = legacy && !legacy.release ? legacy.key : sent;
           if (armed) {
             armed = false;
-            if (key === prefix) send(sent); // the prefix twice: claude gets it, in the encoding it asked for
-            else if (key === '\u001b') continue; // Esc after the prefix cancels it quietly
+            if (key === prefix)
+              send(sent); // the prefix twice: claude gets it, in the encoding it asked for
+            else if (key === '\u001b')
+              continue; // Esc after the prefix cancels it quietly
             else {
               const command = AFTER_PREFIX[key];
               emit(command ? { type: 'command', command } : { type: 'unknown', key, where: 'prefix' });

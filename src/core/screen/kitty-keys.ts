@@ -29,7 +29,7 @@ export function legacyKey(key: string): LegacyKey | null {
   const alt = mods & 2;
   const ctrl = mods & 4;
   // super, hyper, meta: no legacy form
-  if (mods & 0x38 || code >= 0xe000 && code <= 0xf8ff || code > 0x10ffff) return { key: '', release };
+  if (mods & 0x38 || (code >= 0xe000 && code <= 0xf8ff) || code > 0x10ffff) return { key: '', release };
   let ch = String.fromCodePoint(code);
   if (shift && /^[a-z]$/.test(ch)) ch = ch.toUpperCase();
   if (ctrl) {

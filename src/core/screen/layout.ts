@@ -1,7 +1,12 @@
 // Where the panes go: side by side on a wide terminal, stacked on a narrow one, the session alone
 // when the document pane is hidden or there is no room. Sizes are outer boxes (with borders).
 
-export interface Rect { left: number; top: number; width: number; height: number }
+export interface Rect {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
 
 export interface Layout {
   mode: 'side' | 'stacked' | 'session-only';
@@ -36,12 +41,22 @@ export function computeLayout(input: LayoutInput): Layout {
 
   if (input.documentVisible && cols >= WIDE_AT) {
     const sessionWidth = Math.round(cols * SESSION_SHARE);
-    return finish('side', { ...full, width: sessionWidth }, { left: sessionWidth, top: 0, width: cols - sessionWidth, height: body }, status);
+    return finish(
+      'side',
+      { ...full, width: sessionWidth },
+      { left: sessionWidth, top: 0, width: cols - sessionWidth, height: body },
+      status,
+    );
   }
   const documentRows = Math.max(MIN_DOCUMENT_ROWS, Math.round(body * STACKED_DOCUMENT_SHARE));
   if (input.documentVisible && body - documentRows >= MIN_SESSION_ROWS) {
     const sessionRows = body - documentRows;
-    return finish('stacked', { ...full, height: sessionRows }, { left: 0, top: sessionRows, width: cols, height: documentRows }, status);
+    return finish(
+      'stacked',
+      { ...full, height: sessionRows },
+      { left: 0, top: sessionRows, width: cols, height: documentRows },
+      status,
+    );
   }
   return finish('session-only', full, null, status);
 }

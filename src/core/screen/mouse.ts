@@ -54,7 +54,11 @@ export function encodeMouse(ev: MouseEvent, x: number, y: number, sgr: boolean):
 
 export type MouseRoute = { to: 'child'; data: string } | { to: 'document'; scroll: 'up' | 'down' } | null;
 
-export function routeMouse(ev: MouseEvent, layout: Layout, child: { tracking: MouseTracking; sgr: boolean }): MouseRoute {
+export function routeMouse(
+  ev: MouseEvent,
+  layout: Layout,
+  child: { tracking: MouseTracking; sgr: boolean },
+): MouseRoute {
   const col = ev.x - 1;
   const row = ev.y - 1;
   // The pane's content starts inside its one-cell border.
@@ -65,7 +69,14 @@ export function routeMouse(ev: MouseEvent, layout: Layout, child: { tracking: Mo
     return { to: 'child', data: encodeMouse(ev, col - left + 1, row - top + 1, child.sgr) };
   }
   const d = layout.document;
-  if (d && col >= d.left && col < d.left + d.width && row >= d.top && row < d.top + d.height && (ev.button === 64 || ev.button === 65)) {
+  if (
+    d &&
+    col >= d.left &&
+    col < d.left + d.width &&
+    row >= d.top &&
+    row < d.top + d.height &&
+    (ev.button === 64 || ev.button === 65)
+  ) {
     return { to: 'document', scroll: ev.button === 64 ? 'up' : 'down' };
   }
   return null;

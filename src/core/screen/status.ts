@@ -71,7 +71,10 @@ export function statusLine(s: StatusInput): string {
 
 export type SegmentStyle = 'plain' | 'ok' | 'near' | 'over' | 'phase' | 'countdown' | 'dim' | 'hint';
 
-export interface Segment { text: string; style: SegmentStyle }
+export interface Segment {
+  text: string;
+  style: SegmentStyle;
+}
 
 export interface StatusBarInput extends StatusInput {
   warnAt: number;
@@ -83,14 +86,19 @@ export const BAR_CELLS = 20;
 export const WARN_MARK = '╎';
 export const HANDOFF_MARK = '┃';
 
-export function meterLevel(s: Pick<StatusBarInput, 'context' | 'window' | 'warnAt' | 'at' | 'handoff'>): 'ok' | 'near' | 'over' {
+export function meterLevel(
+  s: Pick<StatusBarInput, 'context' | 'window' | 'warnAt' | 'at' | 'handoff'>,
+): 'ok' | 'near' | 'over' {
   const at = s.handoff ? s.at : s.window;
   if (s.context >= at) return 'over';
   return s.context >= s.warnAt ? 'near' : 'ok';
 }
 
 // "█████···╎··┃···": filled to the context, the near line and the handoff line marked.
-export function meterBar(s: Pick<StatusBarInput, 'context' | 'window' | 'warnAt' | 'at' | 'handoff'>, cells = BAR_CELLS): string {
+export function meterBar(
+  s: Pick<StatusBarInput, 'context' | 'window' | 'warnAt' | 'at' | 'handoff'>,
+  cells = BAR_CELLS,
+): string {
   const window = s.window > 0 ? s.window : 1;
   const cell = (n: number) => Math.min(cells - 1, Math.max(0, Math.floor((n / window) * cells)));
   const fill = Math.min(cells, Math.max(0, Math.round((s.context / window) * cells)));
@@ -106,8 +114,14 @@ function meterVariants(s: StatusBarInput, width: number, level: SegmentStyle): S
   const full = meterText(s);
   const short = `context ${formatTokens(s.context)}/${formatTokens(s.window)}`;
   const gen: Segment = { text: ` · gen ${s.generation}/${s.maxGenerations}`, style: 'plain' };
-  const bar = (cells: number): Segment[] => [{ text: ' ', style: 'plain' }, { text: meterBar(s, cells), style: level }];
-  const words = (text: string): Segment[] => [{ text: ' · ', style: 'plain' }, { text, style: level }];
+  const bar = (cells: number): Segment[] => [
+    { text: ' ', style: 'plain' },
+    { text: meterBar(s, cells), style: level },
+  ];
+  const words = (text: string): Segment[] => [
+    { text: ' · ', style: 'plain' },
+    { text, style: level },
+  ];
   return [
     ...(width >= 100 ? [[...words(full), ...bar(BAR_CELLS), gen]] : []),
     [...words(full), ...bar(10), gen],
@@ -141,10 +155,20 @@ export function elsewhereText(count: number, key: string): string {
   return `${count} other ${count === 1 ? 'run waits' : 'runs wait'} for you: ${key}`;
 }
 
-export function statusBarLines(s: StatusBarInput, opts: { width: number; hint: string; message?: string | null; elsewhere?: { count: number; key: string } | null }): Segment[][] {
+export function statusBarLines(
+  s: StatusBarInput,
+  opts: { width: number; hint: string; message?: string | null; elsewhere?: { count: number; key: string } | null },
+): Segment[][] {
   const level = meterLevel(s);
-  const head: Segment[] = [{ text: ' ', style: 'plain' }, { text: s.phase, style: 'phase' }];
-  if (s.phase === 'review') head.push({ text: ' · ', style: 'plain' }, { text: s.held ? 'held' : `successor in ${s.reviewLeft ?? 0}s`, style: 'countdown' });
+  const head: Segment[] = [
+    { text: ' ', style: 'plain' },
+    { text: s.phase, style: 'phase' },
+  ];
+  if (s.phase === 'review')
+    head.push(
+      { text: ' · ', style: 'plain' },
+      { text: s.held ? 'held' : `successor in ${s.reviewLeft ?? 0}s`, style: 'countdown' },
+    );
   else if (s.held) head.push({ text: ' · held', style: 'countdown' });
   // Beside the countdown: what the document leaves out of the session's failures, or the successor's repeats.
   if (s.deadEnds) head.push({ text: ' · ', style: 'plain' }, { text: terminalText(s.deadEnds), style: 'countdown' });
@@ -152,7 +176,11 @@ export function statusBarLines(s: StatusBarInput, opts: { width: number; hint: s
   // What needs a person goes on the first line, where the eye already is.
   if (s.attention) head.push({ text: ' · ', style: 'plain' }, { text: terminalText(s.attention), style: 'countdown' });
   // Another run waits for the person (a permission, a question, a review): said here, with the key to it.
-  if (opts.elsewhere && opts.elsewhere.count > 0) head.push({ text: ' · ', style: 'plain' }, { text: elsewhereText(opts.elsewhere.count, opts.elsewhere.key), style: 'countdown' });
+  if (opts.elsewhere && opts.elsewhere.count > 0)
+    head.push(
+      { text: ' · ', style: 'plain' },
+      { text: elsewhereText(opts.elsewhere.count, opts.elsewhere.key), style: 'countdown' },
+    );
   const last = head.at(-1)!;
   const over = widthOf(head) - opts.width;
   if (over > 0) last.text = cutEnd(last.text, Math.max(0, last.text.length - over));

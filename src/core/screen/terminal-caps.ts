@@ -56,7 +56,12 @@ export function terminalVersion(answer: string): string | null {
 /** the numbers of a device attributes answer: DA1 (`CSI ? … c`) or DA2 (`CSI > … c`), or null */
 export function deviceAttributes(answer: string, which: 'primary' | 'secondary'): number[] | null {
   const m = (which === 'primary' ? /\u001b\[\?([\d;]*)c/ : /\u001b\[>([\d;]*)c/).exec(answer);
-  return m ? m[1]!.split(';').filter((p) => p !== '').map(Number) : null;
+  return m
+    ? m[1]!
+        .split(';')
+        .filter((p) => p !== '')
+        .map(Number)
+    : null;
 }
 
 // DA2's first number names a few terminals: VTE (GNOME Terminal, Tilix, …) is 65, with its version as the
@@ -71,7 +76,15 @@ export function capsFromAnswer(caps: TerminalCaps, answer: string): TerminalCaps
   let next = caps;
   const name = terminalVersion(answer);
   if (name !== null) {
-    if (MODERN.test(name)) next = { ...next, truecolor: true, styledUnderline: true, hyperlinks: true, sync: true, kittyKeys: !/alacritty/i.test(name) };
+    if (MODERN.test(name))
+      next = {
+        ...next,
+        truecolor: true,
+        styledUnderline: true,
+        hyperlinks: true,
+        sync: true,
+        kittyKeys: !/alacritty/i.test(name),
+      };
     if (/^tmux\b/i.test(name)) next = { ...next, tmux: true };
   }
   const secondary = deviceAttributes(answer, 'secondary');
@@ -92,7 +105,8 @@ export function capsFromAnswer(caps: TerminalCaps, answer: string): TerminalCaps
 export const CAPS_QUERY = '\u001b[?2026$p\u001b[?u\u001b[>0q\u001b[>c\u001b[c';
 
 // The answers to CAPS_QUERY as they come back among the person's keys (no key sends any of these forms).
-const ANSWER = /\u001b\[\?2026;[0-4]\$y|\u001b\[\?\d+u|\u001bP>\|[^\u001b\u0007]*(?:\u001b\\|\u0007)|\u001b\[[?>][\d;]*c/g;
+const ANSWER =
+  /\u001b\[\?2026;[0-4]\$y|\u001b\[\?\d+u|\u001bP>\|[^\u001b\u0007]*(?:\u001b\\|\u0007)|\u001b\[[?>][\d;]*c/g;
 
 // The start of an answer a read cut off, at the end of what came: held for the next read, never typed.
 // These starts no key sends (a CSI with ? or >, XTVERSION's DCS >); a bare ESC, ESC [ or ESC P is a key

@@ -44,7 +44,10 @@ export function createModeTracker(): ModeTracker {
       for (const m of text.matchAll(/\u001b\[(\d*) q/g)) shaped = Number(m[1] || 0) !== 0;
       // keep an unfinished sequence for the next chunk; a finished one is already counted
       const lastEsc = text.lastIndexOf('\u001b');
-      carry = lastEsc !== -1 && text.length - lastEsc < CARRY && !/[hlumq]/.test(text.slice(lastEsc + 2)) ? text.slice(lastEsc) : '';
+      carry =
+        lastEsc !== -1 && text.length - lastEsc < CARRY && !/[hlumq]/.test(text.slice(lastEsc + 2))
+          ? text.slice(lastEsc)
+          : '';
     },
     isOn(mode) {
       return on.has(mode);
@@ -52,7 +55,9 @@ export function createModeTracker(): ModeTracker {
     resetSequence() {
       let seq = '';
       // leave the alternate screen last so the other resets apply to the main screen too
-      const ordered = [...on].sort((a, b) => (a === 1049 || a === 1047 || a === 47 ? 1 : 0) - (b === 1049 || b === 1047 || b === 47 ? 1 : 0));
+      const ordered = [...on].sort(
+        (a, b) => (a === 1049 || a === 1047 || a === 47 ? 1 : 0) - (b === 1049 || b === 1047 || b === 47 ? 1 : 0),
+      );
       for (const mode of ordered) seq += `\u001b[?${mode}l`;
       if (cursorHidden) seq += '\u001b[?25h';
       if (pushed) seq += `\u001b[<${pushed}u`;

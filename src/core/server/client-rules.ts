@@ -38,8 +38,13 @@ export type SizeEvent<K> =
 // another terminal's resize is remembered for when it types. A watcher (the web face) never sets the size:
 // it sees claude at the size the terminals give it. When the latest leaves, the size stays as it was (tmux
 // keeps the last size too). `resize`: the size to give claude's pty now, or null when it keeps its own.
-export function arbitrateSize<K>(state: SizeState<K>, event: SizeEvent<K>, current: Size): { state: SizeState<K>; resize: Size | null } {
-  const changed = (size: Size | null): Size | null => (size !== null && (size.cols !== current.cols || size.rows !== current.rows) ? size : null);
+export function arbitrateSize<K>(
+  state: SizeState<K>,
+  event: SizeEvent<K>,
+  current: Size,
+): { state: SizeState<K>; resize: Size | null } {
+  const changed = (size: Size | null): Size | null =>
+    size !== null && (size.cols !== current.cols || size.rows !== current.rows) ? size : null;
   switch (event.type) {
     case 'attached':
       if (event.watcher) return { state, resize: null };

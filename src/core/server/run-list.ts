@@ -34,21 +34,41 @@ export type RunPick<R> = { run: R } | { problem: string };
 // Which run a command means: the exact id when one is given; else the run of this folder's workbench,
 // else the run started in this folder, else the only run. Anything else is a problem in one line
 // that lists the runs and says to pass an id.
-export function pickRun<R extends RunSummary>(runs: readonly R[], want: { id?: string; cwd: string; workbench: string | null; command: string }): RunPick<R> {
+export function pickRun<R extends RunSummary>(
+  runs: readonly R[],
+  want: { id?: string; cwd: string; workbench: string | null; command: string },
+): RunPick<R> {
   const list = runs.map(oneRun).join(', ');
   if (want.id !== undefined) {
     const exact = runs.find((r) => r.id === want.id);
     if (exact) return { run: exact };
-    return { problem: runs.length === 0 ? `no live run has id ${terminalText(want.id)}: no run is live (flower-pty ls)` : `no live run has id ${terminalText(want.id)}; live runs: ${list}` };
+    return {
+      problem:
+        runs.length === 0
+          ? `no live run has id ${terminalText(want.id)}: no run is live (flower-pty ls)`
+          : `no live run has id ${terminalText(want.id)}; live runs: ${list}`,
+    };
   }
-  if (runs.length === 0) return { problem: 'no run is live for you on this machine (flower-pty ls); start one with flower-pty, or pick a lineage up with flower-pty --continue' };
-  for (const same of [(r: R) => want.workbench !== null && r.workbench === want.workbench, (r: R) => r.cwd === want.cwd]) {
+  if (runs.length === 0)
+    return {
+      problem:
+        'no run is live for you on this machine (flower-pty ls); start one with flower-pty, or pick a lineage up with flower-pty --continue',
+    };
+  for (const same of [
+    (r: R) => want.workbench !== null && r.workbench === want.workbench,
+    (r: R) => r.cwd === want.cwd,
+  ]) {
     const matches = runs.filter(same);
     if (matches.length === 1) return { run: matches[0]! };
-    if (matches.length > 1) return { problem: `${matches.length} runs are live in this folder; pass an id (flower-pty ${want.command} <id>): ${matches.map(oneRun).join(', ')}` };
+    if (matches.length > 1)
+      return {
+        problem: `${matches.length} runs are live in this folder; pass an id (flower-pty ${want.command} <id>): ${matches.map(oneRun).join(', ')}`,
+      };
   }
   if (runs.length === 1) return { run: runs[0]! };
-  return { problem: `${runs.length} runs are live and none is this folder's; pass an id (flower-pty ${want.command} <id>): ${list}` };
+  return {
+    problem: `${runs.length} runs are live and none is this folder's; pass an id (flower-pty ${want.command} <id>): ${list}`,
+  };
 }
 
 // What the NEEDS column says: the run's state in the one picture's words when it waits on the person, on a
@@ -63,7 +83,18 @@ export function runNeeds(r: Pick<RunSummary, 'phase' | 'status'>): string {
 // `ls`: a header and one row per run, columns padded to the widest cell; over several machines (`ls
 // --host`), a HOST column first.
 export function runTable(runs: ReadonlyArray<RunSummary & { host?: string }>, hostColumn = false): string[] {
-  const header = [...(hostColumn ? ['HOST'] : []), 'ID', 'PID', 'PHASE', 'GEN', 'CONTEXT', 'CLIENTS', 'STARTED', 'NEEDS', 'CWD'];
+  const header = [
+    ...(hostColumn ? ['HOST'] : []),
+    'ID',
+    'PID',
+    'PHASE',
+    'GEN',
+    'CONTEXT',
+    'CLIENTS',
+    'STARTED',
+    'NEEDS',
+    'CWD',
+  ];
   const rows = runs.map((r) => [
     ...(hostColumn ? [terminalText(r.host ?? LOCAL_HOST)] : []),
     terminalText(r.id),

@@ -16,7 +16,8 @@ export type WebAction =
 
 export type Verdict = { ok: true } | { ok: false; problem: string };
 
-const READ_ONLY = 'this web face is read-only: start it with flower-pty web --allow-input to type, approve, edit or end a run';
+const READ_ONLY =
+  'this web face is read-only: start it with flower-pty web --allow-input to type, approve, edit or end a run';
 
 /** what needs a person's permission right now, from the status ("Bash touch x"), or null */
 export function permissionWaiting(view: StatusView | null): string | null {
@@ -31,14 +32,25 @@ export function mayAct(action: WebAction, o: { allowInput: boolean; view: Status
   switch (action.kind) {
     case 'approve':
     case 'deny':
-      return permissionWaiting(o.view) !== null ? { ok: true } : { ok: false, problem: 'nothing is waiting for a permission now' };
+      return permissionWaiting(o.view) !== null
+        ? { ok: true }
+        : { ok: false, problem: 'nothing is waiting for a permission now' };
     case 'save-document':
-      return phase === 'review' ? { ok: true } : { ok: false, problem: `the document is editable here only during its review (the run is ${phase}); edit the file itself at any time` };
+      return phase === 'review'
+        ? { ok: true }
+        : {
+            ok: false,
+            problem: `the document is editable here only during its review (the run is ${phase}); edit the file itself at any time`,
+          };
     case 'hold':
     case 'release':
-      return phase === 'review' ? { ok: true } : { ok: false, problem: `there is no review to ${action.kind} (the run is ${phase})` };
+      return phase === 'review'
+        ? { ok: true }
+        : { ok: false, problem: `there is no review to ${action.kind} (the run is ${phase})` };
     case 'force-handoff':
-      return phase === 'working' || phase === 'near' ? { ok: true } : { ok: false, problem: `a handoff cannot start now (the run is ${phase})` };
+      return phase === 'working' || phase === 'near'
+        ? { ok: true }
+        : { ok: false, problem: `a handoff cannot start now (the run is ${phase})` };
     case 'input':
     case 'end':
       return phase === 'stopped' ? { ok: false, problem: 'the run has stopped' } : { ok: true };

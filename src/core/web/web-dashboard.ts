@@ -26,7 +26,9 @@ export function urgency(r: Pick<DashboardRun, 'phase' | 'status'>): number {
 }
 
 export function dashboardOrder<R extends DashboardRun>(runs: readonly R[]): R[] {
-  return [...runs].sort((a, b) => urgency(a) - urgency(b) || a.started.localeCompare(b.started) || a.id.localeCompare(b.id));
+  return [...runs].sort(
+    (a, b) => urgency(a) - urgency(b) || a.started.localeCompare(b.started) || a.id.localeCompare(b.id),
+  );
 }
 
 /** the run's state in words for its row: the words the chooser and `ls` show (core/picture/run-picture.ts) */
@@ -35,7 +37,10 @@ export function stateText(r: Pick<DashboardRun, 'phase' | 'status'>): string {
 }
 
 /** what a notification while the page is open says about a change of state, or null for none */
-export function notificationFor(before: Pick<DashboardRun, 'phase' | 'status'> | null, after: Pick<DashboardRun, 'phase' | 'status'> | null): string | null {
+export function notificationFor(
+  before: Pick<DashboardRun, 'phase' | 'status'> | null,
+  after: Pick<DashboardRun, 'phase' | 'status'> | null,
+): string | null {
   if (after === null) return before === null ? null : 'the run ended';
   const was = before === null ? 5 : urgency(before);
   const now = urgency(after);

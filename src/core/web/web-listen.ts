@@ -12,11 +12,14 @@ export interface ListenAddress {
 
 // "127.0.0.1:8740", "[::1]:8740", "0.0.0.0:9000", ":9000" (loopback), "8740" (a port alone).
 export function parseListen(text: string): ListenAddress | { problem: string } {
-  const bad = { problem: `--listen expects HOST:PORT (for example 127.0.0.1:${DEFAULT_WEB_PORT} or [::1]:${DEFAULT_WEB_PORT}), got "${text.slice(0, 80)}"` };
+  const bad = {
+    problem: `--listen expects HOST:PORT (for example 127.0.0.1:${DEFAULT_WEB_PORT} or [::1]:${DEFAULT_WEB_PORT}), got "${text.slice(0, 80)}"`,
+  };
   const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]\s]*)):(\d{1,5})$/.exec(text) ?? /^()()(\d{1,5})$/.exec(text);
   if (!m) return bad;
   const port = Number(m[3]);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) return { problem: `--listen: port ${m[3]} is not between 0 and 65535` };
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    return { problem: `--listen: port ${m[3]} is not between 0 and 65535` };
   const host = (m[1] || m[2] || DEFAULT_WEB_HOST).toLowerCase();
   if (!/^[a-z0-9.:-]+$/.test(host)) return bad;
   return { host, port };
@@ -38,6 +41,13 @@ export function bindProblem(host: string, o: { tls: boolean; behindProxy: boolea
 export function baseUrl(address: ListenAddress, tls: boolean, publicHost: string | null): string {
   const scheme = tls ? 'https' : 'http';
   if (publicHost) return `${scheme}://${publicHost}`;
-  const host = address.host === '0.0.0.0' ? DEFAULT_WEB_HOST : address.host === '::' ? '[::1]' : address.host.includes(':') ? `[${address.host}]` : address.host;
+  const host =
+    address.host === '0.0.0.0'
+      ? DEFAULT_WEB_HOST
+      : address.host === '::'
+        ? '[::1]'
+        : address.host.includes(':')
+          ? `[${address.host}]`
+          : address.host;
   return `${scheme}://${host}:${address.port}`;
 }

@@ -14,7 +14,9 @@ export interface TokenEntry {
   expires: number;
 }
 
-export type TokenVerdict = { ok: true; left: TokenEntry[] } | { ok: false; reason: 'unknown' | 'expired'; left: TokenEntry[] };
+export type TokenVerdict =
+  | { ok: true; left: TokenEntry[] }
+  | { ok: false; reason: 'unknown' | 'expired'; left: TokenEntry[] };
 
 // Takes the token out whatever the verdict (used or expired, it is never good again); expired ones go too.
 export function consumeToken(entries: readonly TokenEntry[], hash: string, now: number): TokenVerdict {
@@ -40,7 +42,8 @@ export const NO_FAILED_LOGINS: LoginLimit = { failures: new Map() };
 /** clients remembered at most: a flood of new addresses forgets the oldest rather than growing without end */
 export const LOGIN_CLIENTS_KEPT = 1024;
 
-const recent = (times: readonly number[] | undefined, now: number): number[] => (times ?? []).filter((at) => now - at < FAILED_LOGIN_WINDOW_MS);
+const recent = (times: readonly number[] | undefined, now: number): number[] =>
+  (times ?? []).filter((at) => now - at < FAILED_LOGIN_WINDOW_MS);
 
 export function loginAllowed(limit: LoginLimit, client: string, now: number): boolean {
   return recent(limit.failures.get(client), now).length < FAILED_LOGINS_ALLOWED;
@@ -58,7 +61,8 @@ export function loginFailed(limit: LoginLimit, client: string, now: number): Log
 }
 
 /** the client a failed login counts against: where the connection came from, and the cookie it carried */
-export const loginClient = (address: string | undefined, cookie: string | null): string => `${address ?? '?'} ${cookie ?? ''}`;
+export const loginClient = (address: string | undefined, cookie: string | null): string =>
+  `${address ?? '?'} ${cookie ?? ''}`;
 
 // The session cookie: HttpOnly (no script reads it), SameSite=Strict (no other site's request carries
 // it), Secure when the browser speaks https, the whole site, and gone when it expires.

@@ -27,14 +27,20 @@ export function hostAllowed(value: string | undefined, rules: HostRules): boolea
   const parsed = splitHostHeader(value);
   if (!parsed) return false;
   if (isLoopbackHost(parsed.host)) return true;
-  if (rules.publicHosts.some((h) => h.toLowerCase() === parsed.host || h.toLowerCase() === value.toLowerCase())) return true;
+  if (rules.publicHosts.some((h) => h.toLowerCase() === parsed.host || h.toLowerCase() === value.toLowerCase()))
+    return true;
   return parsed.host === rules.listenHost.toLowerCase() && (parsed.port === null || parsed.port === rules.port);
 }
 
 // The Origin of the request must be this very server as the browser reached it: the scheme it
 // speaks and the Host header it sent (already checked). A missing Origin is refused: browsers
 // always send one on a WebSocket upgrade and on a POST.
-export function originAllowed(origin: string | undefined, hostHeader: string | undefined, scheme: 'http' | 'https', proxiedSchemes: boolean): boolean {
+export function originAllowed(
+  origin: string | undefined,
+  hostHeader: string | undefined,
+  scheme: 'http' | 'https',
+  proxiedSchemes: boolean,
+): boolean {
   if (origin === undefined || hostHeader === undefined) return false;
   const o = origin.toLowerCase();
   const h = hostHeader.toLowerCase();

@@ -19,11 +19,13 @@ export interface PageFit {
  * `fontSize` (null before the page is laid out). The size is claude's in every case; the font is
  * scaled so claude's columns fill the box, within PAGE_FONT.
  */
-export function pageFit(claude: { cols: number; rows: number }, o: { fontSize: number; fitsCols: number | null }): PageFit {
+export function pageFit(
+  claude: { cols: number; rows: number },
+  o: { fontSize: number; fitsCols: number | null },
+): PageFit {
   const size = { cols: claude.cols, rows: claude.rows };
   if (!o.fitsCols || o.fitsCols <= 0 || claude.cols <= 0) return { ...size, fontSize: o.fontSize };
   const wanted = (o.fontSize * o.fitsCols) / claude.cols;
   const stepped = Math.floor(wanted / PAGE_FONT.step) * PAGE_FONT.step;
   return { ...size, fontSize: Math.max(PAGE_FONT.min, Math.min(PAGE_FONT.max, stepped)) };
 }
-

@@ -61,19 +61,22 @@ export function createDocumentEditing(o: {
         return;
       }
       o.command('edit-document');
-      const result = await handOverTerminal({
-        stdin: o.stdin,
-        leave() {
-          frames.suspend(true);
-          o.stdout.write(o.outer.off());
-          o.outerScreen.leave();
+      const result = await handOverTerminal(
+        {
+          stdin: o.stdin,
+          leave() {
+            frames.suspend(true);
+            o.stdout.write(o.outer.off());
+            o.outerScreen.leave();
+          },
+          ours: () => !frames.disposed,
+          enter() {
+            o.outerScreen.enter();
+            frames.suspend(false);
+          },
         },
-        ours: () => !frames.disposed,
-        enter() {
-          o.outerScreen.enter();
-          frames.suspend(false);
-        },
-      }, () => (o.edit ? o.edit(path) : runEditor(path, o.env)));
+        () => (o.edit ? o.edit(path) : runEditor(path, o.env)),
+      );
       if (frames.disposed) return;
       show(path, readDocument(path));
       if (!result.ok && result.problem) o.flash(result.problem);

@@ -67,7 +67,12 @@ export function createKeyRouting(o: {
         break;
       case 'choose':
         if (o.onChoose) o.onChoose();
-        else status.flash(o.onDetach ? `this attach cannot show the chooser: ${label} d, then flower-pty attach --choose` : 'this run lives in this terminal: flower-pty attach --choose in another lists every run');
+        else
+          status.flash(
+            o.onDetach
+              ? `this attach cannot show the chooser: ${label} d, then flower-pty attach --choose`
+              : 'this run lives in this terminal: flower-pty attach --choose in another lists every run',
+          );
         break;
       case 'quit':
         o.command('quit');
@@ -85,7 +90,8 @@ export function createKeyRouting(o: {
   function act(action: KeyAction): void {
     if (action.type === 'send') pane.input(action.data);
     else if (action.type === 'command') command(action.command);
-    else if (action.where === 'prefix') status.flash(`${label} ${printable(action.key)} does nothing: ${label} ? lists the keys`);
+    else if (action.where === 'prefix')
+      status.flash(`${label} ${printable(action.key)} does nothing: ${label} ? lists the keys`);
     else status.flash(`the document pane has the keys: Tab or Esc gives them back to claude`);
   }
 
@@ -111,9 +117,13 @@ export function createKeyRouting(o: {
     if (router.passes(text, layout.focus)) return pane.input(text);
     const { events, rest } = extractMouse(text);
     for (const event of events) onMouse(event);
-    if (rest) for (const action of router.push(rest, { focus: layout.focus, applicationCursor: pane.applicationCursor })) act(action);
+    if (rest)
+      for (const action of router.push(rest, { focus: layout.focus, applicationCursor: pane.applicationCursor }))
+        act(action);
   };
   // A character cut between two reads waits in the decoder: the next bytes are not text of their own.
   const pending = (): boolean => ((decoder as unknown as { lastNeed?: number }).lastNeed ?? 1) > 0;
-  return Object.assign(onStdin, { passing: () => frames.live && help.hidden && !pending() && router.passing(layout.focus) });
+  return Object.assign(onStdin, {
+    passing: () => frames.live && help.hidden && !pending() && router.passing(layout.focus),
+  });
 }

@@ -39,12 +39,16 @@ export function createPaneLayout(o: {
   const { screen, pane, documentPane } = o;
   let documentVisible = true;
   let focus: Focus = 'session';
-  const measure = (): Layout => computeLayout({ cols: screen.width as number, rows: screen.height as number, documentVisible });
+  const measure = (): Layout =>
+    computeLayout({ cols: screen.width as number, rows: screen.height as number, documentVisible });
   let layout = measure();
 
   function labels(): void {
     const title = o.childTitle();
-    setQuietLabel(pane.box, ` ${focus === 'session' ? '▶ ' : ''}claude${title ? ` · ${terminalText(title.slice(0, 60))}` : ''} `);
+    setQuietLabel(
+      pane.box,
+      ` ${focus === 'session' ? '▶ ' : ''}claude${title ? ` · ${terminalText(title.slice(0, 60))}` : ''} `,
+    );
     pane.box.style.border = o.noColor ? {} : { fg: focus === 'session' ? 'cyan' : 'default' };
     documentPane.setFocus(focus === 'document');
   }

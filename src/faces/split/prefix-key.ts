@@ -4,7 +4,10 @@
 import { FlowerError } from '../../core/errors.js';
 import { DEFAULT_PREFIX, parsePrefix, prefixName } from '../../core/screen/keymap.js';
 
-export function prefixKey(option: string | undefined, env: Record<string, string | undefined>): { byte: string; label: string } {
+export function prefixKey(
+  option: string | undefined,
+  env: Record<string, string | undefined>,
+): { byte: string; label: string } {
   const parsed = parsePrefix(option ?? env.FLOWER_PTY_PREFIX ?? DEFAULT_PREFIX);
   if ('problem' in parsed) throw new FlowerError(`${option ? 'prefix' : 'FLOWER_PTY_PREFIX'}: ${parsed.problem}`);
   return { byte: parsed.byte, label: prefixName(parsed.byte) };

@@ -45,14 +45,20 @@ export function createSplitStatus(o: {
 
   function refresh(): void {
     if (!view) return;
-    const hint = o.focus() === 'document' ? `document: j/k scroll · Tab back · ${o.prefixLabel} ? keys` : `${o.prefixLabel} ? for keys`;
-    if (o.bar.update(view, { hint, message: flash ?? message, elsewhere: { count: others, key: `${o.prefixLabel} s` } })) o.redraw();
+    const hint =
+      o.focus() === 'document'
+        ? `document: j/k scroll · Tab back · ${o.prefixLabel} ? keys`
+        : `${o.prefixLabel} ? for keys`;
+    if (
+      o.bar.update(view, { hint, message: flash ?? message, elsewhere: { count: others, key: `${o.prefixLabel} s` } })
+    )
+      o.redraw();
   }
 
   function writeTitle(): void {
     const next = composeTitle(childTitle, view ? statusLine(view) : '');
     // blessed writes it as OSC 0 as it is: claude's title and the notes in it go through the boundary first
-    if (next !== outerTitle) o.screen.title = terminalText(outerTitle = next);
+    if (next !== outerTitle) o.screen.title = terminalText((outerTitle = next));
   }
 
   return {

@@ -42,14 +42,21 @@ export function meter(run) {
     line.style.left = pct(run.at);
     bar.append(line);
   }
-  bar.setAttribute('aria-label', `context ${tokens(run.context)} of ${tokens(run.window)}${run.at ? `, handoff at ${tokens(run.at)}` : ''}`);
+  bar.setAttribute(
+    'aria-label',
+    `context ${tokens(run.context)} of ${tokens(run.window)}${run.at ? `, handoff at ${tokens(run.at)}` : ''}`,
+  );
   return bar;
 }
 
 // Browser notifications while a page is open: asked for on a click (browsers want a gesture).
 export function notificationButton(container) {
   if (!('Notification' in window)) return;
-  const button = el('button', { class: 'notify', type: 'button' }, Notification.permission === 'granted' ? 'notifications on' : 'notify me');
+  const button = el(
+    'button',
+    { class: 'notify', type: 'button' },
+    Notification.permission === 'granted' ? 'notifications on' : 'notify me',
+  );
   button.addEventListener('click', async () => {
     const answer = await Notification.requestPermission();
     button.textContent = answer === 'granted' ? 'notifications on' : 'notifications blocked';
@@ -59,7 +66,10 @@ export function notificationButton(container) {
 
 export function notify(message) {
   if (!('Notification' in window) || Notification.permission !== 'granted') return;
-  const note = new Notification(`flower-pty · ${message.id}`, { body: `${message.text}\n${message.cwd ?? ''}`, tag: `flower-${message.id}` });
+  const note = new Notification(`flower-pty · ${message.id}`, {
+    body: `${message.text}\n${message.cwd ?? ''}`,
+    tag: `flower-${message.id}`,
+  });
   note.addEventListener('click', () => {
     window.focus();
     location.href = `/run/${encodeURIComponent(message.id)}`;
@@ -105,7 +115,14 @@ export function keepSecret(secret) {
 export function notLoggedIn() {
   document.body.replaceChildren(el('main', { class: 'narrow' }, ''));
   const main = document.body.firstChild;
-  main.append(el('h1', {}, 'flower-pty'), el('p', {}, 'This tab is not logged in. Open the login URL that flower-pty web printed (each works once, for ten minutes), or run flower-pty web --login on the machine for a new one.'));
+  main.append(
+    el('h1', {}, 'flower-pty'),
+    el(
+      'p',
+      {},
+      'This tab is not logged in. Open the login URL that flower-pty web printed (each works once, for ten minutes), or run flower-pty web --login on the machine for a new one.',
+    ),
+  );
 }
 
 /** a GET of the face's API with the page's secret */

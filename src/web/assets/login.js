@@ -6,12 +6,17 @@ const token = location.hash.slice(1);
 history.replaceState(null, '', '/login');
 const status = document.getElementById('status');
 if (!token) {
-  status.textContent = 'No login token in this link: open the URL flower-pty web printed, or run flower-pty web --login for a new one.';
+  status.textContent =
+    'No login token in this link: open the URL flower-pty web printed, or run flower-pty web --login for a new one.';
 } else {
-  const res = await fetch('/api/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }), credentials: 'same-origin' });
+  const res = await fetch('/api/login', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ token }),
+    credentials: 'same-origin',
+  });
   if (res.ok) {
     keepSecret((await res.json()).secret);
     location.replace('/');
-  }
-  else status.textContent = `Not logged in: ${(await res.text()).trim()}`;
+  } else status.textContent = `Not logged in: ${(await res.text()).trim()}`;
 }

@@ -11,7 +11,17 @@ import { pageFit } from '/core/web-resize-rule.js';
 import { clipboardText, notificationOf, openableLink } from '/core/web-side-channels.js';
 import { createKeyboardState } from '/core/side-channels.js';
 import { shiftEnterKeys } from '/core/kitty-keys.js';
-import { el, tokens, meter, notificationButton, notify, api, openSocket, pageSecret, notLoggedIn } from '/assets/common.js';
+import {
+  el,
+  tokens,
+  meter,
+  notificationButton,
+  notify,
+  api,
+  openSocket,
+  pageSecret,
+  notLoggedIn,
+} from '/assets/common.js';
 
 const id = decodeURIComponent(location.pathname.split('/').pop());
 const $ = (name) => document.getElementById(name);
@@ -41,7 +51,13 @@ function firstPaint() {
 // Made at claude's size and opened before anything is written, its font fitted to the box first:
 // the first screen is laid out once, not once at a default size and again at the fitted one.
 const term = new Terminal({
-  cols: 80, rows: 24, scrollback: 1000, fontSize: 13, convertEol: false, allowProposedApi: true, cursorBlink: false,
+  cols: 80,
+  rows: 24,
+  scrollback: 1000,
+  fontSize: 13,
+  convertEol: false,
+  allowProposedApi: true,
+  cursorBlink: false,
   linkHandler: { activate: (_event, uri) => openLink(uri), allowNonHttpProtocols: true },
 });
 const fit = new FitAddon();
@@ -65,7 +81,10 @@ let childEnded = false;
 // The terminal keeps claude's size: only the font follows the page.
 function fitFont() {
   const dims = fit.proposeDimensions(); // the columns that fit the box at the current font size
-  const next = pageFit({ cols: term.cols, rows: term.rows }, { fontSize: term.options.fontSize, fitsCols: dims?.cols ?? null });
+  const next = pageFit(
+    { cols: term.cols, rows: term.rows },
+    { fontSize: term.options.fontSize, fitsCols: dims?.cols ?? null },
+  );
   if (next.fontSize !== term.options.fontSize) term.options.fontSize = next.fontSize;
 }
 window.addEventListener('resize', fitFont);
@@ -95,7 +114,8 @@ function say(text) {
 function openLink(uri) {
   const target = openableLink(uri);
   if (!target) return say(`not opened (only http, https and file links are): ${uri}`);
-  if (window.confirm(`Open this link from claude in a new tab?\n\n${target}`)) window.open(target, '_blank', 'noopener,noreferrer');
+  if (window.confirm(`Open this link from claude in a new tab?\n\n${target}`))
+    window.open(target, '_blank', 'noopener,noreferrer');
 }
 
 // claude's `/copy` (OSC 52): into the clipboard now, or at the person's next click or key when the
@@ -103,7 +123,8 @@ function openLink(uri) {
 let pendingCopy = null;
 function copyToClipboard(text) {
   pendingCopy = text;
-  if (!navigator.clipboard) return say('claude copied its reply, but this page cannot reach the clipboard (it needs https or localhost)');
+  if (!navigator.clipboard)
+    return say('claude copied its reply, but this page cannot reach the clipboard (it needs https or localhost)');
   navigator.clipboard.writeText(text).then(
     () => {
       if (pendingCopy === text) pendingCopy = null;
@@ -113,9 +134,13 @@ function copyToClipboard(text) {
   );
 }
 for (const gesture of ['pointerdown', 'keydown']) {
-  document.addEventListener(gesture, () => {
-    if (pendingCopy !== null) copyToClipboard(pendingCopy);
-  }, true);
+  document.addEventListener(
+    gesture,
+    () => {
+      if (pendingCopy !== null) copyToClipboard(pendingCopy);
+    },
+    true,
+  );
 }
 term.parser.registerOscHandler(52, (data) => {
   const text = clipboardText(data);
@@ -139,7 +164,10 @@ window.flowerKeyboard = keyboard; // the modes the page keeps, for a person's co
 const firstParam = (params, fallback) => (typeof params[0] === 'number' && params[0] > 0 ? params[0] : fallback);
 term.parser.registerCsiHandler({ prefix: '>', final: 'u' }, (params) => (keyboard.push(firstParam(params, 0)), true));
 term.parser.registerCsiHandler({ prefix: '<', final: 'u' }, (params) => (keyboard.pop(firstParam(params, 1)), true));
-term.parser.registerCsiHandler({ prefix: '=', final: 'u' }, (params) => (keyboard.set(firstParam(params, 0), typeof params[1] === 'number' ? params[1] : 1), true));
+term.parser.registerCsiHandler(
+  { prefix: '=', final: 'u' },
+  (params) => (keyboard.set(firstParam(params, 0), typeof params[1] === 'number' ? params[1] : 1), true),
+);
 term.parser.registerCsiHandler({ prefix: '>', final: 'm' }, (params) => {
   if (params[0] === 4) keyboard.modifyOtherKeys(typeof params[1] === 'number' ? params[1] : 0);
   return false;
@@ -150,14 +178,23 @@ const shiftEnter = () => send({ t: 'input', data: shiftEnterKeys(keyboard.modes)
 function showStatus() {
   const v = view;
   if (!v) return;
-  const waiting = v.attention?.startsWith('waiting for your permission: ') ? v.attention.slice('waiting for your permission: '.length) : null;
-  $('state').textContent = v.attention ?? (v.phase === 'review' ? `review${v.held ? ' (held)' : v.reviewLeft != null ? ` ${Math.ceil(v.reviewLeft)} s` : ''}` : v.phase);
+  const waiting = v.attention?.startsWith('waiting for your permission: ')
+    ? v.attention.slice('waiting for your permission: '.length)
+    : null;
+  $('state').textContent =
+    v.attention ??
+    (v.phase === 'review'
+      ? `review${v.held ? ' (held)' : v.reviewLeft != null ? ` ${Math.ceil(v.reviewLeft)} s` : ''}`
+      : v.phase);
   $('deadends').textContent = v.deadEnds ?? '';
   $('deadends').hidden = !v.deadEnds;
   $('coverage').textContent = v.coverage ?? '';
   $('coverage').hidden = !v.coverage;
-  $('meter').replaceChildren(meter({ phase: v.phase, context: v.context, window: v.window, at: v.at, warnAt: v.warnAt }));
-  $('metertext').textContent = `gen ${v.generation}/${v.maxGenerations} · ${tokens(v.context)}/${tokens(v.window)} · handoff at ${tokens(v.at)}${v.note ? ` · ${v.note}` : ''}`;
+  $('meter').replaceChildren(
+    meter({ phase: v.phase, context: v.context, window: v.window, at: v.at, warnAt: v.warnAt }),
+  );
+  $('metertext').textContent =
+    `gen ${v.generation}/${v.maxGenerations} · ${tokens(v.context)}/${tokens(v.window)} · handoff at ${tokens(v.at)}${v.note ? ` · ${v.note}` : ''}`;
   $('permission').hidden = waiting === null;
   $('permtext').textContent = waiting === null ? '' : `claude asks to run: ${waiting}`;
   for (const b of ['approve', 'deny', 'handoff', 'hold', 'release', 'end']) $(b).disabled = !allowInput;
@@ -251,7 +288,9 @@ function onMessage(m) {
       notify(m);
       return;
     case 'ended':
-      say(m.reason === 'gone' || m.reason === 'refused' ? m.message : `the run ended${m.message ? `: ${m.message}` : ''}`);
+      say(
+        m.reason === 'gone' || m.reason === 'refused' ? m.message : `the run ended${m.message ? `: ${m.message}` : ''}`,
+      );
       $('state').textContent = 'ended';
       return;
   }
@@ -275,13 +314,24 @@ async function loadLineage(retries = LINEAGE_RETRIES) {
   } catch {
     return;
   }
-  if (view && lineage.generations.length < view.generation && retries > 0) lineageRetry = setTimeout(() => loadLineage(retries - 1), LINEAGE_RETRY_MS);
-  box.replaceChildren(...lineage.generations.map((g) => {
-    const item = el('details', { class: 'gen', 'data-gen': String(g.n) });
-    item.append(el('summary', {}, `gen ${g.n} · ${g.endWords} · peak ${tokens(g.peak)}${g.startedAt ? ` · from ${g.startedAt.slice(11, 19)}` : ''}${g.endedAt ? ` to ${g.endedAt.slice(11, 19)}` : ''}`));
-    item.append(g.document ? el('pre', { class: 'doc' }, g.document.text) : el('p', { class: 'facts' }, 'no document (yet)'));
-    return item;
-  }));
+  if (view && lineage.generations.length < view.generation && retries > 0)
+    lineageRetry = setTimeout(() => loadLineage(retries - 1), LINEAGE_RETRY_MS);
+  box.replaceChildren(
+    ...lineage.generations.map((g) => {
+      const item = el('details', { class: 'gen', 'data-gen': String(g.n) });
+      item.append(
+        el(
+          'summary',
+          {},
+          `gen ${g.n} · ${g.endWords} · peak ${tokens(g.peak)}${g.startedAt ? ` · from ${g.startedAt.slice(11, 19)}` : ''}${g.endedAt ? ` to ${g.endedAt.slice(11, 19)}` : ''}`,
+        ),
+      );
+      item.append(
+        g.document ? el('pre', { class: 'doc' }, g.document.text) : el('p', { class: 'facts' }, 'no document (yet)'),
+      );
+      return item;
+    }),
+  );
 }
 
 showDocument();
@@ -326,7 +376,9 @@ term.attachCustomKeyEventHandler((event) => {
   return false;
 });
 for (const button of document.querySelectorAll('[data-key]')) {
-  button.addEventListener('click', () => (button.dataset.key === 'shift-enter' ? shiftEnter() : send({ t: 'key', key: button.dataset.key })));
+  button.addEventListener('click', () =>
+    button.dataset.key === 'shift-enter' ? shiftEnter() : send({ t: 'key', key: button.dataset.key }),
+  );
 }
 $('compose').addEventListener('submit', (event) => {
   event.preventDefault();
@@ -341,7 +393,8 @@ $('handoff').addEventListener('click', () => send({ t: 'command', command: 'forc
 $('hold').addEventListener('click', () => send({ t: 'command', command: 'hold' }));
 $('release').addEventListener('click', () => send({ t: 'command', command: 'release' }));
 $('end').addEventListener('click', () => {
-  if (confirm(`End run ${id}? claude is ended cleanly; flower-pty --continue picks the lineage up later.`)) send({ t: 'end' });
+  if (confirm(`End run ${id}? claude is ended cleanly; flower-pty --continue picks the lineage up later.`))
+    send({ t: 'end' });
 });
 $('save').addEventListener('click', () => send({ t: 'save', text: $('doctext').value, version: editBase ?? '' }));
 // The report needs the secret too: it is fetched with it and shown from this page's own memory (a blob

@@ -1,9 +1,9 @@
 // Fuzz for the handoff parser and renderer: random strings built from label-like pieces and random
 // slices of a rendered document never throw, and any parsed document renders back to itself.
 import t from 'tap';
-import {DEGRADED_MARKER, type HandoffDoc} from '../../../src/core/document/handoff-doc.js';
-import {parseDocument} from '../../../src/core/document/handoff-parse.js';
-import {renderDocument} from '../../../src/core/document/handoff-render.js';
+import { DEGRADED_MARKER, type HandoffDoc } from '../../../src/core/document/handoff-doc.js';
+import { parseDocument } from '../../../src/core/document/handoff-parse.js';
+import { renderDocument } from '../../../src/core/document/handoff-render.js';
 
 // Deterministic PRNG (mulberry32) so a failing case can be replayed from its seed.
 function prng(seed: number): () => number {
@@ -18,9 +18,49 @@ function prng(seed: number): () => number {
 }
 
 // Pieces that hit the parser's decisions: markup, labels in three languages, escapes, fences, controls.
-const PIECES = ['## ', '# ', '- ', '* ', '**', '__', ':', '：', '\n', '\n\n', '  ', '   ', '\t', '\\', '```', '~~~',
-  '(空)', 'Doing', 'Next', 'next step', '下一步', '现在在做', '走不通的', 'Escena', 'Decided', 'Dead ends', ' · ', '(', ')',
-  '1. ', 'text', '🚀', '\u0000', '\u001b', '\u0007', '\r', '\u2028', '\uD800', 'é', '#', DEGRADED_MARKER];
+const PIECES = [
+  '## ',
+  '# ',
+  '- ',
+  '* ',
+  '**',
+  '__',
+  ':',
+  '：',
+  '\n',
+  '\n\n',
+  '  ',
+  '   ',
+  '\t',
+  '\\',
+  '```',
+  '~~~',
+  '(空)',
+  'Doing',
+  'Next',
+  'next step',
+  '下一步',
+  '现在在做',
+  '走不通的',
+  'Escena',
+  'Decided',
+  'Dead ends',
+  ' · ',
+  '(',
+  ')',
+  '1. ',
+  'text',
+  '🚀',
+  '\u0000',
+  '\u001b',
+  '\u0007',
+  '\r',
+  '\u2028',
+  '\uD800',
+  'é',
+  '#',
+  DEGRADED_MARKER,
+];
 
 function randomText(rand: () => number, maxPieces: number): string {
   let text = '';
@@ -34,8 +74,9 @@ function check(input: string): string | undefined {
   try {
     const r = parseDocument(input);
     if (JSON.stringify(parseDocument(input)) !== JSON.stringify(r)) return 'not deterministic';
-    if (r.degraded !== (r.missing.length > 0 || r.doc.doing.startsWith(DEGRADED_MARKER))) return 'degraded flag inconsistent';
-    const again = parseDocument(renderDocument(r.doc, {step: 's'})).doc;
+    if (r.degraded !== (r.missing.length > 0 || r.doc.doing.startsWith(DEGRADED_MARKER)))
+      return 'degraded flag inconsistent';
+    const again = parseDocument(renderDocument(r.doc, { step: 's' })).doc;
     if (JSON.stringify(again) !== JSON.stringify(r.doc)) return 'render does not parse back to the same document';
     return undefined;
   } catch (error) {
@@ -64,7 +105,7 @@ const RICH: HandoffDoc = {
 
 t.test('fuzz: random slices of a rendered document, bare and fenced', async (t) => {
   const rand = prng(99);
-  const rendered = renderDocument(RICH, {step: '干活'});
+  const rendered = renderDocument(RICH, { step: '干活' });
   const failures: string[] = [];
   for (const text of [rendered, `Here it is:\n\`\`\`markdown\n${rendered}\`\`\`\nDone.`]) {
     for (let n = 0; n < 120; n++) {

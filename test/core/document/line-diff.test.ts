@@ -26,8 +26,14 @@ t.test('the LCS keeps the longest common run: a moved block is one removal and o
 
 t.test('equal texts, empty texts, CRLF', async (t) => {
   t.same(diffLines('same\n', 'same\n').lines, [{ op: 'same', text: 'same' }]);
-  t.same(diffLines('', 'new').lines, [{ op: 'del', text: '' }, { op: 'add', text: 'new' }]);
-  t.same(diffLines('a\r\nb\r\n', 'a\nb\n').lines.map((l) => l.op), ['same', 'same']);
+  t.same(diffLines('', 'new').lines, [
+    { op: 'del', text: '' },
+    { op: 'add', text: 'new' },
+  ]);
+  t.same(
+    diffLines('a\r\nb\r\n', 'a\nb\n').lines.map((l) => l.op),
+    ['same', 'same'],
+  );
 });
 
 t.test('past the cell limit the middle is shown whole, and the size stays bounded', async (t) => {

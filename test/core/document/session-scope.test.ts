@@ -1,6 +1,13 @@
 // The session's own state as a value: folded from changes, shown as one-line facts, told to the successor.
 import t from 'tap';
-import { applyScopeChanges, EMPTY_SCOPE, isEmptyScope, rearmInstructions, scopeFactLines, type ScopeChange } from '../../../src/core/document/session-scope.js';
+import {
+  applyScopeChanges,
+  EMPTY_SCOPE,
+  isEmptyScope,
+  rearmInstructions,
+  scopeFactLines,
+  type ScopeChange,
+} from '../../../src/core/document/session-scope.js';
 import { renderSceneFacts, FACTS_HEADING } from '../../../src/core/document/scene-facts.js';
 import { seedSuccessor, documentToFreeze } from '../../../src/core/lineage/handoff-lineage.js';
 import { renderDocument } from '../../../src/core/document/handoff-render.js';
@@ -30,12 +37,38 @@ t.test('every fact is one line, control characters gone, quotes kept apart', asy
 
 t.test('what changes what: updates, deletions, firings, endings', async (t) => {
   const cases: Array<[string, ScopeChange[], (s: typeof scope) => unknown, unknown]> = [
-    ['an update of an unknown task is ignored', [{ kind: 'task-updated', id: '9', status: 'completed' }], (s) => s.tasks.length, 1],
-    ['a completed task is no longer open', [{ kind: 'task-updated', id: '1', status: 'completed' }], (s) => scopeFactLines(s).some((l) => l.includes('task #1')), false],
+    [
+      'an update of an unknown task is ignored',
+      [{ kind: 'task-updated', id: '9', status: 'completed' }],
+      (s) => s.tasks.length,
+      1,
+    ],
+    [
+      'a completed task is no longer open',
+      [{ kind: 'task-updated', id: '1', status: 'completed' }],
+      (s) => scopeFactLines(s).some((l) => l.includes('task #1')),
+      false,
+    ],
     ['a deleted task is gone', [{ kind: 'task-updated', id: '1', status: 'deleted' }], (s) => s.tasks.length, 0],
-    ['blockers add up once', [{ kind: 'task-updated', id: '1', addBlockedBy: ['2'] }, { kind: 'task-updated', id: '1', addBlockedBy: ['2', '3'] }], (s) => s.tasks[0]?.blockedBy, ['2', '3']],
+    [
+      'blockers add up once',
+      [
+        { kind: 'task-updated', id: '1', addBlockedBy: ['2'] },
+        { kind: 'task-updated', id: '1', addBlockedBy: ['2', '3'] },
+      ],
+      (s) => s.tasks[0]?.blockedBy,
+      ['2', '3'],
+    ],
     ['a one-shot cron that fired is gone', [{ kind: 'cron-fired', id: 'c1' }], (s) => s.crons.length, 0],
-    ['a recurring cron that fired stays', [{ kind: 'cron-created', cron: { id: 'c1', cron: '* * * * *', schedule: null, prompt: 'p', recurring: true } }, { kind: 'cron-fired', id: 'c1' }], (s) => s.crons.length, 1],
+    [
+      'a recurring cron that fired stays',
+      [
+        { kind: 'cron-created', cron: { id: 'c1', cron: '* * * * *', schedule: null, prompt: 'p', recurring: true } },
+        { kind: 'cron-fired', id: 'c1' },
+      ],
+      (s) => s.crons.length,
+      1,
+    ],
     ['a wake-up cleared', [{ kind: 'wakeup-cleared' }], (s) => s.wakeup, null],
     ['a goal cleared', [{ kind: 'goal-cleared' }], (s) => s.goal, null],
     ['a shell that ended', [{ kind: 'background-ended', id: 'b1' }], (s) => s.shells.length, 0],
@@ -45,10 +78,21 @@ t.test('what changes what: updates, deletions, firings, endings', async (t) => {
 
 t.test("the successor's instructions: what to re-arm, what ended; none for an empty scope", async (t) => {
   t.equal(rearmInstructions(EMPTY_SCOPE), null);
-  t.ok(isEmptyScope(applyScopeChanges(EMPTY_SCOPE, [{ kind: 'task-created', id: '1', subject: 's', description: '', activeForm: null }, { kind: 'task-updated', id: '1', status: 'completed' }])), 'only completed tasks: nothing to carry');
+  t.ok(
+    isEmptyScope(
+      applyScopeChanges(EMPTY_SCOPE, [
+        { kind: 'task-created', id: '1', subject: 's', description: '', activeForm: null },
+        { kind: 'task-updated', id: '1', status: 'completed' },
+      ]),
+    ),
+    'only completed tasks: nothing to carry',
+  );
   const text = rearmInstructions(scope) ?? '';
   t.match(text, /Set the goal again with the condition "check the build \[2J +'now'"/);
-  t.match(text, /Schedule the \/loop wake-up again with exactly the prompt "check the build \[2J +'now'" and a delay of 90 seconds/);
+  t.match(
+    text,
+    /Schedule the \/loop wake-up again with exactly the prompt "check the build \[2J +'now'" and a delay of 90 seconds/,
+  );
   t.match(text, /session cron \*\/5 \* \* \* \*, once, prompt/);
   t.match(text, /cannot be carried over[^\n]*\n {2}- background shell "sleep 9 check the build/);
   t.notMatch(text, /[\u0000-\u0009\u000b-\u001f]/, 'no control characters but line breaks');
@@ -56,10 +100,30 @@ t.test("the successor's instructions: what to re-arm, what ended; none for an em
 
 t.test('through the lineage: frozen into the facts, re-armed in the seed', async (t) => {
   const doc = renderDocument({ doing: 'x', decided: '', deadends: '', next: 'y', scene: 'src/' }, { step: 'work' });
-  const frozen = documentToFreeze({ text: doc, degraded: false, seededText: null, originalPrompt: 'P', step: 'work', facts: { transcriptPath: '/t.jsonl', git: null, scope } });
+  const frozen = documentToFreeze({
+    text: doc,
+    degraded: false,
+    seededText: null,
+    originalPrompt: 'P',
+    step: 'work',
+    facts: { transcriptPath: '/t.jsonl', git: null, scope },
+  });
   t.match(frozen.doc.scene, /\n- pending \/loop wake-up in 90 s/);
-  const seed = seedSuccessor({ onDisk: frozen.text, kept: null, frozen, path: '/w/doc.md', originalPrompt: 'P', step: 'work', carried: scope });
+  const seed = seedSuccessor({
+    onDisk: frozen.text,
+    kept: null,
+    frozen,
+    path: '/w/doc.md',
+    originalPrompt: 'P',
+    step: 'work',
+    carried: scope,
+  });
   t.match(seed.prompt, /Before you go on with the work/);
   t.match(seed.prompt, /pending \/loop wake-up in 90 s/, 'and the facts are in the document it carries');
-  t.notMatch(seedSuccessor({ onDisk: frozen.text, kept: null, frozen, path: '/w/doc.md', originalPrompt: 'P', step: 'work' }).prompt, /Before you go on/, 'nothing carried: no instructions');
+  t.notMatch(
+    seedSuccessor({ onDisk: frozen.text, kept: null, frozen, path: '/w/doc.md', originalPrompt: 'P', step: 'work' })
+      .prompt,
+    /Before you go on/,
+    'nothing carried: no instructions',
+  );
 });

@@ -1,6 +1,18 @@
 // Manifest model: retired ids in order, sums across generations, errors for degraded handoffs.
 import t from 'tap';
-import { createManifest, startGeneration, recordUsage, endGeneration, recordHumanEdit, parseManifest, describeManifest, recordOriginalPrompt, recordPlace, lastPlace, recordTranscript } from '../../../src/core/lineage/manifest.js';
+import {
+  createManifest,
+  startGeneration,
+  recordUsage,
+  endGeneration,
+  recordHumanEdit,
+  parseManifest,
+  describeManifest,
+  recordOriginalPrompt,
+  recordPlace,
+  lastPlace,
+  recordTranscript,
+} from '../../../src/core/lineage/manifest.js';
 
 const now = (s: number) => new Date(Date.UTC(2026, 10, 29, 12, 0, s)).toISOString();
 
@@ -27,7 +39,10 @@ t.test('a lineage of three generations', async (t) => {
   t.equal(m.context, 40_000, 'what the last turn saw');
   t.equal(m.generations[0]!.peak_context, 151_000);
   t.equal(m.generations[1]!.degraded, true);
-  t.same(m.errors.map((e) => [e.generation, e.reason]), [[2, 'overflow: prompt is too long']]);
+  t.same(
+    m.errors.map((e) => [e.generation, e.reason]),
+    [[2, 'overflow: prompt is too long']],
+  );
   t.equal(m.generations[2]!.ended_at, null);
 
   m = endGeneration(m, { end: 'crash', now: now(10), degraded: true, reason: 'claude exited with code 1' });
@@ -49,7 +64,10 @@ t.test('parseManifest never throws', async (t) => {
   t.match(parseManifest('{nope').problem, /not valid JSON/);
   t.equal(parseManifest('42').problem, 'the manifest is 42, expected an object');
   t.equal(parseManifest('{"version":2}').problem, 'version is 2, expected 1');
-  t.equal(parseManifest('{"version":1,"step":"a/../b"}').problem, `step is "a/../b", which is not a step name (letters, digits, '-', '_', '.')`);
+  t.equal(
+    parseManifest('{"version":1,"step":"a/../b"}').problem,
+    `step is "a/../b", which is not a step name (letters, digits, '-', '_', '.')`,
+  );
 });
 
 t.test('a generation keeps its place through a write and a read; a bad place names its field', async (t) => {
@@ -58,24 +76,44 @@ t.test('a generation keeps its place through a write and a read; a bad place nam
   m = recordPlace(m, { folder: '/p/.claude/worktrees/wt1', permission_mode: 'plan', added_dirs: ['/d'] }, now(2));
   const read = parseManifest(JSON.stringify(m));
   t.equal(read.problem, null);
-  t.same(lastPlace(read.manifest!), { folder: '/p/.claude/worktrees/wt1', permission_mode: 'plan', added_dirs: ['/d'] });
+  t.same(lastPlace(read.manifest!), {
+    folder: '/p/.claude/worktrees/wt1',
+    permission_mode: 'plan',
+    added_dirs: ['/d'],
+  });
   const bad = JSON.parse(JSON.stringify(m));
   bad.generations[0].place.added_dirs = 'lots';
   t.match(parseManifest(JSON.stringify(bad)).problem, /generations\[0\]\.place\.added_dirs/);
 });
 
-t.test("a generation keeps where claude writes its transcript, for the report; a bad one names its field", async (t) => {
-  let m = createManifest({ step: 'work', cwd: '/p', window: 200_000, at: 150_000, now: now(0) });
-  m = startGeneration(m, { generation: 1, sessionId: 's1', now: now(1), transcriptPath: '/demo/config/projects/-p/s1.jsonl' });
-  t.equal(m.generations[0]!.transcript_path, '/demo/config/projects/-p/s1.jsonl');
-  m = recordTranscript(m, '/demo/config/projects/-p-wt/s1.jsonl', now(2));
-  const read = parseManifest(JSON.stringify(m));
-  t.equal(read.problem, null);
-  t.equal(read.manifest!.generations[0]!.transcript_path, '/demo/config/projects/-p-wt/s1.jsonl', 'the newest, through a write and a read');
-  const old = startGeneration(createManifest({ step: 'work', cwd: '/p', window: 1, at: 1, now: now(0) }), { generation: 1, sessionId: 's', now: now(1) });
-  t.notOk('transcript_path' in old.generations[0]!, 'absent when not known (a manifest from before)');
-  t.notOk('transcript_path' in parseManifest(JSON.stringify(old)).manifest!.generations[0]!);
-  const bad = JSON.parse(JSON.stringify(m));
-  bad.generations[0].transcript_path = 7;
-  t.match(parseManifest(JSON.stringify(bad)).problem, /generations\[0\]\.transcript_path/);
-});
+t.test(
+  'a generation keeps where claude writes its transcript, for the report; a bad one names its field',
+  async (t) => {
+    let m = createManifest({ step: 'work', cwd: '/p', window: 200_000, at: 150_000, now: now(0) });
+    m = startGeneration(m, {
+      generation: 1,
+      sessionId: 's1',
+      now: now(1),
+      transcriptPath: '/demo/config/projects/-p/s1.jsonl',
+    });
+    t.equal(m.generations[0]!.transcript_path, '/demo/config/projects/-p/s1.jsonl');
+    m = recordTranscript(m, '/demo/config/projects/-p-wt/s1.jsonl', now(2));
+    const read = parseManifest(JSON.stringify(m));
+    t.equal(read.problem, null);
+    t.equal(
+      read.manifest!.generations[0]!.transcript_path,
+      '/demo/config/projects/-p-wt/s1.jsonl',
+      'the newest, through a write and a read',
+    );
+    const old = startGeneration(createManifest({ step: 'work', cwd: '/p', window: 1, at: 1, now: now(0) }), {
+      generation: 1,
+      sessionId: 's',
+      now: now(1),
+    });
+    t.notOk('transcript_path' in old.generations[0]!, 'absent when not known (a manifest from before)');
+    t.notOk('transcript_path' in parseManifest(JSON.stringify(old)).manifest!.generations[0]!);
+    const bad = JSON.parse(JSON.stringify(m));
+    bad.generations[0].transcript_path = 7;
+    t.match(parseManifest(JSON.stringify(bad)).problem, /generations\[0\]\.transcript_path/);
+  },
+);

@@ -22,7 +22,12 @@ function assistant(id: string, usage: [number, number, number, number], extra: J
     ...extra,
   };
 }
-const user = (content: unknown, extra: Json = {}): Json => ({ type: 'user', sessionId: 's1', message: { role: 'user', content }, ...extra });
+const user = (content: unknown, extra: Json = {}): Json => ({
+  type: 'user',
+  sessionId: 's1',
+  message: { role: 'user', content },
+  ...extra,
+});
 const system = (subtype: string, extra: Json = {}): Json => ({ type: 'system', subtype, sessionId: 's1', ...extra });
 
 function run(records: Json[]): { meter: ReturnType<typeof createMeter>; signals: MeterSignal[] } {
@@ -68,11 +73,18 @@ t.test('sidechain, synthetic and API-error rows never become the reading', async
     assistant('m1', [0, 0, 5000, 1]),
     assistant('sub', [0, 0, 90000, 1], { isSidechain: true }),
     assistant('err', [0, 0, 0, 0], { isApiErrorMessage: true }, 'API Error: 500'),
-    { ...assistant('syn', [0, 0, 777, 0]), message: { id: 'syn', model: '<synthetic>', content: [], usage: { input_tokens: 777 } } },
+    {
+      ...assistant('syn', [0, 0, 777, 0]),
+      message: { id: 'syn', model: '<synthetic>', content: [], usage: { input_tokens: 777 } },
+    },
   ]);
   t.equal(meter.context, 5000);
   t.equal(meter.peak, 5000);
-  t.same(kinds(signals).filter((k) => k !== 'assistant-text'), ['session', 'reading'], 'a non-overflow API error is no signal');
+  t.same(
+    kinds(signals).filter((k) => k !== 'assistant-text'),
+    ['session', 'reading'],
+    'a non-overflow API error is no signal',
+  );
 });
 
 t.test('zero-usage rows are skipped', async (t) => {
@@ -85,10 +97,18 @@ t.test('overflow from the synthetic row and from error details; context kept', a
   const { meter, signals } = run([
     assistant('m1', [50, 1000, 176950, 42]),
     assistant('syn', [0, 0, 0, 0], { isApiErrorMessage: true }, 'Prompt is too long'),
-    assistant('e2', [0, 0, 0, 0], { isApiErrorMessage: true, errorDetails: '400 maximum context length is 200000' }, 'API Error'),
+    assistant(
+      'e2',
+      [0, 0, 0, 0],
+      { isApiErrorMessage: true, errorDetails: '400 maximum context length is 200000' },
+      'API Error',
+    ),
   ]);
   const overflows = signals.filter((s) => s.kind === 'overflow');
-  t.same(overflows.map((s) => s.line), [2, 3]);
+  t.same(
+    overflows.map((s) => s.line),
+    [2, 3],
+  );
   t.equal(meter.overflows, 2);
   t.equal(meter.context, 178000);
 });
@@ -101,7 +121,14 @@ t.test('compaction: signal with the meter before, then postTokens until the next
     user('This session is being continued…', { isCompactSummary: true }),
   ]);
   const c = signals.find((s) => s.kind === 'compaction');
-  t.same(c, { kind: 'compaction', line: 3, preTokens: 160120, postTokens: 3000, meterBefore: 160000, estimateBefore: 160000 + 10 + 100 });
+  t.same(c, {
+    kind: 'compaction',
+    line: 3,
+    preTokens: 160120,
+    postTokens: 3000,
+    meterBefore: 160000,
+    estimateBefore: 160000 + 10 + 100,
+  });
   t.equal(meter.context, 3000);
   t.equal(meter.estimate, 3000, 'the summary is inside postTokens, not pending');
   t.equal(meter.compactions, 1);
@@ -148,7 +175,10 @@ t.test('prompts, interrupts and harness rows', async (t) => {
     signals.filter((s) => s.kind === 'user-prompt').map((s) => (s.kind === 'user-prompt' ? s.text : '')),
     ['fix the bug', 'continue'],
   );
-  t.same(signals.filter((s) => s.kind === 'interrupt').map((s) => s.line), [3, 4]);
+  t.same(
+    signals.filter((s) => s.kind === 'interrupt').map((s) => s.line),
+    [3, 4],
+  );
   t.equal(meter.prompts, 2);
   t.equal(meter.interrupts, 2);
 });
@@ -194,16 +224,19 @@ t.test('session changes: first id, then a new one resets the context; cost sums 
   t.equal(run([assistant('m', [1, 1, 1, 1])]).meter.costUsd, null, 'no cost-state: unknown, not 0');
 });
 
-t.test("a response row's tool calls are a signal after its reading, so a PostToolUse hook waiting on it counts the row; a subagent's are not", async (t) => {
-  const call = (id: string, toolId: string, extra: Json = {}): Json => {
-    const row = assistant(id, [10, 0, 60_000, 5], extra);
-    (row['message'] as Json)['content'] = [{ type: 'tool_use', id: toolId, name: 'Bash', input: { command: 'ls' } }];
-    return row;
-  };
-  const { signals } = run([call('m1', 'toolu_1'), call('m2', 'toolu_sub', { isSidechain: true })]);
-  t.same(kinds(signals), ['session', 'reading', 'tool-use']);
-  t.match(signals[2], { kind: 'tool-use', ids: ['toolu_1'] });
-});
+t.test(
+  "a response row's tool calls are a signal after its reading, so a PostToolUse hook waiting on it counts the row; a subagent's are not",
+  async (t) => {
+    const call = (id: string, toolId: string, extra: Json = {}): Json => {
+      const row = assistant(id, [10, 0, 60_000, 5], extra);
+      (row['message'] as Json)['content'] = [{ type: 'tool_use', id: toolId, name: 'Bash', input: { command: 'ls' } }];
+      return row;
+    };
+    const { signals } = run([call('m1', 'toolu_1'), call('m2', 'toolu_sub', { isSidechain: true })]);
+    t.same(kinds(signals), ['session', 'reading', 'tool-use']);
+    t.match(signals[2], { kind: 'tool-use', ids: ['toolu_1'] });
+  },
+);
 
 t.test('usage out of any sane range moves nothing: not the reading, not the peak; said once', async (t) => {
   const { meter, signals } = run([
@@ -219,7 +252,11 @@ t.test('usage out of any sane range moves nothing: not the reading, not the peak
   t.equal(meter.peak, 40_010, '1e300 is not kept as the peak');
   t.equal(meter.readings, 1);
   t.equal(meter.compactions, 0, 'an insane compaction row resets nothing');
-  t.same(signals.filter((s) => s.kind === 'usage-ignored'), [{ kind: 'usage-ignored', line: 2, field: 'input_tokens', value: -1e15 }], 'the first insane row only');
+  t.same(
+    signals.filter((s) => s.kind === 'usage-ignored'),
+    [{ kind: 'usage-ignored', line: 2, field: 'input_tokens', value: -1e15 }],
+    'the first insane row only',
+  );
   t.notOk(kinds(signals).includes('compaction'));
   const edge = run([assistant('m1', [10_000_000, 0, 0, 0])]);
   t.equal(edge.meter.context, 10_000_000, 'the ceiling itself is a reading');

@@ -55,7 +55,10 @@ t.test('lineNumber() numbers each returned line, dropped lines included', async 
   const s = createLineSplitter({ maxLineBytes: 3 });
   const lines = s.push('a\ntoolong\nb\nc\nlonger\nxx\nd');
   t.same(lines, ['a', 'b', 'c', 'xx']);
-  t.same(lines.map((_, i) => s.lineNumber(i)), [1, 3, 4, 6]);
+  t.same(
+    lines.map((_, i) => s.lineNumber(i)),
+    [1, 3, 4, 6],
+  );
   t.same(s.end(), ['d']);
   t.equal(s.lineNumber(0), 7);
 });

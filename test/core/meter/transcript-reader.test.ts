@@ -43,7 +43,11 @@ for (const file of files) {
     }
     got.push(...reader.end());
     t.ok(ref.length > 0, 'the fixture has signals');
-    t.same(got.filter((s) => s.kind !== 'session'), ref, 'same signals as parsing every line');
+    t.same(
+      got.filter((s) => s.kind !== 'session'),
+      ref,
+      'same signals as parsing every line',
+    );
     t.ok(reader.sawRecord);
     t.equal(reader.meter.context, ref.filter((s) => s.kind === 'reading').at(-1)?.context ?? 0);
   });

@@ -27,41 +27,125 @@ t.test('a short name allows one slip, a longer one two', async (t) => {
 });
 
 t.test('a lone word near a subcommand is refused with the command; anything else is a prompt', async (t) => {
-  t.equal(commandTypo('stauts'), '"stauts" is not a command: did you mean `flower-pty status`? (a one-word prompt goes after --: flower-pty -- stauts, or in quotes with a space)');
-  for (const [typed, meant] of [['repot', 'report'], ['atach', 'attach'], ['doctr', 'doctor'], ['lss', 'ls'], ['wbe', 'web'], ['demoo', 'demo'], ['kil', 'kill'], ['turst', 'trust'], ['replya', 'replay'], ['Status', 'status']]) {
+  t.equal(
+    commandTypo('stauts'),
+    '"stauts" is not a command: did you mean `flower-pty status`? (a one-word prompt goes after --: flower-pty -- stauts, or in quotes with a space)',
+  );
+  for (const [typed, meant] of [
+    ['repot', 'report'],
+    ['atach', 'attach'],
+    ['doctr', 'doctor'],
+    ['lss', 'ls'],
+    ['wbe', 'web'],
+    ['demoo', 'demo'],
+    ['kil', 'kill'],
+    ['turst', 'trust'],
+    ['replya', 'replay'],
+    ['Status', 'status'],
+  ]) {
     t.match(commandTypo(typed!), `did you mean \`flower-pty ${meant}\`?`, `${typed} → ${meant}`);
   }
-  for (const prompt of ['stauts ', 'fix the tests', 'refactor', 'continue the refactor', 'go', 'tests', 'hello']) t.equal(commandTypo(prompt), null, `"${prompt}" is a prompt`);
+  for (const prompt of ['stauts ', 'fix the tests', 'refactor', 'continue the refactor', 'go', 'tests', 'hello'])
+    t.equal(commandTypo(prompt), null, `"${prompt}" is a prompt`);
   // a word typed for a command: a fresh session's first prompt "continue" continues nothing
-  for (const [typed, meant] of [['list', 'flower-pty ls'], ['continue', 'flower-pty --continue'], ['stop', 'flower-pty kill'], ['version', 'flower-pty --version'], ['uninstall', 'npm uninstall -g flower-pty']]) {
-    t.equal(commandTypo(typed!), `"${typed}" is not a command: did you mean \`${meant}\`? (a one-word prompt goes after --: flower-pty -- ${typed}, or in quotes with a space)`, `${typed} → ${meant}`);
+  for (const [typed, meant] of [
+    ['list', 'flower-pty ls'],
+    ['continue', 'flower-pty --continue'],
+    ['stop', 'flower-pty kill'],
+    ['version', 'flower-pty --version'],
+    ['uninstall', 'npm uninstall -g flower-pty'],
+  ]) {
+    t.equal(
+      commandTypo(typed!),
+      `"${typed}" is not a command: did you mean \`${meant}\`? (a one-word prompt goes after --: flower-pty -- ${typed}, or in quotes with a space)`,
+      `${typed} → ${meant}`,
+    );
   }
   t.equal(commandTypo('__serv'), null, 'a hidden command is never suggested');
-  for (const row of COMMANDS) if (row.summary !== false && row.name !== '$0') t.not(commandTypo(row.name), null, `${row.name} itself would be refused as a prompt (yargs runs the command first)`);
+  for (const row of COMMANDS)
+    if (row.summary !== false && row.name !== '$0')
+      t.not(
+        commandTypo(row.name),
+        null,
+        `${row.name} itself would be refused as a prompt (yargs runs the command first)`,
+      );
 });
 
 t.test("each command's known flags: names, --no- forms of booleans, help and version", async (t) => {
   const run = knownFlags('$0');
-  for (const name of ['window', 'review', 'no-notify', 'no-handoff', 'keep-auto-compact', 'help', 'version']) t.ok(run.includes(name), name);
+  for (const name of ['window', 'review', 'no-notify', 'no-handoff', 'keep-auto-compact', 'help', 'version'])
+    t.ok(run.includes(name), name);
   t.same(knownFlags('status').sort(), ['help', 'json', 'no-json', 'version', 'workbench'].sort());
   t.ok(knownFlags('web').includes('allow-input'));
   t.ok(knownFlags('demo').includes('keep-going'));
-  t.same(knownFlags('ls').sort(), ['all-hosts', 'help', 'host', 'json', 'no-all-hosts', 'no-json', 'no-wire-version', 'version', 'wire-version'].sort());
+  t.same(
+    knownFlags('ls').sort(),
+    [
+      'all-hosts',
+      'help',
+      'host',
+      'json',
+      'no-all-hosts',
+      'no-json',
+      'no-wire-version',
+      'version',
+      'wire-version',
+    ].sort(),
+  );
 });
 
 t.test('an unknown flag is named once, as typed, with the nearest flag of its command', async (t) => {
-  t.equal(unknownFlagsLine('Unknown arguments: alow-input, alowInput', 'web', ['web', '--alow-input']), 'unknown flag --alow-input (did you mean --allow-input?) for flower-pty web (see flower-pty web --help)', 'no camelCase twin');
-  t.equal(unknownFlagsLine('Unknown argument: revew', '$0', ['--revew', '3']), 'unknown flag --revew (did you mean --review?) (see flower-pty --help)');
-  t.equal(unknownFlagsLine('Unknown argument: notfy', '$0', ['--no-notfy']), 'unknown flag --no-notfy (did you mean --no-notify?) (see flower-pty --help)', 'a --no- form as typed');
-  t.equal(unknownFlagsLine('Unknown arguments: keepAutoCompac, keep-auto-compac', '$0', ['--keepAutoCompac']), 'unknown flag --keepAutoCompac (did you mean --keep-auto-compact?) (see flower-pty --help)', 'camelCase typed: shown as typed, once');
-  t.equal(unknownFlagsLine('Unknown argument: bogus', '$0', ['--bogus']), 'unknown flag --bogus (see flower-pty --help)', 'nothing near: no guess');
-  t.equal(unknownFlagsLine('Unknown argument: z', '$0', ['-z']), 'unknown flag -z (see flower-pty --help)', 'a letter: no guess');
-  t.equal(unknownFlagsLine('Unknown arguments: jsn, opne', 'report', ['report', '--jsn', '--opne']), 'unknown flags --jsn (did you mean --json?), --opne (did you mean --open?) for flower-pty report (see flower-pty report --help)');
-  t.equal(unknownFlagsLine('Not enough non-option arguments: got 0, need at least 1', 'replay', ['replay']), null, 'another message is left as it is');
+  t.equal(
+    unknownFlagsLine('Unknown arguments: alow-input, alowInput', 'web', ['web', '--alow-input']),
+    'unknown flag --alow-input (did you mean --allow-input?) for flower-pty web (see flower-pty web --help)',
+    'no camelCase twin',
+  );
+  t.equal(
+    unknownFlagsLine('Unknown argument: revew', '$0', ['--revew', '3']),
+    'unknown flag --revew (did you mean --review?) (see flower-pty --help)',
+  );
+  t.equal(
+    unknownFlagsLine('Unknown argument: notfy', '$0', ['--no-notfy']),
+    'unknown flag --no-notfy (did you mean --no-notify?) (see flower-pty --help)',
+    'a --no- form as typed',
+  );
+  t.equal(
+    unknownFlagsLine('Unknown arguments: keepAutoCompac, keep-auto-compac', '$0', ['--keepAutoCompac']),
+    'unknown flag --keepAutoCompac (did you mean --keep-auto-compact?) (see flower-pty --help)',
+    'camelCase typed: shown as typed, once',
+  );
+  t.equal(
+    unknownFlagsLine('Unknown argument: bogus', '$0', ['--bogus']),
+    'unknown flag --bogus (see flower-pty --help)',
+    'nothing near: no guess',
+  );
+  t.equal(
+    unknownFlagsLine('Unknown argument: z', '$0', ['-z']),
+    'unknown flag -z (see flower-pty --help)',
+    'a letter: no guess',
+  );
+  t.equal(
+    unknownFlagsLine('Unknown arguments: jsn, opne', 'report', ['report', '--jsn', '--opne']),
+    'unknown flags --jsn (did you mean --json?), --opne (did you mean --open?) for flower-pty report (see flower-pty report --help)',
+  );
+  t.equal(
+    unknownFlagsLine('Not enough non-option arguments: got 0, need at least 1', 'replay', ['replay']),
+    null,
+    'another message is left as it is',
+  );
 });
 
-t.test('a cluster of short flags typed as one word is named once, as typed (a value that looks like an ssh option)', async (t) => {
-  t.equal(unknownFlagsLine('Unknown arguments: o, P, r, x, y, C, m, a, n, d', 'ls', ['ls', '--host', '-oProxyCommand=x']),
-    'unknown flag -oProxyCommand=x for flower-pty ls (see flower-pty ls --help)');
-  t.equal(unknownFlagsLine('Unknown argument: z', '$0', ['-z']), 'unknown flag -z (see flower-pty --help)', 'a lone letter as before');
-});
+t.test(
+  'a cluster of short flags typed as one word is named once, as typed (a value that looks like an ssh option)',
+  async (t) => {
+    t.equal(
+      unknownFlagsLine('Unknown arguments: o, P, r, x, y, C, m, a, n, d', 'ls', ['ls', '--host', '-oProxyCommand=x']),
+      'unknown flag -oProxyCommand=x for flower-pty ls (see flower-pty ls --help)',
+    );
+    t.equal(
+      unknownFlagsLine('Unknown argument: z', '$0', ['-z']),
+      'unknown flag -z (see flower-pty --help)',
+      'a lone letter as before',
+    );
+  },
+);

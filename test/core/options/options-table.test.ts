@@ -4,7 +4,14 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RUN_OPTIONS, HOSTS_KEY, configRows, optionRow, shownDefault, type OptionRow } from '../../../src/core/options/options-table.js';
+import {
+  RUN_OPTIONS,
+  HOSTS_KEY,
+  configRows,
+  optionRow,
+  shownDefault,
+  type OptionRow,
+} from '../../../src/core/options/options-table.js';
 import { checkOption } from '../../../src/core/options/option-value.js';
 import { EXIT, EXIT_CODES, exitCodesLine } from '../../../src/core/exit-code.js';
 import { COMMANDS, COMPLETION_COMMAND } from '../../../src/core/options/command-table.js';
@@ -23,10 +30,13 @@ const COMMANDS_SECTION = section('## Commands, flags and exit codes');
 function readmeFlagRows(): Array<{ flags: string[]; meaning: string }> {
   const table = /\| flag \| meaning \|\n\|---\|---\|\n((?:\|.*\|\n)+)/.exec(COMMANDS_SECTION);
   if (!table) return [];
-  return table[1]!.trimEnd().split('\n').map((line) => {
-    const [, first = '', meaning = ''] = /^\| (.*?) \| (.*) \|$/.exec(line) ?? [];
-    return { flags: [...first.matchAll(/(?<![\w-])(--?[\w-]+)/g)].map((m) => m[1]!), meaning };
-  });
+  return table[1]!
+    .trimEnd()
+    .split('\n')
+    .map((line) => {
+      const [, first = '', meaning = ''] = /^\| (.*?) \| (.*) \|$/.exec(line) ?? [];
+      return { flags: [...first.matchAll(/(?<![\w-])(--?[\w-]+)/g)].map((m) => m[1]!), meaning };
+    });
 }
 
 // the table's row a README flag stands for: --name, --no-name, or -alias
@@ -34,7 +44,10 @@ function rowFor(flag: string): OptionRow | undefined {
   const rows = RUN_OPTIONS as readonly OptionRow[];
   if (/^-\w$/.test(flag)) return rows.find((r) => r.alias === flag.slice(1));
   const name = flag.slice(2);
-  return rows.find((r) => r.name === name) ?? (name.startsWith('no-') ? rows.find((r) => r.name === name.slice(3)) : undefined);
+  return (
+    rows.find((r) => r.name === name) ??
+    (name.startsWith('no-') ? rows.find((r) => r.name === name.slice(3)) : undefined)
+  );
 }
 
 t.test("the README's flag table and the options table hold the same options with the same defaults", async (t) => {
@@ -43,16 +56,23 @@ t.test("the README's flag table and the options table hold the same options with
   const documented = new Set<string>();
   for (const { flags, meaning } of rows) {
     const found = flags.map(rowFor);
-    t.ok(flags.length > 0 && found.every((r) => r !== undefined), `README ${flags.join(' / ')}: every flag is in the options table`);
+    t.ok(
+      flags.length > 0 && found.every((r) => r !== undefined),
+      `README ${flags.join(' / ')}: every flag is in the options table`,
+    );
     const row = found[0];
     if (row === undefined) continue;
-    t.ok(found.every((r) => r === row), `README ${flags.join(' / ')}: one option per row`);
+    t.ok(
+      found.every((r) => r === row),
+      `README ${flags.join(' / ')}: one option per row`,
+    );
     documented.add(row.name);
     // a default the table knows as a value is the one the README gives; a README default is the table's
     const shown = row.default !== undefined && typeof row.default !== 'boolean' ? shownDefault(row) : null;
     const readme = /\(default:? `?([^`;,)]+?)`?[;,)]/.exec(meaning)?.[1] ?? null;
     if (shown !== null) t.equal(readme, shown, `--${row.name}: the README's default is the table's`);
-    else if (readme !== null && row.defaultText === undefined) t.fail(`--${row.name}: the README gives a default (${readme}) the table does not have`);
+    else if (readme !== null && row.defaultText === undefined)
+      t.fail(`--${row.name}: the README gives a default (${readme}) the table does not have`);
   }
   for (const row of RUN_OPTIONS) t.ok(documented.has(row.name), `--${row.name} has a row in the README's flag table`);
 });
@@ -60,13 +80,17 @@ t.test("the README's flag table and the options table hold the same options with
 t.test("the README's exit codes are the table's, and --help's line is made from it", async (t) => {
   const paragraph = /\nExit codes: ([\s\S]*?)\n\n/.exec(COMMANDS_SECTION)?.[1] ?? '';
   const readme = [...paragraph.matchAll(/\*\*(\d+(?:\+n)?)\*\*/g)].map((m) => m[1]!);
-  t.same(readme, [...EXIT_CODES.map((row) => String(row.code)), '128+n'], 'every code, in order, and the codes of a signal');
+  t.same(
+    readme,
+    [...EXIT_CODES.map((row) => String(row.code)), '128+n'],
+    'every code, in order, and the codes of a signal',
+  );
   for (const row of EXIT_CODES) t.match(exitCodesLine(), `${row.code} ${row.meaning}`, `the help says ${row.code}`);
   t.equal(EXIT.interrupted, 130, 'interrupted is 128 + SIGINT');
   t.equal(new Set(EXIT_CODES.map((row) => row.code)).size, EXIT_CODES.length, 'no code is used twice');
 });
 
-t.test("the README names every command of the command table, and no other", async (t) => {
+t.test('the README names every command of the command table, and no other', async (t) => {
   const named = new Set([...COMMANDS_SECTION.matchAll(/`flower-pty ([a-z][\w-]*)/g)].map((m) => m[1]!));
   for (const row of COMMANDS) {
     if (row.summary === false || row.name === '$0') continue;
@@ -74,7 +98,11 @@ t.test("the README names every command of the command table, and no other", asyn
   }
   // yargs' own completion command is a command too (core/options/command-table.ts COMPLETION_COMMAND)
   const known = new Set<string>([...COMMANDS.map((c) => c.name), COMPLETION_COMMAND.name]);
-  t.same([...named].filter((word) => !known.has(word)), [], 'every `flower-pty <word>` there is a command');
+  t.same(
+    [...named].filter((word) => !known.has(word)),
+    [],
+    'every `flower-pty <word>` there is a command',
+  );
 });
 
 t.test('a value is checked by its row, the same for every source', async (t) => {
@@ -97,7 +125,12 @@ t.test('a value is checked by its row, the same for every source', async (t) => 
   ];
   for (const [name, raw, expected] of cases) {
     const got = checkOption(optionRow(name as never), raw);
-    if (expected instanceof RegExp) t.match('problem' in got ? got.problem : `accepted ${JSON.stringify(got)}`, expected, `${name} ${JSON.stringify(raw)}`);
+    if (expected instanceof RegExp)
+      t.match(
+        'problem' in got ? got.problem : `accepted ${JSON.stringify(got)}`,
+        expected,
+        `${name} ${JSON.stringify(raw)}`,
+      );
     else t.same(got, expected, `${name} ${JSON.stringify(raw)}`);
   }
 });
@@ -109,32 +142,63 @@ t.test('every config key is a flag of its own name with a FLOWER_PTY_ variable',
   }
 });
 
-t.test('the merge: a flag beats the files and variables, which beat the table; some defaults are decided later', async (t) => {
-  const none = runCommandOptions({}, {}, {});
-  t.equal(none.review, 10, 'review: the table default');
-  t.equal(none.writeTimeout, 300);
-  t.equal(none.parkedRetry, 300);
-  t.equal(none.notify, true, 'notify is on unless asked');
-  t.equal(none.plain, false);
-  t.equal(none.handoff, true);
-  t.equal(none.headroom, undefined, 'the headroom is core/run/policy.ts\'s to default (an explicit one is checked against the window)');
-  t.equal(none.step, undefined, 'the step: the lineage\'s own on --continue');
-  t.equal(none.workbench, '.flower', 'the workbench: the table default');
-  t.equal(none.notifyCommand, undefined, 'no notify command unless given');
-  const cfg = runCommandOptions({}, { review: 30, plain: true, notify: false, headroom: 40_000 }, {});
-  t.same([cfg.review, cfg.plain, cfg.notify, cfg.headroom], [30, true, false, 40_000], 'the config fills what no flag gives');
-  const flag = runCommandOptions({ review: 5, plain: false, notify: true, prompt: 'go', '--': ['--model', 4] }, { review: 30, plain: true, notify: false }, {});
-  t.same([flag.review, flag.plain, flag.notify, flag.prompt, flag.claudeArgs], [5, false, true, 'go', ['--model', '4']], 'a flag wins');
-  t.equal(runCommandOptions({}, { claude: '/cfg/claude' }, { FLOWER_PTY_CLAUDE: '/env/claude' }).claude, undefined, 'FLOWER_PTY_CLAUDE beats the file (read where claude is resolved)');
-  t.equal(runCommandOptions({}, { claude: '/cfg/claude' }, {}).claude, '/cfg/claude');
-});
+t.test(
+  'the merge: a flag beats the files and variables, which beat the table; some defaults are decided later',
+  async (t) => {
+    const none = runCommandOptions({}, {}, {});
+    t.equal(none.review, 10, 'review: the table default');
+    t.equal(none.writeTimeout, 300);
+    t.equal(none.parkedRetry, 300);
+    t.equal(none.notify, true, 'notify is on unless asked');
+    t.equal(none.plain, false);
+    t.equal(none.handoff, true);
+    t.equal(
+      none.headroom,
+      undefined,
+      "the headroom is core/run/policy.ts's to default (an explicit one is checked against the window)",
+    );
+    t.equal(none.step, undefined, "the step: the lineage's own on --continue");
+    t.equal(none.workbench, '.flower', 'the workbench: the table default');
+    t.equal(none.notifyCommand, undefined, 'no notify command unless given');
+    const cfg = runCommandOptions({}, { review: 30, plain: true, notify: false, headroom: 40_000 }, {});
+    t.same(
+      [cfg.review, cfg.plain, cfg.notify, cfg.headroom],
+      [30, true, false, 40_000],
+      'the config fills what no flag gives',
+    );
+    const flag = runCommandOptions(
+      { review: 5, plain: false, notify: true, prompt: 'go', '--': ['--model', 4] },
+      { review: 30, plain: true, notify: false },
+      {},
+    );
+    t.same(
+      [flag.review, flag.plain, flag.notify, flag.prompt, flag.claudeArgs],
+      [5, false, true, 'go', ['--model', '4']],
+      'a flag wins',
+    );
+    t.equal(
+      runCommandOptions({}, { claude: '/cfg/claude' }, { FLOWER_PTY_CLAUDE: '/env/claude' }).claude,
+      undefined,
+      'FLOWER_PTY_CLAUDE beats the file (read where claude is resolved)',
+    );
+    t.equal(runCommandOptions({}, { claude: '/cfg/claude' }, {}).claude, '/cfg/claude');
+  },
+);
 
 t.test("the README's config keys and variables are the table's", async (t) => {
   const config = section('### Configuration file and environment');
   const keys = /Known keys: ([\s\S]*?)\. Variables:/.exec(config)?.[1] ?? '';
-  t.same([...keys.matchAll(/`([\w-]+)`/g)].map((m) => m[1]), [...configRows().map((row) => row.configKey), HOSTS_KEY], 'the known keys, in order (the user-only hosts list last)');
+  t.same(
+    [...keys.matchAll(/`([\w-]+)`/g)].map((m) => m[1]),
+    [...configRows().map((row) => row.configKey), HOSTS_KEY],
+    'the known keys, in order (the user-only hosts list last)',
+  );
   const variables = /Variables: ([\s\S]*?), and `FLOWER_PTY_NO_NATIVE/.exec(config)?.[1] ?? '';
-  t.same([...variables.matchAll(/`(FLOWER_PTY_\w+)`/g)].map((m) => m[1]), configRows().map((row) => row.env), 'the variables, in order');
+  t.same(
+    [...variables.matchAll(/`(FLOWER_PTY_\w+)`/g)].map((m) => m[1]),
+    configRows().map((row) => row.env),
+    'the variables, in order',
+  );
 });
 
 t.test("each subcommand's flags are its table's rows: --help lists each, cli/main.ts writes none inline", async (t) => {
@@ -142,7 +206,10 @@ t.test("each subcommand's flags are its table's rows: --help lists each, cli/mai
   const { spawnSync } = await import('node:child_process');
   const { FLOWER_BIN } = await import('../../helpers/flower-run.js');
   for (const [command, flags] of Object.entries(COMMAND_FLAGS)) {
-    const help = spawnSync(process.execPath, [FLOWER_BIN, command, '--help'], { encoding: 'utf8', env: { ...process.env, COLUMNS: '200' } }).stdout;
+    const help = spawnSync(process.execPath, [FLOWER_BIN, command, '--help'], {
+      encoding: 'utf8',
+      env: { ...process.env, COLUMNS: '200' },
+    }).stdout;
     for (const flag of flags!) {
       const name = 'from' in flag ? flag.from : flag.name;
       const hidden = 'hidden' in flag && flag.hidden === true;
@@ -152,7 +219,10 @@ t.test("each subcommand's flags are its table's rows: --help lists each, cli/mai
   }
   const cli = readFileSync(join(REPO, 'src', 'cli', 'main.ts'), 'utf8');
   t.notMatch(cli, /\.options\(\{/, 'no option object is written in cli/main.ts');
-  const web = spawnSync(process.execPath, [FLOWER_BIN, 'web', '--help'], { encoding: 'utf8', env: { ...process.env, COLUMNS: '200' } }).stdout;
+  const web = spawnSync(process.execPath, [FLOWER_BIN, 'web', '--help'], {
+    encoding: 'utf8',
+    env: { ...process.env, COLUMNS: '200' },
+  }).stdout;
   const { DEFAULT_WEB_PORT } = await import('../../../src/core/web/web-listen.js');
   t.match(web, `127.0.0.1:${DEFAULT_WEB_PORT}`, "the web face's default address comes from where it is decided");
 });

@@ -1,25 +1,62 @@
 // Tests for the one picture of a run: each state in words, who needs the person, the order every list
 // shows (needs first, then the last to do anything), and that ls, the web dashboard and the picture agree.
 import t from 'tap';
-import { durationText, pictureOrder, runPicture, runState, type RunFacts } from '../../../src/core/picture/run-picture.js';
+import {
+  durationText,
+  pictureOrder,
+  runPicture,
+  runState,
+  type RunFacts,
+} from '../../../src/core/picture/run-picture.js';
 import { runTable } from '../../../src/core/server/run-list.js';
 import { stateText, urgency } from '../../../src/core/web/web-dashboard.js';
 import type { StatusView } from '../../../src/core/screen/status.js';
 
 const view = (over: Partial<StatusView> = {}): StatusView => ({
-  phase: 'working', context: 50_000, window: 200_000, at: 160_000, warnAt: 140_000, generation: 2, maxGenerations: 10, handoff: true,
-  reviewLeft: null, held: false, workbench: '/w', documentPath: null, note: '', attention: null, ...over,
+  phase: 'working',
+  context: 50_000,
+  window: 200_000,
+  at: 160_000,
+  warnAt: 140_000,
+  generation: 2,
+  maxGenerations: 10,
+  handoff: true,
+  reviewLeft: null,
+  held: false,
+  workbench: '/w',
+  documentPath: null,
+  note: '',
+  attention: null,
+  ...over,
 });
 const run = (id: string, over: Partial<RunFacts> = {}, v: Partial<StatusView> = {}): RunFacts => ({
-  id, cwd: `/p/${id}`, phase: v.phase ?? 'working', generation: 2, context: 50_000, window: 200_000, started: '2026-12-01T04:00:00.000Z', status: view(v), ...over,
+  id,
+  cwd: `/p/${id}`,
+  phase: v.phase ?? 'working',
+  generation: 2,
+  context: 50_000,
+  window: 200_000,
+  started: '2026-12-01T04:00:00.000Z',
+  status: view(v),
+  ...over,
 });
 
 t.test('each state in words, and whether it needs the person', async (t) => {
   const cases: Array<[Partial<StatusView>, string, string, boolean]> = [
     [{}, 'working', 'working', false],
     [{ phase: 'near' }, 'working', 'working', false],
-    [{ attention: 'waiting for your permission: Bash touch x' }, 'permission', 'waiting for your permission: Bash touch x', true],
-    [{ attention: 'claude asks: Which parser? (A / B)' }, 'question', 'asking you a question: Which parser? (A / B)', true],
+    [
+      { attention: 'waiting for your permission: Bash touch x' },
+      'permission',
+      'waiting for your permission: Bash touch x',
+      true,
+    ],
+    [
+      { attention: 'claude asks: Which parser? (A / B)' },
+      'question',
+      'asking you a question: Which parser? (A / B)',
+      true,
+    ],
     [{ phase: 'review', reviewLeft: 11.2 }, 'review', 'in review (12 s left)', true],
     [{ phase: 'review', held: true }, 'review', 'in review, held for you (C-] p releases)', true],
     [{ phase: 'writing' }, 'writing', 'writing its handoff', false],
@@ -28,7 +65,12 @@ t.test('each state in words, and whether it needs the person', async (t) => {
     [{ attention: 'waiting for you' }, 'idle', 'idle at its prompt', false],
     [{ phase: 'stopped' }, 'exited', 'exited', false],
     [{ phase: 'respawning' }, 'starting', 'starting its successor', false],
-    [{ attention: 'disk trouble: the handoff document not written (ENOSPC)' }, 'trouble', 'disk trouble: the handoff document not written (ENOSPC)', true],
+    [
+      { attention: 'disk trouble: the handoff document not written (ENOSPC)' },
+      'trouble',
+      'disk trouble: the handoff document not written (ENOSPC)',
+      true,
+    ],
     [{ attention: 'no hooks: requests are typed' }, 'working', 'working', false],
   ];
   for (const [v, activity, words, needs] of cases) {
@@ -36,7 +78,11 @@ t.test('each state in words, and whether it needs the person', async (t) => {
     t.same([p.activity, p.words, p.needsPerson], [activity, words, needs], words);
   }
   t.equal(runPicture(run('a', { status: null, phase: 'starting' })).words, 'starting', 'no status yet');
-  t.equal(runState({ phase: 'working', status: { attention: 'waiting for you' } }).words, 'idle at its prompt', 'an attention alone (an older listing)');
+  t.equal(
+    runState({ phase: 'working', status: { attention: 'waiting for you' } }).words,
+    'idle at its prompt',
+    'an attention alone (an older listing)',
+  );
 });
 
 t.test('the meter, the generation, since when', async (t) => {
@@ -51,7 +97,10 @@ t.test('the meter, the generation, since when', async (t) => {
   t.equal(old.meter.at, 200_000, 'no view: no handoff line inside the window');
   t.equal(runPicture(run('c', { since: 'garbage' })).since, null, 'a time that is no time is unknown, not 1970');
   t.equal(durationText(null, 0), '');
-  t.same([5_000, 125_000, 3 * 3600_000 + 5, 50 * 3600_000].map((d) => durationText(1000, 1000 + d)), ['5s', '2m', '3h', '2d']);
+  t.same(
+    [5_000, 125_000, 3 * 3600_000 + 5, 50 * 3600_000].map((d) => durationText(1000, 1000 + d)),
+    ['5s', '2m', '3h', '2d'],
+  );
   t.equal(durationText(2000, 1000), '0s', 'a clock a little behind is not negative');
 });
 
@@ -66,18 +115,34 @@ t.test('needs first, most urgent first, then the last to do anything', async (t)
     run('parked', { active: at(4) }, { attention: 'parked until 05:00' }),
     run('gone', { active: at(5) }, { phase: 'stopped' }),
   ];
-  t.same(pictureOrder(runs).map((r) => r.id), ['perm', 'review', 'parked', 'idle', 'gone', 'work-new', 'work-old']);
-  t.same(pictureOrder([run('b'), run('a')]).map((r) => r.id), ['a', 'b'], 'nothing tells them apart: by id');
+  t.same(
+    pictureOrder(runs).map((r) => r.id),
+    ['perm', 'review', 'parked', 'idle', 'gone', 'work-new', 'work-old'],
+  );
+  t.same(
+    pictureOrder([run('b'), run('a')]).map((r) => r.id),
+    ['a', 'b'],
+    'nothing tells them apart: by id',
+  );
 });
 
 t.test('ls, the web dashboard and the picture say the same', async (t) => {
-  for (const v of [{ attention: 'waiting for your permission: Bash touch x' }, { phase: 'review' as const, reviewLeft: 4 }, { attention: 'parked until 03:04' }, { attention: 'claude asks: Why?' }]) {
-    const r = { ...run("aaaaaa", {}, v), status: view(v) };
+  for (const v of [
+    { attention: 'waiting for your permission: Bash touch x' },
+    { phase: 'review' as const, reviewLeft: 4 },
+    { attention: 'parked until 03:04' },
+    { attention: 'claude asks: Why?' },
+  ]) {
+    const r = { ...run('aaaaaa', {}, v), status: view(v) };
     const p = runPicture(r);
     t.equal(stateText(r), p.words, 'the dashboard row');
     t.equal(urgency(r), p.urgency, 'the dashboard order');
     const row = runTable([{ ...r, pid: 1, workbench: null, clients: 0 }])[1]!;
     t.ok(row.includes(p.words), `ls: ${p.words}`);
   }
-  t.match(runTable([{ ...run('bbbbbb'), pid: 1, workbench: null, clients: 0 }])[1], / - +\/p\/bbbbbb$/, 'a working run needs nothing');
+  t.match(
+    runTable([{ ...run('bbbbbb'), pid: 1, workbench: null, clients: 0 }])[1],
+    / - +\/p\/bbbbbb$/,
+    'a working run needs nothing',
+  );
 });

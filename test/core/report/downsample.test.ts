@@ -19,9 +19,18 @@ t.test('many points: at most maxPoints, in order, first and last kept, the peak 
   t.ok(out.length >= 150, 'the budget is used');
   t.same(out[0], { t: 1000, v: 0, line: 1 });
   t.equal(out.at(-1)?.line, 100_003);
-  t.ok(out.every((p, i) => i === 0 || p.line > (out[i - 1] as CurvePoint).line), 'strictly in reading order');
-  t.ok(out.some((p) => p.v === 999_999 && p.line === 54_322), 'the spike survives');
-  t.ok(out.some((p) => p.v === -5), 'the dip survives');
+  t.ok(
+    out.every((p, i) => i === 0 || p.line > (out[i - 1] as CurvePoint).line),
+    'strictly in reading order',
+  );
+  t.ok(
+    out.some((p) => p.v === 999_999 && p.line === 54_322),
+    'the spike survives',
+  );
+  t.ok(
+    out.some((p) => p.v === -5),
+    'the dip survives',
+  );
 });
 
 t.test('the streaming sampler agrees with the array form and counts what it saw', async (t) => {

@@ -10,7 +10,9 @@ t.test('escapeHtml: the five characters, and controls dropped', async (t) => {
 });
 
 t.test('Markdown: headings, lists, fences, paragraphs, inline code and bold', async (t) => {
-  const html = renderMarkdown('# Title\n\n## Next · 下一步\n\nSome **bold** and `code`\nwrapped.\n\n- one\n- two\n  continued\n\n1. first\n2) second\n\n```\n<raw> & code\n```\n');
+  const html = renderMarkdown(
+    '# Title\n\n## Next · 下一步\n\nSome **bold** and `code`\nwrapped.\n\n- one\n- two\n  continued\n\n1. first\n2) second\n\n```\n<raw> & code\n```\n',
+  );
   t.match(html, '<h3>Title</h3>');
   t.match(html, '<h4>Next · 下一步</h4>');
   t.match(html, '<p>Some <strong>bold</strong> and <code>code</code> wrapped.</p>');
@@ -20,7 +22,9 @@ t.test('Markdown: headings, lists, fences, paragraphs, inline code and bold', as
 });
 
 t.test('HTML and script in a document come out as text', async (t) => {
-  const html = renderMarkdown('<script>alert(1)</script>\n\n- <img src=x onerror=alert(2)>\n\n## <iframe src="http://evil">\n\n`<script>`');
+  const html = renderMarkdown(
+    '<script>alert(1)</script>\n\n- <img src=x onerror=alert(2)>\n\n## <iframe src="http://evil">\n\n`<script>`',
+  );
   t.notMatch(html, /<script|<img|<iframe/i);
   t.match(html, '&lt;script&gt;alert(1)&lt;/script&gt;');
   t.match(html, '&lt;img src=x onerror=alert(2)&gt;');
@@ -45,10 +49,25 @@ t.test('durations in words', async (t) => {
 
 t.test('an empty lineage still makes a whole page, with no script and no external reference', async (t) => {
   const input: ReportInput = {
-    workbench: '/w/<wb>', now: '2026-12-01T00:00:00.000Z', manifest: null, manifestProblem: 'no manifest at /w/manifest.json',
-    events: null, eventsPath: null, eventsProblem: null,
-    documents: [{ path: '/w/notes/交接-work.md', kind: 'current', text: '# x\n<script>alert(1)</script>', bytes: 30, truncated: false }],
-    transcripts: new Map(), spilledPrompts: new Map(), documentLimit: 1024,
+    workbench: '/w/<wb>',
+    now: '2026-12-01T00:00:00.000Z',
+    manifest: null,
+    manifestProblem: 'no manifest at /w/manifest.json',
+    events: null,
+    eventsPath: null,
+    eventsProblem: null,
+    documents: [
+      {
+        path: '/w/notes/交接-work.md',
+        kind: 'current',
+        text: '# x\n<script>alert(1)</script>',
+        bytes: 30,
+        truncated: false,
+      },
+    ],
+    transcripts: new Map(),
+    spilledPrompts: new Map(),
+    documentLimit: 1024,
   };
   const model = buildReport(input);
   const html = renderReportHtml(model);
@@ -58,5 +77,9 @@ t.test('an empty lineage still makes a whole page, with no script and no externa
   t.match(html, 'Documents no generation of this lineage claims');
   t.match(html, '&lt;script&gt;alert(1)&lt;/script&gt;', 'the unclaimed document is shown, as text');
   t.match(html, '/w/&lt;wb&gt;');
-  t.notMatch(html, /<script|<link|@import|url\(|src=|https?:\/\/(?!www\.w3\.org\/2000\/svg)/i, 'nothing is loaded from anywhere');
+  t.notMatch(
+    html,
+    /<script|<link|@import|url\(|src=|https?:\/\/(?!www\.w3\.org\/2000\/svg)/i,
+    'nothing is loaded from anywhere',
+  );
 });

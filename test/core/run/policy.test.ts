@@ -42,7 +42,9 @@ t.test('validation says what was wrong and how to fix it', async (t) => {
   t.equal(parseTokenCount('headroom', 50000), 50_000);
   t.throws(() => parseTokenCount('window', '-5'), PolicyError);
   t.throws(() => resolvePolicy({ window: 5_000 }), { message: /below the 20000 floor.*--window 200k/ });
-  t.throws(() => resolvePolicy({ window: 100_000, headroom: 100_000 }), { message: /--headroom 100000 is not smaller than the window/ });
+  t.throws(() => resolvePolicy({ window: 100_000, headroom: 100_000 }), {
+    message: /--headroom 100000 is not smaller than the window/,
+  });
   t.equal(resolvePolicy({ window: 20_000 }).at, 10_000, 'the default headroom with a small window falls to the floor');
   t.throws(() => resolvePolicy({ maxGenerations: 0 }), { message: /--max-generations/ });
 });

@@ -4,7 +4,18 @@
 // and its own answers; tmux passthrough.
 import t from 'tap';
 import {
-  BOLD, DEFAULT_COLOUR, ITALIC, OVERLINE, PLAIN_STYLE, RGB, STRIKETHROUGH, UNDERLINE, linkEscape, nearest256, sameLink, styleSgr,
+  BOLD,
+  DEFAULT_COLOUR,
+  ITALIC,
+  OVERLINE,
+  PLAIN_STYLE,
+  RGB,
+  STRIKETHROUGH,
+  UNDERLINE,
+  linkEscape,
+  nearest256,
+  sameLink,
+  styleSgr,
 } from '../../../src/core/screen/cell-style.js';
 import { capsFromAnswer, capsFromFacts, throughTmux } from '../../../src/core/screen/terminal-caps.js';
 
@@ -13,12 +24,23 @@ const OLD = { truecolor: false, styledUnderline: false, hyperlinks: true };
 
 t.test('styleSgr: every attribute and colour form', async (t) => {
   t.equal(styleSgr(PLAIN_STYLE, ALL), '\u001b[0m');
-  const look = { ...PLAIN_STYLE, flags: BOLD | ITALIC | STRIKETHROUGH | OVERLINE | UNDERLINE, underlineStyle: 3, fg: 1, bg: 12, underlineColour: RGB | 0xff0000 };
+  const look = {
+    ...PLAIN_STYLE,
+    flags: BOLD | ITALIC | STRIKETHROUGH | OVERLINE | UNDERLINE,
+    underlineStyle: 3,
+    fg: 1,
+    bg: 12,
+    underlineColour: RGB | 0xff0000,
+  };
   t.equal(styleSgr(look, ALL), '\u001b[0;1;3;4:3;9;53;31;104;58;2;255;0;0m');
   t.equal(styleSgr(look, OLD), '\u001b[0;1;3;4;9;53;31;104m', 'plain underline, no underline colour');
   t.equal(styleSgr({ ...PLAIN_STYLE, fg: RGB | 0xd77757, bg: 208 }, ALL), '\u001b[0;38;2;215;119;87;48;5;208m');
   t.equal(styleSgr({ ...PLAIN_STYLE, fg: RGB | 0xd77757 }, OLD), '\u001b[0;38;5;173m', '#d77757 is palette 173');
-  t.equal(styleSgr({ ...PLAIN_STYLE, fg: DEFAULT_COLOUR, bg: RGB | 0x1e1e1e }, OLD), '\u001b[0;48;5;234m', 'a dark grey: the grey ramp');
+  t.equal(
+    styleSgr({ ...PLAIN_STYLE, fg: DEFAULT_COLOUR, bg: RGB | 0x1e1e1e }, OLD),
+    '\u001b[0;48;5;234m',
+    'a dark grey: the grey ramp',
+  );
 });
 
 t.test('nearest256: cube corners, the grey ramp', async (t) => {
@@ -38,9 +60,25 @@ t.test('links: open with the id, close, control characters dropped, compared by 
 });
 
 t.test('capsFromFacts: modern terminals by name, 24-bit by COLORTERM, nothing odd for the Linux console', async (t) => {
-  t.match(capsFromFacts({ term: 'xterm-kitty' }), { truecolor: true, styledUnderline: true, hyperlinks: true, sync: true, kittyKeys: true, tmux: false });
-  t.match(capsFromFacts({ term: 'xterm-256color', termProgram: 'WezTerm' }), { truecolor: true, sync: true, kittyKeys: true });
-  t.match(capsFromFacts({ term: 'xterm-256color', colorterm: 'truecolor' }), { truecolor: true, styledUnderline: false, sync: false, kittyKeys: false });
+  t.match(capsFromFacts({ term: 'xterm-kitty' }), {
+    truecolor: true,
+    styledUnderline: true,
+    hyperlinks: true,
+    sync: true,
+    kittyKeys: true,
+    tmux: false,
+  });
+  t.match(capsFromFacts({ term: 'xterm-256color', termProgram: 'WezTerm' }), {
+    truecolor: true,
+    sync: true,
+    kittyKeys: true,
+  });
+  t.match(capsFromFacts({ term: 'xterm-256color', colorterm: 'truecolor' }), {
+    truecolor: true,
+    styledUnderline: false,
+    sync: false,
+    kittyKeys: false,
+  });
   t.match(capsFromFacts({ term: 'xterm-256color' }), { truecolor: false, hyperlinks: true, sync: false });
   t.match(capsFromFacts({ term: 'linux' }), { truecolor: false, hyperlinks: false });
   t.match(capsFromFacts({ term: 'tmux-256color', tmux: true }), { tmux: true });
@@ -64,11 +102,23 @@ t.test("capsFromAnswer: the terminal's name (XTVERSION) and device attributes (D
   t.equal(deviceAttributes('\u001b[>1;4000;29c', 'primary'), null);
   // over ssh the environment says little: the terminal's own answers say what it is
   const bare = capsFromFacts({ term: 'xterm-256color' });
-  t.match(capsFromAnswer(bare, '\u001bP>|ghostty 1.1.0\u001b\\'), { truecolor: true, styledUnderline: true, sync: true, kittyKeys: true, tmux: false }, 'Ghostty by its name');
-  t.match(capsFromAnswer(bare, '\u001bP>|XTerm(390)\u001b\\'), { truecolor: false, sync: false, kittyKeys: false }, 'an xterm: nothing more than before');
+  t.match(
+    capsFromAnswer(bare, '\u001bP>|ghostty 1.1.0\u001b\\'),
+    { truecolor: true, styledUnderline: true, sync: true, kittyKeys: true, tmux: false },
+    'Ghostty by its name',
+  );
+  t.match(
+    capsFromAnswer(bare, '\u001bP>|XTerm(390)\u001b\\'),
+    { truecolor: false, sync: false, kittyKeys: false },
+    'an xterm: nothing more than before',
+  );
   t.match(capsFromAnswer(bare, '\u001bP>|tmux 3.4\u001b\\'), { tmux: true }, 'tmux by its name');
   t.match(capsFromAnswer(bare, '\u001b[>84;0;0c'), { tmux: true }, 'tmux by its DA2');
-  t.match(capsFromAnswer(bare, '\u001b[>65;7600;1c'), { truecolor: true, hyperlinks: true, sync: false }, 'VTE 0.76 by its DA2');
+  t.match(
+    capsFromAnswer(bare, '\u001b[>65;7600;1c'),
+    { truecolor: true, hyperlinks: true, sync: false },
+    'VTE 0.76 by its DA2',
+  );
   t.match(capsFromAnswer(bare, '\u001b[>65;4600;1c'), { truecolor: false }, 'an old VTE: no 24-bit colour');
   t.match(capsFromAnswer(bare, '\u001b[>77;30701;0c'), { truecolor: true }, 'mintty by its DA2');
   t.equal(capsFromAnswer(bare, '\u001b[?62;22c'), bare, 'DA1 alone adds nothing');
@@ -84,11 +134,23 @@ t.test('throughTmux wraps a sequence with ESC doubled, only under tmux', async (
 
 t.test("takeCapsAnswers: the terminal's answers out of its input, the keys left", async (t) => {
   const { takeCapsAnswers } = await import('../../../src/core/screen/terminal-caps.js');
-  t.same(takeCapsAnswers('ab\u001b[?2026;2$yc\u001b[?1ud'), { answers: '\u001b[?2026;2$y\u001b[?1u', rest: 'abcd', held: '' });
+  t.same(takeCapsAnswers('ab\u001b[?2026;2$yc\u001b[?1ud'), {
+    answers: '\u001b[?2026;2$y\u001b[?1u',
+    rest: 'abcd',
+    held: '',
+  });
   t.same(takeCapsAnswers('\u001b[A'), { answers: '', rest: '\u001b[A', held: '' });
   const all = '\u001b[?2026;2$y\u001b[?1u\u001bP>|kitty(0.35.2)\u001b\\\u001b[>1;4000;29c\u001b[?62;22c';
-  t.same(takeCapsAnswers(`x${all}y`), { answers: all, rest: 'xy', held: '' }, 'every answer to CAPS_QUERY, the keys around them left');
-  t.same(takeCapsAnswers('\u001b[1;5A\u001b[99;5u\u001b[200~p\u001b[201~'), { answers: '', rest: '\u001b[1;5A\u001b[99;5u\u001b[200~p\u001b[201~', held: '' }, 'keys are never taken');
+  t.same(
+    takeCapsAnswers(`x${all}y`),
+    { answers: all, rest: 'xy', held: '' },
+    'every answer to CAPS_QUERY, the keys around them left',
+  );
+  t.same(
+    takeCapsAnswers('\u001b[1;5A\u001b[99;5u\u001b[200~p\u001b[201~'),
+    { answers: '', rest: '\u001b[1;5A\u001b[99;5u\u001b[200~p\u001b[201~', held: '' },
+    'keys are never taken',
+  );
 });
 
 t.test('takeCapsAnswers: an answer a read cut in two is held for the next read, never left as keys', async (t) => {
@@ -98,9 +160,21 @@ t.test('takeCapsAnswers: an answer a read cut in two is held for the next read, 
   for (let cut = 1; cut < all.length; cut++) {
     const first = takeCapsAnswers(`x${all.slice(0, cut)}`, true);
     const second = takeCapsAnswers(first.held + `${all.slice(cut)}y`, true);
-    t.same([first.answers + second.answers, first.rest + second.rest, second.held], [all, 'xy', ''], `cut after ${JSON.stringify(all.slice(0, cut))}`);
+    t.same(
+      [first.answers + second.answers, first.rest + second.rest, second.held],
+      [all, 'xy', ''],
+      `cut after ${JSON.stringify(all.slice(0, cut))}`,
+    );
   }
-  t.same(takeCapsAnswers('a\u001b', false), { answers: '', rest: 'a\u001b', held: '' }, 'an Esc once the answers are in is a key at once');
-  t.same(takeCapsAnswers('a\u001b', true), { answers: '', rest: 'a', held: '\u001b' }, '… while they are due it waits for the next read');
+  t.same(
+    takeCapsAnswers('a\u001b', false),
+    { answers: '', rest: 'a\u001b', held: '' },
+    'an Esc once the answers are in is a key at once',
+  );
+  t.same(
+    takeCapsAnswers('a\u001b', true),
+    { answers: '', rest: 'a', held: '\u001b' },
+    '… while they are due it waits for the next read',
+  );
   t.same(takeCapsAnswers('\u001b[?62', false).held, '\u001b[?62', 'a start no key sends is held at any time');
 });

@@ -24,7 +24,17 @@ t.test('every code point: the width the emulator gives it', async (t) => {
   t.equal(codePointWidth(0x200d), 0, 'nor the zero-width joiner');
 });
 
-const SAMPLES = ['中文', 'e\u0301te\u0301', '👍🏽', '👨\u200d👩\u200d👧', '❤\ufe0f', 'a\u0308\u0323b', 'ｆｕｌｌ', '한국어', 'plain'];
+const SAMPLES = [
+  '中文',
+  'e\u0301te\u0301',
+  '👍🏽',
+  '👨\u200d👩\u200d👧',
+  '❤\ufe0f',
+  'a\u0308\u0323b',
+  'ｆｕｌｌ',
+  '한국어',
+  'plain',
+];
 
 t.test('strings: as wide as the emulator lays them out', async (t) => {
   const emulator = createEmulator({ cols: 80, rows: 4, scrollback: 0 });
@@ -32,7 +42,11 @@ t.test('strings: as wide as the emulator lays them out', async (t) => {
   for (const text of SAMPLES) {
     emulator.term.reset();
     await new Promise<void>((resolve) => emulator.term.write(text, resolve));
-    t.equal(textWidth(text), emulator.term.buffer.active.cursorX, `${JSON.stringify(text)} takes ${emulator.term.buffer.active.cursorX} columns`);
+    t.equal(
+      textWidth(text),
+      emulator.term.buffer.active.cursorX,
+      `${JSON.stringify(text)} takes ${emulator.term.buffer.active.cursorX} columns`,
+    );
   }
   t.equal(textWidth('👨\u200d👩\u200d👧'), 6, 'a ZWJ family: three wide emoji, the joiners nothing');
 });
@@ -41,10 +55,14 @@ t.test('the ranges of a width are exactly its code points', async (t) => {
   for (const width of [0, 2] as const) {
     const ranges = rangesOfWidth(width);
     let count = 0;
-    for (const [from, to] of ranges) for (let code = from; code <= to; code++) if (codePointWidth(code) === width) count++;
+    for (const [from, to] of ranges)
+      for (let code = from; code <= to; code++) if (codePointWidth(code) === width) count++;
     let all = 0;
     for (let code = 0xa0; code <= 0x10ffff; code++) if (codePointWidth(code) === width) all++;
     t.equal(count, all, `width ${width}: every one in the ranges, none else`);
-    t.ok(ranges.every(([from, to], i) => from <= to && (i === 0 || ranges[i - 1]![1] < from - 1)), 'sorted, merged');
+    t.ok(
+      ranges.every(([from, to], i) => from <= to && (i === 0 || ranges[i - 1]![1] < from - 1)),
+      'sorted, merged',
+    );
   }
 });

@@ -1,6 +1,16 @@
 // The split view's frame pacing: an echo after a quiet moment at once, a flood once a frame, a slow terminal skipped.
 import t from 'tap';
-import { FIRST_PACE, FLOOD_STREAK, FRAME_MS, QUICK_GAP_MS, frameDrawn, frameDue, keyTyped, requestFrame, type PaceState } from '../../../src/core/screen/frame-pacing.js';
+import {
+  FIRST_PACE,
+  FLOOD_STREAK,
+  FRAME_MS,
+  QUICK_GAP_MS,
+  frameDrawn,
+  frameDue,
+  keyTyped,
+  requestFrame,
+  type PaceState,
+} from '../../../src/core/screen/frame-pacing.js';
 
 // Drives the rule as the scheduler does: each chunk is one request, drawn where the timing says.
 function stream(times: number[], atOnce = true): number[] {
@@ -33,8 +43,16 @@ t.test('an echo after a quiet moment is drawn at once, however recent the output
   t.same(requestFrame(FIRST_PACE, 0, true).timing, { type: 'now' });
   const after = frameDrawn(FIRST_PACE, 100, 1);
   t.same(requestFrame(after, 100 + FRAME_MS, true).timing, { type: 'now' }, 'a frame after the last frame');
-  t.same(requestFrame(after, 100 + FRAME_MS, false).timing, { type: 'next-turn' }, 'only a caller that may draw where it is draws now');
-  t.same(requestFrame(after, 100 + QUICK_GAP_MS - 1, true).timing, { type: 'next-turn' }, 'just after a frame: the next turn, with whatever else comes');
+  t.same(
+    requestFrame(after, 100 + FRAME_MS, false).timing,
+    { type: 'next-turn' },
+    'only a caller that may draw where it is draws now',
+  );
+  t.same(
+    requestFrame(after, 100 + QUICK_GAP_MS - 1, true).timing,
+    { type: 'next-turn' },
+    'just after a frame: the next turn, with whatever else comes',
+  );
   t.same(stream([0, 40, 80, 120]), [0, 40, 80, 120], 'keys typed apart: every echo at once');
 });
 
@@ -43,9 +61,17 @@ t.test('a key typed just after a frame: its echo is drawn at once all the same, 
   const typed = keyTyped(after);
   const echo = requestFrame(typed, 100 + QUICK_GAP_MS / 4, true);
   t.same(echo.timing, { type: 'now' }, 'the echo, a quarter of the quick gap after the last frame');
-  t.same(requestFrame(typed, 100 + QUICK_GAP_MS / 4, false).timing, { type: 'next-turn' }, 'still only where the caller may draw');
+  t.same(
+    requestFrame(typed, 100 + QUICK_GAP_MS / 4, false).timing,
+    { type: 'next-turn' },
+    'still only where the caller may draw',
+  );
   const drawn = frameDrawn(echo.state, 100 + QUICK_GAP_MS / 4, 1);
-  t.same(requestFrame(drawn, 100 + QUICK_GAP_MS / 2, true).timing, { type: 'next-turn' }, 'output after the echo, with no key since: the next turn again');
+  t.same(
+    requestFrame(drawn, 100 + QUICK_GAP_MS / 2, true).timing,
+    { type: 'next-turn' },
+    'output after the echo, with no key since: the next turn again',
+  );
 });
 
 t.test('output that keeps coming is drawn once a frame, not once a chunk', async (t) => {

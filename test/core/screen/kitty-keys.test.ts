@@ -26,9 +26,17 @@ t.test('legacyKey', async (t) => {
 
 t.test('shiftEnterKeys: as a terminal in the modes claude asked for sends it', async (t) => {
   t.equal(shiftEnterKeys({ kitty: 5, modifyOtherKeys: 0 }), '\u001b[13;2u', 'kitty flags pushed (claude pushes 5)');
-  t.equal(shiftEnterKeys({ kitty: 1, modifyOtherKeys: 2 }), '\u001b[13;2u', 'the kitty protocol wins over modifyOtherKeys, as kitty itself does');
+  t.equal(
+    shiftEnterKeys({ kitty: 1, modifyOtherKeys: 2 }),
+    '\u001b[13;2u',
+    'the kitty protocol wins over modifyOtherKeys, as kitty itself does',
+  );
   t.equal(shiftEnterKeys({ kitty: 0, modifyOtherKeys: 2 }), '\u001b[27;2;13~', 'modifyOtherKeys 2');
   t.equal(shiftEnterKeys({ kitty: 0, modifyOtherKeys: 1 }), '\u001b[27;2;13~', 'modifyOtherKeys 1');
   t.equal(shiftEnterKeys({ kitty: 0, modifyOtherKeys: 0 }), '\r', 'neither: what a plain terminal sends');
-  t.same(legacyKey(shiftEnterKeys({ kitty: 5, modifyOtherKeys: 0 })), { key: '\r', release: false }, 'read back as Enter by our own keys');
+  t.same(
+    legacyKey(shiftEnterKeys({ kitty: 5, modifyOtherKeys: 0 })),
+    { key: '\r', release: false },
+    'read back as Enter by our own keys',
+  );
 });

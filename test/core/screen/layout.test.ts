@@ -37,11 +37,21 @@ t.test('too short to stack: the session alone; tiny or bad sizes never give a ze
   t.equal(computeLayout({ cols: 100, rows: 12, documentVisible: true }).mode, 'session-only');
   const tiny = computeLayout({ cols: 0, rows: Number.NaN, documentVisible: true });
   t.ok(tiny.inner.cols >= 1 && tiny.inner.rows >= 1, JSON.stringify(tiny.inner));
-  t.equal(computeLayout({ cols: 80, rows: 8, documentVisible: false }).status.height, 1, 'one status line on a short terminal');
+  t.equal(
+    computeLayout({ cols: 80, rows: 8, documentVisible: false }).status.height,
+    1,
+    'one status line on a short terminal',
+  );
 });
 
 t.test('the panes and the status bar tile the screen exactly', async (t) => {
-  for (const [cols, rows] of [[160, 40], [100, 40], [139, 25], [300, 80], [80, 24]] as const) {
+  for (const [cols, rows] of [
+    [160, 40],
+    [100, 40],
+    [139, 25],
+    [300, 80],
+    [80, 24],
+  ] as const) {
     const l = computeLayout({ cols, rows, documentVisible: true });
     const area = [l.session, l.document, l.status].reduce((sum, r) => sum + (r ? r.width * r.height : 0), 0);
     t.equal(area, cols * rows, `${cols}x${rows}`);

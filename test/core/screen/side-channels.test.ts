@@ -36,15 +36,18 @@ t.test('keyboard state: push, pop, set, modifyOtherKeys, reset', async (t) => {
   t.same(k.modes, { kitty: 0, modifyOtherKeys: 0 });
 });
 
-t.test('the mode tracker undoes kitty pushes, modifyOtherKeys, the cursor shape and an open synchronized update', async (t) => {
-  const m = createModeTracker();
-  m.push('\u001b[>1u\u001b[>1u\u001b[<u\u001b[>4;2m\u001b[6 q\u001b[?2026h');
-  t.equal(m.resetSequence(), '\u001b[?2026l\u001b[<1u\u001b[>4m\u001b[0 q\u001b[0m');
-  const done = createModeTracker();
-  done.push('\u001b[>1u\u001b[<u\u001b[>4;0m\u001b[0 q\u001b[?2026h\u001b[?2026l');
-  t.equal(done.resetSequence(), '', 'everything already undone: nothing to say');
-  const split = createModeTracker();
-  split.push('\u001b[>');
-  split.push('1u');
-  t.equal(split.resetSequence(), '\u001b[<1u\u001b[0m', 'a push cut between two reads');
-});
+t.test(
+  'the mode tracker undoes kitty pushes, modifyOtherKeys, the cursor shape and an open synchronized update',
+  async (t) => {
+    const m = createModeTracker();
+    m.push('\u001b[>1u\u001b[>1u\u001b[<u\u001b[>4;2m\u001b[6 q\u001b[?2026h');
+    t.equal(m.resetSequence(), '\u001b[?2026l\u001b[<1u\u001b[>4m\u001b[0 q\u001b[0m');
+    const done = createModeTracker();
+    done.push('\u001b[>1u\u001b[<u\u001b[>4;0m\u001b[0 q\u001b[?2026h\u001b[?2026l');
+    t.equal(done.resetSequence(), '', 'everything already undone: nothing to say');
+    const split = createModeTracker();
+    split.push('\u001b[>');
+    split.push('1u');
+    t.equal(split.resetSequence(), '\u001b[<1u\u001b[0m', 'a push cut between two reads');
+  },
+);

@@ -16,7 +16,11 @@ t.test('a title split at every possible point comes out the same', async (t) => 
     const a = f.push(stream.slice(0, cut));
     const b = f.push(stream.slice(cut));
     const c = f.push('[0m');
-    t.equal(a.output + b.output + c.output, 'xy\u001b]8;;http://e\u0007link\u001b]8;;\u0007z\u001b[0m', `cut at ${cut}`);
+    t.equal(
+      a.output + b.output + c.output,
+      'xy\u001b]8;;http://e\u0007link\u001b]8;;\u0007z\u001b[0m',
+      `cut at ${cut}`,
+    );
     t.equal(a.title ?? b.title, '◐ Claude Code', `title at cut ${cut}`);
   }
 });

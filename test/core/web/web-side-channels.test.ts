@@ -7,7 +7,8 @@ t.test('openableLink: http, https and file only', async (t) => {
   t.equal(openableLink('https://example.com/a?b=1'), 'https://example.com/a?b=1');
   t.equal(openableLink('http://127.0.0.1:8/x'), 'http://127.0.0.1:8/x');
   t.equal(openableLink('file:///tmp/x.ts'), 'file:///tmp/x.ts');
-  for (const bad of ['javascript:alert(1)', 'data:text/html,x', 'vbscript:x', 'ssh://host', 'https://a\u0007b']) t.equal(openableLink(bad), null, bad);
+  for (const bad of ['javascript:alert(1)', 'data:text/html,x', 'vbscript:x', 'ssh://host', 'https://a\u0007b'])
+    t.equal(openableLink(bad), null, bad);
 });
 
 t.test('clipboardText: the decoded write; a read or junk is nothing', async (t) => {

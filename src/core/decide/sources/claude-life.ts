@@ -19,12 +19,26 @@ export const MAX_CRASHES = 3;
 export function start(o: Out): void {
   const p = o.s.policy;
   o.emit('start', {
-    window: p.window, windowSource: p.windowSource, at: p.at, warnAt: p.warnAt, maxGenerations: p.maxGenerations,
-    handoff: o.s.settings.handoff, workbench: o.s.settings.workbench, step: o.s.settings.step,
+    window: p.window,
+    windowSource: p.windowSource,
+    at: p.at,
+    warnAt: p.warnAt,
+    maxGenerations: p.maxGenerations,
+    handoff: o.s.settings.handoff,
+    workbench: o.s.settings.workbench,
+    step: o.s.settings.step,
   });
   // --continue: a fresh session seeded with the newest frozen document.
   if (o.generation > 0) o.do({ type: 'read-seed', generation: o.s.manifest.generations.length + 1 });
-  else o.do({ type: 'spawn', generation: 1, successor: false, prompt: o.s.settings.prompt, window: o.s.policy.window, viaHook: false });
+  else
+    o.do({
+      type: 'spawn',
+      generation: 1,
+      successor: false,
+      prompt: o.s.settings.prompt,
+      window: o.s.policy.window,
+      viaHook: false,
+    });
 }
 
 export function seedRead(o: Out, e: Extract<RunInput, { type: 'seed-read' }>): void {
@@ -38,10 +52,31 @@ export function seedRead(o: Out, e: Extract<RunInput, { type: 'seed-read' }>): v
 export function spawned(o: Out, e: Extract<RunInput, { type: 'spawned' }>): void {
   o.set({
     gen: {
-      n: e.generation, successor: e.successor, sessionId: e.sessionId, sessionSeen: false, transcriptPath: e.transcriptPath, spawnedAt: e.now,
-      context: 0, peak: 0, readings: 0, costUsd: null, numTurns: 0, crashed: false, ended: false, hooks: 0, lastText: null, toolUses: [], turnEndAt: null,
-      scope: EMPTY_SCOPE, transcriptFound: null, transcriptMissingSince: null, transcriptLost: false, place: NO_PLACE,
-      failures: EMPTY_FAILURES, watch: e.successor ? o.s.nextWatch : [], repeats: 0,
+      n: e.generation,
+      successor: e.successor,
+      sessionId: e.sessionId,
+      sessionSeen: false,
+      transcriptPath: e.transcriptPath,
+      spawnedAt: e.now,
+      context: 0,
+      peak: 0,
+      readings: 0,
+      costUsd: null,
+      numTurns: 0,
+      crashed: false,
+      ended: false,
+      hooks: 0,
+      lastText: null,
+      toolUses: [],
+      turnEndAt: null,
+      scope: EMPTY_SCOPE,
+      transcriptFound: null,
+      transcriptMissingSince: null,
+      transcriptLost: false,
+      place: NO_PLACE,
+      failures: EMPTY_FAILURES,
+      watch: e.successor ? o.s.nextWatch : [],
+      repeats: 0,
     },
     forgotten: null,
     note: e.successor ? 'a new session took over from the handoff document' : 'working',
@@ -49,15 +84,38 @@ export function spawned(o: Out, e: Extract<RunInput, { type: 'spawned' }>): void
     waiting: null,
   });
   // An event announces what is already on disk: a kill right after it still finds the generation in the manifest.
-  o.manifest(startGeneration(o.s.manifest, { generation: e.generation, sessionId: e.sessionId, now: iso(e.now), transcriptPath: e.transcriptPath }), true);
+  o.manifest(
+    startGeneration(o.s.manifest, {
+      generation: e.generation,
+      sessionId: e.sessionId,
+      now: iso(e.now),
+      transcriptPath: e.transcriptPath,
+    }),
+    true,
+  );
   // Only a run that hands off reads the transcript (--no-handoff leaves claude alone).
   if (o.s.settings.handoff) o.do({ type: 'follow-transcript', path: e.transcriptPath });
   o.cycle({
-    phase: 'working', nearSent: false, line: o.s.policy.at, bornHigh: false, pendingCut: false, cutDueSince: null, writingSince: null, reviewUntil: null,
-    pendingNote: false, idle: false, turnInRows: false, typed: false, stopBlocks: 0,
+    phase: 'working',
+    nearSent: false,
+    line: o.s.policy.at,
+    bornHigh: false,
+    pendingCut: false,
+    cutDueSince: null,
+    writingSince: null,
+    reviewUntil: null,
+    pendingNote: false,
+    idle: false,
+    turnInRows: false,
+    typed: false,
+    stopBlocks: 0,
   });
   o.emit('generation-start', {
-    generation: e.generation, session_id: e.sessionId, successor: e.successor, window: o.s.policy.window, at: o.s.policy.at,
+    generation: e.generation,
+    session_id: e.sessionId,
+    successor: e.successor,
+    window: o.s.policy.window,
+    at: o.s.policy.at,
     ...(e.folder !== undefined ? { folder: e.folder } : {}),
   });
   if (e.refused) {
@@ -83,11 +141,18 @@ export function childExited(o: Out, e: Extract<RunInput, { type: 'child-exit' }>
   if (phase !== 'review' && phase !== 'respawning') o.alert('flower-pty: claude exited', `code ${e.code}`);
   o.manifest(recordUsage(o.s.manifest, usage(g, e.now)));
   if (phase === 'review') {
-    o.do({ type: 'show-message', text: `${o.s.note}; the successor starts in ${Math.max(0, Math.ceil(((o.s.cycle.reviewUntil ?? e.now) - e.now) / 1000))}s` });
+    o.do({
+      type: 'show-message',
+      text: `${o.s.note}; the successor starts in ${Math.max(0, Math.ceil(((o.s.cycle.reviewUntil ?? e.now) - e.now) / 1000))}s`,
+    });
   }
   // Dead before any turn, in its first seconds: claude could not start (login, a flag, the network).
   const early =
-    e.code !== 0 && e.signal === undefined && g.numTurns === 0 && g.context === 0 && e.now - g.spawnedAt < o.s.settings.earlyExitMs
+    e.code !== 0 &&
+    e.signal === undefined &&
+    g.numTurns === 0 &&
+    g.context === 0 &&
+    e.now - g.spawnedAt < o.s.settings.earlyExitMs
       ? `claude exited with code ${e.code} ${Math.round((e.now - g.spawnedAt) / 100) / 10}s after it started, before its first turn; nothing to hand off. Its last lines: ${e.lastLines.trim() || '(none)'}`
       : undefined;
   // It is a failed attempt all the same (the manifest counts it).
@@ -112,7 +177,12 @@ function lifeEnded(o: Out, e: Extract<RunInput, { type: 'child-exit' }>, early: 
   }
   const crashes = o.s.cycle.crashes + 1;
   o.cycle({ crashes });
-  o.emit('crash', { generation: o.generation, code: e.code, crashes, ...(e.signal !== undefined ? { signal: e.signal } : {}) });
+  o.emit('crash', {
+    generation: o.generation,
+    code: e.code,
+    crashes,
+    ...(e.signal !== undefined ? { signal: e.signal } : {}),
+  });
   o.set({ note: `claude exited unexpectedly (code ${e.code})` });
   o.gen({ crashed: true });
   if (crashes >= MAX_CRASHES) {
@@ -120,5 +190,11 @@ function lifeEnded(o: Out, e: Extract<RunInput, { type: 'child-exit' }>, early: 
     const message = `claude crashed ${crashes} times in a row (last exit code ${e.code}); stopping instead of restarting in a loop: see the events file and the manifest's errors`;
     return stop(o, EXIT.crashLoop, e.now, message);
   }
-  degrade(o, e.now, `claude exited with code ${e.code}${e.signal ? ` (signal ${e.signal})` : ''} during ${phase}`, null, false);
+  degrade(
+    o,
+    e.now,
+    `claude exited with code ${e.code}${e.signal ? ` (signal ${e.signal})` : ''} during ${phase}`,
+    null,
+    false,
+  );
 }

@@ -25,7 +25,8 @@ export function commanded(o: Out, e: Extract<RunInput, { type: 'command' }>): vo
     }
     case 'quit':
       // Stopped mid-handoff: the generation did not end as a person's quit ends it.
-      if (o.s.cycle.phase === 'writing' || o.s.freezing) o.set({ stopReason: 'flower-pty was stopped while the handoff document was being written' });
+      if (o.s.cycle.phase === 'writing' || o.s.freezing)
+        o.set({ stopReason: 'flower-pty was stopped while the handoff document was being written' });
       o.cycle({ phase: 'stopped' });
       o.do({ type: 'end-child' });
       return stop(o, EXIT.ok, now);

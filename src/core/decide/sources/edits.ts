@@ -23,7 +23,9 @@ export function documentChanged(o: Out, e: Extract<RunInput, { type: 'document-c
   const parsed = parseDocument(text);
   if (parsed.missing.length > 0) {
     o.emit('document-problem', { path, missing: parsed.missing });
-    o.set({ note: `the edited document lacks ${parsed.missing.join(', ')}: the successor gets what parses and a note` });
+    o.set({
+      note: `the edited document lacks ${parsed.missing.join(', ')}: the successor gets what parses and a note`,
+    });
   } else {
     o.set({ note: 'the document was edited' });
   }
@@ -33,7 +35,14 @@ export function documentChanged(o: Out, e: Extract<RunInput, { type: 'document-c
     if (!edit) return;
     o.set({ pendingEditNote: edit.note, seededText: text });
     o.emit('edit-pending', { generation: o.generation, changed: edit.changed });
-    if (s.frozen) o.manifest(recordHumanEdit(o.s.manifest, s.frozen.generation, { changedSections: edit.changed, draftPath: null, now: iso(now) }));
+    if (s.frozen)
+      o.manifest(
+        recordHumanEdit(o.s.manifest, s.frozen.generation, {
+          changedSections: edit.changed,
+          draftPath: null,
+          now: iso(now),
+        }),
+      );
   }
   humanEdit(o, now);
 }
@@ -50,6 +59,8 @@ function humanEdit(o: Out, now: number): void {
 }
 
 export function draftSaved(o: Out, e: Extract<RunInput, { type: 'draft-saved' }>): void {
-  o.manifest(recordHumanEdit(o.s.manifest, e.generation, { changedSections: e.changed, draftPath: e.path, now: iso(e.now) }));
+  o.manifest(
+    recordHumanEdit(o.s.manifest, e.generation, { changedSections: e.changed, draftPath: e.path, now: iso(e.now) }),
+  );
   o.emit('human-edit', { generation: e.generation, changed: e.changed, draft: e.path });
 }

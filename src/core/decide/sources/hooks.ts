@@ -9,7 +9,15 @@ import { runView } from '../../run/run-view.js';
 import { sameText } from '../../run/same-reply.js';
 import { PASS, type HookAnswer, type HookEvent } from '../../run/hook-event.js';
 import type { BoundaryWait, RunInput } from '../../run/run-state.js';
-import { handoffConcerns, interrupted, overflowed, preCompact, prompted, toolBoundary, writingTurnEnded } from '../stages/handoff.js';
+import {
+  handoffConcerns,
+  interrupted,
+  overflowed,
+  preCompact,
+  prompted,
+  toolBoundary,
+  writingTurnEnded,
+} from '../stages/handoff.js';
 import { answerOf, turnEnd } from '../turn/boundaries.js';
 import { park, resumeIfParked } from '../turn/parking.js';
 import { clearWaiting, notified, permissionAsked } from '../turn/permission-waits.js';
@@ -35,7 +43,13 @@ function holdFor(o: Out, id: number, now: number, awaits: BoundaryWait['awaits']
 }
 
 // Hooks that mean a turn is under way: its transcript must exist by now.
-const TURN_HOOKS: ReadonlySet<HookEvent['kind']> = new Set(['prompt-submit', 'pre-tool', 'post-tool', 'tool-denied', 'stop']);
+const TURN_HOOKS: ReadonlySet<HookEvent['kind']> = new Set([
+  'prompt-submit',
+  'pre-tool',
+  'post-tool',
+  'tool-denied',
+  'stop',
+]);
 
 export function hookCalled(o: Out, e: Extract<RunInput, { type: 'hook' }>): void {
   const { id, hook, now } = e;
@@ -103,7 +117,8 @@ export function hookCalled(o: Out, e: Extract<RunInput, { type: 'hook' }>): void
       // The call never ran and the turn goes on; the release reads no block from this hook, so a cut
       // due here is carried by the next boundary (the next call's end, or the turn's).
       clearWaiting(o, ['permission']);
-      if (!hook.subagent) o.emit('tool-denied', { generation: g.n, tool: hook.tool, reason: hook.reason.slice(0, 300) });
+      if (!hook.subagent)
+        o.emit('tool-denied', { generation: g.n, tool: hook.tool, reason: hook.reason.slice(0, 300) });
       return reply();
     case 'permission-request':
       permissionAsked(o, hook);
@@ -137,7 +152,13 @@ export function hookCalled(o: Out, e: Extract<RunInput, { type: 'hook' }>): void
 // asked (its id, not a missing one) and, where the transcript is read, only once the transcript's own row
 // of the model's reply says the same. A Stop whose row never comes decides nothing: the model's own Stop,
 // the transcript's turn end or the writing deadline ends the turn.
-function writingStop(o: Out, id: number, hook: Extract<HookEvent, { kind: 'stop' }>, now: number, unseen: boolean): void {
+function writingStop(
+  o: Out,
+  id: number,
+  hook: Extract<HookEvent, { kind: 'stop' }>,
+  now: number,
+  unseen: boolean,
+): void {
   const g = o.s.gen!;
   if (hook.sessionId !== g.sessionId) {
     o.emit('stop-refused', { generation: g.n, reason: 'not from the session asked for the document' });
@@ -164,7 +185,8 @@ function stopFailed(o: Out, hook: Extract<HookEvent, { kind: 'stop-failure' }>, 
 
 // Claude Code reports its real window (and its usage limits) to the status line; an explicit --window still wins.
 function statusLineCalled(o: Out, hook: Extract<HookEvent, { kind: 'statusline' }>, now: number): string {
-  if (o.s.gen && (hook.sessionId === null || hook.sessionId === o.s.gen.sessionId)) followSession(o, hook.where, true, now);
+  if (o.s.gen && (hook.sessionId === null || hook.sessionId === o.s.gen.sessionId))
+    followSession(o, hook.where, true, now);
   const s = o.s;
   if (hook.windowSize !== null && s.settings.policy.window === undefined && hook.windowSize !== s.policy.window) {
     try {
@@ -192,8 +214,17 @@ export function hooksMissing(o: Out, now: number, after: 'start' | 'turn'): void
   const already = o.s.manifest.errors.some((e) => e.reason.startsWith('no hook arrived'));
   o.set({ hooksMissing: true, note: "no hook from claude: handoffs are typed into claude's prompt when it is idle" });
   if (!already) {
-    o.emit('hooks-missing', { generation: g.n, after: after === 'turn' ? 'a turn ended with no Stop hook' : `${Math.round((now - g.spawnedAt) / 1000)}s without any hook` });
-    o.do({ type: 'log', line: 'no hook arrived from claude (disabled by a policy, or a broken hook command): falling back to typed requests at idle prompts' });
+    o.emit('hooks-missing', {
+      generation: g.n,
+      after:
+        after === 'turn'
+          ? 'a turn ended with no Stop hook'
+          : `${Math.round((now - g.spawnedAt) / 1000)}s without any hook`,
+    });
+    o.do({
+      type: 'log',
+      line: 'no hook arrived from claude (disabled by a policy, or a broken hook command): falling back to typed requests at idle prompts',
+    });
     o.alert('flower-pty: hooks missing', 'handoffs will be typed into the idle prompt');
   }
   // A turn already ended: it is the boundary the hooks did not bring.

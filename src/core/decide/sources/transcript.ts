@@ -36,12 +36,15 @@ export function transcriptSignal(o: Out, e: Extract<RunInput, { type: 'transcrip
     case 'assistant-text':
       o.gen({ lastText: signal.text });
       // The turn's last response has landed: the Stop hook can be answered with it counted.
-      for (const wait of o.s.boundaryWaits) if (wait.awaits.kind === 'reply' && sameText(signal.text, wait.awaits.text)) settleWait(o, wait, e.now, true);
+      for (const wait of o.s.boundaryWaits)
+        if (wait.awaits.kind === 'reply' && sameText(signal.text, wait.awaits.text)) settleWait(o, wait, e.now, true);
       return;
     case 'tool-use':
       o.gen({ toolUses: [...g.toolUses, ...signal.ids].slice(-TOOL_USES_KEPT) });
       // The call's row has landed (its reading already counted): its PostToolUse hook can be answered.
-      for (const wait of o.s.boundaryWaits) if (wait.awaits.kind === 'tool-use' && signal.ids.includes(wait.awaits.toolUseId)) settleWait(o, wait, e.now, true);
+      for (const wait of o.s.boundaryWaits)
+        if (wait.awaits.kind === 'tool-use' && signal.ids.includes(wait.awaits.toolUseId))
+          settleWait(o, wait, e.now, true);
       return;
     case 'overflow':
       o.emit('overflow', { generation: g.n, text: signal.text.slice(0, 300) });
@@ -71,7 +74,10 @@ export function transcriptSignal(o: Out, e: Extract<RunInput, { type: 'transcrip
       // A broken or hostile row moved nothing; the log says so once a run, not once a row.
       if (o.s.insaneUsageSaid) return;
       o.set({ insaneUsageSaid: true });
-      o.do({ type: 'log', line: `transcript line ${signal.line}: ${signal.field} ${String(signal.value)} is out of any sane range (a whole number from 0 to ${MAX_SANE_TOKENS}): that row was ignored, and any like it` });
+      o.do({
+        type: 'log',
+        line: `transcript line ${signal.line}: ${signal.field} ${String(signal.value)} is out of any sane range (a whole number from 0 to ${MAX_SANE_TOKENS}): that row was ignored, and any like it`,
+      });
       return;
     case 'usage-limit':
       // The transcript's row is the exact word: until when, and whether the session goes on by itself.
@@ -117,12 +123,22 @@ export function toolRan(o: Out, e: Extract<RunInput, { type: 'tool-run' }>): voi
   if (hit === null) return;
   const call = oneLine(e.run.input, 200);
   o.gen({ repeats: g.repeats + 1 });
-  o.emit('dead-end-repeated', { generation: g.n, tool: e.run.tool, call, deadEnd: hit.text, line: hit.line, ok: e.run.ok });
-  o.set({ note: `repeated a dead end${hit.line === null ? '' : ` (document line ${hit.line})`}${e.run.ok ? ', and it worked this time' : ''}: ${call}` });
+  o.emit('dead-end-repeated', {
+    generation: g.n,
+    tool: e.run.tool,
+    call,
+    deadEnd: hit.text,
+    line: hit.line,
+    ok: e.run.ok,
+  });
+  o.set({
+    note: `repeated a dead end${hit.line === null ? '' : ` (document line ${hit.line})`}${e.run.ok ? ', and it worked this time' : ''}: ${call}`,
+  });
 }
 
 export function scopeChanged(o: Out, e: Extract<RunInput, { type: 'scope' }>): void {
-  if (o.s.gen && !o.s.gen.ended && o.s.gen.n === e.generation) o.gen({ scope: applyScopeChanges(o.s.gen.scope, e.changes) });
+  if (o.s.gen && !o.s.gen.ended && o.s.gen.n === e.generation)
+    o.gen({ scope: applyScopeChanges(o.s.gen.scope, e.changes) });
 }
 
 export function transcriptPresence(o: Out, e: Extract<RunInput, { type: 'transcript-presence' }>): void {
@@ -140,8 +156,13 @@ export function transcriptLost(o: Out, now: number): void {
   o.gen({ transcriptLost: true });
   const after = Math.round((now - g.transcriptMissingSince!) / 1000);
   o.emit('transcript-lost', { generation: g.n, path: g.transcriptPath, after });
-  o.do({ type: 'log', line: `claude's transcript is not at ${g.transcriptPath} ${after}s into a turn: the context is not metered, so the session hands off at its next boundary` });
+  o.do({
+    type: 'log',
+    line: `claude's transcript is not at ${g.transcriptPath} ${after}s into a turn: the context is not metered, so the session hands off at its next boundary`,
+  });
   o.alert('flower-pty: transcript not found', 'the session hands off at its next boundary');
-  o.set({ note: "claude's transcript cannot be found, so its context is not metered: it hands off at the next boundary" });
+  o.set({
+    note: "claude's transcript cannot be found, so its context is not metered: it hands off at the next boundary",
+  });
   forceHandoff(o, now);
 }

@@ -14,7 +14,8 @@ import { retire } from './freezing.js';
 import type { Out } from '../out.js';
 
 /** the line typed into claude's prompt; the request itself is in the file it names */
-export const TYPED_AMEND_LINE = 'flower-pty: your handoff document leaves things out. Read the file {file} now and do exactly what it asks: reply with the amended document.';
+export const TYPED_AMEND_LINE =
+  'flower-pty: your handoff document leaves things out. Read the file {file} now and do exactly what it asks: reply with the amended document.';
 
 /** the coverage event lists at most this many missing items */
 export const MISSING_LISTED = 50;
@@ -67,7 +68,20 @@ export function checkUnderWay(s: RunState): CoverageCheck | null {
 }
 
 function score(o: Out, stage: 'scoring' | 'rescoring', now: number, text: string, check: Partial<CoverageCheck>): void {
-  const c: CoverageCheck = o.s.coverage && o.s.coverage.generation === o.generation ? o.s.coverage : { generation: o.generation, stage, since: now, first: text, amendedText: null, score: null, below: [], amended: false, skipped: null };
+  const c: CoverageCheck =
+    o.s.coverage && o.s.coverage.generation === o.generation
+      ? o.s.coverage
+      : {
+          generation: o.generation,
+          stage,
+          since: now,
+          first: text,
+          amendedText: null,
+          score: null,
+          below: [],
+          amended: false,
+          skipped: null,
+        };
   o.set({ coverage: { ...c, ...check, stage, since: now } });
   o.do({ type: 'score-document', generation: o.generation, text, transcriptPath: o.s.gen?.transcriptPath ?? '' });
 }
@@ -84,7 +98,10 @@ export function amendedTurnEnded(o: Out, now: number, text: string | null): bool
   const c = o.s.coverage;
   if (c === null || c.generation !== o.generation || c.stage !== 'asked') return false;
   if (text === null) {
-    o.emit('coverage-skipped', { generation: c.generation, reason: 'the amended document was incomplete: the first one is frozen' });
+    o.emit('coverage-skipped', {
+      generation: c.generation,
+      reason: 'the amended document was incomplete: the first one is frozen',
+    });
     freeze(o, now, c.first, c.score);
     return true;
   }
@@ -100,13 +117,30 @@ function freeze(o: Out, now: number, text: string, s: CoverageScore | null): voi
 }
 
 /** the coverage event's fields for one scored document */
-export function coverageFields(generation: number, document: 'first' | 'amended', s: CoverageScore, threshold: number, below: readonly Category[]): RunEventFields<'coverage'> {
+export function coverageFields(
+  generation: number,
+  document: 'first' | 'amended',
+  s: CoverageScore,
+  threshold: number,
+  below: readonly Category[],
+): RunEventFields<'coverage'> {
   const missing = CATEGORIES.flatMap((c) => s[c].missing.map((item) => `${c}: ${item}`)).slice(0, MISSING_LISTED);
   return {
-    generation, document, threshold, below: [...below], missing,
-    files_found: s.files.found, files_total: s.files.total, dead_ends_found: s.dead_ends.found, dead_ends_total: s.dead_ends.total,
-    instructions_found: s.instructions.found, instructions_total: s.instructions.total, tasks_found: s.tasks.found, tasks_total: s.tasks.total,
-    identifiers_found: s.identifiers.found, identifiers_total: s.identifiers.total,
+    generation,
+    document,
+    threshold,
+    below: [...below],
+    missing,
+    files_found: s.files.found,
+    files_total: s.files.total,
+    dead_ends_found: s.dead_ends.found,
+    dead_ends_total: s.dead_ends.total,
+    instructions_found: s.instructions.found,
+    instructions_total: s.instructions.total,
+    tasks_found: s.tasks.found,
+    tasks_total: s.tasks.total,
+    identifiers_found: s.identifiers.found,
+    identifiers_total: s.identifiers.total,
   };
 }
 
@@ -121,20 +155,38 @@ function cannotAsk(s: RunState): string | null {
 /** a document's score came back (or could not be had) */
 export function documentScored(o: Out, e: Extract<RunInput, { type: 'document-scored' }>): void {
   const c = o.s.coverage;
-  if (c === null || c.generation !== e.generation || (c.stage !== 'scoring' && c.stage !== 'rescoring') || o.s.cycle.phase !== 'writing') return;
+  if (
+    c === null ||
+    c.generation !== e.generation ||
+    (c.stage !== 'scoring' && c.stage !== 'rescoring') ||
+    o.s.cycle.phase !== 'writing'
+  )
+    return;
   const threshold = o.s.settings.coverageCheck;
   const text = c.stage === 'rescoring' && c.amendedText !== null ? c.amendedText : c.first;
   if (e.score === null) {
-    o.emit('coverage-skipped', { generation: c.generation, reason: `the document could not be scored: ${e.error ?? 'no reason given'}` });
+    o.emit('coverage-skipped', {
+      generation: c.generation,
+      reason: `the document could not be scored: ${e.error ?? 'no reason given'}`,
+    });
     return freeze(o, e.now, text, null);
   }
   const below = askedBelow(e.score, threshold);
-  o.emit('coverage', coverageFields(c.generation, c.stage === 'scoring' ? 'first' : 'amended', e.score, threshold, below));
+  o.emit(
+    'coverage',
+    coverageFields(c.generation, c.stage === 'scoring' ? 'first' : 'amended', e.score, threshold, below),
+  );
   if (c.stage === 'rescoring' && c.score !== null) {
     const asked = askedItems(c.score, c.below);
     const still = new Set(c.below.flatMap((cat) => e.score![cat].missing.map((item) => `${cat}: ${item}`)));
     const { added, removed } = lineChanges(c.first, text);
-    o.emit('amended', { generation: c.generation, added, removed, gained: asked.filter((i) => !still.has(i)), over: added > AMEND_LINES });
+    o.emit('amended', {
+      generation: c.generation,
+      added,
+      removed,
+      gained: asked.filter((i) => !still.has(i)),
+      over: added > AMEND_LINES,
+    });
   }
   if (c.stage === 'rescoring' || below.length === 0) return freeze(o, e.now, text, e.score);
   o.set({ coverage: { ...c, score: e.score, below } });
@@ -145,10 +197,20 @@ export function documentScored(o: Out, e: Extract<RunInput, { type: 'document-sc
   }
   const missing = Object.fromEntries(below.map((cat) => [cat, e.score![cat].missing]));
   const ms = amendMs(o.s);
-  o.set({ coverage: { ...o.s.coverage!, stage: 'asked', since: e.now }, note: `the handoff document leaves out ${below.join(', ').replace(/_/g, ' ')}: the session is asked once to add it` });
+  o.set({
+    coverage: { ...o.s.coverage!, stage: 'asked', since: e.now },
+    note: `the handoff document leaves out ${below.join(', ').replace(/_/g, ' ')}: the session is asked once to add it`,
+  });
   o.cycle({ idle: false });
   o.do({ type: 'type-into-child', request: amendmentRequest(missing), line: TYPED_AMEND_LINE });
-  o.emit('amendment', { generation: c.generation, below: [...below], items: below.reduce((n, cat) => n + e.score![cat].missing.length, 0), ms, asked: askedItems(e.score, below), lines: AMEND_LINES });
+  o.emit('amendment', {
+    generation: c.generation,
+    below: [...below],
+    items: below.reduce((n, cat) => n + e.score![cat].missing.length, 0),
+    ms,
+    asked: askedItems(e.score, below),
+    lines: AMEND_LINES,
+  });
 }
 
 /** the score or the amendment did not come in time: the document there is is frozen */
@@ -157,6 +219,9 @@ export function checkTimedOut(o: Out, now: number): void {
   if (c === null) return;
   const late = `${c.stage === 'asked' ? 'no amended document' : 'no score'} within ${Math.round(amendMs(o.s) / 1000)}s`;
   const amended = c.stage === 'rescoring' && c.amendedText !== null;
-  o.emit('coverage-skipped', { generation: c.generation, reason: `${late}: the ${amended ? 'amended' : 'first'} document is frozen` });
+  o.emit('coverage-skipped', {
+    generation: c.generation,
+    reason: `${late}: the ${amended ? 'amended' : 'first'} document is frozen`,
+  });
   freeze(o, now, amended ? c.amendedText! : c.first, c.stage === 'asked' ? c.score : null);
 }

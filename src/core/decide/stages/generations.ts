@@ -12,7 +12,7 @@ import type { RunState } from '../../run/run-state.js';
 import { iso, type Out } from '../out.js';
 
 export const BRAKE_MESSAGE =
-  'stopped after {n} generations: the handoff threshold is probably below this session\'s start-up floor; raise --window, or run with --no-handoff';
+  "stopped after {n} generations: the handoff threshold is probably below this session's start-up floor; raise --window, or run with --no-handoff";
 
 export function brakeMessage(generations: number): string {
   return BRAKE_MESSAGE.replace('{n}', String(generations));
@@ -39,21 +39,37 @@ export function originalPrompt(s: RunState): string {
 function successorPlace(s: RunState): SessionPlace | null {
   if (s.gen) return s.gen.place;
   const recorded = lastPlace(s.manifest);
-  return recorded ? { folder: recorded.folder, permissionMode: recorded.permission_mode, addedDirs: recorded.added_dirs } : null;
+  return recorded
+    ? { folder: recorded.folder, permissionMode: recorded.permission_mode, addedDirs: recorded.added_dirs }
+    : null;
 }
 
 export function seed(o: Out, generation: number, onDisk: string | null): void {
   const s = o.s;
-  const seed = seedSuccessor({ onDisk, kept: s.kept, frozen: s.frozen, path: s.settings.documentPath, originalPrompt: originalPrompt(s), step: s.settings.step, carried: s.carried });
+  const seed = seedSuccessor({
+    onDisk,
+    kept: s.kept,
+    frozen: s.frozen,
+    path: s.settings.documentPath,
+    originalPrompt: originalPrompt(s),
+    step: s.settings.step,
+    carried: s.carried,
+  });
   if (seed.missing.length > 0) o.emit('document-problem', { missing: seed.missing, path: s.settings.documentPath });
   if (seed.factsRestored) o.emit('facts-restored', { path: s.settings.documentPath });
   // A person changed it during review: keep the model's draft beside it and record how much.
-  if (s.frozen && seed.humanEdit) o.do({ type: 'save-draft', generation: s.frozen.generation, text: s.frozen.text, changed: seed.humanEdit.changed });
+  if (s.frozen && seed.humanEdit)
+    o.do({ type: 'save-draft', generation: s.frozen.generation, text: s.frozen.text, changed: seed.humanEdit.changed });
   // More than the successor's window can hold: it is started all the same, but a person hears it first.
   const oversized = oversizedSeed(seed.prompt, o.s.policy.window);
   if (oversized) {
     const line = `${oversized}: trim ${s.settings.documentPath ?? 'the handoff document'} to what the next session needs`;
-    o.emit('document-too-large', { generation, path: s.settings.documentPath, chars: seed.prompt.length, window: o.s.policy.window });
+    o.emit('document-too-large', {
+      generation,
+      path: s.settings.documentPath,
+      chars: seed.prompt.length,
+      window: o.s.policy.window,
+    });
     o.do({ type: 'log', line });
     o.do({ type: 'show-message', text: `flower-pty: ${line}` });
     o.set({ note: line });
@@ -64,8 +80,23 @@ export function seed(o: Out, generation: number, onDisk: string | null): void {
   const viaHook = !s.hooksMissing && s.settings.handoff && seed.prompt.length <= (s.settings.hookContextChars ?? 0);
   // What the successor is watched for: its document's dead ends as seeded, and what its predecessor's writer was shown.
   const listed = s.gen ? topFailures(s.gen.failures, FAILURES_LISTED) : [];
-  o.set({ seededText: seed.seededText, pendingEditNote: null, seedContext: viaHook ? seed.prompt : null, nextWatch: watchList(seed.seededText, listed) });
-  o.do({ type: 'spawn', generation, successor: true, prompt: seed.prompt, window: o.s.policy.window, viaHook, place: successorPlace(s), personDirs: s.personDirs, personModes: s.personModes });
+  o.set({
+    seededText: seed.seededText,
+    pendingEditNote: null,
+    seedContext: viaHook ? seed.prompt : null,
+    nextWatch: watchList(seed.seededText, listed),
+  });
+  o.do({
+    type: 'spawn',
+    generation,
+    successor: true,
+    prompt: seed.prompt,
+    window: o.s.policy.window,
+    viaHook,
+    place: successorPlace(s),
+    personDirs: s.personDirs,
+    personModes: s.personModes,
+  });
 }
 
 // The review is over: the next generation, unless the brake says the lineage runs away.

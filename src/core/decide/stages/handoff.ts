@@ -21,7 +21,11 @@ export const TYPED_REQUEST_LINE =
   'flower-pty: your context window is nearly full. Read the file {file} now and do exactly what it asks: reply with your handoff document.';
 
 export function handoffRequestOf(s: RunState): string {
-  return handoffRequest({ used: s.gen?.context ?? 0, window: s.policy.window, failures: s.gen ? topFailures(s.gen.failures, FAILURES_LISTED) : [] });
+  return handoffRequest({
+    used: s.gen?.context ?? 0,
+    window: s.policy.window,
+    failures: s.gen ? topFailures(s.gen.failures, FAILURES_LISTED) : [],
+  });
 }
 
 /** the feature is on and the session is known: a handoff can concern it (in some phase) */
@@ -53,10 +57,21 @@ function atBoundary(o: Out, stopHook: boolean): Answer {
 // Ask the session to write its document at this boundary: in the hook's answer, or typed at an idle prompt.
 function cut(o: Out, now: number, at: 'turn-end' | 'tool-boundary' | 'typed'): Answer {
   const c = o.s.cycle;
-  o.cycle({ phase: 'writing', pendingCut: false, cutDueSince: null, writingSince: now, stopBlocks: at === 'turn-end' ? c.stopBlocks + 1 : c.stopBlocks });
+  o.cycle({
+    phase: 'writing',
+    pendingCut: false,
+    cutDueSince: null,
+    writingSince: now,
+    stopBlocks: at === 'turn-end' ? c.stopBlocks + 1 : c.stopBlocks,
+  });
   if (at === 'typed') o.do({ type: 'type-into-child', request: handoffRequestOf(o.s), line: TYPED_REQUEST_LINE });
   o.emit('writing', { generation: o.generation, context: o.s.gen?.context ?? 0, at: o.s.cycle.line, cut: at });
-  o.set({ note: at === 'typed' ? 'claude was idle: the handoff request was typed into its prompt' : 'the session is writing its handoff document' });
+  o.set({
+    note:
+      at === 'typed'
+        ? 'claude was idle: the handoff request was typed into its prompt'
+        : 'the session is writing its handoff document',
+  });
   return at === 'typed' ? 'pass' : 'block-handoff';
 }
 
@@ -109,7 +124,11 @@ export function reading(o: Out, context: number, now: number): void {
 
 /** what one reading means for a working generation: the first past `warnAt` is the "getting close"
  *  notice; any at or past the line marks the cut for the next boundary (replay asks the same) */
-export function crossing(c: Pick<HandoffCycle, 'nearSent' | 'line'>, context: number, warnAt: number): { near: boolean; cut: boolean } {
+export function crossing(
+  c: Pick<HandoffCycle, 'nearSent' | 'line'>,
+  context: number,
+  warnAt: number,
+): { near: boolean; cut: boolean } {
   return { near: !c.nearSent && context >= warnAt, cut: context >= c.line };
 }
 
@@ -153,14 +172,22 @@ export function writingTurnEnded(o: Out, now: number, text: string | null): void
     retire(o, now, { text, degraded: false }, 'handoff');
     return;
   }
-  const reason = missing !== null ? `the handoff document is incomplete: missing ${missing.join(', ')}` : 'the writing turn ended without a document';
+  const reason =
+    missing !== null
+      ? `the handoff document is incomplete: missing ${missing.join(', ')}`
+      : 'the writing turn ended without a document';
   degrade(o, now, reason, text);
 }
 
 // An automatic compaction is a crossing flower-pty missed: block it and hand off at the next boundary.
 export function preCompact(o: Out, trigger: 'auto' | 'manual' | 'other', now: number): Answer {
   const { phase } = o.s.cycle;
-  if (trigger === 'auto' && !o.s.settings.keepAutoCompact && o.s.settings.handoff && (phase === 'working' || phase === 'writing')) {
+  if (
+    trigger === 'auto' &&
+    !o.s.settings.keepAutoCompact &&
+    o.s.settings.handoff &&
+    (phase === 'working' || phase === 'writing')
+  ) {
     if (phase === 'working') cutDue(o, now);
     return 'block-compact';
   }
@@ -177,7 +204,10 @@ export function overflowed(o: Out, now: number, text: string): void {
   if (phase !== 'working' || !pendingCut || cutDueSince === null) return degrade(o, now, reason);
   const ms = now - cutDueSince;
   o.emit('no-boundary', { generation: o.generation, context: o.s.gen?.context ?? 0, line, ms });
-  o.do({ type: 'log', line: `the turn crossed the handoff line ${Math.round(ms / 1000)}s before claude's own limit and brought no boundary to cut it at (a tool call's end, a turn's end): the document is degraded` });
+  o.do({
+    type: 'log',
+    line: `the turn crossed the handoff line ${Math.round(ms / 1000)}s before claude's own limit and brought no boundary to cut it at (a tool call's end, a turn's end): the document is degraded`,
+  });
   degrade(o, now, `${reason} (${NO_BOUNDARY}, ${Math.round(ms / 1000)}s after the line)`);
 }
 

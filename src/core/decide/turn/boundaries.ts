@@ -22,7 +22,10 @@ export function answerOf(o: Out, answer: Answer): HookAnswer {
     case 'block-compact':
       o.emit('compaction-blocked', { generation: o.generation, context: o.s.gen?.context ?? 0 });
       o.set({ note: 'an automatic compaction was blocked: the session hands off instead' });
-      return { kind: 'block', reason: 'flower-pty hands this session off with a handoff document instead of compacting it.' };
+      return {
+        kind: 'block',
+        reason: 'flower-pty hands this session off with a handoff document instead of compacting it.',
+      };
     case 'pass':
       return PASS;
   }

@@ -11,8 +11,16 @@ export function park(o: Out, now: number, until: number | null, autoContinue: bo
     o.set({ waiting: { ...w, until: until ?? w.until, autoContinue: until !== null ? autoContinue : w.autoContinue } });
     return;
   }
-  o.set({ waiting: { kind: 'parked', since: now, until, autoContinue, continued: false }, note: 'parked on a usage limit' });
-  o.emit('parked', { generation: o.generation, until: until === null ? null : iso(until), ...(until !== null ? { untilMs: until } : {}), autoContinue });
+  o.set({
+    waiting: { kind: 'parked', since: now, until, autoContinue, continued: false },
+    note: 'parked on a usage limit',
+  });
+  o.emit('parked', {
+    generation: o.generation,
+    until: until === null ? null : iso(until),
+    ...(until !== null ? { untilMs: until } : {}),
+    autoContinue,
+  });
 }
 
 export function resumeIfParked(o: Out, now: number): void {

@@ -13,7 +13,8 @@ export function humanPrompt(o: Out, text: string): void {
   if (o.s.firstPrompt === null) o.set({ firstPrompt: text });
   // On disk before anything after it (the handoff's start): a run killed then still has the prompt
   // its successor or a degraded document needs (a CI run killed right after 'writing' lost it).
-  if (o.s.gen?.n === 1 && o.s.manifest.original_prompt === null) o.manifest(recordOriginalPrompt(o.s.manifest, text), true);
+  if (o.s.gen?.n === 1 && o.s.manifest.original_prompt === null)
+    o.manifest(recordOriginalPrompt(o.s.manifest, text), true);
 }
 
 // Re-point the meter at the transcript the payload names (the whole file moved: the readings carry over),
@@ -34,8 +35,20 @@ export function followSession(o: Out, where: SessionWhere | undefined, fromStatu
   const place = placeAfter(g.place, where, { fromStatusLine, moved });
   if (place === g.place) return;
   o.gen({ place });
-  o.emit('session-place', { generation: g.n, folder: place.folder, permissionMode: place.permissionMode, addedDirs: [...place.addedDirs], changed: placeChanges(g.place, place) });
-  o.manifest(recordPlace(o.s.manifest, { folder: place.folder, permission_mode: place.permissionMode, added_dirs: [...place.addedDirs] }, iso(now)));
+  o.emit('session-place', {
+    generation: g.n,
+    folder: place.folder,
+    permissionMode: place.permissionMode,
+    addedDirs: [...place.addedDirs],
+    changed: placeChanges(g.place, place),
+  });
+  o.manifest(
+    recordPlace(
+      o.s.manifest,
+      { folder: place.folder, permission_mode: place.permissionMode, added_dirs: [...place.addedDirs] },
+      iso(now),
+    ),
+  );
 }
 
 // A hook that means a turn is under way: its transcript must exist by now (the prompt's row comes first).
