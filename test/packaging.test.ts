@@ -75,9 +75,33 @@ t.test('the packed file list: bin and dist in; no tests, fixtures, sources or ma
     'no maps, no TypeScript, no tarballs',
   );
   t.same(
-    files.filter((f) => !/^(bin|dist)\//.test(f) && !['package.json', 'README.md', 'LICENSE'].includes(f)),
+    files.filter(
+      (f) =>
+        !/^(bin|dist)\//.test(f) &&
+        !/^docs\/[^/]+\.md$/.test(f) &&
+        !['package.json', 'README.md', 'LICENSE'].includes(f),
+    ),
     [],
     'nothing else at the top',
+  );
+  // Messages, --help and the README send the person to docs/*.md: each one named must be in the package.
+  const named = new Set<string>();
+  const collect = (text: string) => {
+    for (const m of text.matchAll(/\bdocs\/[A-Za-z0-9_-]+\.md\b/g)) named.add(m[0]);
+  };
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(join(dir, entry.name));
+      else if (entry.name.endsWith('.ts')) collect(readFileSync(join(dir, entry.name), 'utf8'));
+    }
+  };
+  walk(join(REPO, 'src'));
+  collect(readFileSync(join(REPO, 'README.md'), 'utf8'));
+  t.ok(named.has('docs/eval.md'), 'the messages name docs (what this check reads)');
+  t.same(
+    [...named].filter((doc) => !files.includes(doc)).sort(),
+    [],
+    'every docs/*.md named in src/ or the README is shipped',
   );
 });
 

@@ -162,6 +162,13 @@ const HANDLERS: { [C in CommandName]: Handler<C> } = {
     });
   },
   ls: async (args) => {
+    // yargs reads a bare `--host` (or `--host=`) as no hosts at all, which would list this machine instead
+    if (args.host !== undefined && (args.host.length === 0 || args.host.some((h) => String(h) === ''))) {
+      throw new FlowerError(
+        "ls --host needs a machine's name: flower-pty ls --host user@box (or an alias of ~/.ssh/config; repeat --host for several)",
+        EXIT.usage,
+      );
+    }
     const { runLs } = await import('../commands/ls.js');
     return runLs({
       json: args.json,

@@ -24,6 +24,7 @@ import { drawFace, loadFaces, type Faces } from './client-face.js';
 import { attachOutcome, OUTCOME_WORDS, type AttachResult } from './attach-outcome.js';
 import { connectRun } from './run-socket.js';
 import { sayErr } from '../adapters/terminal-lines.js';
+import { ownCommandHere } from '../adapters/own-command-here.js';
 
 export interface AttachOptions {
   socketPath: string;
@@ -306,7 +307,7 @@ export async function attachTerminal(
     stderr: process.stderr,
   });
   o.seen?.(result);
-  const outcome = attachOutcome(result);
+  const outcome = attachOutcome(result, ownCommandHere(process.env, process.cwd()));
   for (const line of outcome.lines) sayErr(`flower-pty: ${line}`);
   // The terminal that started the server is its parent: a server that died is reaped before this
   // process goes, or it would linger as a zombie that looks alive to the workbench lock (where no

@@ -28,17 +28,27 @@ function fill(template: string, ...values: Array<string | number>): string {
   return template.replace(/%[sd]/g, () => String(values[i++]));
 }
 
-/** the lines to print and the exit code */
-export function attachOutcome(result: AttachResult): { lines: string[]; exitCode: number } {
+/** a next step's template, its `flower-pty` typed as it works where the person is (`npx flower-pty` in a checkout) */
+function asTyped(template: string, own: string): string {
+  return template.replace('flower-pty', () => own);
+}
+
+/**
+ * the lines to print and the exit code; `own` is how flower-pty is typed where the person is
+ * (core/options/own-command.ts), so each next step printed works as printed
+ */
+export function attachOutcome(result: AttachResult, own = 'flower-pty'): { lines: string[]; exitCode: number } {
   const { run } = result;
   // off to the chooser, which shows every run: nothing to say on the way
   if (result.kind === 'detached' && result.why === 'choose') return { lines: [], exitCode: EXIT.ok };
-  if (result.kind === 'detached') return { lines: [fill(OUTCOME_WORDS.detached, run.id, run.id)], exitCode: EXIT.ok };
-  if (result.kind === 'lost') return { lines: [fill(OUTCOME_WORDS.lost, run.id, run.pid)], exitCode: EXIT.serverLost };
+  if (result.kind === 'detached')
+    return { lines: [fill(asTyped(OUTCOME_WORDS.detached, own), run.id, run.id)], exitCode: EXIT.ok };
+  if (result.kind === 'lost')
+    return { lines: [fill(asTyped(OUTCOME_WORDS.lost, own), run.id, run.pid)], exitCode: EXIT.serverLost };
   const lines: string[] = [];
   if (result.message) lines.push(result.message);
   if (result.killed) lines.push(fill(OUTCOME_WORDS.killed, run.id));
   if (run.workbench && (result.exitCode === EXIT.ok || result.killed))
-    lines.push(fill(OUTCOME_WORDS.lineage, join(run.workbench, 'manifest.json')));
+    lines.push(fill(asTyped(OUTCOME_WORDS.lineage, own), join(run.workbench, 'manifest.json')));
   return { lines, exitCode: result.exitCode };
 }

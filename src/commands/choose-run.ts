@@ -8,6 +8,7 @@ import { execFile, spawn } from 'node:child_process';
 import { basename, dirname, join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { attachOutcome } from '../client/attach-outcome.js';
+import { ownCommandHere } from '../adapters/own-command-here.js';
 import { attachClient } from '../client/attach-client.js';
 import { runChooser, type ChooserEntry } from '../client/run-chooser.js';
 import { listRuns } from '../server/run-registry.js';
@@ -117,7 +118,7 @@ export async function chooseRun(o: ChooseOptions): Promise<number> {
         stdout: process.stdout,
         stderr: process.stderr,
       });
-      return attachOutcome(result).lines.join(' · ') || null;
+      return attachOutcome(result, ownCommandHere(o.env, process.cwd())).lines.join(' · ') || null;
     },
     end: async (entry) => {
       const { runKill } = await import('./kill.js');

@@ -404,6 +404,12 @@ function drawn(model: ReportModel, run: string | undefined): string {
 }
 
 export async function runReport(opts: ReportOptions): Promise<number> {
+  // `-o ''` resolves to the folder the person is in: say the value is empty, not that the folder is one
+  if (opts.output !== undefined && opts.output.trim() === '')
+    throw new FlowerError(
+      'report: -o is empty: name the HTML file to write, e.g. -o report.html (or leave -o out for <workbench>/report.html)',
+      EXIT.usage,
+    );
   const model = opts.run === undefined ? await reportModel(opts) : await runModel(opts.run, opts);
   // a run on another machine: the page is written here, its workbench being there
   const workbench = opts.run?.includes(':') ? opts.cwd : model.workbench;

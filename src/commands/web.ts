@@ -17,7 +17,8 @@ import { EXIT, FlowerError } from '../core/errors.js';
 import { baseUrl, bindProblem, parseListen, DEFAULT_WEB_HOST, DEFAULT_WEB_PORT } from '../core/web/web-listen.js';
 import { openSocketDir } from '../server/socket-dir.js';
 import { openLog } from '../adapters/log-file.js';
-import { claimWeb, openWebDir, runningWeb, updateClaim, type WebDir } from '../web/web-dir.js';
+import { claimWeb, openWebDir, runningWeb, updateClaim, webSteps, type WebDir } from '../web/web-dir.js';
+import { ownCommandHere } from '../adapters/own-command-here.js';
 import { issueToken, openSessions } from '../web/token-store.js';
 import { followRuns, runKey, type FollowedRun } from '../web/run-follower.js';
 import { hostReportModel, reportModel } from './report.js';
@@ -81,15 +82,15 @@ export async function runWeb(o: WebOptions): Promise<number> {
   if (o.login) {
     const running = runningWeb(paths);
     if (!running)
-      throw new FlowerError('no web face of yours is running: start one with flower-pty web (or flower-pty web -d)');
+      throw new FlowerError(
+        `no web face of yours is running: start one with ${ownCommandHere(process.env, process.cwd())} web (or with web -d)`,
+      );
     printLogin(o, loginUrl(running.url, issueToken(paths.tokens)));
     return EXIT.ok;
   }
   const running = runningWeb(paths);
   if (running)
-    throw new FlowerError(
-      `a web face of yours is already running (pid ${running.pid}, ${running.url}); flower-pty web --login prints a new login URL for it, flower-pty web --stop stops it`,
-    );
+    throw new FlowerError(`a web face of yours is already running (pid ${running.pid}, ${running.url}); ${webSteps()}`);
   if (o.detach) return detach(o, paths);
   return serveWeb(o, paths, listen, tls);
 }
@@ -198,7 +199,7 @@ async function serveWeb(
   } else {
     printLogin(o, url);
     sayErr(
-      `flower-pty: the web face of your runs (${o.allowInput ? 'input allowed' : 'read-only: --allow-input to type, approve, edit or end'}); the login URL works once, for 10 minutes; flower-pty web --login prints another; Ctrl-C stops it (the runs go on)`,
+      `flower-pty: the web face of your runs (${o.allowInput ? 'input allowed' : 'read-only: --allow-input to type, approve, edit or end'}); the login URL works once, for 10 minutes; ${ownCommandHere(process.env, process.cwd())} web --login prints another; Ctrl-C stops it (the runs go on)`,
     );
   }
   const stopped = await new Promise<NodeJS.Signals>((resolve) => {
@@ -255,7 +256,7 @@ async function detach(o: WebOptions, paths: WebDir): Promise<number> {
   child.unref();
   printLogin(o, line);
   sayErr(
-    `flower-pty: the web face runs in the background (pid ${child.pid}); its log: ${paths.log}; flower-pty web --login prints a new login URL; flower-pty web --stop stops it (the runs go on)`,
+    `flower-pty: the web face runs in the background (pid ${child.pid}); its log: ${paths.log}; ${webSteps()} (the runs go on)`,
   );
   return EXIT.ok;
 }

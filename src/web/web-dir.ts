@@ -6,6 +6,7 @@ import { openSync, closeSync, writeSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { FlowerError } from '../core/errors.js';
 import { processAlive } from '../adapters/process-alive.js';
+import { ownCommandHere } from '../adapters/own-command-here.js';
 import { openPrivateDir, type PrivateDirPolicy } from '../adapters/private-dir.js';
 
 export interface WebDir {
@@ -34,6 +35,12 @@ export function openWebDir(socketDir: string): WebDir {
 
 // Inside the socket folder, already ours alone: made there only, a real folder of ours, closed to others.
 const WEB_DIR: PrivateDirPolicy = { parents: false, onlyAFolder: true, guarded: 0o077, whenOpen: 'narrow' };
+
+/** how to reach the web face already running, each step typed as it works here (core/options/own-command.ts) */
+export function webSteps(): string {
+  const own = ownCommandHere(process.env, process.cwd());
+  return `${own} web --login prints a new login URL for it, ${own} web --stop stops it`;
+}
 
 export interface WebState {
   pid: number;
@@ -65,9 +72,7 @@ export function claimWeb(paths: WebDir, state: WebState): () => void {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const other = runningWeb(paths);
       if (other && other.pid !== process.pid)
-        throw new FlowerError(
-          `a web face of yours is already running (pid ${other.pid}, ${other.url}); flower-pty web --login prints a new login URL for it, kill ${other.pid} stops it`,
-        );
+        throw new FlowerError(`a web face of yours is already running (pid ${other.pid}, ${other.url}); ${webSteps()}`);
       rmSync(paths.state, { force: true });
     }
   }

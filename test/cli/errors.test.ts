@@ -101,6 +101,13 @@ const cases: Array<[string, string[], number, RegExp, Record<string, string>?]> 
   ['a negative review', ['--review', '-3', '--claude', fakeClaude], 2, /--review expects a number of seconds/],
   ['replay of a missing file', ['replay', '/nonexistent.jsonl'], 2, /replay: no such file \/nonexistent.jsonl/],
   [
+    'ls --host with no host',
+    ['ls', '--host'],
+    2,
+    /^flower-pty: ls --host needs a machine's name: flower-pty ls --host user@box/,
+  ],
+  ['ls --host= with an empty host', ['ls', '--json', '--host='], 2, /^flower-pty: ls --host needs a machine's name/],
+  [
     'status without a run',
     ['status', '--workbench', '/nonexistent-wb'],
     2,

@@ -66,7 +66,9 @@ t.test('walk away: detach mid-turn, hand off unattended, attach, type, C-] d, ki
   t.equal(detached.exitCode, 0, 'C-] d detaches');
   t.match(
     b.output(),
-    new RegExp(`detached from run ${run.id} \\(it goes on\\); attach again with flower-pty attach ${run.id}`),
+    new RegExp(
+      `detached from run ${run.id} \\(it goes on\\); attach again with (?:npx flower-pty|node \\S*flower-pty\\.js'?|flower-pty) attach ${run.id}`,
+    ),
   );
   t.equal((await oneRun(f.runtime)).clients, 0, 'still live after the detach');
 

@@ -43,7 +43,10 @@ t.test(
     ]) {
       t.ok(after.includes(seq!), `${name} reset`);
     }
-    t.match(after, /detached from run (\w{6}) \(it goes on\); attach again with flower-pty attach \1/);
+    t.match(
+      after,
+      /detached from run (\w{6}) \(it goes on\); attach again with (?:npx flower-pty|node \S*flower-pty\.js'?|flower-pty) attach \1/,
+    );
     t.ok(alive(claude), 'claude goes on');
     const run = await oneRun(f.runtime);
     t.equal(run.clients, 0, 'nobody attached');
@@ -127,9 +130,12 @@ t.test('the server SIGKILLed: every client exits with one line naming --continue
     const lines = client
       .output()
       .split(/\r?\n/)
-      .filter((l) => /flower-pty --continue/.test(l));
+      .filter((l) => /(?:npx flower-pty|node \S*flower-pty\.js'?|flower-pty) --continue/.test(l));
     t.equal(lines.length, 1, 'one line');
-    t.match(lines[0], /run server \w{6} is gone .*pick the lineage up with flower-pty --continue/);
+    t.match(
+      lines[0],
+      /run server \w{6} is gone .*pick the lineage up with (?:npx flower-pty|node \S*flower-pty\.js'?|flower-pty) --continue/,
+    );
   }
   await f.run.waitFor(() => !alive(claude), 10_000, 'claude to exit').catch(() => undefined);
   t.notOk(alive(claude), 'no claude left running');

@@ -14,7 +14,7 @@ async function killFlower(t: Test, f: FakeRun): Promise<number[]> {
   process.kill(servers[0]!, 'SIGKILL'); // the run lives in the server; the terminal's flower-pty is its client
   const exit = await f.run.exited;
   t.equal(exit.exitCode, 9, 'the client leaves too, with the code that says the server died (not 1, a bug)');
-  t.match(f.run.output(), /pick the lineage up with flower-pty --continue/);
+  t.match(f.run.output(), /pick the lineage up with (?:npx flower-pty|node \S*flower-pty\.js'?|flower-pty) --continue/);
   // The kernel hangs up the orphaned pty: claude gets SIGHUP and must go.
   await f.run
     .waitFor(() => claudePids.every((pid) => !alive(pid)), 10_000, 'claude to exit after its pty closed')

@@ -67,7 +67,7 @@ t.test('two hosts: one table with a HOST column, each host its own runs', async 
 
 t.test("--json: each host's object as it printed it, plus host", async (t) => {
   const r = await flower(['ls', '--json', '--host', 'alpha', '--host', 'bare'], env);
-  t.equal(r.code, 0, r.stderr);
+  t.equal(r.code, 2, `a host with no flower-pty: exit 2 after the others are listed, as without --json (${r.stderr})`);
   const data = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
   t.equal(data.length, 2);
   t.equal(data[0]!.host, 'alpha');
@@ -220,7 +220,7 @@ t.test("--json: every host's object whatever another host sent (deep, huge, a fi
     ...env,
     FLOWER_PTY_SSH_CONFIG: hostile.config,
   });
-  t.equal(r.code, 0, `exit 0 (${r.stderr})`);
+  t.equal(r.code, 2, `two hosts answered with no list: exit 2, every object still printed (${r.stderr})`);
   const data = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
   t.same(
     data.map((o) => o.host),

@@ -567,6 +567,19 @@ t.test('-o naming a special file, a folder or a link: one line, exit 2, nothing 
   t.equal(fine.code, 0, 'a new path is fine');
 });
 
+t.test("-o '' (an empty value): one line saying the value is empty and what to pass", async (t) => {
+  const l = three();
+  t.teardown(() => rmSync(l.root, { recursive: true, force: true }));
+  const r = report(l, ['-o', '']);
+  t.equal(r.code, 2, 'refused');
+  t.equal(
+    r.err,
+    'flower-pty: report: -o is empty: name the HTML file to write, e.g. -o report.html (or leave -o out for <workbench>/report.html)\n',
+    'in one line',
+  );
+  t.notOk(existsSync(join(l.workbench, 'report.html')), 'no page written');
+});
+
 t.test(
   "a manifest's transcript that is a link, a FIFO or a device is never read: said on the page, never fatal",
   async (t) => {
