@@ -184,18 +184,23 @@ function session(
     const countElsewhere = (dir: string) => {
       if (plain || counting) return;
       counting = true;
-      void import('./elsewhere-watch.js').then(({ watchElsewhere }) => {
-        if (settled) return;
-        stopElsewhere = watchElsewhere({
-          dir,
-          selfId: () => run?.id ?? null,
-          onCount: (waiting) => {
-            if (direct) send({ t: 'elsewhere', waiting });
-            else if (face && 'othersWaiting' in face)
-              (face as { othersWaiting(n: number): void }).othersWaiting(waiting);
-          },
-        });
-      });
+      void Promise.all([import('./elsewhere-watch.js'), import('../core/screen/notification.js')]).then(
+        ([{ watchElsewhere, personNotifies }, { notificationSequence }]) => {
+          if (settled) return;
+          stopElsewhere = watchElsewhere({
+            dir,
+            selfId: () => run?.id ?? null,
+            // Rung on this terminal as the run in front rings it: one write, so it falls between the server's frames.
+            notify: personNotifies(o.env),
+            onAlert: (alert) => void o.stdout.write(notificationSequence(alert.title, alert.body)),
+            onCount: (waiting) => {
+              if (direct) send({ t: 'elsewhere', waiting });
+              else if (face && 'othersWaiting' in face)
+                (face as { othersWaiting(n: number): void }).othersWaiting(waiting);
+            },
+          });
+        },
+      );
     };
 
     function welcomed(message: Extract<ServerMessage, { t: 'welcome' }>): void {

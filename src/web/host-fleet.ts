@@ -127,6 +127,7 @@ function rowOf(run: LiveRun, host: string, previous: FollowedRun | undefined, no
     status: run.status ?? null,
     since: changed ? now : previous.since,
     socket: run.socket,
+    ...(run.active !== undefined && Number.isFinite(Date.parse(run.active)) ? { active: Date.parse(run.active) } : {}),
     workbench: run.workbench,
     document: previous?.document ?? null,
   };

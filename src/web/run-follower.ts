@@ -79,6 +79,12 @@ export function followRuns(socketDir: string, now: () => number = Date.now): Run
           : changed
             ? now()
             : previous.since,
+      // when claude last drew (the server's word, kept from its last info between them): the order within a group
+      ...(info.active !== undefined && Number.isFinite(Date.parse(info.active))
+        ? { active: Date.parse(info.active) }
+        : previous?.active !== undefined
+          ? { active: previous.active }
+          : {}),
       socket,
       workbench: info.workbench,
       document: previous?.document ?? null,
@@ -118,7 +124,7 @@ export function followRuns(socketDir: string, now: () => number = Date.now): Run
           runs.set(id, after);
           emit(before, after);
         } else if (m.t === 'status' && before) {
-          const { since: _followedSince, ...known } = before;
+          const { since: _followedSince, active: _followedActive, ...known } = before;
           const after = fromInfo(
             {
               ...known,

@@ -125,7 +125,8 @@ function runLine(r: ChooserRun, index: number, c: Columns, s: ChooserScreen, sel
 }
 
 function hostLine(h: HostStatus, now: number): ChooserLine | null {
-  if (h.problem !== null) return [{ text: `  ${terminalText(h.host)}: ${terminalText(h.problem)}`, style: 'warn' }];
+  // the problem names its host already ("box: unreachable over ssh (…)"), as `ls --host` prints it
+  if (h.problem !== null) return [{ text: `  ${terminalText(h.problem)}`, style: 'warn' }];
   if (h.askingSince !== null)
     return [
       { text: `  ${terminalText(h.host)}: asked ${durationText(h.askingSince, now)} ago, no answer yet`, style: 'dim' },

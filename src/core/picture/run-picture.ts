@@ -157,8 +157,13 @@ export function runPicture(f: RunFacts): RunPicture {
 // Runs that need the person first (most urgent first), then the ones that did something last; the id
 // keeps the order still when nothing tells two runs apart.
 export function pictureOrder<R extends RunFacts>(runs: readonly R[]): R[] {
-  const keyed = runs.map((r) => ({ r, p: runPicture(r) }));
-  keyed.sort((a, b) => a.p.urgency - b.p.urgency || b.p.lastActive - a.p.lastActive || a.r.id.localeCompare(b.r.id));
+  return pictureOrderOf(runs, (r) => r);
+}
+
+/** the same order for rows that carry a run's facts in their own shape (the web dashboard's), read through `factsOf` */
+export function pictureOrderOf<R>(runs: readonly R[], factsOf: (r: R) => RunFacts): R[] {
+  const keyed = runs.map((r) => ({ r, f: factsOf(r) })).map((k) => ({ ...k, p: runPicture(k.f) }));
+  keyed.sort((a, b) => a.p.urgency - b.p.urgency || b.p.lastActive - a.p.lastActive || a.f.id.localeCompare(b.f.id));
   return keyed.map((k) => k.r);
 }
 

@@ -1,9 +1,10 @@
 // The dashboard's order and wording: the runs that need a person first (a permission, a document in
-// review, parked, idle at the prompt), then the working ones, oldest first within a group. What a run is
+// review, parked, idle at the prompt), then the working ones, the last to do anything first within a
+// group, as the chooser orders them (one order: pictureOrderOf). What a run is
 // doing and how urgent it is are the one picture of a run's (core/picture/run-picture.ts), as in `ls` and the chooser.
 
 import type { StatusView } from '../screen/status.js';
-import { runState } from '../picture/run-picture.js';
+import { pictureOrderOf, runState } from '../picture/run-picture.js';
 
 export interface DashboardRun {
   id: string;
@@ -18,7 +19,12 @@ export interface DashboardRun {
   status: StatusView | null;
   /** when the run entered its current state (phase and attention), ms */
   since: number;
+  /** when claude last drew anything, ms (absent: an older server does not say) */
+  active?: number;
 }
+
+const iso = (ms: number | undefined): string | undefined =>
+  ms === undefined || !Number.isFinite(ms) ? undefined : new Date(ms).toISOString();
 
 /** 0 needs a person most urgently … 5 busy: the one picture of a run's (core/picture/run-picture.ts) */
 export function urgency(r: Pick<DashboardRun, 'phase' | 'status'>): number {
@@ -26,9 +32,7 @@ export function urgency(r: Pick<DashboardRun, 'phase' | 'status'>): number {
 }
 
 export function dashboardOrder<R extends DashboardRun>(runs: readonly R[]): R[] {
-  return [...runs].sort(
-    (a, b) => urgency(a) - urgency(b) || a.started.localeCompare(b.started) || a.id.localeCompare(b.id),
-  );
+  return pictureOrderOf(runs, (r) => ({ ...r, since: iso(r.since), active: iso(r.active) }));
 }
 
 /** the run's state in words for its row: the words the chooser and `ls` show (core/picture/run-picture.ts) */

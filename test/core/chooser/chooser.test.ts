@@ -273,7 +273,10 @@ t.test('narrow, too small, a hung host, hostile text, a preview', async (t) => {
     text.some((l) => /^ {2}slow-box: asked 12s ago, no answer yet$/.test(l)),
     'the hung host says so',
   );
-  t.ok(text.some((l) => /gone-box: unreachable/.test(l)));
+  t.ok(
+    text.some((l) => /^ {2}gone-box: unreachable \(ssh: connect timed out\)$/.test(l)),
+    'a host that cannot answer: its problem, its host named once',
+  );
   t.ok(
     text.some((l) => /^\(\d\) fast-box +dddddd/.test(l)),
     'the answered host is listed at once, with a host column',

@@ -24,6 +24,7 @@ import {
   FAILED_LOGIN_WINDOW_MS,
 } from '../../../src/core/web/web-login.js';
 import { composeKeys, keyBarKeys, mayAct, permissionWaiting, KEY_BAR } from '../../../src/core/web/web-access.js';
+import { pictureOrder } from '../../../src/core/picture/run-picture.js';
 import {
   dashboardOrder,
   notificationFor,
@@ -259,6 +260,30 @@ const row = (id: string, over: Partial<DashboardRun> = {}): DashboardRun => ({
   status: view(),
   since: 0,
   ...over,
+});
+
+t.test('the dashboard orders runs of equal urgency by last activity, as the chooser does', async (t) => {
+  const at = (m: number) => Date.parse(`2026-12-01T04:${String(m).padStart(2, '0')}:00.000Z`);
+  const rows = [
+    row('old', { since: at(1), active: at(2) }),
+    row('drew', { since: at(1), active: at(30) }),
+    row('changed', { since: at(20) }),
+    row('ask1', { since: at(5), status: view({ attention: 'waiting for your permission: Bash a' }) }),
+    row('ask2', { since: at(9), status: view({ attention: 'waiting for your permission: Bash b' }) }),
+  ];
+  const order = dashboardOrder(rows).map((r) => r.id);
+  t.same(order, ['ask2', 'ask1', 'drew', 'changed', 'old'], 'needs first, then the last to draw or change first');
+  // the chooser's order of the same runs, as their servers report them (ISO times)
+  const facts = rows.map(({ active, since, ...r }) => ({
+    ...r,
+    since: new Date(since).toISOString(),
+    ...(active !== undefined ? { active: new Date(active).toISOString() } : {}),
+  }));
+  t.same(
+    pictureOrder(facts).map((r) => r.id),
+    order,
+    'one order for the dashboard and the chooser',
+  );
 });
 
 t.test(
