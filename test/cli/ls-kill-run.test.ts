@@ -5,6 +5,8 @@ import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FLOWER_BIN } from '../helpers/flower-run.js';
+import { ownCommandHere } from '../../src/adapters/own-command-here.js';
+import { runsAsPrinted } from '../helpers/printed-command.js';
 import { oneRun } from '../helpers/run-servers.js';
 import { startFake, alive, FAKE_CLAUDE } from '../faults/fake-flower.js';
 
@@ -65,11 +67,14 @@ t.test('a live run: ls lists it, status sees it, a second run is refused, kill e
   t.equal(f.spawns().length, 1, 'no second claude started');
 
   const kill = await flower(['kill']);
+  // the next step as typed in the project folder (no flower-pty of this checkout on the PATH: the bin's path)
+  const own = ownCommandHere(env, f.project);
   t.same(
     kill,
-    { code: 0, out: `run ${run.id} ended; pick the lineage up with flower-pty --continue\n`, err: '' },
+    { code: 0, out: `run ${run.id} ended; pick the lineage up with ${own} --continue\n`, err: '' },
     'no id: the run of this folder',
   );
+  runsAsPrinted(t, own, f.project, env);
   const exit = await f.run.exited;
   t.equal(exit.exitCode, 0, 'the attached terminal ends quietly');
   const m = await f.manifestWhen((m) => m.generations?.at(-1)?.ended_at != null);
