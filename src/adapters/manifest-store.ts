@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parseManifest, type Manifest } from '../core/lineage/manifest.js';
 import { writeFileAtomic, removeStaleTemps } from './atomic-file.js';
 import { openOwnFile } from './private-dir.js';
+import { ownCommandHere } from './own-command-here.js';
 import { NotYours } from '../core/errors.js';
 
 export function manifestPath(workbench: string): string {
@@ -22,7 +23,7 @@ export async function readManifest(
   let text: string;
   try {
     // the lineage steers a successor: another user's manifest, or one others can write, is not read
-    const handle = await openOwnFile(path, 'flower-pty --continue');
+    const handle = await openOwnFile(path, `${ownCommandHere(process.env, process.cwd())} --continue`);
     if (!handle) return { manifest: null, problem: `no manifest at ${path}`, missing: true, malformed: null };
     try {
       text = await handle.readFile('utf8');

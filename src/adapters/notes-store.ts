@@ -6,6 +6,7 @@ import { FlowerError } from '../core/errors.js';
 import { join } from 'node:path';
 import { refuseLinks } from './no-follow.js';
 import { makePrivateDir, openOwnFile } from './private-dir.js';
+import { ownCommandHere } from './own-command-here.js';
 import { writeFileAtomic, removeStaleTemps } from './atomic-file.js';
 
 export const HANDOFF_DIR_NAME = '交接';
@@ -93,7 +94,7 @@ export function openNotesStore(workbench: string, step: string): NotesStore {
       // a document that is a link (a cloned repository's) is never read into a prompt
       refuseLinks(workbench, currentPath, 'the handoff document');
       // nor one another user owns or can write (checked on the descriptor read, so nothing is swapped in between)
-      const handle = await openOwnFile(currentPath, 'flower-pty --continue');
+      const handle = await openOwnFile(currentPath, `${ownCommandHere(process.env, process.cwd())} --continue`);
       if (!handle) return null;
       try {
         const size = (await handle.stat()).size;

@@ -14,6 +14,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { NotYours } from '../core/errors.js';
 import { NO_FOLLOW } from './no-follow.js';
+import { ownCommandHere } from './own-command-here.js';
 
 /** the mode of every folder flower-pty makes: private state, the person's alone */
 export const PRIVATE_DIR_MODE = 0o700;
@@ -108,7 +109,9 @@ function refuseProblem(path: string, problem: PrivateDirProblem | null): void {
     throw new NotYours(
       `${path} is ${problem.words}; flower-pty keeps its state only in a folder of yours: choose one with --workbench DIR`,
     );
-  throw new NotYours(`${path} is ${problem.words}; check it and chown it, then run flower-pty again`);
+  throw new NotYours(
+    `${path} is ${problem.words}; check it and chown it, then run ${ownCommandHere(process.env, process.cwd())} again`,
+  );
 }
 
 /** what is wrong with a file read into a successor (by its fstat, and its folder's), or null when it is the person's alone */

@@ -2,6 +2,7 @@
 
 import { createConnection, type Socket } from 'node:net';
 import { FlowerError } from '../core/errors.js';
+import { ownCommandHere } from '../adapters/own-command-here.js';
 
 export function connectRun(path: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
@@ -14,7 +15,7 @@ export function connectRun(path: string): Promise<Socket> {
     const onError = (error: NodeJS.ErrnoException) =>
       reject(
         new FlowerError(
-          `no run answers on ${path} (${error.code ?? error.message}): it has ended; flower-pty ls lists the live runs`,
+          `no run answers on ${path} (${error.code ?? error.message}): it has ended; ${ownCommandHere(process.env, process.cwd())} ls lists the live runs`,
         ),
       );
     socket.once('error', onError);

@@ -37,7 +37,7 @@ export async function runAttach(o: AttachCommandOptions): Promise<number> {
   if (o.choose) {
     if (!terminal)
       throw new FlowerError(
-        'attach --choose needs a terminal (stdin and stdout): flower-pty ls lists the runs',
+        `attach --choose needs a terminal (stdin and stdout): ${(await import('../adapters/own-command-here.js')).ownCommandHere(process.env, cwd)} ls lists the runs`,
         EXIT.usage,
       );
     return chooser();
@@ -73,7 +73,14 @@ export async function runAttach(o: AttachCommandOptions): Promise<number> {
   const workbench = tellApart
     ? (await import('../adapters/config-file.js')).findWorkbench(cwd, process.env, o.workbench)
     : null;
-  const want = { ...(o.id !== undefined ? { id: o.id } : {}), cwd, workbench, command: 'attach' };
+  const { ownCommandHere } = await import('../adapters/own-command-here.js');
+  const want = {
+    ...(o.id !== undefined ? { id: o.id } : {}),
+    cwd,
+    workbench,
+    command: 'attach',
+    own: ownCommandHere(process.env, cwd),
+  };
   // No id and the folder picks no one run: in a terminal, the chooser of every run; without one, the refusal.
   if (o.id === undefined && runs.length > 1 && terminal && 'problem' in pickRun(runs, want)) return chooser();
   const run = resolveRun(runs, want);

@@ -81,7 +81,7 @@ async function startRun(form: NewRunForm, o: ChooseOptions): Promise<{ run: Choo
       problem: `the new run did not start: ${terminalText(started.stderr.trim().split('\n').at(-1) ?? `exit ${started.code}`)}`,
     };
   const listed = (await listRuns(o.dir)).runs.find((r) => r.id === id);
-  if (!listed) return { problem: `run ${id} started but is not listed; flower-pty attach ${id}` };
+  if (!listed) return { problem: `run ${id} started but is not listed; ${ownCommandHere(o.env, o.cwd)} attach ${id}` };
   return { run: { ...listed, host: null } };
 }
 

@@ -7,6 +7,7 @@ import { EXIT, FlowerError } from '../core/errors.js';
 import { parseHostTarget, type HostTarget } from '../core/hosts/host-name.js';
 import { hostFailure, SSH_FAILED, type HostReply } from '../core/hosts/host-answer.js';
 import { sayErr } from '../adapters/terminal-lines.js';
+import { ownCommandHere } from '../adapters/own-command-here.js';
 import { terminalText } from '../core/terminal-text.js';
 import type { LiveRun } from '../server/run-registry.js';
 
@@ -28,7 +29,7 @@ export async function hostRun(target: HostTarget, env: NodeJS.ProcessEnv): Promi
   if (run === undefined) {
     const list = answer.runs.map((r) => terminalText(r.id)).join(', ');
     throw new FlowerError(
-      `no live run on ${terminalText(target.host)} has id ${terminalText(target.id)}${list === '' ? ': no run is live there' : `; live runs there: ${list}`} (flower-pty ls --host ${terminalText(target.host)})`,
+      `no live run on ${terminalText(target.host)} has id ${terminalText(target.id)}${list === '' ? ': no run is live there' : `; live runs there: ${list}`} (${ownCommandHere(env, process.cwd())} ls --host ${terminalText(target.host)})`,
       EXIT.usage,
     );
   }

@@ -349,6 +349,7 @@ async function runModel(run: string, opts: ModelOptions): Promise<ReportModel> {
       cwd: opts.cwd,
       workbench: null,
       command: 'report',
+      own: (await import('../adapters/own-command-here.js')).ownCommandHere(opts.env as NodeJS.ProcessEnv, opts.cwd),
     });
     if (live.workbench === null)
       throw new FlowerError(

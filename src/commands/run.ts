@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { existsSync, statSync } from 'node:fs';
 import { EXIT, FlowerError } from '../core/errors.js';
 import { resolveClaude } from '../adapters/claude-binary.js';
+import { ownCommandHere } from '../adapters/own-command-here.js';
 import { requireSupportedRelease } from '../adapters/claude-probe.js';
 import { validateStep } from '../core/document/step-name.js';
 import { resolvePolicy } from '../core/run/policy.js';
@@ -45,19 +46,21 @@ function modelOf(args: readonly string[], env: NodeJS.ProcessEnv): string {
 
 export async function runCommand(o: RunCommandOptions): Promise<number> {
   const cwd = process.cwd();
+  // how flower-pty is typed here (core/options/own-command.ts): each next step below works as printed
+  const own = ownCommandHere(process.env, cwd);
   const stepCheck = validateStep(o.step ?? stringDefault('step'));
   if ('problem' in stepCheck) throw new FlowerError(stepCheck.problem);
   let step = stepCheck.step;
   const foreground = foregroundOnlyArg(o.claudeArgs);
   if (foreground) {
     throw new FlowerError(
-      `${foreground} cannot be passed to claude: flower-pty runs claude in its own terminal; to walk away, use flower-pty's own detach (C-] d) and flower-pty attach`,
+      `${foreground} cannot be passed to claude: flower-pty runs claude in its own terminal; to walk away, use flower-pty's own detach (C-] d) and ${own} attach`,
     );
   }
   const refused = refusedClaudeArg(o.claudeArgs);
   if (refused && o.handoff) {
     throw new FlowerError(
-      `${refused} cannot be passed to claude: flower-pty starts every session fresh with its own session id; to pick up a lineage use flower-pty --continue`,
+      `${refused} cannot be passed to claude: flower-pty starts every session fresh with its own session id; to pick up a lineage use ${own} --continue`,
     );
   }
   if (typeof o.workbench === 'string' && o.workbench.trim() === '') {
@@ -168,7 +171,7 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
   if (o.detach) {
     sayOut(server.id);
     sayErr(
-      `flower-pty: run ${server.id} started with no terminal (pid ${server.pid}); attach with flower-pty attach ${server.id}, or open it in flower-pty web; flower-pty kill ${server.id} ends it`,
+      `flower-pty: run ${server.id} started with no terminal (pid ${server.pid}); attach with ${own} attach ${server.id}, or open it in ${own} web; ${own} kill ${server.id} ends it`,
     );
     return EXIT.ok;
   }

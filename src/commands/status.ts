@@ -6,6 +6,7 @@ import { lockHolder, readWorkbenchLock } from '../server/workbench-lock.js';
 import { describeManifest } from '../core/lineage/manifest.js';
 import { terminalText } from '../core/terminal-text.js';
 import { queryRun } from '../server/run-registry.js';
+import { ownCommandHere } from '../adapters/own-command-here.js';
 import { FlowerError } from '../core/errors.js';
 import { resolve } from 'node:path';
 
@@ -40,13 +41,14 @@ async function liveRun(workbench: string): Promise<LiveState | null> {
   };
 }
 
-function liveLine(live: LiveState | null): string {
-  if (!live) return 'no live run on this workbench (pick the lineage up with flower-pty --continue)';
+// `own`: how flower-pty is typed where the person is (core/options/own-command.ts), so the step works as printed
+function liveLine(live: LiveState | null, own: string): string {
+  if (!live) return `no live run on this workbench (pick the lineage up with ${own} --continue)`;
   const id = terminalText(live.id);
   if (live.clients === null) return `run ${id} (pid ${live.pid}) holds this workbench but does not answer yet`;
   const clients = live.clients === 1 ? '1 client' : `${live.clients} clients`;
   const needs = `${live.attention ? `, ${terminalText(live.attention)}` : ''}${live.deadEnds ? `, ${terminalText(live.deadEnds)}` : ''}`;
-  return `live: run ${id} (pid ${live.pid}, ${terminalText(live.phase ?? '')}${needs}), ${clients} attached; flower-pty attach ${id}`;
+  return `live: run ${id} (pid ${live.pid}, ${terminalText(live.phase ?? '')}${needs}), ${clients} attached; ${own} attach ${id}`;
 }
 
 export async function runStatus(opts: {
@@ -55,14 +57,15 @@ export async function runStatus(opts: {
   out: (line: string) => void;
 }): Promise<number> {
   const workbench = resolve(opts.workbench);
+  const own = ownCommandHere(process.env, process.cwd());
   const [{ manifest, problem, malformed }, live] = await Promise.all([readManifest(workbench), liveRun(workbench)]);
   if (malformed !== null && !live) throw new FlowerError(malformed);
   if (!manifest && !live)
-    throw new FlowerError(`${problem}: run flower-pty first, or point --workbench at the run's folder`);
+    throw new FlowerError(`${problem}: run ${own} first, or point --workbench at the run's folder`);
   if (opts.json) opts.out(JSON.stringify({ ...(manifest ?? {}), live }));
   else {
     if (manifest) for (const line of describeManifest(manifest)) opts.out(line);
-    opts.out(liveLine(live));
+    opts.out(liveLine(live, own));
   }
   return 0;
 }

@@ -9,6 +9,7 @@ import { configHash, readTrustFile, trustFilePath, trustKey, writeTrustFile } fr
 import { PROJECT_KEY_RULE, screenProjectConfig } from '../core/options/project-trust.js';
 import { terminalText } from '../core/terminal-text.js';
 import { EXIT, FlowerError } from '../core/errors.js';
+import { ownCommandHere } from '../adapters/own-command-here.js';
 
 export interface TrustOptions {
   workbench: string | undefined;
@@ -72,6 +73,8 @@ export async function runTrust(o: TrustOptions): Promise<number> {
     o.out(
       `  still ignored: "${terminalText(key)}" (only your own config, ~/.config/flower-pty/config.json, names the machines flower-pty reaches over ssh)`,
     );
-  o.out('a changed config.json is untrusted again; flower-pty trust --remove undoes this');
+  o.out(
+    `a changed config.json is untrusted again; ${ownCommandHere(o.env as NodeJS.ProcessEnv, o.cwd)} trust --remove undoes this`,
+  );
   return EXIT.ok;
 }

@@ -22,6 +22,7 @@ import { successorModes } from '../claude-code/permission-modes.js';
 import { boundPlace, type PlaceGrant, type SessionPlace } from '../core/lineage/session-place.js';
 import { worktreesOf } from '../adapters/git-worktrees.js';
 import { resolveClaude } from '../adapters/claude-binary.js';
+import { ownCommandHere } from '../adapters/own-command-here.js';
 import { spawnPty } from '../adapters/pty-session.js';
 import type { FastRelay } from '../adapters/fast-relay.js';
 import { openTranscriptTail } from '../adapters/transcript-tail.js';
@@ -91,7 +92,7 @@ async function successorPrompt(
     (error: unknown) => {
       if (spec.viaHook) return false; // the hook carries it whole all the same
       throw new FlowerError(
-        `could not write the successor's first prompt to ${file}: ${errorWords(error)}; ${writeAdvice(errorWords(error))}, then flower-pty --continue`,
+        `could not write the successor's first prompt to ${file}: ${errorWords(error)}; ${writeAdvice(errorWords(error))}, then ${ownCommandHere(config.env as NodeJS.ProcessEnv, config.cwd)} --continue`,
         EXIT.writeFailed,
       );
     },

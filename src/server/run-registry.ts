@@ -157,7 +157,7 @@ export async function listRuns(dir: string, timeoutMs: number = QUERY_TIMEOUT_MS
 // The run `attach`/`kill` mean (see pickRun), or a FlowerError listing the runs.
 export function resolveRun(
   runs: readonly LiveRun[],
-  want: { id?: string; cwd: string; workbench: string | null; command: string },
+  want: { id?: string; cwd: string; workbench: string | null; command: string; own: string },
 ): LiveRun {
   const pick = pickRun(runs, want);
   if ('problem' in pick) throw new FlowerError(pick.problem);

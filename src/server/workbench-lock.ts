@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { processAlive } from '../adapters/process-alive.js';
 import { PRIVATE_DIR_MODE } from '../adapters/private-dir.js';
+import { ownCommandHere } from '../adapters/own-command-here.js';
 import { FlowerError } from '../core/errors.js';
 import { terminalText } from '../core/terminal-text.js';
 import { requestRun } from './run-registry.js';
@@ -132,5 +133,7 @@ function refusal(workbench: string, holder: LockHolder): string {
     holder.state === 'busy'
       ? `run ${id} (pid ${lock.pid}), which does not answer; if it is hung, end it with kill ${lock.pid}`
       : `a live run, ${id} (pid ${lock.pid})`;
-  return `the workbench ${workbench} is taken by ${what}; look in with flower-pty attach ${id}, end it with flower-pty kill ${id}, or use another --workbench`;
+  // typed as flower-pty works in the run's folder (the server's own), where the refused person stands
+  const own = ownCommandHere(process.env, process.cwd());
+  return `the workbench ${workbench} is taken by ${what}; look in with ${own} attach ${id}, end it with ${own} kill ${id}, or use another --workbench`;
 }

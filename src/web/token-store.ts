@@ -20,6 +20,10 @@ import {
   type LoginLimit,
   type TokenEntry,
 } from '../core/web/web-login.js';
+import { ownCommandHere } from '../adapters/own-command-here.js';
+
+// the way to a new login link, flower-pty typed as it works in the folder the web face was started from
+const loginStep = (): string => `${ownCommandHere(process.env, process.cwd())} web --login prints a new one`;
 
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 const newSecret = (): string => randomBytes(32).toString('base64url');
@@ -99,8 +103,8 @@ export function openSessions(tokensFile: string): Sessions {
           status: 401,
           reason:
             verdict.reason === 'expired'
-              ? 'this login link has expired: flower-pty web --login prints a new one'
-              : 'this login link is not valid (each one works once): flower-pty web --login prints a new one',
+              ? `this login link has expired: ${loginStep()}`
+              : `this login link is not valid (each one works once): ${loginStep()}`,
         };
       }
       const session = newSecret();

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makePrivateDir, openOwnFile } from '../../src/adapters/private-dir.js';
 import { NotYours } from '../../src/core/errors.js';
+import { ownCommandHere } from '../../src/adapters/own-command-here.js';
 
 const isRoot = process.getuid?.() === 0;
 const modeOf = (path: string) => (statSync(path).mode & 0o7777).toString(8);
@@ -49,7 +50,8 @@ t.test(
       chownSync(theirs, 65534, 65534);
       t.throws(() => makePrivateDir(theirs), {
         name: 'NotYours',
-        message: /theirs is owned by uid 65534, not by you \(uid 0\); check it and chown it, then run flower-pty again/,
+        // flower-pty as typed in this test's folder (the checkout: npx flower-pty)
+        message: `${theirs} is owned by uid 65534, not by you (uid 0); check it and chown it, then run ${ownCommandHere(process.env, process.cwd())} again`,
       });
     }
   },

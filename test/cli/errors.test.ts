@@ -84,7 +84,8 @@ const cases: Array<[string, string[], number, RegExp, Record<string, string>?]> 
     'resuming in claude args',
     ['--claude', fakeClaude, '--', '--resume', 'abc'],
     2,
-    /--resume cannot be passed to claude: .*flower-pty --continue/,
+    // from a folder outside the checkout, with no flower-pty on the PATH: the bin by its path
+    /--resume cannot be passed to claude: .*to pick up a lineage use node \S+\/bin\/flower-pty\.js --continue$/m,
   ],
   [
     '--continue with nothing to continue',
@@ -111,7 +112,7 @@ const cases: Array<[string, string[], number, RegExp, Record<string, string>?]> 
     'status without a run',
     ['status', '--workbench', '/nonexistent-wb'],
     2,
-    /no manifest at \/nonexistent-wb\/manifest.json: run flower-pty first/,
+    /no manifest at \/nonexistent-wb\/manifest.json: run node \S+\/bin\/flower-pty\.js first, or point --workbench/,
   ],
 ];
 

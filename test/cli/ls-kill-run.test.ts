@@ -5,6 +5,8 @@ import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FLOWER_BIN } from '../helpers/flower-run.js';
+import { ownCommandHere } from '../../src/adapters/own-command-here.js';
+import { runsAsPrinted } from '../helpers/printed-command.js';
 import { oneRun } from '../helpers/run-servers.js';
 import { startFake, alive, FAKE_CLAUDE } from '../faults/fake-flower.js';
 
@@ -48,28 +50,32 @@ t.test('a live run: ls lists it, status sees it, a second run is refused, kill e
   const table = await flower(['ls']);
   t.match(table.out, new RegExp(`^${run.id} +${String(runs[0]!.pid)} .* 1 +\\S+ +- +${f.project}$`, 'm'));
 
+  // each next step as typed in the project folder (no flower-pty of this checkout on the PATH: the bin's path)
+  const own = ownCommandHere(env, f.project);
+  const ownWords = own.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   const status = await flower(['status', '--workbench', f.workbench]);
   t.equal(status.code, 0, status.err);
   t.match(
     status.out,
     new RegExp(
-      `^live: run ${run.id} \\(pid ${String(runs[0]!.pid)}, \\w+\\), 1 client attached; flower-pty attach ${run.id}$`,
+      `^live: run ${run.id} \\(pid ${String(runs[0]!.pid)}, \\w+\\), 1 client attached; ${ownWords} attach ${run.id}$`,
       'm',
     ),
   );
 
   const second = await flower(['--plain', '--claude', FAKE_CLAUDE, '--workbench', f.workbench]);
   t.not(second.code, 0, 'a second run on the workbench is refused');
-  t.match(second.err, new RegExp(`flower-pty attach ${run.id}`));
+  t.match(second.err, new RegExp(`look in with ${ownWords} attach ${run.id}, end it with ${ownWords} kill ${run.id}`));
   t.equal(second.err.trim().split('\n').length, 1, 'in one line');
   t.equal(f.spawns().length, 1, 'no second claude started');
 
   const kill = await flower(['kill']);
   t.same(
     kill,
-    { code: 0, out: `run ${run.id} ended; pick the lineage up with flower-pty --continue\n`, err: '' },
+    { code: 0, out: `run ${run.id} ended; pick the lineage up with ${own} --continue\n`, err: '' },
     'no id: the run of this folder',
   );
+  runsAsPrinted(t, own, f.project, env);
   const exit = await f.run.exited;
   t.equal(exit.exitCode, 0, 'the attached terminal ends quietly');
   const m = await f.manifestWhen((m) => m.generations?.at(-1)?.ended_at != null);

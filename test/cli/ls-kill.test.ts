@@ -13,6 +13,8 @@ import { createManifest } from '../../src/core/lineage/manifest.js';
 import { startFakeRun, type FakeRun } from '../helpers/wire-server.js';
 import { spawn } from '@lydell/node-pty';
 import { controlsIn, HOSTILE_NAME } from '../helpers/hostile-name.js';
+import { ownCommandHere } from '../../src/adapters/own-command-here.js';
+import { runsAsPrinted } from '../helpers/printed-command.js';
 
 interface Place {
   runtime: string;
@@ -38,6 +40,11 @@ function flower(
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out, err });
     });
   });
+}
+
+/** a text as a regular expression that matches it alone */
+function escaped(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
 async function fake(t: Test, ...args: Parameters<typeof startFakeRun>): Promise<FakeRun> {
@@ -136,7 +143,16 @@ t.test('kill: ends the run of this folder, or the id given, in one line', async 
   const a = await fake(t, p.dir, 'aaaaaa', { info: { cwd: proj, workbench: join(proj, '.flower') } });
   const b = await fake(t, p.dir, 'bbbbbb', { info: { cwd: '/elsewhere', workbench: '/elsewhere/.flower' } });
   const here = await flower(['kill'], p, proj);
-  t.same(here, { code: 0, out: 'run aaaaaa ended; pick the lineage up with flower-pty --continue\n', err: '' });
+  // outside a checkout and with no flower-pty on the PATH, the next step names the bin by its path
+  const own = ownCommandHere(p.env, proj);
+  t.match(own, /^node \S+\/bin\/flower-pty\.js$/);
+  t.same(here, { code: 0, out: `run aaaaaa ended; pick the lineage up with ${own} --continue\n`, err: '' });
+  runsAsPrinted(
+    t,
+    /^run aaaaaa ended; pick the lineage up with (.+) --continue$/.exec(here.out.trim())![1]!,
+    proj,
+    p.env,
+  );
   t.match(
     a.received.map((m) => m.t),
     ['hello', 'info', 'hello', 'kill'],
@@ -151,9 +167,9 @@ t.test('kill: ends the run of this folder, or the id given, in one line', async 
   const ambiguous = await fake(t, p.dir, 'cccccc', { info: { cwd: '/third', workbench: null } });
   const choose = await flower(['kill'], p);
   t.equal(choose.code, 2);
-  t.match(
+  t.equal(
     choose.err,
-    /^flower-pty: 2 runs are live and none is this folder's; pass an id \(flower-pty kill <id>\): bbbbbb \(working, \/elsewhere\), cccccc \(working, \/third\)\n$/,
+    `flower-pty: 2 runs are live and none is this folder's; pass an id (${ownCommandHere(p.env, p.runtime)} kill <id>): bbbbbb (working, /elsewhere), cccccc (working, /third)\n`,
   );
   t.same(
     ambiguous.received.filter((m) => m.t === 'kill'),
@@ -216,8 +232,7 @@ t.test('kill: a run that does not end is a non-zero line, bounded', async (t) =>
     named,
     {
       exitCode: 7,
-      message:
-        /^run ssssss did not end: the run did not answer within 0.7 s; flower-pty status in its folder names its pid$/,
+      message: `run ssssss did not end: the run did not answer within 0.7 s; ${ownCommandHere(p.env, '/')} status in its folder names its pid`,
     },
     'a run too busy for ls is still asked when named',
   );
@@ -237,7 +252,11 @@ t.test('status says whether a run is live on the workbench and how many clients 
   const release = await acquireWorkbenchLock(workbench, { id: 'aaaaaa', socket: run.socket });
   const live = await flower(['status', '--workbench', workbench], p);
   t.equal(live.code, 0, live.err);
-  t.match(live.out, /^live: run aaaaaa \(pid \d+, working\), 2 clients attached; flower-pty attach aaaaaa$/m);
+  const own = ownCommandHere(p.env, p.runtime);
+  t.match(
+    live.out,
+    new RegExp(`^live: run aaaaaa \\(pid \\d+, working\\), 2 clients attached; ${escaped(own)} attach aaaaaa$`, 'm'),
+  );
   const json = JSON.parse((await flower(['status', '--workbench', workbench, '--json'], p)).out) as { live: unknown };
   t.match(json.live, { id: 'aaaaaa', clients: 2, phase: 'working', socket: run.socket });
   release();
@@ -250,7 +269,11 @@ t.test('status says whether a run is live on the workbench and how many clients 
   const gone = await flower(['status', '--workbench', workbench], p);
   t.equal(gone.code, 0, gone.err);
   t.match(gone.out, /^step work · 0 generation\(s\)/);
-  t.match(gone.out, /^no live run on this workbench \(pick the lineage up with flower-pty --continue\)$/m);
+  t.match(
+    gone.out,
+    new RegExp(`^no live run on this workbench \\(pick the lineage up with ${escaped(own)} --continue\\)$`, 'm'),
+  );
+  runsAsPrinted(t, own, p.runtime, p.env);
 });
 
 t.test(

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { text, usageFor, type MockRequest, type MockReply } from '../../src/mock/messages-api.js';
 import { startFlower, handoffDoc, HANDOFF_ASK } from '../helpers/flower-run.js';
+import { ownCommandHere } from '../../src/adapters/own-command-here.js';
 
 const NEIGHBOUR = 'fp-neighbour';
 const isRoot = process.getuid?.() === 0;
@@ -99,7 +100,9 @@ t.test(
     const exit = await f.run.exited;
     t.equal(exit.exitCode, 2, 'the run stops: usage, the person has a file to check');
     // the terminal's last words, however its width wrapped them
-    const line = `flower-pty: ${f.documentPath} is owned by uid ${who.uid}, not you (uid 0); check it and chown it, then flower-pty --continue`;
+    // the next step is flower-pty as typed in the project folder: the bin by its path there
+    const own = ownCommandHere(f.sandbox.env as NodeJS.ProcessEnv, f.sandbox.projectDir);
+    const line = `flower-pty: ${f.documentPath} is owned by uid ${who.uid}, not you (uid 0); check it and chown it, then ${own} --continue`;
     const squeezed = (text: string) => text.replace(/\s+/g, '');
     t.ok(
       squeezed(stripAnsi(f.run.output())).includes(squeezed(line)),

@@ -138,11 +138,12 @@ t.test('resolveRun and thisFolder', async (t) => {
   await fake(t, dir, 'aaaaaa', { info: { cwd: '/p/a', workbench: '/p/a/.flower' } });
   await fake(t, dir, 'bbbbbb', { info: { cwd: '/p/b', workbench: '/p/b/.flower' } });
   const { runs } = await listRuns(dir);
-  t.equal(resolveRun(runs, { ...thisFolder('/p/b', {}), command: 'kill' }).id, 'bbbbbb');
-  t.equal(resolveRun(runs, { cwd: '/p/x', workbench: '/p/a/.flower', command: 'kill' }).id, 'aaaaaa');
-  t.throws(() => resolveRun(runs, { cwd: '/q', workbench: '/q/.flower', command: 'kill' }), {
+  const own = 'npx flower-pty';
+  t.equal(resolveRun(runs, { ...thisFolder('/p/b', {}), command: 'kill', own }).id, 'bbbbbb');
+  t.equal(resolveRun(runs, { cwd: '/p/x', workbench: '/p/a/.flower', command: 'kill', own }).id, 'aaaaaa');
+  t.throws(() => resolveRun(runs, { cwd: '/q', workbench: '/q/.flower', command: 'kill', own }), {
     name: 'FlowerError',
-    message: /pass an id \(flower-pty kill <id>\)/,
+    message: /pass an id \(npx flower-pty kill <id>\)/,
   });
   t.same(thisFolder('/p/b', { FLOWER_PTY_WORKBENCH: 'wb' }), { cwd: '/p/b', workbench: '/p/b/wb' });
   t.same(thisFolder('/p/b', {}, '/abs/wb'), { cwd: '/p/b', workbench: '/abs/wb' });

@@ -9,6 +9,10 @@ import { join } from 'node:path';
 import { acquireWorkbenchLock, lockHolder, readWorkbenchLock } from '../../src/server/workbench-lock.js';
 import { openSocketDir } from '../../src/server/socket-dir.js';
 import { startFakeRun } from '../helpers/wire-server.js';
+import { ownCommandHere } from '../../src/adapters/own-command-here.js';
+
+// the refusal's next steps are typed as flower-pty works where the run is (here: this test's folder)
+const own = ownCommandHere(process.env, process.cwd());
 
 async function place(t: Test): Promise<{ dir: string; workbench: string }> {
   const runtime = await mkdtemp(join(tmpdir(), 'fp-wl-'));
@@ -51,7 +55,7 @@ t.test('a live run refuses a second one with one line naming attach', async (t) 
   );
   t.match(error, {
     name: 'FlowerError',
-    message: `the workbench ${workbench} is taken by a live run, aaaaaa (pid ${process.pid}); look in with flower-pty attach aaaaaa, end it with flower-pty kill aaaaaa, or use another --workbench`,
+    message: `the workbench ${workbench} is taken by a live run, aaaaaa (pid ${process.pid}); look in with ${own} attach aaaaaa, end it with ${own} kill aaaaaa, or use another --workbench`,
   });
   t.match(await readWorkbenchLock(workbench), { id: 'aaaaaa' }, 'the lock is untouched');
   t.match(await lockHolder(await readWorkbenchLock(workbench)), { state: 'live' });
@@ -63,8 +67,9 @@ t.test('a run that holds the lock but does not answer is not pushed aside', asyn
   t.teardown(() => run.close());
   await acquireWorkbenchLock(workbench, { id: 'ssssss', socket: run.socket, started: HOUR_AGO() });
   await t.rejects(acquireWorkbenchLock(workbench, { id: 'bbbbbb', socket: '/x' }), {
-    message:
-      /run ssssss \(pid \d+\), which does not answer; if it is hung, end it with kill \d+; look in with flower-pty attach ssssss/,
+    message: new RegExp(
+      `run ssssss \\(pid \\d+\\), which does not answer; if it is hung, end it with kill \\d+; look in with ${own} attach ssssss,`,
+    ),
   });
 });
 
@@ -72,7 +77,7 @@ t.test('a young lock whose socket is not there yet is a run starting', async (t)
   const { dir, workbench } = await place(t);
   await acquireWorkbenchLock(workbench, { id: 'aaaaaa', socket: join(dir, 'aaaaaa.sock') });
   await t.rejects(acquireWorkbenchLock(workbench, { id: 'bbbbbb', socket: '/x' }), {
-    message: /flower-pty attach aaaaaa/,
+    message: new RegExp(`look in with ${own} attach aaaaaa,`),
   });
 });
 

@@ -64,7 +64,10 @@ t.test(
     t.match(idleId, /^[a-z0-9]{6}$/, '-d prints the run id on stdout');
     t.match(
       detached.stderr,
-      new RegExp(`run ${idleId} started with no terminal .*flower-pty attach ${idleId}.*flower-pty web`),
+      // flower-pty as typed in the project folder: the bin by its path there (flower-pty.js)
+      new RegExp(
+        `run ${idleId} started with no terminal .*flower-pty(\\.js)? attach ${idleId}.*flower-pty(\\.js)? web`,
+      ),
     );
     await f.run.waitForScreen(/Do you want to proceed\?/, 90_000);
     const runs = await liveRuns(f.runtime);

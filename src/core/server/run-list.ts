@@ -33,11 +33,13 @@ export type RunPick<R> = { run: R } | { problem: string };
 
 // Which run a command means: the exact id when one is given; else the run of this folder's workbench,
 // else the run started in this folder, else the only run. Anything else is a problem in one line
-// that lists the runs and says to pass an id.
+// that lists the runs and says to pass an id. `own` is how flower-pty is typed where the person is
+// (core/options/own-command.ts): each next step the problem names works as printed.
 export function pickRun<R extends RunSummary>(
   runs: readonly R[],
-  want: { id?: string; cwd: string; workbench: string | null; command: string },
+  want: { id?: string; cwd: string; workbench: string | null; command: string; own: string },
 ): RunPick<R> {
+  const own = want.own;
   const list = runs.map(oneRun).join(', ');
   if (want.id !== undefined) {
     const exact = runs.find((r) => r.id === want.id);
@@ -45,14 +47,13 @@ export function pickRun<R extends RunSummary>(
     return {
       problem:
         runs.length === 0
-          ? `no live run has id ${terminalText(want.id)}: no run is live (flower-pty ls)`
+          ? `no live run has id ${terminalText(want.id)}: no run is live (${own} ls)`
           : `no live run has id ${terminalText(want.id)}; live runs: ${list}`,
     };
   }
   if (runs.length === 0)
     return {
-      problem:
-        'no run is live for you on this machine (flower-pty ls); start one with flower-pty, or pick a lineage up with flower-pty --continue',
+      problem: `no run is live for you on this machine (${own} ls); start one with ${own}, or pick a lineage up with ${own} --continue`,
     };
   for (const same of [
     (r: R) => want.workbench !== null && r.workbench === want.workbench,
@@ -62,12 +63,12 @@ export function pickRun<R extends RunSummary>(
     if (matches.length === 1) return { run: matches[0]! };
     if (matches.length > 1)
       return {
-        problem: `${matches.length} runs are live in this folder; pass an id (flower-pty ${want.command} <id>): ${matches.map(oneRun).join(', ')}`,
+        problem: `${matches.length} runs are live in this folder; pass an id (${own} ${want.command} <id>): ${matches.map(oneRun).join(', ')}`,
       };
   }
   if (runs.length === 1) return { run: runs[0]! };
   return {
-    problem: `${runs.length} runs are live and none is this folder's; pass an id (flower-pty ${want.command} <id>): ${list}`,
+    problem: `${runs.length} runs are live and none is this folder's; pass an id (${own} ${want.command} <id>): ${list}`,
   };
 }
 

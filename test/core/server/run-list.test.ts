@@ -16,7 +16,13 @@ const run = (id: string, over: Partial<RunSummary> = {}): RunSummary => ({
   started: '2026-12-01T04:00:00.000Z',
   ...over,
 });
-const here = (cwd: string, workbench: string | null = `${cwd}/.flower`) => ({ cwd, workbench, command: 'attach' });
+// `own`: how flower-pty is typed where the person is; a checkout's form, so its use shows in every next step
+const here = (cwd: string, workbench: string | null = `${cwd}/.flower`) => ({
+  cwd,
+  workbench,
+  command: 'attach',
+  own: 'npx flower-pty',
+});
 
 t.test('an exact id wins; an unknown id lists the runs', async (t) => {
   const runs = [run('aaaaaa'), run('bbbbbb')];
@@ -25,7 +31,9 @@ t.test('an exact id wins; an unknown id lists the runs', async (t) => {
   t.match(missing, {
     problem: 'no live run has id cccccc; live runs: aaaaaa (working, /p/aaaaaa), bbbbbb (working, /p/bbbbbb)',
   });
-  t.match(pickRun([], { ...here('/x'), id: 'cccccc' }), { problem: /no live run has id cccccc: no run is live/ });
+  t.match(pickRun([], { ...here('/x'), id: 'cccccc' }), {
+    problem: /no live run has id cccccc: no run is live \(npx flower-pty ls\)$/,
+  });
   t.match(
     pickRun(runs, { ...here('/x'), id: 'aaaa' }),
     { problem: /no live run has id aaaa/ },
@@ -43,12 +51,15 @@ t.test("no id: this folder's workbench, then this folder, then the only run", as
   const none = pickRun([a, b], here('/somewhere/else'));
   t.match(none, {
     problem:
-      /^2 runs are live and none is this folder's; pass an id \(flower-pty attach <id>\): aaaaaa \(working, \/p\/a\), bbbbbb/,
+      /^2 runs are live and none is this folder's; pass an id \(npx flower-pty attach <id>\): aaaaaa \(working, \/p\/a\), bbbbbb/,
   });
   t.notMatch((none as { problem: string }).problem, /\n/, 'one line');
   const twins = pickRun([c, run('dddddd', { cwd: '/p/c', workbench: null })], here('/p/c', '/p/c/.flower'));
   t.match(twins, { problem: /^2 runs are live in this folder; pass an id/ });
-  t.match(pickRun([], here('/p')), { problem: /no run is live for you on this machine/ });
+  t.same(pickRun([], here('/p')), {
+    problem:
+      'no run is live for you on this machine (npx flower-pty ls); start one with npx flower-pty, or pick a lineage up with npx flower-pty --continue',
+  });
 });
 
 t.test('the ls table: a header, aligned columns, escaped text', async (t) => {
