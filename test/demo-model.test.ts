@@ -117,6 +117,7 @@ t.test('summary: complete or not, it says where everything is', async (t) => {
     seconds: 51.4,
     logs: ['/tmp/d/events.jsonl'],
     flower: 'flower-pty',
+    exitCode: 0,
   };
   const ok = { ...facts, manifest: { generations: [gen(1, 'handoff'), gen(2, 'quit')] } as never };
   t.ok(demoCompleted(ok));
@@ -171,6 +172,12 @@ t.test('summary: complete or not, it says where everything is', async (t) => {
   const quitLines = demoSummary(quit).join('\n');
   t.match(quitLines, /^flower-pty demo: you quit it after 51s, before a full cycle/);
   t.notMatch(quitLines, /what went wrong|stopped before/, 'no "what went wrong" for a choice');
+
+  const atReview = { ...facts, quotedNext: null, manifest: { generations: [gen(1, 'handoff')] } as never };
+  t.ok(demoQuit(atReview), 'C-] q in the held review: the first document frozen, no successor, a clean end');
+  t.match(demoSummary(atReview).join('\n'), /^flower-pty demo: you quit it after 51s/);
+  t.notOk(demoQuit({ ...atReview, exitCode: 1 }), 'the same lineage from a run that failed is no quit');
+  t.match(demoSummary({ ...atReview, exitCode: 1 }).join('\n'), /stopped before a full cycle[\s\S]*what went wrong/);
 });
 
 t.test('how flower-pty is typed where the person is', async (t) => {

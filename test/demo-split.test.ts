@@ -62,3 +62,13 @@ t.test('C-] q quits the demo: the person\'s choice, exit 0, no "what went wrong"
   t.match(screen, /flower-pty demo: you quit it after \d+s, before a full cycle/);
   t.notMatch(screen, /what went wrong|flower\.log/);
 });
+
+t.test('C-] q in the held review: still the person\'s choice, exit 0, no "what went wrong"', async (t) => {
+  const tmux = demoInTmux(t);
+  await tmux.waitFor((s) => /review · held/.test(s), 'the review held for the person', 120_000);
+  tmux.send('C-]', 'q');
+  const screen = await tmux.waitFor((s) => /EXITED \d+/.test(s), 'the demo ending', 60_000);
+  t.match(screen, /EXITED 0/, 'a quit with the first document frozen and no successor yet is no failure');
+  t.match(screen, /flower-pty demo: you quit it after \d+s, before a full cycle/);
+  t.notMatch(screen, /what went wrong|stopped before/);
+});

@@ -160,6 +160,7 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     // only the files there are: a run that wrote no diagnostic line has no log
     logs: [join(root, 'events.jsonl'), join(root, 'flower.log'), server.logPath].filter((path) => existsSync(path)),
     flower,
+    exitCode: code,
   };
   for (const line of demoSummary(facts)) o.out(line);
   if (code !== EXIT.ok) return code;

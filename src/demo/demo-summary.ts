@@ -17,6 +17,8 @@ export interface DemoFacts {
   logs: string[];
   /** how flower-pty is typed where the person is (`flower-pty`, `npx flower-pty`, core/options/own-command.ts) */
   flower: string;
+  /** the run's own exit code: 0 when it ended as asked (a quit included), not by a failure */
+  exitCode: number;
 }
 
 export function demoCompleted(facts: Pick<DemoFacts, 'manifest' | 'quotedNext'>): boolean {
@@ -26,11 +28,14 @@ export function demoCompleted(facts: Pick<DemoFacts, 'manifest' | 'quotedNext'>)
 
 /**
  * The person ended the demo before its cycle was whole (C-] q, or /exit in claude): their choice, not a
- * failure. The demo's own end is a quit too, but only after the successor quoted the document.
+ * failure. The demo's own end is a quit too, but only after the successor quoted the document. A quit in the
+ * review (the first document frozen and held for the person) ends no generation of its own: the last one
+ * ended by its handoff and no successor started, in a run that itself ended cleanly.
  */
-export function demoQuit(facts: Pick<DemoFacts, 'manifest' | 'quotedNext'>): boolean {
-  const gens = facts.manifest?.generations ?? [];
-  return !demoCompleted(facts) && gens.at(-1)?.end === 'quit';
+export function demoQuit(facts: Pick<DemoFacts, 'manifest' | 'quotedNext' | 'exitCode'>): boolean {
+  const last = facts.manifest?.generations.at(-1)?.end;
+  if (demoCompleted(facts)) return false;
+  return last === 'quit' || (last === 'handoff' && facts.exitCode === 0);
 }
 
 export function demoSummary(f: DemoFacts): string[] {
