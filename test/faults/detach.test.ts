@@ -192,7 +192,8 @@ t.test('a second flower-pty on a workbench with a live run is refused in one lin
   t.equal(exit.exitCode, 2);
   const lines = second.run.output().trim().split(/\r?\n/);
   t.equal(lines.length, 1, 'one line');
-  t.match(lines[0], new RegExp(`flower-pty: .*flower-pty attach ${run.id}`));
+  // the step in the person's own command: `flower-pty`, `npx flower-pty` or `node …/flower-pty.js` (own-command.ts)
+  t.match(lines[0], new RegExp(`flower-pty: .*flower-pty(\\.js)? attach ${run.id}`));
   t.equal(f.spawns().length, 1, 'no second claude');
 });
 
