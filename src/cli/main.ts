@@ -161,9 +161,12 @@ const HANDLERS: { [C in CommandName]: Handler<C> } = {
       out: say,
     });
   },
-  ls: async (args) => {
-    // yargs reads a bare `--host` (or `--host=`) as no hosts at all, which would list this machine instead
-    if (args.host !== undefined && (args.host.length === 0 || args.host.some((h) => String(h) === ''))) {
+  ls: async (args, argv) => {
+    // yargs reads a bare `--host` (or `--host=`) as no hosts at all, which would list this machine instead,
+    // and drops a bare last one beside named ones (`--host a --host`): count the flags it was given
+    const given = argv.filter((a) => a === '--host' || a.startsWith('--host=')).length;
+    const named = args.host ?? [];
+    if (given > 0 && (named.length < given || named.some((h) => String(h) === ''))) {
       throw new FlowerError(
         "ls --host needs a machine's name: flower-pty ls --host user@box (or an alias of ~/.ssh/config; repeat --host for several)",
         EXIT.usage,

@@ -109,6 +109,12 @@ const cases: Array<[string, string[], number, RegExp, Record<string, string>?]> 
   ],
   ['ls --host= with an empty host', ['ls', '--json', '--host='], 2, /^flower-pty: ls --host needs a machine's name/],
   [
+    'ls with a bare --host after a named one',
+    ['ls', '--host', 'a', '--host'],
+    2,
+    /^flower-pty: ls --host needs a machine's name/,
+  ],
+  [
     'status without a run',
     ['status', '--workbench', '/nonexistent-wb'],
     2,
