@@ -12,6 +12,7 @@ import { APPROVE_KEYS, composeKeys, DENY_KEYS, keyBarKeys, mayAct, type WebActio
 import { writeFileAtomic } from '../adapters/atomic-file.js';
 import type { FeedMessage, RunFeed } from './run-feed.js';
 import { parsePageMessage, type PageMessage } from './page-messages.js';
+import { isRunShow, NOTHING_SHOWN, reduceShown, type Shown } from '../core/picture/run-show.js';
 
 /** a document's version: what the page saw, so a save made against an older text is refused */
 export const documentVersion = (text: string | null): string =>
@@ -62,11 +63,12 @@ export function bridgeRun(ws: WebSocket, o: BridgeOptions): void {
     ws.send(typeof message === 'string' || Buffer.isBuffer(message) ? message : JSON.stringify(message));
   };
   toPage({ t: 'hello', allowInput: o.allowInput, status: o.view() });
-  let document: { path: string; text: string | null } | null = null;
+  // what the run shows, as this page was told it: a save goes to the document it saw
+  let shown: Shown = NOTHING_SHOWN;
   const unwatch = o.feed.watch(
     {
       show(m) {
-        if (m.t === 'document') document = { path: m.path, text: m.text };
+        if (isRunShow(m)) shown = reduceShown(shown, m);
         toPage(pageFrame(m));
       },
       ended(last) {
@@ -87,6 +89,7 @@ export function bridgeRun(ws: WebSocket, o: BridgeOptions): void {
 
   async function save(m: Extract<PageMessage, { t: 'save' }>): Promise<void> {
     if (!allowed('save', { kind: 'save-document' })) return;
+    const { document } = shown;
     if (!document) return answer('save', { ok: false, problem: 'the run has not said where its document is' });
     let onDisk: string | null;
     try {
