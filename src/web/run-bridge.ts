@@ -11,7 +11,7 @@ import type { StatusView } from '../core/screen/status.js';
 import { APPROVE_KEYS, composeKeys, DENY_KEYS, keyBarKeys, mayAct, type WebAction } from '../core/web/web-access.js';
 import { writeFileAtomic } from '../adapters/atomic-file.js';
 import type { FeedMessage, RunFeed } from './run-feed.js';
-import { parsePageMessage, type PageMessage } from './page-messages.js';
+import { parsePageMessage, type PageMessage, type PageShow } from './page-messages.js';
 import { isRunShow, NOTHING_SHOWN, reduceShown, type Shown } from '../core/picture/run-show.js';
 
 /** a document's version: what the page saw, so a save made against an older text is refused */
@@ -28,7 +28,7 @@ const MAX_PAGE_BACKLOG = 16 * 1024 * 1024;
 // claude's output as a binary frame of its bytes (the page writes them to xterm.js as they are, no
 // JSON on either side), everything else as JSON.
 /** a message as a page takes it: a document with its version */
-export const pageMessage = (m: FeedMessage): object =>
+export const pageMessage = (m: FeedMessage): PageShow =>
   m.t === 'document' ? { ...m, version: documentVersion(m.text) } : m;
 
 const encoded = new WeakMap<object, string | Buffer>();
