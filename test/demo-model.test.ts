@@ -200,7 +200,7 @@ t.test('how flower-pty is typed where the person is', async (t) => {
 
 t.test('the narrating face holds the first review, once, when asked to', async (t) => {
   const commands: string[] = [];
-  const inner = { onCommand: () => undefined, status: () => undefined, childTitle: () => undefined } as unknown as Face;
+  const inner = { onCommand: () => undefined, show: () => undefined } as unknown as Face;
   const view = (phase: StatusView['phase']): StatusView => ({
     phase,
     context: 0,
@@ -221,15 +221,15 @@ t.test('the narrating face holds the first review, once, when asked to', async (
     commands.length = 0;
     const face = narratingFace(inner, () => 'demo', { plain: false, holdFirstReview: hold });
     face.onCommand((c) => commands.push(c));
-    face.status(view('working'));
+    face.show({ t: 'status', view: view('working') });
     await new Promise((r) => setTimeout(r, 0));
     t.same(commands, [], 'nothing before the review');
-    face.status(view('review'));
-    face.status(view('review'));
+    face.show({ t: 'status', view: view('review') });
+    face.show({ t: 'status', view: view('review') });
     await new Promise((r) => setTimeout(r, 0));
     t.same(commands, hold ? ['hold'] : [], hold ? 'held once on the first review' : 'not asked: the review is timed');
-    face.status(view('respawning'));
-    face.status({ ...view('review'), generation: 2 });
+    face.show({ t: 'status', view: view('respawning') });
+    face.show({ t: 'status', view: { ...view('review'), generation: 2 } });
     await new Promise((r) => setTimeout(r, 0));
     t.same(commands, hold ? ['hold'] : [], 'a later review is not held');
   }

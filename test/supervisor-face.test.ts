@@ -21,12 +21,10 @@ function recordingFace(heard: Heard[]): Face {
     onResize() {},
     onCommand() {},
     childOutput() {},
-    childTitle() {},
-    status: (view) => void heard.push({ kind: 'status', phase: view.phase, generation: view.generation }),
-    message() {},
-    documentChanged: (path, text) => void heard.push({ kind: 'document', path, text }),
-    childStarted() {},
-    childEnded() {},
+    show(show) {
+      if (show.t === 'status') heard.push({ kind: 'status', phase: show.view.phase, generation: show.view.generation });
+      else if (show.t === 'document') heard.push({ kind: 'document', path: show.path, text: show.text });
+    },
     restore() {},
   };
 }

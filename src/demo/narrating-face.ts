@@ -19,39 +19,40 @@ export function narratingFace(
   let holdAsked = !(opts.holdFirstReview ?? false);
   let narration = '';
   let childTitle = '';
-  const showTitle = () => inner.childTitle(narration ? `${narration} · ${childTitle}` : childTitle);
+  const showTitle = () => inner.show({ t: 'title', title: narration ? `${narration} · ${childTitle}` : childTitle });
+  function statusSaid(view: StatusView): void {
+    if (!holdAsked && view.phase === 'review') {
+      holdAsked = true;
+      // after this status is drawn: the hold goes through the supervisor's own command path, as C-] p
+      queueMicrotask(() => command?.('hold'));
+    }
+    const said = narrate(view);
+    inner.show({ t: 'status', view: { ...view, note: said } });
+    if (opts.plain && said !== narration) {
+      narration = said;
+      showTitle();
+    }
+  }
+  function titleSaid(title: string): void {
+    childTitle = title;
+    if (opts.plain) showTitle();
+    else inner.show({ t: 'title', title });
+  }
   // Explicit delegation, not a spread: a face may keep its methods on a prototype.
   return {
     size: () => inner.size(),
     onInput: (listener) => inner.onInput(listener),
     onResize: (listener) => inner.onResize(listener),
     childOutput: (data) => inner.childOutput(data),
-    message: (text) => inner.message(text),
-    documentChanged: (path, text) => inner.documentChanged(path, text),
-    childStarted: () => inner.childStarted(),
-    childEnded: () => inner.childEnded(),
     restore: () => inner.restore(),
     onCommand(listener) {
       command = listener;
       inner.onCommand(listener);
     },
-    status(view) {
-      if (!holdAsked && view.phase === 'review') {
-        holdAsked = true;
-        // after this status is drawn: the hold goes through the supervisor's own command path, as C-] p
-        queueMicrotask(() => command?.('hold'));
-      }
-      const said = narrate(view);
-      inner.status({ ...view, note: said });
-      if (opts.plain && said !== narration) {
-        narration = said;
-        showTitle();
-      }
-    },
-    childTitle(title) {
-      childTitle = title;
-      if (opts.plain) showTitle();
-      else inner.childTitle(title);
+    show(show) {
+      if (show.t === 'status') return statusSaid(show.view);
+      if (show.t === 'title') return titleSaid(show.title);
+      inner.show(show);
     },
     quit() {
       command?.('quit');

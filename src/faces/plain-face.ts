@@ -1,7 +1,7 @@
 // --plain: claude full-screen in the user's own terminal, byte for byte, with flower-pty's state
 // only in the terminal title. Owns raw mode and gives the terminal back on every exit path.
 
-import type { Face, FaceCommand, StatusView } from '../runtime/face.js';
+import type { Face, FaceCommand } from '../runtime/face.js';
 import { createModeTracker } from '../core/screen/terminal-modes.js';
 import { composeTitle, titleSequence } from '../core/screen/title-filter.js';
 import { statusLine } from '../core/screen/status.js';
@@ -58,26 +58,30 @@ export function createPlainFace(io: PlainIo): Face {
       if (!io.echoed?.()) out(data); // the bytes first, the bookkeeping after (a keystroke's latency)
       modes.push(data);
     },
-    childTitle(title) {
-      childTitle = title;
-      writeTitle();
-    },
-    status(view: StatusView) {
-      state = statusLine(view);
-      writeTitle();
-    },
-    message(text) {
-      // never over claude's screen: only while no child is running
-      if (!childRunning) err(`flower-pty: ${terminalText(text)}\r\n`);
-    },
-    documentChanged() {},
-    childStarted() {
-      childRunning = true;
-    },
-    childEnded() {
-      childRunning = false;
-      const reset = modes.resetSequence();
-      if (reset && tty) out(reset);
+    show(show) {
+      switch (show.t) {
+        case 'title':
+          childTitle = show.title;
+          writeTitle();
+          return;
+        case 'status':
+          state = statusLine(show.view);
+          writeTitle();
+          return;
+        case 'message':
+          // never over claude's screen: only while no child is running
+          if (!childRunning) err(`flower-pty: ${terminalText(show.text)}\r\n`);
+          return;
+        case 'document':
+          return; // plain mode has no document pane
+        case 'child': {
+          childRunning = show.state === 'started';
+          if (childRunning) return;
+          const reset = modes.resetSequence();
+          if (reset && tty) out(reset);
+          return;
+        }
+      }
     },
     restore() {
       if (restored) return;

@@ -5,7 +5,7 @@
 // the document and its editor (split/document-editing.ts), the keys and mouse (split/key-routing.ts)
 // and the child's life (split/child-life.ts).
 
-import type { Face, StatusView } from '../runtime/face.js';
+import type { Face } from '../runtime/face.js';
 import type { Emulator } from '../adapters/emulator.js';
 import { createFaceListeners } from './face-listeners.js';
 import { computeLayout } from '../core/screen/layout.js';
@@ -253,36 +253,42 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
       child.output(data);
       pane.write(data, frames.sessionChanged);
     },
-    childTitle(title) {
-      status.childTitleChanged(title);
-      layout.labels();
-      status.writeTitle();
-      redraw();
-    },
-    status(next: StatusView) {
-      status.status(next);
-      if (documentPane.showPlan({ ...next, documentPath: next.documentPath ?? o.documentPath })) redraw();
-      status.writeTitle();
-    },
-    message(text) {
-      // Between generations the session pane is free: say it there too, as the plain face does.
-      if (!child.running && !o.screen)
-        pane.write(`\r\n\u001b[1mflower-pty:\u001b[0m ${terminalText(text)}\r\n`, () => redraw());
-      status.message(text);
-    },
-    documentChanged(path, text) {
-      documents.show(path, text);
-    },
-    childStarted() {
-      if (child.started()) pane.reset();
-      redraw();
-    },
-    childEnded() {
-      // A crashed child leaves its modes on (app cursor, paste...): turn them off in the emulator.
-      const reset = child.ended();
-      // A shared screen is the server's: each face drawn from it says the same, which changes nothing twice.
-      if (reset) (o.screen ? o.screen.term : pane).write(reset, () => redraw());
-      redraw();
+    show(show) {
+      switch (show.t) {
+        case 'title':
+          status.childTitleChanged(show.title);
+          layout.labels();
+          status.writeTitle();
+          redraw();
+          return;
+        case 'status':
+          status.status(show.view);
+          if (documentPane.showPlan({ ...show.view, documentPath: show.view.documentPath ?? o.documentPath })) redraw();
+          status.writeTitle();
+          return;
+        case 'message':
+          // Between generations the session pane is free: say it there too, as the plain face does.
+          if (!child.running && !o.screen)
+            pane.write(`\r\n\u001b[1mflower-pty:\u001b[0m ${terminalText(show.text)}\r\n`, () => redraw());
+          status.message(show.text);
+          return;
+        case 'document':
+          documents.show(show.path, show.text);
+          return;
+        case 'child': {
+          if (show.state === 'started') {
+            if (child.started()) pane.reset();
+            redraw();
+            return;
+          }
+          // A crashed child leaves its modes on (app cursor, paste...): turn them off in the emulator.
+          const reset = child.ended();
+          // A shared screen is the server's: each face drawn from it says the same, which changes nothing twice.
+          if (reset) (o.screen ? o.screen.term : pane).write(reset, () => redraw());
+          redraw();
+          return;
+        }
+      }
     },
     restore() {
       if (frames.disposed) return;

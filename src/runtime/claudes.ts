@@ -83,7 +83,7 @@ export function createClaudes(o: { ports: Ports; face: Face; post: (event: RunIn
             const { output, title } = titles.push(data);
             // claude's exit advice (claude --resume) is not flower-pty's: its own word is shown instead
             if (output) face.childOutput(ownResumeHint(output));
-            if (title !== null) face.childTitle(title);
+            if (title !== null) face.show({ t: 'title', title });
             lastOutput = (lastOutput + data).slice(-LAST_OUTPUT_BYTES);
           },
           exit: (exit) => {
@@ -92,7 +92,7 @@ export function createClaudes(o: { ports: Ports; face: Face; post: (event: RunIn
             self.tail?.catchUp();
             self.tail?.dispose();
             if (child !== self) return;
-            face.childEnded();
+            face.show({ t: 'child', state: 'ended' });
             post({
               type: 'child-exit',
               now: now(),
@@ -106,7 +106,7 @@ export function createClaudes(o: { ports: Ports; face: Face; post: (event: RunIn
       );
       self = { handle, generation, tail: null };
       child = self;
-      face.childStarted();
+      face.show({ t: 'child', state: 'started' });
       const started = 'folder' in handle ? { folder: handle.folder, refused: handle.refused } : {};
       post({
         type: 'spawned',

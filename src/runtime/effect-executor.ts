@@ -56,14 +56,8 @@ export function createEffectExecutor(o: {
         resolve?.(hookStdout(effect.answer));
         return;
       }
-      case 'show-status':
-        face.status(effect.view);
-        return;
-      case 'show-document':
-        face.documentChanged(effect.path, effect.text);
-        return;
-      case 'show-message':
-        face.message(effect.text);
+      case 'show':
+        face.show(effect.show);
         return;
       case 'alert':
         ports.alert(effect.title, effect.body);
@@ -156,7 +150,7 @@ export function createEffectExecutor(o: {
           // an edit over the ceiling: the model's version seeds the successor, and the person hears why
           if (error instanceof FlowerError) {
             ports.log(error.message);
-            face.message(error.message);
+            face.show({ t: 'message', text: error.message });
           }
           return null;
         });

@@ -2,7 +2,8 @@
 // passes the terminal through; the split view paints panes. The supervisor only sees this port.
 
 import type { StatusView } from '../core/screen/status.js';
-export type { StatusView };
+import type { RunShow } from '../core/picture/run-show.js';
+export type { StatusView, RunShow };
 
 export type FaceCommand = 'force-handoff' | 'hold' | 'release' | 'quit' | 'edit-document';
 
@@ -15,15 +16,8 @@ export interface Face {
   onCommand(listener: (command: FaceCommand) => void): void;
   /** the child's output, titles already taken out */
   childOutput(data: string): void;
-  childTitle(title: string): void;
-  status(view: StatusView): void;
-  /** a line for the person between generations (never drawn over a running claude) */
-  message(text: string): void;
-  /** the document changed on disk (or a new one was frozen) */
-  documentChanged(path: string, text: string | null): void;
-  /** a child is about to start or has ended */
-  childStarted(): void;
-  childEnded(): void;
+  /** what the run shows now (core/picture/run-show.ts): its title, status, document, a line, its child's state */
+  show(show: RunShow): void;
   /** give the terminal back exactly as it was; safe to call twice */
   restore(): void;
 }

@@ -10,6 +10,7 @@ import type { ClientRegistry } from './client-registry.js';
 import type { ServerFace } from './server-face.js';
 import type { FaceCommand } from '../runtime/face.js';
 import { boundedSize } from '../core/server/client-rules.js';
+import { shownChild, shownLatest } from '../core/picture/run-show.js';
 
 export interface PaintContext {
   serverFace: ServerFace;
@@ -67,13 +68,9 @@ async function directFace(ctx: PaintContext, client: ClientLink, hello: Hello): 
 // The run's latest state as a client's first messages, around its screen (`screen` goes in where it was null).
 function latestState(serverFace: ServerFace, screen: ServerMessage | null): ServerMessage[] {
   const { latest } = serverFace;
-  const state: ServerMessage[] = [];
-  if (latest.childRunning) state.push({ t: 'child', state: 'started' });
-  if (screen) state.push(screen);
-  if (latest.title) state.push({ t: 'title', title: latest.title });
-  if (latest.view) state.push({ t: 'status', view: latest.view });
-  if (latest.document) state.push({ t: 'document', path: latest.document.path, text: latest.document.text });
-  return state;
+  // an ended child is news only to a face that saw it run: one attaching now starts from a still screen
+  const child = latest.child === 'started' ? shownChild(latest) : null;
+  return [...(child ? [child] : []), ...(screen ? [screen] : []), ...shownLatest(latest)];
 }
 
 export async function paintClient(ctx: PaintContext, client: ClientLink, hello: Hello): Promise<void> {

@@ -4,6 +4,7 @@
 
 import type { Face } from '../runtime/face.js';
 import type { ServerMessage } from './wire.js';
+import { isRunShow } from '../core/picture/run-show.js';
 
 // How a freshly attached face wipes what its terminal showed before the first paint: the split
 // view's emulator takes a full reset; a real terminal (plain) is homed and cleared, not reset. The
@@ -25,23 +26,9 @@ export function feedFace(face: Face, message: ServerMessage, prefix: string): vo
     case 'output':
       face.childOutput(message.data);
       return;
-    case 'title':
-      face.childTitle(message.title);
-      return;
-    case 'status':
-      face.status(message.view);
-      return;
-    case 'document':
-      face.documentChanged(message.path, message.text);
-      return;
-    case 'message':
-      face.message(message.text);
-      return;
-    case 'child':
-      if (message.state === 'started') face.childStarted();
-      else face.childEnded();
-      return;
     default:
+      // what the run shows goes to the face as it came; the rest (`welcome`, `bye`…) is the caller's
+      if (isRunShow(message)) face.show(message);
       return;
   }
 }

@@ -3,7 +3,8 @@
 // child runs) and passes every change on to the attached clients. Keys, sizes and commands come
 // back from the clients through the same Face listeners a terminal face would use.
 
-import type { Face, FaceCommand, StatusView } from '../runtime/face.js';
+import type { Face, FaceCommand } from '../runtime/face.js';
+import { NOTHING_SHOWN, reduceShown, stateChanged, type Shown } from '../core/picture/run-show.js';
 import type { ServerMessage } from './wire.js';
 import { createScreenModel, type ScreenModel } from './screen-model.js';
 import { createFaceListeners } from '../faces/face-listeners.js';
@@ -12,15 +13,15 @@ import { createInputCeiling, type InputCeiling } from '../core/server/input-ceil
 
 // A frozen document is a person's text, not a stream: one far over this is cut rather than lost with its frame.
 const MAX_DOCUMENT_CHARS = 1024 * 1024;
+const keptDocument = (text: string | null): string | null =>
+  text !== null && text.length > MAX_DOCUMENT_CHARS
+    ? `${text.slice(0, MAX_DOCUMENT_CHARS)}\n… (cut: the file is longer)`
+    : text;
 
 export interface ServerFace extends Face {
   readonly screen: ScreenModel;
-  readonly latest: {
-    title: string;
-    view: StatusView | null;
-    document: { path: string; text: string | null } | null;
-    childRunning: boolean;
-  };
+  /** what the run shows now (core/picture/run-show.ts): what a client that attaches is told first */
+  readonly latest: Shown;
   /** when the run entered its current state (phase or attention) and when claude last drew, ms: the run's info says them */
   readonly times: { since: number; active: number | null };
   /** a client's keys (or an emulator reply) for claude; `delivered`: the native relay wrote them already */
@@ -41,7 +42,7 @@ export function createServerFace(o: {
 }): ServerFace {
   const screen = createScreenModel({ cols: o.cols, rows: o.rows });
   const listeners = createFaceListeners();
-  const latest: ServerFace['latest'] = { title: '', view: null, document: null, childRunning: false };
+  let latest: Shown = NOTHING_SHOWN;
   let childEverEnded = false;
   const inputCeiling = createInputCeiling();
   const times: ServerFace['times'] = { since: Date.now(), active: null };
@@ -49,7 +50,9 @@ export function createServerFace(o: {
   return {
     times,
     screen,
-    latest,
+    get latest() {
+      return latest;
+    },
     inputCeiling,
     size() {
       return { cols: screen.cols, rows: screen.rows };
@@ -71,40 +74,21 @@ export function createServerFace(o: {
       times.active = Date.now();
       o.activity?.();
     },
-    childTitle(title) {
-      latest.title = title;
-      o.broadcast({ t: 'title', title });
-    },
-    status(view) {
-      if (view.phase !== latest.view?.phase || view.attention !== latest.view?.attention) times.since = Date.now();
-      latest.view = view;
-      o.broadcast({ t: 'status', view });
-    },
-    message(text) {
-      // Between generations claude's screen is free: said there too, once, for the split views drawn
-      // from it (each drew it into its own screen before there was one screen).
-      // Escaped before it enters: the emulator would read a folder name's OSC 52 as claude's own clipboard write.
-      if (!latest.childRunning) screen.write(`\r\n\u001b[1mflower-pty:\u001b[0m ${terminalText(text)}\r\n`);
-      o.broadcast({ t: 'message', text });
-    },
-    documentChanged(path, text) {
-      const kept =
-        text !== null && text.length > MAX_DOCUMENT_CHARS
-          ? `${text.slice(0, MAX_DOCUMENT_CHARS)}\n… (cut: the file is longer)`
-          : text;
-      latest.document = { path, text: kept };
-      o.broadcast({ t: 'document', path, text: kept });
-    },
-    childStarted() {
+    show(show) {
+      // A frozen document is cut to what a frame carries; the rest goes out as it came.
+      const told = show.t === 'document' ? { ...show, text: keptDocument(show.text) } : show;
+      const before = latest;
+      latest = reduceShown(latest, told);
+      if (stateChanged(before, latest)) times.since = Date.now();
+      if (told.t === 'message' && before.child !== 'started')
+        // Between generations claude's screen is free: said there too, once, for the split views drawn
+        // from it (each drew it into its own screen before there was one screen).
+        // Escaped before it enters: the emulator would read a folder name's OSC 52 as claude's own clipboard write.
+        screen.write(`\r\n\u001b[1mflower-pty:\u001b[0m ${terminalText(told.text)}\r\n`);
       // A successor draws on a clean screen; the clients' faces reset theirs on the same frame.
-      if (childEverEnded) screen.reset();
-      latest.childRunning = true;
-      o.broadcast({ t: 'child', state: 'started' });
-    },
-    childEnded() {
-      latest.childRunning = false;
-      childEverEnded = true;
-      o.broadcast({ t: 'child', state: 'ended' });
+      if (told.t === 'child' && told.state === 'started' && childEverEnded) screen.reset();
+      if (told.t === 'child' && told.state === 'ended') childEverEnded = true;
+      o.broadcast(told);
     },
     restore() {
       // No terminal here to give back; the screen outlives the run's last words (the server disposes it).

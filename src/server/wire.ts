@@ -1,6 +1,6 @@
 // The run server's wire protocol: one module, versioned, bounded frames. A frame is a 4-byte
 // unsigned big-endian payload length, then the payload: the UTF-8 JSON of one message object.
-import type { FaceCommand, StatusView } from '../runtime/face.js';
+import type { FaceCommand, RunShow, StatusView } from '../runtime/face.js';
 
 export const WIRE_VERSION = 1;
 // a screen repaint of 200x60 with styles is well under this
@@ -95,11 +95,9 @@ export type ServerMessage =
   | { t: 'screen'; data: string; cols: number; rows: number }
   /** claude's output (titles removed) */
   | { t: 'output'; data: string }
-  | { t: 'title'; title: string }
-  | { t: 'status'; view: StatusView }
-  | { t: 'document'; path: string; text: string | null }
-  | { t: 'message'; text: string }
-  | { t: 'child'; state: 'started' | 'ended' }
+  /** what the run shows (its title, status, document, a line, its child's state): core/picture/run-show.ts,
+   * carried as it is */
+  | RunShow
   | { t: 'info'; run: RunInfo }
   /** to watchers only: claude's pty has a new size (another client's terminal) */
   | { t: 'size'; cols: number; rows: number }

@@ -20,7 +20,7 @@ import { forwardableSocket } from '../core/hosts/host-answer.js';
 import { parseHostTarget } from '../core/hosts/host-name.js';
 import { HOST_TUNABLES } from '../core/options/tunables.js';
 import type { LiveRun } from '../server/run-registry.js';
-import { followRuns, type FollowedRun, type RunFollower } from './run-follower.js';
+import { followRuns, shownWith, type FollowedRun, type RunFollower } from './run-follower.js';
 
 /** how often each host is asked for its runs */
 export const HOST_REFRESH_MS = HOST_TUNABLES.askEveryMs;
@@ -129,7 +129,7 @@ function rowOf(run: LiveRun, host: string, previous: FollowedRun | undefined, no
     socket: run.socket,
     ...(run.active !== undefined && Number.isFinite(Date.parse(run.active)) ? { active: Date.parse(run.active) } : {}),
     workbench: run.workbench,
-    document: previous?.document ?? null,
+    shown: shownWith(previous, run.status ?? null),
   };
 }
 

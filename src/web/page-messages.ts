@@ -1,6 +1,15 @@
 // What a page of the web face may send over its WebSocket, checked field by field: anything else is
-// refused (and the socket closed), as the run server's wire refuses a malformed frame.
+// refused (and the socket closed), as the run server's wire refuses a malformed frame; and what it is
+// streamed of its run, in the run's own vocabulary.
 import { jsonObject } from '../core/json-object.js';
+import type { RunShow } from '../core/picture/run-show.js';
+import type { FeedMessage } from './run-feed.js';
+
+/** what a page is streamed of its run: claude's screen and what the run shows (core/picture/run-show.ts) as
+ * the wire said it, a document with its version (a save made against an older text is refused) */
+export type PageShow =
+  | Exclude<FeedMessage, { t: 'document' }>
+  | (Extract<RunShow, { t: 'document' }> & { version: string });
 
 export type PageMessage =
   | { t: 'input'; data: string }

@@ -11,7 +11,8 @@ import type { StatusView } from '../core/screen/status.js';
 import { APPROVE_KEYS, composeKeys, DENY_KEYS, keyBarKeys, mayAct, type WebAction } from '../core/web/web-access.js';
 import { writeFileAtomic } from '../adapters/atomic-file.js';
 import type { FeedMessage, RunFeed } from './run-feed.js';
-import { parsePageMessage, type PageMessage } from './page-messages.js';
+import { parsePageMessage, type PageMessage, type PageShow } from './page-messages.js';
+import { isRunShow, NOTHING_SHOWN, reduceShown, type Shown } from '../core/picture/run-show.js';
 
 /** a document's version: what the page saw, so a save made against an older text is refused */
 export const documentVersion = (text: string | null): string =>
@@ -27,7 +28,7 @@ const MAX_PAGE_BACKLOG = 16 * 1024 * 1024;
 // claude's output as a binary frame of its bytes (the page writes them to xterm.js as they are, no
 // JSON on either side), everything else as JSON.
 /** a message as a page takes it: a document with its version */
-export const pageMessage = (m: FeedMessage): object =>
+export const pageMessage = (m: FeedMessage): PageShow =>
   m.t === 'document' ? { ...m, version: documentVersion(m.text) } : m;
 
 const encoded = new WeakMap<object, string | Buffer>();
@@ -62,11 +63,12 @@ export function bridgeRun(ws: WebSocket, o: BridgeOptions): void {
     ws.send(typeof message === 'string' || Buffer.isBuffer(message) ? message : JSON.stringify(message));
   };
   toPage({ t: 'hello', allowInput: o.allowInput, status: o.view() });
-  let document: { path: string; text: string | null } | null = null;
+  // what the run shows, as this page was told it: a save goes to the document it saw
+  let shown: Shown = NOTHING_SHOWN;
   const unwatch = o.feed.watch(
     {
       show(m) {
-        if (m.t === 'document') document = { path: m.path, text: m.text };
+        if (isRunShow(m)) shown = reduceShown(shown, m);
         toPage(pageFrame(m));
       },
       ended(last) {
@@ -87,6 +89,7 @@ export function bridgeRun(ws: WebSocket, o: BridgeOptions): void {
 
   async function save(m: Extract<PageMessage, { t: 'save' }>): Promise<void> {
     if (!allowed('save', { kind: 'save-document' })) return;
+    const { document } = shown;
     if (!document) return answer('save', { ok: false, problem: 'the run has not said where its document is' });
     let onDisk: string | null;
     try {

@@ -6,12 +6,19 @@
 // waiting for a paint drops the output before the answer and is streamed everything after it.
 
 import type { ServerMessage } from '../server/wire.js';
+import {
+  isRunShow,
+  NOTHING_SHOWN,
+  reduceShown,
+  RUN_SHOW_KINDS,
+  shownChild,
+  shownLatest,
+  type RunShow,
+  type Shown,
+} from '../core/picture/run-show.js';
 
-/** what a page is streamed of its run (the rest of the wire is the follower's) */
-export type FeedMessage = Extract<
-  ServerMessage,
-  { t: 'screen' | 'output' | 'size' | 'title' | 'child' | 'status' | 'document' | 'message' }
->;
+/** what a page is streamed of its run: claude's screen and what the run shows (the rest of the wire is the follower's) */
+export type FeedMessage = Extract<ServerMessage, { t: 'screen' | 'output' | 'size' }> | RunShow;
 
 export interface FeedPage {
   show(message: FeedMessage): void;
@@ -39,25 +46,14 @@ export interface RunFeed {
   end(last: { reason: string; message?: string }): void;
 }
 
-const FEED = new Set<string>([
-  'screen',
-  'output',
-  'size',
-  'title',
-  'child',
-  'status',
-  'document',
-  'message',
-] satisfies Array<FeedMessage['t']>);
+const FEED = new Set<string>(['screen', 'output', 'size', ...RUN_SHOW_KINDS] satisfies Array<FeedMessage['t']>);
 const SCREEN_CHANGES = new Set<string>(['output', 'size', 'child'] satisfies Array<FeedMessage['t']>);
 
 /** `ask`: sends `repaint` on the watcher connection; the run's next `screen` answers it */
 export function createRunFeed(ask: () => void): RunFeed {
   let seq = 0;
-  let child: FeedMessage | null = null;
-  let title: FeedMessage | null = null;
-  let status: FeedMessage | null = null;
-  let document: FeedMessage | null = null;
+  /** what the run shows now: a page that comes late is told it around its screen */
+  let shown: Shown = NOTHING_SHOWN;
   /** the run server's latest screen and the count it stands at: current while nothing changed since */
   let shot: { seq: number; screen: FeedMessage } | null = null;
   // The first paint's screen comes unasked; after it, one question at a time (its answer serves everyone waiting).
@@ -69,11 +65,11 @@ export function createRunFeed(ask: () => void): RunFeed {
   const waiting: Array<{ resolve: (s: Snapshot) => void; reject: (e: Error) => void }> = [];
   let over = false;
 
-  const paint = (screen: FeedMessage): FeedMessage[] => [
-    ...(child ? [child] : []),
-    screen,
-    ...[title, status, document].filter((m): m is FeedMessage => m !== null),
-  ];
+  const child = (): FeedMessage[] => {
+    const m = shownChild(shown);
+    return m ? [m] : [];
+  };
+  const paint = (screen: FeedMessage): FeedMessage[] => [...child(), screen, ...shownLatest(shown)];
   const current = (): Snapshot | null => (shot && shot.seq === seq ? { seq, messages: paint(shot.screen) } : null);
   const need = (): void => {
     if (firstDue || asked || over) return;
@@ -112,10 +108,7 @@ export function createRunFeed(ask: () => void): RunFeed {
         seq++;
         shot = null; // stale: let it go rather than keep a screen nobody will be shown
       }
-      if (fm.t === 'child') child = fm;
-      else if (fm.t === 'title') title = fm;
-      else if (fm.t === 'status') status = fm;
-      else if (fm.t === 'document') document = fm;
+      if (isRunShow(fm)) shown = reduceShown(shown, fm);
     },
     snapshot() {
       if (over) return Promise.reject(new Error('the run has ended'));
@@ -130,7 +123,7 @@ export function createRunFeed(ask: () => void): RunFeed {
     watch(page, pageSeq) {
       if (pageSeq === seq) {
         // Painted by its HTML and nothing changed since: only the latest words, then the stream.
-        for (const m of [child, title, status, document]) if (m) page.show(m);
+        for (const m of [...child(), ...shownLatest(shown)]) page.show(m);
         live.add(page);
       } else {
         const now = current();

@@ -8,16 +8,19 @@ import { join } from 'node:path';
 import { readdir } from 'node:fs/promises';
 import { socketId } from '../server/socket-dir.js';
 import type { ClientMessage, RunInfo, ServerMessage } from '../server/wire.js';
+import type { StatusView } from '../core/screen/status.js';
 import type { DashboardRun } from '../core/web/web-dashboard.js';
 import { watchRun, type RunWatch } from './run-watch.js';
 import { createRunFeed, type RunFeed } from './run-feed.js';
+import { isRunShow, NOTHING_SHOWN, reduceShown, type Shown } from '../core/picture/run-show.js';
 
 export interface FollowedRun extends DashboardRun {
   /** the machine it runs on, reached over ssh (web/host-fleet.ts); absent: this one */
   host?: string;
   socket: string;
   workbench: string | null;
-  document: { path: string; text: string | null } | null;
+  /** what the run shows now, as its stream said it (core/picture/run-show.ts) */
+  shown: Shown;
 }
 
 /** how a page names a run: its id on this machine, `HOST:ID` on another (two hosts' ids may be the same) */
@@ -45,6 +48,12 @@ export interface RunFollower {
 }
 
 const RESCAN_DEBOUNCE_MS = 50;
+
+/** what a run shows once its info said its status (an info without one leaves the picture as it was) */
+export function shownWith(previous: Pick<FollowedRun, 'shown'> | undefined, status: StatusView | null): Shown {
+  const shown = previous?.shown ?? NOTHING_SHOWN;
+  return status ? reduceShown(shown, { t: 'status', view: status }) : shown;
+}
 
 export function followRuns(socketDir: string, now: () => number = Date.now): RunFollower {
   const runs = new Map<string, FollowedRun>();
@@ -87,7 +96,7 @@ export function followRuns(socketDir: string, now: () => number = Date.now): Run
           : {}),
       socket,
       workbench: info.workbench,
-      document: previous?.document ?? null,
+      shown: shownWith(previous, info.status),
     };
   };
 
@@ -140,10 +149,11 @@ export function followRuns(socketDir: string, now: () => number = Date.now): Run
           );
           runs.set(id, after);
           emit(before, after);
-        } else if (m.t === 'document' && before) {
-          const after = { ...before, document: { path: m.path, text: m.text } };
+        } else if (isRunShow(m) && before) {
+          // the rest of what it shows is kept too; the rows change (and are told) only with its document
+          const after = { ...before, shown: reduceShown(before.shown, m) };
           runs.set(id, after);
-          emit(before, after);
+          if (m.t === 'document') emit(before, after);
         }
       },
       closed: () => {

@@ -133,7 +133,8 @@ t.test(
     const step = decide(run, { type: 'seed-read', now: 2, generation: 2, onDisk: huge });
     const emitted = step.effects.filter((e) => e.type === 'emit').map((e) => (e as { name: string }).name);
     t.ok(emitted.includes('document-too-large'));
-    const message = step.effects.find((e) => e.type === 'show-message') as { text: string } | undefined;
+    const shown = step.effects.find((e) => e.type === 'show' && e.show.t === 'message');
+    const message = shown?.type === 'show' && shown.show.t === 'message' ? shown.show : undefined;
     t.match(
       message?.text,
       /the handoff document is 2\.0M characters \(about 500\.\dK tokens\), more than the successor's 200\.0K-token window can take in: trim \/p\/\.flower\/notes\/doc\.md/,

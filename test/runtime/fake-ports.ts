@@ -328,12 +328,11 @@ export function startWorld(
     onResize() {},
     onCommand: (l) => void (commands = l),
     childOutput() {},
-    childTitle() {},
-    status: (v) => void w.views.push(v),
-    message: (text) => void w.said.push(text),
-    documentChanged: (path, text) => void w.shown.push({ path, text }),
-    childStarted() {},
-    childEnded() {},
+    show(show) {
+      if (show.t === 'status') w.views.push(show.view);
+      else if (show.t === 'message') w.said.push(show.text);
+      else if (show.t === 'document') w.shown.push({ path: show.path, text: show.text });
+    },
     restore() {},
   };
   w.loop = startRunLoop(createRun(s, new Date(clock.now()).toISOString(), world.resume ?? null), ports, face);

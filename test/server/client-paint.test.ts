@@ -43,10 +43,10 @@ function paintOnce(t: Test, face: 'split' | 'plain' | 'stream') {
     events.push('repaint');
     return screen;
   };
-  serverFace.childStarted();
+  serverFace.show({ t: 'child', state: 'started' });
   serverFace.childOutput('CLAUDE-SCREEN-LINE\r\n> ');
-  serverFace.childTitle('TITLE-OF-CLAUDE');
-  serverFace.status(VIEW);
+  serverFace.show({ t: 'title', title: 'TITLE-OF-CLAUDE' });
+  serverFace.show({ t: 'status', view: VIEW });
   const registry = createClientRegistry(serverFace);
   const person = personTerminal(t, { cols: 100, rows: 30 });
   // The server opens the person's terminal itself: what it writes there is seen on the way, write by write

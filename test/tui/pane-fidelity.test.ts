@@ -34,7 +34,7 @@ function rig(t: Test, env: Record<string, string>): Rig {
   const face = createSplitFace({ stdin: vt.stdin, stdout: vt.stdout, stderr: vt.stderr, env, documentPath: null });
   t.teardown(() => face.restore());
   face.onInput(() => {});
-  face.childStarted();
+  face.show({ t: 'child', state: 'started' });
   return { vt, face };
 }
 

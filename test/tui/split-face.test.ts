@@ -1,4 +1,4 @@
-// The split face against a virtual outer terminal: panes, status bar, documentChanged, keys to the
+// The split face against a virtual outer terminal: panes, status bar, the document shown, keys to the
 // child and to the supervisor, emulator replies, resize, NO_COLOR and a clean restore.
 import t from 'tap';
 import type { Test } from 'tap';
@@ -57,8 +57,8 @@ const type = (r: Rig, keys: string) =>
 
 t.test('both panes, the plan before the first handoff and the status bar', async (t) => {
   const r = rig(t);
-  r.face.status(VIEW);
-  r.face.childStarted();
+  r.face.show({ t: 'status', view: VIEW });
+  r.face.show({ t: 'child', state: 'started' });
   r.face.childOutput('\u001b[1;32mfake-claude\u001b[0m ready\r\nfake> ');
   const screen = await r.vt.waitFor(
     (s) => s.includes('fake>') && s.includes('gen 1/8'),
@@ -74,28 +74,29 @@ t.test('both panes, the plan before the first handoff and the status bar', async
   t.same(r.face.size(), { cols: 94, rows: 36 });
 });
 
-t.test('documentChanged shows the document, a missing section flagged on top', async (t) => {
+t.test('a shown document is in its pane, a missing section flagged on top', async (t) => {
   const r = rig(t);
-  r.face.status(VIEW);
-  r.face.documentChanged(
-    '/tmp/wb/notes/交接-work.md',
-    '## Doing · 现在在做\nporting the tailer\n\n## Decided\nchokidar 5\n',
-  );
+  r.face.show({ t: 'status', view: VIEW });
+  r.face.show({
+    t: 'document',
+    path: '/tmp/wb/notes/交接-work.md',
+    text: '## Doing · 现在在做\nporting the tailer\n\n## Decided\nchokidar 5\n',
+  });
   const screen = await r.vt.waitFor((s) => s.includes('porting the tailer'), 'the document text');
   t.match(screen, /! missing required section: Next · 下一步/);
   t.match(screen.split('\n')[0], /┌─ \/tmp\/wb\/notes\/交接-work\.md ─/, 'the pane is labelled with the path');
   t.notMatch(screen, /No handoff yet/, 'the plan is gone once a document exists');
-  r.face.documentChanged('/tmp/wb/notes/交接-work.md', null);
+  r.face.show({ t: 'document', path: '/tmp/wb/notes/交接-work.md', text: null });
   await r.vt.waitFor((s) => /is not on disk/.test(s), 'the missing-file line');
 });
 
 t.test('keys: text to the child, prefix commands to the supervisor, the prefix twice sends it', async (t) => {
   const r = rig(t);
-  r.face.status(VIEW);
+  r.face.show({ t: 'status', view: VIEW });
   await type(r, 'hello\r');
   await type(r, '\u001dh');
   await type(r, '\u001dp');
-  r.face.status({ ...VIEW, held: true });
+  r.face.show({ t: 'status', view: { ...VIEW, held: true } });
   await type(r, '\u001dp');
   await type(r, '\u001d\u001d');
   await type(r, '\u001dq');
@@ -114,7 +115,7 @@ t.test(
     // a read can end anywhere in them, even right after an ESC (Esc is a key too: it is held while the answers are due)
     for (const cut of [1, 3, 11, 12, 20, 35, answers.length - 4]) {
       const r = rig(t);
-      r.face.status(VIEW);
+      r.face.show({ t: 'status', view: VIEW });
       await type(r, `a${answers.slice(0, cut)}`);
       await type(r, `${answers.slice(cut)}b`);
       // once the answers are in, an Esc that ends a read is a key at once
@@ -131,9 +132,9 @@ t.test(
 
 t.test('hold and release say what happened, though the supervisor answers synchronously', async (t) => {
   const r = rig(t);
-  r.face.status(VIEW);
+  r.face.show({ t: 'status', view: VIEW });
   // As the supervisor does: the new state is reported back inside the command call.
-  r.face.onCommand((c) => r.face.status({ ...VIEW, held: c === 'hold' }));
+  r.face.onCommand((c) => r.face.show({ t: 'status', view: { ...VIEW, held: c === 'hold' } }));
   await type(r, '\u001dp');
   await r.vt.waitFor((s) => s.includes('held: the next session waits'), 'the hold note');
   await type(r, '\u001dp');
@@ -143,7 +144,7 @@ t.test('hold and release say what happened, though the supervisor answers synchr
 
 t.test('emulator replies reach the child; arrows follow its cursor-key mode', async (t) => {
   const r = rig(t);
-  r.face.childStarted();
+  r.face.show({ t: 'child', state: 'started' });
   r.face.childOutput('\u001b[c');
   await r.vt.waitFor(() => r.input.length > 0, 'a DA reply');
   t.same(r.input, ['\u001b[?1;2c'], 'DA1 answered through the input listeners');
@@ -158,7 +159,7 @@ t.test('emulator replies reach the child; arrows follow its cursor-key mode', as
 
 t.test("the child's bell reaches the person's terminal", async (t) => {
   const r = rig(t);
-  r.face.childStarted();
+  r.face.show({ t: 'child', state: 'started' });
   const before = r.vt.written().split('\u0007').length;
   r.face.childOutput('ding\u0007');
   await r.vt.waitFor(() => r.vt.written().split('\u0007').length > before, 'a BEL on stdout');
@@ -167,7 +168,7 @@ t.test("the child's bell reaches the person's terminal", async (t) => {
 
 t.test('resize and the document toggle re-lay out and report the new inner size', async (t) => {
   const r = rig(t);
-  r.face.status(VIEW);
+  r.face.show({ t: 'status', view: VIEW });
   r.vt.resize(100, 40);
   await r.vt.waitFor((s) => s.split('\n')[25]?.startsWith('┌─ handoff document') ?? false, 'the stacked layout');
   t.same(r.resizes, [[98, 23]]);
@@ -180,13 +181,13 @@ t.test('resize and the document toggle re-lay out and report the new inner size'
 
 t.test('focus moves to the document pane, where j/k scroll and nothing reaches claude', async (t) => {
   const r = rig(t);
-  r.face.status(VIEW);
+  r.face.show({ t: 'status', view: VIEW });
   const long = ['## Doing', ...Array.from({ length: 80 }, (_, i) => `line ${i + 1}`), '## Next', 'n'].join('\n');
-  r.face.documentChanged('/d.md', long);
+  r.face.show({ t: 'document', path: '/d.md', text: long });
   await r.vt.waitFor((s) => s.includes('line 30'), 'the document');
   await type(r, '\u001d\t');
   await r.vt.waitFor((s) => s.includes('▶ /d.md') && s.includes('document: j/k scroll'), 'the focus mark and hint');
-  r.face.documentChanged('/d.md', long.replace('line 1\n', 'CHANGED\n'));
+  r.face.show({ t: 'document', path: '/d.md', text: long.replace('line 1\n', 'CHANGED\n') });
   await r.vt.waitFor(
     (s) => s.includes('CHANGED') && s.includes('▶ /d.md'),
     'the focus mark kept when the document changes',
@@ -209,11 +210,11 @@ t.test('NO_COLOR: our own chrome has no colour, the child keeps its own', async 
     return cell.isFgDefault() ? 'default' : cell.getFgColor();
   };
   const coloured = rig(t);
-  coloured.face.status(VIEW);
+  coloured.face.show({ t: 'status', view: VIEW });
   t.not(await colourOf(coloured, 'context 42.0K/'), 'default', 'the meter is coloured');
   coloured.face.restore();
   const plain = rig(t, { env: { NO_COLOR: '1' } });
-  plain.face.status(VIEW);
+  plain.face.show({ t: 'status', view: VIEW });
   plain.face.childOutput('\u001b[31mRED\u001b[0m');
   t.equal(await colourOf(plain, 'context 42.0K/'), 'default', 'no colour in the status bar');
   t.equal(await colourOf(plain, 'RED'), 1, "the child's red is kept");
@@ -221,7 +222,7 @@ t.test('NO_COLOR: our own chrome has no colour, the child keeps its own', async 
 
 t.test('restore gives the terminal back and is safe to call twice', async (t) => {
   const r = rig(t);
-  r.face.childStarted();
+  r.face.show({ t: 'child', state: 'started' });
   r.face.childOutput('\u001b[?2004h');
   await r.vt.waitFor(() => r.vt.written().includes('\u001b[?2004h'), 'bracketed paste mirrored to the outer terminal');
   t.equal(r.vt.term.buffer.active.type, 'alternate');
@@ -236,7 +237,7 @@ t.test('restore gives the terminal back and is safe to call twice', async (t) =>
 
 t.test('mouse: mirrored to the outer terminal only while claude asks; clicks translated into the pane', async (t) => {
   const r = rig(t);
-  r.face.childStarted();
+  r.face.show({ t: 'child', state: 'started' });
   r.face.childOutput('ready');
   await type(r, '\u001b[<0;10;5M');
   t.same(r.input, [], 'no tracking asked: a mouse report reaches nobody');
@@ -294,8 +295,8 @@ t.test(
     });
     t.teardown(() => face.restore());
     face.onInput(() => undefined);
-    face.childStarted();
-    face.childTitle('fast');
+    face.show({ t: 'child', state: 'started' });
+    face.show({ t: 'title', title: 'fast' });
     const parsed = (data: string) => new Promise<void>((resolve) => shared.term.write(data, resolve));
     await parsed('ready\r\n\u001b[1;31mred\u001b[0m 中文 \u001b[38;2;10;200;30mrgb\u001b[0m\r\n');
     await vt.waitFor((s) => s.includes('rgb'), 'the first output');
@@ -324,7 +325,7 @@ t.test(
       t.notMatch(frame, /│|─/, 'no border was drawn again');
     }
     const fast = await cellsOf(vt);
-    face.childTitle('fast'); // a whole render of every element, from the same emulator
+    face.show({ t: 'title', title: 'fast' }); // a whole render of every element, from the same emulator
     await new Promise((r) => setTimeout(r, 50));
     t.same(await cellsOf(vt), fast, 'the rows drawn alone are what a whole render draws');
     t.match(fast.map((row) => row.replace(/:[^ ]*/g, '')).join('\n'), /X/, 'the echoes are on the screen');

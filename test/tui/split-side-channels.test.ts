@@ -21,7 +21,7 @@ function rig(t: Test, env: Record<string, string>): Rig {
   t.teardown(() => face.restore());
   const input: string[] = [];
   face.onInput((d) => input.push(d));
-  face.childStarted();
+  face.show({ t: 'child', state: 'started' });
   return { vt, face, input };
 }
 

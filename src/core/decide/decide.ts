@@ -40,7 +40,7 @@ export function decide(state: RunState, event: RunInput): Decision {
   const key = JSON.stringify(view);
   if (!o.s.freezing && key !== o.s.lastView) {
     o.set({ lastView: key });
-    o.do({ type: 'show-status', view });
+    o.do({ type: 'show', show: { t: 'status', view } });
   }
   const wake = nextWake(o.s, event.now);
   // A tick is the armed timer firing: it is spent. Node's timers can fire a little before their

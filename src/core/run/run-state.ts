@@ -11,7 +11,7 @@ import type { FrozenDocument } from '../lineage/handoff-lineage.js';
 import type { MeterSignal } from '../meter/context-meter.js';
 import type { HookAnswer, HookEvent } from './hook-event.js';
 import type { SectionKey } from '../document/handoff-doc.js';
-import type { StatusView } from '../screen/status.js';
+import type { RunShow } from '../picture/run-show.js';
 import type { NotifyEvent } from './notify-policy.js';
 import type { GitFacts } from '../document/scene-facts.js';
 import type { ScopeChange, SessionScope } from '../document/session-scope.js';
@@ -325,9 +325,8 @@ export type RunEffect =
   | { type: 'follow-transcript'; path: string; carry?: boolean }
   | { type: 'save-manifest'; manifest: Manifest; flush: boolean }
   | RunEmit
-  | { type: 'show-status'; view: StatusView }
-  | { type: 'show-document'; path: string; text: string | null }
-  | { type: 'show-message'; text: string }
+  /** what the run shows now (its status view, its document, a line for the person): to the face as it is */
+  | { type: 'show'; show: RunShow }
   | { type: 'alert'; title: string; body: string }
   | { type: 'log'; line: string }
   /** the next moment something is due (null: nothing; no timer fires while nothing is due) */

@@ -127,16 +127,7 @@ export function through<E>(
 
 // The effects that are decisions, by name: an event's name, a hook's answer, an effect's type. What
 // every decision also does (the manifest, the face's view, the timer, a log line, a page) is left out.
-const PLUMBING = new Set([
-  'save-manifest',
-  'show-status',
-  'wake-at',
-  'log',
-  'alert',
-  'tell-person',
-  'show-message',
-  'show-document',
-]);
+const PLUMBING = new Set(['save-manifest', 'show', 'wake-at', 'log', 'alert', 'tell-person']);
 export function names(effects: RunEffect[], s?: RunState): string[] {
   return effects
     .filter((e) => !PLUMBING.has(e.type))

@@ -11,24 +11,9 @@ import {
 import { runTable } from '../../../src/core/server/run-list.js';
 import { stateText, urgency } from '../../../src/core/web/web-dashboard.js';
 import type { StatusView } from '../../../src/core/screen/status.js';
+import { statusView } from '../../helpers/status-view.js';
 
-const view = (over: Partial<StatusView> = {}): StatusView => ({
-  phase: 'working',
-  context: 50_000,
-  window: 200_000,
-  at: 160_000,
-  warnAt: 140_000,
-  generation: 2,
-  maxGenerations: 10,
-  handoff: true,
-  reviewLeft: null,
-  held: false,
-  workbench: '/w',
-  documentPath: null,
-  note: '',
-  attention: null,
-  ...over,
-});
+const view = statusView;
 const run = (id: string, over: Partial<RunFacts> = {}, v: Partial<StatusView> = {}): RunFacts => ({
   id,
   cwd: `/p/${id}`,

@@ -142,8 +142,11 @@ export function childExited(o: Out, e: Extract<RunInput, { type: 'child-exit' }>
   o.manifest(recordUsage(o.s.manifest, usage(g, e.now)));
   if (phase === 'review') {
     o.do({
-      type: 'show-message',
-      text: `${o.s.note}; the successor starts in ${Math.max(0, Math.ceil(((o.s.cycle.reviewUntil ?? e.now) - e.now) / 1000))}s`,
+      type: 'show',
+      show: {
+        t: 'message',
+        text: `${o.s.note}; the successor starts in ${Math.max(0, Math.ceil(((o.s.cycle.reviewUntil ?? e.now) - e.now) / 1000))}s`,
+      },
     });
   }
   // Dead before any turn, in its first seconds: claude could not start (login, a flag, the network).

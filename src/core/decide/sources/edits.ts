@@ -13,7 +13,7 @@ export function documentChanged(o: Out, e: Extract<RunInput, { type: 'document-c
   const s = o.s;
   const path = s.settings.documentPath;
   if (!path) return;
-  o.do({ type: 'show-document', path, text });
+  o.do({ type: 'show', show: { t: 'document', path, text } });
   if (text === null) {
     o.emit('document-removed', { path, phase: s.cycle.phase });
     o.set({ note: 'the document was removed; the successor will get the copy flower-pty kept' });

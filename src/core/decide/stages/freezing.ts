@@ -198,7 +198,10 @@ export function documentWritten(o: Out, e: Extract<RunInput, { type: 'document-w
     path: e.path,
     ...(pending.reason ? { reason: pending.reason } : {}),
   });
-  o.do({ type: 'show-document', path: e.path ?? o.s.settings.documentPath ?? '', text: pending.text });
+  o.do({
+    type: 'show',
+    show: { t: 'document', path: e.path ?? o.s.settings.documentPath ?? '', text: pending.text },
+  });
   // With no review window (or an expired one) the successor may start now: the clock's rules run after
   // every event (decide.ts), this one too.
 }

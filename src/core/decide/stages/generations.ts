@@ -71,7 +71,7 @@ export function seed(o: Out, generation: number, onDisk: string | null): void {
       window: o.s.policy.window,
     });
     o.do({ type: 'log', line });
-    o.do({ type: 'show-message', text: `flower-pty: ${line}` });
+    o.do({ type: 'show', show: { t: 'message', text: `flower-pty: ${line}` } });
     o.set({ note: line });
     o.alert('flower-pty: handoff document too large', line);
   }
