@@ -10,6 +10,7 @@ import { homedir } from 'node:os';
 import { attachOutcome } from '../client/attach-outcome.js';
 import { ownCommandHere } from '../adapters/own-command-here.js';
 import { attachClient } from '../client/attach-client.js';
+import { tellChooserListed } from '../client/run-socket.js';
 import { runChooser, type ChooserEntry } from '../client/run-chooser.js';
 import { listRuns } from '../server/run-registry.js';
 import { previewRun } from './run-preview.js';
@@ -89,11 +90,21 @@ async function startRun(form: NewRunForm, o: ChooseOptions): Promise<{ run: Choo
 export async function chooseRun(o: ChooseOptions): Promise<number> {
   const { configuredHosts } = await import('../adapters/config-file.js');
   const hosts = configuredHosts(o.env);
+  const told = new Set<string>();
   return runChooser({
     cwd: o.cwd,
     home: o.env.HOME ?? homedir(),
     hosts,
-    listLocal: async () => (await listRuns(o.dir)).runs,
+    listLocal: async () => {
+      const { runs } = await listRuns(o.dir);
+      // each run listed the first time is told, so that its split view is ready before it is picked
+      for (const r of runs)
+        if (!told.has(r.socket)) {
+          told.add(r.socket);
+          tellChooserListed(r.socket, o.env.TERM);
+        }
+      return runs;
+    },
     askHost: async (host) => {
       const { askHosts } = await import('../server/host-ls.js');
       const [answer] = await askHosts([host], o.env);

@@ -21,6 +21,7 @@ import { createPartialFrameBudget, openClientLink, type ClientLink } from './cli
 import { createClientRegistry } from './client-registry.js';
 import { createClientDispatch } from './client-dispatch.js';
 import { createIdleMemory } from './idle-memory.js';
+import { createSplitWarmup } from './split-warmup.js';
 import { readRunSpec, type RunSpec } from './run-spec.js';
 import { serverLogPath, removeIfEmpty } from './start-server.js';
 import { openSocketDir, listenPrivate, socketPath as socketPathOf } from './socket-dir.js';
@@ -100,8 +101,11 @@ async function start(spec: RunSpec): Promise<Started> {
     },
   });
 
+  // A chooser listing this run: its split view made ready before the person picks it (split-warmup.ts).
+  const warmup = createSplitWarmup({ latest: () => serverFace.latest.view ?? null, log: log.write });
   const onMessage = (link: ClientLink, message: ClientMessage) => {
     idleMemory.activity();
+    if (message.t === 'hello' && message.role === 'query' && message.chooser) warmup.hint(message.term);
     dispatch(link, message);
   };
   const onClose = (link: ClientLink) => {
