@@ -94,6 +94,7 @@ export async function chooseRun(o: ChooseOptions): Promise<number> {
   return runChooser({
     cwd: o.cwd,
     home: o.env.HOME ?? homedir(),
+    command: ownCommandHere(o.env, o.cwd),
     hosts,
     listLocal: async () => {
       const { runs } = await listRuns(o.dir);

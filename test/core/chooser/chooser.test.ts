@@ -71,6 +71,7 @@ const screen = (over: Partial<ChooserScreen>): ChooserScreen => ({
   rows: 24,
   home: '/home/me',
   message: null,
+  command: 'flower-pty',
   ...over,
 });
 
@@ -263,6 +264,11 @@ t.test('narrow, too small, a hung host, hostile text, a preview', async (t) => {
   t.match(lineText(tiny[0]!), /^too small for the chooser/);
   t.ok(textWidth(lineText(tiny[0]!)) <= 30);
   t.equal(renderChooser(screen({ rows: 4 })).length, 1, 'too few rows too');
+  t.equal(
+    lineText(renderChooser(screen({ rows: 4, cols: 120, command: 'node /opt/fp/bin/flower-pty.js' }))[0]!),
+    'too small for the chooser: 40×5 at least (or node /opt/fp/bin/flower-pty.js attach ID)',
+    "the person's own command",
+  );
   const hosts = [
     { host: 'slow-box', problem: null, askingSince: NOW - 12_000 },
     { host: 'gone-box', problem: 'gone-box: unreachable (ssh: connect timed out)', askingSince: null },
