@@ -14,23 +14,13 @@ import {
 } from '../../../src/core/chooser/chooser-keys.js';
 import { lineText, renderChooser, type ChooserScreen } from '../../../src/core/chooser/chooser-view.js';
 import { textWidth } from '../../../src/core/screen/char-width.js';
+import { askingStatus } from '../../helpers/wire-server.js';
 import { statusBarLines, type StatusView } from '../../../src/core/screen/status.js';
 
 const NOW = Date.parse('2026-12-01T05:00:00.000Z');
 const view = (over: Partial<StatusView> = {}): StatusView => ({
-  phase: 'working',
-  context: 50_000,
-  window: 200_000,
-  at: 160_000,
-  warnAt: 140_000,
-  generation: 1,
-  maxGenerations: 10,
-  handoff: true,
-  reviewLeft: null,
-  held: false,
+  ...askingStatus(''),
   workbench: '/w',
-  documentPath: null,
-  note: '',
   attention: null,
   ...over,
 });
