@@ -753,6 +753,9 @@ export async function chooserSwitch({ rounds = 5 } = {}) {
     }
     chooser = start({ file: process.execPath, args: [FLOWER, 'attach', '--choose'], env: launch.env }, size);
     await chooser.until((o) => o.includes('2 runs'), 20_000);
+    // A person reads the list before a key: the runs the chooser listed have their split view ready by then
+    // (server/split-warmup.ts); a key within the list's first few hundred ms meets a cold server.
+    await sleep(1000);
     // what came after a key, whole, however the pty cut it
     const after = (needle) => {
       let seen = '';

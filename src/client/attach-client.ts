@@ -184,7 +184,7 @@ function session(
     const countElsewhere = (dir: string) => {
       if (plain || counting) return;
       counting = true;
-      void Promise.all([import('./elsewhere-watch.js'), import('../core/screen/notification.js')]).then(
+      void Promise.all([import('../server/elsewhere-watch.js'), import('../core/screen/notification.js')]).then(
         ([{ watchElsewhere, personNotifies }, { notificationSequence }]) => {
           if (settled) return;
           stopElsewhere = watchElsewhere({

@@ -28,6 +28,8 @@ export type HostAnswerLike = { runs: readonly Omit<ChooserEntry, 'host'>[] } | {
 export interface ChooserPorts {
   cwd: string;
   home: string | null;
+  /** how the person types flower-pty here, for the commands the chooser names */
+  command: string;
   /** the hosts of the person's config */
   hosts: readonly string[];
   listLocal(): Promise<ReadonlyArray<Omit<ChooserEntry, 'host'>>>;
@@ -121,6 +123,7 @@ export function runChooser(p: ChooserPorts): Promise<number> {
       cols: p.stdout.columns || 80,
       rows: p.stdout.rows || 24,
       home: p.home,
+      command: p.command,
       message,
       preview: previewLines(runs),
     });

@@ -3,6 +3,7 @@
 import { createConnection, type Socket } from 'node:net';
 import { FlowerError } from '../core/errors.js';
 import { ownCommandHere } from '../adapters/own-command-here.js';
+import { encodeFrame, WIRE_VERSION } from '../server/wire.js';
 
 export function connectRun(path: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
@@ -20,4 +21,17 @@ export function connectRun(path: string): Promise<Socket> {
       );
     socket.once('error', onError);
   });
+}
+
+/** tells the run that a chooser lists it, from a terminal named `term`: it makes its split view ready
+ * (server/split-warmup.ts). A `query` hello alone, sent and let go: nothing is waited for or said. */
+export function tellChooserListed(path: string, term: string | undefined): void {
+  const socket = createConnection(path);
+  socket.on('error', () => undefined); // a run that ended meanwhile: nothing to warm
+  socket.on('connect', () =>
+    socket.end(
+      encodeFrame({ t: 'hello', version: WIRE_VERSION, role: 'query', chooser: true, ...(term ? { term } : {}) }),
+    ),
+  );
+  socket.on('data', () => socket.destroy()); // its welcome
 }

@@ -4,12 +4,14 @@
 // asked as `ls --host` asks them, each on its own); `x` is `kill`; `n` starts a run as `flower-pty
 // --detach` does, in the folder asked (or a new git worktree of it), then joins it.
 
-import { execFile, spawn } from 'node:child_process';
-import { basename, dirname, join, resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { attachOutcome } from '../client/attach-outcome.js';
 import { ownCommandHere } from '../adapters/own-command-here.js';
 import { attachClient } from '../client/attach-client.js';
+import { addWorktree } from './new-worktree.js';
+import { tellChooserListed } from '../client/run-socket.js';
 import { runChooser, type ChooserEntry } from '../client/run-chooser.js';
 import { listRuns } from '../server/run-registry.js';
 import { previewRun } from './run-preview.js';
@@ -26,22 +28,6 @@ export interface ChooseOptions {
   env: NodeJS.ProcessEnv;
 }
 
-/** a worktree's name: one plain path segment, as git would take it for a branch too */
-const WORKTREE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
-
-function run(
-  cmd: string,
-  args: readonly string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(cmd, args, { cwd, env, timeout: 60_000 }, (error, stdout, stderr) =>
-      done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
 // A new run: the folder (made absolute from where the chooser was opened), a new worktree of it when one
 // is named (beside it, `<folder>-<name>`, on a new branch of that name), then `flower-pty --detach -- PROMPT`
 // there; its first line is the run's id.
@@ -49,17 +35,9 @@ async function startRun(form: NewRunForm, o: ChooseOptions): Promise<{ run: Choo
   let folder = resolve(o.cwd, form.folder.trim());
   const name = form.worktree.trim();
   if (name !== '') {
-    if (!WORKTREE_NAME.test(name))
-      return {
-        problem: `worktree name ${terminalText(name)}: letters, digits, . _ - only (it names a folder and a branch)`,
-      };
-    const tree = join(dirname(folder), `${basename(folder)}-${name}`);
-    const made = await run('git', ['-C', folder, 'worktree', 'add', '-b', name, tree], folder, o.env);
-    if (made.code !== 0)
-      return {
-        problem: `git worktree add ${terminalText(tree)} failed: ${terminalText(made.stderr.trim().split('\n').at(-1) ?? '')}`,
-      };
-    folder = tree;
+    const made = await addWorktree(folder, name, o.env);
+    if ('problem' in made) return made;
+    folder = made.folder;
   }
   const bin = process.argv[1]!;
   const started = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
@@ -89,11 +67,22 @@ async function startRun(form: NewRunForm, o: ChooseOptions): Promise<{ run: Choo
 export async function chooseRun(o: ChooseOptions): Promise<number> {
   const { configuredHosts } = await import('../adapters/config-file.js');
   const hosts = configuredHosts(o.env);
+  const told = new Set<string>();
   return runChooser({
     cwd: o.cwd,
     home: o.env.HOME ?? homedir(),
+    command: ownCommandHere(o.env, o.cwd),
     hosts,
-    listLocal: async () => (await listRuns(o.dir)).runs,
+    listLocal: async () => {
+      const { runs } = await listRuns(o.dir);
+      // each run listed the first time is told, so that its split view is ready before it is picked
+      for (const r of runs)
+        if (!told.has(r.socket)) {
+          told.add(r.socket);
+          tellChooserListed(r.socket, o.env.TERM);
+        }
+      return runs;
+    },
     askHost: async (host) => {
       const { askHosts } = await import('../server/host-ls.js');
       const [answer] = await askHosts([host], o.env);

@@ -21,6 +21,8 @@ import { createPartialFrameBudget, openClientLink, type ClientLink } from './cli
 import { createClientRegistry } from './client-registry.js';
 import { createClientDispatch } from './client-dispatch.js';
 import { createIdleMemory } from './idle-memory.js';
+import { createSplitWarmup } from './split-warmup.js';
+import { createElsewhereFaces } from './elsewhere-faces.js';
 import { readRunSpec, type RunSpec } from './run-spec.js';
 import { serverLogPath, removeIfEmpty } from './start-server.js';
 import { openSocketDir, listenPrivate, socketPath as socketPathOf } from './socket-dir.js';
@@ -100,13 +102,20 @@ async function start(spec: RunSpec): Promise<Started> {
     },
   });
 
+  // A chooser listing this run: its split view made ready before the person picks it (split-warmup.ts).
+  const warmup = createSplitWarmup({ latest: () => serverFace.latest.view ?? null, log: log.write });
+  // The other runs waiting for the person, for the split views of clients that do not count them (native).
+  const elsewhere = createElsewhereFaces({ dir: socketDir, selfId: spec.id, env: process.env });
   const onMessage = (link: ClientLink, message: ClientMessage) => {
     idleMemory.activity();
+    if (message.t === 'hello' && link.role === null) elsewhere.hello(link, message);
+    if (message.t === 'hello' && message.role === 'query' && message.chooser) warmup.hint(message.term);
     dispatch(link, message);
   };
   const onClose = (link: ClientLink) => {
     // a client that goes away leaves claude at the size it had (tmux keeps the last size too)
     clients.remove(link);
+    elsewhere.gone(link);
     idleMemory.activity();
   };
   clients.onAttachedChange(idleMemory.attachedChanged);
@@ -162,6 +171,7 @@ async function start(spec: RunSpec): Promise<Started> {
       await closeAll(server, clients.all(), bye);
       relay?.close(); // claude is gone and every terminal given back: the thread has nothing left
       idleMemory.dispose();
+      elsewhere.dispose();
       release();
       serverFace.screen.dispose();
       log.close();

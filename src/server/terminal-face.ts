@@ -38,6 +38,8 @@ export interface TerminalFace {
   restore(then?: () => void): void;
   /** the client counted this many other runs waiting for the person (a split view says so) */
   othersWaiting(count: number): void;
+  /** rings this terminal for another run (a bell and notification's escapes), after what is on its way */
+  alert(sequence: string): void;
 }
 
 export interface TerminalFaceEvents {
@@ -158,6 +160,9 @@ export async function openTerminalFace(
     edited,
     othersWaiting(count) {
       if (!restored && 'othersWaiting' in face) (face as SplitFace).othersWaiting(count);
+    },
+    alert(sequence) {
+      if (!restored) terminal.write(sequence);
     },
     restore(then) {
       if (restored) return then?.();

@@ -56,7 +56,8 @@ export interface Hello {
   detachKey?: string;
   /** the step's document, shown before the server's own word on it */
   documentPath?: string;
-  /** the client can show the chooser of every run: the split view's "prefix s" then detaches with `choose` */
+  /** the client can show the chooser of every run: the split view's "prefix s" then detaches with `choose`;
+   * in a `query` hello, a chooser lists this run from a terminal of `term` (server/split-warmup.ts) */
   chooser?: boolean;
   /** a watcher (the web face): painted and streamed like any attach client, but it never sizes claude's
    * pty, does not count as a terminal that can answer claude's queries, and hears `size` when claude's changes */

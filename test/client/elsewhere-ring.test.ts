@@ -7,25 +7,8 @@ import { join } from 'node:path';
 import { FLOWER_BIN } from '../helpers/flower-run.js';
 import { commandTerminal } from '../helpers/person-terminal.js';
 import { until } from '../helpers/poll.js';
-import { startFakeRun } from '../helpers/wire-server.js';
+import { askingStatus as asking, startFakeRun } from '../helpers/wire-server.js';
 import { openSocketDir } from '../../src/server/socket-dir.js';
-
-const asking = (tool: string) => ({
-  phase: 'working' as const,
-  context: 50_000,
-  window: 200_000,
-  at: 160_000,
-  warnAt: 140_000,
-  generation: 1,
-  maxGenerations: 10,
-  handoff: true,
-  reviewLeft: null,
-  held: false,
-  workbench: '/w/.flower',
-  documentPath: null,
-  note: '',
-  attention: `waiting for your permission: ${tool}`,
-});
 
 for (const notify of ['true', 'false']) {
   t.test(`FLOWER_PTY_NOTIFY=${notify}`, async (t) => {

@@ -40,6 +40,7 @@ t.test('a hung host, the others at once; a shortcut joins, back after; x y ends;
   const ports: ChooserPorts = {
     cwd: '/w',
     home: null,
+    command: 'flower-pty',
     hosts: ['hung-box', 'fast-box'],
     listLocal: async () => local,
     askHost: (host) =>
@@ -83,6 +84,54 @@ t.test('a hung host, the others at once; a shortcut joins, back after; x y ends;
   await until('ended', () => /run bbbbbb ended/.test(term.screen()), 5_000);
   t.same(ended, ['bbbbbb']);
   await until('gone from the list', () => !/local +bbbbbb/.test(term.screen()), 5_000);
+  term.stdin.write('q');
+  t.equal(await closed, 0);
+});
+
+t.test('a run that ends while selected: its row goes, Enter joins the next; one gone at Enter is a line', async (t) => {
+  const term = fakeTerminal();
+  const joined: string[] = [];
+  let local = [run('aaaaaa', 'waiting for your permission: Bash ls'), run('bbbbbb')];
+  let listed = 0;
+  const ports: ChooserPorts = {
+    cwd: '/w',
+    home: null,
+    command: 'npx flower-pty',
+    hosts: [],
+    listLocal: async () => {
+      listed++;
+      return local;
+    },
+    askHost: async () => ({ runs: [] }),
+    join: async (entry) => {
+      joined.push(entry.id);
+      // it ended after the list said it was there: the attach fails in one line
+      if (entry.id === 'bbbbbb') throw new Error('no run answers on /s/bbbbbb.sock (ENOENT): it has ended');
+      return null;
+    },
+    end: async () => 'not here',
+    start: async () => ({ problem: 'not here' }),
+    stdin: term.stdin,
+    stdout: term.out,
+    localEveryMs: 30,
+  };
+  const closed = runChooser(ports);
+  t.teardown(() => void term.stdin.write('q')); // a failed wait still closes it
+  await until('aaaaaa selected', () => /^\(0\) +aaaaaa/m.test(term.screen()), 5_000);
+  local = [run('bbbbbb')]; // the selected run ends
+  const at = listed;
+  await until('listed again', () => listed > at + 1, 5_000);
+  await until('its row gone', () => !/aaaaaa/.test(term.screen()), 5_000);
+  term.stdin.write('\r');
+  await until('joined', () => joined.length === 1, 5_000);
+  t.same(joined, ['bbbbbb'], 'Enter joined the run still there, not the one that ended');
+  await until('the line saying why', () => /it has ended/.test(term.screen()), 5_000);
+  t.equal(term.stdin.listenerCount('data'), 1, 'the chooser reads the terminal again');
+  local = [];
+  await until('no run left', () => /0 runs/.test(term.screen()), 5_000);
+  term.stdin.write('\r'); // nothing to switch to: nothing joined
+  await new Promise((r) => setTimeout(r, 100));
+  t.same(joined, ['bbbbbb']);
   term.stdin.write('q');
   t.equal(await closed, 0);
 });

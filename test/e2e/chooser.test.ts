@@ -2,9 +2,10 @@
 // `flower-pty attach` from a fourth folder (no run is its) shows the chooser with the waiting run first;
 // `/` + an id + Enter and a row's shortcut switch this terminal to that run; what is typed there reaches
 // that run's claude and no other; C-] d and C-] s come back to the chooser; q closes it; every run is still
-// live. Inside `attach ID` the status bar says the other run waits, and C-] s opens the chooser.
+// live. `n` with a worktree named makes it beside folder D (a git repository), starts the run there
+// detached and joins it. Inside `attach ID` the status bar says the other run waits, and C-] s opens the chooser.
 import t from 'tap';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { markerReplies } from '../../src/mock/fault-markers.js';
@@ -38,7 +39,25 @@ t.test(
         };
         const file = join(sandbox.configDir, '.claude.json');
         const config = JSON.parse(readFileSync(file, 'utf8'));
-        for (const dir of [folders.b, folders.c, folders.d]) config.projects[dir] = { hasTrustDialogAccepted: true };
+        // folder D a repository with a commit, and its worktree-to-be trusted too
+        const d = folders.d;
+        const git = (...args: string[]) =>
+          execFileSync('git', args, {
+            cwd: d,
+            env: {
+              ...process.env,
+              GIT_AUTHOR_NAME: 'T',
+              GIT_AUTHOR_EMAIL: 't@x.invalid',
+              GIT_COMMITTER_NAME: 'T',
+              GIT_COMMITTER_EMAIL: 't@x.invalid',
+            },
+          });
+        git('init', '-q', '-b', 'main');
+        writeFileSync(join(d, 'README'), 'D\n');
+        git('add', 'README');
+        git('commit', '-q', '-m', 'first');
+        for (const dir of [folders.b, folders.c, folders.d, `${folders.d}-feat-d`])
+          config.projects[dir] = { hasTrustDialogAccepted: true };
         writeFileSync(file, JSON.stringify(config, null, 2));
       },
     });
@@ -132,10 +151,11 @@ t.test(
     chooser.pty.write(key!);
     await typeIntoThenLeave('C', sessionC, 's'); // C-] s: the chooser again, as a detach would
     await chooser.waitForScreen(/flower-pty · 3 runs/, 15_000);
-    // n: a new run in folder D (the folder asked, no worktree, a prompt), started detached and joined
+    // n: a new run in a new worktree of folder D (the folder asked, a worktree named, a prompt), started
+    // detached and joined
     chooser.pty.write('n');
     await chooser.waitForScreen(`new run · folder: ${dirs.here}`, 10_000);
-    chooser.pty.write('\u007f'.repeat(dirs.here.length) + dirs.d + '\r\r' + 'hello from folder D' + '\r');
+    chooser.pty.write('\u007f'.repeat(dirs.here.length) + dirs.d + '\r' + 'feat-d\r' + 'hello from folder D' + '\r');
     await chooser.waitForScreen('hello from folder D', 60_000);
     await f.api.waitForRequest((r) => r.isMain && /hello from folder D/.test(r.lastUserText), 60_000);
     chooser.pty.write('\u001d');
@@ -188,12 +208,18 @@ t.test(
     const after = await liveRuns(f.runtime);
     t.same(
       after
-        .filter((r) => r.cwd !== dirs.d)
+        .filter((r) => r.cwd !== `${dirs.d}-feat-d`)
         .map((r) => r.id)
         .sort(),
       [a, b, c].sort(),
       'detaching left every run alive',
     );
-    t.equal(after.filter((r) => r.cwd === dirs.d).length, 1, 'and the new run in folder D');
+    const tree = `${dirs.d}-feat-d`;
+    t.same(after.filter((r) => r.cwd === tree).length, 1, "and the new run in folder D's new worktree");
+    const worktrees = execFileSync('git', ['worktree', 'list'], { cwd: dirs.d, encoding: 'utf8' }).split('\n');
+    t.ok(
+      worktrees.some((l) => l.startsWith(`${tree} `) && l.endsWith(' [feat-d]')),
+      `on its new branch:\n${worktrees.join('\n')}`,
+    );
   },
 );

@@ -240,3 +240,30 @@ t.test('what the native client does not take goes to Node, with the same argumen
   process.kill(off.pty.pid, 'SIGHUP');
   await off.exited;
 });
+
+t.test('the native client: the server counts the other runs that wait, and rings once for a new wait', async (t) => {
+  const { startFakeRun, askingStatus: asking } = await import('../helpers/wire-server.js');
+  const { openSocketDir } = await import('../../src/server/socket-dir.js');
+  const { sleep } = await import('../helpers/poll.js');
+  const { f, id } = await detachedRun(t, ECHO);
+  const dir = await openSocketDir({ XDG_RUNTIME_DIR: f.runtime });
+  // one run already waiting when the terminal joins: counted, not rung
+  const early = await startFakeRun(dir, 'early1', { info: { cwd: '/w/early', status: asking('Bash ls') } });
+  t.teardown(() => early.close());
+  const b = f.attach([id], { cols: 120, rows: 30 }, { asPerson: true });
+  await b.waitForScreen('FIRST', 15_000);
+  t.equal(program(b), NATIVE, 'the attach is the native client');
+  await b.waitForScreen(/1 other run waits for you: C-\] s/, 15_000);
+  // one that starts waiting while the terminal is here: counted, and rung once
+  const late = await startFakeRun(dir, 'late01', { info: { cwd: '/w/late', status: asking('Bash touch x') } });
+  t.teardown(() => late.close());
+  await b.waitForScreen(/2 other runs wait for you: C-\] s/, 15_000);
+  const rung = () => b.output().split('\u001b]9;flower-pty: run late01 waits for you').length - 1;
+  await b.waitFor(() => rung() > 0, 15_000, "the late run's notification");
+  await sleep(4_500); // two more looks at the same waits
+  t.equal(rung(), 1, 'rung once for the new wait, not on every look');
+  t.notOk(b.output().includes('run early1 waits for you'), 'the run already waiting was not rung');
+  t.notOk(b.output().includes(`run ${id} waits`), 'nor the run in front');
+  process.kill(b.pty.pid, 'SIGHUP');
+  await b.exited;
+});

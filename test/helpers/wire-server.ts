@@ -44,6 +44,24 @@ export function runInfo(id: string, over: Partial<RunInfo> = {}): RunInfo {
   };
 }
 
+/** a run's status as it is while a tool call waits for the person's permission (the one picture: it needs them) */
+export const askingStatus = (tool: string) => ({
+  phase: 'working' as const,
+  context: 50_000,
+  window: 200_000,
+  at: 160_000,
+  warnAt: 140_000,
+  generation: 1,
+  maxGenerations: 10,
+  handoff: true,
+  reviewLeft: null,
+  held: false,
+  workbench: '/w/.flower',
+  documentPath: null,
+  note: '',
+  attention: `waiting for your permission: ${tool}`,
+});
+
 /** `lastWords`: the message of the stream's bye; `direct`: the welcome says the server draws the client's terminal */
 export async function startFakeRun(
   dir: string,

@@ -9,7 +9,7 @@ import { FLOWER_BIN } from '../helpers/flower-run.js';
 import { commandTerminal } from '../helpers/person-terminal.js';
 import { until } from '../helpers/poll.js';
 import { startFleet } from '../../scripts/ssh-fleet.mjs';
-import { startFakeRun } from '../helpers/wire-server.js';
+import { askingStatus, startFakeRun } from '../helpers/wire-server.js';
 import { openSocketDir } from '../../src/server/socket-dir.js';
 
 const root = mkdtempSync(join(tmpdir(), 'flower-hosts-chooser-'));
@@ -31,22 +31,7 @@ const env = {
 const alphaRun = await startFakeRun(await openSocketDir({ XDG_RUNTIME_DIR: fleet.hosts.alpha!.runtime }), 'aaaa1111', {
   info: {
     cwd: '/srv/alpha/proj',
-    status: {
-      phase: 'working',
-      context: 50_000,
-      window: 200_000,
-      at: 160_000,
-      warnAt: 140_000,
-      generation: 1,
-      maxGenerations: 10,
-      handoff: true,
-      reviewLeft: null,
-      held: false,
-      workbench: '/srv/alpha/proj/.flower',
-      documentPath: null,
-      note: '',
-      attention: 'waiting for your permission: Bash touch x',
-    },
+    status: { ...askingStatus('Bash touch x'), workbench: '/srv/alpha/proj/.flower' },
   },
 });
 const localRun = await startFakeRun(await openSocketDir(env), 'llll1111', { info: { cwd: '/home/me/proj' } });

@@ -30,6 +30,8 @@ export interface ChooserScreen {
   home: string | null;
   /** one line to say (a run that could not be switched to, a run ended) */
   message: string | null;
+  /** how the person types flower-pty where they are (core/options/own-command.ts), for a command it names */
+  command: string;
   /** the selected run's screen, as plain lines, when there is one to show */
   preview?: readonly string[] | null;
 }
@@ -180,7 +182,7 @@ export function renderChooser(s: ChooserScreen): ChooserLine[] {
       [
         {
           text: fit(
-            `too small for the chooser: ${MIN_COLS}×${MIN_ROWS} at least (or flower-pty attach ID)`,
+            `too small for the chooser: ${MIN_COLS}×${MIN_ROWS} at least (or ${s.command} attach ID)`,
             s.cols,
           ).trimEnd(),
           style: 'warn',

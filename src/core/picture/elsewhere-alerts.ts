@@ -3,7 +3,7 @@
 // review) rings this terminal as the run in front would, once when it starts waiting, not on every look.
 // The run in front rings itself (its own server's alerts), so it is left out; the person's `notify`
 // setting (--no-notify, FLOWER_PTY_NOTIFY, the config's `notify`) silences these as it silences those.
-// Pure: the watcher (client/elsewhere-watch.ts) brings the runs and rings.
+// Pure: the watcher (server/elsewhere-watch.ts) brings the runs and rings.
 
 import { oneLine } from '../one-line.js';
 import { runState, type RunFacts } from './run-picture.js';

@@ -14,23 +14,13 @@ import {
 } from '../../../src/core/chooser/chooser-keys.js';
 import { lineText, renderChooser, type ChooserScreen } from '../../../src/core/chooser/chooser-view.js';
 import { textWidth } from '../../../src/core/screen/char-width.js';
+import { askingStatus } from '../../helpers/wire-server.js';
 import { statusBarLines, type StatusView } from '../../../src/core/screen/status.js';
 
 const NOW = Date.parse('2026-12-01T05:00:00.000Z');
 const view = (over: Partial<StatusView> = {}): StatusView => ({
-  phase: 'working',
-  context: 50_000,
-  window: 200_000,
-  at: 160_000,
-  warnAt: 140_000,
-  generation: 1,
-  maxGenerations: 10,
-  handoff: true,
-  reviewLeft: null,
-  held: false,
+  ...askingStatus(''),
   workbench: '/w',
-  documentPath: null,
-  note: '',
   attention: null,
   ...over,
 });
@@ -71,6 +61,7 @@ const screen = (over: Partial<ChooserScreen>): ChooserScreen => ({
   rows: 24,
   home: '/home/me',
   message: null,
+  command: 'flower-pty',
   ...over,
 });
 
@@ -263,6 +254,11 @@ t.test('narrow, too small, a hung host, hostile text, a preview', async (t) => {
   t.match(lineText(tiny[0]!), /^too small for the chooser/);
   t.ok(textWidth(lineText(tiny[0]!)) <= 30);
   t.equal(renderChooser(screen({ rows: 4 })).length, 1, 'too few rows too');
+  t.equal(
+    lineText(renderChooser(screen({ rows: 4, cols: 120, command: 'node /opt/fp/bin/flower-pty.js' }))[0]!),
+    'too small for the chooser: 40×5 at least (or node /opt/fp/bin/flower-pty.js attach ID)',
+    "the person's own command",
+  );
   const hosts = [
     { host: 'slow-box', problem: null, askingSince: NOW - 12_000 },
     { host: 'gone-box', problem: 'gone-box: unreachable (ssh: connect timed out)', askingSince: null },

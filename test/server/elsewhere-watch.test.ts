@@ -3,7 +3,7 @@
 import t from 'tap';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { personNotifies } from '../../src/client/elsewhere-watch.js';
+import { personNotifies } from '../../src/server/elsewhere-watch.js';
 
 t.test("the person's notify setting: on by default, off by the variable or the user's config", async (t) => {
   const home = t.testdir();
@@ -20,9 +20,9 @@ t.test("the person's notify setting: on by default, off by the variable or the u
 t.test(
   'the watcher over real sockets: rings once when another run starts waiting, not for the run in front',
   async (t) => {
-    const { startFakeRun } = await import('../helpers/wire-server.js');
+    const { startFakeRun, askingStatus: asking } = await import('../helpers/wire-server.js');
     const { openSocketDir } = await import('../../src/server/socket-dir.js');
-    const { watchElsewhere } = await import('../../src/client/elsewhere-watch.js');
+    const { watchElsewhere } = await import('../../src/server/elsewhere-watch.js');
     const { until, sleep } = await import('../helpers/poll.js');
     // a short folder of its own: a socket's path must fit in a unix address
     const { mkdtempSync, rmSync } = await import('node:fs');
@@ -57,22 +57,6 @@ t.test(
     t.teardown(stopQuiet);
     await sleep(200); // a few looks at nobody waiting
     t.same(alerts, [], 'nothing waits: nothing rings');
-    const asking = (tool: string) => ({
-      phase: 'working' as const,
-      context: 50_000,
-      window: 200_000,
-      at: 160_000,
-      warnAt: 140_000,
-      generation: 1,
-      maxGenerations: 10,
-      handoff: true,
-      reviewLeft: null,
-      held: false,
-      workbench: '/w/.flower',
-      documentPath: null,
-      note: '',
-      attention: `waiting for your permission: ${tool}`,
-    });
     front.info.status = asking('Bash in front');
     other.info.status = asking('Bash touch x');
     await until('the other run rang', () => alerts.length > 0, 10_000);
@@ -86,3 +70,14 @@ t.test(
     t.equal(looks, 1, 'the quiet watcher still counted');
   },
 );
+
+t.test('the run server counts for a split view it draws whose client does not count (the native one)', async (t) => {
+  const { countedByServer } = await import('../../src/server/elsewhere-faces.js');
+  const hello = { t: 'hello' as const, version: 1, role: 'attach' as const, tty: '/dev/pts/3', face: 'split' as const };
+  t.equal(countedByServer(hello), true, "the native client's hello");
+  t.equal(countedByServer({ ...hello, chooser: true }), false, 'a Node client counts itself and says elsewhere');
+  t.equal(countedByServer({ ...hello, face: 'plain' }), false, 'a plain face has no status bar');
+  t.equal(countedByServer({ ...hello, watch: true }), false, 'a watcher');
+  t.equal(countedByServer({ t: 'hello', version: 1, role: 'attach', face: 'split' }), false, 'no terminal to draw');
+  t.equal(countedByServer({ ...hello, role: 'query' }), false, 'a query');
+});

@@ -2,13 +2,13 @@
 // them (a permission, a question, a document in review: the one picture of a run says which): asked every
 // few seconds and told only when the count changes, so the split view's status bar can say so with the key
 // to the chooser; and the bell and notification, once, when one of them starts waiting (the rule is
-// core/picture/elsewhere-alerts.ts). The attach client is idle while the server draws its terminal: the
-// asking is its.
+// core/picture/elsewhere-alerts.ts). A Node attach client asks (it is idle while the server draws its
+// terminal); for a client that does not (the native one), the run server asks itself (elsewhere-faces.ts).
 
 import { elsewhereAlerts, type ElsewhereAlert, type ElsewhereSeen } from '../core/picture/elsewhere-alerts.js';
 import { runPicture } from '../core/picture/run-picture.js';
 import { configFromEnv, readConfigFile, userConfigPath } from '../adapters/config-file.js';
-import { listRuns } from '../server/run-registry.js';
+import { listRuns } from './run-registry.js';
 
 export const ELSEWHERE_EVERY_MS = 2_000;
 
