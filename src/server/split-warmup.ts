@@ -65,8 +65,8 @@ export async function drawSplitOnce(term: string, view: StatusView | null): Prom
     onDetach: () => undefined,
   });
   try {
-    face.childStarted();
-    if (view) face.status(view);
+    face.show({ t: 'child', state: 'started' });
+    if (view) face.show({ t: 'status', view });
     await new Promise((drawn) => setTimeout(drawn, DRAWN_AFTER_MS));
   } finally {
     face.restore();
