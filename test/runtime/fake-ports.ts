@@ -336,7 +336,11 @@ export function startWorld(
     childEnded() {},
     restore() {},
   };
-  w.loop = startRunLoop(createRun(s, new Date(clock.now()).toISOString(), world.resume ?? null), ports, face);
+  w.loop = startRunLoop({
+    initial: createRun(s, new Date(clock.now()).toISOString(), world.resume ?? null),
+    ports,
+    face,
+  });
   w.hook = (event, payload) => w.loop.hook(event, payload);
   w.command = (c) => commands(c);
   w.type = (d) => input(d);
