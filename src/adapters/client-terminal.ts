@@ -25,7 +25,7 @@ export interface JoinOptions {
   input: (keys: HeardKeys) => void;
   /** joined for its keys alone: the table of bytes that may pass straight to claude */
   pass?: Uint8Array;
-  /** keys the relay forwarded are told at once here, and to `input` after the output that follows them */
+  /** keys the relay forwarded are told at once here, and to `relayed` after the output that follows them */
   typed?: () => void;
   /** claude's plain echo the relay drew into the pane */
   echoed?: (bytes: Buffer) => void;
