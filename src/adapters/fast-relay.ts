@@ -31,7 +31,11 @@ interface Addon {
   unbindPty(relay: unknown): void;
   writePty(relay: unknown, bytes: Buffer): void;
   writerPty(relay: unknown, fd: number): Buffer;
-  join(relay: unknown, id: number, inFd: number, outFd: number, key: Buffer | null, pass: Buffer | null): boolean;
+  join(
+    relay: unknown,
+    id: number,
+    how: { input: number; output: number; key: Buffer | null; pass: Buffer | null },
+  ): boolean;
   pass(relay: unknown, id: number, held: number, open: boolean): void;
   pause(relay: unknown, id: number, paused: boolean): void;
   leave(relay: unknown, id: number): Buffer;
@@ -309,8 +313,8 @@ export function openFastRelay(addon?: string): FastRelay | null {
       if (closed) return null;
       const id = nextId++;
       const table = pass ? Buffer.from(pass.buffer, pass.byteOffset, pass.byteLength) : null;
-      if (!native.join(handle, id, fds.input, fds.output, key === null ? null : Buffer.from(key, 'utf8'), table))
-        return null;
+      const how = { ...fds, key: key === null ? null : Buffer.from(key, 'utf8'), pass: table };
+      if (!native.join(handle, id, how)) return null;
       terminals.set(id, on);
       // Claude's output through the relay as well, keys alone or not: a key it forwarded is then heard
       // before claude's echo of it (one queue), so the echo is parsed and drawn as an echo, at once.
