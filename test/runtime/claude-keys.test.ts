@@ -5,6 +5,8 @@
 import t from 'tap';
 import { PERSON_KEYS, RUN_KEYS, type KeySender } from '../../src/runtime/claude-keys.js';
 import { recordingKeys } from '../helpers/recording-keys.js';
+import { TYPED_REQUEST_LINE } from '../../src/core/decide/stages/handoff.js';
+import { askedPastTheLine, interruptedForTool, settle, startWorld } from './fake-ports.js';
 
 const aTurn = () => new Promise((resolve) => setTimeout(resolve, 5));
 
@@ -64,3 +66,22 @@ t.test('keys told at once come after the keys still waiting; with no claude noth
   await aTurn();
   t.same(c.told, ['a', 'b'], "the run's own keys are never told");
 });
+
+t.test(
+  "in a run, the handoff request the run types and a person's key reach claude by one way, in order",
+  async (t) => {
+    const w = startWorld();
+    const sid = await askedPastTheLine(w, 'touch x');
+    // The person says no: the turn ends with no hook, and the request is typed at the prompt it leaves.
+    w.append(sid, [interruptedForTool()]);
+    await settle();
+    const line = TYPED_REQUEST_LINE.slice(0, 40);
+    for (let waited = 0; waited < 5_000 && !w.child().written.some((d) => d.includes(line)); waited += 20)
+      await w.clock.advance(20);
+    const from = w.child().written.findIndex((d) => d.includes(line));
+    t.ok(from >= 0, 'the run typed its request');
+    w.type('k'); // a person's key, before the run's Enter
+    await w.clock.advance(1_000);
+    t.same(w.child().written.slice(from + 1), ['k', '\r'], "the person's key, then the run's Enter, as they were sent");
+  },
+);
