@@ -1,12 +1,13 @@
-// The one way keys reach claude, as tmux's window_pane_key is: a key typed or pasted in a face, sent
-// from a web page, a terminal's answer to claude's query, or the run's own (the handoff request, a seed's
-// line and its Enter) is written by send(), in the order it came, through claude's one writer (the child's:
-// the native relay's queue while the relay holds claude's pty, adapters/pty-session.ts's queue without it).
-// The run is told of a person's keys (its `typed` input) after they are written: with the relay, a timer
-// later, so the run's books (a decision and a status view per key, the size that follows the typist) come
-// after the echo is on its way, not between a key and its echo. The relay's own thread carries plain typed
-// text to claude without JavaScript (its fast path: a plain face's keys, the split view's pass-through);
-// those keys are told here only (relayed()), in the same queue, so the run hears every key in typed order.
+// The one way keys reach claude, as tmux's window_pane_key is: a key typed or pasted in a face, sent from
+// a web page, a terminal's answer to claude's query, or the run's own (the handoff request typed at the
+// prompt, an amendment, `continue` after a usage limit, and the Enter after each) is written by send(), in
+// the order it came, through claude's one writer (the child's: the native relay's queue while the relay
+// holds claude's pty, adapters/pty-session.ts's queue without it). The run is told of a person's keys (its
+// `typed` input) after they are written: with the relay, a timer later, so the run's books (a decision and
+// a status view per key, the size that follows the typist) come after the echo is on its way, not between
+// a key and its echo. The relay's own thread carries plain typed text to claude without JavaScript (its
+// fast path: a plain face's keys, the split view's pass-through); those keys are told here only
+// (relayed()), in the same queue, so the run hears every key in typed order.
 
 import type { ChildHandle } from './ports.js';
 
@@ -15,7 +16,8 @@ export interface KeySender {
   /** the sender's own books on its keys (the run server's: claude's size follows the typist), kept when
    * the run is told of them */
   readonly books?: () => void;
-  /** the run's own keys (the handoff request, a seed's line): claude gets them, the run is not told */
+  /** the run's own keys (the handoff request typed at the prompt, `continue`): claude gets them, the run is
+   * not told */
   readonly quiet?: boolean;
 }
 

@@ -1,7 +1,7 @@
 // The one sink for keys into claude (src/runtime/claude-keys.ts): a person's keys and the run's own (the
-// handoff request, a seed's line) are written by the same function, in the order they were sent; only a
-// person's are told to the run, after they are written (a timer later when the relay draws the echo), in
-// order with the keys the relay's thread wrote itself; with no claude, nothing is written.
+// handoff request typed at the prompt, its Enter) are written by the same function, in the order they were
+// sent; only a person's are told to the run, after they are written (a timer later when the relay draws the
+// echo), in order with the keys the relay's thread wrote itself; with no claude, nothing is written.
 import t from 'tap';
 import { PERSON_KEYS, RUN_KEYS, type KeySender } from '../../src/runtime/claude-keys.js';
 import { recordingKeys } from '../helpers/recording-keys.js';
