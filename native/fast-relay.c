@@ -714,17 +714,22 @@ static napi_value write_pty(napi_env env, napi_callback_info info) {
   return undefined_value(env);
 }
 
-// join(relay, id, inFd, outFd, key | null, pass | null) -> bool: the thread reads the terminal's keys
-// and writes claude's output to it; the output JavaScript had not taken when it called is sent first.
-// With `pass` (256 bytes, non-zero: a byte that may go straight to claude) it reads the keys alone, and
-// the pass-through starts closed.
+// join(relay, id, { input, output, key: Buffer | null, pass: Buffer | null }) -> bool: the thread reads the
+// terminal's keys (the fd `input`) and writes claude's output to it (the fd `output`); the output
+// JavaScript had not taken when it called is sent first. With `pass` (256 bytes, non-zero: a byte that
+// may go straight to claude) it reads the keys alone, and the pass-through starts closed.
 static napi_value join_terminal(napi_env env, napi_callback_info info) {
-  ARGS(6);
+  ARGS(3);
   relay *r = unwrap(env, argv[0]);
+  napi_value in_v, out_v, key_v, pass_v;
+  napi_get_named_property(env, argv[2], "input", &in_v);
+  napi_get_named_property(env, argv[2], "output", &out_v);
+  napi_get_named_property(env, argv[2], "key", &key_v);
+  napi_get_named_property(env, argv[2], "pass", &pass_v);
   char *key, *pass;
   size_t key_len, pass_len;
-  bytes_arg(env, argv[4], &key, &key_len);
-  bytes_arg(env, argv[5], &pass, &pass_len);
+  bytes_arg(env, key_v, &key, &key_len);
+  bytes_arg(env, pass_v, &pass, &pass_len);
   bool ok = false;
   pthread_mutex_lock(&r->mu);
   for (int i = 0; i < MAX_TERMINALS && !ok && key_len <= MAX_KEY; i++) {
@@ -733,8 +738,8 @@ static napi_value join_terminal(napi_env env, napi_callback_info info) {
     memset(t, 0, sizeof *t);
     t->used = 1;
     t->id = int_arg(env, argv[1]);
-    t->in_fd = int_arg(env, argv[2]);
-    t->out_fd = int_arg(env, argv[3]);
+    t->in_fd = int_arg(env, in_v);
+    t->out_fd = int_arg(env, out_v);
     t->reading = 1;
     t->took_at = now_ms();
     nonblocking(t->in_fd);

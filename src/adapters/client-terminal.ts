@@ -19,11 +19,13 @@ export const MAX_TERMINAL_BACKLOG = 32 * 1024 * 1024;
 export interface JoinOptions {
   /** the key that stays with flower-pty (the split view's prefix); null: none */
   key: string | null;
-  /** the keys heard, and whether the relay already forwarded them */
-  input: KeysHeard;
+  /** keys the relay wrote to claude itself (its fast path): the caller only tells of them */
+  relayed: (keys: HeardKeys) => void;
+  /** a read the relay handed up without writing it: the caller's to route */
+  input: (keys: HeardKeys) => void;
   /** joined for its keys alone: the table of bytes that may pass straight to claude */
   pass?: Uint8Array;
-  /** keys the relay forwarded are told at once here, and to `input` after the output that follows them */
+  /** keys the relay forwarded are told at once here, and to `relayed` after the output that follows them */
   typed?: () => void;
   /** claude's plain echo the relay drew into the pane */
   echoed?: (bytes: Buffer) => void;
@@ -60,7 +62,13 @@ export interface ClientTerminal {
 }
 
 /** a read of the terminal's keys the relay took: `forwarded`, claude has it already; `held`: see passKeys() */
-export type KeysHeard = (data: string, forwarded: boolean, held: number, bytes: Buffer) => void;
+/** keys the relay read from a joined terminal: as text and as bytes, and how many reads it has handed to
+ * JavaScript so far, this one included (TerminalBinding.pass) */
+export interface HeardKeys {
+  data: string;
+  bytes: Buffer;
+  held: number;
+}
 
 // Only a pty slave or a console: never a path that a same-user client could point at a file.
 const TERMINAL_PATH = /^\/dev\/(pts\/\d{1,6}|tty[A-Za-z]{0,4}\d{0,6})$/;
@@ -140,7 +148,7 @@ export function openClientTerminal(path: string): ClientTerminal {
       if (joined && !keysOnly) joined.write(data);
       else if (!closed) output.write(data);
     },
-    async join(relay, { key, input: onInput, pass, typed, echoed }) {
+    async join(relay, { key, relayed, input: onInput, pass, typed, echoed }) {
       if (joined) return true;
       joinedRelay = relay;
       // The relay's own output and ours would interleave if both wrote: it joins when ours is all out.
@@ -149,16 +157,17 @@ export function openClientTerminal(path: string): ClientTerminal {
       // The fds opened above: libuv reopens a pty slave onto the same number, so they are the streams' own.
       const fds = { input: fds0, output: fds1 };
       const readAgain = stopReading(input); // keys keep their order only with one reader
-      joined = relay.join(
+      joined = relay.join({
         fds,
         key,
-        {
-          input: (bytes, forwarded, held) => onInput(bytes.toString('utf8'), forwarded, held, bytes),
+        on: {
+          input: (bytes, forwarded, held) =>
+            (forwarded ? relayed : onInput)({ data: bytes.toString('utf8'), bytes, held }),
           ...(typed ? { typed } : {}),
           ...(echoed ? { echoed } : {}),
         },
-        pass,
-      );
+        ...(pass ? { pass } : {}),
+      });
       if (!joined) {
         readAgain();
         return false;

@@ -31,7 +31,11 @@ interface Addon {
   unbindPty(relay: unknown): void;
   writePty(relay: unknown, bytes: Buffer): void;
   writerPty(relay: unknown, fd: number): Buffer;
-  join(relay: unknown, id: number, inFd: number, outFd: number, key: Buffer | null, pass: Buffer | null): boolean;
+  join(
+    relay: unknown,
+    id: number,
+    how: { input: number; output: number; key: Buffer | null; pass: Buffer | null },
+  ): boolean;
   pass(relay: unknown, id: number, held: number, open: boolean): void;
   pause(relay: unknown, id: number, paused: boolean): void;
   leave(relay: unknown, id: number): Buffer;
@@ -106,6 +110,17 @@ export interface TerminalListeners {
   echoed?: (bytes: Buffer) => void;
 }
 
+/** a terminal joining the relay (FastRelay.join) */
+export interface JoinHow {
+  /** the terminal's fds, its keys' and its output's */
+  fds: { input: number; output: number };
+  /** the key the relay holds back for the caller; null: none */
+  key: string | null;
+  on: TerminalListeners;
+  /** keys alone: the byte table of what may go straight to claude */
+  pass?: Uint8Array;
+}
+
 export interface FastRelay {
   /**
    * claude's pty. The relay writes it from now on; it reads it (as its only reader) while a terminal
@@ -121,12 +136,7 @@ export interface FastRelay {
    * alone and writes it nothing of claude's (its caller draws it, a split view): a read goes to claude
    * only while the pass-through is open (TerminalBinding.pass) and every byte of it is in the table.
    */
-  join(
-    fds: { input: number; output: number },
-    key: string | null,
-    on: TerminalListeners,
-    pass?: Uint8Array,
-  ): TerminalBinding | null;
+  join(how: JoinHow): TerminalBinding | null;
   /** true while claude's output is being handed to JavaScript by the relay: a joined terminal already has it */
   readonly handingOut: boolean;
   /** the place of claude's last output handed over among those the relay read (TerminalBinding.echo) */
@@ -136,9 +146,6 @@ export interface FastRelay {
   readonly waitingForClaude: number;
   /** the thread's wake-up in this build: an eventfd (Linux) or a self-pipe (macOS, the BSDs) */
   readonly wake: 'eventfd' | 'pipe';
-  /** keys for the claude adopted last, queued as its owner's writes are; false when there is none (or it
-   * was released): the caller sends them its own way */
-  writeClaude(data: string): boolean;
   close(): void;
 }
 
@@ -302,12 +309,12 @@ export function openFastRelay(addon?: string): FastRelay | null {
         },
       };
     },
-    join(fds, key, on, pass) {
+    join({ fds, key, on, pass }) {
       if (closed) return null;
       const id = nextId++;
       const table = pass ? Buffer.from(pass.buffer, pass.byteOffset, pass.byteLength) : null;
-      if (!native.join(handle, id, fds.input, fds.output, key === null ? null : Buffer.from(key, 'utf8'), table))
-        return null;
+      const how = { ...fds, key: key === null ? null : Buffer.from(key, 'utf8'), pass: table };
+      if (!native.join(handle, id, how)) return null;
       terminals.set(id, on);
       // Claude's output through the relay as well, keys alone or not: a key it forwarded is then heard
       // before claude's echo of it (one queue), so the echo is parsed and drawn as an echo, at once.
@@ -359,11 +366,6 @@ export function openFastRelay(addon?: string): FastRelay | null {
       return closed ? 0 : native.pending(handle);
     },
     wake: native.wake,
-    writeClaude(data) {
-      if (!current || closed) return false;
-      native.writePty(handle, Buffer.from(data, 'utf8'));
-      return true;
-    },
     close() {
       if (closed) return;
       closed = true;

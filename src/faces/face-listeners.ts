@@ -6,13 +6,13 @@ import type { Face, FaceCommand } from '../runtime/face.js';
 export interface FaceListeners {
   /** onInput, onResize, onCommand: spread into a Face */
   ports: Pick<Face, 'onInput' | 'onResize' | 'onCommand'>;
-  input(data: string, delivered?: boolean): void;
+  input(data: string): void;
   resize(cols: number, rows: number): void;
   command(command: FaceCommand): void;
 }
 
 export function createFaceListeners(): FaceListeners {
-  const input: Array<(data: string, delivered?: boolean) => void> = [];
+  const input: Array<(data: string) => void> = [];
   const resize: Array<(cols: number, rows: number) => void> = [];
   const command: Array<(command: FaceCommand) => void> = [];
   return {
@@ -21,7 +21,7 @@ export function createFaceListeners(): FaceListeners {
       onResize: (listener) => void resize.push(listener),
       onCommand: (listener) => void command.push(listener),
     },
-    input: (data, delivered) => input.forEach((listener) => listener(data, delivered)),
+    input: (data) => input.forEach((listener) => listener(data)),
     resize: (cols, rows) => resize.forEach((listener) => listener(cols, rows)),
     command: (c) => command.forEach((listener) => listener(c)),
   };

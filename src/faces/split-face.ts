@@ -67,6 +67,9 @@ export interface SplitFace extends Face {
   passing(): boolean;
   /** such keys went to claude without this face (the relay sent them): their echo is drawn as an echo */
   typedElsewhere(): void;
+  /** a read of this face's terminal that the relay (which reads the terminal while joined) handed up: routed
+   * as a read of its own stdin would be */
+  keysRead(bytes: Buffer): void;
   /** the relay drew this much of claude's output as an echo where the last arm said (SplitFaceOptions.echo) */
   echoed(length: number): void;
   /** how many other runs wait for the person: the status bar says so */
@@ -238,6 +241,9 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
     typedElsewhere() {
       frames.typed();
       o.screen?.typed();
+    },
+    keysRead(bytes) {
+      if (!frames.disposed) onTerminal(bytes);
     },
     echoed(length) {
       if (!echoAt) return;

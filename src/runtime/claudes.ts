@@ -13,6 +13,7 @@ import { FlowerError } from '../core/errors.js';
 import type { RunEffect, RunInput } from '../core/run/run-state.js';
 import type { Face } from './face.js';
 import type { ChildHandle, Ports, TranscriptFollow } from './ports.js';
+import { RUN_KEYS, type ClaudeKeys } from './claude-keys.js';
 
 export interface Claudes {
   /** a claude started for the `spawn` effect; the one before it, if it is still exiting, retires */
@@ -36,8 +37,14 @@ export interface Claudes {
 // What the child printed last, for a claude that dies before its first turn (its own error message).
 const LAST_OUTPUT_BYTES = 2_000;
 
-export function createClaudes(o: { ports: Ports; face: Face; post: (event: RunInput) => void }): Claudes {
-  const { ports, face, post } = o;
+/** `keys`: the sink every key for claude goes through, the run's own too (claude-keys.ts) */
+export function createClaudes(o: {
+  ports: Ports;
+  face: Face;
+  keys: ClaudeKeys;
+  post: (event: RunInput) => void;
+}): Claudes {
+  const { ports, face, keys, post } = o;
   const now = () => ports.clock.now();
   type Child = { handle: ChildHandle; generation: number; tail: TranscriptFollow | null };
   let child: Child | null = null;
@@ -133,10 +140,12 @@ export function createClaudes(o: { ports: Ports; face: Face; post: (event: RunIn
     if (!child || child.handle.exited) return;
     const target = child.handle;
     const file = request === '' ? '' : await ports.child.writeRequest(child.generation, request);
-    target.write(line.replace('{file}', file));
+    // Through the one sink, as a person's keys: a key of theirs sent meanwhile keeps its place. The effects
+    // run one after another, so the claude the sink writes to is still `target`.
+    keys.send(line.replace('{file}', file), RUN_KEYS);
     // Enter as its own write, a moment later (core/run/child-timing.ts), on the run's clock: a fake one in tests.
     await new Promise<void>((resolve) => void ports.clock.wakeAt(enterDueAt(now()), resolve));
-    if (!target.exited) target.write('\r');
+    if (!target.exited) keys.send('\r', RUN_KEYS);
   }
 
   return {

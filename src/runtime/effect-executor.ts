@@ -10,6 +10,7 @@ import type { RunEffect, RunInput } from '../core/run/run-state.js';
 import type { CoverageScore } from '../core/coverage/coverage-score.js';
 import type { Face } from './face.js';
 import type { ChildHandle, Disposable, Ports } from './ports.js';
+import type { ClaudeKeys } from './claude-keys.js';
 import { createClaudes } from './claudes.js';
 
 export interface RunResult {
@@ -29,16 +30,18 @@ export interface EffectExecutor {
   readonly done: Promise<RunResult>;
 }
 
-/** `post` takes an event back to the run's queue; `atEnd` lets go of what the loop holds besides (its watch) */
+/** `keys`: the sink the run's own keys go through; `post` takes an event back to the run's queue; `atEnd`
+ * lets go of what the loop holds besides (its watch) */
 export function createEffectExecutor(o: {
   ports: Ports;
   face: Face;
+  keys: ClaudeKeys;
   post: (event: RunInput) => void;
   atEnd: () => void;
 }): EffectExecutor {
   const { ports, face, post, atEnd } = o;
   let effects: Promise<void> = Promise.resolve();
-  const claudes = createClaudes({ ports, face, post });
+  const claudes = createClaudes({ ports, face, keys: o.keys, post });
   let wake: Disposable | null = null;
   let nextHookId = 1;
   const pendingHooks = new Map<number, (output: string) => void>();

@@ -10,8 +10,8 @@ export type FaceCommand = 'force-handoff' | 'hold' | 'release' | 'quit' | 'edit-
 export interface Face {
   /** the size the child's pty should have */
   size(): { cols: number; rows: number };
-  /** keys for claude; `delivered`: the run server's native relay has written them to claude already */
-  onInput(listener: (data: string, delivered?: boolean) => void): void;
+  /** keys for claude, from this face's person: the run sends them through its one sink (claude-keys.ts) */
+  onInput(listener: (data: string) => void): void;
   onResize(listener: (cols: number, rows: number) => void): void;
   onCommand(listener: (command: FaceCommand) => void): void;
   /** the child's output, titles already taken out */

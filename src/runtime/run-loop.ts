@@ -6,6 +6,7 @@
 
 import { toHookEvent } from '../claude-code/run-hook.js';
 import type { RunState } from '../core/run/run-state.js';
+import { createClaudeKeys, PERSON_KEYS, type ClaudeKeys } from './claude-keys.js';
 import { createEffectExecutor, type RunResult } from './effect-executor.js';
 import type { Face } from './face.js';
 import type { Disposable, Ports } from './ports.js';
@@ -23,24 +24,37 @@ export interface RunLoop {
   readonly state: RunState;
 }
 
-export function startRunLoop(initial: RunState, ports: Ports, face: Face): RunLoop {
+/** `keys`: the sink every key for claude goes through (claude-keys.ts), when the run's face hands keys
+ * to it itself (the run server's clients); else one of the loop's own, for the face's onInput */
+export interface RunLoopOptions {
+  initial: RunState;
+  ports: Ports;
+  face: Face;
+  keys?: ClaudeKeys;
+}
+
+export function startRunLoop({
+  initial,
+  ports,
+  face,
+  keys = createClaudeKeys({ echoFirst: false }),
+}: RunLoopOptions): RunLoop {
   const now = () => ports.clock.now();
   let watch: Disposable | null = null;
   const executor = createEffectExecutor({
     ports,
     face,
+    keys,
     post: (event) => queue.post(event),
     atEnd: () => watch?.dispose(),
   });
   const queue = createRunQueue(initial, executor.carryOut);
   const post = queue.post;
 
-  // ---- the face: keys and sizes go straight to claude; commands are events
-  face.onInput((data, delivered) => {
-    const child = executor.current();
-    if (!delivered && child && !child.exited) child.write(data);
-    post({ type: 'typed', now: now(), data });
-  });
+  // ---- the face: keys go to claude through the one sink, the run told after; sizes go straight to claude;
+  // commands are events
+  keys.connect({ child: executor.current, told: (data) => post({ type: 'typed', now: now(), data }) });
+  face.onInput((data) => keys.send(data, PERSON_KEYS));
   face.onResize((cols, rows) => executor.current()?.resize(cols, rows));
   face.onCommand((command) => {
     if (command === 'force-handoff' || command === 'hold' || command === 'release' || command === 'quit')

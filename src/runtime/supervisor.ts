@@ -27,6 +27,7 @@ import { launchModeOf } from '../claude-code/permission-modes.js';
 import { startRunLoop, type RunLoop } from './run-loop.js';
 import { createNotifier } from '../adapters/notify-command.js';
 import type { FastRelay } from '../adapters/fast-relay.js';
+import type { ClaudeKeys } from './claude-keys.js';
 import { readGitFacts } from '../adapters/git-facts.js';
 import { makeRunDir, sweepStaleRunDirs } from '../adapters/run-dir.js';
 import { PRIVATE_DIR_MODE } from '../adapters/private-dir.js';
@@ -68,6 +69,8 @@ export interface SuperviseOptions {
   tunables?: Partial<Tunables>;
   /** the run server's native relay for claude's pty (adapters/fast-relay.ts); absent: node-pty's streams */
   relay?: FastRelay | null;
+  /** the sink the run server's clients hand claude's keys to (claude-keys.ts); absent: the face's onInput */
+  keys?: ClaudeKeys;
 }
 
 export interface SuperviseResult {
@@ -165,9 +168,9 @@ export async function supervise(opts: SuperviseOptions, face: Face): Promise<Sup
           cwd: cwdReal,
         })
       : null;
-    loop = startRunLoop(
-      state,
-      {
+    loop = startRunLoop({
+      initial: state,
+      ports: {
         child,
         transcript: realTranscriptPort(),
         documents,
@@ -181,7 +184,8 @@ export async function supervise(opts: SuperviseOptions, face: Face): Promise<Sup
         coverage: scoreAgainstTranscript,
       },
       face,
-    );
+      ...(opts.keys ? { keys: opts.keys } : {}),
+    });
     const running = loop;
     if (opts.signal?.aborted) running.quit();
     else opts.signal?.addEventListener('abort', () => running.quit(), { once: true });

@@ -10,14 +10,16 @@ import type { ClientRegistry } from './client-registry.js';
 import type { ServerFace } from './server-face.js';
 import type { RunSpec } from './run-spec.js';
 import { paintClient, repaintClient, type PaintContext } from './client-paint.js';
-import { keysThroughRelay } from './relay-keys.js';
 import { inputRefusedLine } from '../core/server/input-ceiling.js';
+import type { ClaudeKeys, KeySender } from '../runtime/claude-keys.js';
 
 export interface DispatchContext {
   spec: RunSpec;
   serverFace: ServerFace;
   clients: ClientRegistry;
   relay: FastRelay | null;
+  /** the run's one sink for keys into claude (runtime/claude-keys.ts) */
+  keys: ClaudeKeys;
   log: (line: string) => void;
   /** when the server started (ISO), for the run's info */
   startedAt: string;
@@ -49,10 +51,14 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
     };
   }
 
-  // A client's keys for claude (`delivered`: the relay wrote them already); the size follows the typist.
-  function typed(client: ClientLink, data: string, delivered = false): void {
-    clients.typed(client);
-    serverFace.input(data, delivered);
+  // Each client's keys carry its books, kept when the run is told of them (after their echo, with the
+  // relay): claude's size follows the typist. A watcher (a web page, through the web server's one
+  // connection) never sizes claude's pty, so nothing decided then could change where its keys go.
+  const senders = new WeakMap<ClientLink, KeySender>();
+  function senderOf(client: ClientLink): KeySender {
+    let sender = senders.get(client);
+    if (!sender) senders.set(client, (sender = { books: () => clients.typed(client) }));
+    return sender;
   }
 
   // An input frame waits for claude's reading (in the relay's queue or the Node writer's) within a
@@ -62,18 +68,6 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
     if (serverFace.inputCeiling.admit(bytes)) return true;
     client.send({ t: 'message', text: inputRefusedLine(bytes, serverFace.inputCeiling.pending) });
     return false;
-  }
-
-  // A watcher's keys (a web page's, forwarded by the web server on its one connection) go to claude
-  // through the relay at once, as the split view's do; the run hears of them after the echo. A watcher
-  // never sizes claude's pty, so nothing the run decides on a key could change where those keys go.
-  const watcherKeys = new WeakMap<ClientLink, (data: string) => void>();
-  function watcherTyped(client: ClientLink, data: string): void {
-    if (!o.relay) return typed(client, data);
-    let keys = watcherKeys.get(client);
-    if (!keys)
-      watcherKeys.set(client, (keys = keysThroughRelay(o.relay, (d, delivered) => typed(client, d, delivered))));
-    keys(data);
   }
 
   // The watchers (the web face's dashboard counts the terminals) are told when one attaches or goes,
@@ -86,7 +80,8 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
     relay: o.relay,
     log: o.log,
     info,
-    typed,
+    keys: o.keys,
+    senderOf,
     command: (client, command) => onMessage(client, { t: 'command', command }),
     detach: (client) => onMessage(client, { t: 'detach' }),
     choose: (client) => client.close({ t: 'bye', reason: 'detached', choose: true }),
@@ -137,8 +132,7 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
       case 'input':
         if (client.role !== 'attach') return;
         if (!roomFor(client, message.data)) return;
-        if (clients.isWatcher(client)) watcherTyped(client, message.data);
-        else typed(client, message.data);
+        o.keys.send(message.data, senderOf(client));
         return;
       case 'resize':
         // A direct client's size is its terminal's: the face here works out claude's from it.

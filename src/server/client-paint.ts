@@ -11,6 +11,7 @@ import type { ServerFace } from './server-face.js';
 import type { FaceCommand } from '../runtime/face.js';
 import { boundedSize } from '../core/server/client-rules.js';
 import { shownChild, shownLatest } from '../core/picture/run-show.js';
+import type { ClaudeKeys, KeySender } from '../runtime/claude-keys.js';
 
 export interface PaintContext {
   serverFace: ServerFace;
@@ -18,8 +19,9 @@ export interface PaintContext {
   relay: FastRelay | null;
   log: (line: string) => void;
   info: () => RunInfo;
-  /** keys for claude from a client (`delivered`: the relay wrote them already) */
-  typed: (client: ClientLink, data: string, delivered?: boolean) => void;
+  /** the run's one sink for keys into claude, and each client's books on its keys */
+  keys: ClaudeKeys;
+  senderOf: (client: ClientLink) => KeySender;
   /** a face's own command or detach, as if its client had sent it */
   command: (client: ClientLink, command: FaceCommand) => void;
   detach: (client: ClientLink) => void;
@@ -42,21 +44,21 @@ async function directFace(ctx: PaintContext, client: ClientLink, hello: Hello): 
   }
   let face: TerminalFace;
   try {
-    face = await openTerminalFace(
+    face = await openTerminalFace({
       terminal,
       hello,
-      hello.documentPath ?? ctx.serverFace.latest.view?.documentPath ?? null,
-      {
-        input: (data, delivered) => ctx.typed(client, data, delivered),
+      documentPath: hello.documentPath ?? ctx.serverFace.latest.view?.documentPath ?? null,
+      keys: { sink: ctx.keys, from: ctx.senderOf(client) },
+      on: {
         resized: (cols, rows) => ctx.registry.sized(client, cols, rows),
         command: (command) => ctx.command(client, command),
         detach: () => ctx.detach(client),
         ...(ctx.choose ? { choose: () => ctx.choose!(client) } : {}),
         edit: (path) => client.send({ t: 'edit', path }),
       },
-      ctx.relay,
-      ctx.serverFace.screen.emulator,
-    );
+      relay: ctx.relay,
+      screen: ctx.serverFace.screen.emulator,
+    });
   } catch (error) {
     terminal.close(); // a face refused (a bad $FLOWER_PTY_PREFIX): the client hears why, in one line
     throw error;

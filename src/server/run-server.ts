@@ -9,6 +9,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { rmSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { supervise, type SuperviseResult } from '../runtime/supervisor.js';
+import { createClaudeKeys, PERSON_KEYS } from '../runtime/claude-keys.js';
 import { openLog } from '../adapters/log-file.js';
 import { EXIT, FlowerError } from '../core/errors.js';
 import { runEnding, type EndedBy } from '../core/server/client-rules.js';
@@ -84,9 +85,12 @@ async function start(spec: RunSpec): Promise<Started> {
   // claude's pty and the plain faces' terminals on a native thread, when it is built (else Node's streams)
   const relay = native ? openFastRelay() : null;
   if (!relay) log.write("the native relay is not in use: keys and output go through Node's streams");
+  // Every key for claude, from every client and from the run itself, goes through this one sink
+  // (runtime/claude-keys.ts); with the relay, the run hears of keys after their echo is on its way.
+  const keys = createClaudeKeys({ echoFirst: relay !== null });
   // The server's emulator answers claude's terminal queries when no attached terminal does (core/server/client-rules.ts).
   serverFace.screen.onReply((data) => {
-    if (clients.emulatorAnswers()) serverFace.input(data);
+    if (clients.emulatorAnswers()) keys.send(data, PERSON_KEYS);
   });
 
   const dispatch = createClientDispatch({
@@ -94,6 +98,7 @@ async function start(spec: RunSpec): Promise<Started> {
     serverFace,
     clients,
     relay,
+    keys,
     log: log.write,
     startedAt,
     kill() {
@@ -152,7 +157,15 @@ async function start(spec: RunSpec): Promise<Started> {
         const notify = spec.notify ? (sequence: string) => clients.broadcast({ t: 'output', data: sequence }) : null;
         const face = demo ? demo.face(serverFace) : serverFace;
         result = await supervise(
-          { ...spec.options, env: demo ? demo.env : process.env, log: log.write, signal: abort.signal, notify, relay },
+          {
+            ...spec.options,
+            env: demo ? demo.env : process.env,
+            log: log.write,
+            signal: abort.signal,
+            notify,
+            relay,
+            keys,
+          },
           face,
         );
       } catch (error) {

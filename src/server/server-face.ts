@@ -1,7 +1,7 @@
 // The face the supervisor drives inside the run server: it keeps what a client needs to be painted
 // at once (claude's screen in an emulator, the title, the latest status, the document, whether a
-// child runs) and passes every change on to the attached clients. Keys, sizes and commands come
-// back from the clients through the same Face listeners a terminal face would use.
+// child runs) and passes every change on to the attached clients. Sizes and commands come back from the
+// clients through the same Face listeners a terminal face would use; their keys go to the run's one sink.
 
 import type { Face, FaceCommand } from '../runtime/face.js';
 import { NOTHING_SHOWN, reduceShown, stateChanged, type Shown } from '../core/picture/run-show.js';
@@ -24,8 +24,6 @@ export interface ServerFace extends Face {
   readonly latest: Shown;
   /** when the run entered its current state (phase or attention) and when claude last drew, ms: the run's info says them */
   readonly times: { since: number; active: number | null };
-  /** a client's keys (or an emulator reply) for claude; `delivered`: the native relay wrote them already */
-  input(data: string, delivered?: boolean): void;
   /** what may wait for claude (core/server/input-ceiling.ts): told of claude's every output here */
   readonly inputCeiling: InputCeiling;
   /** the pty follows this size (tmux's `window-size latest`: the client that attached or typed last) */
@@ -57,8 +55,8 @@ export function createServerFace(o: {
     size() {
       return { cols: screen.cols, rows: screen.rows };
     },
+    // its clients' keys go to the run's one sink (runtime/claude-keys.ts), not through this face
     ...listeners.ports,
-    input: listeners.input,
     resize(cols, rows) {
       if (cols === screen.cols && rows === screen.rows) return;
       screen.resize(cols, rows);

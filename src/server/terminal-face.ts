@@ -2,11 +2,12 @@
 // runs here, on the terminal the server opened, so a key and its echo cross no client process (the
 // client waits, as a tmux client does). What only the client's side can do, it is asked for: run
 // the person's editor (the terminal's job control is the client's), report a new terminal size.
-// A plain face joins the native relay once its first paint is out: from then on a key and its echo
-// cross no event loop at all, and this face only keeps its books on what the relay already wrote.
-// A split view drawn from the server's one screen joins it for its keys alone: typed text the face
-// would send as it is goes to claude from the relay's thread (core/screen/keymap.ts passThroughTable(), while
-// the face says it passes); any other read comes here, in order, and the face routes it as before.
+// Every key for claude goes to the run's one sink (runtime/claude-keys.ts). A plain face joins the native
+// relay once its first paint is out: from then on a key and its echo cross no event loop at all, and the
+// sink is only told of what the relay wrote (its fast path). A split view drawn from the server's one
+// screen joins it for its keys alone: typed text the face would send as it is goes to claude from the
+// relay's thread (core/screen/keymap.ts passThroughTable(), while the face says it passes); any other read
+// comes here, in order, and the face routes it as before.
 
 import type { Face, FaceCommand } from '../runtime/face.js';
 import type { ClientTerminal } from '../adapters/client-terminal.js';
@@ -16,8 +17,8 @@ import type { Emulator } from '../adapters/emulator.js';
 import type { Hello, ServerMessage } from './wire.js';
 import type { SplitFace } from '../faces/split-face.js';
 import { feedFace, paintPrefix } from './face-feed.js';
-import { keysThroughRelay, toldLater } from './relay-keys.js';
 import { passThroughTable } from '../core/screen/keymap.js';
+import type { ClaudeKeys, KeySender } from '../runtime/claude-keys.js';
 
 // A terminal that does not take its last bytes (a frozen ssh) is closed anyway after this.
 const RESTORE_WAIT_MS = 2_000;
@@ -43,8 +44,6 @@ export interface TerminalFace {
 }
 
 export interface TerminalFaceEvents {
-  /** keys for claude; `delivered`: the relay wrote them to claude already */
-  input(data: string, delivered?: boolean): void;
   /** claude's size for this client changed (the split view's pane follows the terminal) */
   resized(cols: number, rows: number): void;
   command(command: FaceCommand): void;
@@ -55,14 +54,26 @@ export interface TerminalFaceEvents {
   edit(path: string): void;
 }
 
-export async function openTerminalFace(
-  terminal: ClientTerminal,
-  hello: Hello,
-  documentPath: string | null,
-  on: TerminalFaceEvents,
-  relay: FastRelay | null = null,
-  screen: Emulator | null = null,
-): Promise<TerminalFace> {
+export interface TerminalFaceOptions {
+  terminal: ClientTerminal;
+  hello: Hello;
+  documentPath: string | null;
+  /** the run's one sink for keys into claude, and this client's books on its keys */
+  keys: { sink: ClaudeKeys; from: KeySender };
+  on: TerminalFaceEvents;
+  /** the native relay, when the server has one */
+  relay?: FastRelay | null;
+  /** the server's one screen of claude, which a split view is drawn from */
+  screen?: Emulator | null;
+}
+
+export async function openTerminalFace(o: TerminalFaceOptions): Promise<TerminalFace> {
+  const { terminal, hello, documentPath, on, relay = null, screen = null } = o;
+  const { sink, from } = o.keys;
+  const send = (data: string): void => sink.send(data, from);
+  // keys the relay's thread wrote to claude: the sink tells the run of them in the check phase, after the
+  // echo that follows them in the same turn
+  const relayed = (data: string): void => sink.relayed(data, { from, soon: true });
   const kind = hello.face ?? 'split';
   const io = { stdin: terminal.input, stdout: terminal.output, stderr: terminal.output };
   let editing: ((result: { ok: boolean; problem?: string }) => void) | null = null;
@@ -76,12 +87,12 @@ export async function openTerminalFace(
       echoed: () => terminal.joined && relay?.handingOut === true,
     });
     const key = hello.detachKey ?? null;
-    const keys = (data: string) => (key !== null && data === key ? on.detach() : on.input(data));
+    const keys = (data: string) => (key !== null && data === key ? on.detach() : send(data));
     face.onInput(keys);
     // The relay holds back the detach key alone, as `keys` reads it; every other key it has sent.
     if (relay)
       joinRelay = () =>
-        void terminal.join(relay, { key, input: (data, forwarded) => (forwarded ? on.input(data, true) : keys(data)) });
+        void terminal.join(relay, { key, relayed: ({ data }) => relayed(data), input: ({ data }) => keys(data) });
   } else {
     const { createSplitFace } = await import('../faces/split-face.js');
     const env: Record<string, string | undefined> = {
@@ -109,21 +120,20 @@ export async function openTerminalFace(
     });
     face = split;
     // its keys for claude go to claude's pty at once; the run hears of them after the echo
-    const later = toldLater(on.input);
-    split.onInput(relay ? keysThroughRelay(relay, on.input, later) : on.input);
+    split.onInput(send);
     if (relay && screen) {
-      // A forwarded key: the face is told at once (split.typedElsewhere, before the echo, which the relay
-      // hands over right after it), the run after the echo is drawn (the relay calls `heard` then).
-      const heard = (_data: string, forwarded: boolean, held: number, bytes: Buffer): void => {
-        if (forwarded) return later(bytes.toString('latin1'), true);
-        terminal.input.emit('data', bytes); // the face reads it as its own stream's
-        terminal.passKeys(held, split.passing());
-      };
+      // A key the relay wrote: the face is told at once (split.typedElsewhere, before the echo, which the
+      // relay hands over right after it), the run after the echo is drawn (the relay tells `relayed` then).
+      // A read the relay hands up is the face's to route, as a read of its own terminal.
       joinRelay = () =>
         void terminal
           .join(relay, {
             key: null,
-            input: heard,
+            relayed: ({ bytes }) => relayed(bytes.toString('latin1')),
+            input: ({ bytes, held }) => {
+              split.keysRead(bytes);
+              terminal.passKeys(held, split.passing());
+            },
             pass: passThroughTable(),
             typed: () => split.typedElsewhere(),
             echoed: (bytes) => split.echoed(bytes.length),

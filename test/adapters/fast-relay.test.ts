@@ -119,7 +119,11 @@ function claude(
 }
 
 async function joined(terminal: ClientTerminal, relay: FastRelay, key: string | null, keys: Array<[string, boolean]>) {
-  const ok = await terminal.join(relay, { key, input: (data, forwarded) => keys.push([data, forwarded]) });
+  const ok = await terminal.join(relay, {
+    key,
+    relayed: ({ data }) => keys.push([data, true]),
+    input: ({ data }) => keys.push([data, false]),
+  });
   if (!ok) throw new Error('the relay refused the terminal');
 }
 
@@ -305,7 +309,7 @@ t.test('output read while a terminal joins reaches it exactly once', async (t) =
     // busy: no event is handed to JavaScript meanwhile
   }
   const before = heard();
-  const joining = second.terminal.join(relay, { key: null, input: () => undefined });
+  const joining = second.terminal.join(relay, { key: null, relayed: () => undefined, input: () => undefined });
   t.notOk(before.includes('[m]'), 'JavaScript had not heard the echo when the terminal joined');
   t.ok(await joining);
   await until('the echo at the second terminal', () => second.seen().includes('[m]'));
@@ -499,21 +503,27 @@ t.test(
   },
 );
 
-t.test("writeClaude: a split view's keys go to the claude adopted last, and nowhere once it is released", async (t) => {
-  const relay = relayFor(t);
-  const first = claude(t, relay);
-  await until('the first child', () => first.heard().includes('ready'));
-  t.ok(relay.writeClaude('a'), 'written to the adopted claude');
-  await until('its echo', () => first.heard().includes('[a]'));
-  const second = claude(t, relay);
-  await until('the second child', () => second.heard().includes('ready'));
-  t.ok(relay.writeClaude('b'));
-  await until('the newer claude has it', () => second.heard().includes('[b]'));
-  t.notOk(first.heard().includes('[b]'), 'not the one before');
-  second.pty.write('q');
-  await until('the second child gone', () => second.pty.exited);
-  t.notOk(relay.writeClaude('c'), 'no claude: the caller sends the key its own way');
-});
+t.test(
+  "a claude's keys go through the relay while it is the claude adopted last; the one before takes its own way",
+  async (t) => {
+    const relay = relayFor(t);
+    const first = claude(t, relay);
+    await until('the first child', () => first.heard().includes('ready'));
+    first.pty.write('a');
+    await until('its echo', () => first.heard().includes('[a]'));
+    const second = claude(t, relay);
+    await until('the second child', () => second.heard().includes('ready'));
+    second.pty.write('b');
+    await until('the newer claude has it', () => second.heard().includes('[b]'));
+    t.notOk(first.heard().includes('[b]'), 'not the one before');
+    first.pty.write('c');
+    await until('the one before has its own', () => first.heard().includes('[c]'));
+    t.notOk(second.heard().includes('[c]'), 'not the newer one');
+    second.pty.write('q');
+    await until('the second child gone', () => second.pty.exited);
+    second.pty.write('d'); // released: written nowhere, and nothing throws
+  },
+);
 
 // This thread held (no turn of the event loop, so no JavaScript of the relay's runs) for `ms`, or until `ok`.
 function hold(ms: number, ok: () => boolean = () => false): boolean {
@@ -530,15 +540,15 @@ async function keysClaude(t: Test) {
   const log = join(dir, 'keys');
   writeFileSync(log, '');
   const got = () => readFileSync(log, 'utf8');
-  const { heard } = claude(t, relay, { RELAY_TEST_KEYS: log });
+  const { pty, heard } = claude(t, relay, { RELAY_TEST_KEYS: log });
   await until('the child', () => heard().includes('ready'));
-  return { relay, got, heard, person: personTerminal(t) };
+  return { relay, pty, got, heard, person: personTerminal(t) };
 }
 
 t.test(
   "a terminal joined for its keys alone: text of the pass table goes to claude without JavaScript while open; any other read is JavaScript's, and later keys wait behind it",
   async (t) => {
-    const { relay, got, heard, person } = await keysClaude(t);
+    const { relay, pty, got, heard, person } = await keysClaude(t);
     const keys: Array<[string, boolean]> = [];
     // JavaScript's side, as the split view's: what the relay hands over goes to claude by JavaScript's own
     // write, and the pass-through opens again once it is through with it
@@ -546,12 +556,15 @@ t.test(
     let last = 0;
     const ok = await person.terminal.join(relay, {
       key: null,
-      input: (data, forwarded, held) => {
-        keys.push([data, forwarded]);
+      relayed: ({ data, held }) => {
+        keys.push([data, true]);
         last = held;
-        if (forwarded && heard().includes(`[${data}]`)) echoedFirst.push(data);
-        if (forwarded) return;
-        relay.writeClaude(data);
+        if (heard().includes(`[${data}]`)) echoedFirst.push(data);
+      },
+      input: ({ data, held }) => {
+        keys.push([data, false]);
+        last = held;
+        pty.write(data);
         person.terminal.passKeys(held, true);
       },
       pass: passThroughTable(),
@@ -633,7 +646,8 @@ t.test('a terminal joined for its keys alone is not read while its stream is pau
   t.ok(
     await person.terminal.join(relay, {
       key: null,
-      input: (data, forwarded) => keys.push([data, forwarded]),
+      relayed: ({ data }) => void keys.push([data, true]),
+      input: ({ data }) => void keys.push([data, false]),
       pass: passThroughTable(),
     }),
   );
@@ -650,17 +664,19 @@ t.test('a terminal joined for its keys alone is not read while its stream is pau
 t.test(
   'keys forwarded to a terminal joined with `typed`: told `typed` before their echo is handed over, told to `input` after it; keys with no echo told all the same, and in order with the reads JavaScript routes',
   async (t) => {
-    const { relay, got, heard, person } = await keysClaude(t);
+    const { relay, pty, got, heard, person } = await keysClaude(t);
     const events: string[] = [];
     let typedBeforeEcho = 0;
     let toldAfterEcho = 0;
     const ok = await person.terminal.join(relay, {
       key: null,
-      input: (data, forwarded, held) => {
-        events.push(`${forwarded ? 'told' : 'read'}:${data}`);
-        if (forwarded && heard().includes(`[${data}]`)) toldAfterEcho++;
-        if (forwarded) return;
-        relay.writeClaude(data);
+      relayed: ({ data }) => {
+        events.push(`told:${data}`);
+        if (heard().includes(`[${data}]`)) toldAfterEcho++;
+      },
+      input: ({ data, held }) => {
+        events.push(`read:${data}`);
+        pty.write(data);
         person.terminal.passKeys(held, true);
       },
       pass: passThroughTable(),

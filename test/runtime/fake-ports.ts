@@ -335,7 +335,11 @@ export function startWorld(
     },
     restore() {},
   };
-  w.loop = startRunLoop(createRun(s, new Date(clock.now()).toISOString(), world.resume ?? null), ports, face);
+  w.loop = startRunLoop({
+    initial: createRun(s, new Date(clock.now()).toISOString(), world.resume ?? null),
+    ports,
+    face,
+  });
   w.hook = (event, payload) => w.loop.hook(event, payload);
   w.command = (c) => commands(c);
   w.type = (d) => input(d);
@@ -364,6 +368,36 @@ export function response(context: number, text: string): Json {
     },
   };
 }
+// A response that calls a tool, as 2.1.332 writes it: the call's id and the response's usage.
+export function toolCall(context: number, id: string): Json {
+  const row = response(context, '');
+  const message = row.message as Json;
+  return {
+    ...row,
+    message: {
+      ...message,
+      id: `msg_${id}`,
+      stop_reason: 'tool_use',
+      content: [{ type: 'tool_use', id, name: 'Bash', input: { command: 'ls /nope' } }],
+    },
+  };
+}
+
+/** the person's "no" to a permission prompt: the turn ends with no hook */
+export const interruptedForTool = (): Json => ({
+  type: 'user',
+  message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user for tool use]' }] },
+});
+
+// A turn whose call crossed the line and waits for a person's permission.
+export async function askedPastTheLine(w: World, command: string): Promise<string> {
+  const sid = await started(w);
+  await w.hook('UserPromptSubmit', { session_id: sid, prompt: 'go' });
+  w.append(sid, [prompt('go'), toolCall(152_000, 'toolu_1')]);
+  await w.hook('PermissionRequest', { session_id: sid, tool_name: 'Bash', tool_input: { command } });
+  return sid;
+}
+
 export const prompt = (text: string): Json => ({ type: 'user', message: { role: 'user', content: text } });
 /** a hook's stdout as the block it says, or null for an empty answer */
 export const block = (out: string) => (out === '' ? null : (JSON.parse(out) as { decision: string; reason: string }));

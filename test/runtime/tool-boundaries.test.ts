@@ -4,37 +4,18 @@
 // person's "no" (an interrupt row, no hook) gets the request typed at the prompt; a turn that brings no
 // boundary before claude's own limit is said at once (no-boundary).
 import t from 'tap';
-import { startWorld, settle, response, prompt, block, started, type World } from './fake-ports.js';
+import {
+  startWorld,
+  settle,
+  response,
+  prompt,
+  block,
+  started,
+  toolCall,
+  askedPastTheLine,
+  interruptedForTool,
+} from './fake-ports.js';
 import { TYPED_REQUEST_LINE } from '../../src/core/decide/stages/handoff.js';
-
-// A response that calls a tool, as 2.1.332 writes it: the call's id and the response's usage.
-function toolCall(context: number, id: string): Record<string, unknown> {
-  return {
-    type: 'assistant',
-    isSidechain: false,
-    message: {
-      id: `msg_${id}`,
-      model: 'claude-sonnet-4-5',
-      stop_reason: 'tool_use',
-      content: [{ type: 'tool_use', id, name: 'Bash', input: { command: 'ls /nope' } }],
-      usage: {
-        input_tokens: 10,
-        cache_creation_input_tokens: 0,
-        cache_read_input_tokens: context - 10,
-        output_tokens: 20,
-      },
-    },
-  };
-}
-
-// A turn whose call crossed the line and waits for a person's permission.
-async function askedPastTheLine(w: World, command: string): Promise<string> {
-  const sid = await started(w);
-  await w.hook('UserPromptSubmit', { session_id: sid, prompt: 'go' });
-  w.append(sid, [prompt('go'), toolCall(152_000, 'toolu_1')]);
-  await w.hook('PermissionRequest', { session_id: sid, tool_name: 'Bash', tool_input: { command } });
-  return sid;
-}
 
 const failure = (sid: string, id: string) => ({
   session_id: sid,
@@ -115,12 +96,7 @@ t.test(
   async (t) => {
     const w = startWorld();
     const sid = await askedPastTheLine(w, 'touch x');
-    w.append(sid, [
-      {
-        type: 'user',
-        message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user for tool use]' }] },
-      },
-    ]);
+    w.append(sid, [interruptedForTool()]);
     await settle();
     await w.clock.advance(1_000);
     t.match(w.events.find((e) => e.name === 'writing')?.fields, { context: 152_000, cut: 'typed' });

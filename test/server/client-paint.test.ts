@@ -7,6 +7,7 @@ import tty from 'node:tty';
 import type { Test } from 'tap';
 import { paintClient } from '../../src/server/client-paint.js';
 import { createServerFace } from '../../src/server/server-face.js';
+import { createClaudeKeys, PERSON_KEYS } from '../../src/runtime/claude-keys.js';
 import { createClientRegistry } from '../../src/server/client-registry.js';
 import type { ClientLink } from '../../src/server/client-link.js';
 import type { TerminalFace } from '../../src/server/terminal-face.js';
@@ -99,7 +100,8 @@ function paintOnce(t: Test, face: 'split' | 'plain' | 'stream') {
     relay: null,
     log: () => undefined,
     info: () => runInfo('abc123'),
-    typed: () => undefined,
+    keys: createClaudeKeys({ echoFirst: false }),
+    senderOf: () => PERSON_KEYS,
     command: () => undefined,
     detach: () => undefined,
   };

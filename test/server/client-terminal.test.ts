@@ -90,6 +90,7 @@ t.test(
     t.ok(
       await c.join(relay, {
         key: null,
+        relayed: () => undefined,
         input: () => undefined,
         pass: passThroughTable(),
         echoed: (bytes) => echoed.push(bytes.toString()),

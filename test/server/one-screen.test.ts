@@ -3,6 +3,8 @@
 // emulator, which none of their terminals stands in for, answers claude's queries.
 import t from 'tap';
 import { createScreenModel } from '../../src/server/screen-model.js';
+import { recordingKeys } from '../helpers/recording-keys.js';
+import { PERSON_KEYS } from '../../src/runtime/claude-keys.js';
 import { openTerminalFace, type TerminalFace } from '../../src/server/terminal-face.js';
 import { WIRE_VERSION, type Hello } from '../../src/server/wire.js';
 import { personTerminal } from '../helpers/person-terminal.js';
@@ -18,7 +20,8 @@ t.test(
     const replies: string[] = [];
     model.onReply((d) => replies.push(d));
     const people = [personTerminal(t), personTerminal(t)];
-    const typed: string[] = [];
+    const claude = recordingKeys({ echoFirst: false });
+    const typed = claude.written;
     const faces: TerminalFace[] = [];
     for (const person of people) {
       const hello: Hello = {
@@ -31,20 +34,19 @@ t.test(
         tty: person.path,
         term: 'xterm-256color',
       };
-      const face = await openTerminalFace(
-        person.terminal,
+      const face = await openTerminalFace({
+        terminal: person.terminal,
         hello,
-        null,
-        {
-          input: (d) => typed.push(d),
+        documentPath: null,
+        keys: { sink: claude.keys, from: PERSON_KEYS },
+        on: {
           resized: () => undefined,
           command: () => undefined,
           detach: () => undefined,
           edit: () => undefined,
         },
-        null,
-        model.emulator,
-      );
+        screen: model.emulator,
+      });
       t.teardown(() => face.restore());
       faces.push(face);
     }

@@ -9,7 +9,8 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openFastRelay, type FastRelay } from '../../src/adapters/fast-relay.js';
-import { spawnPty } from '../../src/adapters/pty-session.js';
+import { spawnPty, type PtySession } from '../../src/adapters/pty-session.js';
+import { createClaudeKeys, PERSON_KEYS } from '../../src/runtime/claude-keys.js';
 import { createScreenModel } from '../../src/server/screen-model.js';
 import { openTerminalFace } from '../../src/server/terminal-face.js';
 import { personTerminal } from '../helpers/person-terminal.js';
@@ -78,7 +79,10 @@ t.test(
     const model = createScreenModel({ cols: 98, rows: 20 });
     t.teardown(() => model.dispose());
     const p = personTerminal(t);
-    const told: Array<[string, boolean | undefined]> = [];
+    // the run's one sink, writing to this claude, the run's side recorded
+    const keys = createClaudeKeys({ echoFirst: true });
+    const told: string[] = [];
+    keys.connect({ child: () => claude, told: (d) => void told.push(d) });
     const hello: Hello = {
       t: 'hello',
       version: WIRE_VERSION,
@@ -89,20 +93,20 @@ t.test(
       tty: p.path,
       term: 'xterm-256color',
     };
-    const face = await openTerminalFace(
-      p.terminal,
+    const face = await openTerminalFace({
+      terminal: p.terminal,
       hello,
-      null,
-      {
-        input: (d, delivered) => told.push([d, delivered]),
+      documentPath: null,
+      keys: { sink: keys, from: PERSON_KEYS },
+      on: {
         resized: () => undefined,
         command: () => undefined,
         detach: () => undefined,
         edit: () => undefined,
       },
       relay,
-      model.emulator,
-    );
+      screen: model.emulator,
+    });
     t.teardown(() => face.restore());
     face.show({ t: 'screen', data: '', cols: 98, rows: 20 });
     await until('the terminal joins the relay', () => p.terminal.joined);
@@ -114,7 +118,7 @@ t.test(
       "typed text reached claude while the server's thread was held: the relay sent it",
     );
     await until('the run told', () => told.length > 0);
-    t.same(told, [['ab', true]], 'the run hears of it afterwards, as delivered');
+    t.same(told, ['ab'], 'the run hears of it afterwards, once');
     t.notOk(p.seen().includes('[ab]'), "the relay writes none of claude's output to a split view's terminal");
 
     const pause = () => new Promise((r) => setTimeout(r, 200));
@@ -156,25 +160,29 @@ async function splitWithPlainEcho(t: Test, size = { cols: 100, rows: 30 }) {
     tty: p.path,
     term: 'xterm-256color',
   };
-  const face = await openTerminalFace(
-    p.terminal,
+  // the run's one sink, writing to the claude started below
+  const keys = createClaudeKeys({ echoFirst: true });
+  let claude: PtySession | null = null;
+  keys.connect({ child: () => claude, told: () => undefined });
+  const face = await openTerminalFace({
+    terminal: p.terminal,
     hello,
-    null,
-    {
-      input: () => undefined,
+    documentPath: null,
+    keys: { sink: keys, from: PERSON_KEYS },
+    on: {
       resized: () => undefined,
       command: () => undefined,
       detach: () => undefined,
       edit: () => undefined,
     },
     relay,
-    model.emulator,
-  );
+    screen: model.emulator,
+  });
   t.teardown(() => face.restore());
   // claude's terminal is the pane's size, as the run server keeps it
   const { cols, rows } = face.size();
   model.resize(cols, rows);
-  const claude = spawnPty(
+  const started = spawnPty(
     {
       file,
       args: [],
@@ -185,9 +193,10 @@ async function splitWithPlainEcho(t: Test, size = { cols: 100, rows: 30 }) {
     },
     relay,
   );
-  t.teardown(() => void claude.terminate(100));
-  claude.onData((d) => face.show({ t: 'output', data: d }));
-  claude.onData((d) => model.write(d));
+  claude = started;
+  t.teardown(() => void started.terminate(100));
+  started.onData((d) => face.show({ t: 'output', data: d }));
+  started.onData((d) => model.write(d));
   face.show({ t: 'child', state: 'started' });
   face.show({ t: 'screen', data: '', cols, rows });
   await until('the terminal joins the relay', () => p.terminal.joined);

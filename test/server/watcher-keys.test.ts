@@ -1,91 +1,83 @@
-// A watcher's keys (a web page's, on the web server's one connection) take the split view's fast path:
-// written to claude through the relay at once, the run told of them a timer later (as keys the relay
-// delivered, so it writes none again), in order; an attached terminal's keys, or any without a relay or
-// with no claude adopted, reach the run at once, which writes them itself.
+// Every client's keys go to the run's one sink (src/runtime/claude-keys.ts), a web page's (a watcher on the
+// web server's one connection) as an attached terminal's: written to claude at once, the run told of them a
+// timer later when the relay draws the echo (in order, each client's run of keys told once), and the
+// client's books (claude's size follows the typist) kept when the run is told.
 import t from 'tap';
 import { createClientDispatch } from '../../src/server/client-dispatch.js';
 import { createClientRegistry } from '../../src/server/client-registry.js';
 import type { ClientLink } from '../../src/server/client-link.js';
-import type { FastRelay } from '../../src/adapters/fast-relay.js';
 import type { ServerFace } from '../../src/server/server-face.js';
 import type { RunSpec } from '../../src/server/run-spec.js';
 import { createInputCeiling } from '../../src/core/server/input-ceiling.js';
+import { recordingKeys } from '../helpers/recording-keys.js';
 
-function rig(relayed: boolean | null) {
-  const told: Array<[string, boolean]> = [];
-  const written: string[] = [];
+function rig(echoFirst: boolean) {
+  const resized: string[] = [];
   const serverFace = {
     screen: { cols: 80, rows: 24 },
-    resize: () => undefined,
+    resize: (cols: number, rows: number) => void resized.push(`${cols}x${rows}`),
     latest: { view: null },
     inputCeiling: createInputCeiling(),
-    input: (data: string, delivered = false) => void told.push([data, delivered]),
   } as unknown as ServerFace;
-  const relay =
-    relayed === null
-      ? null
-      : ({ writeClaude: (data: string) => (relayed ? (written.push(data), true) : false) } as unknown as FastRelay);
+  const claude = recordingKeys({ echoFirst });
   const clients = createClientRegistry(serverFace);
   const dispatch = createClientDispatch({
     spec: {} as RunSpec,
     serverFace,
     clients,
-    relay,
+    relay: null,
+    keys: claude.keys,
     log: () => undefined,
     startedAt: '',
     kill: () => undefined,
   });
-  const link = (): ClientLink => ({ role: 'attach', live: true, size: null, face: null }) as unknown as ClientLink;
-  return { told, written, clients, dispatch, link };
+  const link = (size: { cols: number; rows: number } | null = null): ClientLink =>
+    ({ role: 'attach', live: true, size, face: null }) as unknown as ClientLink;
+  return { claude, resized, clients, dispatch, link };
 }
 const aTurn = () => new Promise((resolve) => setTimeout(resolve, 5));
 
-t.test(
-  "a watcher's keys go to claude through the relay at once; the run hears of them after, once, delivered",
-  async (t) => {
-    const r = rig(true);
-    const page = r.link();
-    r.clients.add(page);
-    r.clients.watch(page);
-    r.dispatch(page, { t: 'input', data: 'a' });
-    r.dispatch(page, { t: 'input', data: 'b' });
-    t.same(r.written, ['a', 'b'], 'written to claude as they came');
-    t.same(r.told, [], 'the run has not been told yet: its bookkeeping waits until after the echo');
-    await aTurn();
-    t.same(r.told, [['ab', true]], 'then told, in order, as keys already written');
-    r.dispatch(page, { t: 'input', data: 'c' });
-    await aTurn();
-    t.same(r.told, [
-      ['ab', true],
-      ['c', true],
-    ]);
-  },
-);
+t.test("a watcher's keys reach claude at once; the run hears of them after, once, in order", async (t) => {
+  const r = rig(true);
+  const page = r.link();
+  r.clients.add(page);
+  r.clients.watch(page);
+  r.dispatch(page, { t: 'input', data: 'a' });
+  r.dispatch(page, { t: 'input', data: 'b' });
+  t.same(r.claude.written, ['a', 'b'], 'written to claude as they came');
+  t.same(r.claude.told, [], 'the run has not been told yet: its bookkeeping waits until after the echo');
+  await aTurn();
+  t.same(r.claude.told, ['ab'], 'then told, in order, once');
+  r.dispatch(page, { t: 'input', data: 'c' });
+  await aTurn();
+  t.same(r.claude.told, ['ab', 'c']);
+  t.same(r.claude.written, ['a', 'b', 'c'], 'and none written twice');
+});
 
-t.test(
-  "an attached terminal's keys, and a watcher's with no relay or no claude adopted, reach the run at once",
-  async (t) => {
-    const attached = rig(true);
-    const terminal = attached.link();
-    attached.clients.add(terminal);
-    attached.dispatch(terminal, { t: 'input', data: 'x' });
-    t.same(
-      attached.told,
-      [['x', false]],
-      'an attached terminal: the run writes its keys (its size follows the typist first)',
-    );
-    t.same(attached.written, []);
-    for (const relayed of [null, false]) {
-      const r = rig(relayed);
-      const page = r.link();
-      r.clients.add(page);
-      r.clients.watch(page);
-      r.dispatch(page, { t: 'input', data: 'y' });
-      t.same(
-        r.told,
-        [['y', false]],
-        `${relayed === null ? 'no relay' : 'no claude adopted'}: the run writes them itself, at once`,
-      );
-    }
-  },
-);
+t.test("two clients' keys are told in the order they were written, and the size follows the typist", async (t) => {
+  const r = rig(true);
+  const first = r.link({ cols: 100, rows: 30 });
+  const second = r.link({ cols: 120, rows: 40 });
+  r.clients.add(first);
+  r.clients.add(second);
+  r.dispatch(first, { t: 'input', data: 'x' });
+  r.dispatch(second, { t: 'input', data: 'y' });
+  r.dispatch(first, { t: 'input', data: 'z' });
+  t.same(r.resized, [], 'no size changes before the run is told');
+  await aTurn();
+  t.same(r.claude.told, ['x', 'y', 'z'], 'each run of keys told in the order written');
+  t.same(r.resized, ['100x30', '120x40', '100x30'], 'claude takes the size of each typist in turn');
+});
+
+t.test('without the relay, keys are told at once, after they are written', async (t) => {
+  const r = rig(false);
+  const terminal = r.link();
+  r.clients.add(terminal);
+  r.dispatch(terminal, { t: 'input', data: 'x' });
+  t.same(r.claude.written, ['x']);
+  t.same(r.claude.told, ['x'], 'told at once');
+  r.claude.exit();
+  r.dispatch(terminal, { t: 'input', data: 'y' });
+  t.same(r.claude.written, ['x'], 'no claude: written nowhere');
+  t.same(r.claude.told, ['x', 'y'], 'the run still hears of it');
+});

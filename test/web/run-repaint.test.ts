@@ -17,6 +17,7 @@ import type { RunSpec } from '../../src/server/run-spec.js';
 import { encodeFrame, WIRE_VERSION } from '../../src/server/wire.js';
 import { followRuns } from '../../src/web/run-follower.js';
 import type { FeedMessage } from '../../src/web/run-feed.js';
+import { recordingKeys } from '../helpers/recording-keys.js';
 import { untilWithin } from '../helpers/poll.js';
 
 const until = untilWithin(10_000, 5);
@@ -32,6 +33,7 @@ async function runServer(t: Test, lineWhileTaking = false) {
     serverFace,
     clients,
     relay: null,
+    keys: recordingKeys({ echoFirst: false }).keys,
     log: () => undefined,
     startedAt: new Date().toISOString(),
     kill: () => undefined,
