@@ -2,7 +2,7 @@
 // --json. Pure: the command reads the manifest, the documents, the events and the transcripts and
 // hands them in; every missing piece becomes a note in the model, never an exception.
 
-import type { GenerationRecord, Manifest } from '../lineage/manifest.js';
+import { runningGeneration, type GenerationRecord, type Manifest } from '../lineage/manifest.js';
 import type { CurvePoint } from './downsample.js';
 import type { TranscriptScan } from './report-transcript.js';
 import { diffLines, type LineDiff } from '../document/line-diff.js';
@@ -233,21 +233,7 @@ export function lineageGenerations(
     if (e.event === 'generation-start') {
       const prev = out.at(-1);
       if (prev && prev.ended_at === null) prev.ended_at = e.ts;
-      out.push({
-        generation: e.generation,
-        session_id: e.session_id,
-        started_at: e.ts,
-        ended_at: null,
-        peak_context: 0,
-        context: 0,
-        cost_usd: 0,
-        num_turns: 0,
-        handoff_path: null,
-        degraded: false,
-        reason: null,
-        end: 'running',
-        human_edit: null,
-      });
+      out.push(runningGeneration({ generation: e.generation, sessionId: e.session_id, now: e.ts }));
     }
     const g = e.event === 'done' ? out.find((x) => x.generation === e.generation) : undefined;
     if (g && e.event === 'done') {
