@@ -53,7 +53,8 @@ function result(printed: string, cached: boolean): ProbeResult {
   const release = parseRelease(printed);
   const warning =
     release === null
-      ? `could not read the Claude Code release from \`claude --version\` (${printed === '' ? 'no answer' : JSON.stringify(printed.slice(0, 80))}); going on as if it were the newest`
+      ? `could not read the Claude Code release from \`claude --version\` ` +
+        `(${printed === '' ? 'no answer' : JSON.stringify(printed.slice(0, 80))}); going on as if it were the newest`
       : null;
   return { release, printed, cached, warning };
 }

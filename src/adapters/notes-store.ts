@@ -22,7 +22,8 @@ export class DocumentTooLarge extends FlowerError {
     readonly size: number,
   ) {
     super(
-      `${path} is ${(size / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB a handoff document may be: it was not read (the model's version seeds the successor; your file is kept as it is); trim it to what the next session needs`,
+      `${path} is ${(size / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB a handoff document may be: ` +
+        `it was not read (the model's version seeds the successor; your file is kept as it is); trim it to what the next session needs`,
     );
   }
 }

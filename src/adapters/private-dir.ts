@@ -151,7 +151,10 @@ export function foreignFile(
   }
   if (uid >= 0 && folder.uid !== uid) return ownerLine(dir, folder.uid, then);
   if ((folder.mode & OTHERS_WRITE) !== 0)
-    return `${dir} can be written by other users (mode ${(folder.mode & 0o777).toString(8)}), so ${path} may not be yours; check it and chmod go-w ${dir}, then ${then}`;
+    return (
+      `${dir} can be written by other users (mode ${(folder.mode & 0o777).toString(8)}), ` +
+      `so ${path} may not be yours; check it and chmod go-w ${dir}, then ${then}`
+    );
   return null;
 }
 

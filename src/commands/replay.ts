@@ -62,7 +62,10 @@ function formatHuman(e: ReplayEvent, window: number): string {
     case 'handoff':
       return `${pad}  → HANDOFF here (at ${tokens(e.at)}): the document is asked for at the next tool or turn boundary`;
     case 'compaction':
-      return `${gutter(e.line)}  × compaction: Claude Code compacted at ${e.preTokens === null ? '?' : tokens(e.preTokens)} (meter ${tokens(e.meter)}); a new generation starts`;
+      return (
+        `${gutter(e.line)}  × compaction: Claude Code compacted at ${e.preTokens === null ? '?' : tokens(e.preTokens)} ` +
+        `(meter ${tokens(e.meter)}); a new generation starts`
+      );
     case 'overflow':
       return `${gutter(e.line)}  ! overflow: the prompt did not fit; flower-pty would hand off (degraded) here`;
     case 'session':
@@ -75,7 +78,8 @@ function formatHuman(e: ReplayEvent, window: number): string {
         (e.dropped > 0 ? `, ${plural(e.dropped, 'over-long line')} skipped` : '') +
         (e.compactedBelow === null
           ? ''
-          : `\nClaude Code compacted at ${tokens(e.compactedBelow.context)}, below the handoff line ${tokens(e.at)} of the ${windowText(e.window)} window assumed: ` +
+          : `\nClaude Code compacted at ${tokens(e.compactedBelow.context)}, ` +
+            `below the handoff line ${tokens(e.at)} of the ${windowText(e.window)} window assumed: ` +
             `the session's window was smaller; replay with --window ${windowText(e.compactedBelow.suggest).toLowerCase()}`)
       );
   }
