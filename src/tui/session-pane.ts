@@ -10,7 +10,7 @@ import { createEmulator, type Emulator } from '../adapters/emulator.js';
 import { drawClaudeFirst, type PaneInk } from './row-painter.js';
 import { box as blessedBox } from './blessed-parts.js';
 import { createPaneStyles } from './pane-styles.js';
-import { panePaint } from './pane-paint.js';
+import { panePaint, type PaneArea } from './pane-paint.js';
 import type { StyleCaps } from '../core/screen/cell-style.js';
 import type { KeyboardModes } from '../core/screen/side-channels.js';
 import type { PaneEchoFacts } from '../core/screen/echo-path.js';
@@ -66,6 +66,40 @@ export interface FrameModes {
   synchronizing: boolean;
   cursorShape: number;
   keyboard: KeyboardModes;
+}
+
+// Where claude's cursor is on the outer screen: null when hidden, scrolled away or never rendered.
+function paneCursor(emulator: Emulator, area: PaneArea | null): { x: number; y: number } | null {
+  const buffer = emulator.term.buffer.active;
+  if (!emulator.cursorVisible || !area || buffer.viewportY !== buffer.baseY) return null;
+  return { x: area.x0 + buffer.cursorX, y: area.y0 + buffer.cursorY };
+}
+
+// The emulator's echo facts, with where the pane shows them and whether its cursor is on the screen.
+function paneEchoFacts(emulator: Emulator, area: PaneArea | null, cursorShown: boolean): PaneEchoFacts {
+  const buffer = emulator.term.buffer.active;
+  const shown = cursorShown && emulator.cursorVisible && area !== null && buffer.viewportY === buffer.baseY;
+  return {
+    ...emulator.echoFacts(),
+    cursorShown: shown,
+    shownCols: area?.width ?? 0,
+    shownRows: area?.height ?? 0,
+    left: area?.x0 ?? 0,
+    top: area?.y0 ?? 0,
+  };
+}
+
+// Every mode a frame mirrors, read at once (each getter of xterm's builds its whole modes object again).
+function frameModesOf(emulator: Emulator): FrameModes {
+  const modes = emulator.term.modes;
+  return {
+    bracketedPaste: modes.bracketedPasteMode,
+    sendFocus: modes.sendFocusMode,
+    mouseTracking: modes.mouseTrackingMode,
+    synchronizing: modes.synchronizedOutputMode,
+    cursorShape: emulator.cursorShape,
+    keyboard: emulator.keyboard,
+  };
 }
 
 export function createSessionPane(opts: {
@@ -139,19 +173,7 @@ export function createSessionPane(opts: {
       term.write(data, parsed);
     },
     repaintChanged: () => paint.repaintChanged(),
-    echoFacts(cursorShown) {
-      const buffer = term.buffer.active;
-      const area = paint.area();
-      const shown = cursorShown && emulator.cursorVisible && area !== null && buffer.viewportY === buffer.baseY;
-      return {
-        ...emulator.echoFacts(),
-        cursorShown: shown,
-        shownCols: area?.width ?? 0,
-        shownRows: area?.height ?? 0,
-        left: area?.x0 ?? 0,
-        top: area?.y0 ?? 0,
-      };
-    },
+    echoFacts: (cursorShown) => paneEchoFacts(emulator, paint.area(), cursorShown),
     forgetCells: (rows, scrolled = 0) => paint.forgetCells(rows, scrolled),
     input(data) {
       // Through the emulator rather than straight to the child: after user input xterm parses the next
@@ -171,12 +193,7 @@ export function createSessionPane(opts: {
       term.reset();
       emulator.resetCursor();
     },
-    cursor() {
-      const buffer = term.buffer.active;
-      const area = paint.area();
-      if (!emulator.cursorVisible || !area || buffer.viewportY !== buffer.baseY) return null;
-      return { x: area.x0 + buffer.cursorX, y: area.y0 + buffer.cursorY };
-    },
+    cursor: () => paneCursor(emulator, paint.area()),
     get applicationCursor() {
       return term.modes.applicationCursorKeysMode;
     },
@@ -198,17 +215,7 @@ export function createSessionPane(opts: {
     get synchronizing() {
       return term.modes.synchronizedOutputMode;
     },
-    frameModes() {
-      const modes = term.modes;
-      return {
-        bracketedPaste: modes.bracketedPasteMode,
-        sendFocus: modes.sendFocusMode,
-        mouseTracking: modes.mouseTrackingMode,
-        synchronizing: modes.synchronizedOutputMode,
-        cursorShape: emulator.cursorShape,
-        keyboard: emulator.keyboard,
-      };
-    },
+    frameModes: () => frameModesOf(emulator),
     dispose() {
       rowsChanged.dispose();
       for (const d of replies) d.dispose();
