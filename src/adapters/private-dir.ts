@@ -114,9 +114,9 @@ export function makePrivateDir(path: string, policy: PrivateDirPolicy): void {
   refuseProblem(path, openPrivateDir(path, policy));
 }
 
-/** an existing folder of ours loses group and other write; one of another user's is refused */
-export function narrowFolder(path: string): void {
-  refuseProblem(path, privateDirProblem(path, STATE_DIR));
+/** an existing folder checked by `policy` (STATE_DIR: one of ours loses group and other write); what is wrong is refused */
+export function narrowFolder(path: string, policy: PrivateDirPolicy): void {
+  refuseProblem(path, privateDirProblem(path, policy));
 }
 
 function refuseProblem(path: string, problem: PrivateDirProblem | null): void {

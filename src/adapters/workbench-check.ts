@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { FlowerError } from '../core/errors.js';
 import { HANDOFF_DIR_NAME } from './notes-store.js';
 import { refuseLinks } from './no-follow.js';
-import { FOLDER_ON_THE_WAY, makePrivateDir, narrowFolder } from './private-dir.js';
+import { FOLDER_ON_THE_WAY, makePrivateDir, narrowFolder, STATE_DIR } from './private-dir.js';
 
 function entriesOf(dir: string): string[] {
   try {
@@ -65,7 +65,7 @@ export function checkWorkbenchWritable(workbench: string): void {
     writeOnce(workbench, dir);
     // after the write: a folder that cannot be written at all is said as such first
     try {
-      narrowFolder(dir);
+      narrowFolder(dir, STATE_DIR);
     } catch (error) {
       if (error instanceof FlowerError) throw error;
       refuse(workbench, dir, (error as NodeJS.ErrnoException).code);
