@@ -1,7 +1,8 @@
 // The run loop's effect executor: carries out each effect `decide()` returned through the ports, and turns
 // each result and each failure into an event it posts back. It keeps what the effects touch (the claude that
-// runs and the ones on their way out, in claudes.ts; the pending hook answers, in hook-replies.ts; the wake-up, wake-timer.ts)
-// and decides nothing. The handoff's own effects (the document, its facts, the seed) are handoff-effects.ts'.
+// runs and the ones on their way out, in claudes.ts; the pending hook answers, in hook-replies.ts; the
+// wake-up, wake-timer.ts) and decides nothing. The handoff's own effects (the document, its facts, the
+// seed) are handoff-effects.ts'.
 
 import { hookStdout } from '../claude-code/hook-answer.js';
 import type { RunEffect, RunInput } from '../core/run/run-state.js';
