@@ -4,11 +4,11 @@
 // before claude started, deaf to `ls`, `kill` and SIGTERM. O_NONBLOCK makes that open fail at once
 // (ENXIO) instead, and on a regular file it changes nothing.
 
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, realpathSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, realpathSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { FlowerError } from '../core/errors.js';
 import { isBelow, NO_FOLLOW, refuseLinks } from './no-follow.js';
-import { PRIVATE_DIR_MODE } from './private-dir.js';
+import { FOLDER_ON_THE_WAY, makePrivateDir } from './private-dir.js';
 
 // O_NOFOLLOW: a link put in the file's place after the check is never followed (the check resolved the
 // person's own link to its target, and refused one inside the project).
@@ -40,7 +40,7 @@ export function checkAppendTarget(path: string, flag: string, project: string): 
   }
   let fd: number;
   try {
-    mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
+    makePrivateDir(dirname(path), FOLDER_ON_THE_WAY);
     fd = openSync(path, APPEND, 0o644);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

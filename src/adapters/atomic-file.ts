@@ -4,12 +4,12 @@
 // durable only once its directory's entry is on disk: fsync(2), "Calling fsync() does not necessarily
 // ensure that the entry in the directory containing the file has also reached disk").
 
-import { open, rename, mkdir, unlink, readdir } from 'node:fs/promises';
+import { open, rename, unlink, readdir } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { NO_FOLLOW, refuseLinks } from './no-follow.js';
 import { dirname, basename, join } from 'node:path';
 import { processAlive } from './process-alive.js';
-import { PRIVATE_DIR_MODE } from './private-dir.js';
+import { FOLDER_ON_THE_WAY, makePrivateDir } from './private-dir.js';
 import { randomHex } from './lazy-crypto.js';
 
 /**
@@ -19,7 +19,7 @@ import { randomHex } from './lazy-crypto.js';
 export async function writeFileAtomic(path: string, data: string, within?: string): Promise<void> {
   const dir = dirname(path);
   if (within !== undefined) refuseLinks(within, path, 'a file of the workbench');
-  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  makePrivateDir(dir, FOLDER_ON_THE_WAY);
   if (within !== undefined) refuseLinks(within, path, 'a file of the workbench');
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomHex(4)}.tmp`);
   // 0o644 before the umask: never wider than the user would get from their own editor.

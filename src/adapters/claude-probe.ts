@@ -6,7 +6,7 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
-import { makePrivateDir } from './private-dir.js';
+import { makePrivateDir, STATE_DIR } from './private-dir.js';
 import { FlowerError, EXIT } from '../core/errors.js';
 import { parseRelease, supportFor, type Release } from '../claude-code/release.js';
 
@@ -53,7 +53,8 @@ function result(printed: string, cached: boolean): ProbeResult {
   const release = parseRelease(printed);
   const warning =
     release === null
-      ? `could not read the Claude Code release from \`claude --version\` (${printed === '' ? 'no answer' : JSON.stringify(printed.slice(0, 80))}); going on as if it were the newest`
+      ? `could not read the Claude Code release from \`claude --version\` ` +
+        `(${printed === '' ? 'no answer' : JSON.stringify(printed.slice(0, 80))}); going on as if it were the newest`
       : null;
   return { release, printed, cached, warning };
 }
@@ -95,7 +96,7 @@ async function readCache(dir: string): Promise<Record<string, string>> {
 
 async function writeCache(dir: string, entries: Record<string, string>): Promise<void> {
   try {
-    makePrivateDir(dir);
+    makePrivateDir(dir, STATE_DIR);
     await writeFileAtomic(
       join(dir, CACHE_FILE),
       JSON.stringify(Object.fromEntries(Object.entries(entries).slice(-CACHE_LIMIT)), null, 2) + '\n',

@@ -150,7 +150,8 @@ export function userConfigPath(env: Readonly<Record<string, string | undefined>>
 
 /** `--workbench ''` would resolve to the project folder itself and scatter the lineage there */
 export const EMPTY_WORKBENCH =
-  '--workbench needs a folder, got an empty value (it would put the lineage in the project folder itself): give a path such as --workbench .flower, or --no-workbench';
+  '--workbench needs a folder, got an empty value (it would put the lineage in the project folder itself): ' +
+  'give a path such as --workbench .flower, or --no-workbench';
 
 export interface LoadedConfig {
   values: ConfigValues;
@@ -214,7 +215,8 @@ export function loadConfig(opts: {
     if (named === undefined && isSymlink(workbench) && !trusted()) {
       if (opts.refuseLinkedWorkbench) {
         throw new FlowerError(
-          `${workbench} is a symlink to ${trustKey(workbench)}: a project's .flower is not followed elsewhere unless you say so; name it yourself with --workbench ${trustKey(workbench)}, trust it with flower-pty trust, or remove the link`,
+          `${workbench} is a symlink to ${trustKey(workbench)}: a project's .flower is not followed elsewhere unless you say so; ` +
+            `name it yourself with --workbench ${trustKey(workbench)}, trust it with flower-pty trust, or remove the link`,
           EXIT.usage,
         );
       }

@@ -83,6 +83,33 @@ interface WriteBufferInternals {
   handleUserInput?: () => void;
 }
 
+// What the relay needs to know of the emulator to draw claude's next echo itself (core/screen/echo-path.ts),
+// read off xterm's internals.
+function echoFactsOf(term: XTerminal, core: CoreInternals | undefined): ReturnType<Emulator['echoFacts']> {
+  const buffer = term.buffer.active;
+  const handler = core?._inputHandler;
+  const pen = handler?._curAttrData;
+  const parser = handler?._parser;
+  const modes = core?.coreService;
+  // Internals not where they were (another xterm): every fact that needs one says "no".
+  const known = Boolean(pen && parser && modes && core?._writeBuffer && core._charsetService);
+  const internals = buffer as unknown as { _buffer?: { scrollTop: number; scrollBottom: number } };
+  const region = internals._buffer;
+  return {
+    cursorX: buffer.cursorX,
+    cursorY: buffer.cursorY,
+    cols: term.cols,
+    rows: term.rows,
+    parsedAll:
+      known && core!._writeBuffer!._pendingData === 0 && parser!.currentState === 0 && !parser!._parseStack?.state,
+    plainPen: known && pen!.fg === 0 && pen!.bg === 0 && core!._charsetService!.charset === undefined,
+    insertMode: !known || modes!.modes.insertMode,
+    wraparound: known && modes!.decPrivateModes.wraparound,
+    wholeScrollRegion: Boolean(region) && region!.scrollTop === 0 && region!.scrollBottom === term.rows - 1,
+    synchronizing: !known || modes!.decPrivateModes.synchronizedOutput,
+  };
+}
+
 export function createEmulator(o: { cols: number; rows: number; scrollback: number }): Emulator {
   // logLevel off: xterm logs through console, which in the split view is the screen being drawn.
   const term = new Terminal({
@@ -147,30 +174,7 @@ export function createEmulator(o: { cols: number; rows: number; scrollback: numb
   const core = (term as unknown as { _core?: CoreInternals })._core;
   return {
     term,
-    echoFacts() {
-      const buffer = term.buffer.active;
-      const handler = core?._inputHandler;
-      const pen = handler?._curAttrData;
-      const parser = handler?._parser;
-      const modes = core?.coreService;
-      // Internals not where they were (another xterm): every fact that needs one says "no".
-      const known = Boolean(pen && parser && modes && core?._writeBuffer && core._charsetService);
-      const internals = buffer as unknown as { _buffer?: { scrollTop: number; scrollBottom: number } };
-      const region = internals._buffer;
-      return {
-        cursorX: buffer.cursorX,
-        cursorY: buffer.cursorY,
-        cols: term.cols,
-        rows: term.rows,
-        parsedAll:
-          known && core!._writeBuffer!._pendingData === 0 && parser!.currentState === 0 && !parser!._parseStack?.state,
-        plainPen: known && pen!.fg === 0 && pen!.bg === 0 && core!._charsetService!.charset === undefined,
-        insertMode: !known || modes!.modes.insertMode,
-        wraparound: known && modes!.decPrivateModes.wraparound,
-        wholeScrollRegion: Boolean(region) && region!.scrollTop === 0 && region!.scrollBottom === term.rows - 1,
-        synchronizing: !known || modes!.decPrivateModes.synchronizedOutput,
-      };
-    },
+    echoFacts: () => echoFactsOf(term, core),
     typed: writeBuffer?.handleUserInput ? () => writeBuffer.handleUserInput!() : () => term.input('', true),
     onRowsChanged(listener) {
       const all = () => listener(0, term.rows - 1);

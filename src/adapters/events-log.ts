@@ -1,10 +1,9 @@
 // The --events file: one JSON object a line, appended, each one of core/run/run-events.ts's events. Carries
 // flower-pty's own events only (never the environment or tokens), and never throws into the run.
 
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { appendWithoutBlocking } from './append-file.js';
-import { PRIVATE_DIR_MODE } from './private-dir.js';
+import { FOLDER_ON_THE_WAY, makePrivateDir } from './private-dir.js';
 import type { RunEventName, RunEventFields } from '../core/run/run-events.js';
 
 export interface EventsLog {
@@ -13,7 +12,7 @@ export interface EventsLog {
 
 export function openEventsLog(path: string | null, now: () => Date = () => new Date()): EventsLog {
   if (!path) return { emit() {} };
-  mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
+  makePrivateDir(dirname(path), FOLDER_ON_THE_WAY);
   return {
     emit(event, fields) {
       // Synchronous on purpose: the line must be on disk even if we are killed right after. Never

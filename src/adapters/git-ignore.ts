@@ -17,5 +17,8 @@ export async function gitWouldTrack(workbench: string, env: Record<string, strin
 /** the one line for a workbench git would track, with the command that ignores it */
 export function gitignoreNote(workbench: string, cwd: string): string {
   const name = relative(cwd, workbench) || '.';
-  return `${name}/ is not in .gitignore: it holds this machine's working files (documents, manifest, run lock); to keep them out of git: echo '${name}/' >> .gitignore`;
+  return (
+    `${name}/ is not in .gitignore: it holds this machine's working files ` +
+    `(documents, manifest, run lock); to keep them out of git: echo '${name}/' >> .gitignore`
+  );
 }

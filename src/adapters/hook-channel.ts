@@ -56,7 +56,8 @@ export async function openHookChannel(opts: { handler: HookHandler; dir?: string
     const socketPath = join(runDir, 'h.sock');
     if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES) {
       throw new FlowerError(
-        `Expected a hook socket path of at most ${MAX_SOCKET_PATH_BYTES} bytes, got ${Buffer.byteLength(socketPath)} (${socketPath}); set TMPDIR to a shorter folder`,
+        `Expected a hook socket path of at most ${MAX_SOCKET_PATH_BYTES} bytes, ` +
+          `got ${Buffer.byteLength(socketPath)} (${socketPath}); set TMPDIR to a shorter folder`,
         EXIT.usage,
       );
     }

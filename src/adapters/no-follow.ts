@@ -18,7 +18,8 @@ export function isBelow(root: string, path: string): boolean {
 }
 
 const linkLine = (link: string, what: string): string =>
-  `${link} is a symbolic link: flower-pty does not write ${what} through a link inside the project (a cloned repository can ship one pointing anywhere); remove the link`;
+  `${link} is a symbolic link: flower-pty does not write ${what} through a link inside the project ` +
+  `(a cloned repository can ship one pointing anywhere); remove the link`;
 
 /** the first component of `path` below `root` that is a symbolic link, or null (missing components end the walk) */
 export function linkOnTheWay(root: string, path: string): string | null {

@@ -5,7 +5,7 @@ import { rename, stat, copyFile } from 'node:fs/promises';
 import { FlowerError } from '../core/errors.js';
 import { join } from 'node:path';
 import { refuseLinks } from './no-follow.js';
-import { makePrivateDir, openOwnFile } from './private-dir.js';
+import { makePrivateDir, openOwnFile, STATE_DIR } from './private-dir.js';
 import { ownCommandHere } from './own-command-here.js';
 import { writeFileAtomic, removeStaleTemps } from './atomic-file.js';
 
@@ -22,7 +22,8 @@ export class DocumentTooLarge extends FlowerError {
     readonly size: number,
   ) {
     super(
-      `${path} is ${(size / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB a handoff document may be: it was not read (the model's version seeds the successor; your file is kept as it is); trim it to what the next session needs`,
+      `${path} is ${(size / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB a handoff document may be: ` +
+        `it was not read (the model's version seeds the successor; your file is kept as it is); trim it to what the next session needs`,
     );
   }
 }
@@ -78,7 +79,7 @@ export function openNotesStore(workbench: string, step: string): NotesStore {
       refuseLinks(workbench, currentPath, 'the handoff document');
       if (await exists(currentPath)) {
         refuseLinks(workbench, join(archiveDir, 'x'), 'the archived document');
-        makePrivateDir(archiveDir);
+        makePrivateDir(archiveDir, STATE_DIR);
         refuseLinks(workbench, join(archiveDir, 'x'), 'the archived document');
         archived = await freeName(archiveDir, `${step}-${stamp(now)}`, '.md');
         // rename keeps a person's edits byte for byte; copy only if the archive is on another device.
@@ -109,7 +110,7 @@ export function openNotesStore(workbench: string, step: string): NotesStore {
     },
     async saveDraft(text, now) {
       refuseLinks(workbench, join(archiveDir, 'x'), 'the archived document');
-      makePrivateDir(archiveDir);
+      makePrivateDir(archiveDir, STATE_DIR);
       const path = await freeName(archiveDir, `${step}-${stamp(now)}`, '.draft.md');
       await writeFileAtomic(path, text, workbench);
       return path;

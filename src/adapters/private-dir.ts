@@ -27,8 +27,9 @@ function ownerLine(path: string, uid: number, then: string): string {
 }
 
 /**
- * How a private folder is kept: the one argument that tells the workbench's folders, the socket folder and the
- * web face's folder apart (each names its own in a constant beside its caller, or here for the workbench's).
+ * How a private folder is kept: the one argument that tells the workbench's folders, the socket folder, the
+ * web face's folder and a folder on the way to a file apart (each names its own in a constant beside its
+ * caller, or here for the ones several callers share).
  */
 export interface PrivateDirPolicy {
   /** make the folders on the way too (a workbench's); else only the last, whose parent must be there */
@@ -39,6 +40,8 @@ export interface PrivateDirPolicy {
   guarded: number;
   /** an existing folder of ours that has a guarded bit: narrowed (the bits taken away, never a shared sticky one), or refused */
   whenOpen: 'narrow' | 'refuse';
+  /** a folder already there is left as it is, neither checked nor narrowed (only a missing one is made 0700) */
+  leaveExisting?: true;
 }
 
 /** what is wrong with a private folder: `words` follow "it is" in the caller's one-line refusal */
@@ -56,6 +59,19 @@ export const STATE_DIR: PrivateDirPolicy = {
 };
 
 /**
+ * A folder on the way to a file (a file a person named with --log, --events or --out, a document written
+ * atomically, the workbench before its own check): made 0700 with its parents when missing; one that is
+ * there is the person's own choice of folder (their project, /tmp) and is never narrowed nor refused here.
+ */
+export const FOLDER_ON_THE_WAY: PrivateDirPolicy = {
+  parents: true,
+  onlyAFolder: false,
+  guarded: 0,
+  whenOpen: 'narrow',
+  leaveExisting: true,
+};
+
+/**
  * Makes `path` with mode 0700 when it is missing (an existing one is kept), then checks it by `policy`: null
  * when it is fit (narrowed first if the policy says so), else what is wrong. mkdir's own errors are thrown as they are.
  */
@@ -65,7 +81,7 @@ export function openPrivateDir(path: string, policy: PrivateDirPolicy): PrivateD
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  return privateDirProblem(path, policy);
+  return policy.leaveExisting ? null : privateDirProblem(path, policy);
 }
 
 /** what is wrong with the existing folder `path` by `policy`, or null when it is fit (narrowed first if the policy says so) */
@@ -91,16 +107,16 @@ export function privateDirProblem(
 }
 
 /**
- * Makes `path` (and any missing folder on its way) with mode 0700, and narrows `path` itself when it
- * already exists with group or other write; throws NotYours when another user owns it.
+ * Makes `path` as `openPrivateDir` does, by `policy`, and throws NotYours naming what is wrong with it (with
+ * STATE_DIR: one that exists with group or other write is narrowed; one another user owns is refused).
  */
-export function makePrivateDir(path: string): void {
-  refuseProblem(path, openPrivateDir(path, STATE_DIR));
+export function makePrivateDir(path: string, policy: PrivateDirPolicy): void {
+  refuseProblem(path, openPrivateDir(path, policy));
 }
 
-/** an existing folder of ours loses group and other write; one of another user's is refused */
-export function narrowFolder(path: string): void {
-  refuseProblem(path, privateDirProblem(path, STATE_DIR));
+/** an existing folder checked by `policy` (STATE_DIR: one of ours loses group and other write); what is wrong is refused */
+export function narrowFolder(path: string, policy: PrivateDirPolicy): void {
+  refuseProblem(path, privateDirProblem(path, policy));
 }
 
 function refuseProblem(path: string, problem: PrivateDirProblem | null): void {
@@ -135,7 +151,10 @@ export function foreignFile(
   }
   if (uid >= 0 && folder.uid !== uid) return ownerLine(dir, folder.uid, then);
   if ((folder.mode & OTHERS_WRITE) !== 0)
-    return `${dir} can be written by other users (mode ${(folder.mode & 0o777).toString(8)}), so ${path} may not be yours; check it and chmod go-w ${dir}, then ${then}`;
+    return (
+      `${dir} can be written by other users (mode ${(folder.mode & 0o777).toString(8)}), ` +
+      `so ${path} may not be yours; check it and chmod go-w ${dir}, then ${then}`
+    );
   return null;
 }
 

@@ -4,12 +4,12 @@
 // the fix (exit 2) instead of an internal error mid-run. Write permission is tried, not read from the
 // mode bits: root ignores them, a read-only mount does not.
 
-import { closeSync, mkdirSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { FlowerError } from '../core/errors.js';
 import { HANDOFF_DIR_NAME } from './notes-store.js';
 import { refuseLinks } from './no-follow.js';
-import { narrowFolder, PRIVATE_DIR_MODE } from './private-dir.js';
+import { FOLDER_ON_THE_WAY, makePrivateDir, narrowFolder, STATE_DIR } from './private-dir.js';
 
 function entriesOf(dir: string): string[] {
   try {
@@ -56,7 +56,7 @@ export function checkWorkbenchWritable(workbench: string): void {
     refuseLinks(workbench, path, 'a file of the workbench');
   for (const dir of folders) {
     try {
-      mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+      makePrivateDir(dir, FOLDER_ON_THE_WAY);
       if (!statSync(dir).isDirectory()) refuse(workbench, dir, 'ENOTDIR');
     } catch (error) {
       if (error instanceof FlowerError) throw error;
@@ -65,7 +65,7 @@ export function checkWorkbenchWritable(workbench: string): void {
     writeOnce(workbench, dir);
     // after the write: a folder that cannot be written at all is said as such first
     try {
-      narrowFolder(dir);
+      narrowFolder(dir, STATE_DIR);
     } catch (error) {
       if (error instanceof FlowerError) throw error;
       refuse(workbench, dir, (error as NodeJS.ErrnoException).code);

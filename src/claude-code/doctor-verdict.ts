@@ -45,7 +45,8 @@ export function doctorLines(f: DoctorFacts): DoctorLine[] {
       add(
         'WARN',
         'claude',
-        `${f.claude.path}: release unknown (claude --version printed ${JSON.stringify((f.version?.printed ?? '').slice(0, 60))}); flower-pty will take it as the newest`,
+        `${f.claude.path}: release unknown (claude --version printed ${JSON.stringify((f.version?.printed ?? '').slice(0, 60))}); ` +
+          `flower-pty will take it as the newest`,
       );
     else if (support.costs.length > 0)
       add(

@@ -73,7 +73,8 @@ const COSTS: Record<Feature, string> = {
   disableAutoCompact: 'auto-compact cannot be switched off',
   lastAssistantMessage: 'the Stop hook carries no reply text: every document comes out degraded',
   stopFailure:
-    'no StopFailure hook (before 2.1.78): an API error or overflow in the writing turn is seen only in the transcript, so a handoff may wait for --write-timeout',
+    'no StopFailure hook (before 2.1.78): an API error or overflow in the writing turn is seen only in the transcript, ' +
+    'so a handoff may wait for --write-timeout',
   sessionIdHeader: 'requests carry no session id header (only the mock and tests notice)',
   nativeBinary: 'claude runs as node cli.js (slower start)',
   permissionRequest: 'no PermissionRequest hook: a permission wait looks like a long tool call',

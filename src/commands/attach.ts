@@ -37,7 +37,8 @@ export async function runAttach(o: AttachCommandOptions): Promise<number> {
   if (o.choose) {
     if (!terminal)
       throw new FlowerError(
-        `attach --choose needs a terminal (stdin and stdout): ${(await import('../adapters/own-command-here.js')).ownCommandHere(process.env, cwd)} ls lists the runs`,
+        `attach --choose needs a terminal (stdin and stdout): ` +
+          `${(await import('../adapters/own-command-here.js')).ownCommandHere(process.env, cwd)} ls lists the runs`,
         EXIT.usage,
       );
     return chooser();

@@ -84,7 +84,8 @@ export async function runDemo(o: DemoOptions): Promise<number> {
   const keepGoing = o.keepGoing || o.detach;
   o.out(`flower-pty demo: real claude (${claude}) against a scripted model on 127.0.0.1`);
   o.out(
-    `  project ${sandbox.projectDir} · throwaway CLAUDE_CONFIG_DIR ${sandbox.configDir} · window ${DEMO_SCALE.window / 1000}k, handoff at ${(DEMO_SCALE.window - DEMO_SCALE.headroom) / 1000}k`,
+    `  project ${sandbox.projectDir} · throwaway CLAUDE_CONFIG_DIR ${sandbox.configDir} · window ${DEMO_SCALE.window / 1000}k, ` +
+      `handoff at ${(DEMO_SCALE.window - DEMO_SCALE.headroom) / 1000}k`,
   );
   const server = await startRunServer(
     {

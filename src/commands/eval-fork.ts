@@ -151,7 +151,8 @@ export async function runEvalFork(opts: EvalForkOptions): Promise<number> {
   if (opts.dryRun) {
     for (const c of cuts) {
       opts.out(
-        `cut at line ${c.line}${c.line === lines ? ' (the end)' : ' (a copy of the transcript up to it is forked)'}: ${c.probes} probe(s), ${formatTokens(c.context)} tokens of context (Claude Code's last reading before it)`,
+        `cut at line ${c.line}${c.line === lines ? ' (the end)' : ' (a copy of the transcript up to it is forked)'}: ` +
+          `${c.probes} probe(s), ${formatTokens(c.context)} tokens of context (Claude Code's last reading before it)`,
       );
       for (const arm of ARMS) {
         opts.out(
@@ -159,7 +160,8 @@ export async function runEvalFork(opts: EvalForkOptions): Promise<number> {
         );
         opts.out(`  ${opts.k} × ${arm} seeded: claude ${freshArgs('<the document and the probes>').join(' ')}`);
         opts.out(
-          `  ${opts.k} × ${arm} successor: claude -p <the document, go on> --output-format json --settings <a hook that stops it at its first change to a file>`,
+          `  ${opts.k} × ${arm} successor: claude -p <the document, ` +
+            `go on> --output-format json --settings <a hook that stops it at its first change to a file>`,
         );
       }
     }
@@ -268,7 +270,8 @@ function sessionFolder(transcript: string): string {
       `${transcript} does not say which folder the session ran in (no cwd on its first rows): eval fork needs a session Claude Code recorded on this machine`,
     );
   fail(
-    `the session ran in ${named}, which is not on this machine: run eval fork where that folder exists, or make it there (a clone of the same repository at that path)`,
+    `the session ran in ${named}, which is not on this machine: run eval fork where that folder exists, ` +
+      `or make it there (a clone of the same repository at that path)`,
   );
 }
 

@@ -29,7 +29,8 @@ export async function hostRun(target: HostTarget, env: NodeJS.ProcessEnv): Promi
   if (run === undefined) {
     const list = answer.runs.map((r) => terminalText(r.id)).join(', ');
     throw new FlowerError(
-      `no live run on ${terminalText(target.host)} has id ${terminalText(target.id)}${list === '' ? ': no run is live there' : `; live runs there: ${list}`} (${ownCommandHere(env, process.cwd())} ls --host ${terminalText(target.host)})`,
+      `no live run on ${terminalText(target.host)} has id ${terminalText(target.id)}${list === '' ? ': no run is live there' : `; live runs there: ${list}`} ` +
+        `(${ownCommandHere(env, process.cwd())} ls --host ${terminalText(target.host)})`,
       EXIT.usage,
     );
   }

@@ -265,7 +265,8 @@ export async function reportModel(opts: ModelOptions): Promise<ReportModel> {
   }
   if (!isDir) {
     throw new FlowerError(
-      `report: no workbench at ${workbench} (a --no-workbench run keeps no lineage on disk, so there is nothing to report): point --workbench at a run's folder`,
+      `report: no workbench at ${workbench} (a --no-workbench run keeps no lineage on disk, ` +
+        `so there is nothing to report): point --workbench at a run's folder`,
       EXIT.usage,
     );
   }
@@ -311,7 +312,8 @@ export async function reportModel(opts: ModelOptions): Promise<ReportModel> {
       const problem =
         recorded !== null
           ? `its transcript was not found at ${recorded}, where the run recorded it (nor under ${join(configDir, 'projects')})`
-          : `its transcript was not found at ${expected} (the manifest does not say where the run's claude kept it: set CLAUDE_CONFIG_DIR to that claude's config folder)`;
+          : `its transcript was not found at ${expected} (the manifest does not say where the run's claude kept it: ` +
+            `set CLAUDE_CONFIG_DIR to that claude's config folder)`;
       transcripts.set(g.session_id, { path: expected, scan: null, problem });
       continue;
     }
@@ -385,7 +387,8 @@ export async function hostReportModel(
   const read = readReportModel(reply.stdout);
   if ('problem' in read)
     throw new FlowerError(
-      `report: ${terminalText(host)} answered with something that is not a report this flower-pty draws: ${terminalText(read.problem)} ("${terminalText(oneLine(reply.stdout, 60))}")`,
+      `report: ${terminalText(host)} answered with something that is not a report this flower-pty draws: ` +
+        `${terminalText(read.problem)} ("${terminalText(oneLine(reply.stdout, 60))}")`,
       EXIT.usage,
     );
   return read.model;
@@ -398,7 +401,8 @@ function drawn(model: ReportModel, run: string | undefined): string {
     return renderReportHtml(model);
   } catch (error) {
     throw new FlowerError(
-      `report: the lineage ${terminalText(run)} sent cannot be drawn (${terminalText(oneLine(error instanceof Error ? error.message : String(error), 120))}): is its flower-pty this one's version?`,
+      `report: the lineage ${terminalText(run)} sent cannot be drawn ` +
+        `(${terminalText(oneLine(error instanceof Error ? error.message : String(error), 120))}): is its flower-pty this one's version?`,
       EXIT.usage,
     );
   }
@@ -432,7 +436,8 @@ export async function runReport(opts: ReportOptions): Promise<number> {
   const there = lstatSync(file, { throwIfNoEntry: false });
   if (there && !there.isFile()) {
     throw new FlowerError(
-      `report: ${file} is ${there.isDirectory() ? 'a folder' : there.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}: name a new file or a regular one with -o, e.g. -o report.html`,
+      `report: ${file} is ${there.isDirectory() ? 'a folder' : there.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}: ` +
+        `name a new file or a regular one with -o, e.g. -o report.html`,
       EXIT.usage,
     );
   }
@@ -447,7 +452,8 @@ export async function runReport(opts: ReportOptions): Promise<number> {
   }
   const size = Buffer.byteLength(html);
   opts.out(
-    `report: ${file} (${model.generations.length} generation(s), ${(size / 1024).toFixed(1)} KB${model.notes.length > 0 ? `; missing data: ${model.notes.length} note(s) on the page` : ''})`,
+    `report: ${file} (${model.generations.length} generation(s), ` +
+      `${(size / 1024).toFixed(1)} KB${model.notes.length > 0 ? `; missing data: ${model.notes.length} note(s) on the page` : ''})`,
   );
   if (opts.open) openInBrowser(file, opts.env);
   return EXIT.ok;

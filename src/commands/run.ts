@@ -54,7 +54,8 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
   const foreground = foregroundOnlyArg(o.claudeArgs);
   if (foreground) {
     throw new FlowerError(
-      `${foreground} cannot be passed to claude: flower-pty runs claude in its own terminal; to walk away, use flower-pty's own detach (C-] d) and ${own} attach`,
+      `${foreground} cannot be passed to claude: flower-pty runs claude in its own terminal; ` +
+        `to walk away, use flower-pty's own detach (C-] d) and ${own} attach`,
     );
   }
   const refused = refusedClaudeArg(o.claudeArgs);
@@ -171,7 +172,8 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
   if (o.detach) {
     sayOut(server.id);
     sayErr(
-      `flower-pty: run ${server.id} started with no terminal (pid ${server.pid}); attach with ${own} attach ${server.id}, or open it in ${own} web; ${own} kill ${server.id} ends it`,
+      `flower-pty: run ${server.id} started with no terminal (pid ${server.pid}); ` +
+        `attach with ${own} attach ${server.id}, or open it in ${own} web; ${own} kill ${server.id} ends it`,
     );
     return EXIT.ok;
   }

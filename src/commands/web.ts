@@ -199,7 +199,8 @@ async function serveWeb(
   } else {
     printLogin(o, url);
     sayErr(
-      `flower-pty: the web face of your runs (${o.allowInput ? 'input allowed' : 'read-only: --allow-input to type, approve, edit or end'}); the login URL works once, for 10 minutes; ${ownCommandHere(process.env, process.cwd())} web --login prints another; Ctrl-C stops it (the runs go on)`,
+      `flower-pty: the web face of your runs (${o.allowInput ? 'input allowed' : 'read-only: --allow-input to type, approve, edit or end'}); ` +
+        `the login URL works once, for 10 minutes; ${ownCommandHere(process.env, process.cwd())} web --login prints another; Ctrl-C stops it (the runs go on)`,
     );
   }
   const stopped = await new Promise<NodeJS.Signals>((resolve) => {

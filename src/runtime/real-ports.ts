@@ -92,7 +92,8 @@ async function successorPrompt(
     (error: unknown) => {
       if (spec.viaHook) return false; // the hook carries it whole all the same
       throw new FlowerError(
-        `could not write the successor's first prompt to ${file}: ${errorWords(error)}; ${writeAdvice(errorWords(error))}, then ${ownCommandHere(config.env as NodeJS.ProcessEnv, config.cwd)} --continue`,
+        `could not write the successor's first prompt to ${file}: ${errorWords(error)}; ` +
+          `${writeAdvice(errorWords(error))}, then ${ownCommandHere(config.env as NodeJS.ProcessEnv, config.cwd)} --continue`,
         EXIT.writeFailed,
       );
     },

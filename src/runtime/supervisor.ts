@@ -4,7 +4,7 @@
 
 import { scoreAgainstTranscript } from '../adapters/transcript-coverage.js';
 import { realpathSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 import { createRun } from '../core/run/run-state.js';
@@ -30,7 +30,7 @@ import type { FastRelay } from '../adapters/fast-relay.js';
 import type { ClaudeKeys } from './claude-keys.js';
 import { readGitFacts } from '../adapters/git-facts.js';
 import { makeRunDir, sweepStaleRunDirs } from '../adapters/run-dir.js';
-import { PRIVATE_DIR_MODE } from '../adapters/private-dir.js';
+import { makePrivateDir, STATE_DIR } from '../adapters/private-dir.js';
 import { claudeConfigDir } from '../adapters/claude-config-dir.js';
 import {
   realChildPort,
@@ -136,9 +136,9 @@ export async function supervise(opts: SuperviseOptions, face: Face): Promise<Sup
       });
     }
     // chokidar cannot see a file appear in a folder that does not exist yet: make the folder first.
-    if (documents.currentPath) await mkdir(dirname(documents.currentPath), { recursive: true, mode: PRIVATE_DIR_MODE });
+    if (documents.currentPath) makePrivateDir(dirname(documents.currentPath), STATE_DIR);
     const spillDir = opts.workbench ? join(opts.workbench, 'notes') : runDir;
-    await mkdir(spillDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    makePrivateDir(spillDir, STATE_DIR);
     const child = realChildPort({
       claude: opts.claude,
       claudeArgs: opts.claudeArgs,

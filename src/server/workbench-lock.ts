@@ -1,12 +1,12 @@
 // The workbench lock: <workbench>/run.lock says which live run owns the workbench, so a second
 // flower-pty there is refused (two supervisors would write one manifest) and pointed at `attach`.
 
-import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { link, readFile, unlink, writeFile } from 'node:fs/promises';
 import { readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { processAlive } from '../adapters/process-alive.js';
-import { PRIVATE_DIR_MODE } from '../adapters/private-dir.js';
+import { FOLDER_ON_THE_WAY, makePrivateDir } from '../adapters/private-dir.js';
 import { ownCommandHere } from '../adapters/own-command-here.js';
 import { FlowerError } from '../core/errors.js';
 import { terminalText } from '../core/terminal-text.js';
@@ -89,7 +89,8 @@ export async function acquireWorkbenchLock(
     started: info.started ?? new Date().toISOString(),
   };
   const path = lockPath(workbench);
-  await mkdir(workbench, { recursive: true, mode: PRIVATE_DIR_MODE });
+  // the workbench's own check (adapters/workbench-check.ts) narrows it; here it is only made when missing
+  makePrivateDir(workbench, FOLDER_ON_THE_WAY);
   const temp = join(workbench, `.${LOCK_NAME}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   await writeFile(temp, JSON.stringify(lock) + '\n', { mode: 0o644 });
   try {

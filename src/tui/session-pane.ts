@@ -10,14 +10,12 @@ import { createEmulator, type Emulator } from '../adapters/emulator.js';
 import { drawClaudeFirst, type PaneInk } from './row-painter.js';
 import { box as blessedBox } from './blessed-parts.js';
 import { createPaneStyles } from './pane-styles.js';
+import { panePaint, type PaneArea } from './pane-paint.js';
 import type { StyleCaps } from '../core/screen/cell-style.js';
 import type { KeyboardModes } from '../core/screen/side-channels.js';
 import type { PaneEchoFacts } from '../core/screen/echo-path.js';
 
 export const SCROLLBACK = 1000;
-
-type Cell = [number, string];
-type Row = Cell[] & { dirty?: boolean };
 
 export interface SessionPane {
   readonly box: Widgets.BoxElement;
@@ -70,6 +68,40 @@ export interface FrameModes {
   keyboard: KeyboardModes;
 }
 
+// Where claude's cursor is on the outer screen: null when hidden, scrolled away or never rendered.
+function paneCursor(emulator: Emulator, area: PaneArea | null): { x: number; y: number } | null {
+  const buffer = emulator.term.buffer.active;
+  if (!emulator.cursorVisible || !area || buffer.viewportY !== buffer.baseY) return null;
+  return { x: area.x0 + buffer.cursorX, y: area.y0 + buffer.cursorY };
+}
+
+// The emulator's echo facts, with where the pane shows them and whether its cursor is on the screen.
+function paneEchoFacts(emulator: Emulator, area: PaneArea | null, cursorShown: boolean): PaneEchoFacts {
+  const buffer = emulator.term.buffer.active;
+  const shown = cursorShown && emulator.cursorVisible && area !== null && buffer.viewportY === buffer.baseY;
+  return {
+    ...emulator.echoFacts(),
+    cursorShown: shown,
+    shownCols: area?.width ?? 0,
+    shownRows: area?.height ?? 0,
+    left: area?.x0 ?? 0,
+    top: area?.y0 ?? 0,
+  };
+}
+
+// Every mode a frame mirrors, read at once (each getter of xterm's builds its whole modes object again).
+function frameModesOf(emulator: Emulator): FrameModes {
+  const modes = emulator.term.modes;
+  return {
+    bracketedPaste: modes.bracketedPasteMode,
+    sendFocus: modes.sendFocusMode,
+    mouseTracking: modes.mouseTrackingMode,
+    synchronizing: modes.synchronizedOutputMode,
+    cursorShape: emulator.cursorShape,
+    keyboard: emulator.keyboard,
+  };
+}
+
 export function createSessionPane(opts: {
   screen: Widgets.Screen;
   cols: number;
@@ -111,93 +143,25 @@ export function createSessionPane(opts: {
   const allCaps: StyleCaps = { truecolor: true, styledUnderline: true, hyperlinks: true };
   const ink: PaneInk = { styles, caps: opts.caps ?? (() => allCaps) };
 
-  let origin: { x: number; y: number } | null = null;
-  let area: { x0: number; y0: number; width: number; height: number } | null = null;
-  const reuse = term.buffer.active.getNullCell();
-  const blank = term.buffer.active.getNullCell();
-  const lines = () => (opts.screen as unknown as { lines: Row[] }).lines;
-  // The viewport rows the emulator changed since the last paint (an echo: one row of forty).
-  let changedFrom = Infinity;
-  let changedTo = -1;
-  // Rows the relay drew cells of (forgetCells): repainted whether or not the emulator changed them.
-  let forcedFrom = Infinity;
-  let forcedTo = -1;
-  const rowsChanged = emulator.onRowsChanged((start, end) => {
-    changedFrom = Math.min(changedFrom, start);
-    changedTo = Math.max(changedTo, end);
-  });
-
-  // Copies the emulator's viewport rows from..to into the screen buffer's cells in `area`; a row is
-  // marked for blessed's diff only when one of its cells changed. Returns the screen rows that changed.
-  function paint(from = 0, to = Infinity): { top: number; bottom: number; left: number; right: number } {
-    const painted = { top: Infinity, bottom: -1, left: area?.x0 ?? 0, right: (area?.x0 ?? 0) + (area?.width ?? 0) };
-    changedFrom = Infinity;
-    changedTo = -1;
-    if (!area) return painted;
-    if (styles.startOver()) {
-      forget();
-      from = 0;
-      to = Infinity;
-    }
-    const { x0, y0, width, height } = area;
-    const rows = lines();
-    const buffer = term.buffer.active;
-    for (let y = Math.max(0, from); y < Math.min(height, to + 1); y++) {
-      const row = rows[y0 + y];
-      if (!row) continue;
-      const line = buffer.getLine(buffer.viewportY + y);
-      let changed = false;
-      for (let x = 0; x < width; x++) {
-        const target = row[x0 + x];
-        if (!target) continue;
-        const cell = line?.getCell(x, reuse) ?? blank;
-        // The right half of a wide character is an empty cell: the painter writes the character once.
-        const attr = styles.of(cell);
-        const ch = cell.getWidth() === 0 ? '' : cell.getChars() || ' ';
-        if (target[0] !== attr || target[1] !== ch) {
-          target[0] = attr;
-          target[1] = ch;
-          changed = true;
-        }
-      }
-      if (changed || (y >= forcedFrom && y <= forcedTo)) {
-        row.dirty = true;
-        painted.top = Math.min(painted.top, y0 + y);
-        painted.bottom = y0 + y;
-      }
-    }
-    return painted;
-  }
-
-  // The looks were numbered anew: the pane's cells in blessed's buffer and in its record of what the
-  // terminal shows are in the old numbers, which now mean other looks. Every cell is made to differ.
-  function forget(): void {
-    if (!area) return;
-    const s = opts.screen as unknown as { lines: Row[]; olines: Row[] };
-    for (const rows of [s.lines, s.olines]) {
-      for (let y = area.y0; y < area.y0 + area.height; y++) {
-        const row = rows[y];
-        if (!row) continue;
-        for (let x = area.x0; x < area.x0 + area.width; x++) if (row[x]) row[x] = [-1, '\u0000'];
-      }
-    }
-  }
+  const paint = panePaint(opts.screen, term, styles);
+  const rowsChanged = emulator.onRowsChanged((start, end) => paint.rowsChanged(start, end));
 
   // Runs inside screen.render(), after blessed drew the box: overwrite the inner area with the emulator.
-  drawClaudeFirst(opts.screen, ink, () => (area ? { left: area.x0, right: area.x0 + area.width } : null));
+  drawClaudeFirst(opts.screen, ink, () => {
+    const area = paint.area();
+    return area ? { left: area.x0, right: area.x0 + area.width } : null;
+  });
 
   box.on('render', (coords: { xi: number; xl: number; yi: number; yl: number }) => {
     const el = box as unknown as { ileft: number; itop: number; iright: number; ibottom: number };
     const x0 = coords.xi + el.ileft;
     const y0 = coords.yi + el.itop;
-    area = {
+    paint.placed({
       x0,
       y0,
       width: Math.min(term.cols, coords.xl - el.iright - x0),
       height: Math.min(term.rows, coords.yl - el.ibottom - y0),
-    };
-    origin = { x: x0, y: y0 };
-    paint();
+    });
   });
 
   return {
@@ -208,45 +172,9 @@ export function createSessionPane(opts: {
       if (shared) return; // its owner writes it
       term.write(data, parsed);
     },
-    repaintChanged() {
-      if (!area) return null;
-      const painted = paint(Math.min(changedFrom, forcedFrom), Math.max(changedTo, forcedTo));
-      forcedFrom = Infinity;
-      forcedTo = -1;
-      return painted;
-    },
-    echoFacts(cursorShown) {
-      const buffer = term.buffer.active;
-      const shown = cursorShown && emulator.cursorVisible && area !== null && buffer.viewportY === buffer.baseY;
-      return {
-        ...emulator.echoFacts(),
-        cursorShown: shown,
-        shownCols: area?.width ?? 0,
-        shownRows: area?.height ?? 0,
-        left: area?.x0 ?? 0,
-        top: area?.y0 ?? 0,
-      };
-    },
-    forgetCells(rows, scrolled = 0) {
-      if (!area) return;
-      const shown = (opts.screen as unknown as { olines: Row[] }).olines;
-      if (scrolled > 0) {
-        // The relay scrolled the pane's rows on the terminal (and put back what is beside them): every
-        // cell of the pane is drawn again. Not the record moved up with them: a frame of ours may have
-        // reached the terminal between the relay's scroll and this (the relay tells of its echo a moment
-        // after drawing it), drawn as if nothing had scrolled.
-        forget();
-        forcedFrom = 0;
-        forcedTo = Math.max(forcedTo, area.height - 1);
-      }
-      for (const { y, from, to } of rows) {
-        const row = shown[area.y0 + y];
-        if (!row || y >= area.height) continue;
-        for (let x = area.x0 + from; x < area.x0 + Math.min(to, area.width); x++) if (row[x]) row[x] = [-1, '\u0000'];
-        forcedFrom = Math.min(forcedFrom, y);
-        forcedTo = Math.max(forcedTo, y);
-      }
-    },
+    repaintChanged: () => paint.repaintChanged(),
+    echoFacts: (cursorShown) => paneEchoFacts(emulator, paint.area(), cursorShown),
+    forgetCells: (rows, scrolled = 0) => paint.forgetCells(rows, scrolled),
     input(data) {
       // Through the emulator rather than straight to the child: after user input xterm parses the next
       // write (the echo) synchronously instead of a setTimeout later, a millisecond off every keystroke.
@@ -265,11 +193,7 @@ export function createSessionPane(opts: {
       term.reset();
       emulator.resetCursor();
     },
-    cursor() {
-      const buffer = term.buffer.active;
-      if (!emulator.cursorVisible || !origin || buffer.viewportY !== buffer.baseY) return null;
-      return { x: origin.x + buffer.cursorX, y: origin.y + buffer.cursorY };
-    },
+    cursor: () => paneCursor(emulator, paint.area()),
     get applicationCursor() {
       return term.modes.applicationCursorKeysMode;
     },
@@ -291,17 +215,7 @@ export function createSessionPane(opts: {
     get synchronizing() {
       return term.modes.synchronizedOutputMode;
     },
-    frameModes() {
-      const modes = term.modes;
-      return {
-        bracketedPaste: modes.bracketedPasteMode,
-        sendFocus: modes.sendFocusMode,
-        mouseTracking: modes.mouseTrackingMode,
-        synchronizing: modes.synchronizedOutputMode,
-        cursorShape: emulator.cursorShape,
-        keyboard: emulator.keyboard,
-      };
-    },
+    frameModes: () => frameModesOf(emulator),
     dispose() {
       rowsChanged.dispose();
       for (const d of replies) d.dispose();

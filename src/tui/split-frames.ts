@@ -6,8 +6,8 @@
 // else (status, labels, layout, the document, help) asks for a whole render. No frame is drawn while
 // an editor has the terminal (suspended) or after the face gave it back (disposed).
 // Frames are drawn whole: none while claude is inside its own synchronized update (CSI ? 2026 h … l),
-// so half of claude's frame is never painted (unless it never ends it: then after SYNC_WAIT_MS, as a
-// terminal does), and on a terminal that takes synchronized output each frame is wrapped in one.
+// so half of claude's frame is never painted (unless it never ends it: then after a while, as a
+// terminal does: claude-sync-wait.ts), and on a terminal that takes synchronized output each frame is wrapped in one.
 
 import type { Widgets } from 'blessed';
 
@@ -17,11 +17,9 @@ import type { OuterModes } from './outer-modes.js';
 import type { HelpOverlay } from './help-overlay.js';
 import { createFrameScheduler } from './frame-scheduler.js';
 import { paintRows } from './row-painter.js';
+import { claudeSyncWait } from './claude-sync-wait.js';
 import type { TerminalCaps } from '../core/screen/terminal-caps.js';
 
-// A terminal gives up waiting for the end of a synchronized update after a while (kitty, foot: 1 s; the
-// spec suggests 150 ms-1 s); so do we.
-const SYNC_WAIT_MS = 500;
 const SYNC_BEGIN = '\u001b[?2026h';
 const SYNC_END = '\u001b[?2026l';
 const SHOW_CURSOR = '\u001b[?25h';
@@ -67,37 +65,14 @@ export function createSplitFrames(o: {
   let suspended = false;
   let disposed = false;
   const frames = createFrameScheduler(drawFrame, undefined, undefined, o.held);
-  let syncSince: number | null = null;
-  let syncTimer: NodeJS.Timeout | null = null;
-
-  // true while claude's own frame is half written (and not for too long)
-  function midClaudeFrame(synchronizing: boolean): boolean {
-    if (!synchronizing) {
-      syncSince = null;
-      return false;
-    }
-    const now = performance.now();
-    syncSince ??= now;
-    if (now - syncSince >= SYNC_WAIT_MS) return false;
-    if (!syncTimer) {
-      syncTimer = setTimeout(
-        () => {
-          syncTimer = null;
-          frames.request();
-        },
-        SYNC_WAIT_MS - (now - syncSince) + 1,
-      );
-      syncTimer.unref?.();
-    }
-    return true;
-  }
+  const syncWait = claudeSyncWait(() => frames.request());
 
   function drawFrame(): void {
     if (disposed || suspended) return;
     // xterm's modes once a frame: each read of them builds its whole modes object again
     const modes = pane.frameModes();
     // the end of claude's update is parsed like any output: it asks for the frame this one leaves out
-    if (midClaudeFrame(modes.synchronizing)) return;
+    if (syncWait.midFrame(modes.synchronizing)) return;
     const caps = o.caps?.() ?? { sync: false, kittyKeys: false };
     const whole = wholeFrame || !help.hidden;
     wholeFrame = false;
@@ -163,7 +138,7 @@ export function createSplitFrames(o: {
     },
     dispose() {
       disposed = true;
-      if (syncTimer) clearTimeout(syncTimer);
+      syncWait.dispose();
       frames.dispose();
     },
   };

@@ -11,16 +11,15 @@
 // listens on any network: the forwards are unix sockets in a 0700 folder of this user, through the
 // person's own ssh.
 
-import { mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChildProcess } from 'node:child_process';
-import { forwardSocket, FORWARD_LIFELINE } from '../adapters/ssh-host.js';
+import { makePrivateDir, type PrivateDirPolicy } from '../adapters/private-dir.js';
 import { askHost } from '../server/host-ls.js';
-import { forwardableSocket } from '../core/hosts/host-answer.js';
 import { parseHostTarget } from '../core/hosts/host-name.js';
 import { HOST_TUNABLES } from '../core/options/tunables.js';
 import type { LiveRun } from '../server/run-registry.js';
 import { followRuns, shownWith, type FollowedRun, type RunFollower } from './run-follower.js';
+import { hostForwards, sweepForwards, type ForwardingHost, type HostForwards } from './host-forwards.js';
 
 /** how often each host is asked for its runs */
 export const HOST_REFRESH_MS = HOST_TUNABLES.askEveryMs;
@@ -45,67 +44,13 @@ export interface HostFleet {
   close(): void;
 }
 
-interface Tunnel {
-  child: ChildProcess;
-  local: string;
-  /** pages that show the run */
-  pages: number;
-  linger: NodeJS.Timeout | null;
-}
-
-interface HostState {
+interface HostState extends ForwardingHost {
   health: HostHealth;
-  dir: string;
   /** the forwarded runs, followed through their forwards */
   follower: RunFollower;
   /** the runs of its last answer, by id, as rows */
   listed: Map<string, FollowedRun>;
-  tunnels: Map<string, Tunnel>;
   timer: NodeJS.Timeout | null;
-}
-
-/** the file in the hosts folder that records each forward's ssh: `pid local-socket` a line */
-const FORWARDS_FILE = 'forwards';
-
-/**
- * Ends the forwards a web face before this one left (one SIGKILLed, whose ssh had not ended yet): each pid
- * recorded in `dir`'s forwards file that is still an ssh of that forward (its command line names the
- * socket, so a pid used again by something else is left alone). Linux reads /proc; elsewhere the ssh
- * processes end by themselves (their pipe's end). Returns the pids ended.
- */
-export function sweepForwards(dir: string): number[] {
-  let text = '';
-  try {
-    text = readFileSync(join(dir, FORWARDS_FILE), 'utf8');
-  } catch {
-    return [];
-  }
-  const ended: number[] = [];
-  for (const line of text.split('\n')) {
-    const m = /^(\d+) (.+)$/.exec(line);
-    if (!m) continue;
-    const pid = Number(m[1]);
-    let command = '';
-    try {
-      command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    } catch {
-      continue;
-    }
-    const args = command.split('\0');
-    if (
-      !/(^|\/)ssh$/.test(args[0] ?? '') ||
-      !args.some((a) => a.startsWith(`${m[2]}:`)) ||
-      !args.includes(FORWARD_LIFELINE)
-    )
-      continue;
-    try {
-      process.kill(pid, 'SIGTERM');
-      ended.push(pid);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return ended;
 }
 
 function rowOf(run: LiveRun, host: string, previous: FollowedRun | undefined, now: number): FollowedRun {
@@ -133,6 +78,84 @@ function rowOf(run: LiveRun, host: string, previous: FollowedRun | undefined, no
   };
 }
 
+// The forwarded sockets' folders, inside the web face's own folder: made afresh, a real folder of ours, closed
+// to every other user as the socket folder is (a forwarded socket is a way into a run).
+const FORWARDS_DIR: PrivateDirPolicy = { parents: true, onlyAFolder: true, guarded: 0o077, whenOpen: 'refuse' };
+
+function hostState(host: string, dir: string, i: number): HostState {
+  // a host's name is no file name: its folder is its place in the list
+  const hostDir = join(dir, String(i));
+  makePrivateDir(hostDir, FORWARDS_DIR);
+  return {
+    health: { host, problem: null, runs: 0, checked: null },
+    dir: hostDir,
+    follower: followRuns(hostDir),
+    listed: new Map(),
+    tunnels: new Map(),
+    timer: null,
+  };
+}
+
+type Emit = (before: FollowedRun | null, after: FollowedRun | null) => void;
+
+// A host's answer taken in: its health, and its rows (a run no longer listed ends its forward), each change said.
+function takeAnswer(
+  state: HostState,
+  answer: Awaited<ReturnType<typeof askHost>>,
+  now: number,
+  o: { ended: (id: string) => void; emit: Emit },
+): void {
+  const { emit } = o;
+  state.health = {
+    host: state.health.host,
+    problem: 'problem' in answer ? answer.problem : null,
+    runs: 'problem' in answer ? 0 : answer.runs.length,
+    checked: now,
+  };
+  // a host that failed keeps its rows and forwards: its runs are still there if it comes back
+  if (!('problem' in answer)) {
+    const before = state.listed;
+    const after = new Map(answer.runs.map((r) => [r.id, rowOf(r, state.health.host, before.get(r.id), now)]));
+    state.listed = after;
+    for (const [id, row] of before) {
+      if (after.has(id)) continue;
+      o.ended(id);
+      emit(row, null);
+    }
+    for (const [id, row] of after) {
+      const old = before.get(id);
+      if (!old || JSON.stringify(old) !== JSON.stringify(row)) emit(old ?? null, row);
+    }
+  }
+}
+
+// A page will show a remote run: its forward started (or one more page on it), then waited for until the
+// run's socket answers through it; null, or why not in one line (`release`: this page let go again).
+async function openForward(
+  state: HostState,
+  id: string,
+  forwards: HostForwards,
+  release: () => void,
+): Promise<string | null> {
+  const run = state.listed.get(id);
+  if (!run) return `no live run on ${state.health.host} has id ${id}`;
+  let tunnel = state.tunnels.get(id);
+  if (!tunnel) {
+    const started = forwards.start(state, run);
+    if (typeof started === 'string') return started;
+    tunnel = started;
+  }
+  tunnel.pages += 1;
+  if (tunnel.linger) clearTimeout(tunnel.linger);
+  tunnel.linger = null;
+  const deadline = Date.now() + HOST_TUNABLES.forwardReadyMs;
+  while (!state.follower.feed(id) && Date.now() < deadline && state.tunnels.get(id) === tunnel)
+    await new Promise((r) => setTimeout(r, 50));
+  if (state.follower.feed(id)) return null;
+  release();
+  return `the forward of run ${id} on ${state.health.host} did not connect (ssh ${state.health.host} works?)`;
+}
+
 export function followHosts(
   local: RunFollower,
   hosts: readonly string[],
@@ -143,93 +166,19 @@ export function followHosts(
   let closed = false;
   const listeners = new Set<() => void>();
   const changes = new Set<(before: FollowedRun | null, after: FollowedRun | null) => void>();
-  const emit = (before: FollowedRun | null, after: FollowedRun | null) => changes.forEach((l) => l(before, after));
+  const emit: Emit = (before, after) => changes.forEach((l) => l(before, after));
   sweepForwards(dir);
   rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const states: HostState[] = hosts.map((host, i) => {
-    // a host's name is no file name: its folder is its place in the list
-    const hostDir = join(dir, String(i));
-    mkdirSync(hostDir, { recursive: true, mode: 0o700 });
-    return {
-      health: { host, problem: null, runs: 0, checked: null },
-      dir: hostDir,
-      follower: followRuns(hostDir),
-      listed: new Map(),
-      tunnels: new Map(),
-      timer: null,
-    };
-  });
+  makePrivateDir(dir, FORWARDS_DIR);
+  const states = hosts.map((host, i) => hostState(host, dir, i));
   const tag = (run: FollowedRun | undefined, host: string): FollowedRun | undefined =>
     run === undefined ? undefined : { ...run, host };
-  const openCount = () => states.reduce((n, s) => n + s.tunnels.size, 0);
-
-  const record = () => {
-    const lines = states.flatMap((s) => [...s.tunnels.values()].map((t) => `${t.child.pid} ${t.local}`));
-    const file = join(dir, FORWARDS_FILE);
-    try {
-      writeFileSync(`${file}.tmp`, lines.join('\n') + '\n', { mode: 0o600 });
-      renameSync(`${file}.tmp`, file);
-    } catch {
-      // the folder went with close()
-    }
-  };
-  const endTunnel = (state: HostState, id: string) => {
-    const tunnel = state.tunnels.get(id);
-    if (!tunnel) return;
-    state.tunnels.delete(id);
-    if (tunnel.linger) clearTimeout(tunnel.linger);
-    tunnel.child.stdin?.destroy();
-    tunnel.child.kill('SIGTERM');
-    try {
-      unlinkSync(tunnel.local);
-    } catch {
-      // ssh removed it, or never made it
-    }
-    record();
-  };
-  const startTunnel = (state: HostState, run: FollowedRun): Tunnel => {
-    const localSocket = join(state.dir, `${run.id}.sock`);
-    const child = forwardSocket(state.health.host, localSocket, run.socket, env);
-    child.on('error', () => undefined);
-    child.stdin?.on('error', () => undefined);
-    const tunnel: Tunnel = { child, local: localSocket, pages: 0, linger: null };
-    child.on('exit', () => {
-      if (state.tunnels.get(run.id) === tunnel) {
-        state.tunnels.delete(run.id);
-        record();
-      }
-    });
-    state.tunnels.set(run.id, tunnel);
-    record();
-    return tunnel;
-  };
+  const forwards = hostForwards(dir, env, states);
 
   const round = async (state: HostState) => {
     const answer = await askHost(state.health.host, env);
     if (closed) return;
-    const now = Date.now();
-    state.health = {
-      host: state.health.host,
-      problem: 'problem' in answer ? answer.problem : null,
-      runs: 'problem' in answer ? 0 : answer.runs.length,
-      checked: now,
-    };
-    // a host that failed keeps its rows and forwards: its runs are still there if it comes back
-    if (!('problem' in answer)) {
-      const before = state.listed;
-      const after = new Map(answer.runs.map((r) => [r.id, rowOf(r, state.health.host, before.get(r.id), now)]));
-      state.listed = after;
-      for (const [id, row] of before) {
-        if (after.has(id)) continue;
-        endTunnel(state, id);
-        emit(row, null);
-      }
-      for (const [id, row] of after) {
-        const old = before.get(id);
-        if (!old || JSON.stringify(old) !== JSON.stringify(row)) emit(old ?? null, row);
-      }
-    }
+    takeAnswer(state, answer, Date.now(), { ended: (id) => forwards.end(state, id), emit });
     for (const l of listeners) l();
   };
   // each host on its own clock: its next ask is set when its own answer came
@@ -263,29 +212,7 @@ export function followHosts(
     async open(key) {
       const remote = stateOf(key);
       if (remote === null) return null;
-      const { state, id } = remote;
-      const run = state.listed.get(id);
-      if (!run) return `no live run on ${state.health.host} has id ${id}`;
-      let tunnel = state.tunnels.get(id);
-      if (!tunnel) {
-        // another machine's answer: only a path that is a run socket's shape is handed to ssh
-        if (!forwardableSocket(run.socket))
-          return `${state.health.host} named a socket for run ${id} that flower-pty does not forward`;
-        if (state.tunnels.size >= HOST_TUNABLES.forwardsPerHost)
-          return `${HOST_TUNABLES.forwardsPerHost} runs of ${state.health.host} are open in pages already (the most at once): close one of their pages first`;
-        if (openCount() >= HOST_TUNABLES.forwardsInAll)
-          return `${HOST_TUNABLES.forwardsInAll} remote runs are open in pages already (the most at once): close one of their pages first`;
-        tunnel = startTunnel(state, run);
-      }
-      tunnel.pages += 1;
-      if (tunnel.linger) clearTimeout(tunnel.linger);
-      tunnel.linger = null;
-      const deadline = Date.now() + HOST_TUNABLES.forwardReadyMs;
-      while (!state.follower.feed(id) && Date.now() < deadline && state.tunnels.get(id) === tunnel)
-        await new Promise((r) => setTimeout(r, 50));
-      if (state.follower.feed(id)) return null;
-      follower.release!(key);
-      return `the forward of run ${id} on ${state.health.host} did not connect (ssh ${state.health.host} works?)`;
+      return openForward(remote.state, remote.id, forwards, () => follower.release!(key));
     },
     release(key) {
       const remote = stateOf(key);
@@ -295,7 +222,7 @@ export function followHosts(
       if (tunnel.pages > 0 || tunnel.linger) return;
       tunnel.linger = setTimeout(() => {
         tunnel.linger = null;
-        if (tunnel.pages === 0) endTunnel(remote.state, remote.id);
+        if (tunnel.pages === 0) forwards.end(remote.state, remote.id);
       }, HOST_TUNABLES.forwardLingerMs);
       tunnel.linger.unref();
     },
@@ -332,7 +259,7 @@ export function followHosts(
       closed = true;
       for (const state of states) if (state.timer) clearTimeout(state.timer);
       follower.close();
-      for (const state of states) for (const id of [...state.tunnels.keys()]) endTunnel(state, id);
+      for (const state of states) for (const id of [...state.tunnels.keys()]) forwards.end(state, id);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -6,24 +6,36 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, statSync, symlink
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { makePrivateDir, openOwnFile } from '../../src/adapters/private-dir.js';
+import { FOLDER_ON_THE_WAY, makePrivateDir, openOwnFile, STATE_DIR } from '../../src/adapters/private-dir.js';
 import { NotYours } from '../../src/core/errors.js';
 import { ownCommandHere } from '../../src/adapters/own-command-here.js';
 
 const isRoot = process.getuid?.() === 0;
 const modeOf = (path: string) => (statSync(path).mode & 0o7777).toString(8);
+// a folder there already, with a mode a lax umask (or the person) gave it
+function folderWithMode(root: string, name: string, mode: number): string {
+  const path = join(root, name);
+  mkdirSync(path);
+  chmodSync(path, mode);
+  return path;
+}
 
-t.test('a folder made under umask 000 is 0700, every folder on its way too', async (t) => {
+t.test('a folder made under umask 000 is 0700, every folder on its way too, by either policy', async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'private-dir-'));
   t.teardown(() => rmSync(root, { recursive: true, force: true }));
-  const old = process.umask(0);
-  try {
-    makePrivateDir(join(root, 'a', 'b'));
-  } finally {
-    process.umask(old);
+  for (const [name, policy] of [
+    ['state', STATE_DIR],
+    ['on-the-way', FOLDER_ON_THE_WAY],
+  ] as const) {
+    const old = process.umask(0);
+    try {
+      makePrivateDir(join(root, name, 'b'), policy);
+    } finally {
+      process.umask(old);
+    }
+    t.equal(modeOf(join(root, name)), '700', name);
+    t.equal(modeOf(join(root, name, 'b')), '700', name);
   }
-  t.equal(modeOf(join(root, 'a')), '700');
-  t.equal(modeOf(join(root, 'a', 'b')), '700');
 });
 
 t.test(
@@ -31,15 +43,11 @@ t.test(
   async (t) => {
     const root = mkdtempSync(join(tmpdir(), 'private-dir-'));
     t.teardown(() => rmSync(root, { recursive: true, force: true }));
-    const lax = join(root, 'lax');
-    mkdirSync(lax);
-    chmodSync(lax, 0o777);
-    makePrivateDir(lax);
+    const lax = folderWithMode(root, 'lax', 0o777);
+    makePrivateDir(lax, STATE_DIR);
     t.equal(modeOf(lax), '755', 'group and other lose write, nothing else changes');
-    const shared = join(root, 'shared');
-    mkdirSync(shared);
-    chmodSync(shared, 0o1777);
-    t.throws(() => makePrivateDir(shared), {
+    const shared = folderWithMode(root, 'shared', 0o1777);
+    t.throws(() => makePrivateDir(shared, STATE_DIR), {
       name: 'NotYours',
       message: /shared is a shared folder other users can write \(mode 1777\).*choose one with --workbench DIR/,
     });
@@ -48,7 +56,7 @@ t.test(
       const theirs = join(root, 'theirs');
       mkdirSync(theirs);
       chownSync(theirs, 65534, 65534);
-      t.throws(() => makePrivateDir(theirs), {
+      t.throws(() => makePrivateDir(theirs, STATE_DIR), {
         name: 'NotYours',
         // flower-pty as typed in this test's folder (the checkout: npx flower-pty)
         message: `${theirs} is owned by uid 65534, not by you (uid 0); check it and chown it, then run ${ownCommandHere(process.env, process.cwd())} again`,
@@ -56,6 +64,18 @@ t.test(
     }
   },
 );
+
+t.test('a folder on the way to a file that is there already is left as it is', async (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'private-dir-'));
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  // the person's own project folder, or /tmp, where they named a --log file: never narrowed nor refused
+  const project = folderWithMode(root, 'project', 0o775);
+  makePrivateDir(project, FOLDER_ON_THE_WAY);
+  t.equal(modeOf(project), '775', 'an existing folder keeps its mode');
+  const shared = folderWithMode(root, 'shared', 0o1777);
+  t.doesNotThrow(() => makePrivateDir(shared, FOLDER_ON_THE_WAY), 'a shared folder is no refusal here');
+  t.equal(modeOf(shared), '1777');
+});
 
 t.test('a file is read only when it is the person’s alone, by its descriptor', async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'private-dir-'));

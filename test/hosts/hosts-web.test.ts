@@ -75,11 +75,13 @@ t.test("the dashboard: the local run and each host's, with the hosts' health", a
     if (runs.length < 3) await new Promise((r) => setTimeout(r, 200));
   }
   t.same(runs.map((r) => `${r.host}:${r.id}`).sort(), ['alpha:aaaa1111', 'beta:bbbb2222', 'null:llll3333']);
-  const hosts = JSON.parse((await get(web, '/api/hosts', headers)).body) as Array<{
-    host: string;
-    problem: string | null;
-    runs: number;
-  }>;
+  // each host is asked on its own clock: wait until every one has answered (or failed) once
+  let hosts: Array<{ host: string; problem: string | null; runs: number; checked: number | null }> = [];
+  for (let i = 0; i < 100; i++) {
+    hosts = JSON.parse((await get(web, '/api/hosts', headers)).body);
+    if (hosts.length === 4 && hosts.every((h) => h.checked !== null)) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
   t.match(hosts, [
     { host: 'alpha', problem: null, runs: 1 },
     { host: 'beta', problem: null, runs: 1 },
@@ -105,6 +107,7 @@ t.test("a remote run's page, through the ssh forward of its socket: its stream a
     20_000,
   );
   t.pass('approved from the page, typed on the host');
+  await until('the page was answered', () => /"approve"/.test(seen.join('\n')), 10_000);
   t.match(seen.join('\n'), /"approve"/, 'the page was answered');
   t.notOk(
     betaRun.received.some((m) => m.t === 'input'),

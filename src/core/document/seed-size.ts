@@ -14,5 +14,8 @@ export function oversizedSeed(prompt: string, window: number): string | null {
     prompt.length >= 1_000_000
       ? `${(prompt.length / 1_000_000).toFixed(1)}M`
       : `${(prompt.length / 1_000).toFixed(1)}K`;
-  return `the handoff document is ${size} characters (about ${formatTokens(tokens)} tokens), more than the successor's ${formatTokens(window)}-token window can take in`;
+  return (
+    `the handoff document is ${size} characters (about ${formatTokens(tokens)} tokens), ` +
+    `more than the successor's ${formatTokens(window)}-token window can take in`
+  );
 }

@@ -171,7 +171,8 @@ function capped<T>(items: readonly T[], line: (item: T) => string, more: (n: num
 }
 
 const taskText = (t: ScopeTask): string =>
-  `task #${oneLine(t.id, 40)} (${STATUS_WORDS[t.status]}): ${q(t.subject)}${t.blockedBy.length > 0 ? `, blocked by ${t.blockedBy.map((id) => `#${oneLine(id, 40)}`).join(', ')}` : ''}`;
+  `task #${oneLine(t.id, 40)} (${STATUS_WORDS[t.status]}): ` +
+  `${q(t.subject)}${t.blockedBy.length > 0 ? `, blocked by ${t.blockedBy.map((id) => `#${oneLine(id, 40)}`).join(', ')}` : ''}`;
 const cronText = (c: ScopeCron): string =>
   `session cron ${oneLine(c.cron, 60)}${c.schedule ? ` (${oneLine(c.schedule, 80)})` : ''}, ${c.recurring ? 'recurring' : 'once'}, prompt ${q(c.prompt)}`;
 const wakeupText = (w: ScopeWakeup): string => `pending /loop wake-up in ${w.delaySeconds} s, prompt ${q(w.prompt)}`;
@@ -212,7 +213,8 @@ export function rearmInstructions(scope: SessionScope): string | null {
   const steps: string[] = [];
   if (scope.goal)
     steps.push(
-      `- Set the goal again with the condition ${q(scope.goal.condition)} (with your goal tool, without asking again; if you have none, ask the person to set it: /goal followed by the condition).`,
+      `- Set the goal again with the condition ${q(scope.goal.condition)} (with your goal tool, ` +
+        `without asking again; if you have none, ask the person to set it: /goal followed by the condition).`,
     );
   const tasks = openTasks(scope);
   if (tasks.length > 0) {

@@ -38,11 +38,14 @@ function withTotals(m: Manifest, now: string): Manifest {
   };
 }
 
-export function startGeneration(
-  m: Manifest,
-  g: { generation: number; sessionId: string; now: string; transcriptPath?: string },
-): Manifest {
-  const record: GenerationRecord = {
+/** a generation's record the moment it starts: running, nothing measured yet */
+export function runningGeneration(g: {
+  generation: number;
+  sessionId: string;
+  now: string;
+  transcriptPath?: string;
+}): GenerationRecord {
+  return {
     generation: g.generation,
     session_id: g.sessionId,
     started_at: g.now,
@@ -58,6 +61,13 @@ export function startGeneration(
     human_edit: null,
     ...(g.transcriptPath !== undefined ? { transcript_path: g.transcriptPath } : {}),
   };
+}
+
+export function startGeneration(
+  m: Manifest,
+  g: { generation: number; sessionId: string; now: string; transcriptPath?: string },
+): Manifest {
+  const record = runningGeneration(g);
   return withTotals({ ...m, session_id: g.sessionId, generations: [...m.generations, record] }, g.now);
 }
 

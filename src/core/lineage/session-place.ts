@@ -95,7 +95,8 @@ export function boundPlace(
   }
   if (permissionMode !== null && !grant.modes.includes(permissionMode)) {
     refused.push(
-      `the permission mode ${permissionMode} is neither the person's own launch's (or one of fewer powers) nor one their session was in: the successor starts in the launch's mode`,
+      `the permission mode ${permissionMode} is neither the person's own launch's ` +
+        `(or one of fewer powers) nor one their session was in: the successor starts in the launch's mode`,
     );
     permissionMode = null;
   }

@@ -84,191 +84,228 @@ function insaneField(counts: Record<string, number | null | undefined>): { field
   return null;
 }
 
-export function createMeter(): Meter {
-  let context = 0;
-  let peak = 0;
-  let model: string | null = null;
-  let sessionId: string | null = null;
-  const costBySession = new Map<string, number>();
-  let numTurns = 0;
-  let prompts = 0;
-  let turnEnds = 0;
-  let turnOpen = false;
-  let readings = 0;
-  let compactions = 0;
-  let overflows = 0;
-  let interrupts = 0;
+// What the meter has folded so far: one plain record the folds below update in place (the meter reads
+// transcripts of a gigabyte, so no copy a row).
+interface MeterState {
+  context: number;
+  peak: number;
+  model: string | null;
+  sessionId: string | null;
+  costBySession: Map<string, number>;
+  numTurns: number;
+  prompts: number;
+  turnEnds: number;
+  turnOpen: boolean;
+  readings: number;
+  compactions: number;
+  overflows: number;
+  interrupts: number;
   // The anchor is the newest response; Claude Code walks back over rows sharing its message.id.
-  let anchorId: string | null = null;
-  let anchorOutput = 0;
-  let anchorChars = 0;
-  let pendingChars = 0;
-  let insaneSaid = false;
+  anchorId: string | null;
+  anchorOutput: number;
+  anchorChars: number;
+  pendingChars: number;
+  insaneSaid: boolean;
+}
 
-  // An insane count moves nothing: the row is dropped whole (said once a meter).
-  function insane(counts: Record<string, number | null | undefined>, line: number, out: MeterSignal[]): boolean {
-    const bad = insaneField(counts);
-    if (bad === null) return false;
-    if (!insaneSaid) out.push({ kind: 'usage-ignored', line, ...bad });
-    insaneSaid = true;
-    return true;
+function freshState(): MeterState {
+  return {
+    context: 0,
+    peak: 0,
+    model: null,
+    sessionId: null,
+    costBySession: new Map(),
+    numTurns: 0,
+    prompts: 0,
+    turnEnds: 0,
+    turnOpen: false,
+    readings: 0,
+    compactions: 0,
+    overflows: 0,
+    interrupts: 0,
+    anchorId: null,
+    anchorOutput: 0,
+    anchorChars: 0,
+    pendingChars: 0,
+    insaneSaid: false,
+  };
+}
+
+// An insane count moves nothing: the row is dropped whole (said once a meter).
+function insane(
+  s: MeterState,
+  counts: Record<string, number | null | undefined>,
+  line: number,
+  out: MeterSignal[],
+): boolean {
+  const bad = insaneField(counts);
+  if (bad === null) return false;
+  if (!s.insaneSaid) out.push({ kind: 'usage-ignored', line, ...bad });
+  s.insaneSaid = true;
+  return true;
+}
+
+function resetAnchor(s: MeterState): void {
+  s.anchorId = null;
+  s.anchorOutput = 0;
+  s.anchorChars = 0;
+  s.pendingChars = 0;
+}
+
+function estimateOf(s: MeterState): number {
+  // Transcripts written while streaming keep output_tokens at 1 on every row of a response,
+  // so the response's own text has to be estimated from its characters.
+  const own = s.anchorId === null ? 0 : Math.max(s.anchorOutput, Math.ceil(s.anchorChars / CHARS_PER_TOKEN));
+  return s.context + own + Math.ceil(s.pendingChars / CHARS_PER_TOKEN);
+}
+
+// A failed request's row: a usage limit, an overflow. It carries zero usage: it must never become the reading.
+function onFailure(s: MeterState, failure: NonNullable<AssistantRecord['failure']>, line: number, out: MeterSignal[]) {
+  if (failure.usageLimit)
+    out.push({
+      kind: 'usage-limit',
+      line,
+      resetsAtMs: failure.usageLimit.resetsAtMs,
+      autoContinues: failure.usageLimit.autoContinues,
+    });
+  if (failure.overflow !== null) {
+    s.overflows += 1;
+    out.push({ kind: 'overflow', line, text: failure.overflow });
   }
+}
 
-  function resetAnchor(): void {
-    anchorId = null;
-    anchorOutput = 0;
-    anchorChars = 0;
-    pendingChars = 0;
-  }
-
-  function estimate(): number {
-    // Transcripts written while streaming keep output_tokens at 1 on every row of a response,
-    // so the response's own text has to be estimated from its characters.
-    const own = anchorId === null ? 0 : Math.max(anchorOutput, Math.ceil(anchorChars / CHARS_PER_TOKEN));
-    return context + own + Math.ceil(pendingChars / CHARS_PER_TOKEN);
-  }
-
-  function onAssistant(r: AssistantRecord, line: number, out: MeterSignal[]): void {
-    const failure = r.failure;
-    if (failure) {
-      if (failure.usageLimit)
-        out.push({
-          kind: 'usage-limit',
-          line,
-          resetsAtMs: failure.usageLimit.resetsAtMs,
-          autoContinues: failure.usageLimit.autoContinues,
-        });
-      // A failed request's row carries zero usage: it must never become the reading.
-      if (failure.overflow !== null) {
-        overflows += 1;
-        out.push({ kind: 'overflow', line, text: failure.overflow });
-      }
-      return;
-    }
-    const u = r.usage;
-    if (
-      u !== null &&
-      insane(
-        {
-          input_tokens: u.input,
-          cache_creation_input_tokens: u.cacheCreation,
-          cache_read_input_tokens: u.cacheRead,
-          output_tokens: u.output,
-        },
-        line,
-        out,
-      )
+function onAssistant(s: MeterState, r: AssistantRecord, line: number, out: MeterSignal[]): void {
+  if (r.failure) return onFailure(s, r.failure, line, out);
+  const u = r.usage;
+  if (
+    u !== null &&
+    insane(
+      s,
+      {
+        input_tokens: u.input,
+        cache_creation_input_tokens: u.cacheCreation,
+        cache_read_input_tokens: u.cacheRead,
+        output_tokens: u.output,
+      },
+      line,
+      out,
     )
-      return;
-    // NO output tokens: the reading is what the model was sent, as Claude Code's statusline
-    // `total_input_tokens` and ccstatusline count it. This response's output re-enters the
-    // window only as part of the next request, and `estimate` adds it there.
-    const total = u === null ? 0 : u.input + u.cacheCreation + u.cacheRead;
-    if (total === 0) {
-      pendingChars += r.contentChars;
-      if (r.toolUseIds.length > 0) out.push({ kind: 'tool-use', line, ids: r.toolUseIds });
-      return;
-    }
-    turnOpen = true;
-    const sameResponse = r.messageId !== null && r.messageId === anchorId;
-    if (sameResponse) {
-      // Another content-block row of the same response: same input-side usage, counted once.
-      anchorChars += r.contentChars;
-      anchorOutput = Math.max(anchorOutput, u?.output ?? 0);
-    } else {
-      numTurns += 1;
-      resetAnchor();
-      anchorId = r.messageId;
-      anchorOutput = u?.output ?? 0;
-      anchorChars = r.contentChars;
-    }
-    if (!sameResponse || total !== context) {
-      context = total;
-      readings += 1;
-      if (total > peak) peak = total;
-      if (r.model !== null) model = r.model;
-      out.push({ kind: 'reading', line, context, messageId: r.messageId, model });
-    }
-    if (r.text !== '') out.push({ kind: 'assistant-text', line, text: r.text, messageId: r.messageId });
-    // After its reading: a PostToolUse hook waiting on this row is answered with the row counted.
+  )
+    return;
+  // NO output tokens: the reading is what the model was sent, as Claude Code's statusline
+  // `total_input_tokens` and ccstatusline count it. This response's output re-enters the
+  // window only as part of the next request, and `estimate` adds it there.
+  const total = u === null ? 0 : u.input + u.cacheCreation + u.cacheRead;
+  if (total === 0) {
+    s.pendingChars += r.contentChars;
     if (r.toolUseIds.length > 0) out.push({ kind: 'tool-use', line, ids: r.toolUseIds });
+    return;
   }
+  s.turnOpen = true;
+  const sameResponse = r.messageId !== null && r.messageId === s.anchorId;
+  if (sameResponse) {
+    // Another content-block row of the same response: same input-side usage, counted once.
+    s.anchorChars += r.contentChars;
+    s.anchorOutput = Math.max(s.anchorOutput, u?.output ?? 0);
+  } else {
+    s.numTurns += 1;
+    resetAnchor(s);
+    s.anchorId = r.messageId;
+    s.anchorOutput = u?.output ?? 0;
+    s.anchorChars = r.contentChars;
+  }
+  if (!sameResponse || total !== s.context) {
+    s.context = total;
+    s.readings += 1;
+    if (total > s.peak) s.peak = total;
+    if (r.model !== null) s.model = r.model;
+    out.push({ kind: 'reading', line, context: s.context, messageId: r.messageId, model: s.model });
+  }
+  if (r.text !== '') out.push({ kind: 'assistant-text', line, text: r.text, messageId: r.messageId });
+  // After its reading: a PostToolUse hook waiting on this row is answered with the row counted.
+  if (r.toolUseIds.length > 0) out.push({ kind: 'tool-use', line, ids: r.toolUseIds });
+}
 
-  function onUser(r: UserRecord, line: number, out: MeterSignal[]): void {
-    if (r.said === 'summary') return; // already inside the compaction's postTokens
-    pendingChars += r.contentChars;
-    if (r.addedDir !== null) out.push({ kind: 'added-dir', line, dir: r.addedDir });
-    if (r.permissionMode !== null) out.push({ kind: 'permission-mode', line, mode: r.permissionMode });
-    if (r.said === 'interrupt') {
-      interrupts += 1;
-      out.push({ kind: 'interrupt', line });
-      return;
-    }
-    if (r.said === 'prompt') {
-      prompts += 1;
-      turnOpen = true;
-      out.push({ kind: 'user-prompt', line, text: r.text });
+function onUser(s: MeterState, r: UserRecord, line: number, out: MeterSignal[]): void {
+  if (r.said === 'summary') return; // already inside the compaction's postTokens
+  s.pendingChars += r.contentChars;
+  if (r.addedDir !== null) out.push({ kind: 'added-dir', line, dir: r.addedDir });
+  if (r.permissionMode !== null) out.push({ kind: 'permission-mode', line, mode: r.permissionMode });
+  if (r.said === 'interrupt') {
+    s.interrupts += 1;
+    out.push({ kind: 'interrupt', line });
+    return;
+  }
+  if (r.said === 'prompt') {
+    s.prompts += 1;
+    s.turnOpen = true;
+    out.push({ kind: 'user-prompt', line, text: r.text });
+  }
+}
+
+function onSystem(s: MeterState, r: SystemRecord, line: number, out: MeterSignal[]): void {
+  const e = r.event;
+  if (e?.kind === 'compaction') {
+    if (insane(s, { preTokens: e.preTokens, postTokens: e.postTokens }, line, out)) return;
+    const pre = e.preTokens;
+    const post = e.postTokens;
+    const signal: MeterSignal = {
+      kind: 'compaction',
+      line,
+      preTokens: pre,
+      meterBefore: s.context,
+      estimateBefore: estimateOf(s),
+    };
+    if (post !== null) signal.postTokens = post;
+    out.push(signal);
+    s.compactions += 1;
+    s.context = post ?? 0;
+    resetAnchor(s);
+    return;
+  }
+  if (e?.kind === 'turn-end') {
+    out.push({ kind: 'turn-end', line, source: e.source });
+    // One turn writes both (stop hooks first): count the turn once.
+    if (s.turnOpen) {
+      s.turnEnds += 1;
+      s.turnOpen = false;
     }
   }
+}
 
-  function onSystem(r: SystemRecord, line: number, out: MeterSignal[]): void {
-    const e = r.event;
-    if (e?.kind === 'compaction') {
-      if (insane({ preTokens: e.preTokens, postTokens: e.postTokens }, line, out)) return;
-      const pre = e.preTokens;
-      const post = e.postTokens;
-      const signal: MeterSignal = {
-        kind: 'compaction',
-        line,
-        preTokens: pre,
-        meterBefore: context,
-        estimateBefore: estimate(),
-      };
-      if (post !== null) signal.postTokens = post;
-      out.push(signal);
-      compactions += 1;
-      context = post ?? 0;
-      resetAnchor();
-      return;
-    }
-    if (e?.kind === 'turn-end') {
-      out.push({ kind: 'turn-end', line, source: e.source });
-      // One turn writes both (stop hooks first): count the turn once.
-      if (turnOpen) {
-        turnEnds += 1;
-        turnOpen = false;
-      }
-    }
+// A row of another session than the last: said; after a first one, /clear started a new conversation
+// empty in the same process.
+function onSession(s: MeterState, sessionId: string, line: number, out: MeterSignal[]): void {
+  const previous = s.sessionId;
+  s.sessionId = sessionId;
+  out.push({ kind: 'session', line, sessionId, previous });
+  if (previous !== null) {
+    s.context = 0;
+    resetAnchor(s);
+    s.turnOpen = false;
   }
+}
 
+export function createMeter(): Meter {
+  const s = freshState();
   return {
     feed(record, line) {
       const out: MeterSignal[] = [];
       // Subagent rows carry the parent's session id but not its context.
       if (record.subagent) return out;
-      if (record.sessionId !== null && record.sessionId !== sessionId) {
-        const previous = sessionId;
-        sessionId = record.sessionId;
-        out.push({ kind: 'session', line, sessionId: record.sessionId, previous });
-        if (previous !== null) {
-          // /clear: a new conversation starts empty in the same process.
-          context = 0;
-          resetAnchor();
-          turnOpen = false;
-        }
-      }
+      if (record.sessionId !== null && record.sessionId !== s.sessionId) onSession(s, record.sessionId, line, out);
       switch (record.kind) {
         case 'assistant':
-          onAssistant(record, line, out);
+          onAssistant(s, record, line, out);
           break;
         case 'user':
-          onUser(record, line, out);
+          onUser(s, record, line, out);
           break;
         case 'system':
-          onSystem(record, line, out);
+          onSystem(s, record, line, out);
           break;
         case 'cost':
-          if (record.totalCostUsd !== null) costBySession.set(record.sessionId ?? '', record.totalCostUsd);
+          if (record.totalCostUsd !== null) s.costBySession.set(record.sessionId ?? '', record.totalCostUsd);
           break;
         case 'other':
           break;
@@ -276,46 +313,46 @@ export function createMeter(): Meter {
       return out;
     },
     get context() {
-      return context;
+      return s.context;
     },
     get estimate() {
-      return estimate();
+      return estimateOf(s);
     },
     get peak() {
-      return peak;
+      return s.peak;
     },
     get model() {
-      return model;
+      return s.model;
     },
     get sessionId() {
-      return sessionId;
+      return s.sessionId;
     },
     get costUsd() {
-      if (costBySession.size === 0) return null;
+      if (s.costBySession.size === 0) return null;
       let sum = 0;
-      for (const v of costBySession.values()) sum += v;
+      for (const v of s.costBySession.values()) sum += v;
       return sum;
     },
     get numTurns() {
-      return numTurns;
+      return s.numTurns;
     },
     get prompts() {
-      return prompts;
+      return s.prompts;
     },
     get turnEnds() {
-      return turnEnds;
+      return s.turnEnds;
     },
     get readings() {
-      return readings;
+      return s.readings;
     },
     get compactions() {
-      return compactions;
+      return s.compactions;
     },
     get overflows() {
-      return overflows;
+      return s.overflows;
     },
     get interrupts() {
-      return interrupts;
+      return s.interrupts;
     },
   };
 }

@@ -75,5 +75,8 @@ export function unknownFlagsLine(message: string, command: CommandName, argv: re
     const near = typed.length > 1 ? nearestName(kebab(typed), known) : null;
     return `${dashes}${typed}${near !== null ? ` (did you mean --${near}?)` : ''}`;
   });
-  return `unknown flag${parts.length > 1 ? 's' : ''} ${parts.join(', ')}${command === '$0' ? '' : ` for flower-pty ${command}`} (see flower-pty${command === '$0' ? '' : ` ${command}`} --help)`;
+  return (
+    `unknown flag${parts.length > 1 ? 's' : ''} ${parts.join(', ')}${command === '$0' ? '' : ` for flower-pty ${command}`} ` +
+    `(see flower-pty${command === '$0' ? '' : ` ${command}`} --help)`
+  );
 }

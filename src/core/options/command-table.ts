@@ -48,7 +48,8 @@ export const COMMANDS = [
   {
     name: 'ls',
     summary:
-      "list this user's live runs on this machine (a run whose server is gone is not listed; its socket is removed), or on others over ssh (--host, --all-hosts)",
+      "list this user's live runs on this machine (a run whose server is gone is not listed; " +
+      'its socket is removed), or on others over ssh (--host, --all-hosts)',
   },
   {
     name: 'kill',
@@ -65,22 +66,27 @@ export const COMMANDS = [
   {
     name: 'demo',
     summary:
-      'watch a whole handoff cycle in about a minute: the real claude against a built-in scripted model on 127.0.0.1 (no account, no network, a throwaway folder)',
+      'watch a whole handoff cycle in about a minute: ' +
+      'the real claude against a built-in scripted model on 127.0.0.1 (no account, no network, a throwaway folder)',
   },
   {
     name: 'trust',
     summary:
-      "let this folder's own config (.flower/config.json) run programs and write outside the project: its claude, notify-command, events, log, workbench (as it is now; a changed file needs trusting again)",
+      "let this folder's own config (.flower/config.json) run programs and write outside the project: " +
+      'its claude, notify-command, events, log, workbench (as it is now; a changed file needs trusting again)',
   },
   {
     name: 'eval',
     args: '<what> [paths..]',
     argMissing:
-      "say what to measure: flower-pty eval compaction [FILE|DIR ...] (your sessions' compaction summaries), or flower-pty eval fork SESSION (a fork of one session)",
+      'say what to measure: flower-pty eval compaction [FILE|DIR ...] ' +
+      "(your sessions' compaction summaries), or flower-pty eval fork SESSION (a fork of one session)",
     argHelp:
-      'compaction [FILE|DIR ...]: score every compaction summary in these transcripts (default: your Claude Code projects folder); fork SESSION: fork one of your sessions and compare /compact with a handoff (docs/eval-fork.md)',
+      'compaction [FILE|DIR ...]: score every compaction summary in these transcripts (default: your Claude Code projects folder); ' +
+      'fork SESSION: fork one of your sessions and compare /compact with a handoff (docs/eval-fork.md)',
     summary:
-      'measure what a handoff keeps: how much of what a successor must have (files, dead ends, your instructions, open tasks, identifiers) each compaction summary of your sessions carries (docs/eval.md)',
+      'measure what a handoff keeps: how much of what a successor must have (files, dead ends, ' +
+      'your instructions, open tasks, identifiers) each compaction summary of your sessions carries (docs/eval.md)',
   },
   {
     name: 'doctor',

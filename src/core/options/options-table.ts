@@ -125,7 +125,9 @@ export const RUN_OPTIONS = [
     default: 0.5,
     env: 'FLOWER_PTY_COVERAGE_CHECK',
     configKey: 'coverage-check',
-    help: "the share of a category's facts (files, dead ends, the person's instructions, open tasks, identifiers) a document must carry before it is frozen; below it the session is asked once to add what it left out (0 = off)",
+    help:
+      "the share of a category's facts (files, dead ends, the person's instructions, open tasks, " +
+      'identifiers) a document must carry before it is frozen; below it the session is asked once to add what it left out (0 = off)',
   },
   {
     name: 'parked-retry',

@@ -70,7 +70,8 @@ export function ignoredLine(file: string, ignored: ProjectVerdict<object>['ignor
   const lines = [
     ...(rest.length > 0
       ? [
-          `${keys}: a project's own config may not run a program or write outside the project until you trust the folder; to use them, check the file and run flower-pty trust (or give them as flags)`,
+          `${keys}: a project's own config may not run a program or write outside the project until you trust the folder; ` +
+            `to use them, check the file and run flower-pty trust (or give them as flags)`,
         ]
       : []),
     ...(userOnly.length > 0

@@ -119,7 +119,8 @@ export function renderChart(model: ReportModel): string {
     if (g.curve.length > 0) {
       const pts = g.curve.map((p) => `${r2(xOf(scale, p.t))},${r2(yOf(scale, p.v))}`).join(' ');
       parts.push(
-        `<polyline class="curve" data-generation="${drawn(g.n)}" stroke="${colour}" points="${pts}"><title>generation ${drawn(g.n)}: ${g.curve.length} reading(s) shown, peak ${drawn(formatTokens(g.peak))}</title></polyline>`,
+        `<polyline class="curve" data-generation="${drawn(g.n)}" stroke="${colour}" points="${pts}"><title>generation ${drawn(g.n)}: ` +
+          `${g.curve.length} reading(s) shown, peak ${drawn(formatTokens(g.peak))}</title></polyline>`,
       );
     }
     const h = g.handoffAsked;
@@ -128,7 +129,8 @@ export function renderChart(model: ReportModel): string {
       parts.push(
         `<g class="asked" data-generation="${drawn(g.n)}"><line x1="${x}" x2="${x}" y1="${CHART.top}" y2="${bottom}"/>` +
           `<circle cx="${x}" cy="${r2(yOf(scale, h.v))}" r="5" fill="${colour}"/>` +
-          `<title>generation ${drawn(g.n)}: handoff asked for at ${drawn(formatTokens(h.v))} (${h.source === 'events' ? 'the events file' : 'the first reading past the line'})</title></g>`,
+          `<title>generation ${drawn(g.n)}: handoff asked for at ${drawn(formatTokens(h.v))} ` +
+          `(${h.source === 'events' ? 'the events file' : 'the first reading past the line'})</title></g>`,
       );
     }
     for (const c of g.compactions) {

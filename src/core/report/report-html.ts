@@ -153,7 +153,8 @@ function deadEndsHtml(d: GenerationDeadEnds): string {
   if (d.repeats.length > 0) {
     const items = d.repeats.map(
       (r) =>
-        `<li><code>${e(r.call)}</code> ${r.ok ? 'worked this time' : 'failed again'}: ${e(r.deadEnd)}${r.line === null ? '' : ` (document line ${drawn(r.line)})`}</li>`,
+        `<li><code>${e(r.call)}</code> ${r.ok ? 'worked this time' : 'failed again'}: ` +
+        `${e(r.deadEnd)}${r.line === null ? '' : ` (document line ${drawn(r.line)})`}</li>`,
     );
     parts.push(`<p>Repeated by its successor:</p><ul>${items.join('')}</ul>`);
   }
@@ -176,7 +177,9 @@ function generationHtml(g: GenerationReport, colour: string): string {
   parts.push(`<p>Session <code>${e(g.sessionId)}</code> · ${e(g.endWords)}</p>`);
   if (g.transcript.found) {
     parts.push(
-      `<p>Transcript <code>${e(g.transcript.path ?? '')}</code>: ${drawn((g.transcript.bytes / 1048576).toFixed(2))} MB, ${drawn(g.transcript.readings)} reading(s), ${drawn(g.curve.length)} drawn${g.transcript.untimed ? ' (no timestamps: spread over the generation by line)' : ''}.</p>`,
+      `<p>Transcript <code>${e(g.transcript.path ?? '')}</code>: ${drawn((g.transcript.bytes / 1048576).toFixed(2))} MB, ` +
+        `${drawn(g.transcript.readings)} reading(s), ` +
+        `${drawn(g.curve.length)} drawn${g.transcript.untimed ? ' (no timestamps: spread over the generation by line)' : ''}.</p>`,
     );
   } else {
     parts.push(

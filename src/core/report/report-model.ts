@@ -2,7 +2,7 @@
 // --json. Pure: the command reads the manifest, the documents, the events and the transcripts and
 // hands them in; every missing piece becomes a note in the model, never an exception.
 
-import type { GenerationRecord, Manifest } from '../lineage/manifest.js';
+import { runningGeneration, type GenerationRecord, type Manifest } from '../lineage/manifest.js';
 import type { CurvePoint } from './downsample.js';
 import type { TranscriptScan } from './report-transcript.js';
 import { diffLines, type LineDiff } from '../document/line-diff.js';
@@ -233,21 +233,7 @@ export function lineageGenerations(
     if (e.event === 'generation-start') {
       const prev = out.at(-1);
       if (prev && prev.ended_at === null) prev.ended_at = e.ts;
-      out.push({
-        generation: e.generation,
-        session_id: e.session_id,
-        started_at: e.ts,
-        ended_at: null,
-        peak_context: 0,
-        context: 0,
-        cost_usd: 0,
-        num_turns: 0,
-        handoff_path: null,
-        degraded: false,
-        reason: null,
-        end: 'running',
-        human_edit: null,
-      });
+      out.push(runningGeneration({ generation: e.generation, sessionId: e.session_id, now: e.ts }));
     }
     const g = e.event === 'done' ? out.find((x) => x.generation === e.generation) : undefined;
     if (g && e.event === 'done') {
@@ -354,6 +340,108 @@ function firstPromptOf(
   };
 }
 
+// By name: the manifest records absolute paths, and a workbench may have been moved since.
+const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
+
+// One generation as the report shows it: its times, its ending, its problems, its transcript's curve and
+// marks, its document (and a person's edit of it), its dead ends, coverage and first prompt.
+function generationReport(
+  g: GenerationRecord,
+  previous: { doc: DocumentFile | undefined; gen: GenerationRecord } | null,
+  c: {
+    input: ReportInput;
+    docs: Map<number, DocumentFile>;
+    drafts: Map<string, DocumentFile>;
+    nowMs: number;
+  },
+): GenerationReport {
+  const { input, nowMs } = c;
+  const { manifest } = input;
+  const events = input.events ?? [];
+  const tin = input.transcripts.get(g.session_id);
+  const scan = tin?.scan ?? null;
+  const started = ms(g.started_at) ?? scan?.firstAt ?? null;
+  const endedRaw = ms(g.ended_at);
+  const ended = endedRaw ?? (g.end === 'running' ? nowMs : (scan?.lastAt ?? null));
+  const problems = problemsOf(g, manifest, events);
+  if (tin?.problem) problems.push(tin.problem);
+  if (scan && scan.junkLines > 0)
+    problems.push(`${scan.junkLines} line(s) of its transcript were not JSON records and were skipped`);
+  if (scan && scan.droppedLines > 0) problems.push(`${scan.droppedLines} over-long transcript line(s) were skipped`);
+  for (const o of (scan?.overflows ?? []).slice(0, MAX_PROBLEMS))
+    problems.push(`overflow at transcript line ${o.line}: ${o.text}`);
+  if (scan && scan.overflowCount > MAX_PROBLEMS) problems.push(`${scan.overflowCount} overflows in all`);
+  if (scan && scan.compactionCount > scan.compactions.length)
+    problems.push(`${scan.compactionCount} compactions in all; the first ${scan.compactions.length} are marked`);
+  const doc = c.docs.get(g.generation);
+  let document: DocumentReport | null = null;
+  if (doc) {
+    const draftPath = g.human_edit?.draft_path ?? null;
+    const draft = draftPath ? (c.drafts.get(draftPath) ?? c.drafts.get(baseName(draftPath))) : undefined;
+    document = {
+      path: doc.path,
+      text: doc.text,
+      bytes: doc.bytes,
+      truncated: doc.truncated,
+      edit: g.human_edit
+        ? {
+            changedSections: g.human_edit.changed_sections,
+            draftPath,
+            draftFound: draft !== undefined,
+            diff: draft ? diffLines(draft.text, doc.text) : null,
+          }
+        : null,
+    };
+  } else if (g.handoff_path) {
+    problems.push(`its document (${g.handoff_path}) is no longer on disk`);
+  }
+  const mark = (t: number | null, line: number): number => t ?? (started ?? 0) + line;
+  return {
+    n: g.generation,
+    sessionId: g.session_id,
+    startedAt: isoOf(started),
+    endedAt: isoOf(ended),
+    durationMs: started !== null && ended !== null ? Math.max(0, ended - started) : null,
+    end: g.end,
+    endWords: g.end === 'degraded' && g.reason ? `${END_WORDS.degraded} (${g.reason})` : END_WORDS[g.end],
+    peak: Math.max(g.peak_context, scan?.peak ?? 0),
+    costUsd: manifest ? g.cost_usd : (scan?.costUsd ?? null),
+    turns: manifest ? g.num_turns : (scan?.turns ?? null),
+    problems:
+      problems.length > MAX_PROBLEMS
+        ? [...problems.slice(0, MAX_PROBLEMS), `… and ${problems.length - MAX_PROBLEMS} more`]
+        : problems,
+    remarks: g.human_edit
+      ? [
+          `a person edited its document (${g.human_edit.changed_sections.length > 0 ? g.human_edit.changed_sections.join(', ') : 'no section changed'})`,
+        ]
+      : [],
+    transcript: {
+      path: tin?.path ?? null,
+      found: scan !== null,
+      problem: tin?.problem ?? null,
+      bytes: scan?.bytes ?? 0,
+      readings: scan?.readings ?? 0,
+      junkLines: scan?.junkLines ?? 0,
+      droppedLines: scan?.droppedLines ?? 0,
+      untimed: scan?.untimed ?? false,
+    },
+    curve: scan ? spread(scan.points, scan, started, ended) : [],
+    handoffAsked: handoffAskedOf(g, events, scan),
+    compactions: (scan?.compactions ?? []).map((c) => ({
+      t: mark(c.t, c.line),
+      v: c.before,
+      line: c.line,
+      preTokens: c.preTokens,
+    })),
+    overflows: (scan?.overflows ?? []).map((o) => ({ t: mark(o.t, o.line), v: 0, line: o.line, text: o.text })),
+    document,
+    deadEnds: deadEndsOf(g.generation, events),
+    coverage: coverageOf(g.generation, events),
+    firstPrompt: firstPromptOf(g, previous, input),
+  };
+}
+
 export function buildReport(input: ReportInput): ReportModel {
   const { manifest } = input;
   const events = input.events ?? [];
@@ -369,7 +457,6 @@ export function buildReport(input: ReportInput): ReportModel {
   if (input.eventsProblem) notes.push(input.eventsProblem);
   const docs = assignDocuments(gens, input.documents);
   // By name too: the manifest records absolute paths, and a workbench may have been moved since.
-  const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
   const draftFiles = input.documents.filter((d) => d.kind === 'draft');
   const drafts = new Map([
     ...draftFiles.map((d): [string, DocumentFile] => [baseName(d.path), d]),
@@ -379,89 +466,8 @@ export function buildReport(input: ReportInput): ReportModel {
   let previous: { doc: DocumentFile | undefined; gen: GenerationRecord } | null = null;
   const generations: GenerationReport[] = [];
   for (const g of gens) {
-    const tin = input.transcripts.get(g.session_id);
-    const scan = tin?.scan ?? null;
-    const started = ms(g.started_at) ?? scan?.firstAt ?? null;
-    const endedRaw = ms(g.ended_at);
-    const ended = endedRaw ?? (g.end === 'running' ? nowMs : (scan?.lastAt ?? null));
-    const problems = problemsOf(g, manifest, events);
-    if (tin?.problem) problems.push(tin.problem);
-    if (scan && scan.junkLines > 0)
-      problems.push(`${scan.junkLines} line(s) of its transcript were not JSON records and were skipped`);
-    if (scan && scan.droppedLines > 0) problems.push(`${scan.droppedLines} over-long transcript line(s) were skipped`);
-    for (const o of (scan?.overflows ?? []).slice(0, MAX_PROBLEMS))
-      problems.push(`overflow at transcript line ${o.line}: ${o.text}`);
-    if (scan && scan.overflowCount > MAX_PROBLEMS) problems.push(`${scan.overflowCount} overflows in all`);
-    if (scan && scan.compactionCount > scan.compactions.length)
-      problems.push(`${scan.compactionCount} compactions in all; the first ${scan.compactions.length} are marked`);
-    const doc = docs.get(g.generation);
-    let document: DocumentReport | null = null;
-    if (doc) {
-      const draftPath = g.human_edit?.draft_path ?? null;
-      const draft = draftPath ? (drafts.get(draftPath) ?? drafts.get(baseName(draftPath))) : undefined;
-      document = {
-        path: doc.path,
-        text: doc.text,
-        bytes: doc.bytes,
-        truncated: doc.truncated,
-        edit: g.human_edit
-          ? {
-              changedSections: g.human_edit.changed_sections,
-              draftPath,
-              draftFound: draft !== undefined,
-              diff: draft ? diffLines(draft.text, doc.text) : null,
-            }
-          : null,
-      };
-    } else if (g.handoff_path) {
-      problems.push(`its document (${g.handoff_path}) is no longer on disk`);
-    }
-    const mark = (t: number | null, line: number): number => t ?? (started ?? 0) + line;
-    generations.push({
-      n: g.generation,
-      sessionId: g.session_id,
-      startedAt: isoOf(started),
-      endedAt: isoOf(ended),
-      durationMs: started !== null && ended !== null ? Math.max(0, ended - started) : null,
-      end: g.end,
-      endWords: g.end === 'degraded' && g.reason ? `${END_WORDS.degraded} (${g.reason})` : END_WORDS[g.end],
-      peak: Math.max(g.peak_context, scan?.peak ?? 0),
-      costUsd: manifest ? g.cost_usd : (scan?.costUsd ?? null),
-      turns: manifest ? g.num_turns : (scan?.turns ?? null),
-      problems:
-        problems.length > MAX_PROBLEMS
-          ? [...problems.slice(0, MAX_PROBLEMS), `… and ${problems.length - MAX_PROBLEMS} more`]
-          : problems,
-      remarks: g.human_edit
-        ? [
-            `a person edited its document (${g.human_edit.changed_sections.length > 0 ? g.human_edit.changed_sections.join(', ') : 'no section changed'})`,
-          ]
-        : [],
-      transcript: {
-        path: tin?.path ?? null,
-        found: scan !== null,
-        problem: tin?.problem ?? null,
-        bytes: scan?.bytes ?? 0,
-        readings: scan?.readings ?? 0,
-        junkLines: scan?.junkLines ?? 0,
-        droppedLines: scan?.droppedLines ?? 0,
-        untimed: scan?.untimed ?? false,
-      },
-      curve: scan ? spread(scan.points, scan, started, ended) : [],
-      handoffAsked: handoffAskedOf(g, events, scan),
-      compactions: (scan?.compactions ?? []).map((c) => ({
-        t: mark(c.t, c.line),
-        v: c.before,
-        line: c.line,
-        preTokens: c.preTokens,
-      })),
-      overflows: (scan?.overflows ?? []).map((o) => ({ t: mark(o.t, o.line), v: 0, line: o.line, text: o.text })),
-      document,
-      deadEnds: deadEndsOf(g.generation, events),
-      coverage: coverageOf(g.generation, events),
-      firstPrompt: firstPromptOf(g, previous, input),
-    });
-    previous = { doc, gen: g };
+    generations.push(generationReport(g, previous, { input, docs, drafts, nowMs }));
+    previous = { doc: docs.get(g.generation), gen: g };
   }
   const missing = generations.filter((g) => !g.transcript.found).length;
   if (missing > 0)

@@ -118,9 +118,15 @@ export function notifyMessage(event: NotifyEvent): string {
       return 'the usage limit has lifted: the session goes on';
     case 'review':
       // Each generation's document is news of its own: the generation keeps the rate limit from eating it.
-      return `${event.generation !== undefined ? `generation ${event.generation}'s` : 'a'} handoff document waits for your review: ${cleanNotifyText(event.document)}`;
+      return (
+        `${event.generation !== undefined ? `generation ${event.generation}'s` : 'a'} handoff document waits for your review: ` +
+        `${cleanNotifyText(event.document)}`
+      );
     case 'degraded':
-      return `degraded handoff${event.generation !== undefined ? ` of generation ${event.generation}` : ''} (the session did not write its document): ${cleanNotifyText(event.reason)}`;
+      return (
+        `degraded handoff${event.generation !== undefined ? ` of generation ${event.generation}` : ''} ` +
+        `(the session did not write its document): ${cleanNotifyText(event.reason)}`
+      );
     case 'brake':
       return `stopped by the brake: ${cleanNotifyText(event.reason)}`;
     case 'crash-stop':

@@ -96,7 +96,8 @@ export function resolvePolicy(input: PolicyInput): Policy {
   }
   if (maxGenerations > POLICY_DEFAULTS.maxGenerationsCeiling) {
     throw new PolicyError(
-      `--max-generations ${maxGenerations} is past the ceiling of ${POLICY_DEFAULTS.maxGenerationsCeiling}: a brake that high never stops a runaway; use e.g. --max-generations 20`,
+      `--max-generations ${maxGenerations} is past the ceiling of ${POLICY_DEFAULTS.maxGenerationsCeiling}: ` +
+        `a brake that high never stops a runaway; use e.g. --max-generations 20`,
     );
   }
   return { window, headroom, maxGenerations, windowSource, ...thresholds(window, headroom) };

@@ -37,5 +37,8 @@ export function createInputCeiling(max: number = MAX_PENDING_INPUT_BYTES): Input
 /** the one line a client is told when its input is refused */
 export function inputRefusedLine(bytes: number, pending: number, max: number = MAX_PENDING_INPUT_BYTES): string {
   const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
-  return `flower-pty: ${mib(bytes)} of input not sent: claude has not read the ${mib(pending)} already waiting (at most ${mib(max)} may wait); it may be stopped or hung: type again once it answers`;
+  return (
+    `flower-pty: ${mib(bytes)} of input not sent: claude has not read the ${mib(pending)} already waiting ` +
+    `(at most ${mib(max)} may wait); it may be stopped or hung: type again once it answers`
+  );
 }

@@ -34,7 +34,10 @@ export function isLoopbackHost(host: string): boolean {
 // Null when binding `host` is allowed; else the one line that says why not and how to go on.
 export function bindProblem(host: string, o: { tls: boolean; behindProxy: boolean }): string | null {
   if (isLoopbackHost(host) || o.tls || o.behindProxy) return null;
-  return `refusing to listen on ${host}: a page of the web face can type into claude, so anything but loopback needs TLS (--tls-cert FILE --tls-key FILE) or --behind-proxy to say an SSH tunnel or tailscale serve protects it`;
+  return (
+    `refusing to listen on ${host}: a page of the web face can type into claude, so anything but loopback needs TLS ` +
+    `(--tls-cert FILE --tls-key FILE) or --behind-proxy to say an SSH tunnel or tailscale serve protects it`
+  );
 }
 
 // How a browser names this server: the URL printed for logging in.

@@ -15,5 +15,8 @@ export function phoneReach(url: string): string | null {
   const m = URL_HOST.exec(url);
   if (!m || !isLoopbackHost(m[1]!)) return null;
   const port = m[2] ?? (url.startsWith('https:') ? '443' : '80');
-  return `a phone cannot open ${m[1]}: from another machine, ssh -L ${port}:127.0.0.1:${port} this-host and open the URL there, or on this host tailscale serve --bg ${port} and restart with --public-host NAME --behind-proxy (docs/web.md)`;
+  return (
+    `a phone cannot open ${m[1]}: from another machine, ssh -L ${port}:127.0.0.1:${port} this-host and open the URL there, ` +
+    `or on this host tailscale serve --bg ${port} and restart with --public-host NAME --behind-proxy (docs/web.md)`
+  );
 }

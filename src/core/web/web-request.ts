@@ -62,7 +62,9 @@ export const MAX_WS_FRAME_BYTES = 256 * 1024;
 export function securityHeaders(hostHeader: string, tls: boolean): Record<string, string> {
   const ws = `${tls ? 'wss' : 'ws'}://${hostHeader}`;
   return {
-    'Content-Security-Policy': `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self' ${ws}; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
+    'Content-Security-Policy':
+      `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; ` +
+      `font-src 'self'; connect-src 'self' ${ws}; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',
     'Referrer-Policy': 'no-referrer',

@@ -156,7 +156,8 @@ export function childExited(o: Out, e: Extract<RunInput, { type: 'child-exit' }>
     g.numTurns === 0 &&
     g.context === 0 &&
     e.now - g.spawnedAt < o.s.settings.earlyExitMs
-      ? `claude exited with code ${e.code} ${Math.round((e.now - g.spawnedAt) / 100) / 10}s after it started, before its first turn; nothing to hand off. Its last lines: ${e.lastLines.trim() || '(none)'}`
+      ? `claude exited with code ${e.code} ${Math.round((e.now - g.spawnedAt) / 100) / 10}s after it started, ` +
+        `before its first turn; nothing to hand off. Its last lines: ${e.lastLines.trim() || '(none)'}`
       : undefined;
   // It is a failed attempt all the same (the manifest counts it).
   if (early) o.gen({ crashed: true });
@@ -190,7 +191,9 @@ function lifeEnded(o: Out, e: Extract<RunInput, { type: 'child-exit' }>, early: 
   o.gen({ crashed: true });
   if (crashes >= MAX_CRASHES) {
     o.cycle({ phase: 'stopped' });
-    const message = `claude crashed ${crashes} times in a row (last exit code ${e.code}); stopping instead of restarting in a loop: see the events file and the manifest's errors`;
+    const message =
+      `claude crashed ${crashes} times in a row (last exit code ${e.code}); ` +
+      `stopping instead of restarting in a loop: see the events file and the manifest's errors`;
     return stop(o, EXIT.crashLoop, e.now, message);
   }
   degrade(

@@ -76,7 +76,9 @@ export function transcriptSignal(o: Out, e: Extract<RunInput, { type: 'transcrip
       o.set({ insaneUsageSaid: true });
       o.do({
         type: 'log',
-        line: `transcript line ${signal.line}: ${signal.field} ${String(signal.value)} is out of any sane range (a whole number from 0 to ${MAX_SANE_TOKENS}): that row was ignored, and any like it`,
+        line:
+          `transcript line ${signal.line}: ${signal.field} ${String(signal.value)} is out of any sane range ` +
+          `(a whole number from 0 to ${MAX_SANE_TOKENS}): that row was ignored, and any like it`,
       });
       return;
     case 'usage-limit':

@@ -27,7 +27,11 @@ export function brakeMessageOf(s: RunState, generations: number, ended: number):
   const walled = (g: number) => s.manifest.errors.some((e) => e.generation === g && e.reason.includes(NO_BOUNDARY));
   const all = ended >= 1 && Array.from({ length: ended }, (_, i) => i + 1).every(walled);
   if (!all) return brakeMessage(generations);
-  return `stopped after ${generations} generations: every one ran past the handoff line into claude's own limit ("Prompt is too long") with no boundary to cut it at (no tool call's end, no turn's end), so none could write its document; the window is not the cause: see the no-boundary events`;
+  return (
+    `stopped after ${generations} generations: every one ran past the handoff line into claude's own limit ` +
+    `("Prompt is too long") with no boundary to cut it at (no tool call's end, no turn's end), ` +
+    `so none could write its document; the window is not the cause: see the no-boundary events`
+  );
 }
 
 // What a degraded document carries in its scene: the lineage's first human prompt.

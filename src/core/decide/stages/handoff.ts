@@ -206,7 +206,9 @@ export function overflowed(o: Out, now: number, text: string): void {
   o.emit('no-boundary', { generation: o.generation, context: o.s.gen?.context ?? 0, line, ms });
   o.do({
     type: 'log',
-    line: `the turn crossed the handoff line ${Math.round(ms / 1000)}s before claude's own limit and brought no boundary to cut it at (a tool call's end, a turn's end): the document is degraded`,
+    line:
+      `the turn crossed the handoff line ${Math.round(ms / 1000)}s before claude's own limit and brought no boundary to cut it at ` +
+      `(a tool call's end, a turn's end): the document is degraded`,
   });
   degrade(o, now, `${reason} (${NO_BOUNDARY}, ${Math.round(ms / 1000)}s after the line)`);
 }
