@@ -55,6 +55,78 @@ export function shownWith(previous: Pick<FollowedRun, 'shown'> | undefined, stat
   return status ? reduceShown(shown, { t: 'status', view: status }) : shown;
 }
 
+/** a run's row from its server's info: `since` and `active` kept from the row before where the info is silent */
+function fromInfo(info: RunInfo, socket: string, previous: FollowedRun | undefined, now: () => number): FollowedRun {
+  const changed =
+    !previous ||
+    previous.phase !== info.phase ||
+    (previous.status?.attention ?? null) !== (info.status?.attention ?? null);
+  return {
+    id: info.id,
+    cwd: info.cwd,
+    step: info.step,
+    started: info.started,
+    clients: info.clients,
+    generation: info.generation,
+    phase: info.phase,
+    context: info.context,
+    window: info.window,
+    status: info.status,
+    // the server's own word on when its state began (a page opened late still sees how long), else when this follower saw it change
+    since:
+      info.since !== undefined && Number.isFinite(Date.parse(info.since))
+        ? Date.parse(info.since)
+        : changed
+          ? now()
+          : previous.since,
+    // when claude last drew (the server's word, kept from its last info between them): the order within a group
+    ...(info.active !== undefined && Number.isFinite(Date.parse(info.active))
+      ? { active: Date.parse(info.active) }
+      : previous?.active !== undefined
+        ? { active: previous.active }
+        : {}),
+    socket,
+    workbench: info.workbench,
+    shown: shownWith(previous, info.status),
+  };
+}
+
+/** a run's row after one message from its server: null when the message leaves it as it was; `tell`
+ * says whether listeners hear of it (a picture change is kept silently until its document) */
+function rowAfter(
+  before: FollowedRun | null,
+  m: ServerMessage,
+  socket: string,
+  now: () => number,
+): { after: FollowedRun; tell: boolean } | null {
+  if (m.t === 'welcome' || m.t === 'info') {
+    return { after: fromInfo(m.run, socket, before ?? undefined, now), tell: true };
+  }
+  if (m.t === 'status' && before) {
+    const { since: _followedSince, active: _followedActive, ...known } = before;
+    const after = fromInfo(
+      {
+        ...known,
+        pid: 0,
+        status: m.view,
+        phase: m.view.phase,
+        generation: m.view.generation,
+        context: m.view.context,
+        window: m.view.window,
+      },
+      socket,
+      before,
+      now,
+    );
+    return { after, tell: true };
+  }
+  if (isRunShow(m) && before) {
+    // the rest of what it shows is kept too; the rows change (and are told) only with its document
+    return { after: { ...before, shown: reduceShown(before.shown, m) }, tell: m.t === 'document' };
+  }
+  return null;
+}
+
 export function followRuns(socketDir: string, now: () => number = Date.now): RunFollower {
   const runs = new Map<string, FollowedRun>();
   const links = new Map<string, RunWatch>();
@@ -64,41 +136,6 @@ export function followRuns(socketDir: string, now: () => number = Date.now): Run
   const listeners = new Set<(before: FollowedRun | null, after: FollowedRun | null) => void>();
   const emit = (before: FollowedRun | null, after: FollowedRun | null) => listeners.forEach((l) => l(before, after));
   let closed = false;
-
-  const fromInfo = (info: RunInfo, socket: string, previous: FollowedRun | undefined): FollowedRun => {
-    const changed =
-      !previous ||
-      previous.phase !== info.phase ||
-      (previous.status?.attention ?? null) !== (info.status?.attention ?? null);
-    return {
-      id: info.id,
-      cwd: info.cwd,
-      step: info.step,
-      started: info.started,
-      clients: info.clients,
-      generation: info.generation,
-      phase: info.phase,
-      context: info.context,
-      window: info.window,
-      status: info.status,
-      // the server's own word on when its state began (a page opened late still sees how long), else when this follower saw it change
-      since:
-        info.since !== undefined && Number.isFinite(Date.parse(info.since))
-          ? Date.parse(info.since)
-          : changed
-            ? now()
-            : previous.since,
-      // when claude last drew (the server's word, kept from its last info between them): the order within a group
-      ...(info.active !== undefined && Number.isFinite(Date.parse(info.active))
-        ? { active: Date.parse(info.active) }
-        : previous?.active !== undefined
-          ? { active: previous.active }
-          : {}),
-      socket,
-      workbench: info.workbench,
-      shown: shownWith(previous, info.status),
-    };
-  };
 
   const follow = (id: string, socket: string) => {
     if (links.has(id) || closed) return;
@@ -128,32 +165,10 @@ export function followRuns(socketDir: string, now: () => number = Date.now): Run
         if (m.t === 'bye') last = { reason: m.reason, ...(m.message ? { message: m.message } : {}) };
         if (m.t === 'refused') last = { reason: 'refused', message: m.reason };
         const before = runs.get(id) ?? null;
-        if (m.t === 'welcome' || m.t === 'info') {
-          const after = fromInfo(m.run, socket, before ?? undefined);
-          runs.set(id, after);
-          emit(before, after);
-        } else if (m.t === 'status' && before) {
-          const { since: _followedSince, active: _followedActive, ...known } = before;
-          const after = fromInfo(
-            {
-              ...known,
-              pid: 0,
-              status: m.view,
-              phase: m.view.phase,
-              generation: m.view.generation,
-              context: m.view.context,
-              window: m.view.window,
-            },
-            socket,
-            before,
-          );
-          runs.set(id, after);
-          emit(before, after);
-        } else if (isRunShow(m) && before) {
-          // the rest of what it shows is kept too; the rows change (and are told) only with its document
-          const after = { ...before, shown: reduceShown(before.shown, m) };
-          runs.set(id, after);
-          if (m.t === 'document') emit(before, after);
+        const next = rowAfter(before, m, socket, now);
+        if (next) {
+          runs.set(id, next.after);
+          if (next.tell) emit(before, next.after);
         }
       },
       closed: () => {
