@@ -27,29 +27,33 @@ export interface DispatchContext {
   kill: () => void;
 }
 
+/** the run's info as its clients are told it: its spec, its clients and what its face last showed */
+function runInfo(o: DispatchContext): RunInfo {
+  const { serverFace, clients } = o;
+  const view = serverFace.latest.view;
+  return {
+    id: o.spec.id,
+    pid: process.pid,
+    cwd: o.spec.options.cwd,
+    workbench: o.spec.options.workbench,
+    step: o.spec.options.step,
+    started: o.startedAt,
+    clients: clients.attached().length,
+    watchers: clients.watchers(),
+    generation: view?.generation ?? 1,
+    phase: view?.phase ?? 'starting',
+    context: view?.context ?? 0,
+    window: view?.window ?? 0,
+    status: view,
+    since: new Date(serverFace.times.since).toISOString(),
+    ...(serverFace.times.active !== null ? { active: new Date(serverFace.times.active).toISOString() } : {}),
+  };
+}
+
 /** the handler for every message of every client */
 export function createClientDispatch(o: DispatchContext): (client: ClientLink, message: ClientMessage) => void {
   const { serverFace, clients } = o;
-  function info(): RunInfo {
-    const view = serverFace.latest.view;
-    return {
-      id: o.spec.id,
-      pid: process.pid,
-      cwd: o.spec.options.cwd,
-      workbench: o.spec.options.workbench,
-      step: o.spec.options.step,
-      started: o.startedAt,
-      clients: clients.attached().length,
-      watchers: clients.watchers(),
-      generation: view?.generation ?? 1,
-      phase: view?.phase ?? 'starting',
-      context: view?.context ?? 0,
-      window: view?.window ?? 0,
-      status: view,
-      since: new Date(serverFace.times.since).toISOString(),
-      ...(serverFace.times.active !== null ? { active: new Date(serverFace.times.active).toISOString() } : {}),
-    };
-  }
+  const info = () => runInfo(o);
 
   // Each client's keys carry its books, kept when the run is told of them (after their echo, with the
   // relay): claude's size follows the typist. A watcher (a web page, through the web server's one
