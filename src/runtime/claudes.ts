@@ -51,19 +51,6 @@ export function createClaudes(o: {
   const retiring = new Set<Child>();
   let lastOutput = '';
 
-  // Each row says whose transcript it is: a retired claude's last rows can come after its successor started.
-  function follow(path: string, generation: number): TranscriptFollow {
-    return ports.transcript.follow(path, {
-      signal: (signal, usage) => post({ type: 'transcript', now: now(), generation, signal, usage }),
-      reset: (reason) => post({ type: 'transcript-reset', now: now(), generation, reason }),
-      scope: (changes) => post({ type: 'scope', now: now(), generation, changes }),
-      toolRun: (run) => post({ type: 'tool-run', now: now(), generation, run }),
-      presence: (found) => post({ type: 'transcript-presence', now: now(), generation, found }),
-      // the log only: the path came from a hook, and is no text for the person's terminal
-      refused: (line) => ports.log(line),
-    });
-  }
-
   async function spawn(effect: Extract<RunEffect, { type: 'spawn' }>): Promise<void> {
     const { generation, successor, prompt, window, viaHook } = effect;
     const place = effect.place ?? null;
@@ -125,14 +112,7 @@ export function createClaudes(o: {
         ...started,
       });
     } catch (error) {
-      const exitCode = error instanceof FlowerError ? { exitCode: error.exitCode } : {};
-      post({
-        type: 'spawn-failed',
-        now: now(),
-        generation,
-        message: error instanceof Error ? error.message : String(error),
-        ...exitCode,
-      });
+      post(spawnFailed(generation, now(), error));
     }
   }
 
@@ -162,7 +142,7 @@ export function createClaudes(o: {
         return;
       }
       child.tail?.dispose();
-      child.tail = follow(path, child.generation);
+      child.tail = followTranscript(ports, post, path, child.generation);
     },
     catchUp: () => child?.tail?.catchUp(),
     catchUpAll() {
@@ -176,6 +156,37 @@ export function createClaudes(o: {
       );
       for (const c of [child, ...retiring]) c?.tail?.dispose();
     },
+  };
+}
+
+// Each row says whose transcript it is: a retired claude's last rows can come after its successor started.
+function followTranscript(
+  ports: Ports,
+  post: (event: RunInput) => void,
+  path: string,
+  generation: number,
+): TranscriptFollow {
+  const now = () => ports.clock.now();
+  return ports.transcript.follow(path, {
+    signal: (signal, usage) => post({ type: 'transcript', now: now(), generation, signal, usage }),
+    reset: (reason) => post({ type: 'transcript-reset', now: now(), generation, reason }),
+    scope: (changes) => post({ type: 'scope', now: now(), generation, changes }),
+    toolRun: (run) => post({ type: 'tool-run', now: now(), generation, run }),
+    presence: (found) => post({ type: 'transcript-presence', now: now(), generation, found }),
+    // the log only: the path came from a hook, and is no text for the person's terminal
+    refused: (line) => ports.log(line),
+  });
+}
+
+// A claude that could not be started, as the run's event (a FlowerError's exit code kept).
+function spawnFailed(generation: number, at: number, error: unknown): RunInput {
+  const exitCode = error instanceof FlowerError ? { exitCode: error.exitCode } : {};
+  return {
+    type: 'spawn-failed',
+    now: at,
+    generation,
+    message: error instanceof Error ? error.message : String(error),
+    ...exitCode,
   };
 }
 
