@@ -9,17 +9,17 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { rmSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { supervise, type SuperviseResult } from '../runtime/supervisor.js';
-import { createClaudeKeys, PERSON_KEYS } from '../runtime/claude-keys.js';
+import { createClaudeKeys, PERSON_KEYS, type ClaudeKeys } from '../runtime/claude-keys.js';
 import { openLog } from '../adapters/log-file.js';
 import { EXIT, FlowerError } from '../core/errors.js';
 import { runEnding, type EndedBy } from '../core/server/client-rules.js';
 import type { ClientMessage, ServerMessage } from './wire.js';
-import { openFastRelay } from '../adapters/fast-relay.js';
+import { openFastRelay, type FastRelay } from '../adapters/fast-relay.js';
 import { memoryTrim } from '../adapters/memory-trim.js';
 import { envSwitch } from '../adapters/config-file.js';
-import { createServerFace } from './server-face.js';
+import { createServerFace, type ServerFace } from './server-face.js';
 import { createPartialFrameBudget, openClientLink, type ClientLink } from './client-link.js';
-import { createClientRegistry } from './client-registry.js';
+import { createClientRegistry, type ClientRegistry } from './client-registry.js';
 import { createClientDispatch } from './client-dispatch.js';
 import { createIdleMemory } from './idle-memory.js';
 import { createSplitWarmup } from './split-warmup.js';
@@ -149,34 +149,7 @@ async function start(spec: RunSpec): Promise<Started> {
 
   return {
     async run() {
-      let result: SuperviseResult;
-      const demo = spec.demo ? await serveDemo(spec.demo, process.env).catch((error: unknown) => error as Error) : null;
-      try {
-        if (demo instanceof Error) throw demo;
-        // A notification goes to the terminals as output, around the emulator: it is not part of claude's screen.
-        const notify = spec.notify ? (sequence: string) => clients.broadcast({ t: 'output', data: sequence }) : null;
-        const face = demo ? demo.face(serverFace) : serverFace;
-        result = await supervise(
-          {
-            ...spec.options,
-            env: demo ? demo.env : process.env,
-            log: log.write,
-            signal: abort.signal,
-            notify,
-            relay,
-            keys,
-          },
-          face,
-        );
-      } catch (error) {
-        result = {
-          exitCode: EXIT.internal,
-          message: `internal error (please report): ${error instanceof Error ? error.message : String(error)}`,
-        };
-        sayErr(`${error instanceof Error ? error.stack : String(error)}`);
-      }
-      if (demo && !(demo instanceof Error))
-        await demo.end().catch((error: unknown) => log.write(`the demo's end: ${String(error)}`));
+      const result = await superviseServed(spec, { serverFace, clients, log, signal: abort.signal, relay, keys });
       const { exitCode, reason } = runEnding(endedBy, result.exitCode);
       const bye: ServerMessage = { t: 'bye', reason, exitCode, ...(result.message ? { message: result.message } : {}) };
       // The socket goes first: from here on `ls` does not list a run that is ending.
@@ -192,6 +165,50 @@ async function start(spec: RunSpec): Promise<Started> {
       return exitCode;
     },
   };
+}
+
+/** claude supervised for the run (behind its demo, when it has one): what it ended with, an internal
+ * error as an internal exit */
+async function superviseServed(
+  spec: RunSpec,
+  served: {
+    serverFace: ServerFace;
+    clients: ClientRegistry;
+    log: { write(line: string): void };
+    signal: AbortSignal;
+    relay: FastRelay | null;
+    keys: ClaudeKeys;
+  },
+): Promise<SuperviseResult> {
+  let result: SuperviseResult;
+  const demo = spec.demo ? await serveDemo(spec.demo, process.env).catch((error: unknown) => error as Error) : null;
+  try {
+    if (demo instanceof Error) throw demo;
+    // A notification goes to the terminals as output, around the emulator: it is not part of claude's screen.
+    const notify = spec.notify ? (sequence: string) => served.clients.broadcast({ t: 'output', data: sequence }) : null;
+    const face = demo ? demo.face(served.serverFace) : served.serverFace;
+    result = await supervise(
+      {
+        ...spec.options,
+        env: demo ? demo.env : process.env,
+        log: served.log.write,
+        signal: served.signal,
+        notify,
+        relay: served.relay,
+        keys: served.keys,
+      },
+      face,
+    );
+  } catch (error) {
+    result = {
+      exitCode: EXIT.internal,
+      message: `internal error (please report): ${error instanceof Error ? error.message : String(error)}`,
+    };
+    sayErr(`${error instanceof Error ? error.stack : String(error)}`);
+  }
+  if (demo && !(demo instanceof Error))
+    await demo.end().catch((error: unknown) => served.log.write(`the demo's end: ${String(error)}`));
+  return result;
 }
 
 function closeAll(server: Server, clients: ClientLink[], bye: ServerMessage): Promise<void> {
