@@ -56,6 +56,27 @@ export interface ClientLink {
   hold(): void;
 }
 
+// This connection's share of the budget, and the timer on a frame it began and did not finish: `account`
+// is told how many bytes of an unfinished frame it holds now (0: none, or it is gone).
+function partialShare(socket: Socket, budget: PartialFrameBudget): (now: number) => void {
+  let partial = 0;
+  let idle: NodeJS.Timeout | null = null;
+  const account = (now: number): void => {
+    budget.held += now - partial;
+    partial = now;
+    if (idle) clearTimeout(idle);
+    idle = null;
+    if (now > 0) {
+      idle = setTimeout(() => {
+        account(0);
+        socket.destroy();
+      }, budget.idleMs);
+      idle.unref();
+    }
+  };
+  return account;
+}
+
 export function openClientLink(
   socket: Socket,
   handlers: { onMessage: (link: ClientLink, message: ClientMessage) => void; onClose: (link: ClientLink) => void },
@@ -142,22 +163,7 @@ export function openClientLink(
     },
     onError: () => socket.destroy(),
   });
-  // This connection's share of the budget, and the timer on a frame it began and did not finish.
-  let partial = 0;
-  let idle: NodeJS.Timeout | null = null;
-  const account = (now: number): void => {
-    budget.held += now - partial;
-    partial = now;
-    if (idle) clearTimeout(idle);
-    idle = null;
-    if (now > 0) {
-      idle = setTimeout(() => {
-        account(0);
-        socket.destroy();
-      }, budget.idleMs);
-      idle.unref();
-    }
-  };
+  const account = partialShare(socket, budget);
   socket.on('data', (chunk: Buffer) => {
     reader.push(chunk);
     account(closed || socket.destroyed ? 0 : reader.pending());
