@@ -67,6 +67,31 @@ export interface TerminalFaceOptions {
   screen?: Emulator | null;
 }
 
+/** the environment the split view reads the client's terminal from (its kind, colours, tmux, prefix) */
+function splitEnv(hello: Hello): Record<string, string | undefined> {
+  return {
+    TERM: hello.term,
+    ...(hello.colorterm ? { COLORTERM: hello.colorterm } : {}),
+    ...(hello.termProgram ? { TERM_PROGRAM: hello.termProgram } : {}),
+    ...(hello.tmux ? { TMUX: '1' } : {}),
+    ...(hello.noColor ? { NO_COLOR: '1' } : {}),
+    ...(hello.prefix ? { FLOWER_PTY_PREFIX: hello.prefix } : {}),
+  };
+}
+
+/** the client's terminal given back (or, past a wait, let go), then closed; `then` once either way */
+function giveBack(terminal: ClientTerminal, then: (() => void) | undefined): void {
+  let done = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    terminal.close();
+    then?.();
+  };
+  terminal.giveBack(finish);
+  setTimeout(finish, RESTORE_WAIT_MS).unref();
+}
+
 export async function openTerminalFace(o: TerminalFaceOptions): Promise<TerminalFace> {
   const { terminal, hello, documentPath, on, relay = null, screen = null } = o;
   const { sink, from } = o.keys;
@@ -95,17 +120,9 @@ export async function openTerminalFace(o: TerminalFaceOptions): Promise<Terminal
         void terminal.join(relay, { key, relayed: ({ data }) => relayed(data), input: ({ data }) => keys(data) });
   } else {
     const { createSplitFace } = await import('../faces/split-face.js');
-    const env: Record<string, string | undefined> = {
-      TERM: hello.term,
-      ...(hello.colorterm ? { COLORTERM: hello.colorterm } : {}),
-      ...(hello.termProgram ? { TERM_PROGRAM: hello.termProgram } : {}),
-      ...(hello.tmux ? { TMUX: '1' } : {}),
-      ...(hello.noColor ? { NO_COLOR: '1' } : {}),
-      ...(hello.prefix ? { FLOWER_PTY_PREFIX: hello.prefix } : {}),
-    };
     const split = createSplitFace({
       ...io,
-      env,
+      env: splitEnv(hello),
       documentPath,
       onDetach: on.detach,
       ...(hello.chooser && on.choose ? { onChoose: on.choose } : {}),
@@ -184,15 +201,7 @@ export async function openTerminalFace(o: TerminalFaceOptions): Promise<Terminal
       } catch {
         // a terminal that is gone cannot be given back
       }
-      let done = false;
-      const finish = () => {
-        if (done) return;
-        done = true;
-        terminal.close();
-        then?.();
-      };
-      terminal.giveBack(finish);
-      setTimeout(finish, RESTORE_WAIT_MS).unref();
+      giveBack(terminal, then);
     },
   };
 }
