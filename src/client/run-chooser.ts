@@ -75,118 +75,147 @@ function paintLines(lines: readonly ChooserLine[]): string {
   return `\u001b[H${body.join('\r\n')}\u001b[J`;
 }
 
+/** what the chooser holds while it is open: one record, so its parts below are plain functions */
+interface Chooser {
+  p: ChooserPorts;
+  now: () => number;
+  local: Array<Omit<ChooserEntry, 'host'>>;
+  hostRuns: Map<string, ChooserEntry[]>;
+  hostStatus: Map<string, HostStatus>;
+  state: ChooserState;
+  message: string | null;
+  /** a run has the terminal */
+  away: boolean;
+  /** an act is under way */
+  busy: boolean;
+  closed: boolean;
+  allowRead: (() => void) | null;
+  timers: Set<NodeJS.Timeout>;
+  // The selected run's screen, when the terminal has room for it: one preview at a time.
+  preview: { key: string; feed: { lines(): readonly string[]; close(): void } | null } | null;
+}
+
+function later(c: Chooser, fn: () => void, ms: number): void {
+  const t = setTimeout(() => {
+    c.timers.delete(t);
+    fn();
+  }, ms);
+  c.timers.add(t);
+}
+
+function previewLines(c: Chooser, runs: readonly ChooserEntry[]): readonly string[] | null {
+  const { p } = c;
+  const rows = p.stdout.rows || 24;
+  const chosen = runs.find((r) => runKey(r) === c.state.selected);
+  const want = p.preview && chosen && c.state.mode === 'list' && rows >= runs.length + 12 ? runKey(chosen) : null;
+  if (c.preview?.key !== want) {
+    c.preview?.feed?.close();
+    c.preview = want === null ? null : { key: want, feed: p.preview!(chosen!, () => paint(c)) };
+  }
+  return c.preview?.feed?.lines() ?? null;
+}
+
+function allRuns(c: Chooser): ChooserEntry[] {
+  return [...c.local.map((r) => ({ ...r, host: null })), ...[...c.hostRuns.values()].flat()];
+}
+
+function paint(c: Chooser): void {
+  if (c.away || c.closed) return;
+  const { p } = c;
+  const runs = allRuns(c);
+  c.state = settle(c.state, chooserRows(runs, c.state.filter));
+  const lines = renderChooser({
+    runs,
+    hosts: [...c.hostStatus.values()],
+    state: c.state,
+    now: c.now(),
+    cols: p.stdout.columns || 80,
+    rows: p.stdout.rows || 24,
+    home: p.home,
+    command: p.command,
+    message: c.message,
+    preview: previewLines(c, runs),
+  });
+  p.stdout.write(paintLines(lines));
+}
+
+async function pollLocal(c: Chooser): Promise<void> {
+  if (c.closed) return;
+  if (!c.away) {
+    c.local = [...(await c.p.listLocal().catch(() => c.local))];
+    paint(c);
+  }
+  later(c, () => void pollLocal(c), c.p.localEveryMs ?? 1000);
+}
+
+// Each host on its own clock: its last answer stays listed while it is asked again.
+async function pollHost(c: Chooser, host: string): Promise<void> {
+  if (c.closed) return;
+  const asked = c.now();
+  const status = c.hostStatus.get(host)!;
+  if (status.problem !== null || !c.hostRuns.has(host)) status.askingSince ??= asked;
+  const answer = await c.p
+    .askHost(host)
+    .catch((error: unknown) => ({ problem: `${host}: ${error instanceof Error ? error.message : String(error)}` }));
+  if (c.closed) return;
+  if ('problem' in answer) {
+    c.hostRuns.delete(host);
+    c.hostStatus.set(host, { host, problem: answer.problem, askingSince: null });
+  } else {
+    c.hostRuns.set(
+      host,
+      answer.runs.map((r) => ({ ...r, host })),
+    );
+    c.hostStatus.set(host, { host, problem: null, askingSince: null });
+  }
+  paint(c);
+  later(c, () => void pollHost(c, host), c.p.hostEveryMs ?? 5000);
+}
+
 /** the chooser until the person closes it; the exit code */
 export function runChooser(p: ChooserPorts): Promise<number> {
   const now = p.now ?? Date.now;
-  let local: Array<Omit<ChooserEntry, 'host'>> = [];
-  const hostRuns = new Map<string, ChooserEntry[]>();
-  const hostStatus = new Map<string, HostStatus>(
-    p.hosts.map((h) => [h, { host: h, problem: null, askingSince: now() }]),
-  );
-  let state: ChooserState = CHOOSER_START;
-  let message: string | null = null;
-  let away = false; // a run has the terminal
-  let busy = false; // an act is under way
-  let closed = false;
-  let allowRead: (() => void) | null = null;
-  const timers = new Set<NodeJS.Timeout>();
-  const later = (fn: () => void, ms: number) => {
-    const t = setTimeout(() => {
-      timers.delete(t);
-      fn();
-    }, ms);
-    timers.add(t);
-  };
-
-  // The selected run's screen, when the terminal has room for it: one preview at a time.
-  let preview: { key: string; feed: { lines(): readonly string[]; close(): void } | null } | null = null;
-  const previewLines = (runs: readonly ChooserEntry[]): readonly string[] | null => {
-    const rows = p.stdout.rows || 24;
-    const chosen = runs.find((r) => runKey(r) === state.selected);
-    const want = p.preview && chosen && state.mode === 'list' && rows >= runs.length + 12 ? runKey(chosen) : null;
-    if (preview?.key !== want) {
-      preview?.feed?.close();
-      preview = want === null ? null : { key: want, feed: p.preview!(chosen!, () => paint()) };
-    }
-    return preview?.feed?.lines() ?? null;
-  };
-  const all = (): ChooserEntry[] => [...local.map((r) => ({ ...r, host: null })), ...[...hostRuns.values()].flat()];
-  const paint = () => {
-    if (away || closed) return;
-    const runs = all();
-    state = settle(state, chooserRows(runs, state.filter));
-    const lines = renderChooser({
-      runs,
-      hosts: [...hostStatus.values()],
-      state,
-      now: now(),
-      cols: p.stdout.columns || 80,
-      rows: p.stdout.rows || 24,
-      home: p.home,
-      command: p.command,
-      message,
-      preview: previewLines(runs),
-    });
-    p.stdout.write(paintLines(lines));
-  };
-
-  const pollLocal = async () => {
-    if (closed) return;
-    if (!away) {
-      local = [...(await p.listLocal().catch(() => local))];
-      paint();
-    }
-    later(() => void pollLocal(), p.localEveryMs ?? 1000);
-  };
-  // Each host on its own clock: its last answer stays listed while it is asked again.
-  const pollHost = async (host: string) => {
-    if (closed) return;
-    const asked = now();
-    const status = hostStatus.get(host)!;
-    if (status.problem !== null || !hostRuns.has(host)) status.askingSince ??= asked;
-    const answer = await p
-      .askHost(host)
-      .catch((error: unknown) => ({ problem: `${host}: ${error instanceof Error ? error.message : String(error)}` }));
-    if (closed) return;
-    if ('problem' in answer) {
-      hostRuns.delete(host);
-      hostStatus.set(host, { host, problem: answer.problem, askingSince: null });
-    } else {
-      hostRuns.set(
-        host,
-        answer.runs.map((r) => ({ ...r, host })),
-      );
-      hostStatus.set(host, { host, problem: null, askingSince: null });
-    }
-    paint();
-    later(() => void pollHost(host), p.hostEveryMs ?? 5000);
+  const c: Chooser = {
+    p,
+    now,
+    local: [],
+    hostRuns: new Map(),
+    hostStatus: new Map(p.hosts.map((h) => [h, { host: h, problem: null, askingSince: now() }])),
+    state: CHOOSER_START,
+    message: null,
+    away: false,
+    busy: false,
+    closed: false,
+    allowRead: null,
+    timers: new Set(),
+    preview: null,
   };
 
   return new Promise<number>((resolve) => {
-    const onResize = () => paint();
-    const tick = setInterval(paint, 1000);
+    const onResize = () => paint(c);
+    const tick = setInterval(() => paint(c), 1000);
     const take = () => {
       if (p.stdin.isTTY) p.stdin.setRawMode(true);
       p.stdout.write(ENTER);
-      if (allowRead) allowRead();
-      allowRead = null;
+      if (c.allowRead) c.allowRead();
+      c.allowRead = null;
       p.stdin.on('data', onData);
       p.stdin.resume();
-      paint();
+      paint(c);
     };
     const letGo = () => {
-      preview?.feed?.close();
-      preview = null;
+      c.preview?.feed?.close();
+      c.preview = null;
       p.stdin.off('data', onData);
-      allowRead = stopReading(p.stdin);
+      c.allowRead = stopReading(p.stdin);
       p.stdout.write(LEAVE);
       if (p.stdin.isTTY) p.stdin.setRawMode(false);
     };
     const close = (code: number) => {
-      if (closed) return;
-      closed = true;
+      if (c.closed) return;
+      c.closed = true;
       clearInterval(tick);
-      for (const t of timers) clearTimeout(t);
+      for (const t of c.timers) clearTimeout(t);
       p.stdout.off('resize', onResize);
       letGo();
       resolve(code);
@@ -194,54 +223,54 @@ export function runChooser(p: ChooserPorts): Promise<number> {
 
     async function act(a: ChooserAct): Promise<void> {
       if (a.t === 'close') return close(0);
-      busy = true;
+      c.busy = true;
       try {
         if (a.t === 'end') {
-          message = await p.end(a.run);
-          local = [...(await p.listLocal().catch(() => local))];
+          c.message = await p.end(a.run);
+          c.local = [...(await p.listLocal().catch(() => c.local))];
         } else {
           let run: ChooserEntry | null = a.t === 'switch' ? a.run : null;
           if (a.t === 'new') {
-            message = 'starting a new run…';
-            paint();
+            c.message = 'starting a new run…';
+            paint(c);
             const started = await p.start(a.form);
-            if ('problem' in started) message = started.problem;
+            if ('problem' in started) c.message = started.problem;
             else run = started.run;
           }
           if (run) {
-            away = true;
+            c.away = true;
             letGo();
-            message = await p
+            c.message = await p
               .join(run)
               .catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
-            away = false;
-            local = [...(await p.listLocal().catch(() => local))];
+            c.away = false;
+            c.local = [...(await p.listLocal().catch(() => c.local))];
             take();
           }
         }
       } finally {
-        busy = false;
-        paint();
+        c.busy = false;
+        paint(c);
       }
     }
 
     function onData(chunk: Buffer | string): void {
-      if (busy || away) return;
+      if (c.busy || c.away) return;
       for (const key of chooserKeys(chunk.toString())) {
-        const step = chooserStep(state, key, all(), p.cwd);
-        state = step.state;
+        const step = chooserStep(c.state, key, allRuns(c), p.cwd);
+        c.state = step.state;
         if (step.act) {
-          message = null;
+          c.message = null;
           void act(step.act);
           return;
         }
       }
-      paint();
+      paint(c);
     }
 
     p.stdout.on('resize', onResize);
     take();
-    void pollLocal();
-    for (const host of p.hosts) void pollHost(host);
+    void pollLocal(c);
+    for (const host of p.hosts) void pollHost(c, host);
   });
 }
