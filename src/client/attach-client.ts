@@ -184,23 +184,17 @@ function session(
     const countElsewhere = (dir: string) => {
       if (plain || counting) return;
       counting = true;
-      void Promise.all([import('../server/elsewhere-watch.js'), import('../core/screen/notification.js')]).then(
-        ([{ watchElsewhere, personNotifies }, { notificationSequence }]) => {
-          if (settled) return;
-          stopElsewhere = watchElsewhere({
-            dir,
-            selfId: () => run?.id ?? null,
-            // Rung on this terminal as the run in front rings it: one write, so it falls between the server's frames.
-            notify: personNotifies(o.env),
-            onAlert: (alert) => void o.stdout.write(notificationSequence(alert.title, alert.body)),
-            onCount: (waiting) => {
-              if (direct) send({ t: 'elsewhere', waiting });
-              else if (face && 'othersWaiting' in face)
-                (face as { othersWaiting(n: number): void }).othersWaiting(waiting);
-            },
-          });
+      watchElsewhereHere(o, dir, {
+        settled: () => settled,
+        runId: () => run?.id ?? null,
+        started: (stop) => {
+          stopElsewhere = stop;
         },
-      );
+        onCount: (waiting) => {
+          if (direct) send({ t: 'elsewhere', waiting });
+          else if (face && 'othersWaiting' in face) (face as { othersWaiting(n: number): void }).othersWaiting(waiting);
+        },
+      });
     };
 
     function welcomed(message: Extract<ServerMessage, { t: 'welcome' }>): void {
@@ -214,18 +208,7 @@ function session(
       }
       if (!faces) return loadThenReplay(message);
       try {
-        face = drawFace(run, faces, {
-          stdin: o.stdin,
-          stdout: o.stdout,
-          stderr: o.stderr,
-          env: o.env,
-          detachKey: o.detachKey,
-          documentPath: o.documentPath,
-          helloSize: first,
-          send,
-          detach: () => detach('asked'),
-          ...(o.chooser ? { choose: () => detach('choose') } : {}),
-        });
+        face = drawFace(run, faces, drawOptions(o, first, send, detach));
       } catch (error) {
         finish(error as Error);
       }
@@ -239,28 +222,15 @@ function session(
         case 'welcome':
           return welcomed(message);
         case 'bye':
-          if (!run) return finish(new FlowerError('the run ended before it could be attached'));
-          if (message.reason === 'detached')
-            return finish(detaching ?? { kind: 'detached', run, why: message.choose ? 'choose' : 'asked' });
-          return finish({
-            kind: 'ended',
-            run,
-            exitCode: message.exitCode ?? EXIT.ok,
-            message: message.message ?? null,
-            killed: message.reason === 'killed',
-          });
+          return finish(byeResult(message, run, detaching));
         case 'edit':
           // The terminal's job control is this process's: the editor runs here, on it, then the server takes it back.
           // (Loaded here, not with the attach: an attach that never edits does not load child_process.)
           editing = true;
-          process.on('SIGQUIT', ignore);
-          void import('../tui/editor.js')
-            .then(({ runEditor }) => runEditor(message.path, o.env))
-            .then((result) => {
-              editing = false;
-              process.off('SIGQUIT', ignore);
-              send({ t: 'edited', ...result });
-            });
+          editHere(o, message.path, ignore, (result) => {
+            editing = false;
+            send({ t: 'edited', ...result });
+          });
           return;
         case 'status':
           run = { ...run!, status: message.view, generation: message.view.generation, phase: message.view.phase };
@@ -287,6 +257,90 @@ function session(
     }
     socket.on('close', onClose);
   });
+}
+
+/** what a face drawn here needs: this terminal, the hello's size, and the way to detach (or choose) */
+function drawOptions(
+  o: AttachOptions,
+  first: { cols: number; rows: number },
+  send: (message: ClientMessage) => void,
+  detach: (why: 'asked' | 'choose') => void,
+): Parameters<typeof drawFace>[2] {
+  return {
+    stdin: o.stdin,
+    stdout: o.stdout,
+    stderr: o.stderr,
+    env: o.env,
+    detachKey: o.detachKey,
+    documentPath: o.documentPath,
+    helloSize: first,
+    send,
+    detach: () => detach('asked'),
+    ...(o.chooser ? { choose: () => detach('choose') } : {}),
+  };
+}
+
+/** what a server's bye means for this attach: how it ended, or why it could not begin */
+function byeResult(
+  message: Extract<ServerMessage, { t: 'bye' }>,
+  run: RunInfo | null,
+  detaching: AttachResult | null,
+): AttachResult | Error {
+  if (!run) return new FlowerError('the run ended before it could be attached');
+  if (message.reason === 'detached')
+    return detaching ?? { kind: 'detached', run, why: message.choose ? 'choose' : 'asked' };
+  return {
+    kind: 'ended',
+    run,
+    exitCode: message.exitCode ?? EXIT.ok,
+    message: message.message ?? null,
+    killed: message.reason === 'killed',
+  };
+}
+
+// The terminal's job control is this process's: the editor runs here, on it, then the server takes it back.
+// (Loaded here, not with the attach: an attach that never edits does not load child_process.)
+function editHere(
+  o: AttachOptions,
+  path: string,
+  ignore: () => undefined,
+  done: (result: { ok: boolean; problem?: string }) => void,
+): void {
+  process.on('SIGQUIT', ignore);
+  void import('../tui/editor.js')
+    .then(({ runEditor }) => runEditor(path, o.env))
+    .then((result) => {
+      process.off('SIGQUIT', ignore);
+      done(result);
+    });
+}
+
+// The other runs waiting for the person, counted for a split view (and rung here as the run in front rings).
+function watchElsewhereHere(
+  o: AttachOptions,
+  dir: string,
+  on: {
+    settled(): boolean;
+    runId(): string | null;
+    started(stop: () => void): void;
+    onCount(waiting: number): void;
+  },
+): void {
+  void Promise.all([import('../server/elsewhere-watch.js'), import('../core/screen/notification.js')]).then(
+    ([{ watchElsewhere, personNotifies }, { notificationSequence }]) => {
+      if (on.settled()) return;
+      on.started(
+        watchElsewhere({
+          dir,
+          selfId: on.runId,
+          // Rung on this terminal as the run in front rings it: one write, so it falls between the server's frames.
+          notify: personNotifies(o.env),
+          onAlert: (alert) => void o.stdout.write(notificationSequence(alert.title, alert.body)),
+          onCount: on.onCount,
+        }),
+      );
+    },
+  );
 }
 
 /** --detach-key's control byte (null: none), or a one-line error naming what was wrong */
