@@ -76,6 +76,102 @@ export interface SplitFace extends Face {
   othersWaiting(count: number): void;
 }
 
+/** what the run shows beside claude's output: its title, its status, a message, the document, the child's life */
+function showBeside(
+  parts: {
+    status: ReturnType<typeof createSplitStatus>;
+    layout: ReturnType<typeof createPaneLayout>;
+    documentPane: ReturnType<typeof createDocumentPane>;
+    pane: ReturnType<typeof createSessionPane>;
+    child: ReturnType<typeof createChildLife>;
+    documents: ReturnType<typeof createDocumentEditing>;
+    redraw: () => void;
+    documentPath: string | null;
+    shared: Emulator | undefined;
+  },
+  show: Parameters<Face['show']>[0],
+): void {
+  switch (show.t) {
+    case 'title':
+      parts.status.childTitleChanged(show.title);
+      parts.layout.labels();
+      parts.status.writeTitle();
+      parts.redraw();
+      return;
+    case 'status':
+      parts.status.status(show.view);
+      if (parts.documentPane.showPlan({ ...show.view, documentPath: show.view.documentPath ?? parts.documentPath }))
+        parts.redraw();
+      parts.status.writeTitle();
+      return;
+    case 'message':
+      // Between generations the session pane is free: say it there too, as the plain face does.
+      if (!parts.child.running && !parts.shared)
+        parts.pane.write(`\r\n\u001b[1mflower-pty:\u001b[0m ${terminalText(show.text)}\r\n`, () => parts.redraw());
+      parts.status.message(show.text);
+      return;
+    case 'document':
+      parts.documents.show(show.path, show.text);
+      return;
+    case 'child': {
+      if (show.state === 'started') {
+        if (parts.child.started()) parts.pane.reset();
+        parts.redraw();
+        return;
+      }
+      // A crashed child leaves its modes on (app cursor, paste...): turn them off in the emulator.
+      const reset = parts.child.ended();
+      // A shared screen is the server's: each face drawn from it says the same, which changes nothing twice.
+      if (reset) (parts.shared ? parts.shared.term : parts.pane).write(reset, () => parts.redraw());
+      parts.redraw();
+      return;
+    }
+  }
+}
+
+// The terminal's answers to CAPS_QUERY come back among the person's keys (however late: over a slow
+// link too): taken out before routing. No key sends either form. An answer a read cut in two (a slow
+// link, a relay's frame) is held whole until its rest comes, so no piece of it reaches claude as keys;
+// a start that is also a key (Esc) is held only while the answers are due, and briefly.
+function takeAnswers(
+  asked: boolean,
+  keys: (chunk: Buffer) => void,
+  answered: (answers: string) => void,
+): { read(chunk: Buffer): void; dispose(): void } {
+  let expecting = asked;
+  const due = expecting ? setTimeout(() => (expecting = false), ANSWERS_DUE_MS).unref() : null;
+  let held = '';
+  let holding: NodeJS.Timeout | null = null;
+  const read = (chunk: Buffer): void => {
+    if (holding) clearTimeout(holding);
+    holding = null;
+    const input = held + chunk.toString('latin1');
+    const taken = takeCapsAnswers(input, expecting);
+    held = taken.held;
+    if (taken.answers) {
+      if (answersDone(taken.answers)) expecting = false;
+      answered(taken.answers);
+    }
+    if (taken.rest === input) keys(chunk);
+    else if (taken.rest) keys(Buffer.from(taken.rest, 'latin1'));
+    if (held) {
+      holding = setTimeout(() => {
+        const pending = held;
+        held = '';
+        holding = null;
+        keys(Buffer.from(pending, 'latin1'));
+      }, ANSWER_HOLD_MS);
+    }
+  };
+  return {
+    read,
+    dispose() {
+      if (holding) clearTimeout(holding);
+      if (due) clearTimeout(due);
+    },
+  };
+}
+
 export function createSplitFace(o: SplitFaceOptions): SplitFace {
   const { stdin, stdout, env } = o;
   const prefix = prefixKey(o.prefix, env);
@@ -198,32 +294,11 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
   // link too): taken out before routing. No key sends either form. An answer a read cut in two (a slow
   // link, a relay's frame) is held whole until its rest comes, so no piece of it reaches claude as keys;
   // a start that is also a key (Esc) is held only while the answers are due, and briefly.
-  let expecting = Boolean(stdout.isTTY);
-  const due = expecting ? setTimeout(() => (expecting = false), ANSWERS_DUE_MS).unref() : null;
-  let held = '';
-  let holding: NodeJS.Timeout | null = null;
-  const onTerminal = (chunk: Buffer): void => {
-    if (holding) clearTimeout(holding);
-    holding = null;
-    const input = held + chunk.toString('latin1');
-    const taken = takeCapsAnswers(input, expecting);
-    held = taken.held;
-    if (taken.answers) {
-      caps = capsFromAnswer(caps, taken.answers);
-      if (answersDone(taken.answers)) expecting = false;
-      frames.redraw();
-    }
-    if (taken.rest === input) onStdin(chunk);
-    else if (taken.rest) onStdin(Buffer.from(taken.rest, 'latin1'));
-    if (held) {
-      holding = setTimeout(() => {
-        const keys = held;
-        held = '';
-        holding = null;
-        onStdin(Buffer.from(keys, 'latin1'));
-      }, ANSWER_HOLD_MS);
-    }
-  };
+  const answers = takeAnswers(Boolean(stdout.isTTY), onStdin, (taken) => {
+    caps = capsFromAnswer(caps, taken);
+    frames.redraw();
+  });
+  const onTerminal = answers.read;
 
   screen.on('resize', layout.apply);
   if (stdin.isTTY) stdin.setRawMode(true);
@@ -235,6 +310,18 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
   if (!(o.documentPath && documents.showFile(o.documentPath))) documentPane.showNote('starting…');
   redraw();
 
+  // what showBeside draws on, gathered once
+  const shownOn = {
+    status,
+    layout,
+    documentPane,
+    pane,
+    child,
+    documents,
+    redraw,
+    documentPath: o.documentPath,
+    shared: o.screen,
+  };
   return {
     passing: onStdin.passing,
     othersWaiting: status.othersWaiting,
@@ -259,50 +346,13 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
       child.output(data);
       pane.write(data, frames.sessionChanged);
     },
-    show(show) {
-      switch (show.t) {
-        case 'title':
-          status.childTitleChanged(show.title);
-          layout.labels();
-          status.writeTitle();
-          redraw();
-          return;
-        case 'status':
-          status.status(show.view);
-          if (documentPane.showPlan({ ...show.view, documentPath: show.view.documentPath ?? o.documentPath })) redraw();
-          status.writeTitle();
-          return;
-        case 'message':
-          // Between generations the session pane is free: say it there too, as the plain face does.
-          if (!child.running && !o.screen)
-            pane.write(`\r\n\u001b[1mflower-pty:\u001b[0m ${terminalText(show.text)}\r\n`, () => redraw());
-          status.message(show.text);
-          return;
-        case 'document':
-          documents.show(show.path, show.text);
-          return;
-        case 'child': {
-          if (show.state === 'started') {
-            if (child.started()) pane.reset();
-            redraw();
-            return;
-          }
-          // A crashed child leaves its modes on (app cursor, paste...): turn them off in the emulator.
-          const reset = child.ended();
-          // A shared screen is the server's: each face drawn from it says the same, which changes nothing twice.
-          if (reset) (o.screen ? o.screen.term : pane).write(reset, () => redraw());
-          redraw();
-          return;
-        }
-      }
-    },
+    show: (show) => showBeside(shownOn, show),
     restore() {
       if (frames.disposed) return;
       frames.dispose();
       status.dispose();
       stdin.off('data', onTerminal);
-      if (holding) clearTimeout(holding);
-      if (due) clearTimeout(due);
+      answers.dispose();
       try {
         screen.destroy();
       } catch {
