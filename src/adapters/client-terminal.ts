@@ -73,8 +73,8 @@ export interface HeardKeys {
 // Only a pty slave or a console: never a path that a same-user client could point at a file.
 const TERMINAL_PATH = /^\/dev\/(pts\/\d{1,6}|tty[A-Za-z]{0,4}\d{0,6})$/;
 
-/** opens the terminal at `path` for one client; throws an Error whose message says why not */
-export function openClientTerminal(path: string): ClientTerminal {
+/** the two fds of the terminal at `path`, checked to be this user's terminal; an Error saying why not */
+function openTerminalFds(path: string): [number, number] {
   if (!TERMINAL_PATH.test(path)) throw new Error(`${path.slice(0, 60)} is not a terminal device path`);
   // Two opens, two file descriptions: libuv reopens a pty slave for each handle it makes non-blocking,
   // and one fd shared by a read and a write handle would be swapped under the first.
@@ -92,7 +92,25 @@ export function openClientTerminal(path: string): ClientTerminal {
     for (const fd of fds) closeSync(fd);
     throw error;
   }
-  const [fds0, fds1] = fds as [number, number];
+  return fds as [number, number];
+}
+
+/** a keys-only join follows the stream's pauses, so the relay stops reading while an editor has the terminal */
+function followPauses(input: tty.ReadStream, binding: TerminalBinding): void {
+  // The face reading this stream hands the terminal to an editor by pausing it (tui/editor.ts): the
+  // relay then stops reading too, or the editor's keys would go to claude. Flowing again (its _read
+  // does nothing now), so that the editor's pause() is one the stream emits.
+  input.resume();
+  const pause = () => binding.pause(true);
+  // (a 'resume' is emitted a tick after resume(), even when a pause() came between: the state decides)
+  const resume = () => binding.pause(input.isPaused());
+  input.on('pause', pause);
+  input.on('resume', resume);
+}
+
+/** opens the terminal at `path` for one client; throws an Error whose message says why not */
+export function openClientTerminal(path: string): ClientTerminal {
+  const [fds0, fds1] = openTerminalFds(path);
   const input = new tty.ReadStream(fds0);
   const output = new tty.WriteStream(fds1);
   // Node makes a tty.WriteStream blocking; a terminal that stops reading would then stop the whole
@@ -174,16 +192,7 @@ export function openClientTerminal(path: string): ClientTerminal {
       }
       if (pass) {
         keysOnly = true;
-        // The face reading this stream hands the terminal to an editor by pausing it (tui/editor.ts): the
-        // relay then stops reading too, or the editor's keys would go to claude. Flowing again (its _read
-        // does nothing now), so that the editor's pause() is one the stream emits.
-        const binding = joined;
-        input.resume();
-        const pause = () => binding.pause(true);
-        // (a 'resume' is emitted a tick after resume(), even when a pause() came between: the state decides)
-        const resume = () => binding.pause(input.isPaused());
-        input.on('pause', pause);
-        input.on('resume', resume);
+        followPauses(input, joined);
       }
       return true;
     },
