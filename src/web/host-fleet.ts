@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { makePrivateDir, type PrivateDirPolicy } from '../adapters/private-dir.js';
 import { askHost } from '../server/host-ls.js';
 import { parseHostTarget } from '../core/hosts/host-name.js';
+import { listedStateChanged } from '../core/picture/run-picture.js';
 import { HOST_TUNABLES } from '../core/options/tunables.js';
 import type { LiveRun } from '../server/run-registry.js';
 import { followRuns, shownWith, type FollowedRun, type RunFollower } from './run-follower.js';
@@ -54,10 +55,7 @@ interface HostState extends ForwardingHost {
 }
 
 function rowOf(run: LiveRun, host: string, previous: FollowedRun | undefined, now: number): FollowedRun {
-  const changed =
-    !previous ||
-    previous.phase !== run.phase ||
-    (previous.status?.attention ?? null) !== (run.status?.attention ?? null);
+  const changed = listedStateChanged(previous, run);
   return {
     id: run.id,
     host,
@@ -70,7 +68,7 @@ function rowOf(run: LiveRun, host: string, previous: FollowedRun | undefined, no
     context: run.context,
     window: run.window,
     status: run.status ?? null,
-    since: changed ? now : previous.since,
+    since: changed || !previous ? now : previous.since,
     socket: run.socket,
     ...(run.active !== undefined && Number.isFinite(Date.parse(run.active)) ? { active: Date.parse(run.active) } : {}),
     workbench: run.workbench,

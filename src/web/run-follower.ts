@@ -12,6 +12,7 @@ import type { StatusView } from '../core/screen/status.js';
 import type { DashboardRun } from '../core/web/web-dashboard.js';
 import { watchRun, type RunWatch } from './run-watch.js';
 import { createRunFeed, type RunFeed } from './run-feed.js';
+import { listedStateChanged } from '../core/picture/run-picture.js';
 import { isRunShow, NOTHING_SHOWN, reduceShown, type Shown } from '../core/picture/run-show.js';
 
 export interface FollowedRun extends DashboardRun {
@@ -57,10 +58,7 @@ export function shownWith(previous: Pick<FollowedRun, 'shown'> | undefined, stat
 
 /** a run's row from its server's info: `since` and `active` kept from the row before where the info is silent */
 function fromInfo(info: RunInfo, socket: string, previous: FollowedRun | undefined, now: () => number): FollowedRun {
-  const changed =
-    !previous ||
-    previous.phase !== info.phase ||
-    (previous.status?.attention ?? null) !== (info.status?.attention ?? null);
+  const changed = listedStateChanged(previous, info);
   return {
     id: info.id,
     cwd: info.cwd,
@@ -76,7 +74,7 @@ function fromInfo(info: RunInfo, socket: string, previous: FollowedRun | undefin
     since:
       info.since !== undefined && Number.isFinite(Date.parse(info.since))
         ? Date.parse(info.since)
-        : changed
+        : changed || !previous
           ? now()
           : previous.since,
     // when claude last drew (the server's word, kept from its last info between them): the order within a group

@@ -154,6 +154,17 @@ export function runPicture(f: RunFacts): RunPicture {
   };
 }
 
+/** a listed run's state changed for a person (its phase, or what it waits for): when its "since" starts
+ * again for a reader that has only the run's infos (the web face's rows, a host's list) */
+export function listedStateChanged(
+  before: Pick<RunFacts, 'phase' | 'status'> | undefined,
+  after: Pick<RunFacts, 'phase' | 'status'>,
+): boolean {
+  return (
+    !before || before.phase !== after.phase || (before.status?.attention ?? null) !== (after.status?.attention ?? null)
+  );
+}
+
 // Runs that need the person first (most urgent first), then the ones that did something last; the id
 // keeps the order still when nothing tells two runs apart.
 export function pictureOrder<R extends RunFacts>(runs: readonly R[]): R[] {

@@ -3,6 +3,7 @@
 import t from 'tap';
 import {
   durationText,
+  listedStateChanged,
   pictureOrder,
   runPicture,
   runState,
@@ -130,4 +131,13 @@ t.test('ls, the web dashboard and the picture say the same', async (t) => {
     / - +\/p\/bbbbbb$/,
     'a working run needs nothing',
   );
+});
+
+t.test('a listed run\'s "since" starts again when its phase or what it waits for changes, not otherwise', async (t) => {
+  const working = { phase: 'working', status: { attention: null } };
+  t.equal(listedStateChanged(undefined, working), true, 'a run seen for the first time starts its clock');
+  t.equal(listedStateChanged(working, { phase: 'working', status: { attention: null } }), false);
+  t.equal(listedStateChanged(working, { phase: 'working', status: null }), false, 'no status is no attention');
+  t.equal(listedStateChanged(working, { phase: 'review', status: { attention: null } }), true);
+  t.equal(listedStateChanged(working, { phase: 'working', status: { attention: 'permission' } }), true);
 });
