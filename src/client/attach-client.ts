@@ -108,6 +108,37 @@ export async function attachClient(o: AttachOptions): Promise<AttachResult> {
   return session(o, socket, send, { plain, first, faces });
 }
 
+/** what one attach holds from the hello on: one record, so its parts below are plain functions */
+interface Attach {
+  o: AttachOptions;
+  socket: Socket;
+  send: (message: ClientMessage) => void;
+  plain: boolean;
+  first: { cols: number; rows: number };
+  faces: Faces | null;
+  face: Face | null;
+  run: RunInfo | null;
+  settled: boolean;
+  detaching: AttachResult | null;
+  direct: boolean;
+  hungUp: boolean;
+  /** messages that came while the face was being loaded (a terminal the server could not open) */
+  held: ServerMessage[] | null;
+  prefix: ReturnType<typeof paintPrefix>;
+  resized: () => void;
+  /** after a hang-up the terminal is gone: writing to it fails, which must not end the detach */
+  ignore: () => undefined;
+  stopElsewhere: (() => void) | null;
+  offSignals: () => void;
+  /** the person's editor runs on this terminal (its Ctrl-C is the editor's) */
+  editing: boolean;
+  counting: boolean;
+  /** `detach` bound to this attach, made once for the face drawn here */
+  detachAs: (why: 'asked' | 'choose') => void;
+  resolve: (result: AttachResult) => void;
+  reject: (error: Error) => void;
+}
+
 // From the hello on: the welcome (drawn here or by the server), the frames, the editor, the end.
 function session(
   o: AttachOptions,
@@ -115,148 +146,165 @@ function session(
   send: (message: ClientMessage) => void,
   start: { plain: boolean; first: { cols: number; rows: number }; faces: Faces | null },
 ): Promise<AttachResult> {
-  const { plain, first } = start;
-  let faces = start.faces;
   return new Promise<AttachResult>((resolve, reject) => {
-    let face: Face | null = null;
-    let run: RunInfo | null = null;
-    let settled = false;
-    let detaching: AttachResult | null = null;
-    let direct = false;
-    let hungUp = false;
-    // Messages that came while the face was being loaded (a terminal the server could not open).
-    let held: ServerMessage[] | null = null;
-    const prefix = paintPrefix(plain ? 'plain' : 'split', Boolean(o.starter));
-    const resized = () => send({ t: 'resize', cols: o.stdout.columns || 80, rows: o.stdout.rows || 24 });
-    // After a hang-up the terminal is gone: writing to it fails, which must not end the detach.
-    const ignore = () => undefined;
-    o.stdout.on('error', ignore);
-
-    let stopElsewhere: (() => void) | null = null;
-    const finish = (result: AttachResult | Error) => {
-      if (settled) return;
-      settled = true;
-      stopElsewhere?.();
-      offSignals();
-      o.stdout.off('error', ignore);
-      o.stdout.off('resize', resized);
-      letGo(o, face, direct, result); // the server gives a terminal it drew back itself; one that died could not
-      socket.destroy();
-      if (result instanceof Error) reject(result);
-      else resolve(result);
+    const s: Attach = {
+      o,
+      socket,
+      send,
+      plain: start.plain,
+      first: start.first,
+      faces: start.faces,
+      face: null,
+      run: null,
+      settled: false,
+      detaching: null,
+      direct: false,
+      hungUp: false,
+      held: null,
+      prefix: paintPrefix(start.plain ? 'plain' : 'split', Boolean(o.starter)),
+      resized: () => send({ t: 'resize', cols: o.stdout.columns || 80, rows: o.stdout.rows || 24 }),
+      ignore: () => undefined,
+      stopElsewhere: null,
+      offSignals: () => undefined,
+      editing: false,
+      counting: false,
+      detachAs: (why) => detach(s, why),
+      resolve,
+      reject,
     };
-
-    const detach = (why: 'asked' | 'choose' | NodeJS.Signals) => {
-      if (!run || detaching) return;
-      detaching = { kind: 'detached', run, why };
-      send({ t: 'detach' });
-      // the server answers with bye and hangs up; a server that does not is left anyway
-      setTimeout(() => finish(detaching!), 1_000).unref();
-    };
+    o.stdout.on('error', s.ignore);
     // While the person's editor runs on this terminal, Ctrl-C and Ctrl-\ typed there are the editor's: the
     // terminal sends them to its whole foreground group, this process too, which must neither detach nor
     // die of them (as a shell ignores them while its foreground job runs).
-    let editing = false;
-    const offSignals = onSignals((sig) => {
-      if (editing && sig === 'SIGINT') return;
-      if (run) detach(sig);
-      else finish(new FlowerError(OUTCOME_WORDS.interrupted, EXIT.interrupted));
+    s.offSignals = onSignals((sig) => {
+      if (s.editing && sig === 'SIGINT') return;
+      if (s.run) detach(s, sig);
+      else finish(s, new FlowerError(OUTCOME_WORDS.interrupted, EXIT.interrupted));
     });
-
-    // The face loads after the welcome when the server could not draw this terminal; what comes meanwhile waits.
-    function loadThenReplay(welcome: ServerMessage): void {
-      held = [];
-      loadFaces(plain).then(
-        (loaded) => {
-          faces = loaded;
-          const waiting = held!;
-          held = null;
-          for (const m of [welcome, ...waiting]) if (!settled) onMessage(m);
-          // A server that said its last and hung up while the face loaded: heard after its words.
-          if (hungUp) onClose();
-        },
-        (error: unknown) => finish(error instanceof Error ? error : new Error(String(error))),
-      );
-    }
-
-    // The other runs waiting for the person: a split view says how many (drawn by the server, or here).
-    let counting = false;
-    const countElsewhere = (dir: string) => {
-      if (plain || counting) return;
-      counting = true;
-      watchElsewhereHere(o, dir, {
-        settled: () => settled,
-        runId: () => run?.id ?? null,
-        started: (stop) => {
-          stopElsewhere = stop;
-        },
-        onCount: (waiting) => {
-          if (direct) send({ t: 'elsewhere', waiting });
-          else if (face && 'othersWaiting' in face) (face as { othersWaiting(n: number): void }).othersWaiting(waiting);
-        },
-      });
-    };
-
-    function welcomed(message: Extract<ServerMessage, { t: 'welcome' }>): void {
-      run = message.run;
-      if (o.elsewhereDir !== undefined) countElsewhere(o.elsewhereDir);
-      if (message.direct) {
-        // The server draws this terminal: its size is all this client tells it.
-        direct = true;
-        o.stdout.on('resize', resized);
-        return;
-      }
-      if (!faces) return loadThenReplay(message);
-      try {
-        face = drawFace(run, faces, drawOptions(o, first, send, detach));
-      } catch (error) {
-        finish(error as Error);
-      }
-    }
-
-    function onMessage(message: ServerMessage): void {
-      if (held) return void held.push(message);
-      switch (message.t) {
-        case 'refused':
-          return finish(new FlowerError(message.reason));
-        case 'welcome':
-          return welcomed(message);
-        case 'bye':
-          return finish(byeResult(message, run, detaching));
-        case 'edit':
-          // The terminal's job control is this process's: the editor runs here, on it, then the server takes it back.
-          // (Loaded here, not with the attach: an attach that never edits does not load child_process.)
-          editing = true;
-          editHere(o, message.path, ignore, (result) => {
-            editing = false;
-            send({ t: 'edited', ...result });
-          });
-          return;
-        case 'status':
-          run = { ...run!, status: message.view, generation: message.view.generation, phase: message.view.phase };
-          break;
-      }
-      if (face) feedFace(face, message, prefix);
-    }
-
     const reader = createFrameReader<ServerMessage>({
       validate: parseServerMessage,
-      onMessage,
+      onMessage: (message) => onMessage(s, message),
       onError: (reason) =>
-        finish(run ? { kind: 'lost', run } : new FlowerError(`the run server sent ${reason}`, EXIT.internal)),
+        finish(
+          s,
+          s.run ? { kind: 'lost', run: s.run } : new FlowerError(`the run server sent ${reason}`, EXIT.internal),
+        ),
     });
     socket.on('data', (chunk: Buffer) => reader.push(chunk));
     socket.on('error', () => undefined);
-    function onClose(): void {
-      hungUp = true;
-      if (held) return; // the face is loading: what came before the hang-up is drawn first
-      if (detaching) return finish(detaching);
-      finish(
-        run ? { kind: 'lost', run } : new FlowerError('the run server hung up before it said who it is', EXIT.internal),
-      );
-    }
-    socket.on('close', onClose);
+    socket.on('close', () => onClose(s));
   });
+}
+
+function finish(s: Attach, result: AttachResult | Error): void {
+  if (s.settled) return;
+  s.settled = true;
+  s.stopElsewhere?.();
+  s.offSignals();
+  s.o.stdout.off('error', s.ignore);
+  s.o.stdout.off('resize', s.resized);
+  letGo(s.o, s.face, s.direct, result); // the server gives a terminal it drew back itself; one that died could not
+  s.socket.destroy();
+  if (result instanceof Error) s.reject(result);
+  else s.resolve(result);
+}
+
+function detach(s: Attach, why: 'asked' | 'choose' | NodeJS.Signals): void {
+  if (!s.run || s.detaching) return;
+  const detaching: AttachResult = { kind: 'detached', run: s.run, why };
+  s.detaching = detaching;
+  s.send({ t: 'detach' });
+  // the server answers with bye and hangs up; a server that does not is left anyway
+  setTimeout(() => finish(s, detaching), 1_000).unref();
+}
+
+// The face loads after the welcome when the server could not draw this terminal; what comes meanwhile waits.
+function loadThenReplay(s: Attach, welcome: ServerMessage): void {
+  s.held = [];
+  loadFaces(s.plain).then(
+    (loaded) => {
+      s.faces = loaded;
+      const waiting = s.held!;
+      s.held = null;
+      for (const m of [welcome, ...waiting]) if (!s.settled) onMessage(s, m);
+      // A server that said its last and hung up while the face loaded: heard after its words.
+      if (s.hungUp) onClose(s);
+    },
+    (error: unknown) => finish(s, error instanceof Error ? error : new Error(String(error))),
+  );
+}
+
+// The other runs waiting for the person: a split view says how many (drawn by the server, or here).
+function countElsewhere(s: Attach, dir: string): void {
+  if (s.plain || s.counting) return;
+  s.counting = true;
+  watchElsewhereHere(s.o, dir, {
+    settled: () => s.settled,
+    runId: () => s.run?.id ?? null,
+    started: (stop) => {
+      s.stopElsewhere = stop;
+    },
+    onCount: (waiting) => {
+      if (s.direct) s.send({ t: 'elsewhere', waiting });
+      else if (s.face && 'othersWaiting' in s.face)
+        (s.face as { othersWaiting(n: number): void }).othersWaiting(waiting);
+    },
+  });
+}
+
+function welcomed(s: Attach, message: Extract<ServerMessage, { t: 'welcome' }>): void {
+  const run = message.run;
+  s.run = run;
+  if (s.o.elsewhereDir !== undefined) countElsewhere(s, s.o.elsewhereDir);
+  if (message.direct) {
+    // The server draws this terminal: its size is all this client tells it.
+    s.direct = true;
+    s.o.stdout.on('resize', s.resized);
+    return;
+  }
+  if (!s.faces) return loadThenReplay(s, message);
+  try {
+    s.face = drawFace(run, s.faces, drawOptions(s.o, s.first, s.send, s.detachAs));
+  } catch (error) {
+    finish(s, error as Error);
+  }
+}
+
+function onMessage(s: Attach, message: ServerMessage): void {
+  if (s.held) return void s.held.push(message);
+  switch (message.t) {
+    case 'refused':
+      return finish(s, new FlowerError(message.reason));
+    case 'welcome':
+      return welcomed(s, message);
+    case 'bye':
+      return finish(s, byeResult(message, s.run, s.detaching));
+    case 'edit':
+      // The terminal's job control is this process's: the editor runs here, on it, then the server takes it back.
+      // (Loaded here, not with the attach: an attach that never edits does not load child_process.)
+      s.editing = true;
+      editHere(s.o, message.path, s.ignore, (result) => {
+        s.editing = false;
+        s.send({ t: 'edited', ...result });
+      });
+      return;
+    case 'status':
+      s.run = { ...s.run!, status: message.view, generation: message.view.generation, phase: message.view.phase };
+      break;
+  }
+  if (s.face) feedFace(s.face, message, s.prefix);
+}
+
+function onClose(s: Attach): void {
+  s.hungUp = true;
+  if (s.held) return; // the face is loading: what came before the hang-up is drawn first
+  if (s.detaching) return finish(s, s.detaching);
+  finish(
+    s,
+    s.run
+      ? { kind: 'lost', run: s.run }
+      : new FlowerError('the run server hung up before it said who it is', EXIT.internal),
+  );
 }
 
 /** what a face drawn here needs: this terminal, the hello's size, and the way to detach (or choose) */

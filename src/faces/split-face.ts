@@ -7,22 +7,22 @@
 
 import type { Face } from '../runtime/face.js';
 import type { Emulator } from '../adapters/emulator.js';
-import { createFaceListeners } from './face-listeners.js';
+import { createFaceListeners, type FaceListeners } from './face-listeners.js';
 import { computeLayout } from '../core/screen/layout.js';
-import { createSessionPane } from '../tui/session-pane.js';
+import { createSessionPane, type SessionPane } from '../tui/session-pane.js';
 import { createDocumentPane } from '../tui/document-pane.js';
 import { createStatusBar } from '../tui/status-bar.js';
 import { createHelpOverlay } from '../tui/help-overlay.js';
 import { createOuterModes } from '../tui/outer-modes.js';
-import { openOuterScreen } from '../tui/outer-screen.js';
-import { createSplitFrames } from '../tui/split-frames.js';
+import { openOuterScreen, type OuterScreen } from '../tui/outer-screen.js';
+import { createSplitFrames, type SplitFrames } from '../tui/split-frames.js';
 import { paintBeside } from '../tui/row-painter.js';
 import { prefixKey } from './split/prefix-key.js';
-import { createChildLife } from './split/child-life.js';
-import { createSplitStatus } from './split/status-line.js';
-import { createPaneLayout } from './split/pane-layout.js';
-import { createDocumentEditing } from './split/document-editing.js';
-import { createKeyRouting } from './split/key-routing.js';
+import { createChildLife, type ChildLife } from './split/child-life.js';
+import { createSplitStatus, type SplitStatus } from './split/status-line.js';
+import { createPaneLayout, type PaneLayout } from './split/pane-layout.js';
+import { createDocumentEditing, type DocumentEditing } from './split/document-editing.js';
+import { createKeyRouting, type KeyRouting } from './split/key-routing.js';
 import {
   ANSWER_HOLD_MS,
   ANSWERS_DUE_MS,
@@ -172,158 +172,223 @@ function takeAnswers(
   };
 }
 
-export function createSplitFace(o: SplitFaceOptions): SplitFace {
-  const { stdin, stdout, env } = o;
-  const prefix = prefixKey(o.prefix, env);
-  const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
-  // What the person's terminal shows, from what its environment says (TERM, COLORTERM, TERM_PROGRAM, TMUX),
-  // then from what it answers itself (asked once below: synchronized output, the kitty keyboard protocol).
-  let caps: TerminalCaps = capsFromFacts({
-    term: env.TERM,
-    colorterm: env.COLORTERM,
-    termProgram: env.TERM_PROGRAM,
-    tmux: Boolean(env.TMUX),
-  });
-  const listeners = createFaceListeners();
-  const outerScreen = openOuterScreen(stdout, env.TERM);
-  const { screen } = outerScreen;
-  const outer = createOuterModes((seq) => stdout.write(seq));
-  const child = createChildLife();
+/** what the split view holds while it is drawn: one record, built once, so its parts below are plain functions */
+interface Split {
+  o: SplitFaceOptions;
+  /** what the person's terminal shows: from its environment, then from what it answers itself */
+  caps: TerminalCaps;
+  prefix: ReturnType<typeof prefixKey>;
+  noColor: boolean;
+  listeners: FaceListeners;
+  outerScreen: OuterScreen;
+  screen: OuterScreen['screen'];
+  outer: ReturnType<typeof createOuterModes>;
+  child: ChildLife;
+  pane: SessionPane;
+  documentPane: ReturnType<typeof createDocumentPane>;
+  statusBar: ReturnType<typeof createStatusBar>;
+  help: ReturnType<typeof createHelpOverlay>;
+  frames: SplitFrames;
+  status: SplitStatus;
+  layout: PaneLayout;
+  documents: DocumentEditing;
+  onStdin: KeyRouting;
+  answers: ReturnType<typeof takeAnswers>;
+  wasRaw: boolean;
+  /** the last place the relay was told it may draw an echo, moved on by each echo it drew */
+  echoAt: EchoArm | null;
+  /** what is beside the pane on its rows, for the relay to put back when it scrolls the pane: made again
+   * after a frame that drew more than the pane (most frames are an echo, which changes nothing there) */
+  beside: { at: string; bytes: string | null } | null;
+}
 
-  // The boxes are made where the first layout puts them: moved there after, blessed would clear their
-  // areas of a screen that has drawn nothing yet (twelve clears of most of the screen, on every attach).
+export function createSplitFace(o: SplitFaceOptions): SplitFace {
+  const { env } = o;
+  // A prefix that is not a key is said before the terminal is taken.
+  const prefix = prefixKey(o.prefix, env);
+  const listeners = createFaceListeners();
+  const outerScreen = openOuterScreen(o.stdout, env.TERM);
+  // The parts made below call each other back through this record (each reads the others only later).
+  const s = {
+    o,
+    // What the person's terminal shows, from what its environment says (TERM, COLORTERM, TERM_PROGRAM, TMUX),
+    // then from what it answers itself (asked once below: synchronized output, the kitty keyboard protocol).
+    caps: capsFromFacts({
+      term: env.TERM,
+      colorterm: env.COLORTERM,
+      termProgram: env.TERM_PROGRAM,
+      tmux: Boolean(env.TMUX),
+    }),
+    prefix,
+    noColor: env.NO_COLOR !== undefined && env.NO_COLOR !== '',
+    listeners,
+    outerScreen,
+    screen: outerScreen.screen,
+    outer: createOuterModes((seq) => o.stdout.write(seq)),
+    child: createChildLife(),
+    echoAt: null,
+    beside: null,
+  } as Split;
+  openPanes(s);
+  wireParts(s);
+  startReading(s);
+  return splitFaceOf(s);
+}
+
+// The boxes are made where the first layout puts them: moved there after, blessed would clear their
+// areas of a screen that has drawn nothing yet (twelve clears of most of the screen, on every attach).
+function openPanes(s: Split): void {
+  const { o, screen } = s;
+  const { stdout } = o;
   const first = computeLayout({ cols: screen.width as number, rows: screen.height as number, documentVisible: true });
-  const pane = createSessionPane({
+  s.pane = createSessionPane({
     screen,
     at: first.session,
     cols: first.inner.cols,
     rows: first.inner.rows,
-    caps: () => caps,
+    caps: () => s.caps,
     onReply: (data) => {
-      listeners.input(data);
-      frames.typed(); // after the key is on its way: its echo cannot come back before this returns
+      s.listeners.input(data);
+      s.frames.typed(); // after the key is on its way: its echo cannot come back before this returns
     },
     onBell: () => {
-      if (frames.live) stdout.write('\u0007');
+      if (s.frames.live) stdout.write('\u0007');
     },
     // a clipboard write or a notification from claude: to the person's terminal, through tmux when it is one
     onSideChannel: (sequence) => {
-      if (frames.live) stdout.write(throughTmux(sequence, caps));
+      if (s.frames.live) stdout.write(throughTmux(sequence, s.caps));
     },
-    ...(o.screen ? { shared: o.screen, onParsed: () => frames.sessionChanged() } : {}),
+    ...(o.screen ? { shared: o.screen, onParsed: () => s.frames.sessionChanged() } : {}),
   });
-  const documentPane = createDocumentPane({ screen, noColor, ...(first.document ? { at: first.document } : {}) });
-  const statusBar = createStatusBar({ screen, noColor, at: first.status });
-  const help = createHelpOverlay({ screen, prefix: prefix.label });
-  const frames = createSplitFrames({
+  s.documentPane = createDocumentPane({
     screen,
-    program: outerScreen.program,
+    noColor: s.noColor,
+    ...(first.document ? { at: first.document } : {}),
+  });
+  s.statusBar = createStatusBar({ screen, noColor: s.noColor, at: first.status });
+  s.help = createHelpOverlay({ screen, prefix: s.prefix.label });
+}
+
+// The frames, the status line, the layout, the document's editing and the keys' routing, each told how to
+// reach the others.
+function wireParts(s: Split): void {
+  const { o, screen, pane, help, child, listeners } = s;
+  const { stdin, stdout, env } = o;
+  s.frames = createSplitFrames({
+    screen,
+    program: s.outerScreen.program,
     pane,
     help,
-    outer,
-    cursor: () => (layout.focus === 'session' && child.running && help.hidden ? pane.cursor() : null),
+    outer: s.outer,
+    cursor: () => (s.layout.focus === 'session' && child.running && help.hidden ? pane.cursor() : null),
     held: () => stdout.writableLength > 0,
-    claudeHasKeys: () => layout.focus === 'session' && child.running && help.hidden,
-    caps: () => caps,
-    ...(o.echo ? { afterFrame: (cursorShown: boolean, beyondPane: boolean) => armEcho(cursorShown, beyondPane) } : {}),
+    claudeHasKeys: () => s.layout.focus === 'session' && child.running && help.hidden,
+    caps: () => s.caps,
+    ...(o.echo
+      ? { afterFrame: (cursorShown: boolean, beyondPane: boolean) => armEcho(s, cursorShown, beyondPane) }
+      : {}),
   });
-  // The last place the relay was told it may draw an echo, moved on by each echo it drew.
-  let echoAt: EchoArm | null = null;
-  // What is beside the pane on its rows, for the relay to put back when it scrolls the pane: made again
-  // after a frame that drew more than the pane (most frames are an echo, which changes nothing there).
-  let beside: { at: string; bytes: string | null } | null = null;
-  function armEcho(cursorShown: boolean, beyondPane: boolean): void {
-    if (beyondPane) beside = null;
-    const arm = cursorShown ? echoArm(pane.echoFacts(true)) : null;
-    if (arm) {
-      const at = `${arm.left},${arm.top},${arm.cols},${arm.rows}`;
-      if (beside?.at !== at)
-        beside = { at, bytes: paintBeside(screen, arm.top, arm.top + arm.rows - 1, arm.left, arm.left + arm.cols) };
-    }
-    echoAt = arm && { ...arm, sync: caps.sync, beside: beside?.bytes ?? null };
-    o.echo?.(echoAt);
-  }
-  const redraw = frames.redraw;
-  const status = createSplitStatus({
+  const redraw = s.frames.redraw;
+  s.status = createSplitStatus({
     screen,
-    bar: statusBar,
-    prefixLabel: prefix.label,
-    focus: () => layout.focus,
+    bar: s.statusBar,
+    prefixLabel: s.prefix.label,
+    focus: () => s.layout.focus,
     redraw,
   });
-  const layout = createPaneLayout({
+  s.layout = createPaneLayout({
     screen,
     pane,
-    documentPane,
-    statusBox: statusBar.box,
-    noColor,
-    childTitle: () => status.childTitle,
-    refreshStatus: status.refresh,
+    documentPane: s.documentPane,
+    statusBox: s.statusBar.box,
+    noColor: s.noColor,
+    childTitle: () => s.status.childTitle,
+    refreshStatus: s.status.refresh,
     resized: listeners.resize,
     redraw,
   });
-  const documents = createDocumentEditing({
+  s.documents = createDocumentEditing({
     stdin,
     stdout,
     env,
-    documentPane,
-    outerScreen,
-    outer,
-    frames,
-    documentPath: () => status.view?.documentPath || o.documentPath,
+    documentPane: s.documentPane,
+    outerScreen: s.outerScreen,
+    outer: s.outer,
+    frames: s.frames,
+    documentPath: () => s.status.view?.documentPath || o.documentPath,
     ...(o.edit ? { edit: o.edit } : {}),
     command: listeners.command,
-    flash: status.flash,
+    flash: s.status.flash,
   });
-  const onStdin = createKeyRouting({
-    prefix,
+  s.onStdin = createKeyRouting({
+    prefix: s.prefix,
     pane,
-    documentPane,
+    documentPane: s.documentPane,
     help,
-    layout,
-    status,
-    frames,
+    layout: s.layout,
+    status: s.status,
+    frames: s.frames,
     sgrMouse: () => child.sgrMouse,
-    editDocument: documents.edit,
+    editDocument: s.documents.edit,
     command: listeners.command,
     ...(o.onDetach ? { onDetach: o.onDetach } : {}),
     ...(o.onChoose ? { onChoose: o.onChoose } : {}),
   });
-  const wasRaw = stdin.isTTY ? stdin.isRaw : false;
-  // The terminal's answers to CAPS_QUERY come back among the person's keys (however late: over a slow
-  // link too): taken out before routing. No key sends either form. An answer a read cut in two (a slow
-  // link, a relay's frame) is held whole until its rest comes, so no piece of it reaches claude as keys;
-  // a start that is also a key (Esc) is held only while the answers are due, and briefly.
-  const answers = takeAnswers(Boolean(stdout.isTTY), onStdin, (taken) => {
-    caps = capsFromAnswer(caps, taken);
+}
+
+// The terminal goes raw and is read (its answers to CAPS_QUERY taken out first: takeAnswers), is asked
+// what it shows, and the first screen is drawn.
+function startReading(s: Split): void {
+  const { o, frames, layout, documents } = s;
+  const { stdin, stdout } = o;
+  s.wasRaw = stdin.isTTY ? stdin.isRaw : false;
+  s.answers = takeAnswers(Boolean(stdout.isTTY), s.onStdin, (taken) => {
+    s.caps = capsFromAnswer(s.caps, taken);
     frames.redraw();
   });
-  const onTerminal = answers.read;
-
-  screen.on('resize', layout.apply);
+  s.screen.on('resize', layout.apply);
   if (stdin.isTTY) stdin.setRawMode(true);
-  stdin.on('data', onTerminal);
+  stdin.on('data', s.answers.read);
   if (stdout.isTTY) stdout.write(CAPS_QUERY);
   stdin.resume();
 
   layout.apply();
-  if (!(o.documentPath && documents.showFile(o.documentPath))) documentPane.showNote('starting…');
-  redraw();
+  if (!(o.documentPath && documents.showFile(o.documentPath))) s.documentPane.showNote('starting…');
+  frames.redraw();
+}
 
+// After each frame: where the relay may draw claude's next plain echo itself (or null), and what is beside it.
+function armEcho(s: Split, cursorShown: boolean, beyondPane: boolean): void {
+  if (beyondPane) s.beside = null;
+  const arm = cursorShown ? echoArm(s.pane.echoFacts(true)) : null;
+  if (arm) {
+    const at = `${arm.left},${arm.top},${arm.cols},${arm.rows}`;
+    if (s.beside?.at !== at)
+      s.beside = { at, bytes: paintBeside(s.screen, arm.top, arm.top + arm.rows - 1, arm.left, arm.left + arm.cols) };
+  }
+  s.echoAt = arm && { ...arm, sync: s.caps.sync, beside: s.beside?.bytes ?? null };
+  s.o.echo?.(s.echoAt);
+}
+
+/** the face the run drives, over the parts of one split view */
+function splitFaceOf(s: Split): SplitFace {
+  const { o, frames, pane, status, child, layout } = s;
+  const { stdin, stdout } = o;
+  const onTerminal = s.answers.read;
   // what showBeside draws on, gathered once
   const shownOn = {
     status,
     layout,
-    documentPane,
+    documentPane: s.documentPane,
     pane,
     child,
-    documents,
-    redraw,
+    documents: s.documents,
+    redraw: frames.redraw,
     documentPath: o.documentPath,
     shared: o.screen,
   };
   return {
-    passing: onStdin.passing,
+    passing: s.onStdin.passing,
     othersWaiting: status.othersWaiting,
     typedElsewhere() {
       frames.typed();
@@ -333,15 +398,15 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
       if (!frames.disposed) onTerminal(bytes);
     },
     echoed(length) {
-      if (!echoAt) return;
-      const { rows, scrolled, next } = echoCells(echoAt, length);
+      if (!s.echoAt) return;
+      const { rows, scrolled, next } = echoCells(s.echoAt, length);
       pane.forgetCells(rows, scrolled);
-      echoAt = next;
+      s.echoAt = next;
     },
     size() {
       return { ...layout.layout.inner };
     },
-    ...listeners.ports,
+    ...s.listeners.ports,
     childOutput(data) {
       child.output(data);
       pane.write(data, frames.sessionChanged);
@@ -352,14 +417,14 @@ export function createSplitFace(o: SplitFaceOptions): SplitFace {
       frames.dispose();
       status.dispose();
       stdin.off('data', onTerminal);
-      answers.dispose();
+      s.answers.dispose();
       try {
-        screen.destroy();
+        s.screen.destroy();
       } catch {
         // a half-torn-down screen must not stop the terminal from being given back
       }
-      stdout.write(`${outer.off()}\u001b[?25h`);
-      if (stdin.isTTY) stdin.setRawMode(wasRaw);
+      stdout.write(`${s.outer.off()}\u001b[?25h`);
+      if (stdin.isTTY) stdin.setRawMode(s.wasRaw);
       stdin.pause();
       pane.dispose();
     },
