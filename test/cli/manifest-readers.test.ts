@@ -3,12 +3,13 @@
 // "claude not found" or "run flower-pty first"; a 72,000-generation lineage is still reported.
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, chmodSync, mkdirSync, existsSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, chmodSync, mkdirSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FLOWER_BIN } from '../helpers/flower-run.js';
 
 const root = mkdtempSync(join(tmpdir(), 'flower-manifest-'));
+t.teardown(() => rmSync(root, { recursive: true, force: true }));
 const claude = join(root, 'claude');
 writeFileSync(claude, '#!/bin/sh\nexit 0\n');
 chmodSync(claude, 0o755);

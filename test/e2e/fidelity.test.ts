@@ -10,7 +10,7 @@ import type { Test } from 'tap';
 import xtermHeadless from '@xterm/headless';
 import unicode11 from '@xterm/addon-unicode11';
 import type { Terminal as XTerminal } from '@xterm/headless';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockApi, text, usageFor, type MockRequest } from '../../src/mock/messages-api.js';
@@ -114,6 +114,8 @@ async function oneWay(
   });
   t.teardown(() => api.close());
   const root = mkdtempSync(join(tmpdir(), `flower-fidelity-${how}-`));
+  // registered first: tap ends the run servers below before it removes their folder
+  t.teardown(() => rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }));
   const runtime = runtimeDir(root);
   endServersAtTeardown(t, runtime);
   // A person's terminal, not the test runner's: tap's own NO_COLOR and FORCE_COLOR=0 would have claude draw

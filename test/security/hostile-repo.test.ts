@@ -9,6 +9,7 @@ import {
   mkdtempSync,
   writeFileSync,
   chmodSync,
+  rmSync,
   mkdirSync,
   existsSync,
   realpathSync,
@@ -23,6 +24,7 @@ import { join } from 'node:path';
 import { fakeClaudeBin } from './fake-claude-bin.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'flower-hostile-')));
+t.teardown(() => rmSync(root, { recursive: true, force: true }));
 const outside = join(root, 'outside');
 mkdirSync(outside);
 const ranMarker = join(outside, 'repo-claude-ran');

@@ -22,6 +22,7 @@ import { writeFileAtomic } from '../../src/adapters/atomic-file.js';
 import { appendWithoutBlocking } from '../../src/adapters/append-file.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'flower-links-')));
+t.teardown(() => rmSync(root, { recursive: true, force: true }));
 const flower = fakeClaudeBin(root);
 
 let n = 0;
