@@ -4,7 +4,7 @@
 // is put in the file's place during a run. Real FIFOs (mkfifo).
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FLOWER_BIN } from '../helpers/flower-run.js';
@@ -12,6 +12,7 @@ import { appendWithoutBlocking, checkAppendTarget } from '../../src/adapters/app
 import { openEventsLog } from '../../src/adapters/events-log.js';
 
 const root = mkdtempSync(join(tmpdir(), 'flower-fifo-'));
+t.teardown(() => rmSync(root, { recursive: true, force: true }));
 const claude = join(root, 'claude');
 writeFileSync(claude, `#!/bin/sh\necho ran >> ${join(root, 'claude-ran')}\nexit 0\n`);
 chmodSync(claude, 0o755);

@@ -4,12 +4,13 @@
 // stop a write: there a read-only tmpfs mount is the real case, as a person's user meets mode 0555.
 import t, { type Test } from 'tap';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, chmodSync, mkdirSync, existsSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, chmodSync, mkdirSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FLOWER_BIN } from '../helpers/flower-run.js';
 
 const root = mkdtempSync(join(tmpdir(), 'flower-wbcheck-'));
+t.teardown(() => rmSync(root, { recursive: true, force: true }));
 const claude = join(root, 'claude');
 const ran = join(root, 'claude-ran');
 writeFileSync(claude, `#!/bin/sh\necho ran >> ${ran}\nexit 0\n`);
