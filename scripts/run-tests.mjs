@@ -9,14 +9,23 @@ import { sweepStaleRunDirs } from '../dist/adapters/run-dir.js';
 const args = ['tap', '--reporter=tap', ...process.argv.slice(2)];
 const child = spawn('npx', args, { stdio: ['ignore', 'pipe', 'inherit'] });
 let tail = '';
+// CI keeps only the end of what the suite prints (the coverage table fills it), so the failures are said again
+// just above the last line: each failing file and the first failing assertions inside it.
+const failures = [];
+let partial = '';
 child.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
-  tail = (tail + chunk.toString('utf8')).slice(-4096);
+  const text = chunk.toString('utf8');
+  tail = (tail + text).slice(-4096);
+  const lines = (partial + text).split('\n');
+  partial = lines.pop() ?? '';
+  for (const line of lines) if (/^\s*not ok \d+/.test(line) && failures.length < 40) failures.push(line.trimEnd());
 });
 child.on('close', async (code) => {
   const swept = await sweepStaleRunDirs();
   if (swept.length > 0)
     console.log(`# removed ${swept.length} temp folder(s) of run servers killed by the fault tests`);
+  if (failures.length > 0) console.log(['# what failed:', ...failures.map((line) => `#   ${line}`)].join('\n'));
   const summaries = [...tail.matchAll(/^# \{ total: (\d+)(?:, pass: (\d+))?(?:, fail: (\d+))?[^}]*\}/gm)];
   const last = summaries.at(-1);
   const passed = last ? Number(last[2] ?? 0) : 0;
