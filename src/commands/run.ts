@@ -44,13 +44,8 @@ function modelOf(args: readonly string[], env: NodeJS.ProcessEnv): string {
   return env.ANTHROPIC_MODEL || "(claude's default)";
 }
 
-export async function runCommand(o: RunCommandOptions): Promise<number> {
-  const cwd = process.cwd();
-  // how flower-pty is typed here (core/options/own-command.ts): each next step below works as printed
-  const own = ownCommandHere(process.env, cwd);
-  const stepCheck = validateStep(o.step ?? stringDefault('step'));
-  if ('problem' in stepCheck) throw new FlowerError(stepCheck.problem);
-  let step = stepCheck.step;
+/** what claude may not be given under flower-pty, refused before anything starts */
+function refuseClaudeArgs(o: RunCommandOptions, own: string): void {
   const foreground = foregroundOnlyArg(o.claudeArgs);
   if (foreground) {
     throw new FlowerError(
@@ -64,6 +59,10 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
       `${refused} cannot be passed to claude: flower-pty starts every session fresh with its own session id; to pick up a lineage use ${own} --continue`,
     );
   }
+}
+
+/** the workbench's absolute path (null: --no-workbench), refused when a file stands there */
+function workbenchOf(o: RunCommandOptions, cwd: string): string | null {
   if (typeof o.workbench === 'string' && o.workbench.trim() === '') {
     throw new FlowerError(EMPTY_WORKBENCH);
   }
@@ -76,6 +75,49 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
       if (error instanceof FlowerError) throw error;
     }
   }
+  return workbench;
+}
+
+/** --continue: the lineage's manifest and current document, refused in one line when there is none */
+async function lineageToResume(workbench: string | null): Promise<NonNullable<SuperviseOptions['resume']>> {
+  if (!workbench) throw new FlowerError('--continue needs a workbench to read the lineage from: drop --no-workbench');
+  const { manifest, problem, malformed } = await readManifest(workbench);
+  if (malformed !== null) throw new FlowerError(`--continue cannot pick the lineage up: ${malformed}`);
+  if (!manifest) throw new FlowerError(`--continue found nothing to continue: ${problem}; start a run first`);
+  const document = await openNotesStore(workbench, manifest.step).read();
+  return { manifest, document };
+}
+
+/** --verbose: what this run will talk to and with which limits, before it starts */
+function sayWhatRuns(
+  o: RunCommandOptions,
+  claude: string,
+  policy: ReturnType<typeof resolvePolicy>,
+  where: { workbench: string | null; step: string },
+): void {
+  const e = process.env;
+  const line = (s: string) => sayErr(`flower-pty: ${s}`);
+  line(`claude ${claude}`);
+  line(`endpoint ${e.ANTHROPIC_BASE_URL || 'https://api.anthropic.com (default)'} · model ${modelOf(o.claudeArgs, e)}`);
+  line(`token ${mask(e.ANTHROPIC_AUTH_TOKEN || e.ANTHROPIC_API_KEY)}`);
+  const source = policy.windowSource === 'flag' ? 'given' : policy.windowSource; // by flag, FLOWER_PTY_WINDOW or config
+  line(
+    `window ${formatTokens(policy.window)} (${source}${o.window === undefined ? "; Claude Code's own report will replace it" : ''}) · near at ${formatTokens(policy.warnAt)} · handoff at ${formatTokens(policy.at)} · max ${policy.maxGenerations} generations`,
+  );
+  line(
+    `workbench ${where.workbench ?? '(none: documents only go through the prompt)'} · step ${where.step} · handoff ${o.handoff ? 'on' : 'off'}`,
+  );
+}
+
+export async function runCommand(o: RunCommandOptions): Promise<number> {
+  const cwd = process.cwd();
+  // how flower-pty is typed here (core/options/own-command.ts): each next step below works as printed
+  const own = ownCommandHere(process.env, cwd);
+  const stepCheck = validateStep(o.step ?? stringDefault('step'));
+  if ('problem' in stepCheck) throw new FlowerError(stepCheck.problem);
+  let step = stepCheck.step;
+  refuseClaudeArgs(o, own);
+  const workbench = workbenchOf(o, cwd);
   // Validate the policy now so a bad --window fails before claude starts.
   const policy = resolvePolicy({
     ...(o.window !== undefined ? { window: o.window } : {}),
@@ -89,17 +131,9 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
   const logPath = o.log ? checkAppendTarget(resolve(cwd, o.log), '--log', cwd) : null;
   const claude = resolveClaude({ ...(o.claude !== undefined ? { flag: o.claude } : {}), env: process.env, cwd });
 
-  let resume: SuperviseOptions['resume'] = null;
-  if (o.continue) {
-    if (!workbench) throw new FlowerError('--continue needs a workbench to read the lineage from: drop --no-workbench');
-    const { manifest, problem, malformed } = await readManifest(workbench);
-    if (malformed !== null) throw new FlowerError(`--continue cannot pick the lineage up: ${malformed}`);
-    if (!manifest) throw new FlowerError(`--continue found nothing to continue: ${problem}; start a run first`);
-    // The lineage keeps its own step (its documents are under that name) unless the person names another.
-    if (o.step === undefined) step = manifest.step;
-    const document = await openNotesStore(workbench, manifest.step).read();
-    resume = { manifest, document };
-  }
+  const resume: SuperviseOptions['resume'] = o.continue ? await lineageToResume(workbench) : null;
+  // The lineage keeps its own step (its documents are under that name) unless the person names another.
+  if (resume && o.step === undefined) step = resume.manifest.step;
 
   // Last of the checks, as it makes the folders: a workbench this run cannot write fails here, not mid-run.
   const freshWorkbench = workbench !== null && !existsSync(workbench);
@@ -117,22 +151,7 @@ export async function runCommand(o: RunCommandOptions): Promise<number> {
     say: (s) => sayErr(`flower-pty: ${s}`),
   });
 
-  if (o.verbose) {
-    const e = process.env;
-    const line = (s: string) => sayErr(`flower-pty: ${s}`);
-    line(`claude ${claude}`);
-    line(
-      `endpoint ${e.ANTHROPIC_BASE_URL || 'https://api.anthropic.com (default)'} · model ${modelOf(o.claudeArgs, e)}`,
-    );
-    line(`token ${mask(e.ANTHROPIC_AUTH_TOKEN || e.ANTHROPIC_API_KEY)}`);
-    const source = policy.windowSource === 'flag' ? 'given' : policy.windowSource; // by flag, FLOWER_PTY_WINDOW or config
-    line(
-      `window ${formatTokens(policy.window)} (${source}${o.window === undefined ? "; Claude Code's own report will replace it" : ''}) · near at ${formatTokens(policy.warnAt)} · handoff at ${formatTokens(policy.at)} · max ${policy.maxGenerations} generations`,
-    );
-    line(
-      `workbench ${workbench ?? '(none: documents only go through the prompt)'} · step ${step} · handoff ${o.handoff ? 'on' : 'off'}`,
-    );
-  }
+  if (o.verbose) sayWhatRuns(o, claude, policy, { workbench, step });
   if (o.keepAutoCompact && o.handoff) {
     sayErr(
       "flower-pty: WARNING: --keep-auto-compact leaves Claude Code's auto-compact on. It may compact before the handoff line and nobody can tell who shrank the context: this defeats the handoff.",
