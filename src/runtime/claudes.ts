@@ -82,10 +82,12 @@ export function createClaudes(o: {
           },
           exit: (exit) => {
             if (!self) return;
-            retiring.delete(self);
+            // A claude retired by a successor's spawn says nothing more, even when it goes while that spawn
+            // is still under way (`child` is still this one then): its exit would end the successor's start.
+            const retired = retiring.delete(self);
             self.tail?.catchUp();
             self.tail?.dispose();
-            if (child !== self) return;
+            if (child !== self || retired) return;
             face.show({ t: 'child', state: 'ended' });
             post({
               type: 'child-exit',

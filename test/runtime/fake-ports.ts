@@ -141,12 +141,14 @@ export function settings(over: Partial<RunSettings> = {}): RunSettings {
   return { ...settingsFromOptions(options, facts), coverageCheck: 0, ...over };
 }
 
-// earlyMs: timers fire early (fakeClock); slowExit: a claude told to end is gone only when a test says
+// earlyMs: timers fire early (fakeClock); slowExit: a claude told to end is gone only when a test says;
+// successorSpawn: a successor's spawn is under way until it resolves (a slow start on a loaded machine)
 export function startWorld(
   over: Partial<RunSettings> = {},
   world: {
     earlyMs?: number;
     slowExit?: boolean;
+    successorSpawn?: Promise<void>;
     resume?: { manifest: Manifest; document: string | null };
     coverage?: Ports['coverage'];
   } = {},
@@ -231,6 +233,7 @@ export function startWorld(
   w.reveal = (sessionId) => w.append(sessionId, []);
   const child: ChildPort = {
     async spawn(spec, on) {
+      if (spec.successor && world.successorSpawn) await world.successorSpawn;
       if (w.spawnError) throw new Error(w.spawnError);
       if (spec.successor && w.disk.record)
         on.recordFailed(`/p/.flower/notes/successor-prompt-${spec.generation}.md`, w.disk.record);

@@ -30,6 +30,35 @@ t.test("a first prompt that fits: the successor's first UserPromptSubmit hook ca
   );
 });
 
+t.test('the old claude going while its successor is still starting takes nothing from the successor', async (t) => {
+  // Seen under load: the old claude's exit came during the successor's spawn and cleared its first prompt.
+  let started!: () => void;
+  const successorSpawn = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  const w = startWorld({ hookContextChars: 9_500 }, { slowExit: true, successorSpawn });
+  await crossAndWrite(w);
+  await w.clock.advance(10_000);
+  await settle();
+  t.equal(w.children.length, 1, 'the successor is still starting');
+  const old = w.child();
+  old.exit({ code: 0, signal: 15 });
+  await settle();
+  started();
+  await settle();
+  t.equal(w.children.length, 2);
+  const successor = w.child();
+  t.notOk(
+    w.events.some((e) => e.name === 'child-exit'),
+    "the old claude's exit decides nothing",
+  );
+  const answer = await w.hook('UserPromptSubmit', { session_id: successor.sessionId, prompt: 'You are TAKING OVER' });
+  t.match(answer, /additionalContext/, "the successor's first prompt still carries the document");
+  t.equal(w.views.at(-1)?.phase, 'working');
+  w.command('quit');
+  await w.loop.done;
+});
+
 t.test('a first prompt longer than a hook may carry goes through the file, and no hook answers with it', async (t) => {
   const w = startWorld({ hookContextChars: 100 });
   const sid2 = await crossAndWrite(w)
