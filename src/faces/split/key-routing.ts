@@ -33,6 +33,8 @@ export function createKeyRouting(o: {
   onDetach?: () => void;
   /** "prefix s": leave this run for the chooser (absent: this terminal cannot show one) */
   onChoose?: () => void;
+  /** the words that run flower-pty where the person is (SplitFaceOptions.ownCommand): the flashes name it */
+  ownCommand: string;
 }): KeyRouting {
   const { pane, documentPane, help, layout, status, frames } = o;
   const router = createKeyRouter(o.prefix.byte);
@@ -70,8 +72,8 @@ export function createKeyRouting(o: {
         else
           status.flash(
             o.onDetach
-              ? `this attach cannot show the chooser: ${label} d, then flower-pty attach --choose`
-              : 'this run lives in this terminal: flower-pty attach --choose in another lists every run',
+              ? `this attach cannot show the chooser: ${label} d, then ${o.ownCommand} attach --choose`
+              : `this run lives in this terminal: ${o.ownCommand} attach --choose in another lists every run`,
           );
         break;
       case 'quit':
