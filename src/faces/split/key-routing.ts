@@ -69,11 +69,12 @@ export function createKeyRouting(o: {
         break;
       case 'choose':
         if (o.onChoose) o.onChoose();
+        // The command first: a status line too narrow for the whole flash cuts its end, not what to type.
         else
           status.flash(
             o.onDetach
-              ? `this attach cannot show the chooser: ${label} d, then ${o.ownCommand} attach --choose`
-              : `this run lives in this terminal: ${o.ownCommand} attach --choose in another lists every run`,
+              ? `${label} d, then ${o.ownCommand} attach --choose (this attach cannot show the chooser)`
+              : `${o.ownCommand} attach --choose in another terminal lists every run (this one lives here)`,
           );
         break;
       case 'quit':
