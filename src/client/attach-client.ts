@@ -325,6 +325,8 @@ function drawOptions(
     send,
     detach: () => detach('asked'),
     ...(o.chooser ? { choose: () => detach('choose') } : {}),
+    // this client draws its own face: it knows where its person is
+    ownCommand: ownCommandHere(o.env, process.cwd()),
   };
 }
 

@@ -32,6 +32,8 @@ export interface FaceWiring {
   detach: () => void;
   /** "prefix s": leave for the chooser (absent: this client shows none) */
   choose?: () => void;
+  /** the words that run flower-pty where this client is (the split view's help and flashes print them) */
+  ownCommand: string;
 }
 
 // The face for the run the server welcomed: keys, commands and sizes go to the server; the face's own
@@ -53,6 +55,7 @@ export function drawFace(welcome: RunInfo, { createPlainFace, createSplitFace }:
       stderr: w.stderr,
       env: w.env,
       documentPath,
+      ownCommand: w.ownCommand,
       onDetach: w.detach,
       ...(w.choose ? { onChoose: w.choose } : {}),
     });

@@ -50,6 +50,10 @@ export interface SplitFaceOptions {
   onDetach?: () => void;
   /** "prefix s": leave this run for the chooser of every run (absent: this terminal cannot show one) */
   onChoose?: () => void;
+  /** the words that run flower-pty where the person is (`flower-pty`, `npx flower-pty`, `node /path/bin/
+   * flower-pty.js`: adapters/own-command-here.ts), worked out once by the caller: the commands the help and
+   * the flashes print for the person to type work as printed */
+  ownCommand: string;
   /** runs the person's editor on the document while the terminal is handed over (default: here, on stdin/stdout;
    * a run server drawing a client's terminal asks the client, which owns the terminal's job control) */
   edit?: (path: string) => Promise<{ ok: boolean; problem?: string }>;
@@ -266,7 +270,7 @@ function openPanes(s: Split): void {
     ...(first.document ? { at: first.document } : {}),
   });
   s.statusBar = createStatusBar({ screen, noColor: s.noColor, at: first.status });
-  s.help = createHelpOverlay({ screen, prefix: s.prefix.label });
+  s.help = createHelpOverlay({ screen, prefix: s.prefix.label, own: o.ownCommand });
 }
 
 // The frames, the status line, the layout, the document's editing and the keys' routing, each told how to
@@ -333,6 +337,7 @@ function wireParts(s: Split): void {
     command: listeners.command,
     ...(o.onDetach ? { onDetach: o.onDetach } : {}),
     ...(o.onChoose ? { onChoose: o.onChoose } : {}),
+    ownCommand: o.ownCommand,
   });
 }
 

@@ -12,6 +12,7 @@ import type { RunSpec } from './run-spec.js';
 import { paintClient, repaintClient, type PaintContext } from './client-paint.js';
 import { inputRefusedLine } from '../core/server/input-ceiling.js';
 import type { ClaudeKeys, KeySender } from '../runtime/claude-keys.js';
+import { ownCommandHere } from '../adapters/own-command-here.js';
 
 export interface DispatchContext {
   spec: RunSpec;
@@ -78,6 +79,12 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
   // rather than asking every few seconds.
   clients.onAttachedChange(() => clients.toWatchers({ t: 'info', run: info() }));
 
+  // How a person types flower-pty in the run's folder, for the commands a split view prints (its help, its
+  // flashes). This server is the same installed flower-pty as the one that started it, with its PATH, so it
+  // answers as the starter would; worked out at the first split view (the path's links read once), not per run
+  // nobody draws, nor per attach.
+  let ownCommand: string | null = null;
+
   const paint: PaintContext = {
     serverFace,
     registry: clients,
@@ -89,6 +96,7 @@ export function createClientDispatch(o: DispatchContext): (client: ClientLink, m
     command: (client, command) => onMessage(client, { t: 'command', command }),
     detach: (client) => onMessage(client, { t: 'detach' }),
     choose: (client) => client.close({ t: 'bye', reason: 'detached', choose: true }),
+    ownCommand: () => (ownCommand ??= ownCommandHere(process.env, o.spec.options.cwd)),
   };
 
   // A client's paints, one after another: a repaint asked for during the first paint, or during another

@@ -27,6 +27,8 @@ export interface PaintContext {
   detach: (client: ClientLink) => void;
   /** "prefix s": a detach after which the client shows the chooser */
   choose?: (client: ClientLink) => void;
+  /** the words that run flower-pty from the run's folder, for the commands a split view prints */
+  ownCommand: () => string;
 }
 
 // A client on a terminal is drawn here when its terminal opens; else (no terminal named, or one this
@@ -58,6 +60,7 @@ async function directFace(ctx: PaintContext, client: ClientLink, hello: Hello): 
       },
       relay: ctx.relay,
       screen: ctx.serverFace.screen.emulator,
+      ownCommand: ctx.ownCommand,
     });
   } catch (error) {
     terminal.close(); // a face refused (a bad $FLOWER_PTY_PREFIX): the client hears why, in one line

@@ -61,6 +61,8 @@ export async function drawSplitOnce(term: string, view: StatusView | null): Prom
     stderr: stdout as unknown as NodeJS.WriteStream,
     env: { TERM: term },
     documentPath: null,
+    // nothing it draws is seen, and it has no person to type anything: the words are never read
+    ownCommand: 'flower-pty',
     screen,
     onDetach: () => undefined,
   });

@@ -58,6 +58,8 @@ export interface TerminalFaceOptions {
   terminal: ClientTerminal;
   hello: Hello;
   documentPath: string | null;
+  /** the words that run flower-pty from the run's folder (a split view's help and flashes name them) */
+  ownCommand: () => string;
   /** the run's one sink for keys into claude, and this client's books on its keys */
   keys: { sink: ClaudeKeys; from: KeySender };
   on: TerminalFaceEvents;
@@ -124,6 +126,7 @@ export async function openTerminalFace(o: TerminalFaceOptions): Promise<Terminal
       ...io,
       env: splitEnv(hello),
       documentPath,
+      ownCommand: o.ownCommand(),
       onDetach: on.detach,
       ...(hello.chooser && on.choose ? { onChoose: on.choose } : {}),
       ...(screen ? { screen } : {}),

@@ -28,7 +28,7 @@ t.test('prefix s is the chooser, listed in the help', async (t) => {
   t.same(router.push('\u001ds', { focus: 'session', applicationCursor: false }), [
     { type: 'command', command: 'choose' },
   ]);
-  t.ok(helpText('C-]').some((l) => /^ {2}s +switch to another run/.test(l)));
+  t.ok(helpText('C-]', 'flower-pty').some((l) => /^ {2}s +switch to another run/.test(l)));
 });
 
 t.test('the wire: hello.chooser, bye.choose, info.since and active', async (t) => {

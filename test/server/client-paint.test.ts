@@ -34,7 +34,7 @@ const VIEW: StatusView = {
 };
 
 // What reached the client: to its face (drawn here) or on the wire, in order, and when the repaint was taken.
-function paintOnce(t: Test, face: 'split' | 'plain' | 'stream') {
+function paintOnce(t: Test, face: 'split' | 'plain' | 'stream', ownCommand = 'flower-pty') {
   const events: string[] = [];
   const serverFace = createServerFace({ cols: 98, rows: 24, broadcast: () => undefined });
   t.teardown(() => serverFace.screen.dispose());
@@ -104,8 +104,9 @@ function paintOnce(t: Test, face: 'split' | 'plain' | 'stream') {
     senderOf: () => PERSON_KEYS,
     command: () => undefined,
     detach: () => undefined,
+    ownCommand: () => ownCommand,
   };
-  return { events, writes, painted: paintClient(ctx, client, hello) };
+  return { events, writes, person, painted: paintClient(ctx, client, hello) };
 }
 
 const settle = (ms = 120) => new Promise((r) => setTimeout(r, ms));
@@ -138,4 +139,22 @@ t.test("a --plain face and a stream client: the repaint first, then the state, i
     const to = face === 'plain' ? 'face' : 'wire';
     t.same(events, ['repaint', `${to} child`, `${to} screen`, `${to} title`, `${to} status`], face);
   }
+});
+
+t.test("a split view the server draws names flower-pty as the run's folder types it", async (t) => {
+  const own = 'node /opt/fp-checkout/bin/flower-pty.js';
+  const { person, painted } = paintOnce(t, 'split', own);
+  await painted;
+  await settle();
+  person.type('\u001d?');
+  const until = Date.now() + 10_000;
+  // the help's detach line, through the person's terminal (escapes taken out: blessed moves over blank cells)
+  const shown = () => person.seen().replace(/\u001b\[[0-9;?]*[A-Za-z]/g, ' ');
+  while (!shown().includes('/opt/fp-checkout/bin/flower-pty.js') && Date.now() < until) await settle(50);
+  t.match(shown(), /detach/, 'the help is up');
+  t.match(
+    shown(),
+    /\/opt\/fp-checkout\/bin\/flower-pty\.js +attach/,
+    'its detach line names the words the server gave',
+  );
 });

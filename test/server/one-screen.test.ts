@@ -38,6 +38,7 @@ t.test(
         terminal: person.terminal,
         hello,
         documentPath: null,
+        ownCommand: () => 'flower-pty',
         keys: { sink: claude.keys, from: PERSON_KEYS },
         on: {
           resized: () => undefined,

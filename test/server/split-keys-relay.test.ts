@@ -97,6 +97,7 @@ t.test(
       terminal: p.terminal,
       hello,
       documentPath: null,
+      ownCommand: () => 'flower-pty',
       keys: { sink: keys, from: PERSON_KEYS },
       on: {
         resized: () => undefined,
@@ -168,6 +169,7 @@ async function splitWithPlainEcho(t: Test, size = { cols: 100, rows: 30 }) {
     terminal: p.terminal,
     hello,
     documentPath: null,
+    ownCommand: () => 'flower-pty',
     keys: { sink: keys, from: PERSON_KEYS },
     on: {
       resized: () => undefined,

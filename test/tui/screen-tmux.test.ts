@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { startTmux, type Tmux } from './tmux.js';
 import { runtimeDir, endServersAtTeardown } from '../helpers/run-servers.js';
 import { tempRoot } from '../helpers/temp-root.js';
+import { ownCommandHere } from '../../src/adapters/own-command-here.js';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FAKE = join(REPO, 'test', 'fixtures', 'programs', 'fake-claude.mjs');
@@ -186,7 +187,9 @@ t.test('with handoff on and no document yet, the pane explains the plan', async 
   t.match(screen, /notes\/交接-work\.md/);
   golden(t, 'wide-plan', screen, wb);
   tmux.send('C-]', '?');
-  await tmux.waitFor((s) => s.includes('flower-pty keys') && s.includes('hand off now'), 'the key help');
+  // the run's folder is this checkout: the help names flower-pty as it runs there (npx, unless linked)
+  const back = `detach (the run goes on; ${ownCommandHere(process.env, REPO)} attach)`;
+  await tmux.waitFor((s) => s.includes('flower-pty keys') && s.includes(back), 'the key help, its way back');
   tmux.send('x');
   await tmux.waitFor((s) => !s.includes('flower-pty keys'), 'the help closed by any key');
   tmux.send('C-]', 'q');

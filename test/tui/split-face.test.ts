@@ -32,7 +32,10 @@ interface Rig {
   resizes: Array<[number, number]>;
 }
 
-function rig(t: Test, opts: { cols?: number; rows?: number; env?: Record<string, string> } = {}): Rig {
+function rig(
+  t: Test,
+  opts: { cols?: number; rows?: number; env?: Record<string, string>; ownCommand?: string; onDetach?: () => void } = {},
+): Rig {
   const vt = createVirtualTty(opts.cols ?? 160, opts.rows ?? 40);
   const face = createSplitFace({
     stdin: vt.stdin,
@@ -40,6 +43,8 @@ function rig(t: Test, opts: { cols?: number; rows?: number; env?: Record<string,
     stderr: vt.stderr,
     env: { TERM: 'xterm-256color', ...opts.env },
     documentPath: null,
+    ownCommand: opts.ownCommand ?? 'flower-pty',
+    ...(opts.onDetach ? { onDetach: opts.onDetach } : {}),
   });
   t.teardown(() => face.restore());
   const r: Rig = { vt, face, input: [], commands: [], resizes: [] };
@@ -106,6 +111,30 @@ t.test('keys: text to the child, prefix commands to the supervisor, the prefix t
   await r.vt.waitFor((s) => s.includes('C-] x does nothing'), 'the unknown-key note');
   await type(r, '\u001dd');
   await r.vt.waitFor((s) => s.includes('nothing to detach from'), 'C-] d in a run that lives in this process');
+});
+
+t.test('the commands the flashes and the help print are worded as the person types flower-pty', async (t) => {
+  const own = 'node /opt/fp/bin/flower-pty.js';
+  const here = rig(t, { ownCommand: own });
+  here.face.show({ t: 'status', view: VIEW });
+  await type(here, '\u001ds');
+  const flashed = await here.vt.waitFor(
+    (s) => s.includes(`${own} attach --choose in another terminal lists every run`),
+    'C-] s where the run lives in this terminal',
+  );
+  await type(here, '\u001d?');
+  const helped = await here.vt.waitFor((s) => s.includes(`detach (the run goes on; ${own} attach)`), 'the help');
+  here.face.restore();
+  // on 80 columns, where the status line cannot hold the whole flash: what to type is whole
+  const attached = rig(t, { cols: 80, rows: 24, ownCommand: 'npx flower-pty', onDetach: () => undefined });
+  attached.face.show({ t: 'status', view: VIEW });
+  await type(attached, '\u001ds');
+  const chooser = await attached.vt.waitFor(
+    (s) => /^ C-\] d, then npx flower-pty attach --choose /m.test(s),
+    'C-] s in an attach that cannot show the chooser',
+  );
+  for (const shown of [flashed, helped, chooser])
+    t.notMatch(shown, /(?<!npx )flower-pty attach/, 'never a bare flower-pty attach');
 });
 
 t.test(
@@ -291,6 +320,7 @@ t.test(
       stderr: vt.stderr,
       env: { TERM: 'xterm-256color' },
       documentPath: null,
+      ownCommand: 'flower-pty',
       screen: shared,
     });
     t.teardown(() => face.restore());

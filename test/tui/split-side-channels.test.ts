@@ -17,7 +17,8 @@ interface Rig {
 
 function rig(t: Test, env: Record<string, string>): Rig {
   const vt = createVirtualTty(120, 30);
-  const face = createSplitFace({ stdin: vt.stdin, stdout: vt.stdout, stderr: vt.stderr, env, documentPath: null });
+  const { stdin, stdout, stderr } = vt;
+  const face = createSplitFace({ stdin, stdout, stderr, env, documentPath: null, ownCommand: 'flower-pty' });
   t.teardown(() => face.restore());
   const input: string[] = [];
   face.onInput((d) => input.push(d));

@@ -33,6 +33,8 @@ export function createKeyRouting(o: {
   onDetach?: () => void;
   /** "prefix s": leave this run for the chooser (absent: this terminal cannot show one) */
   onChoose?: () => void;
+  /** the words that run flower-pty where the person is (SplitFaceOptions.ownCommand): the flashes name it */
+  ownCommand: string;
 }): KeyRouting {
   const { pane, documentPane, help, layout, status, frames } = o;
   const router = createKeyRouter(o.prefix.byte);
@@ -67,11 +69,12 @@ export function createKeyRouting(o: {
         break;
       case 'choose':
         if (o.onChoose) o.onChoose();
+        // The command first: a status line too narrow for the whole flash cuts its end, not what to type.
         else
           status.flash(
             o.onDetach
-              ? `this attach cannot show the chooser: ${label} d, then flower-pty attach --choose`
-              : 'this run lives in this terminal: flower-pty attach --choose in another lists every run',
+              ? `${label} d, then ${o.ownCommand} attach --choose (this attach cannot show the chooser)`
+              : `${o.ownCommand} attach --choose in another terminal lists every run (this one lives here)`,
           );
         break;
       case 'quit':
