@@ -22,6 +22,7 @@ import { configRows } from '../core/options/options-table.js';
 import { lastGiven } from '../core/options/resolve-options.js';
 import { commandYargsOptions, runYargsOptions } from '../adapters/yargs-options.js';
 import { sayErr, sayOut } from '../adapters/terminal-lines.js';
+import { ownCommandHere } from '../adapters/own-command-here.js';
 
 const EXAMPLES: Array<[string, string]> = [
   ['$0 "fix the failing tests in src/"', 'run claude with handoffs; the prompt starts generation 1'],
@@ -99,12 +100,15 @@ async function evalFork(args: CommandArgs<'eval'>): Promise<number> {
   }
 }
 
+/** flower-pty as the person types it here: the commands a usage error suggests work as printed */
+const ownHere = (): string => ownCommandHere(process.env, process.cwd());
+
 type Handler<C extends CommandName> = (args: CommandArgs<C>, argv: string[]) => Promise<number>;
 
 const HANDLERS: { [C in CommandName]: Handler<C> } = {
   $0: async (args) => {
     // a lone word near a subcommand is a typo, not a prompt: nothing is started or written
-    const typo = typeof args.prompt === 'string' ? commandTypo(args.prompt) : null;
+    const typo = typeof args.prompt === 'string' ? commandTypo(args.prompt, ownHere()) : null;
     if (typo !== null) throw new FlowerError(typo, EXIT.usage);
     const { runCommand } = await import('../commands/run.js');
     const { runCommandOptions } = await import('../commands/run-options.js');
@@ -335,13 +339,14 @@ export async function run(argv: string[]): Promise<number> {
       if (error && error.name === 'YError') throw new FlowerError(error.message, EXIT.usage);
       if (error) throw error;
       // `flower-pty stauts --json`: the typo is the news, not the flag
-      const typo = reading === '$0' && argv[0] !== undefined && !argv[0].startsWith('-') ? commandTypo(argv[0]) : null;
+      const typo =
+        reading === '$0' && argv[0] !== undefined && !argv[0].startsWith('-') ? commandTypo(argv[0], ownHere()) : null;
       if (typo !== null) throw new FlowerError(typo, EXIT.usage);
       // `flower-pty replay` alone: what to pass, not yargs' count of positionals
       if (/^Not enough non-option arguments/.test(message) && reading !== '$0')
-        throw new FlowerError(missingArgument(reading), EXIT.usage);
-      const unknown = unknownFlagsLine(message, reading, argv);
-      throw new FlowerError(unknown ?? `${message} (see flower-pty --help)`, EXIT.usage);
+        throw new FlowerError(missingArgument(reading, ownHere()), EXIT.usage);
+      const unknown = unknownFlagsLine(message, reading, argv, ownHere());
+      throw new FlowerError(unknown ?? `${message} (see ${ownHere()} --help)`, EXIT.usage);
     });
   await parser.parseAsync();
   return exitCode;

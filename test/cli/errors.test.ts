@@ -6,6 +6,7 @@ import { mkdtempSync, writeFileSync, chmodSync, mkdirSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FLOWER_BIN } from '../helpers/flower-run.js';
+import { ownCommandHere } from '../../src/adapters/own-command-here.js';
 
 // Every folder this file makes lives in one, removed at the end.
 const root = mkdtempSync(join(tmpdir(), 'flower-cli-'));
@@ -28,6 +29,9 @@ function flower(args: string[], env: Record<string, string> = {}) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
+// flower-pty as typed in those folders (not on that PATH, outside the checkout), as a pattern: each fix names it so
+const OWN = ownCommandHere({ PATH: '/usr/bin:/bin' }, root).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 const cases: Array<[string, string[], number, RegExp, Record<string, string>?]> = [
   [
     'a window that is not a number',
@@ -47,18 +51,22 @@ const cases: Array<[string, string[], number, RegExp, Record<string, string>?]> 
     2,
     /--headroom 150000 is not smaller than the window 100000/,
   ],
-  ['an unknown flag', ['--bogus'], 2, /unknown flag --bogus \(see flower-pty --help\)/],
+  ['an unknown flag', ['--bogus'], 2, new RegExp(`unknown flag --bogus \\(see ${OWN} --help\\)`)],
   [
     'replay with no transcript',
     ['replay'],
     2,
-    /^flower-pty: replay: name the transcript to replay: flower-pty replay ~\/\.claude\/projects\/<project folder>\/<session id>\.jsonl \[--window N\]\n$/,
+    new RegExp(
+      `^flower-pty: replay: name the transcript to replay: ${OWN} replay ~/\\.claude/projects/<project folder>/<session id>\\.jsonl \\[--window N\\]\n$`,
+    ),
   ],
   [
     'eval with nothing to measure',
     ['eval'],
     2,
-    /^flower-pty: eval: say what to measure: flower-pty eval compaction \[FILE\|DIR \.\.\.\] .*, or flower-pty eval fork SESSION .*\n$/,
+    new RegExp(
+      `^flower-pty: eval: say what to measure: ${OWN} eval compaction \\[FILE\\|DIR \\.\\.\\.\\] .*, or ${OWN} eval fork SESSION .*\n$`,
+    ),
   ],
   [
     'a missing claude binary',

@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { parseAttachArgs } from '../../src/cli/attach-main.js';
 import { parseLsArgs } from '../../src/cli/ls-main.js';
 import { FLOWER_BIN, REPO } from '../helpers/flower-run.js';
+import { ownCommandHere } from '../../src/adapters/own-command-here.js';
 
 t.test('the attach line it reads itself', async (t) => {
   // no --workbench: commands/attach.ts finds it as a run would (FLOWER_PTY_WORKBENCH, the config files, .flower)
@@ -60,7 +61,10 @@ t.test('through the bin: a line it leaves to yargs is answered as before; one it
     timeout: 60_000,
   });
   t.equal(bogus.status, 2);
-  t.match(bogus.stderr, /^flower-pty: unknown flag --bogus for flower-pty attach \(see flower-pty attach --help\)\n$/);
+  t.equal(
+    bogus.stderr,
+    `flower-pty: unknown flag --bogus for flower-pty attach (see ${ownCommandHere(env, runtime)} attach --help)\n`,
+  );
   const help = spawnSync(process.execPath, [FLOWER_BIN, 'attach', '--help'], {
     encoding: 'utf8',
     env,
@@ -191,5 +195,9 @@ t.test(
 t.test("__serve through the bin: a line that is not `__serve <spec>` is the full command line's", async (t) => {
   const r = spawnSync(process.execPath, [FLOWER_BIN, '__serve'], { encoding: 'utf8', timeout: 60_000 });
   t.equal(r.status, 2);
-  t.equal(r.stderr, 'flower-pty: __serve: name its spec: flower-pty __serve <spec>\n', 'what to pass, in one line');
+  t.equal(
+    r.stderr,
+    `flower-pty: __serve: name its spec: ${ownCommandHere(process.env, process.cwd())} __serve <spec>\n`,
+    'what to pass, in one line',
+  );
 });

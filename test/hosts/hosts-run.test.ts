@@ -14,6 +14,7 @@ import { startFakeRun } from '../helpers/wire-server.js';
 import { until } from '../helpers/poll.js';
 import { doc, makeLineage } from '../helpers/report-lineage.js';
 import { openSocketDir } from '../../src/server/socket-dir.js';
+import { ownCommandHere } from '../../src/adapters/own-command-here.js';
 
 const root = mkdtempSync(join(tmpdir(), 'flower-hosts-run-'));
 t.teardown(() => rmSync(root, { recursive: true, force: true }));
@@ -60,7 +61,7 @@ t.test('kill HOST:ID: the host ends its run, in the local words and codes', asyn
   t.equal(bad.code, 2);
   t.equal(
     bad.stderr.trim(),
-    `flower-pty: unknown flag -oProxyCommand=touch ${marker}:kkkk1111 for flower-pty kill (see flower-pty kill --help)`,
+    `flower-pty: unknown flag -oProxyCommand=touch ${marker}:kkkk1111 for flower-pty kill (see ${ownCommandHere(env, root)} kill --help)`,
     'named once, as typed',
   );
   t.notOk(existsSync(marker), 'no ProxyCommand ran');

@@ -2,7 +2,8 @@
 // person types for a command (`flower-pty list`, core/options/command-words.ts), would otherwise be the
 // prompt of a real, perhaps paid, session: it is refused with the command it is near or stands for, and a
 // one-word prompt that is meant goes after `--` or in quotes with a space. An unknown flag is named once, as
-// typed (yargs also lists its camelCase twin), with the nearest flag of that command. Pure.
+// typed (yargs also lists its camelCase twin), with the nearest flag of that command. What to type is said
+// with `own`, flower-pty as the person types it where they are (own-command.ts). Pure.
 
 import { COMMANDS, COMPLETION_COMMAND, type CommandName } from './command-table.js';
 import { commandFlags } from './command-flags.js';
@@ -17,12 +18,12 @@ const TYPED_COMMANDS: readonly string[] = [
 ];
 
 /** the refusal of a prompt that is a lone word near a subcommand or standing for one, or null when it is a prompt */
-export function commandTypo(prompt: string): string | null {
+export function commandTypo(prompt: string, own: string): string | null {
   if (/\s/.test(prompt) || prompt === '') return null;
   const near = nearestName(prompt, TYPED_COMMANDS);
-  const meant = commandWord(prompt) ?? (near !== null ? `flower-pty ${near}` : null);
+  const meant = commandWord(prompt, own) ?? (near !== null ? `${own} ${near}` : null);
   if (meant === null) return null;
-  return `"${prompt}" is not a command: did you mean \`${meant}\`? (a one-word prompt goes after --: flower-pty -- ${prompt}, or in quotes with a space)`;
+  return `"${prompt}" is not a command: did you mean \`${meant}\`? (a one-word prompt goes after --: ${own} -- ${prompt}, or in quotes with a space)`;
 }
 
 /** the long flags `command` takes, as typed without the dashes (a boolean's --no- form too) */
@@ -43,7 +44,12 @@ const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLo
  * The one line for yargs' "Unknown argument(s): a, aB" on `command`: each flag once, as the person typed it
  * (argv), with the nearest known flag where one is near. Null when the message is not about unknown flags.
  */
-export function unknownFlagsLine(message: string, command: CommandName, argv: readonly string[]): string | null {
+export function unknownFlagsLine(
+  message: string,
+  command: CommandName,
+  argv: readonly string[],
+  own: string,
+): string | null {
   const listed = /^Unknown arguments?: (.+)$/.exec(message)?.[1];
   if (listed === undefined) return null;
   const names = listed.split(', ');
@@ -77,6 +83,6 @@ export function unknownFlagsLine(message: string, command: CommandName, argv: re
   });
   return (
     `unknown flag${parts.length > 1 ? 's' : ''} ${parts.join(', ')}${command === '$0' ? '' : ` for flower-pty ${command}`} ` +
-    `(see flower-pty${command === '$0' ? '' : ` ${command}`} --help)`
+    `(see ${own}${command === '$0' ? '' : ` ${command}`} --help)`
   );
 }

@@ -9,8 +9,9 @@ export interface CommandRow {
   readonly args?: string;
   /** what the positional is, in --help */
   readonly argHelp?: string;
-  /** a required positional left out: what to pass, said instead of yargs' "Not enough non-option arguments" */
-  readonly argMissing?: string;
+  /** a required positional left out: what to pass, said instead of yargs' "Not enough non-option arguments"
+   * (`own`: flower-pty as the person types it where they are, core/options/own-command.ts) */
+  readonly argMissing?: (own: string) => string;
   /** the help's line; false hides the command (a client starts the run server with `__serve`) */
   readonly summary: string | false;
 }
@@ -34,8 +35,8 @@ export const COMMANDS = [
     name: 'replay',
     args: '<transcript>',
     argHelp: 'a Claude Code transcript (.jsonl)',
-    argMissing:
-      'name the transcript to replay: flower-pty replay ~/.claude/projects/<project folder>/<session id>.jsonl [--window N]',
+    argMissing: (own) =>
+      `name the transcript to replay: ${own} replay ~/.claude/projects/<project folder>/<session id>.jsonl [--window N]`,
     summary: 'dry run: what flower-pty would have done on a recorded transcript',
   },
   { name: 'status', summary: 'print the lineage recorded in the workbench manifest' },
@@ -78,9 +79,9 @@ export const COMMANDS = [
   {
     name: 'eval',
     args: '<what> [paths..]',
-    argMissing:
-      'say what to measure: flower-pty eval compaction [FILE|DIR ...] ' +
-      "(your sessions' compaction summaries), or flower-pty eval fork SESSION (a fork of one session)",
+    argMissing: (own) =>
+      `say what to measure: ${own} eval compaction [FILE|DIR ...] ` +
+      `(your sessions' compaction summaries), or ${own} eval fork SESSION (a fork of one session)`,
     argHelp:
       'compaction [FILE|DIR ...]: score every compaction summary in these transcripts (default: your Claude Code projects folder); ' +
       'fork SESSION: fork one of your sessions and compare /compact with a handoff (docs/eval-fork.md)',
@@ -142,11 +143,11 @@ export function commandPositionals(row: CommandRow): Positional[] {
   return out;
 }
 
-/** the one line for a command whose required positional was left out */
-export function missingArgument(name: CommandName): string {
+/** the one line for a command whose required positional was left out; `own` names flower-pty as typed here */
+export function missingArgument(name: CommandName, own: string): string {
   const row = commandRow(name);
   const [first] = commandPositionals(row);
-  return `${name}: ${row.argMissing ?? `name its ${first?.name ?? 'argument'}: flower-pty ${commandSpec(row)}`}`;
+  return `${name}: ${row.argMissing?.(own) ?? `name its ${first?.name ?? 'argument'}: ${own} ${commandSpec(row)}`}`;
 }
 
 /** what yargs registers: the name and its positionals */
