@@ -81,53 +81,42 @@ export interface SplitFace extends Face {
 }
 
 /** what the run shows beside claude's output: its title, its status, a message, the document, the child's life */
-function showBeside(
-  parts: {
-    status: ReturnType<typeof createSplitStatus>;
-    layout: ReturnType<typeof createPaneLayout>;
-    documentPane: ReturnType<typeof createDocumentPane>;
-    pane: ReturnType<typeof createSessionPane>;
-    child: ReturnType<typeof createChildLife>;
-    documents: ReturnType<typeof createDocumentEditing>;
-    redraw: () => void;
-    documentPath: string | null;
-    shared: Emulator | undefined;
-  },
-  show: Parameters<Face['show']>[0],
-): void {
+function showBeside(s: Split, show: Parameters<Face['show']>[0]): void {
+  const { status, pane, child, frames } = s;
+  const shared = s.o.screen;
   switch (show.t) {
     case 'title':
-      parts.status.childTitleChanged(show.title);
-      parts.layout.labels();
-      parts.status.writeTitle();
-      parts.redraw();
+      status.childTitleChanged(show.title);
+      s.layout.labels();
+      status.writeTitle();
+      frames.redraw();
       return;
     case 'status':
-      parts.status.status(show.view);
-      if (parts.documentPane.showPlan({ ...show.view, documentPath: show.view.documentPath ?? parts.documentPath }))
-        parts.redraw();
-      parts.status.writeTitle();
+      status.status(show.view);
+      if (s.documentPane.showPlan({ ...show.view, documentPath: show.view.documentPath ?? s.o.documentPath }))
+        frames.redraw();
+      status.writeTitle();
       return;
     case 'message':
       // Between generations the session pane is free: say it there too, as the plain face does.
-      if (!parts.child.running && !parts.shared)
-        parts.pane.write(`\r\n\u001b[1mflower-pty:\u001b[0m ${terminalText(show.text)}\r\n`, () => parts.redraw());
-      parts.status.message(show.text);
+      if (!child.running && !shared)
+        pane.write(`\r\n\u001b[1mflower-pty:\u001b[0m ${terminalText(show.text)}\r\n`, () => frames.redraw());
+      status.message(show.text);
       return;
     case 'document':
-      parts.documents.show(show.path, show.text);
+      s.documents.show(show.path, show.text);
       return;
     case 'child': {
       if (show.state === 'started') {
-        if (parts.child.started()) parts.pane.reset();
-        parts.redraw();
+        if (child.started()) pane.reset();
+        frames.redraw();
         return;
       }
       // A crashed child leaves its modes on (app cursor, paste...): turn them off in the emulator.
-      const reset = parts.child.ended();
+      const reset = child.ended();
       // A shared screen is the server's: each face drawn from it says the same, which changes nothing twice.
-      if (reset) (parts.shared ? parts.shared.term : parts.pane).write(reset, () => parts.redraw());
-      parts.redraw();
+      if (reset) (shared ? shared.term : pane).write(reset, () => frames.redraw());
+      frames.redraw();
       return;
     }
   }
@@ -380,18 +369,6 @@ function splitFaceOf(s: Split): SplitFace {
   const { o, frames, pane, status, child, layout } = s;
   const { stdin, stdout } = o;
   const onTerminal = s.answers.read;
-  // what showBeside draws on, gathered once
-  const shownOn = {
-    status,
-    layout,
-    documentPane: s.documentPane,
-    pane,
-    child,
-    documents: s.documents,
-    redraw: frames.redraw,
-    documentPath: o.documentPath,
-    shared: o.screen,
-  };
   return {
     passing: s.onStdin.passing,
     othersWaiting: status.othersWaiting,
@@ -416,7 +393,7 @@ function splitFaceOf(s: Split): SplitFace {
       child.output(data);
       pane.write(data, frames.sessionChanged);
     },
-    show: (show) => showBeside(shownOn, show),
+    show: (show) => showBeside(s, show),
     restore() {
       if (frames.disposed) return;
       frames.dispose();
