@@ -280,8 +280,6 @@ function onMessage(s: Attach, message: ServerMessage): void {
     case 'bye':
       return finish(s, byeResult(message, s.run, s.detaching));
     case 'edit':
-      // The terminal's job control is this process's: the editor runs here, on it, then the server takes it back.
-      // (Loaded here, not with the attach: an attach that never edits does not load child_process.)
       s.editing = true;
       editHere(s.o, message.path, s.ignore, (result) => {
         s.editing = false;
