@@ -338,15 +338,16 @@ export async function run(argv: string[]): Promise<number> {
       // yargs wraps an error thrown by a coerce function (our value checks) in a YError.
       if (error && error.name === 'YError') throw new FlowerError(error.message, EXIT.usage);
       if (error) throw error;
+      const own = ownHere();
       // `flower-pty stauts --json`: the typo is the news, not the flag
       const typo =
-        reading === '$0' && argv[0] !== undefined && !argv[0].startsWith('-') ? commandTypo(argv[0], ownHere()) : null;
+        reading === '$0' && argv[0] !== undefined && !argv[0].startsWith('-') ? commandTypo(argv[0], own) : null;
       if (typo !== null) throw new FlowerError(typo, EXIT.usage);
       // `flower-pty replay` alone: what to pass, not yargs' count of positionals
       if (/^Not enough non-option arguments/.test(message) && reading !== '$0')
-        throw new FlowerError(missingArgument(reading, ownHere()), EXIT.usage);
-      const unknown = unknownFlagsLine(message, reading, argv, ownHere());
-      throw new FlowerError(unknown ?? `${message} (see ${ownHere()} --help)`, EXIT.usage);
+        throw new FlowerError(missingArgument(reading, own), EXIT.usage);
+      const unknown = unknownFlagsLine(message, reading, argv, own);
+      throw new FlowerError(unknown ?? `${message} (see ${own} --help)`, EXIT.usage);
     });
   await parser.parseAsync();
   return exitCode;
