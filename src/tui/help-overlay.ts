@@ -6,6 +6,7 @@
 import type { Widgets } from 'blessed';
 import { box, escapeTags } from './blessed-parts.js';
 import { textWidth } from '../core/screen/char-width.js';
+import { terminalText } from '../core/terminal-text.js';
 
 export interface HelpOverlay {
   readonly hidden: boolean;
@@ -22,7 +23,8 @@ const KEY_COLUMN = ' '.repeat(12);
 /** "d" and the way back: on its line when it fits, else the command on a line of its own beneath, else (a
  * path too long for any line) pointed at the detach message, which names it whole with the run's id */
 function detachLines(own: string): string[] {
-  const back = `${own} attach`;
+  // the bin's path is not ours to trust (a folder's name may hold a control): shown inert, measured as shown
+  const back = `${terminalText(own)} attach`;
   const inline = `  d         detach (the run goes on; ${back})`;
   if (textWidth(inline) <= HELP_LINE_MAX) return [inline];
   const beneath = `${KEY_COLUMN}${back}`;

@@ -85,3 +85,16 @@ t.test('with a long node path, the box is drawn whole on an 80-column terminal',
     'and its top right corner',
   );
 });
+
+t.test('a control in the bin path is shown inert, as every path flower-pty prints', async (t) => {
+  const own = "node '/tmp/evil\u001b]0;owned\u0007/bin/flower-pty.js'";
+  const lines = helpText('C-]', own);
+  t.notOk(
+    lines.some((l) => /[\u0000-\u001f]/.test(l)),
+    'no control character reaches the terminal',
+  );
+  t.ok(
+    lines.some((l) => l.includes('\\x1b]0;owned\\x07')),
+    'it is there, escaped',
+  );
+});
