@@ -393,6 +393,21 @@ async function retiredSlowly(t: Pick<typeof import('tap').default, 'equal' | 'ok
   return { w, sid, old };
 }
 
+t.test('the old claude ending in a held review says no countdown; in a timed one it does', async (t) => {
+  for (const hold of [true, false]) {
+    const w = startWorld({ reviewMs: 10_000 }, { slowExit: true });
+    await inReview(t, w);
+    if (hold) w.command('hold');
+    await settle();
+    w.child().exit({ code: 0, signal: 15 });
+    await settle();
+    const countdown = w.said.some((line) => /the successor starts in \d+s/.test(line));
+    t.equal(countdown, !hold, hold ? 'held: no "starts in"' : 'timed: the countdown is said');
+    w.command('quit');
+    await w.loop.done;
+  }
+});
+
 t.test(
   "a successor does not wait for the old claude to be gone, and the old one's late rows and exit decide nothing",
   async (t) => {

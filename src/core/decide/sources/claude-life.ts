@@ -140,7 +140,9 @@ export function childExited(o: Out, e: Extract<RunInput, { type: 'child-exit' }>
   const phase = o.s.cycle.phase;
   if (phase !== 'review' && phase !== 'respawning') o.alert('flower-pty: claude exited', `code ${e.code}`);
   o.manifest(recordUsage(o.s.manifest, usage(g, e.now)));
-  if (phase === 'review') {
+  // A held review has no countdown: "the successor starts in Ns" would be false, and would cover the status
+  // bar's note (which says it is held) until the person lets it go.
+  if (phase === 'review' && !o.s.cycle.held) {
     o.do({
       type: 'show',
       show: {
